@@ -1,0 +1,52 @@
+"""Developer and CI sessions. ``nox -s tests`` is what CI runs; see README.md."""
+
+from __future__ import annotations
+
+import nox
+
+nox.options.default_venv_backend = "uv|virtualenv"
+nox.options.reuse_venv = "yes"
+nox.options.sessions = ["lint", "tests", "doctest", "docs"]
+
+PYTHON = "3.11"
+
+
+@nox.session(python=PYTHON)
+def tests(session: nox.Session) -> None:
+    """The test suite: runtime hook, core, and Sphinx test roots."""
+    session.install("-e", ".[test]")
+    session.run("pytest", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def doctest(session: nox.Session) -> None:
+    """Contributor doctests: every catalogue docstring, run by plain doctest."""
+    session.install("-e", ".[test]")
+    session.run(
+        "pytest", "--doctest-modules", "flax_errors_ext", "-p", "no:randomly", *session.posargs
+    )
+
+
+@nox.session(python=PYTHON)
+def lint(session: nox.Session) -> None:
+    """ruff and mypy (strict)."""
+    session.install("-e", ".[lint]", "nox")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+    session.run("mypy")
+
+
+@nox.session(python=PYTHON)
+def docs(session: nox.Session) -> None:
+    """Build the catalogue site with every example executed; fails on drift."""
+    session.install("-e", ".[docs]")
+    session.run(
+        "sphinx-build", "-b", "html", "-c", ".", "docs", "docs/_build/html", *session.posargs
+    )
+
+
+@nox.session(python=PYTHON)
+def bench(session: nox.Session) -> None:
+    """Benchmarks: ratios measured side by side in one run."""
+    session.install("-e", ".[test]")
+    session.run("python", "benchmarks/bench_guard.py", *session.posargs)
