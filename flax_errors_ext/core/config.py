@@ -1,0 +1,85 @@
+"""The one typed configuration of the catalogue build.
+
+Every field becomes a Sphinx config value named ``flax_errors_<field>``; its metadata
+holds the help text and the validator, and the options page of the docs is
+generated from it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+from typing import Any
+
+PREFIX = "flax_errors_"
+
+
+def _module_list(value: Any) -> None:
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise TypeError("must be a list of dotted module names")
+
+
+def _positive_int(value: Any) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise TypeError("must be a positive whole number of seconds")
+
+
+def _bool(value: Any) -> None:
+    if not isinstance(value, bool):
+        raise TypeError("must be True or False")
+
+
+def _field(default: Any, help_text: str, validator: Callable[[Any], None]) -> Any:
+    factory = (lambda: list(default)) if isinstance(default, list) else None
+    metadata = {"help": help_text, "validator": validator}
+    if factory is not None:
+        return dataclasses.field(default_factory=factory, metadata=metadata)
+    return dataclasses.field(default=default, metadata=metadata)
+
+
+@dataclasses.dataclass(frozen=True)
+class CatalogueConfig:
+    """Settings of the catalogue build."""
+
+    modules: list[str] = _field(
+        [],
+        "Dotted names of the modules whose FlaxError subclasses are catalogued. "
+        "Each gets the page api_reference/<module>.html.",
+        _module_list,
+    )
+    timeout: int = _field(
+        120,
+        "Seconds one example may run before it is stopped and reported as timed out.",
+        _positive_int,
+    )
+    strict: bool = _field(
+        False,
+        "Fail the build when an error class has no examples (otherwise a warning).",
+        _bool,
+    )
+
+    @classmethod
+    def options(cls) -> Iterator[tuple[str, Any, str]]:
+        """``(config name, default, help)`` for every setting, in declaration order."""
+        for field in dataclasses.fields(cls):
+            default = field.default_factory() if callable(field.default_factory) else field.default
+            yield PREFIX + field.name, default, field.metadata["help"]
+
+    @classmethod
+    def from_values(cls, values: dict[str, Any]) -> CatalogueConfig:
+        """Validate ``flax_errors_*`` values (keyed by full name) into a config.
+
+        Raises:
+            ValueError: naming the first setting that is invalid and why.
+        """
+        kwargs = {}
+        for field in dataclasses.fields(cls):
+            name = PREFIX + field.name
+            if name not in values:
+                continue
+            try:
+                field.metadata["validator"](values[name])
+            except TypeError as error:
+                raise ValueError(f"{name} {error}; got {values[name]!r}") from None
+            kwargs[field.name] = list(values[name]) if field.name == "modules" else values[name]
+        return cls(**kwargs)

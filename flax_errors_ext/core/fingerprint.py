@@ -1,0 +1,89 @@
+"""What the execution cache must key on beyond the code cells.
+
+jupyter-cache hashes only a notebook's code, so a new jax, a reworded message in an
+error's ``__init__`` or another device would be served stale outputs. Each entry's
+notebook therefore opens with a cell that spells out its fingerprint: the package
+versions, the device, and a hash of every runtime source the verdict depends on.
+Docstrings are left out of those hashes, so that editing one error's documentation
+re-executes that error only.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from flax_errors_ext.kernel import package_versions
+
+RUNTIME_MODULES = ("flax_errors_ext.errors", "flax_errors_ext.jit_hook", "flax_errors_ext.kernel")
+"""Our own code that runs in the kernel and shapes what examples raise."""
+
+_PROBE = (
+    "import json, jax\n"
+    "d = jax.devices()\n"
+    "print(json.dumps({'platform': d[0].platform, 'device_kind': d[0].device_kind,"
+    " 'count': len(d)}))\n"
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Fingerprint:
+    """The environment an entry's examples run in, as far as its outcome can tell."""
+
+    versions: dict[str, str]
+    device: dict[str, Any]
+    sources: dict[str, str]
+    """Dotted module name to the hash of its code without docstrings."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """A plain, key-sorted dict, stable enough to write into a cell."""
+        as_dict: dict[str, Any] = json.loads(json.dumps(dataclasses.asdict(self), sort_keys=True))
+        return as_dict
+
+
+def code_hash(path: str | Path) -> str:
+    """Hash a Python file's code with every docstring removed."""
+    tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if (
+                body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)
+            ):
+                body[0] = ast.Pass()
+    return hashlib.sha256(ast.dump(tree).encode()).hexdigest()[:16]
+
+
+def probe_device(python: str = sys.executable, timeout: float = 300) -> dict[str, Any]:
+    """Ask a fresh interpreter which JAX devices it sees.
+
+    A subprocess, because initialising a backend in the build process would hold
+    the accelerator (JAX preallocates most of a GPU's memory) away from the kernels.
+    """
+    env = dict(os.environ, XLA_PYTHON_CLIENT_PREALLOCATE="false", TF_CPP_MIN_LOG_LEVEL="3")
+    try:
+        done = subprocess.run(
+            [python, "-c", _PROBE], capture_output=True, text=True, timeout=timeout, env=env
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return {"error": f"device probe failed: {error}"}
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return {"error": f"device probe failed: {last}"}
+    probed: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return probed
+
+
+def current_versions() -> dict[str, str]:
+    """The installed jax, jaxlib and flax versions, read without importing them."""
+    return package_versions()
