@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import doctest
 import importlib.metadata
+import os
 import sys
 import time
 from typing import Any
@@ -44,6 +45,11 @@ def begin(fingerprint: dict[str, Any], import_paths: list[str]) -> None:
             which would make the cached verdicts lie.
     """
     sys.path[:0] = [path for path in import_paths if path not in sys.path]
+    # JAX's "auto" traceback filtering behaves differently under IPython (no note
+    # appended to the exception). Resolve it as plain Python does, so the exception
+    # text here is the one `pytest --doctest-modules` sees.
+    if os.environ.get("JAX_TRACEBACK_FILTERING", "auto") == "auto":
+        os.environ["JAX_TRACEBACK_FILTERING"] = "quiet_remove_frames"
     expected = fingerprint.get("versions", {})
     actual = package_versions()
     if expected != actual:
@@ -152,4 +158,6 @@ def _publish(record: dict[str, Any]) -> None:
     from IPython.display import publish_display_data
 
     count = len(record["statements"])
-    publish_display_data({RESULT_MIME: record, "text/plain": f"flax-errors: ran {count}"})
+    publish_display_data(  # type: ignore[no-untyped-call]
+        {RESULT_MIME: record, "text/plain": f"flax-errors: ran {count}"}
+    )

@@ -22,14 +22,18 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from docutils import nodes
 from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.errors import ConfigError
 from sphinx.util import logging
 
 from flax_errors_ext import __version__
 from flax_errors_ext.core.config import CatalogueConfig
-from flax_errors_ext.core.fingerprint import RUNTIME_MODULES, code_hash, current_versions, probe_device
+from flax_errors_ext.core.fingerprint import (
+    RUNTIME_MODULES,
+    code_hash,
+    current_versions,
+    probe_device,
+)
 from flax_errors_ext.core.report import catalogue, failures
 from flax_errors_ext.sphinx_render import (
     WARNING_TYPE,
@@ -41,6 +45,9 @@ from flax_errors_ext.sphinx_render import (
 from flax_errors_ext.urls import page_docname
 
 if TYPE_CHECKING:
+    from collections.abc import Set
+
+    from docutils import nodes
     from sphinx.application import Sphinx
     from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
@@ -61,6 +68,7 @@ def setup_extension(app: Sphinx) -> dict[str, Any]:
     # After myst-nb's handler, which settles the cache path.
     app.connect("builder-inited", _prepare_build, priority=600)
     app.connect("env-get-outdated", _outdated_by_environment)
+    app.connect("env-before-read-docs", _start_reading)
     app.connect("build-finished", _finish_build)
     app.add_env_collector(CatalogueCollector)
     setup_render(app)
@@ -94,7 +102,10 @@ def _prepare_build(app: Sphinx) -> None:
     fingerprint = {
         "versions": current_versions(),
         "device": probe_device() if executes else {},
-        "sources": {name: code_hash(path) for name, path in zip(RUNTIME_MODULES, runtime_paths(), strict=True)},
+        "sources": {
+            name: code_hash(path)
+            for name, path in zip(RUNTIME_MODULES, runtime_paths(), strict=True)
+        },
     }
     if "error" in fingerprint["device"]:
         LOGGER.warning(
@@ -103,7 +114,7 @@ def _prepare_build(app: Sphinx) -> None:
     env = app.env
     env.flax_errors_changed = getattr(env, "flax_errors_fingerprint", None) != fingerprint  # type: ignore[attr-defined]
     env.flax_errors_fingerprint = fingerprint  # type: ignore[attr-defined]
-    app.flax_errors_state = BuildState(  # type: ignore[attr-defined]
+    env.flax_errors_state = BuildState(  # type: ignore[attr-defined]
         config=config,
         fingerprint=fingerprint,
         notebook_dir=Path(app.outdir).parent / NOTEBOOK_DIR,
@@ -113,7 +124,9 @@ def _prepare_build(app: Sphinx) -> None:
 def _write_stub(srcdir: Path, module: str) -> None:
     """Write the page for ``module`` unless the project provides its own."""
     path = srcdir / f"{page_docname(module)}.rst"
-    text = f"{STUB_MARKER}\n\n{module}\n{'=' * len(module)}\n\n.. flax-errors-catalogue:: {module}\n"
+    text = (
+        f"{STUB_MARKER}\n\n{module}\n{'=' * len(module)}\n\n.. flax-errors-catalogue:: {module}\n"
+    )
     if path.exists():
         current = path.read_text(encoding="utf-8")
         if current == text or not current.startswith(STUB_MARKER):
@@ -130,6 +143,10 @@ def _outdated_by_environment(
     return sorted(CatalogueCollector.records(env))
 
 
+def _start_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    env.flax_errors_read_now = set()  # type: ignore[attr-defined]
+
+
 class CatalogueCollector(EnvironmentCollector):
     """Keeps each document's entry records in the environment."""
 
@@ -142,33 +159,43 @@ class CatalogueCollector(EnvironmentCollector):
         return records
 
     def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+        """Forget a document's records before it is read again."""
         self.records(env).pop(docname, None)
 
     def merge_other(
-        self, app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment
+        self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
     ) -> None:
+        """Take the records of documents a parallel reader read."""
         theirs = self.records(other)
         for docname in docnames:
             if docname in theirs:
                 self.records(env)[docname] = theirs[docname]
+                env.flax_errors_read_now.add(docname)  # type: ignore[attr-defined]
 
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
+        """File the records the directive left in the doctree, and drop the nodes."""
         found = []
         for node in list(doctree.findall(error_record)):
             found.append(node["record"])
             node.parent.remove(node)
         if found:
             self.records(app.env)[app.env.docname] = found
+            app.env.flax_errors_read_now.add(app.env.docname)  # type: ignore[attr-defined]
 
 
 def _finish_build(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None:
         return
     config: CatalogueConfig = app.flax_errors_config  # type: ignore[attr-defined]
-    records = [r for doc in CatalogueCollector.records(app.env).values() for r in doc]
-    document = catalogue(records)
+    by_doc = CatalogueCollector.records(app.env)
+    records = [r for doc in by_doc.values() for r in doc]
+    read_now: set[str] = getattr(app.env, "flax_errors_read_now", set())
+    executed = [r["qualname"] for doc in read_now for r in by_doc.get(doc, []) if r["executed"]]
+    document = catalogue(records, executed=executed)
     if app.builder.format == "html":
-        Path(app.outdir, "errors.json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+        Path(app.outdir, "errors.json").write_text(
+            json.dumps(document, indent=2) + "\n", encoding="utf-8"
+        )
     failed = 0
     for record in document["entries"]:
         for failure in failures(record):
@@ -180,15 +207,19 @@ def _finish_build(app: Sphinx, exception: Exception | None) -> None:
             )
             failed += 1
         if record["status"] == "undocumented":
-            text = f"{record['qualname']} has no examples; add 'Bad example:' and 'Good example:' sections"
+            text = (
+                f"{record['qualname']} has no examples; "
+                "add 'Bad example:' and 'Good example:' sections"
+            )
             if config.strict:
                 LOGGER.error(text, location=record["source"])
                 failed += 1
             else:
-                LOGGER.warning(text, type=WARNING_TYPE, subtype="undocumented", location=record["source"])
+                LOGGER.warning(
+                    text, type=WARNING_TYPE, subtype="undocumented", location=record["source"]
+                )
     summary = ", ".join(f"{count} {status}" for status, count in document["summary"].items())
-    LOGGER.info(f"flax-errors: {summary}")
+    LOGGER.info(f"flax-errors: {summary}; {len(executed)} executed in this build")
     if failed:
         LOGGER.error(f"flax-errors: {failed} problem(s) in the catalogue; see the warnings above")
         app.statuscode = 1
-

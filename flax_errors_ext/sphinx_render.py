@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from pathlib import Path
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from docutils import nodes
@@ -27,18 +25,22 @@ from flax_errors_ext.core.execute import Execution, execute_notebook
 from flax_errors_ext.core.fingerprint import RUNTIME_MODULES, code_hash
 from flax_errors_ext.core.judge import judge
 from flax_errors_ext.core.notebook import build_notebook
-from flax_errors_ext.core.records import ErrorEntry, ExampleResult, Verdict
 from flax_errors_ext.core.report import entry_record
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+
     from sphinx.application import Sphinx
+
+    from flax_errors_ext.core.records import ErrorEntry, ExampleResult, FormatProblem
 
 LOGGER = logging.getLogger(__name__)
 WARNING_TYPE = "flax-errors"
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
-class error_record(nodes.General, nodes.Element):  # noqa: N801 (docutils node naming)
+class error_record(nodes.General, nodes.Element):
     """Carries an entry's ``errors.json`` record from the directive to the collector."""
 
 
@@ -64,8 +66,12 @@ def _signature_only(
     app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]
 ) -> None:
     # The entry renders the docstring itself; autodoc contributes the signature.
-    if name in app.env.temp_data.get("flax_errors_signature_only", ()):
+    if name in _SIGNATURE_ONLY:
         lines[:] = []
+
+
+_SIGNATURE_ONLY: set[str] = set()
+"""Classes whose autodoc output is being built for a signature (one read at a time)."""
 
 
 class CatalogueDirective(SphinxDirective):
@@ -75,7 +81,8 @@ class CatalogueDirective(SphinxDirective):
     has_content = False
 
     def run(self) -> list[nodes.Node]:
-        state: BuildState = self.env.app.flax_errors_state  # type: ignore[attr-defined]
+        """Discover, execute, judge and render every error class of the module."""
+        state: BuildState = self.env.flax_errors_state  # type: ignore[attr-defined]
         try:
             module = discover(self.arguments[0])
         except DiscoveryError as error:
@@ -111,7 +118,7 @@ class CatalogueDirective(SphinxDirective):
         )
         section += _status_line(record)
         for problem in entry.problems:
-            section += _admonition(nodes.warning, str(problem), "")
+            section += _problem_box(problem)
         for result in results:
             section += self._example(result)
         section += error_record(record=record)
@@ -144,14 +151,15 @@ class CatalogueDirective(SphinxDirective):
         return list(container.children)
 
     def _signature(self, qualname: str) -> list[nodes.Node]:
-        names = self.env.temp_data.setdefault("flax_errors_signature_only", set())
-        names.add(qualname)
+        _SIGNATURE_ONLY.add(qualname)
         try:
-            content = StringList([f".. autoexception:: {qualname}", "   :no-index:"], "<flax-errors>")
+            content = StringList(
+                [f".. autoexception:: {qualname}", "   :no-index:"], "<flax-errors>"
+            )
             container = nodes.container(classes=["flax-errors-signature"])
             self.state.nested_parse(content, 0, container)
         finally:
-            names.discard(qualname)
+            _SIGNATURE_ONLY.discard(qualname)
         return [container]
 
     def _example(self, result: ExampleResult) -> nodes.Node:
@@ -204,18 +212,17 @@ def _status_line(record: dict[str, Any]) -> nodes.Node:
         if device and "platform" in device
         else "not executed"
     )
-    text = (
-        f"Status: {record['status']} · device: {where} · "
-        + " · ".join(f"{name} {version}" for name, version in versions.items())
+    text = f"Status: {record['status']} · device: {where} · " + " · ".join(
+        f"{name} {version}" for name, version in versions.items()
     )
-    return nodes.paragraph("", "", nodes.Text(text), classes=["flax-errors-status", record["status"]])
+    return nodes.paragraph(
+        "", "", nodes.Text(text), classes=["flax-errors-status", record["status"]]
+    )
 
 
-def _admonition(kind: type[nodes.Admonition], text: str, diff: str) -> nodes.Node:
-    box = kind()
-    box += nodes.literal_block("", text)
-    if diff:
-        box += nodes.literal_block("", diff, language="diff")
+def _problem_box(problem: FormatProblem) -> nodes.warning:
+    box = nodes.warning()
+    box += nodes.literal_block("", str(problem))
     return box
 
 
@@ -226,7 +233,11 @@ class OptionsDirective(SphinxDirective):
     option_spec: ClassVar[dict[str, Any]] = {}
 
     def run(self) -> list[nodes.Node]:
-        rows = [(name, repr(default), help_text) for name, default, help_text in CatalogueConfig.options()]
+        """Build the table."""
+        rows = [
+            (name, repr(default), help_text)
+            for name, default, help_text in CatalogueConfig.options()
+        ]
         table = nodes.table(classes=["flax-errors-options"])
         group = nodes.tgroup(cols=3)
         table += group
@@ -246,7 +257,9 @@ def _row(cells: tuple[str, ...], literal_columns: tuple[int, ...] = ()) -> nodes
     row = nodes.row()
     for index, text in enumerate(cells):
         entry = nodes.entry()
-        inline: nodes.Node = nodes.literal(text, text) if index in literal_columns else nodes.Text(text)
+        inline: nodes.Node = (
+            nodes.literal(text, text) if index in literal_columns else nodes.Text(text)
+        )
         entry += nodes.paragraph("", "", inline)
         row += entry
     return row

@@ -30,7 +30,7 @@ def page_docname(module: str) -> str:
 
 
 def entry_path(qualname: str) -> str:
-    """The site-relative path and fragment of an error's entry, e.g. ``api_reference/m.html#m.E``."""
+    """The site-relative path and fragment of an entry: ``api_reference/m.html#m.E``."""
     module, _, _ = qualname.rpartition(".")
     return f"{page_docname(module)}.html#{qualname}"
 

@@ -8,8 +8,10 @@ generated from it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
 
 PREFIX = "flax_errors_"
 
@@ -29,33 +31,34 @@ def _bool(value: Any) -> None:
         raise TypeError("must be True or False")
 
 
-def _field(default: Any, help_text: str, validator: Callable[[Any], None]) -> Any:
-    factory = (lambda: list(default)) if isinstance(default, list) else None
-    metadata = {"help": help_text, "validator": validator}
-    if factory is not None:
-        return dataclasses.field(default_factory=factory, metadata=metadata)
-    return dataclasses.field(default=default, metadata=metadata)
+def _meta(help_text: str, validator: Callable[[Any], None]) -> dict[str, Any]:
+    return {"help": help_text, "validator": validator}
 
 
 @dataclasses.dataclass(frozen=True)
 class CatalogueConfig:
     """Settings of the catalogue build."""
 
-    modules: list[str] = _field(
-        [],
-        "Dotted names of the modules whose FlaxError subclasses are catalogued. "
-        "Each gets the page api_reference/<module>.html.",
-        _module_list,
+    modules: list[str] = dataclasses.field(
+        default_factory=list,
+        metadata=_meta(
+            "Dotted names of the modules whose FlaxError subclasses are catalogued. "
+            "Each gets the page api_reference/<module>.html.",
+            _module_list,
+        ),
     )
-    timeout: int = _field(
-        120,
-        "Seconds one example may run before it is stopped and reported as timed out.",
-        _positive_int,
+    timeout: int = dataclasses.field(
+        default=120,
+        metadata=_meta(
+            "Seconds one example may run before it is stopped and reported as timed out.",
+            _positive_int,
+        ),
     )
-    strict: bool = _field(
-        False,
-        "Fail the build when an error class has no examples (otherwise a warning).",
-        _bool,
+    strict: bool = dataclasses.field(
+        default=False,
+        metadata=_meta(
+            "Fail the build when an error class has no examples (otherwise a warning).", _bool
+        ),
     )
 
     @classmethod
@@ -72,7 +75,7 @@ class CatalogueConfig:
         Raises:
             ValueError: naming the first setting that is invalid and why.
         """
-        kwargs = {}
+        kwargs: dict[str, Any] = {}
         for field in dataclasses.fields(cls):
             name = PREFIX + field.name
             if name not in values:

@@ -7,10 +7,13 @@ import dataclasses
 import importlib
 import inspect
 from pathlib import Path
-from types import ModuleType
+from typing import TYPE_CHECKING
 
 from flax_errors_ext.core.parse import parse_docstring
 from flax_errors_ext.core.records import ErrorEntry, Location
+
+if TYPE_CHECKING:
+    from types import ModuleType
 
 
 @dataclasses.dataclass(frozen=True)
@@ -39,12 +42,17 @@ def discover(module_name: str) -> CatalogueModule:
     """
     try:
         module = importlib.import_module(module_name)
+        path = _source_path(module)
+        stamp = path.stat().st_mtime_ns
+        if _import_stamps.setdefault(module_name, stamp) != stamp:
+            # Edited since this process imported it (a second build in one process):
+            # read the docstrings the file holds now.
+            module = importlib.reload(module)
+            _import_stamps[module_name] = stamp
+    except DiscoveryError:
+        raise
     except Exception as error:
         raise DiscoveryError(f"cannot import {module_name!r}: {error!r}") from error
-    source_file = inspect.getsourcefile(module)
-    if source_file is None:
-        raise DiscoveryError(f"{module_name!r} has no Python source file")
-    path = Path(source_file).resolve()
     docstring_lines = _docstring_lines(path)
     entries = []
     for cls in _error_classes(module):
@@ -54,12 +62,21 @@ def discover(module_name: str) -> CatalogueModule:
         if docstring:
             entries.append(parse_docstring(docstring, qualname, str(path), line))
         else:
-            entries.append(
-                ErrorEntry(qualname, "", "", (), (), (), Location(str(path), line))
-            )
+            entries.append(ErrorEntry(qualname, "", "", (), (), (), Location(str(path), line)))
     depth = module_name.count(".") + (1 if path.name == "__init__.py" else 0)
     import_path = path.parents[depth]
     return CatalogueModule(module_name, path, str(import_path), tuple(entries))
+
+
+_import_stamps: dict[str, int] = {}
+"""Each discovered module's source mtime when this process last imported it."""
+
+
+def _source_path(module: ModuleType) -> Path:
+    source_file = inspect.getsourcefile(module)
+    if source_file is None:
+        raise DiscoveryError(f"{module.__name__!r} has no Python source file")
+    return Path(source_file).resolve()
 
 
 def _error_classes(module: ModuleType) -> list[type]:

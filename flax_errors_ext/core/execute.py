@@ -12,16 +12,19 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import nbformat
-from myst_nb.core.config import NbParserConfig
 from myst_nb.core.execute import create_client
 from nbformat import NotebookNode
 
 from flax_errors_ext.core.records import StatementRun, Verdict
 from flax_errors_ext.kernel import RESULT_MIME
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from myst_nb.core.config import NbParserConfig
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -65,7 +68,7 @@ def execute_notebook(
     if nb_config.execution_mode == "off":
         return Execution(runs=(None,) * examples, failure=Verdict.NOT_RUN)
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = nbformat.writes(notebook)
+    text: str = nbformat.writes(notebook)  # type: ignore[no-untyped-call]
     if not path.exists() or path.read_text(encoding="utf-8") != text:
         path.write_text(text, encoding="utf-8")
     executed = not _in_cache(notebook, nb_config)
@@ -97,7 +100,7 @@ def execute_notebook(
     error_name = metadata.get("error") or "error"
     timed_out = "Timeout" in error_name
     detail = (
-        f"an example ran past the {nb_config.execution_timeout} s timeout"
+        f"an example ran past the {notebook.metadata['execution']['timeout']} s timeout"
         if timed_out
         else f"the notebook failed to run ({error_name}): {_last_line(metadata.get('traceback'))}"
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import hashlib
 import json
 import os
@@ -64,16 +65,24 @@ def code_hash(path: str | Path) -> str:
     return hashlib.sha256(ast.dump(tree).encode()).hexdigest()[:16]
 
 
+@functools.cache
 def probe_device(python: str = sys.executable, timeout: float = 300) -> dict[str, Any]:
     """Ask a fresh interpreter which JAX devices it sees.
 
     A subprocess, because initialising a backend in the build process would hold
     the accelerator (JAX preallocates most of a GPU's memory) away from the kernels.
+    Cached for the life of the process: its devices do not come and go, and
+    repeated builds in one process (tests, autobuild) need not pay twice.
     """
     env = dict(os.environ, XLA_PYTHON_CLIENT_PREALLOCATE="false", TF_CPP_MIN_LOG_LEVEL="3")
     try:
         done = subprocess.run(
-            [python, "-c", _PROBE], capture_output=True, text=True, timeout=timeout, env=env
+            [python, "-c", _PROBE],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+            check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as error:
         return {"error": f"device probe failed: {error}"}

@@ -51,7 +51,7 @@ def judge(
         if verdict is not Verdict.PASSED:
             diff = unified_diff(documented, got, str(statement.location))
             return ExampleResult(
-                example, verdict, expected, actual, runs, seconds, detail, diff
+                example, verdict, expected, actual, runs, seconds, detail, diff, statement.location
             )
     if len(runs) < len(statements):
         detail = f"only {len(runs)} of {len(statements)} statements ran"
@@ -71,9 +71,18 @@ def _judge_statement(
             return Verdict.NO_RAISE, detail, statement.exc_msg, run.got
         if checker.check_output(statement.want, run.got, flags):
             return Verdict.PASSED, "", statement.want, run.got
-        return Verdict.DRIFTED, "the output differs from the documented output", statement.want, run.got
+        return (
+            Verdict.DRIFTED,
+            "the output differs from the documented output",
+            statement.want,
+            run.got,
+        )
     if statement.exc_msg is None:
-        what = "a good example" if kind is ExampleKind.GOOD else "a statement documented to run cleanly"
+        what = (
+            "a good example"
+            if kind is ExampleKind.GOOD
+            else "a statement documented to run cleanly"
+        )
         detail = f"{what} raised {run.exc_type}"
         return Verdict.RAISED, detail, statement.want, run.transcript
     if run.exc_type != statement.documented_class:

@@ -8,12 +8,13 @@ cell runs one example through :mod:`flax_errors_ext.kernel`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import nbformat
 from nbformat import NotebookNode
 
-from flax_errors_ext.core.records import ErrorEntry
+if TYPE_CHECKING:
+    from flax_errors_ext.core.records import ErrorEntry
 
 KERNEL_MODULE = "flax_errors_ext.kernel"
 KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -40,19 +41,23 @@ def build_notebook(
         f"from {KERNEL_MODULE} import begin, run_example\n"
         f"begin({fingerprint!r}, {import_paths!r})\n"
     )
-    cells = [nbformat.v4.new_code_cell(setup, metadata={"flax_errors": {"role": "setup"}})]
+    cells = [
+        nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
+            setup, metadata={"flax_errors": {"role": "setup"}}
+        )
+    ]
     numbered = _number_statements(entry)
     total = sum(len(example.statements) for example in entry.examples)
-    for index, example in enumerate(entry.examples):
+    for index, _example in enumerate(entry.examples):
         statements = [(n, s.source) for n, s in numbered[index] if not s.skip]
         lines = "".join(f"    ({n}, {source!r}),\n" for n, source in statements)
         code = f"run_example({entry.qualname!r}, {total}, [\n{lines}])\n"
         cells.append(
-            nbformat.v4.new_code_cell(
+            nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
                 code, metadata={"flax_errors": {"role": "example", "index": index}}
             )
         )
-    notebook: NotebookNode = nbformat.v4.new_notebook(
+    notebook: NotebookNode = nbformat.v4.new_notebook(  # type: ignore[no-untyped-call]
         cells=cells,
         metadata={
             "kernelspec": KERNELSPEC,

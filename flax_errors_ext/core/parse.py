@@ -134,7 +134,9 @@ def _parse_section(
     body = [_Line(b.number, b.text[indent:]) for b in body]
     start = next((n for n, b in enumerate(body) if b.text.startswith(">>>")), None)
     if start is None:
-        return None, [FormatProblem(f"'{kind.value.capitalize()} example:' has no >>> statements", title)]
+        return None, [
+            FormatProblem(f"'{kind.value.capitalize()} example:' has no >>> statements", title)
+        ]
     description = "\n".join(b.text for b in body[:start]).strip()
     block = body[start:]
     text = "\n".join(b.text for b in block) + "\n"
@@ -182,9 +184,7 @@ def _check_statement(item: doctest.Example, location: Location) -> FormatProblem
         compile(item.source, str(location), "single")
     except SyntaxError as error:
         line = location.line + max((error.lineno or 1) - 1, 0)
-        return FormatProblem(
-            f"broken doctest syntax: {error.msg}", Location(location.path, line)
-        )
+        return FormatProblem(f"broken doctest syntax: {error.msg}", Location(location.path, line))
     return None
 
 

@@ -170,6 +170,13 @@ class ExampleResult:
     detail: str = ""
     """A sentence that says what went wrong, or "" when it passed."""
     diff: str = ""
+    failed_at: Location | None = None
+    """The statement that failed, when one did."""
+
+    @property
+    def location(self) -> Location:
+        """Where to look: the failing statement, else the example."""
+        return self.failed_at or self.example.location
 
     def __str__(self) -> str:
         return f"{self.example}: {self.verdict.value}"

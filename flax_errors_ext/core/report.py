@@ -12,7 +12,9 @@ from flax_errors_ext.urls import entry_path
 SCHEMA_VERSION = 1
 
 
-def entry_status(results: list[ExampleResult], problems: tuple[FormatProblem, ...], entry: ErrorEntry) -> str:
+def entry_status(
+    results: list[ExampleResult], problems: tuple[FormatProblem, ...], entry: ErrorEntry
+) -> str:
     """One word for an entry: passed, failed, malformed, undocumented or not-run."""
     if problems:
         return "malformed"
@@ -48,7 +50,7 @@ def entry_record(
         "examples": [
             {
                 "kind": r.example.kind.value,
-                "source": str(r.example.location),
+                "source": str(r.location),
                 "status": r.verdict.value,
                 "expected": r.expected,
                 "actual": r.actual,
@@ -61,8 +63,14 @@ def entry_record(
     }
 
 
-def catalogue(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """The whole ``errors.json`` document from the entries' records."""
+def catalogue(records: list[dict[str, Any]], executed: list[str]) -> dict[str, Any]:
+    """The whole ``errors.json`` document from the entries' records.
+
+    Args:
+        records: Every entry's record.
+        executed: Dotted names of the entries whose examples a kernel ran in this
+            build (the rest were not read again, or came from the cache).
+    """
     records = sorted(records, key=lambda r: r["qualname"])
     devices = [r["device"] for r in records if r.get("device")]
     versions = [r["versions"] for r in records if r.get("versions")]
@@ -72,6 +80,7 @@ def catalogue(records: list[dict[str, Any]]) -> dict[str, Any]:
         "device": devices[0] if devices else {},
         "versions": versions[0] if versions else {},
         "summary": {"entries": len(records), **dict(sorted(statuses.items()))},
+        "executed": sorted(executed),
         "entries": records,
     }
 

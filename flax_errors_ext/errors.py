@@ -1,0 +1,250 @@
+r"""The errors this project adds to Flax, each documented as a catalogue entry.
+
+An error class's docstring is its catalogue entry: the Sphinx extension renders it
+and runs its examples, and the build fails when an example no longer produces the
+documented text. The docstring is Google style and laid out like this:
+
+* a one-line summary;
+* an explanation in reST (paragraphs; ``literal`` text and roles such as
+  :func:`jax.jit` are fine);
+* one or more sections, each a line that is exactly ``Bad example:`` or
+  ``Good example:`` at the docstring's base indentation, then a blank line, then
+  a block indented four spaces deeper. The block may open with a short sentence
+  about the example; the rest is doctest statements.
+
+A bad example's last statement ends in a traceback whose final line is the
+documented error text, starting with the error's full dotted name. A good example
+shows real output. All statements of a docstring run in order in one shared
+namespace, but each example imports what it uses, so that it reads on its own. Use
+``...`` (doctest ELLIPSIS) only for parts that truly vary from run to run.
+
+A template for the docstring of a new error class. Doctest would run any ``>>>``
+prompt in this docstring, so the prompts below carry a leading backslash; drop it
+when you copy the template::
+
+    One-line summary of what went wrong.
+
+    Why it happens, in a paragraph or two of reST.
+
+    Bad example:
+
+        One sentence on what the example does wrong.
+
+        \>>> import flax_errors_ext
+        \>>> flax_errors_ext.install()
+        \>>> statement_that_fails()
+        Traceback (most recent call last):
+            ...
+        flax_errors_ext.errors.MyError: The documented message.
+
+    Good example:
+
+        One sentence on the fix.
+
+        \>>> result = statement_that_works()
+        \>>> result.shape
+        (1, 2)
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from flax.errors import FlaxError
+
+from flax_errors_ext.urls import entry_url
+
+__all__ = ["JitPytreeError"]
+
+
+class JitPytreeError(FlaxError):
+    """A Linen Module was passed through a JAX transformation as if it were an array.
+
+    JAX transformations such as :func:`jax.jit`, :func:`jax.grad` and
+    :func:`jax.vmap` trace their arguments, and they can only trace arrays and
+    pytrees of arrays. A Linen Module is neither: it is a frozen description of a
+    layer (its fields are configuration such as ``features``), and its parameters
+    live apart from it, in the variables that ``Module.init`` returns.
+
+    Hand the module to the transformation as a constant instead: mark the argument
+    static (``static_argnums`` or ``static_argnames``; Linen Modules are hashable),
+    close over it with :func:`functools.partial`, or transform ``model.apply`` and
+    pass the variables as the traced argument. Inside a Module, use Flax's lifted
+    transforms such as :func:`flax.linen.jit`.
+
+    JAX's own error here is a generic ``TypeError``, or for modules with a ``dtype``
+    field (such as ``nn.Dense``) an ``AttributeError`` about a tracer;
+    :func:`flax_errors_ext.install` turns both into this error.
+
+    Bad example:
+
+        A custom module passed to a jitted function as an ordinary argument.
+
+        >>> import jax
+        >>> import jax.numpy as jnp
+        >>> import flax.linen as nn
+        >>> import flax_errors_ext
+        >>> flax_errors_ext.install()
+        >>> class MLP(nn.Module):
+        ...     @nn.compact
+        ...     def __call__(self, x):
+        ...         return nn.Dense(2)(x)
+        >>> model = MLP()
+        >>> x = jnp.ones((1, 3))
+        >>> variables = model.init(jax.random.key(0), x)
+        >>> def predict(model, variables, x):
+        ...     return model.apply(variables, x)
+        >>> jax.jit(predict)(model, variables, x)
+        Traceback (most recent call last):
+            ...
+        flax_errors_ext.errors.JitPytreeError: Linen Module MLP was passed to a JAX
+        transformation as argument `model`, where JAX expects arrays.
+        A Linen Module is not a pytree of arrays: it holds the layer's configuration,
+        and its parameters live in the variables that Module.init returns.
+        To pass a module, do one of:
+          - mark the argument static: jax.jit(f, static_argnums=...) or
+            jax.jit(f, static_argnames=...) (Linen Modules are hashable);
+          - close over the module: jax.jit(functools.partial(f, model));
+          - transform the module's apply function: jax.jit(model.apply), passing
+            the variables as the traced argument;
+          - inside a Module, use Flax's lifted transforms, such as nn.jit.
+        See https://flax-errors.readthedocs.io/en/latest/api_reference/flax_errors_ext.errors.html#flax_errors_ext.errors.JitPytreeError...
+
+    Bad example:
+
+        A built-in layer in a dict argument (without the hook, JAX takes ``nn.Dense``
+        for an array, because it has a ``dtype`` field).
+
+        >>> import jax
+        >>> import jax.numpy as jnp
+        >>> import flax.linen as nn
+        >>> import flax_errors_ext
+        >>> flax_errors_ext.install()
+        >>> dense = nn.Dense(2)
+        >>> x = jnp.ones((1, 3))
+        >>> variables = dense.init(jax.random.key(0), x)
+        >>> def predict(batch):
+        ...     return batch["model"].apply(batch["variables"], batch["x"])
+        >>> jax.jit(predict)({"model": dense, "variables": variables, "x": x})
+        Traceback (most recent call last):
+            ...
+        flax_errors_ext.errors.JitPytreeError: Linen Module Dense was passed to a JAX
+        transformation as argument `batch['model']`, where JAX expects arrays.
+        A Linen Module is not a pytree of arrays: it holds the layer's configuration,
+        and its parameters live in the variables that Module.init returns.
+        To pass a module, do one of:
+          - mark the argument static: jax.jit(f, static_argnums=...) or
+            jax.jit(f, static_argnames=...) (Linen Modules are hashable);
+          - close over the module: jax.jit(functools.partial(f, model));
+          - transform the module's apply function: jax.jit(model.apply), passing
+            the variables as the traced argument;
+          - inside a Module, use Flax's lifted transforms, such as nn.jit.
+        See https://flax-errors.readthedocs.io/en/latest/api_reference/flax_errors_ext.errors.html#flax_errors_ext.errors.JitPytreeError...
+
+    Good example:
+
+        Mark the module static; it becomes a compile-time constant.
+
+        >>> import jax
+        >>> import jax.numpy as jnp
+        >>> import flax.linen as nn
+        >>> dense = nn.Dense(2)
+        >>> x = jnp.ones((1, 3))
+        >>> variables = dense.init(jax.random.key(0), x)
+        >>> def predict(model, variables, x):
+        ...     return model.apply(variables, x)
+        >>> jax.jit(predict, static_argnums=0)(dense, variables, x).shape
+        (1, 2)
+
+    Good example:
+
+        Close over the module with :func:`functools.partial`.
+
+        >>> import functools
+        >>> import jax
+        >>> import jax.numpy as jnp
+        >>> import flax.linen as nn
+        >>> dense = nn.Dense(2)
+        >>> x = jnp.ones((1, 3))
+        >>> variables = dense.init(jax.random.key(0), x)
+        >>> def predict(model, variables, x):
+        ...     return model.apply(variables, x)
+        >>> jax.jit(functools.partial(predict, dense))(variables, x).shape
+        (1, 2)
+
+    Good example:
+
+        Transform the module's ``apply`` method; only the variables and inputs are
+        traced.
+
+        >>> import jax
+        >>> import jax.numpy as jnp
+        >>> import flax.linen as nn
+        >>> dense = nn.Dense(2)
+        >>> x = jnp.ones((1, 3))
+        >>> variables = dense.init(jax.random.key(0), x)
+        >>> jax.jit(dense.apply)(variables, x).shape
+        (1, 2)
+    """
+
+    def __init__(self, module_type: type | str, arg_path: str | None = None) -> None:
+        self.module_type = module_type
+        self.arg_path = arg_path
+        # FlaxError.__init__ would append a link to Flax's own error page, which has
+        # no entry for this error; ours points at this project's catalogue instead.
+        Exception.__init__(self, _message(_type_name(module_type), arg_path))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # FlaxError.__reduce__ rebuilds a plain FlaxError. Rebuild this class, and
+        # restore the exact message rather than recomputing it: the URL's base is read
+        # from the environment, which may differ where the error is unpickled.
+        return (_rebuild, (type(self), _picklable(self.module_type), self.arg_path, self.args))
+
+
+def _message(module_name: str, arg_path: str | None) -> str:
+    where = f" as argument `{arg_path}`" if arg_path else ""
+    return (
+        f"Linen Module {module_name} was passed to a JAX transformation{where}, "
+        "where JAX expects arrays.\n"
+        "A Linen Module is not a pytree of arrays: it holds the layer's configuration,\n"
+        "and its parameters live in the variables that Module.init returns.\n"
+        "To pass a module, do one of:\n"
+        "  - mark the argument static: jax.jit(f, static_argnums=...) or\n"
+        "    jax.jit(f, static_argnames=...) (Linen Modules are hashable);\n"
+        "  - close over the module: jax.jit(functools.partial(f, model));\n"
+        "  - transform the module's apply function: jax.jit(model.apply), passing\n"
+        "    the variables as the traced argument;\n"
+        "  - inside a Module, use Flax's lifted transforms, such as nn.jit.\n"
+        f"See {entry_url(f'{__name__}.JitPytreeError')}"
+    )
+
+
+def _type_name(module_type: type | str) -> str:
+    return module_type if isinstance(module_type, str) else module_type.__name__
+
+
+def _picklable(module_type: type | str) -> type | str:
+    """The class itself if pickle can find it by name, else its name.
+
+    Modules defined inside functions (common in tests and notebooks) cannot be
+    pickled by reference, and an exception that cannot be pickled breaks
+    multiprocessing and distributed error reporting.
+    """
+    if isinstance(module_type, str):
+        return module_type
+    found: object = sys.modules.get(module_type.__module__)
+    for part in module_type.__qualname__.split("."):
+        found = getattr(found, part, None)
+    return module_type if found is module_type else module_type.__name__
+
+
+def _rebuild(
+    cls: type[JitPytreeError],
+    module_type: type | str,
+    arg_path: str | None,
+    args: tuple[Any, ...],
+) -> JitPytreeError:
+    error = cls(module_type, arg_path)
+    error.args = args
+    return error

@@ -1,0 +1,16 @@
+"""An example that kills its kernel."""
+
+from flax.errors import FlaxError
+
+
+class FatalError(FlaxError):
+    """Ends the process.
+
+    Bad example:
+
+      >>> import os
+      >>> os._exit(3)
+      Traceback (most recent call last):
+        ...
+      dead_kernel_errors.FatalError: unreachable (...)
+    """

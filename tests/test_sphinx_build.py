@@ -1,0 +1,305 @@
+"""The catalogue build, one Sphinx test root per scenario (tests/roots/test-*)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sphinx.testing.util import SphinxTestApp
+
+from tests.conftest import entry, read_catalogue
+
+MakeApp = Callable[..., SphinxTestApp]
+
+
+def build(app: SphinxTestApp) -> dict[str, Any]:
+    app.build()
+    return read_catalogue(Path(app.outdir))
+
+
+def warnings(app: SphinxTestApp) -> str:
+    return re.sub(r"\x1b\[[0-9;]*m", "", app.warning.getvalue())
+
+
+def rebuild(make_app: MakeApp, app: SphinxTestApp, **kwargs: Any) -> SphinxTestApp:
+    """A second sphinx-build over the same sources, build dir and execution cache."""
+    again = make_app("html", srcdir=app.srcdir, **kwargs)
+    again.build()
+    return again
+
+
+def page(app: SphinxTestApp, module: str) -> str:
+    return (Path(app.outdir) / "api_reference" / f"{module}.html").read_text()
+
+
+@pytest.mark.sphinx("html", testroot="passing")
+def test_passing_entry_is_executed_rendered_and_recorded(app: SphinxTestApp) -> None:
+    catalogue = build(app)
+
+    assert app.statuscode == 0
+    assert "flax-errors" not in warnings(app)
+    record = entry(catalogue, "ShapeError")
+    assert record["qualname"] == "passing_errors.ShapeError"
+    assert record["url"] == "api_reference/passing_errors.html#passing_errors.ShapeError"
+    assert re.search(r"passing_errors\.py:7$", record["source"])
+    assert record["status"] == "passed"
+    assert [(e["kind"], e["status"]) for e in record["examples"]] == [
+        ("bad", "passed"),
+        ("good", "passed"),
+    ]
+    assert record["examples"][0]["actual"].startswith(
+        "passing_errors.ShapeError: bad shape (3, 2)"
+    )
+    assert all(e["seconds"] >= 0 for e in record["examples"])
+    assert catalogue["device"]["platform"] == "cpu"
+    assert set(catalogue["versions"]) == {"jax", "jaxlib", "flax"}
+
+    html = page(app, "passing_errors")
+    # The id the printed URL names is on the entry's section itself.
+    assert '<section class="flax-errors-entry" id="passing_errors.ShapeError">' in html
+    # Explanation rendered as reST, cross-reference resolved to the entry.
+    assert (
+        '<code class="docutils literal notranslate"><span class="pre">literal</span></code>'
+        in html
+    )
+    assert 'href="#passing_errors.ShapeError"' in html
+    # The signature comes from autodoc, with type hints.
+    assert "sig-name descname" in html
+    assert "shape" in html
+    # The real traceback of this run, and the status line with device and versions.
+    assert "&lt;doctest passing_errors.ShapeError[1]&gt;" in html
+    assert "Status: passed · device: cpu (cpu) · jax " in html
+
+
+@pytest.mark.sphinx("html", testroot="passing")
+def test_error_text_is_escaped_everywhere(app: SphinxTestApp) -> None:
+    build(app)
+    html = page(app, "passing_errors")
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    # Markup in the message stays literal: no emphasis from *not*, no role from `ok`.
+    assert "<em>not</em>" not in html
+
+
+@pytest.mark.sphinx("html", testroot="drift")
+def test_documented_text_drift_fails_with_location_and_diff(app: SphinxTestApp) -> None:
+    catalogue = build(app)
+
+    assert app.statuscode == 1
+    record = entry(catalogue, "RenamedError")
+    assert record["examples"][0]["status"] == "drifted"
+    text = warnings(app)
+    assert re.search(
+        r"drift_errors\.py:12: WARNING: drift_errors\.RenamedError: bad example drifted", text
+    )
+    assert "-drift_errors.RenamedError: the old wording (...)" in text
+    assert "+drift_errors.RenamedError: the new wording (https://" in text
+    assert "[flax-errors.drifted]" in text
+
+
+@pytest.mark.sphinx("html", testroot="runtime-drift")
+def test_runtime_message_drift_defeats_a_warm_cache(app: SphinxTestApp, make_app: MakeApp) -> None:
+    catalogue = build(app)
+    assert app.statuscode == 0
+    assert catalogue["executed"] == ["runtime_drift_errors.ReworderError"]
+
+    # Reword the message in __init__ only; the docstring (and so every code cell of
+    # the notebook) stays the same.
+    module = Path(app.srcdir) / "runtime_drift_errors.py"
+    module.write_text(module.read_text().replace('("original message")', '("reworded message")'))
+    again = rebuild(make_app, app)
+
+    catalogue = read_catalogue(Path(again.outdir))
+    assert again.statuscode == 1
+    assert catalogue["executed"] == ["runtime_drift_errors.ReworderError"]
+    assert entry(catalogue, "ReworderError")["examples"][0]["status"] == "drifted"
+    assert "+runtime_drift_errors.ReworderError: reworded message" in warnings(again)
+
+
+@pytest.mark.sphinx("html", testroot="no-raise")
+def test_bad_example_that_raises_nothing(app: SphinxTestApp) -> None:
+    catalogue = build(app)
+    assert app.statuscode == 1
+    example = entry(catalogue, "SilentError")["examples"][0]
+    assert example["status"] == "no-raise"
+    assert re.search(
+        r"no_raise_errors\.py:\d+: WARNING: .*bad example no-raise: expected "
+        r"no_raise_errors\.SilentError to be raised",
+        warnings(app),
+    )
+
+
+@pytest.mark.sphinx("html", testroot="wrong-class")
+def test_bad_example_that_raises_another_class(app: SphinxTestApp) -> None:
+    catalogue = build(app)
+    assert app.statuscode == 1
+    # A subclass with the same text is still not *exactly* the documented class.
+    assert entry(catalogue, "ExpectedError")["examples"][0]["status"] == "wrong-class"
+    assert entry(catalogue, "OtherError")["examples"][0]["status"] == "passed"
+    assert (
+        "raised wrong_class_errors.OtherError, but the docstring documents "
+        "wrong_class_errors.ExpectedError" in warnings(app)
+    )
+
+
+@pytest.mark.sphinx("html", testroot="good-raises")
+def test_good_example_that_raises(app: SphinxTestApp) -> None:
+    catalogue = build(app)
+    assert app.statuscode == 1
+    assert entry(catalogue, "FixError")["examples"][0]["status"] == "raised"
+    assert "a good example raised KeyError" in warnings(app)
+    assert '<span class="gr">KeyError</span>' in page(app, "good_raises_errors")
+
+
+@pytest.mark.sphinx("html", testroot="timeout")
+def test_example_past_the_timeout(app: SphinxTestApp) -> None:
+    catalogue = build(app)
+    assert app.statuscode == 1
+    assert entry(catalogue, "SlowError")["examples"][0]["status"] == "timed-out"
+    assert re.search(
+        r"timeout_errors\.py:\d+: WARNING: .*timed-out: an example ran past the "
+        r"3 s timeout",
+        warnings(app),
+    )
+    assert "Traceback" not in warnings(app)
+    assert _cache_records(app) == 0
+
+
+@pytest.mark.sphinx("html", testroot="dead-kernel")
+def test_example_that_kills_its_kernel(app: SphinxTestApp) -> None:
+    catalogue = build(app)
+    assert app.statuscode == 1
+    assert entry(catalogue, "FatalError")["examples"][0]["status"] == "crashed"
+    text = warnings(app)
+    assert re.search(r"dead_kernel_errors\.py:\d+: WARNING: .*crashed: the kernel died", text)
+    assert "Traceback" not in text
+    # Nothing was cached, so the next build runs it again instead of trusting it.
+    assert _cache_records(app) == 0
+
+
+def _cache_records(app: SphinxTestApp) -> int:
+    from jupyter_cache import get_cache
+
+    return len(get_cache(Path(app.outdir).parent / ".jupyter_cache").list_cache_records())
+
+
+@pytest.mark.sphinx("html", testroot="malformed")
+def test_malformed_docstrings_are_located_and_the_rest_still_builds(app: SphinxTestApp) -> None:
+    catalogue = build(app)
+    assert app.statuscode == 1
+    text = warnings(app)
+    assert re.search(
+        r"malformed_errors\.py:11: WARNING: .*NoTracebackError: a bad example must "
+        r"end in the documented traceback",
+        text,
+    )
+    assert re.search(
+        r"malformed_errors\.py:18: WARNING: .*UnknownTitleError: unknown section "
+        r"title 'Fixed example:'",
+        text,
+    )
+    assert re.search(
+        r"malformed_errors\.py:29: WARNING: .*BrokenSyntaxError: broken doctest "
+        r"syntax",
+        text,
+    )
+    assert text.count("[flax-errors.malformed]") == 3
+    assert entry(catalogue, "FineError")["status"] == "passed"
+    assert entry(catalogue, "NoTracebackError")["status"] == "malformed"
+
+
+@pytest.mark.sphinx("html", testroot="undocumented")
+def test_undocumented_class_is_a_warning(app: SphinxTestApp) -> None:
+    catalogue = build(app)
+    assert app.statuscode == 0
+    assert {e["name"]: e["status"] for e in catalogue["entries"]} == {
+        "BareError": "undocumented",
+        "NoDocstringError": "undocumented",
+    }
+    text = warnings(app)
+    assert re.search(
+        r"undocumented_errors\.py:\d+: WARNING: undocumented_errors\.BareError has "
+        r"no examples",
+        text,
+    )
+    assert "[flax-errors.undocumented]" in text
+
+
+@pytest.mark.sphinx("html", testroot="undocumented", confoverrides={"flax_errors_strict": True})
+def test_undocumented_class_fails_a_strict_build(app: SphinxTestApp) -> None:
+    build(app)
+    assert app.statuscode == 1
+    assert "ERROR: undocumented_errors.BareError has no examples" in warnings(app)
+
+
+@pytest.mark.sphinx("html", testroot="isolation")
+def test_examples_of_different_errors_do_not_share_state(app: SphinxTestApp) -> None:
+    catalogue = build(app)
+    # The second entry documents float32 and an untouched module: it only passes
+    # when the first entry's x64 flag and assignment did not reach it.
+    assert app.statuscode == 0, warnings(app)
+    assert {e["name"]: e["status"] for e in catalogue["entries"]} == {
+        "FirstError": "passed",
+        "SecondError": "passed",
+    }
+
+
+@pytest.mark.sphinx("html", testroot="incremental")
+def test_rebuilds_execute_only_what_changed(app: SphinxTestApp, make_app: MakeApp) -> None:
+    catalogue = build(app)
+    assert catalogue["executed"] == [
+        "incremental_errors.EditedError",
+        "incremental_errors.KeptError",
+    ]
+
+    unchanged = rebuild(make_app, app)
+    assert read_catalogue(Path(unchanged.outdir))["executed"] == []
+    assert unchanged.statuscode == 0
+
+    module = Path(app.srcdir) / "incremental_errors.py"
+    module.write_text(
+        module.read_text().replace('print("before")\n      before', 'print("after")\n      after')
+    )
+    edited = rebuild(make_app, app)
+    catalogue = read_catalogue(Path(edited.outdir))
+    assert catalogue["executed"] == ["incremental_errors.EditedError"]
+    assert edited.statuscode == 0
+    assert entry(catalogue, "EditedError")["examples"][0]["actual"] == "after\n"
+    assert _cache_records(app) == 3
+
+
+@pytest.mark.sphinx("html", testroot="parallel", parallel=2)
+def test_parallel_build_matches_serial(
+    app: SphinxTestApp, make_app: MakeApp, tmp_path: Path
+) -> None:
+    parallel = build(app)
+    assert app.statuscode == 1
+
+    serial_app = make_app("html", srcdir=app.srcdir, builddir=tmp_path / "serial", parallel=1)
+    serial_app.build()
+    serial = read_catalogue(Path(serial_app.outdir))
+
+    def verdicts(catalogue: dict[str, Any]) -> dict[str, list[str]]:
+        return {e["qualname"]: [x["status"] for x in e["examples"]] for e in catalogue["entries"]}
+
+    assert (
+        verdicts(parallel)
+        == verdicts(serial)
+        == {
+            "parallel_a_errors.DriftedAError": ["drifted"],
+            "parallel_a_errors.PageAError": ["passed", "passed"],
+            "parallel_b_errors.DriftedBError": ["drifted"],
+            "parallel_b_errors.PageBError": ["passed", "passed"],
+        }
+    )
+    assert serial_app.statuscode == 1
+    for module in ("parallel_a_errors", "parallel_b_errors"):
+        assert _entries_html(page(app, module)) == _entries_html(page(serial_app, module))
+
+
+def _entries_html(html: str) -> str:
+    start = html.index('<section class="flax-errors-entry"')
+    return html[start : html.index("</main>") if "</main>" in html else len(html)]
