@@ -21,3 +21,8 @@ html_theme = "alabaster"
 html_title = "flax-errors"
 # The build must work offline: no intersphinx, no remote assets.
 intersphinx_mapping: dict[str, tuple[str, None]] = {}
+
+# Entries show the constructor signature through sphinx-autodoc-typehints; keep the
+# types in the signature, since the entry renders the docstring itself.
+typehints_use_signature = True
+typehints_use_signature_return = True
