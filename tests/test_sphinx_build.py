@@ -303,3 +303,42 @@ def test_parallel_build_matches_serial(
 def _entries_html(html: str) -> str:
     start = html.index('<section class="flax-errors-entry"')
     return html[start : html.index("</main>") if "</main>" in html else len(html)]
+
+
+@pytest.mark.sphinx("html", testroot="incremental")
+def test_another_device_reexecutes_every_entry(
+    app: SphinxTestApp, make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build(app)
+    h200 = {"platform": "gpu", "device_kind": "NVIDIA H200", "count": 1}
+    monkeypatch.setattr("flax_errors_ext.sphinx_ext.probe_device", lambda: h200)
+
+    again = rebuild(make_app, app)
+
+    assert read_catalogue(Path(again.outdir))["executed"] == [
+        "incremental_errors.EditedError",
+        "incremental_errors.KeptError",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("flax_errors_timeout", 0, "flax_errors_timeout must be a positive whole number"),
+        ("flax_errors_modules", "passing_errors", "flax_errors_modules must be a list"),
+        ("flax_errors_strict", "yes", "flax_errors_strict must be True or False"),
+    ],
+)
+def test_invalid_settings_are_named(
+    make_app: MakeApp, rootdir: Path, tmp_path: Path, name: str, value: object, message: str
+) -> None:
+    import shutil
+
+    from sphinx.errors import ConfigError
+
+    srcdir = tmp_path / "passing"
+    shutil.copytree(rootdir / "test-passing", srcdir)
+    with (srcdir / "conf.py").open("a") as conf:
+        conf.write(f"{name} = {value!r}\n")
+    with pytest.raises(ConfigError, match=message):
+        make_app("html", srcdir=srcdir)

@@ -1,0 +1,22 @@
+"""The catalogue's own entries, one test case each: well formed and fully documented."""
+
+from __future__ import annotations
+
+import pytest
+
+from flax_errors_ext.core.discover import discover
+from flax_errors_ext.core.records import ErrorEntry, ExampleKind
+from flax_errors_ext.urls import entry_url
+
+OWN_ENTRIES = discover("flax_errors_ext.errors").entries
+
+
+@pytest.mark.parametrize("entry", OWN_ENTRIES, ids=str)
+def test_entry_is_well_formed(entry: ErrorEntry) -> None:
+    assert entry.problems == ()
+    kinds = {example.kind for example in entry.examples}
+    assert kinds == {ExampleKind.BAD, ExampleKind.GOOD}
+    for example in entry.examples:
+        if example.kind is ExampleKind.BAD:
+            # The documented text ends with the URL of the entry itself.
+            assert entry_url(entry.qualname) in (example.statements[-1].exc_msg or "")

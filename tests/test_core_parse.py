@@ -1,0 +1,106 @@
+"""The catalogue format: docstrings into records, every problem located."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from flax_errors_ext.core.parse import parse_docstring
+from flax_errors_ext.core.records import ErrorEntry, ExampleKind
+
+
+def parse(body: str, first_line: int = 10) -> ErrorEntry:
+    docstring = "Summary of the error.\n\n" + textwrap.indent(textwrap.dedent(body), "    ")
+    return parse_docstring(docstring, "pkg.errors.MyError", "pkg/errors.py", first_line)
+
+
+GOOD = """\
+Good example:
+
+  The fix:
+
+  >>> x = [1,
+  ...      2]
+  >>> x
+  [1, 2]
+"""
+
+BAD = """\
+Bad example:
+
+  >>> raise ValueError
+  Traceback (most recent call last):
+    ...
+  pkg.errors.MyError: text (...)
+"""
+
+
+def test_sections_statements_and_lines() -> None:
+    entry = parse("An explanation with ``code``.\n\n" + BAD + "\n" + GOOD)
+
+    assert entry.summary == "Summary of the error."
+    assert entry.explanation == "An explanation with ``code``."
+    assert entry.explanation_lines == (12,)
+    assert entry.problems == ()
+    bad, good = entry.examples
+    assert bad.kind is ExampleKind.BAD
+    assert str(bad.location) == "pkg/errors.py:16"
+    assert bad.statements[0].exc_msg == "pkg.errors.MyError: text (...)\n"
+    assert bad.statements[0].documented_class == "pkg.errors.MyError"
+    assert good.kind is ExampleKind.GOOD
+    assert good.description == "The fix:"
+    assert [s.source for s in good.statements] == ["x = [1,\n     2]\n", "x\n"]
+    assert [s.want for s in good.statements] == ["", "[1, 2]\n"]
+    assert [s.location.line for s in good.statements] == [25, 27]
+
+
+def test_skip_option_is_kept() -> None:
+    entry = parse("Good example:\n\n  >>> import os  # doctest: +SKIP\n  >>> 1\n  1\n")
+    assert [s.skip for s in entry.examples[0].statements] == [True, False]
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "message"),
+    [
+        ("Bad example:\n\n  >>> x = 1\n", 14, "must end in the documented traceback"),
+        (
+            "Bad example:\n\n  >>> raise E\n  Traceback (most recent call last):\n  ...\n"
+            "  other.Error: x\n",
+            14,
+            "documents other.Error, but it belongs to pkg.errors.MyError",
+        ),
+        (
+            "Good example:\n\n  >>> raise E\n  Traceback (most recent call last):\n  ...\n"
+            "  pkg.errors.MyError: x\n",
+            14,
+            "a good example must run cleanly",
+        ),
+        ("Fixed example:\n\n  >>> x = 1\n", 12, "unknown section title 'Fixed example:'"),
+        ("Good example:\n\n  >>> x = = 1\n", 14, "broken doctest syntax"),
+        ("Good example:\n\n  >>> def f():\n  ...     return (\n", 15, "broken doctest syntax"),
+        ("Good example:\n\n  >>>x = 1\n", 14, "broken doctest syntax"),
+        ("Good example:\n\n  The prose only.\n", 12, "has no >>> statements"),
+        (">>> x = 1\n", 12, "a doctest outside any section"),
+        (
+            "Bad example:\n\n  >>> raise E  # doctest: +IGNORE_EXCEPTION_DETAIL\n"
+            "  Traceback (most recent call last):\n  ...\n  pkg.errors.MyError: x\n",
+            14,
+            "IGNORE_EXCEPTION_DETAIL would hide drift",
+        ),
+    ],
+)
+def test_format_problems_are_located(body: str, line: int, message: str) -> None:
+    entry = parse(body + "\n" + GOOD)
+
+    (problem,) = entry.problems
+    assert message in problem.message
+    assert str(problem.location) == f"pkg/errors.py:{line}"
+    # The rest of the docstring is still read.
+    assert [e.kind for e in entry.examples] == [ExampleKind.GOOD]
+
+
+def test_titles_without_examples_stay_explanation() -> None:
+    entry = parse("Note:\n  A note, not an example.\n\n" + GOOD)
+    assert entry.problems == ()
+    assert entry.explanation == "Note:\n  A note, not an example."
