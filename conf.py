@@ -8,7 +8,7 @@ copyright = "2026, the flax-errors authors"
 
 extensions = ["flax_errors_ext"]
 
-flax_errors_modules = ["flax_errors_ext.errors"]
+flax_errors_modules = ["flax_errors_ext.errors", "flax.errors"]
 flax_errors_timeout = 120
 
 # Every catalogue entry runs in its own kernel; outputs are cached per entry and

@@ -51,6 +51,7 @@ class BuildState:
     config: CatalogueConfig
     fingerprint: dict[str, Any]
     notebook_dir: Path
+    catalogue_dir: Path
 
 
 def setup_render(app: Sphinx) -> None:
@@ -84,13 +85,19 @@ class CatalogueDirective(SphinxDirective):
         """Discover, execute, judge and render every error class of the module."""
         state: BuildState = self.env.flax_errors_state  # type: ignore[attr-defined]
         try:
-            module = discover(self.arguments[0])
+            module = discover(self.arguments[0], state.catalogue_dir)
         except DiscoveryError as error:
             LOGGER.warning(
                 str(error), type=WARNING_TYPE, subtype="import", location=self.get_location()
             )
             return []
         self.env.note_dependency(str(module.path))
+        supplements = state.catalogue_dir / module.name
+        if supplements.is_dir():
+            # The folder too, so that adding an example file re-reads the page.
+            self.env.note_dependency(str(supplements))
+            for path in supplements.glob("*.txt"):
+                self.env.note_dependency(str(path))
         return [node for entry in module.entries for node in self._entry(module, entry, state)]
 
     def _entry(
@@ -108,7 +115,8 @@ class CatalogueDirective(SphinxDirective):
         )
         section += self._rest(entry.summary, entry.location.path, _from(entry.location.line))
         section += self._signature(entry.qualname)
-        section += self._rest(entry.explanation, entry.location.path, entry.explanation_lines)
+        for passage in entry.prose:
+            section += self._rest(passage.text, passage.path, passage.lines)
         record = entry_record(
             entry,
             results,

@@ -41,7 +41,7 @@ def test_sections_statements_and_lines() -> None:
 
     assert entry.summary == "Summary of the error."
     assert entry.explanation == "An explanation with ``code``."
-    assert entry.explanation_lines == (12,)
+    assert [p.lines for p in entry.prose] == [(12,)]
     assert entry.problems == ()
     bad, good = entry.examples
     assert bad.kind is ExampleKind.BAD

@@ -26,6 +26,11 @@ def _positive_int(value: Any) -> None:
         raise TypeError("must be a positive whole number of seconds")
 
 
+def _str(value: Any) -> None:
+    if not isinstance(value, str):
+        raise TypeError("must be a string")
+
+
 def _bool(value: Any) -> None:
     if not isinstance(value, bool):
         raise TypeError("must be True or False")
@@ -52,6 +57,15 @@ class CatalogueConfig:
         metadata=_meta(
             "Seconds one example may run before it is stopped and reported as timed out.",
             _positive_int,
+        ),
+    )
+    catalogue_dir: str = dataclasses.field(
+        default="",
+        metadata=_meta(
+            "Folder of example files for error modules whose docstrings this project "
+            "cannot edit: <folder>/<module>/<Class>.txt. Relative to conf.py; empty means "
+            "the catalogue shipped with flax_errors_ext (Flax's errors).",
+            _str,
         ),
     )
     strict: bool = dataclasses.field(

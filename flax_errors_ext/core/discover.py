@@ -9,7 +9,7 @@ import inspect
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.core.parse import parse_docstring
+from flax_errors_ext.core.parse import parse_docstring, parse_prose
 from flax_errors_ext.core.records import ErrorEntry, Location
 
 if TYPE_CHECKING:
@@ -31,11 +31,16 @@ class DiscoveryError(Exception):
     """A module listed for the catalogue that cannot be read."""
 
 
-def discover(module_name: str) -> CatalogueModule:
+def discover(module_name: str, catalogue_dir: Path | None = None) -> CatalogueModule:
     """Import ``module_name`` and read every public ``FlaxError`` subclass it defines.
 
     Classes come in source order. An error Flax adds later shows up here as an
     entry without examples, never silently missing.
+
+    If ``catalogue_dir`` holds a folder named after the module, the module's
+    docstrings are another project's prose (Flax's, which this project cannot
+    edit): they are shown as they are, and each class's examples come from
+    ``<catalogue_dir>/<module>/<Class>.txt``, written in the catalogue format.
 
     Raises:
         DiscoveryError: if the module cannot be imported or has no source file.
@@ -54,18 +59,40 @@ def discover(module_name: str) -> CatalogueModule:
     except Exception as error:
         raise DiscoveryError(f"cannot import {module_name!r}: {error!r}") from error
     docstring_lines = _docstring_lines(path)
+    supplements = catalogue_dir / module_name if catalogue_dir is not None else None
+    if supplements is not None and not supplements.is_dir():
+        supplements = None
     entries = []
     for cls in _error_classes(module):
         docstring = cls.__dict__.get("__doc__") or ""
-        line = docstring_lines.get(cls.__qualname__) or _class_line(cls)
+        at = Location(str(path), docstring_lines.get(cls.__qualname__) or _class_line(cls))
         qualname = f"{module_name}.{cls.__qualname__}"
-        if docstring:
-            entries.append(parse_docstring(docstring, qualname, str(path), line))
+        if supplements is not None:
+            entries.append(_supplemented(docstring, qualname, at, supplements))
+        elif docstring:
+            entries.append(parse_docstring(docstring, qualname, at.path, at.line))
         else:
-            entries.append(ErrorEntry(qualname, "", "", (), (), (), Location(str(path), line)))
+            entries.append(ErrorEntry(qualname, "", (), (), (), at))
     depth = module_name.count(".") + (1 if path.name == "__init__.py" else 0)
     import_path = path.parents[depth]
     return CatalogueModule(module_name, path, str(import_path), tuple(entries))
+
+
+def catalogue_file(catalogue_dir: Path, qualname: str) -> Path:
+    """Where the examples of an error whose docstring is not ours live."""
+    module, _, name = qualname.rpartition(".")
+    return catalogue_dir / module / f"{name}.txt"
+
+
+def _supplemented(docstring: str, qualname: str, at: Location, supplements: Path) -> ErrorEntry:
+    summary, prose = parse_prose(docstring, at.path, at.line) if docstring else ("", ())
+    path = catalogue_file(supplements.parent, qualname)
+    if not path.is_file():
+        return ErrorEntry(qualname, summary, prose, (), (), at)
+    ours = parse_docstring(path.read_text(encoding="utf-8"), qualname, str(path), 1)
+    return dataclasses.replace(
+        ours, summary=summary or ours.summary, prose=prose + ours.prose, location=at
+    )
 
 
 _import_stamps: dict[str, int] = {}

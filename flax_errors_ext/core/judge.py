@@ -78,11 +78,10 @@ def _judge_statement(
             run.got,
         )
     if statement.exc_msg is None:
-        what = (
-            "a good example"
-            if kind is ExampleKind.GOOD
-            else "a statement documented to run cleanly"
-        )
+        what = {
+            ExampleKind.GOOD: "a good example",
+            ExampleKind.UNREACHABLE: "the evidence of unreachability",
+        }.get(kind, "a statement documented to run cleanly")
         detail = f"{what} raised {run.exc_type}"
         return Verdict.RAISED, detail, statement.want, run.transcript
     if run.exc_type != statement.documented_class:

@@ -19,10 +19,15 @@ from flax_errors_ext.core.records import (
     ExampleKind,
     FormatProblem,
     Location,
+    Prose,
     Statement,
 )
 
-SECTION_TITLES = {"Bad example:": ExampleKind.BAD, "Good example:": ExampleKind.GOOD}
+SECTION_TITLES = {
+    "Bad example:": ExampleKind.BAD,
+    "Good example:": ExampleKind.GOOD,
+    "Unreachable:": ExampleKind.UNREACHABLE,
+}
 _TITLE = re.compile(r"^[A-Z][\w \-]*:\s*$")
 _DOCTEST_LINE = re.compile(r"line (\d+) of the docstring")
 
@@ -37,8 +42,7 @@ class _Line:
 def parse_docstring(docstring: str, qualname: str, path: str, first_line: int) -> ErrorEntry:
     """Parse ``docstring`` (as found in ``__doc__``) that starts at ``path:first_line``."""
     lines = _clean(docstring, first_line)
-    summary_end = next((i for i, line in enumerate(lines) if not line.text.strip()), len(lines))
-    summary = " ".join(line.text.strip() for line in lines[:summary_end])
+    summary, summary_end = _summary(lines)
     explanation: list[_Line] = []
     examples: list[Example] = []
     problems: list[FormatProblem] = []
@@ -61,7 +65,7 @@ def parse_docstring(docstring: str, qualname: str, path: str, first_line: int) -
             problems.append(
                 FormatProblem(
                     f"unknown section title {line.text.strip()!r}; a section that holds "
-                    "examples must be titled 'Bad example:' or 'Good example:'",
+                    "examples must be titled 'Bad example:', 'Good example:' or 'Unreachable:'",
                     location,
                 )
             )
@@ -78,19 +82,42 @@ def parse_docstring(docstring: str, qualname: str, path: str, first_line: int) -
         else:
             explanation.append(line)
             i += 1
-    while explanation and not explanation[0].text.strip():
-        explanation.pop(0)
-    while explanation and not explanation[-1].text.strip():
-        explanation.pop()
     return ErrorEntry(
         qualname=qualname,
         summary=summary,
-        explanation="\n".join(line.text for line in explanation),
-        explanation_lines=tuple(line.number for line in explanation),
+        prose=_prose(explanation, path),
         examples=tuple(examples),
         problems=tuple(problems),
         location=Location(path, first_line),
     )
+
+
+def parse_prose(docstring: str, path: str, first_line: int) -> tuple[str, tuple[Prose, ...]]:
+    """Split a docstring in no particular format into its summary and the rest.
+
+    For error classes whose source this project cannot edit: their docstrings are
+    shown as they are, and their examples live in a catalogue file.
+    """
+    lines = _clean(docstring, first_line)
+    summary, summary_end = _summary(lines)
+    return summary, _prose(lines[summary_end:], path)
+
+
+def _summary(lines: list[_Line]) -> tuple[str, int]:
+    """The first paragraph as one line, and the index where the rest starts."""
+    end = next((i for i, line in enumerate(lines) if not line.text.strip()), len(lines))
+    return " ".join(line.text.strip() for line in lines[:end]), end
+
+
+def _prose(lines: list[_Line], path: str) -> tuple[Prose, ...]:
+    while lines and not lines[0].text.strip():
+        lines = lines[1:]
+    while lines and not lines[-1].text.strip():
+        lines = lines[:-1]
+    if not lines:
+        return ()
+    text = "\n".join(line.text for line in lines)
+    return (Prose(text, path, tuple(line.number for line in lines)),)
 
 
 def _clean(docstring: str, first_line: int) -> list[_Line]:
@@ -190,10 +217,11 @@ def _check_statement(item: doctest.Example, location: Location) -> FormatProblem
 
 def _check_kind(example: Example, qualname: str) -> list[FormatProblem]:
     run = [s for s in example.statements if not s.skip]
-    if example.kind is ExampleKind.GOOD:
+    if example.kind is not ExampleKind.BAD:
         return [
             FormatProblem(
-                "a good example must run cleanly, but this statement documents a traceback",
+                f"{'a good example' if example.kind is ExampleKind.GOOD else 'evidence'} must "
+                "run cleanly, but this statement documents a traceback",
                 s.location,
             )
             for s in run

@@ -9,10 +9,16 @@ from typing import Any
 
 
 class ExampleKind(enum.StrEnum):
-    """Whether an example must raise its error (bad) or run cleanly (good)."""
+    """Whether an example must raise its error (bad) or run cleanly (good).
+
+    An ``unreachable`` section runs like a good example: it checks and prints the
+    evidence that the error cannot be raised, so that the claim drifts when the
+    library changes.
+    """
 
     BAD = "bad"
     GOOD = "good"
+    UNREACHABLE = "unreachable"
 
 
 class Verdict(enum.StrEnum):
@@ -102,18 +108,39 @@ class FormatProblem:
 
 
 @dataclasses.dataclass(frozen=True)
+class Prose:
+    """reST text from one file, with the file line of each of its lines."""
+
+    text: str
+    path: str
+    lines: tuple[int, ...]
+
+
+@dataclasses.dataclass(frozen=True)
 class ErrorEntry:
     """One catalogued error class and everything its docstring documents."""
 
     qualname: str
     summary: str
-    explanation: str
-    """reST of the docstring outside the example sections, without the summary."""
-    explanation_lines: tuple[int, ...]
-    """The file line of each line of ``explanation``, for located reST warnings."""
+    prose: tuple[Prose, ...]
+    """The explanation: reST outside the example sections, without the summary.
+
+    Several passages when an entry adds notes to a docstring it cannot edit.
+    """
     examples: tuple[Example, ...]
     problems: tuple[FormatProblem, ...]
     location: Location
+
+    @property
+    def explanation(self) -> str:
+        """All of the entry's prose as one reST text."""
+        return "\n\n".join(passage.text for passage in self.prose)
+
+    @property
+    def unreachable(self) -> bool:
+        """Whether the entry documents that its error cannot be raised."""
+        kinds = {example.kind for example in self.examples}
+        return ExampleKind.UNREACHABLE in kinds and ExampleKind.BAD not in kinds
 
     @property
     def name(self) -> str:

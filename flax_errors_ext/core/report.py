@@ -15,7 +15,7 @@ SCHEMA_VERSION = 1
 def entry_status(
     results: list[ExampleResult], problems: tuple[FormatProblem, ...], entry: ErrorEntry
 ) -> str:
-    """One word for an entry: passed, failed, malformed, undocumented or not-run."""
+    """One word for an entry: passed, failed, malformed, undocumented, not-run or unreachable."""
     if problems:
         return "malformed"
     if not entry.documented:
@@ -24,7 +24,7 @@ def entry_status(
         return "failed"
     if any(r.verdict is Verdict.NOT_RUN for r in results):
         return "not-run"
-    return "passed"
+    return "unreachable" if entry.unreachable else "passed"
 
 
 def entry_record(
@@ -80,9 +80,41 @@ def catalogue(records: list[dict[str, Any]], executed: list[str]) -> dict[str, A
         "device": devices[0] if devices else {},
         "versions": versions[0] if versions else {},
         "summary": {"entries": len(records), **dict(sorted(statuses.items()))},
+        "coverage": coverage(records),
         "executed": sorted(executed),
         "entries": records,
     }
+
+
+def coverage(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """How much of the catalogue is proven: reachable errors with a passing bad example."""
+    unreachable = [r["qualname"] for r in records if r["status"] == "unreachable"]
+    covered = [
+        r["qualname"]
+        for r in records
+        if r["status"] == "passed"
+        and any(e["kind"] == "bad" and e["status"] == "passed" for e in r["examples"])
+    ]
+    return {
+        "entries": len(records),
+        "reachable": len(records) - len(unreachable),
+        "covered": len(covered),
+        "unreachable": unreachable,
+        "undocumented": [r["qualname"] for r in records if r["status"] == "undocumented"],
+        "failing": [r["qualname"] for r in records if r["status"] in ("failed", "malformed")],
+    }
+
+
+def coverage_line(figures: dict[str, Any]) -> str:
+    """The coverage figures as one sentence for the build log."""
+    line = (
+        f"{figures['covered']}/{figures['reachable']} reachable errors have an executed, "
+        f"passing bad example"
+    )
+    for label in ("unreachable", "undocumented", "failing"):
+        names = [q.rpartition(".")[2] for q in figures[label]]
+        line += f"; {label}: {', '.join(names) if names else 'none'}"
+    return line
 
 
 @dataclasses.dataclass(frozen=True)
