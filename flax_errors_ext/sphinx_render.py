@@ -20,12 +20,11 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from flax_errors_ext.core.config import CatalogueConfig
-from flax_errors_ext.core.discover import CatalogueModule, DiscoveryError, discover
-from flax_errors_ext.core.execute import Execution, execute_notebook
-from flax_errors_ext.core.fingerprint import RUNTIME_MODULES, code_hash
+from flax_errors_ext.core.discover import DiscoveryError, discover
+from flax_errors_ext.core.fingerprint import RUNTIME_MODULES
 from flax_errors_ext.core.judge import judge
-from flax_errors_ext.core.notebook import build_notebook
 from flax_errors_ext.core.report import entry_record
+from flax_errors_ext.core.run import default_jobs, run_module
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -33,7 +32,8 @@ if TYPE_CHECKING:
 
     from sphinx.application import Sphinx
 
-    from flax_errors_ext.core.records import ErrorEntry, ExampleResult, FormatProblem
+    from flax_errors_ext.core.execute import Execution
+    from flax_errors_ext.core.records import ErrorEntry, ExampleResult, FormatProblem, Prose
 
 LOGGER = logging.getLogger(__name__)
 WARNING_TYPE = "flax-errors"
@@ -98,12 +98,23 @@ class CatalogueDirective(SphinxDirective):
             self.env.note_dependency(str(supplements))
             for path in supplements.glob("*.txt"):
                 self.env.note_dependency(str(path))
-        return [node for entry in module.entries for node in self._entry(module, entry, state)]
+        executions = run_module(
+            module,
+            state.fingerprint,
+            timeout=state.config.timeout,
+            notebook_dir=state.notebook_dir,
+            nb_config=self.env.mystnb_config,  # type: ignore[attr-defined]
+            jobs=state.config.jobs or default_jobs(),
+        )
+        return [
+            node
+            for entry in module.entries
+            for node in self._entry(entry, executions[entry.qualname], state)
+        ]
 
     def _entry(
-        self, module: CatalogueModule, entry: ErrorEntry, state: BuildState
+        self, entry: ErrorEntry, execution: Execution, state: BuildState
     ) -> list[nodes.Node]:
-        execution = self._execute(module, entry, state)
         results = [
             judge(example, runs, execution.failure, execution.failure_detail)
             for example, runs in zip(entry.examples, execution.runs, strict=True)
@@ -113,10 +124,12 @@ class CatalogueDirective(SphinxDirective):
         self.env.domains.python_domain.note_object(
             entry.qualname, "exception", entry.qualname, location=(self.env.docname, self.lineno)
         )
-        section += self._rest(entry.summary, entry.location.path, _from(entry.location.line))
         section += self._signature(entry.qualname)
         for passage in entry.prose:
-            section += self._rest(passage.text, passage.path, passage.lines)
+            if passage.foreign:
+                section += self._foreign_rest(passage)
+            else:
+                section += self._rest(passage.text, passage.path, passage.lines)
         record = entry_record(
             entry,
             results,
@@ -132,21 +145,6 @@ class CatalogueDirective(SphinxDirective):
         section += error_record(record=record)
         return [section]
 
-    def _execute(self, module: CatalogueModule, entry: ErrorEntry, state: BuildState) -> Execution:
-        if not entry.examples:
-            return Execution(runs=())
-        fingerprint = dict(
-            state.fingerprint,
-            sources={**state.fingerprint["sources"], module.name: code_hash(module.path)},
-        )
-        notebook = build_notebook(entry, fingerprint, [module.import_path], state.config.timeout)
-        return execute_notebook(
-            notebook,
-            state.notebook_dir / f"{entry.qualname}.ipynb",
-            self.env.mystnb_config,  # type: ignore[attr-defined]
-            len(entry.examples),
-        )
-
     def _rest(self, text: str, path: str, lines: Sequence[int]) -> list[nodes.Node]:
         """Parse docstring reST, with each line located at its place in ``path``."""
         if not text.strip():
@@ -157,6 +155,30 @@ class CatalogueDirective(SphinxDirective):
         container = nodes.container()
         self.state.nested_parse(content, 0, container)
         return list(container.children)
+
+    def _foreign_rest(self, passage: Prose) -> list[nodes.Node]:
+        """Render another project's docstring, or show it verbatim if its reST is broken.
+
+        Warnings about markup we cannot fix would only teach people to ignore
+        warnings, so the passage is parsed with the reporter silenced and, if it
+        produced any problem, shown as preformatted text instead.
+        """
+        reporter = self.state.document.reporter
+        level = reporter.report_level
+        reporter.report_level = reporter.SEVERE_LEVEL
+        try:
+            parsed = self._rest(passage.text, passage.path, passage.lines)
+        finally:
+            reporter.report_level = level
+        broken = any(
+            message["level"] >= 2
+            for node in parsed
+            for message in node.findall(nodes.system_message)
+        )
+        if not broken:
+            return parsed
+        LOGGER.info(f"{passage.path}:{passage.lines[0]}: docstring shown verbatim (invalid reST)")
+        return [nodes.literal_block(passage.text, passage.text, classes=["flax-errors-verbatim"])]
 
     def _signature(self, qualname: str) -> list[nodes.Node]:
         _SIGNATURE_ONLY.add(qualname)

@@ -40,8 +40,8 @@ def test_sections_statements_and_lines() -> None:
     entry = parse("An explanation with ``code``.\n\n" + BAD + "\n" + GOOD)
 
     assert entry.summary == "Summary of the error."
-    assert entry.explanation == "An explanation with ``code``."
-    assert [p.lines for p in entry.prose] == [(12,)]
+    assert entry.explanation == "Summary of the error.\n\nAn explanation with ``code``."
+    assert [p.lines for p in entry.prose] == [(10, 11, 12)]
     assert entry.problems == ()
     bad, good = entry.examples
     assert bad.kind is ExampleKind.BAD
@@ -103,4 +103,4 @@ def test_format_problems_are_located(body: str, line: int, message: str) -> None
 def test_titles_without_examples_stay_explanation() -> None:
     entry = parse("Note:\n  A note, not an example.\n\n" + GOOD)
     assert entry.problems == ()
-    assert entry.explanation == "Note:\n  A note, not an example."
+    assert entry.explanation.endswith("Note:\n  A note, not an example.")

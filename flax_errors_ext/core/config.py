@@ -26,6 +26,11 @@ def _positive_int(value: Any) -> None:
         raise TypeError("must be a positive whole number of seconds")
 
 
+def _non_negative_int(value: Any) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise TypeError("must be a whole number, 0 or more")
+
+
 def _str(value: Any) -> None:
     if not isinstance(value, str):
         raise TypeError("must be a string")
@@ -57,6 +62,14 @@ class CatalogueConfig:
         metadata=_meta(
             "Seconds one example may run before it is stopped and reported as timed out.",
             _positive_int,
+        ),
+    )
+    jobs: int = dataclasses.field(
+        default=0,
+        metadata=_meta(
+            "How many kernels one page runs at once; 0 means one per CPU. Each entry still "
+            "has a kernel of its own.",
+            _non_negative_int,
         ),
     )
     catalogue_dir: str = dataclasses.field(

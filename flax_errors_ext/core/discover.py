@@ -90,6 +90,8 @@ def _supplemented(docstring: str, qualname: str, at: Location, supplements: Path
     if not path.is_file():
         return ErrorEntry(qualname, summary, prose, (), (), at)
     ours = parse_docstring(path.read_text(encoding="utf-8"), qualname, str(path), 1)
+    # Our file's opening line summarises the error in our words; Flax's docstring,
+    # when there is one, is the explanation readers expect to see first.
     return dataclasses.replace(
         ours, summary=summary or ours.summary, prose=prose + ours.prose, location=at
     )

@@ -43,7 +43,8 @@ def parse_docstring(docstring: str, qualname: str, path: str, first_line: int) -
     """Parse ``docstring`` (as found in ``__doc__``) that starts at ``path:first_line``."""
     lines = _clean(docstring, first_line)
     summary, summary_end = _summary(lines)
-    explanation: list[_Line] = []
+    # The summary stays in the prose: it is the explanation's opening paragraph.
+    explanation: list[_Line] = lines[:summary_end]
     examples: list[Example] = []
     problems: list[FormatProblem] = []
     i = summary_end
@@ -93,14 +94,17 @@ def parse_docstring(docstring: str, qualname: str, path: str, first_line: int) -
 
 
 def parse_prose(docstring: str, path: str, first_line: int) -> tuple[str, tuple[Prose, ...]]:
-    """Split a docstring in no particular format into its summary and the rest.
+    """Read a docstring in no particular format: a one-sentence summary, and all of it.
 
     For error classes whose source this project cannot edit: their docstrings are
-    shown as they are, and their examples live in a catalogue file.
+    shown as they are, and their examples live in a catalogue file. Their first
+    paragraph is often not a summary (Flax's may end in ``::`` and a code block),
+    so the summary is only its first sentence.
     """
     lines = _clean(docstring, first_line)
-    summary, summary_end = _summary(lines)
-    return summary, _prose(lines[summary_end:], path)
+    paragraph, _ = _summary(lines)
+    sentence = re.split(r"(?<=[.!?:])\s", paragraph, maxsplit=1)[0].rstrip(":")
+    return sentence, tuple(dataclasses.replace(p, foreign=True) for p in _prose(lines, path))
 
 
 def _summary(lines: list[_Line]) -> tuple[str, int]:

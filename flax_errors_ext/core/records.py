@@ -114,6 +114,8 @@ class Prose:
     text: str
     path: str
     lines: tuple[int, ...]
+    foreign: bool = False
+    """From a docstring this project cannot edit (Flax's): its markup is not ours to fix."""
 
 
 @dataclasses.dataclass(frozen=True)

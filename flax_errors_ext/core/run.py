@@ -1,0 +1,64 @@
+"""Run every entry of a catalogue module, several kernels at a time.
+
+Each entry gets its own notebook and kernel (see :mod:`~flax_errors_ext.core.notebook`),
+so entries cannot see each other's state; running their kernels side by side changes
+nothing about what each one computes, and spares most of the start-up wait.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+from flax_errors_ext.core.execute import Execution, execute_notebook
+from flax_errors_ext.core.fingerprint import code_hash
+from flax_errors_ext.core.notebook import build_notebook
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from myst_nb.core.config import NbParserConfig
+
+    from flax_errors_ext.core.discover import CatalogueModule
+    from flax_errors_ext.core.records import ErrorEntry
+
+
+def default_jobs() -> int:
+    """How many kernels to run at once when not configured: one per CPU."""
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+
+
+def run_module(
+    module: CatalogueModule,
+    fingerprint: dict[str, Any],
+    *,
+    timeout: int,
+    notebook_dir: Path,
+    nb_config: NbParserConfig,
+    jobs: int,
+) -> dict[str, Execution]:
+    """Execute (or fetch from the cache) every documented entry of ``module``.
+
+    Returns:
+        The execution of each entry, by dotted name; entries without examples map
+        to an empty execution.
+    """
+    # The module's code, docstrings aside, shapes what its examples raise.
+    keyed = dict(
+        fingerprint, sources={**fingerprint["sources"], module.name: code_hash(module.path)}
+    )
+
+    def run(entry: ErrorEntry) -> Execution:
+        if not entry.examples:
+            return Execution(runs=())
+        notebook = build_notebook(entry, keyed, [module.import_path], timeout)
+        path = notebook_dir / f"{entry.qualname}.ipynb"
+        return execute_notebook(notebook, path, nb_config, len(entry.examples))
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        executions = list(pool.map(run, module.entries))
+    return {
+        entry.qualname: execution
+        for entry, execution in zip(module.entries, executions, strict=True)
+    }
