@@ -20,10 +20,14 @@ def tests(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def doctest(session: nox.Session) -> None:
-    """Contributor doctests: every catalogue docstring, run by plain doctest."""
+    """Contributor doctests: every catalogue docstring and example file, by plain doctest."""
     session.install("-e", ".[test]")
     session.run(
-        "pytest", "--doctest-modules", "flax_errors_ext", "-p", "no:randomly", *session.posargs
+        "pytest",
+        "--doctest-modules",
+        "--doctest-glob=*.txt",
+        "flax_errors_ext",
+        *session.posargs,
     )
 
 

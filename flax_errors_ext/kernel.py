@@ -105,6 +105,19 @@ def run_example(name: str, total: int, statements: list[tuple[int, str]]) -> Non
         total: How many statements the whole docstring has.
         statements: ``(n, source)`` for the statements of this example.
     """
+    records = run_statements(name, total, statements, _namespace())
+    # What a reader of the raw notebook sees; the build reads the record below.
+    sys.stdout.write("".join(record["transcript"] for record in records))
+    _publish({"statements": records, "device": _device(), "versions": package_versions()})
+
+
+def run_statements(
+    name: str, total: int, statements: list[tuple[int, str]], namespace: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Run statements as doctest does, in ``namespace``; one record per statement.
+
+    Also usable outside a kernel, e.g. by a test that needs an error raised in-process.
+    """
     chosen = dict(statements)
     examples = [
         doctest.Example(chosen[n], "", exc_msg=_ANY_EXCEPTION)
@@ -112,13 +125,10 @@ def run_example(name: str, total: int, statements: list[tuple[int, str]]) -> Non
         else doctest.Example("pass\n", "", options={doctest.SKIP: True})
         for n in range(total)
     ]
-    recorder = _Recorder()
-    runner = _Runner(recorder)
-    test = doctest.DocTest(examples, _namespace(), name, None, None, None)
+    runner = _Runner(_Recorder())
+    test = doctest.DocTest(examples, namespace, name, None, None, None)
     runner.run(test, out=lambda _: None, clear_globs=False)
-    # What a reader of the raw notebook sees; the build reads the record below.
-    sys.stdout.write("".join(record["transcript"] for record in runner.records))
-    _publish({"statements": runner.records, "device": _device(), "versions": package_versions()})
+    return runner.records
 
 
 def _namespace() -> dict[str, Any]:
