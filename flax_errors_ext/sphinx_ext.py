@@ -28,18 +28,12 @@ from sphinx.util import logging
 
 from flax_errors_ext import __version__
 from flax_errors_ext.core.config import CatalogueConfig
-from flax_errors_ext.core.fingerprint import (
-    RUNTIME_MODULES,
-    code_hash,
-    current_versions,
-    probe_device,
-)
+from flax_errors_ext.core.fingerprint import build_fingerprint
 from flax_errors_ext.core.report import catalogue, coverage_line, failures
 from flax_errors_ext.sphinx_render import (
     WARNING_TYPE,
     BuildState,
     error_record,
-    runtime_paths,
     setup_render,
 )
 from flax_errors_ext.urls import page_docname
@@ -100,14 +94,7 @@ def _prepare_build(app: Sphinx) -> None:
 
         # Creates the database now, before parallel readers fork and race to.
         get_cache(nb_config.execution_cache_path).list_cache_records()
-    fingerprint = {
-        "versions": current_versions(),
-        "device": probe_device() if executes else {},
-        "sources": {
-            name: code_hash(path)
-            for name, path in zip(RUNTIME_MODULES, runtime_paths(), strict=True)
-        },
-    }
+    fingerprint = build_fingerprint(probe=executes)
     if "error" in fingerprint["device"]:
         LOGGER.warning(
             fingerprint["device"]["error"], type=WARNING_TYPE, subtype="device", location="conf.py"

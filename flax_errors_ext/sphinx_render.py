@@ -21,10 +21,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from flax_errors_ext.core.config import CatalogueConfig
 from flax_errors_ext.core.discover import DiscoveryError, discover
-from flax_errors_ext.core.fingerprint import RUNTIME_MODULES
-from flax_errors_ext.core.judge import judge
-from flax_errors_ext.core.report import entry_record
-from flax_errors_ext.core.run import default_jobs, run_module
+from flax_errors_ext.core.run import EntryOutcome, check_module, default_jobs
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -32,8 +29,7 @@ if TYPE_CHECKING:
 
     from sphinx.application import Sphinx
 
-    from flax_errors_ext.core.execute import Execution
-    from flax_errors_ext.core.records import ErrorEntry, ExampleResult, FormatProblem, Prose
+    from flax_errors_ext.core.records import ExampleResult, FormatProblem, Prose
 
 LOGGER = logging.getLogger(__name__)
 WARNING_TYPE = "flax-errors"
@@ -98,7 +94,7 @@ class CatalogueDirective(SphinxDirective):
             self.env.note_dependency(str(supplements))
             for path in supplements.glob("*.txt"):
                 self.env.note_dependency(str(path))
-        executions = run_module(
+        outcomes = check_module(
             module,
             state.fingerprint,
             timeout=state.config.timeout,
@@ -106,19 +102,10 @@ class CatalogueDirective(SphinxDirective):
             nb_config=self.env.mystnb_config,  # type: ignore[attr-defined]
             jobs=state.config.jobs or default_jobs(),
         )
-        return [
-            node
-            for entry in module.entries
-            for node in self._entry(entry, executions[entry.qualname], state)
-        ]
+        return [node for outcome in outcomes for node in self._entry(outcome, state)]
 
-    def _entry(
-        self, entry: ErrorEntry, execution: Execution, state: BuildState
-    ) -> list[nodes.Node]:
-        results = [
-            judge(example, runs, execution.failure, execution.failure_detail)
-            for example, runs in zip(entry.examples, execution.runs, strict=True)
-        ]
+    def _entry(self, outcome: EntryOutcome, state: BuildState) -> list[nodes.Node]:
+        entry, results = outcome.entry, outcome.results
         section = nodes.section(ids=[entry.qualname], classes=["flax-errors-entry"])
         section += nodes.title(entry.name, entry.name)
         self.env.domains.python_domain.note_object(
@@ -130,13 +117,7 @@ class CatalogueDirective(SphinxDirective):
                 section += self._foreign_rest(passage)
             else:
                 section += self._rest(passage.text, passage.path, passage.lines)
-        record = entry_record(
-            entry,
-            results,
-            executed=execution.executed,
-            device=execution.device,
-            versions=execution.versions or state.fingerprint["versions"],
-        )
+        record = outcome.record(state.fingerprint)
         section += _status_line(record)
         for problem in entry.problems:
             section += _problem_box(problem)
@@ -293,15 +274,3 @@ def _row(cells: tuple[str, ...], literal_columns: tuple[int, ...] = ()) -> nodes
         entry += nodes.paragraph("", "", inline)
         row += entry
     return row
-
-
-def runtime_paths() -> list[str]:
-    """Source files of our own code that runs in the kernel (documents depend on them)."""
-    import importlib.util
-
-    paths = []
-    for name in RUNTIME_MODULES:
-        spec = importlib.util.find_spec(name)
-        if spec is not None and spec.origin:
-            paths.append(spec.origin)
-    return paths

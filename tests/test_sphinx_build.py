@@ -311,7 +311,7 @@ def test_another_device_reexecutes_every_entry(
 ) -> None:
     build(app)
     h200 = {"platform": "gpu", "device_kind": "NVIDIA H200", "count": 1}
-    monkeypatch.setattr("flax_errors_ext.sphinx_ext.probe_device", lambda: h200)
+    monkeypatch.setattr("flax_errors_ext.core.fingerprint.probe_device", lambda: h200)
 
     again = rebuild(make_app, app)
 

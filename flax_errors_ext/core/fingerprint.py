@@ -93,6 +93,35 @@ def probe_device(python: str = sys.executable, timeout: float = 300) -> dict[str
     return probed
 
 
+def runtime_paths() -> list[str]:
+    """Source files of our own code that runs in the kernel."""
+    import importlib.util
+
+    paths = []
+    for name in RUNTIME_MODULES:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            paths.append(spec.origin)
+    return paths
+
+
+def build_fingerprint(*, probe: bool) -> dict[str, Any]:
+    """The build-wide fingerprint; each module adds its own source hash to it.
+
+    Args:
+        probe: Whether to ask a subprocess for the devices (skip it when nothing
+            will execute).
+    """
+    return {
+        "versions": current_versions(),
+        "device": probe_device() if probe else {},
+        "sources": {
+            name: code_hash(path)
+            for name, path in zip(RUNTIME_MODULES, runtime_paths(), strict=True)
+        },
+    }
+
+
 def current_versions() -> dict[str, str]:
     """The installed jax, jaxlib and flax versions, read without importing them."""
     return package_versions()

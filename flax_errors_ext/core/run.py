@@ -7,13 +7,16 @@ nothing about what each one computes, and spares most of the start-up wait.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.core.execute import Execution, execute_notebook
 from flax_errors_ext.core.fingerprint import code_hash
+from flax_errors_ext.core.judge import judge
 from flax_errors_ext.core.notebook import build_notebook
+from flax_errors_ext.core.report import entry_record
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -21,12 +24,63 @@ if TYPE_CHECKING:
     from myst_nb.core.config import NbParserConfig
 
     from flax_errors_ext.core.discover import CatalogueModule
-    from flax_errors_ext.core.records import ErrorEntry
+    from flax_errors_ext.core.records import ErrorEntry, ExampleResult
 
 
 def default_jobs() -> int:
     """How many kernels to run at once when not configured: one per CPU."""
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+
+
+@dataclasses.dataclass(frozen=True)
+class EntryOutcome:
+    """An entry, how its notebook ran, and the verdict on each of its examples."""
+
+    entry: ErrorEntry
+    execution: Execution
+    results: tuple[ExampleResult, ...]
+
+    def record(self, fingerprint: dict[str, Any]) -> dict[str, Any]:
+        """The entry's ``errors.json`` record."""
+        return entry_record(
+            self.entry,
+            list(self.results),
+            executed=self.execution.executed,
+            device=self.execution.device,
+            versions=self.execution.versions or fingerprint["versions"],
+        )
+
+
+def check_module(
+    module: CatalogueModule,
+    fingerprint: dict[str, Any],
+    *,
+    timeout: int,
+    notebook_dir: Path,
+    nb_config: NbParserConfig,
+    jobs: int,
+) -> list[EntryOutcome]:
+    """Run every entry of ``module`` and judge each example: the catalogue's verdicts.
+
+    The Sphinx build and the command line both come here, so they always agree.
+    """
+    executions = run_module(
+        module,
+        fingerprint,
+        timeout=timeout,
+        notebook_dir=notebook_dir,
+        nb_config=nb_config,
+        jobs=jobs,
+    )
+    outcomes = []
+    for entry in module.entries:
+        execution = executions[entry.qualname]
+        results = tuple(
+            judge(example, runs, execution.failure, execution.failure_detail)
+            for example, runs in zip(entry.examples, execution.runs, strict=True)
+        )
+        outcomes.append(EntryOutcome(entry, execution, results))
+    return outcomes
 
 
 def run_module(
