@@ -11,7 +11,9 @@ again when only the documented text changes.
 
 from __future__ import annotations
 
+import concurrent.futures
 import doctest
+import functools
 import importlib.metadata
 import os
 import sys
@@ -105,7 +107,13 @@ def run_example(name: str, total: int, statements: list[tuple[int, str]]) -> Non
         total: How many statements the whole docstring has.
         statements: ``(n, source)`` for the statements of this example.
     """
-    records = run_statements(name, total, statements, _namespace())
+    # Off the kernel's main thread: ipykernel keeps an asyncio loop running there,
+    # and code that calls asyncio.run() (Orbax, Flax's checkpointing) would fail in
+    # the kernel but not under pytest. One thread for the kernel's life, so that
+    # the examples of an entry share a thread as they share a namespace.
+    records = (
+        _example_thread().submit(run_statements, name, total, statements, _namespace()).result()
+    )
     # What a reader of the raw notebook sees; the build reads the record below.
     sys.stdout.write("".join(record["transcript"] for record in records))
     _publish({"statements": records, "device": _device(), "versions": package_versions()})
@@ -129,6 +137,11 @@ def run_statements(
     test = doctest.DocTest(examples, namespace, name, None, None, None)
     runner.run(test, out=lambda _: None, clear_globs=False)
     return runner.records
+
+
+@functools.cache
+def _example_thread() -> concurrent.futures.ThreadPoolExecutor:
+    return concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="flax-errors")
 
 
 def _namespace() -> dict[str, Any]:

@@ -28,6 +28,7 @@ from sphinx.util import logging
 
 from flax_errors_ext import __version__
 from flax_errors_ext.core.config import CatalogueConfig
+from flax_errors_ext.core.discover import catalogue_file
 from flax_errors_ext.core.fingerprint import build_fingerprint
 from flax_errors_ext.core.report import catalogue, coverage_line, failures
 from flax_errors_ext.sphinx_render import (
@@ -129,9 +130,20 @@ def _write_stub(srcdir: Path, module: str) -> None:
 def _outdated_by_environment(
     app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
 ) -> list[str]:
-    if not getattr(env, "flax_errors_changed", False):
-        return []
-    return sorted(CatalogueCollector.records(env))
+    by_doc = CatalogueCollector.records(env)
+    if getattr(env, "flax_errors_changed", False):
+        return sorted(by_doc)
+    # A page whose undocumented entry has gained an example file since it was read.
+    state: BuildState = env.flax_errors_state  # type: ignore[attr-defined]
+    return sorted(
+        docname
+        for docname, records in by_doc.items()
+        if any(
+            r["status"] == "undocumented"
+            and catalogue_file(state.catalogue_dir, r["qualname"]).is_file()
+            for r in records
+        )
+    )
 
 
 def _start_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:

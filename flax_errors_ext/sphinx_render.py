@@ -88,12 +88,9 @@ class CatalogueDirective(SphinxDirective):
             )
             return []
         self.env.note_dependency(str(module.path))
-        supplements = state.catalogue_dir / module.name
-        if supplements.is_dir():
-            # The folder too, so that adding an example file re-reads the page.
-            self.env.note_dependency(str(supplements))
-            for path in supplements.glob("*.txt"):
-                self.env.note_dependency(str(path))
+        # Example files that exist; one added later is caught by env-get-outdated.
+        for path in (state.catalogue_dir / module.name).glob("*.txt"):
+            self.env.note_dependency(str(path))
         outcomes = check_module(
             module,
             state.fingerprint,
