@@ -52,6 +52,9 @@ def begin(fingerprint: dict[str, Any], import_paths: list[str]) -> None:
     # text here is the one `pytest --doctest-modules` sees.
     if os.environ.get("JAX_TRACEBACK_FILTERING", "auto") == "auto":
         os.environ["JAX_TRACEBACK_FILTERING"] = "quiet_remove_frames"
+        jax = sys.modules.get("jax")
+        if jax is not None:  # a warm kernel imported jax before this cell ran
+            jax.config.update("jax_traceback_filtering", "quiet_remove_frames")
     expected = fingerprint.get("versions", {})
     actual = package_versions()
     if expected != actual:
@@ -116,7 +119,7 @@ def run_example(name: str, total: int, statements: list[tuple[int, str]]) -> Non
     )
     # What a reader of the raw notebook sees; the build reads the record below.
     sys.stdout.write("".join(record["transcript"] for record in records))
-    _publish({"statements": records, "device": _device(), "versions": package_versions()})
+    _publish({"statements": records})
 
 
 def run_statements(
@@ -160,27 +163,30 @@ def _shell() -> Any:
     return get_ipython()
 
 
-def _device() -> dict[str, Any]:
-    # Only look once an example has imported jax: initialising a backend here
-    # would change what the examples see.
-    jax = sys.modules.get("jax")
-    if jax is None:
-        return {}
+def finish() -> None:
+    """Publish where the examples ran; the notebook's last cell, after every example.
+
+    Last, because asking JAX for its devices initialises a backend, which no
+    example should find already done for it.
+    """
     try:
+        import jax
+
         devices = jax.devices()
-    except Exception as error:  # the examples' outcome matters more than this record
-        return {"error": repr(error)}
-    return {
-        "platform": devices[0].platform,
-        "device_kind": devices[0].device_kind,
-        "count": len(devices),
-    }
+        device = {
+            "platform": devices[0].platform,
+            "device_kind": devices[0].device_kind,
+            "count": len(devices),
+        }
+    except Exception as error:  # the record is informative; the verdicts stand without it
+        device = {"error": repr(error)}
+    _publish({"device": device, "versions": package_versions()})
 
 
 def _publish(record: dict[str, Any]) -> None:
     from IPython.display import publish_display_data
 
-    count = len(record["statements"])
+    summary = f"flax-errors: {len(record['statements'])} ran" if "statements" in record else ""
     publish_display_data(  # type: ignore[no-untyped-call]
-        {RESULT_MIME: record, "text/plain": f"flax-errors: ran {count}"}
+        {RESULT_MIME: record, "text/plain": summary or f"flax-errors: {record}"}
     )

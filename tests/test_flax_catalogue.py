@@ -14,11 +14,10 @@ import pytest
 from sphinx.testing.util import SphinxTestApp
 
 from flax_errors_ext import uninstall
-from flax_errors_ext.core.discover import catalogue_file, discover
+from flax_errors_ext.core.discover import BUILTIN_CATALOGUE, catalogue_file, discover
 from flax_errors_ext.core.judge import judge
 from flax_errors_ext.core.records import ErrorEntry, Example, ExampleKind, StatementRun, Verdict
 from flax_errors_ext.kernel import run_statements
-from flax_errors_ext.sphinx_ext import BUILTIN_CATALOGUE
 from flax_errors_ext.urls import FLAX_BASE_URL, base_url
 
 if TYPE_CHECKING:

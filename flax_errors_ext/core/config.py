@@ -72,6 +72,23 @@ class CatalogueConfig:
             _non_negative_int,
         ),
     )
+    warm_kernels: bool = dataclasses.field(
+        default=True,
+        metadata=_meta(
+            "Fork each entry's kernel from a server that has already imported jax and "
+            "flax, instead of starting every kernel from scratch. Still one fresh "
+            "process per entry; Linux and macOS only.",
+            _bool,
+        ),
+    )
+    compilation_cache: bool = dataclasses.field(
+        default=True,
+        metadata=_meta(
+            "Share JAX's persistent compilation cache between the build's kernels "
+            "(in _build/flax_errors_jax_cache), unless JAX_COMPILATION_CACHE_DIR is set.",
+            _bool,
+        ),
+    )
     catalogue_dir: str = dataclasses.field(
         default="",
         metadata=_meta(

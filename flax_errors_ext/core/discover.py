@@ -27,6 +27,10 @@ class CatalogueModule:
     entries: tuple[ErrorEntry, ...]
 
 
+BUILTIN_CATALOGUE = Path(__file__).resolve().parents[1] / "catalogue"
+"""The example files shipped with this package: ``<module>/<Class>.txt`` (Flax's errors)."""
+
+
 class DiscoveryError(Exception):
     """A module listed for the catalogue that cannot be read."""
 

@@ -87,7 +87,7 @@ def execute_notebook(
         )
     seconds = time.perf_counter() - started
     runs = _read_runs(result, examples)
-    last = _last_record(result)
+    last = _finish_record(result)
     execution = Execution(
         runs=runs,
         executed=executed,
@@ -123,23 +123,24 @@ def _in_cache(notebook: NotebookNode, nb_config: NbParserConfig) -> bool:
     return True
 
 
-def _example_records(notebook: NotebookNode) -> dict[int, dict[str, Any]]:
+def _records(notebook: NotebookNode, role: str) -> dict[int, dict[str, Any]]:
+    """The kernel's records from the cells of ``role``, by example index."""
     records: dict[int, dict[str, Any]] = {}
     for cell in notebook.cells:
-        role = cell.get("metadata", {}).get("flax_errors", {})
-        if role.get("role") != "example":
+        metadata = cell.get("metadata", {}).get("flax_errors", {})
+        if metadata.get("role") != role:
             continue
         for output in cell.get("outputs", []):
             data = output.get("data", {})
             if RESULT_MIME in data:
-                records[int(role["index"])] = dict(data[RESULT_MIME])
+                records[int(metadata.get("index", 0))] = dict(data[RESULT_MIME])
     return records
 
 
 def _read_runs(
     notebook: NotebookNode, examples: int
 ) -> tuple[tuple[StatementRun, ...] | None, ...]:
-    records = _example_records(notebook)
+    records = _records(notebook, "example")
     return tuple(
         tuple(StatementRun.from_json(s) for s in records[i]["statements"])
         if i in records
@@ -148,9 +149,8 @@ def _read_runs(
     )
 
 
-def _last_record(notebook: NotebookNode) -> dict[str, Any]:
-    records = _example_records(notebook)
-    return records[max(records)] if records else {}
+def _finish_record(notebook: NotebookNode) -> dict[str, Any]:
+    return _records(notebook, "finish").get(0, {})
 
 
 def _last_line(text: str | None) -> str:

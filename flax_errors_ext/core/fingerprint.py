@@ -11,6 +11,7 @@ re-executes that error only.
 from __future__ import annotations
 
 import ast
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -105,16 +106,79 @@ def runtime_paths() -> list[str]:
     return paths
 
 
-def build_fingerprint(*, probe: bool) -> dict[str, Any]:
+_DEVICE_ENV_VARS = (
+    "JAX_PLATFORMS",
+    "JAX_PLATFORM_NAME",
+    "CUDA_VISIBLE_DEVICES",
+    "NVIDIA_VISIBLE_DEVICES",
+    "HIP_VISIBLE_DEVICES",
+    "ROCR_VISIBLE_DEVICES",
+    "TPU_VISIBLE_CHIPS",
+    "TPU_VISIBLE_DEVICES",
+    "XLA_FLAGS",
+)
+_DEVICE_NODES = ("/dev/nvidia*", "/dev/accel*", "/dev/vfio/*", "/dev/kfd", "/dev/dri/*")
+
+
+def device_inventory() -> dict[str, Any]:
+    """What decides which devices JAX sees, read without starting JAX (milliseconds).
+
+    The environment variables that select devices, the accelerator device nodes,
+    the GPU models the NVIDIA driver reports, and the installed JAX plugins.
+    """
+    import glob
+    import importlib.metadata
+
+    gpus = {}
+    for info in sorted(glob.glob("/proc/driver/nvidia/gpus/*/information")):
+        with contextlib.suppress(OSError):
+            gpus[info] = Path(info).read_text(encoding="utf-8", errors="replace")
+    plugins = sorted(
+        f"{dist.metadata['Name']}=={dist.version}"
+        for dist in importlib.metadata.distributions()
+        if (dist.metadata["Name"] or "").lower().replace("_", "-").startswith(("jax-", "libtpu"))
+    )
+    return {
+        "python": sys.executable,
+        "env": {name: os.environ.get(name) for name in _DEVICE_ENV_VARS},
+        "nodes": sorted(path for pattern in _DEVICE_NODES for path in glob.glob(pattern)),
+        "gpus": gpus,
+        "plugins": plugins,
+        "versions": current_versions(),
+    }
+
+
+def probe_device_cached(cache_file: Path) -> dict[str, Any]:
+    """:func:`probe_device`, reused while the :func:`device_inventory` is unchanged.
+
+    Probing costs a JAX start (seconds); a rebuild with nothing to run should not
+    pay it just to learn that the machine is the same.
+    """
+    inventory = hashlib.sha256(json.dumps(device_inventory(), sort_keys=True).encode()).hexdigest()
+    with contextlib.suppress(OSError, ValueError, KeyError):
+        cached = json.loads(cache_file.read_text(encoding="utf-8"))
+        if cached["inventory"] == inventory:
+            device: dict[str, Any] = cached["device"]
+            return device
+    device = probe_device()
+    if "error" not in device:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        cache_file.write_text(
+            json.dumps({"inventory": inventory, "device": device}), encoding="utf-8"
+        )
+    return device
+
+
+def build_fingerprint(*, probe_cache: Path | None) -> dict[str, Any]:
     """The build-wide fingerprint; each module adds its own source hash to it.
 
     Args:
-        probe: Whether to ask a subprocess for the devices (skip it when nothing
-            will execute).
+        probe_cache: Where to keep the device probe's answer, or None when nothing
+            will execute and the device does not matter.
     """
     return {
         "versions": current_versions(),
-        "device": probe_device() if probe else {},
+        "device": probe_device_cached(probe_cache) if probe_cache is not None else {},
         "sources": {
             name: code_hash(path)
             for name, path in zip(RUNTIME_MODULES, runtime_paths(), strict=True)

@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING, Any
 import nbformat
 from nbformat import NotebookNode
 
+from flax_errors_ext.core.kernels import KERNELSPEC
+
 if TYPE_CHECKING:
     from flax_errors_ext.core.records import ErrorEntry
 
 KERNEL_MODULE = "flax_errors_ext.kernel"
-KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
 
 
 def build_notebook(
@@ -38,7 +39,7 @@ def build_notebook(
     """
     setup = (
         f"# flax-errors: {entry.qualname}. This cell keys the execution cache.\n"
-        f"from {KERNEL_MODULE} import begin, run_example\n"
+        f"from {KERNEL_MODULE} import begin, finish, run_example\n"
         f"begin({fingerprint!r}, {import_paths!r})\n"
     )
     cells = [
@@ -57,6 +58,11 @@ def build_notebook(
                 code, metadata={"flax_errors": {"role": "example", "index": index}}
             )
         )
+    cells.append(
+        nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
+            "finish()\n", metadata={"flax_errors": {"role": "finish"}}
+        )
+    )
     notebook: NotebookNode = nbformat.v4.new_notebook(  # type: ignore[no-untyped-call]
         cells=cells,
         metadata={

@@ -195,6 +195,7 @@ def _parse_section(
                 exc_msg=item.exc_msg,
                 location=location,
                 options=tuple(sorted(item.options.items())),
+                want_line=_want_line(block, item),
             )
         )
     if problems:
@@ -202,6 +203,12 @@ def _parse_section(
     example = Example(kind, tuple(statements), description, Location(path, block[0].number))
     problems.extend(_check_kind(example, qualname))
     return (None if problems else example), problems
+
+
+def _want_line(block: list[_Line], item: doctest.Example) -> int:
+    """The file line after the statement's source: where its documented output starts."""
+    after = item.lineno + item.source.count("\n")
+    return block[after].number if after < len(block) else block[-1].number + 1
 
 
 def _check_statement(item: doctest.Example, location: Location) -> FormatProblem | None:

@@ -68,6 +68,9 @@ class Statement:
     location: Location
     options: tuple[tuple[int, bool], ...] = ()
     """doctest's inline options (``# doctest: +SKIP``), as (flag, enabled) pairs."""
+    want_line: int = 0
+    """The file line where the documented output (``want``) starts, right after the
+    source; where output would go when none is documented. 0 when unknown."""
 
     @property
     def skip(self) -> bool:

@@ -1,0 +1,56 @@
+"""The ``flax-errors`` command line: list, explain, check and update the catalogue.
+
+It reads the same docstrings and example files as the Sphinx extension and judges
+examples through the same core (:func:`flax_errors_ext.core.run.check_module`), so
+a verdict here is the verdict of the site's build. Results go to standard output,
+progress and errors to standard error. The exit status is one of
+:class:`~flax_errors_ext.cli.parser.ExitCode`: 0 all is well, 1 a failure or drift,
+2 a usage error, 3 an update refused.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from typing import TYPE_CHECKING
+
+from flax_errors_ext.cli.parser import PROG, ExitCode, build_parser
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+__all__ = ["ExitCode", "build_parser", "main"]
+
+_COMMANDS = {
+    "list": ("show", "list_command"),
+    "explain": ("show", "explain_command"),
+    "check": ("runs", "check_command"),
+    "update": ("runs", "update_command"),
+}
+"""Each command's module and function."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``flax-errors`` with ``argv`` (default: the process's arguments).
+
+    Returns:
+        The exit status. Bad arguments exit through argparse with status 2.
+    """
+    args = build_parser().parse_args(argv)
+    # Imported on demand: check and update pull in Jupyter, which list and explain
+    # (and --help) do without.
+    from flax_errors_ext.cli.catalogue import UsageError
+
+    module, function = _COMMANDS[args.command]
+    command = getattr(importlib.import_module(f"flax_errors_ext.cli.{module}"), function)
+    try:
+        return int(command(args))
+    except UsageError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return ExitCode.USAGE
+    except BrokenPipeError:
+        # The reader went away (`flax-errors list | head`): stop quietly, and keep
+        # Python from complaining again when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return ExitCode.FAILED

@@ -1,0 +1,225 @@
+"""The command line's arguments: one parser, which the docs render as the reference.
+
+Building the parser imports nothing heavy (no jax, flax, Sphinx or Jupyter), so
+``--help`` is instant and :mod:`flax_errors_ext.sphinx_cli` can document it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import enum
+import textwrap
+from pathlib import Path
+
+from flax_errors_ext import __version__
+from flax_errors_ext.core.config import CatalogueConfig
+from flax_errors_ext.core.discover import BUILTIN_CATALOGUE
+
+PROG = "flax-errors"
+DEFAULT_MODULES = ("flax_errors_ext.errors", "flax.errors")
+"""The modules the site catalogues (``flax_errors_modules`` in the project's conf.py)."""
+"""The example files for Flax's errors (the Sphinx extension's default too)."""
+DEFAULT_CACHE_DIR = ".flax_errors_cache"
+DEFAULT_TIMEOUT: int = CatalogueConfig().timeout
+
+
+class ExitCode(enum.IntEnum):
+    """What the exit status of ``flax-errors`` means (see :data:`EXIT_CODES`)."""
+
+    OK = 0
+    FAILED = 1
+    USAGE = 2
+    REFUSED = 3
+
+
+EXIT_CODES = {
+    ExitCode.OK: "everything asked for was done, and every example passed",
+    ExitCode.FAILED: "an example failed or drifted, or an entry is malformed; for update, "
+    "failures remain that rewriting text cannot fix (with --dry-run: there is drift "
+    "to rewrite)",
+    ExitCode.USAGE: "bad arguments, an unknown error name, or a module that cannot be imported",
+    ExitCode.REFUSED: "update wrote nothing: a file changed while the examples ran, or "
+    "no longer holds the documented text where it was read",
+}
+_EXIT_STATUS = "exit status:\n" + "\n".join(
+    textwrap.fill(text, 79, initial_indent=f"  {code.value}  ", subsequent_indent="     ")
+    for code, text in EXIT_CODES.items()
+)
+
+_DESCRIPTION = """\
+The executable error catalogue of Flax, from the terminal. It reads the same
+docstrings and example files as the Sphinx site, and runs the examples through the
+same core, so a verdict here is the verdict of the site's build."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``flax-errors`` parser, with one subparser per command."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description=_DESCRIPTION,
+        epilog=_EXIT_STATUS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    catalogue = _catalogue_options()
+    running = _running_options()
+
+    listing = _add(
+        commands,
+        "list",
+        [catalogue],
+        "List every catalogued error with its status and URL.",
+        """\
+        Without --from nothing runs: the status comes from reading the entries
+        (documented, undocumented, unreachable or malformed). With --from it is the
+        verdict a build or a check recorded in an errors.json.""",
+    )
+    listing.add_argument("--json", action="store_true", help="print the errors.json document")
+    listing.add_argument(
+        "--from",
+        dest="from_path",
+        type=Path,
+        metavar="PATH",
+        help="take each entry's status from this errors.json (written by the site's build "
+        "or by check --json)",
+    )
+
+    explain = _add(
+        commands,
+        "explain",
+        [catalogue],
+        "Show an error's entry: what it means, a bad example and the fix.",
+        """\
+        QUERY is an error's name (ScopeParamShapeError or
+        flax.errors.ScopeParamShapeError, in any case), its URL, or an error message
+        as you got it, with its own parameter names, scope paths and shapes. Quote a
+        message, or pass - to read it from standard input (a whole traceback is
+        fine).""",
+    )
+    explain.add_argument("query", nargs="+", metavar="QUERY", help="a name, URL or message")
+
+    check = _add(
+        commands,
+        "check",
+        [catalogue, running],
+        "Run the examples and report every failure, with a diff for drift.",
+        """\
+        Each error runs in a fresh Jupyter kernel on the local devices, through the
+        same execution cache as the site's build. Progress goes to standard error,
+        one line per error as it finishes; failures and the summary to standard
+        output.""",
+    )
+    check.add_argument("names", nargs="*", metavar="NAME", help="errors to check (default: all)")
+    check.add_argument("--json", action="store_true", help="print the errors.json document")
+    check.add_argument(
+        "--strict", action="store_true", help="fail on errors that have no examples"
+    )
+
+    update = _add(
+        commands,
+        "update",
+        [catalogue, running],
+        "Rewrite drifted error text and outputs from what the code does now.",
+        """\
+        Runs the examples as check does, then rewrites each drifted statement's
+        documented text (a bad example's final traceback lines, or an output) in
+        the docstring or example file it came from, and prints the diff. Nothing
+        else in the file changes: an author's ... that still matches stays, and so
+        does the wrapping of unchanged words. A file that changed while the examples
+        ran is left alone (exit status 3). Failures other than drift (no raise,
+        wrong class, a crash) are reported, not rewritten.""",
+    )
+    update.add_argument("names", nargs="*", metavar="NAME", help="errors to update (default: all)")
+    update.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
+    return parser
+
+
+def _add(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    parents: list[argparse.ArgumentParser],
+    summary: str,
+    details: str,
+) -> argparse.ArgumentParser:
+    return commands.add_parser(
+        name,
+        parents=parents,
+        help=summary,
+        description=f"{summary}\n\n{textwrap.dedent(details)}",
+        epilog=_EXIT_STATUS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def _catalogue_options() -> argparse.ArgumentParser:
+    options = argparse.ArgumentParser(add_help=False)
+    group = options.add_argument_group("catalogue")
+    group.add_argument(
+        "--module",
+        dest="modules",
+        action="append",
+        metavar="MODULE",
+        help="a module whose FlaxError subclasses are catalogued; repeat for several "
+        f"(default: {' and '.join(DEFAULT_MODULES)})",
+    )
+    group.add_argument(
+        "--catalogue-dir",
+        type=Path,
+        default=BUILTIN_CATALOGUE,
+        metavar="DIR",
+        help="example files for modules whose docstrings are not ours, as "
+        "DIR/<module>/<Class>.txt (default: the catalogue shipped with flax_errors_ext)",
+    )
+    return options
+
+
+def _running_options() -> argparse.ArgumentParser:
+    options = argparse.ArgumentParser(add_help=False)
+    group = options.add_argument_group("execution")
+    group.add_argument(
+        "-j",
+        "--jobs",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="kernels to run at once (default: one per CPU)",
+    )
+    group.add_argument(
+        "--timeout",
+        type=_positive,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help="seconds one example may run (default: %(default)s)",
+    )
+    group.add_argument(
+        "--cache-dir",
+        type=Path,
+        default=Path(DEFAULT_CACHE_DIR),
+        metavar="DIR",
+        help="the jupyter-cache of executed examples (default: %(default)s in the current "
+        "directory; docs/_build/.jupyter_cache shares the site build's)",
+    )
+    group.add_argument(
+        "--no-warm-kernels",
+        dest="warm_kernels",
+        action="store_false",
+        help="start every kernel from scratch instead of forking it from a server that "
+        "has already imported jax and flax (still one fresh process per error either way)",
+    )
+    group.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="run every example again, and do not store the results",
+    )
+    return options
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number above 0, got {text!r}")
+    return value

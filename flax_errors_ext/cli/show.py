@@ -1,0 +1,157 @@
+"""``flax-errors list`` and ``flax-errors explain``: the catalogue read, nothing run."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from typing import TYPE_CHECKING, Any
+
+from flax_errors_ext.cli.catalogue import UsageError, load, unknown
+from flax_errors_ext.cli.parser import ExitCode
+from flax_errors_ext.core import lookup
+from flax_errors_ext.core.judge import judge
+from flax_errors_ext.core.records import ExampleKind, Verdict
+from flax_errors_ext.core.report import SCHEMA_VERSION, catalogue, entry_record
+from flax_errors_ext.urls import entry_url
+
+if TYPE_CHECKING:
+    import argparse
+    from pathlib import Path
+
+    from flax_errors_ext.core.records import ErrorEntry, Example, Statement
+
+_ROLE = re.compile(r":[\w:.-]+:`~?([^`<]*?)\s*(?:<[^>]*>)?`")
+_LITERAL = re.compile(r"``([^`]+)``")
+_TITLES = {
+    ExampleKind.BAD: "Bad example",
+    ExampleKind.GOOD: "Good example",
+    ExampleKind.UNREACHABLE: "Unreachable",
+}
+
+
+def parsed_status(entry: ErrorEntry) -> str:
+    """What reading an entry tells: documented, undocumented, unreachable or malformed."""
+    if entry.problems:
+        return "malformed"
+    if not entry.documented:
+        return "undocumented"
+    return "unreachable" if entry.unreachable else "documented"
+
+
+def parsed_record(entry: ErrorEntry) -> dict[str, Any]:
+    """The entry's ``errors.json`` record when nothing ran: a build with execution off."""
+    results = [
+        judge(example, None, Verdict.NOT_RUN, "not run: the catalogue was only read")
+        for example in entry.examples
+    ]
+    return entry_record(entry, results, executed=False, device={}, versions={})
+
+
+def list_command(args: argparse.Namespace) -> int:
+    """Print every entry with its status and URL, or the errors.json document."""
+    entries = load(args).entries
+    previous = _previous(args.from_path) if args.from_path else {}
+    records = [previous.get(e.qualname) or parsed_record(e) for e in entries]
+    if args.json:
+        executed = [r["qualname"] for r in records if r["qualname"] in previous and r["executed"]]
+        print(json.dumps(catalogue(records, executed=executed), indent=2))
+        return ExitCode.OK
+    statuses = [
+        previous[e.qualname]["status"] if e.qualname in previous else parsed_status(e)
+        for e in entries
+    ]
+    rows = [(s, e.qualname, entry_url(e.qualname)) for s, e in zip(statuses, entries, strict=True)]
+    widths = [max((len(row[i]) for row in rows), default=0) for i in range(2)]
+    for status, qualname, url in rows:
+        print(f"{status:<{widths[0]}}  {qualname:<{widths[1]}}  {url}")
+    counts: dict[str, int] = {}
+    for status in statuses:
+        counts[status] = counts.get(status, 0) + 1
+    summary = ", ".join(f"{count} {status}" for status, count in sorted(counts.items()))
+    source = f" (statuses from {args.from_path})" if args.from_path else ""
+    print(f"{len(entries)} errors: {summary or 'none'}{source}")
+    return ExitCode.OK
+
+
+def _previous(path: Path) -> dict[str, dict[str, Any]]:
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise UsageError(f"cannot read {path}: {error}") from None
+    if not isinstance(document, dict) or document.get("schema") != SCHEMA_VERSION:
+        raise UsageError(f"{path} is not an errors.json of schema {SCHEMA_VERSION}")
+    return {record["qualname"]: record for record in document.get("entries", [])}
+
+
+def explain_command(args: argparse.Namespace) -> int:
+    """Print the entry a name, URL or pasted message means."""
+    query = " ".join(args.query)
+    if query.strip() == "-":
+        query = sys.stdin.read()
+    entries = load(args).entries
+    matches = lookup.find(entries, query)
+    if not matches:
+        raise UsageError(unknown(entries, query))
+    best = matches[0]
+    if not best.certain:
+        how = "matches" if best.how == "message" else "resembles"
+        print(f"The message {how} the documented text of {best.entry.qualname}.", file=sys.stderr)
+    print(render_entry(best.entry))
+    others = [m.entry.qualname for m in matches[1:] if m.how == best.how][:3]
+    if others and (best.certain or best.how == "message"):
+        print(
+            f"Also {'named' if best.certain else 'matching'}: {', '.join(others)}", file=sys.stderr
+        )
+    return ExitCode.OK
+
+
+def render_entry(entry: ErrorEntry) -> str:
+    """An entry as plain text for the terminal: what it means, its examples, its URL."""
+    parts = [_heading(f"{entry.name} ({entry.qualname})", "=")]
+    if entry.summary:
+        parts.append(_plain(entry.summary))
+    explanation = _plain(entry.explanation)
+    paragraphs = explanation.split("\n\n")
+    # An entry's prose opens with its summary; it was just shown.
+    if paragraphs and " ".join(paragraphs[0].split()) == " ".join(_plain(entry.summary).split()):
+        explanation = "\n\n".join(paragraphs[1:])
+    if explanation.strip():
+        parts.append(explanation.strip())
+    for problem in entry.problems:
+        parts.append(f"This entry is malformed: {problem}")
+    if not entry.examples:
+        parts.append("This error has no examples yet.")
+    parts += [_example(example) for example in entry.examples]
+    parts.append(f"Read online: {entry_url(entry.qualname)}\nDocumented at: {_where(entry)}")
+    return "\n\n".join(parts)
+
+
+def _where(entry: ErrorEntry) -> str:
+    """Where to edit: the example file for Flax's errors, else the docstring."""
+    own = [e.location.path for e in entry.examples if e.location.path != entry.location.path]
+    return f"{own[0]}:1" if own else str(entry.location)
+
+
+def _heading(text: str, underline: str) -> str:
+    return f"{text}\n{underline * len(text)}"
+
+
+def _example(example: Example) -> str:
+    lines = [_heading(_TITLES[example.kind], "-")]
+    if example.description:
+        lines += [_plain(example.description), ""]
+    for statement in example.statements:
+        lines += ["    " + line if line else "" for line in _doctest(statement)]
+    return "\n".join(lines)
+
+
+def _doctest(statement: Statement) -> list[str]:
+    source = statement.source.rstrip("\n").split("\n")
+    lines = [f">>> {source[0]}"] + [f"... {line}".rstrip() for line in source[1:]]
+    return lines + statement.want.rstrip("\n").split("\n") if statement.want else lines
+
+
+def _plain(rest: str) -> str:
+    """Make reST prose plain for a terminal: roles and literals become backticked text."""
+    return _LITERAL.sub(r"`\1`", _ROLE.sub(r"`\1`", rest))

@@ -1,0 +1,128 @@
+"""The kernels the catalogue's notebooks run in: a kernelspec of our own, served warm.
+
+Notebooks name the ``flax-errors`` kernel. Its kernelspec runs
+:mod:`flax_errors_ext.zygote`'s launcher with this interpreter, which asks the warm
+kernel server (when one runs) to fork a kernel that has already imported ipykernel,
+jax and flax, and otherwise starts an ordinary IPython kernel. The notebooks are
+the same either way, so the execution cache does not care which ran them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+from flax_errors_ext.zygote import SERVER_ENV_VAR
+
+KERNEL_NAME = "flax-errors"
+KERNELSPEC = {"name": KERNEL_NAME, "display_name": "Python 3 (flax-errors)", "language": "python"}
+
+
+def install_kernelspec(data_dir: Path) -> None:
+    """Write the kernelspec under ``data_dir`` and put it on ``JUPYTER_PATH``.
+
+    Jupyter finds kernelspecs through ``JUPYTER_PATH``; setting it in this
+    process's environment reaches every kernel manager the build starts,
+    including those of ``-j`` workers.
+    """
+    spec_dir = data_dir / "kernels" / KERNEL_NAME
+    spec_dir.mkdir(parents=True, exist_ok=True)
+    spec = {
+        "argv": [
+            sys.executable,
+            "-m",
+            "flax_errors_ext.zygote",
+            "launch",
+            "-f",
+            "{connection_file}",
+        ],
+        "display_name": KERNELSPEC["display_name"],
+        "language": "python",
+        "interrupt_mode": "signal",
+        "metadata": {"debugger": False},
+    }
+    (spec_dir / "kernel.json").write_text(json.dumps(spec, indent=1), encoding="utf-8")
+    paths = os.environ.get("JUPYTER_PATH", "").split(os.pathsep)
+    if str(data_dir) not in paths:
+        os.environ["JUPYTER_PATH"] = os.pathsep.join([str(data_dir), *filter(None, paths)])
+
+
+def share_compilation_cache(cache_dir: Path) -> None:
+    """Let every kernel of the build reuse what the others compiled.
+
+    Each entry's kernel is fresh, so without this each one recompiles the same
+    small XLA programs (``init`` of a Dense layer, random keys) that a single
+    doctest process compiles once. JAX reads these variables when it is imported,
+    so they are set before any kernel (or the warm server) starts. A user's own
+    choice of cache directory is left alone.
+    """
+    if "JAX_COMPILATION_CACHE_DIR" in os.environ:
+        return
+    os.environ["JAX_COMPILATION_CACHE_DIR"] = str(cache_dir)
+    # Cache every program: the ones examples compile are small and quick, which
+    # is exactly what JAX's defaults leave out.
+    os.environ["JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"] = "0"
+    os.environ["JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES"] = "0"
+
+
+class WarmKernelServer:
+    """The process that forks warm kernels; started before any notebook runs."""
+
+    def __init__(self, log_path: Path) -> None:
+        # A short path of its own: Unix socket paths are limited to ~100 bytes.
+        self._dir = Path(tempfile.mkdtemp(prefix="flax-errors-"))
+        socket_path = self._dir / "kernels.sock"
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        self._log: IO[Any] = log_path.open("ab")
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "flax_errors_ext.zygote", "serve", str(socket_path)],
+            stdin=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=self._log,
+        )
+        os.environ[SERVER_ENV_VAR] = f"{socket_path}:{self._process.pid}"
+
+    def stop(self) -> None:
+        """Stop the server; its kernels see their parent go and exit too."""
+        if os.environ.get(SERVER_ENV_VAR, "").endswith(f":{self._process.pid}"):
+            del os.environ[SERVER_ENV_VAR]
+        if self._process.poll() is None:
+            self._process.terminate()
+            try:
+                self._process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+        self._log.close()
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def kernel_environment(work_dir: Path, *, warm: bool, compilation_cache: bool) -> Iterator[None]:
+    """Everything the notebooks' kernels need, for one run outside Sphinx.
+
+    The kernelspec, the shared compilation cache and, while the block runs, the
+    warm kernel server. (The Sphinx build takes the same steps, at the moments of
+    the build that suit each.)
+    """
+    install_kernelspec(work_dir / "jupyter")
+    if compilation_cache:
+        share_compilation_cache(work_dir / "jax_cache")
+    server = (
+        WarmKernelServer(work_dir / "kernel-server.log") if warm and hasattr(os, "fork") else None
+    )
+    try:
+        yield
+    finally:
+        if server is not None:
+            server.stop()

@@ -1,0 +1,412 @@
+"""The ``flax-errors`` command line: every command and every exit status.
+
+Commands run in this process through :func:`flax_errors_ext.cli.main`. Only the
+round trip through real kernels (check, update, check) starts Jupyter; the other
+``update`` cases stand a fake in for the kernels, which is all they need.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from sphinx.testing.util import SphinxTestApp
+
+from flax_errors_ext import __version__
+from flax_errors_ext.cli import ExitCode, build_parser, main
+from flax_errors_ext.cli import runs as cli_runs
+from flax_errors_ext.core.execute import Execution
+from flax_errors_ext.core.judge import judge
+from flax_errors_ext.core.records import StatementRun
+from flax_errors_ext.core.run import EntryOutcome
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from flax_errors_ext.core.discover import CatalogueModule
+
+FAKE = '''\
+"""Errors whose documentation drifted, for the command line tests."""
+
+from flax.errors import FlaxError
+
+
+class RenamedError(FlaxError):
+    """Raised with a message that was reworded after it was documented.
+
+    Bad example:
+
+        >>> import cli_drift_errors
+        >>> raise cli_drift_errors.RenamedError("x")
+        Traceback (most recent call last):
+            ...
+        cli_drift_errors.RenamedError: the old wording of "x", which
+        was wrapped by hand (...)...
+
+    Good example:
+
+        >>> print("a new line")
+        an old line
+        >>> print(1 + 1)
+        2
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f'the new wording of "{name}", which was wrapped by hand')
+
+
+class SteadyError(FlaxError):
+    """Documented as it is raised.
+
+    Bad example:
+
+        >>> import cli_drift_errors
+        >>> raise cli_drift_errors.SteadyError()
+        Traceback (most recent call last):
+            ...
+        cli_drift_errors.SteadyError: steady (...)
+    """
+
+    def __init__(self) -> None:
+        super().__init__("steady")
+
+
+class BareError(FlaxError):
+    """Nobody has written its examples yet."""
+'''
+MODULE = ["--module", "cli_drift_errors"]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Exit status, standard output and standard error of ``flax-errors argv``."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The drifted error module, importable, in the current directory."""
+    path = tmp_path / "cli_drift_errors.py"
+    path.write_text(FAKE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    return path
+
+
+# The parser -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [[], ["list"], ["explain"], ["check"], ["update"]])
+def test_help_everywhere(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main([*command, "--help"])
+
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: {' '.join(['flax-errors', *command])}")
+    assert "exit status:" in out
+
+
+@pytest.mark.parametrize(
+    "argv", [[], ["frobnicate"], ["check", "--jobs", "0"], ["explain"], ["list", "--bogus"]]
+)
+def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+
+    assert exit_.value.code == ExitCode.USAGE
+    assert "usage:" in capsys.readouterr().err
+
+
+def test_python_dash_m_runs_the_command_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "flax_errors_ext", "--version"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"flax-errors {__version__}"
+
+
+# list -------------------------------------------------------------------------------
+
+
+def test_list_shows_status_and_url(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "list")
+
+    assert code == ExitCode.OK
+    rows = {line.split()[1]: line.split() for line in out.splitlines()[:-1]}
+    assert rows["flax_errors_ext.errors.JitPytreeError"] == [
+        "documented",
+        "flax_errors_ext.errors.JitPytreeError",
+        "https://flax-errors.readthedocs.io/en/latest/api_reference/"
+        "flax_errors_ext.errors.html#flax_errors_ext.errors.JitPytreeError",
+    ]
+    assert rows["flax.errors.MPARestoreDataCorruptedError"][0] == "unreachable"
+    assert out.splitlines()[-1].startswith(f"{len(rows)} errors: ")
+
+
+def test_list_json_is_an_errors_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "list", "--json")
+
+    document = json.loads(out)
+    assert code == ExitCode.OK
+    assert document["schema"] == 1
+    assert document["executed"] == []
+    record = next(r for r in document["entries"] if r["name"] == "JitPytreeError")
+    assert record["status"] == "not-run"  # what a build with execution off records
+    assert record["url"] == (
+        "api_reference/flax_errors_ext.errors.html#flax_errors_ext.errors.JitPytreeError"
+    )
+    assert {e["kind"] for e in record["examples"]} == {"bad", "good"}
+
+
+def test_list_takes_statuses_from_a_previous_errors_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out, _ = run(capsys, "list", "--json", "--module", "flax_errors_ext.errors")
+    document = json.loads(out)
+    document["entries"][0]["status"] = "failed"
+    previous = tmp_path / "errors.json"
+    previous.write_text(json.dumps(document))
+
+    code, out, _ = run(
+        capsys, "list", "--from", str(previous), "--module", "flax_errors_ext.errors"
+    )
+
+    assert code == ExitCode.OK
+    assert out.splitlines()[0].startswith("failed  flax_errors_ext.errors.JitPytreeError")
+
+
+def test_list_from_an_unreadable_file_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "errors.json").write_text("{not json")
+
+    code, out, err = run(capsys, "list", "--from", str(tmp_path / "errors.json"))
+
+    assert code == ExitCode.USAGE
+    assert out == ""
+    assert err.startswith(f"flax-errors: error: cannot read {tmp_path / 'errors.json'}")
+
+
+def test_a_module_that_cannot_be_imported_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "list", "--module", "no_such_errors")
+
+    assert code == ExitCode.USAGE
+    assert "cannot import 'no_such_errors'" in err
+
+
+# explain ----------------------------------------------------------------------------
+
+
+def test_explain_by_name(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "explain", "scopeparamshapeerror")
+
+    assert code == ExitCode.OK
+    assert out.startswith("ScopeParamShapeError (flax.errors.ScopeParamShapeError)\n")
+    for part in ("Bad example\n---", "Good example\n---", ">>> MLP().apply(variables, batch)"):
+        assert part in out
+    assert "Read online: https://flax-errors.readthedocs.io/en/latest/api_reference/" in out
+
+
+def test_explain_a_pasted_traceback_from_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pasted = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 12, in <module>\n'
+        "    state = model.apply(params, batch)\n"
+        'flax.errors.ScopeParamShapeError: For parameter "bias" in "/Encoder/Dense_3", the '
+        "given initializer is expected to generate shape (5,), but the existing parameter it "
+        "received has shape (7,).\n"
+    )
+    monkeypatch.setattr(sys, "stdin", io.StringIO(pasted))
+
+    code, out, _ = run(capsys, "explain", "-")
+
+    assert code == ExitCode.OK
+    assert out.startswith("ScopeParamShapeError (flax.errors.ScopeParamShapeError)\n")
+
+
+def test_explain_a_message_says_it_matched(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(
+        capsys, "explain", 'Could not find parameter named "w" in scope "/Head/Dense_1".'
+    )
+
+    assert code == ExitCode.OK
+    assert out.startswith("ScopeParamNotFoundError")
+    assert "matches the documented text of flax.errors.ScopeParamNotFoundError" in err
+
+
+def test_explain_an_unknown_name_suggests_and_exits_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, "explain", "ScopeParamShape")
+
+    assert code == ExitCode.USAGE
+    assert out == ""
+    assert "no catalogued error matches 'ScopeParamShape'" in err
+    assert "did you mean flax.errors.ScopeParamShapeError" in err
+
+
+# check and update, through real kernels ---------------------------------------------
+
+
+def changed_lines(before: str, after: str) -> list[tuple[int, str]]:
+    """(line number, new text) of every line that differs; the line count must not."""
+    old, new = before.splitlines(), after.splitlines()
+    assert len(old) == len(new)
+    return [(n, b) for n, (a, b) in enumerate(zip(old, new, strict=True), 1) if a != b]
+
+
+def test_check_update_check_round_trip(fake: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cache = ["--cache-dir", str(fake.parent / "cache"), "--jobs", "2"]
+
+    code, out, err = run(capsys, "check", *MODULE, *cache)
+    assert code == ExitCode.FAILED
+    assert "cli_drift_errors.py:12: [flax-errors.drifted] cli_drift_errors.RenamedError" in out
+    assert '-cli_drift_errors.RenamedError: the old wording of "x", which' in out
+    assert "+an old line" not in out
+    assert "-an old line\n+a new line" in out
+    assert "[3/3] " in err
+    assert "passed       cli_drift_errors.SteadyError" in err
+
+    code, out, _ = run(capsys, "update", "--dry-run", *MODULE, *cache)
+    assert code == ExitCode.FAILED
+    assert out.startswith("--- a/cli_drift_errors.py\n+++ b/cli_drift_errors.py\n")
+    assert "would update 2 statement(s) in 1 file(s)" in out
+    assert fake.read_text() == FAKE
+
+    code, out, err = run(capsys, "update", *MODULE, *cache)
+    assert code == ExitCode.OK, err
+    assert "updated 2 statement(s) in 1 file(s)" in out
+    assert changed_lines(FAKE, fake.read_text()) == [
+        (15, '        cli_drift_errors.RenamedError: the new wording of "x", which'),
+        (21, "        a new line"),
+    ]
+
+    code, out, _ = run(capsys, "check", "--json", *MODULE, *cache)
+    document = json.loads(out)
+    assert code == ExitCode.OK
+    assert {r["name"]: r["status"] for r in document["entries"]} == {
+        "BareError": "undocumented",
+        "RenamedError": "passed",
+        "SteadyError": "passed",
+    }
+    # Editing documented text does not change what runs: the outputs came from the cache.
+    assert document["executed"] == []
+
+    code, out, _ = run(capsys, "check", "--strict", "SteadyError", "BareError", *MODULE, *cache)
+    assert code == ExitCode.FAILED
+    assert "[flax-errors.undocumented] cli_drift_errors.BareError has no examples" in out
+
+
+def test_check_an_unknown_name_exits_2(fake: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "check", "RenamdError", *MODULE)
+
+    assert code == ExitCode.USAGE
+    assert "did you mean cli_drift_errors.RenamedError?" in err
+
+
+# update without kernels -------------------------------------------------------------
+
+
+def fake_kernels(
+    monkeypatch: pytest.MonkeyPatch, *, raises: bool = True, meanwhile: Path | None = None
+) -> None:
+    """Run entries as if the code now said "new" where the docs say "old" or "an old".
+
+    Args:
+        monkeypatch: Where to install the fake.
+        raises: False to make the bad examples raise nothing.
+        meanwhile: A file to edit while the "examples run".
+    """
+
+    def new(text: str) -> str:
+        return text.replace("an old", "a new").replace("old wording", "new wording")
+
+    def run_statement(exc_msg: str | None, want: str, qualname: str | None) -> StatementRun:
+        if exc_msg is None:
+            return StatementRun(new(want))
+        if not raises:
+            return StatementRun("")
+        message = new(exc_msg).replace("(...)...", "(https://x.org/#e)")
+        return StatementRun("", qualname, message)
+
+    def check_module(module: CatalogueModule, fingerprint: Any, **_: Any) -> list[EntryOutcome]:
+        outcomes = []
+        for entry in module.entries:
+            runs = tuple(
+                tuple(run_statement(s.exc_msg, s.want, s.documented_class) for s in x.statements)
+                for x in entry.examples
+            )
+            results = tuple(judge(x, r) for x, r in zip(entry.examples, runs, strict=True))
+            outcomes.append(EntryOutcome(entry, Execution(runs, executed=True), results))
+        if meanwhile is not None:
+            meanwhile.write_text(meanwhile.read_text() + "# edited meanwhile\n")
+        return outcomes
+
+    monkeypatch.setattr(cli_runs, "check_module", check_module)
+    monkeypatch.setattr(
+        cli_runs, "build_fingerprint", lambda **_: {"versions": {}, "device": {}, "sources": {}}
+    )
+
+
+def test_update_refuses_a_file_edited_while_examples_ran(
+    fake: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake_kernels(monkeypatch, meanwhile=fake)
+
+    code, out, err = run(capsys, "update", "RenamedError", *MODULE, "--cache-dir", "cache")
+
+    assert code == ExitCode.REFUSED
+    assert "changed while the examples ran; nothing was written to it" in err
+    assert fake.read_text() == FAKE + "# edited meanwhile\n"
+    assert "updated 0 statement(s) in 0 file(s)" in out
+
+
+def test_update_reports_what_it_cannot_fix(
+    fake: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake_kernels(monkeypatch, raises=False)
+
+    code, _, err = run(capsys, "update", *MODULE, "--cache-dir", "cache")
+
+    assert code == ExitCode.FAILED
+    assert "cli_drift_errors.py:12: no-raise: expected cli_drift_errors.RenamedError" in err
+    assert "cli_drift_errors.py:36: no-raise" in err
+    # The good example's drift is fixed all the same.
+    assert changed_lines(FAKE, fake.read_text()) == [(21, "        a new line")]
+
+
+# The generated reference ------------------------------------------------------------
+
+
+def test_cli_reference_is_generated_from_the_parser(tmp_path: Path) -> None:
+    (tmp_path / "conf.py").write_text('extensions = ["flax_errors_ext.sphinx_cli"]\n')
+    (tmp_path / "index.rst").write_text("Command line\n============\n\n.. flax-errors-cli::\n")
+    app = SphinxTestApp("html", srcdir=tmp_path)
+    try:
+        app.build()
+        page = (app.outdir / "index.html").read_text()
+    finally:
+        app.cleanup()
+
+    assert app.statuscode == 0
+    assert app.warning.getvalue() == ""
+    parser = build_parser()
+    commands = next(a for a in parser._actions if a.choices)
+    assert isinstance(commands.choices, dict)
+    for name, command in commands.choices.items():
+        assert f'id="cli-{name}"' in page
+        for action in command._actions:
+            for option in action.option_strings:
+                assert f'<span class="pre">{option}' in page, (name, option)
