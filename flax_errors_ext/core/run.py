@@ -60,59 +60,27 @@ def check_module(
     nb_config: NbParserConfig,
     jobs: int,
 ) -> list[EntryOutcome]:
-    """Run every entry of ``module`` and judge each example: the catalogue's verdicts.
+    """Run (or fetch from the cache) every entry of ``module`` and judge each example.
 
     The Sphinx build and the command line both come here, so they always agree.
-    """
-    executions = run_module(
-        module,
-        fingerprint,
-        timeout=timeout,
-        notebook_dir=notebook_dir,
-        nb_config=nb_config,
-        jobs=jobs,
-    )
-    outcomes = []
-    for entry in module.entries:
-        execution = executions[entry.qualname]
-        results = tuple(
-            judge(example, runs, execution.failure, execution.failure_detail)
-            for example, runs in zip(entry.examples, execution.runs, strict=True)
-        )
-        outcomes.append(EntryOutcome(entry, execution, results))
-    return outcomes
-
-
-def run_module(
-    module: CatalogueModule,
-    fingerprint: dict[str, Any],
-    *,
-    timeout: int,
-    notebook_dir: Path,
-    nb_config: NbParserConfig,
-    jobs: int,
-) -> dict[str, Execution]:
-    """Execute (or fetch from the cache) every documented entry of ``module``.
-
-    Returns:
-        The execution of each entry, by dotted name; entries without examples map
-        to an empty execution.
+    Entries without examples come back with an empty execution.
     """
     # The module's code, docstrings aside, shapes what its examples raise.
     keyed = dict(
         fingerprint, sources={**fingerprint["sources"], module.name: code_hash(module.path)}
     )
 
-    def run(entry: ErrorEntry) -> Execution:
-        if not entry.examples:
-            return Execution(runs=())
-        notebook = build_notebook(entry, keyed, [module.import_path], timeout)
-        path = notebook_dir / f"{entry.qualname}.ipynb"
-        return execute_notebook(notebook, path, nb_config, len(entry.examples))
+    def check(entry: ErrorEntry) -> EntryOutcome:
+        execution = Execution(runs=())
+        if entry.examples:
+            notebook = build_notebook(entry, keyed, [module.import_path], timeout)
+            path = notebook_dir / f"{entry.qualname}.ipynb"
+            execution = execute_notebook(notebook, path, nb_config, len(entry.examples))
+        results = tuple(
+            judge(example, runs, execution.failure, execution.failure_detail)
+            for example, runs in zip(entry.examples, execution.runs, strict=True)
+        )
+        return EntryOutcome(entry, execution, results)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        executions = list(pool.map(run, module.entries))
-    return {
-        entry.qualname: execution
-        for entry, execution in zip(module.entries, executions, strict=True)
-    }
+        return list(pool.map(check, module.entries))

@@ -1,0 +1,254 @@
+"""How fast the catalogue is built and checked, against the single-process limit.
+
+Measured side by side, in interleaved rounds, on a copy of the site (so that the
+one-edit case can edit an example file without touching the repository):
+
+* ``baseline``: ``pytest --doctest-modules`` over exactly the same examples, in one
+  process: one Python start, one import of jax and flax, the examples' own work;
+* ``cold``: a full ``sphinx-build`` with empty caches (execution, compilation,
+  device probe);
+* ``warm``: a rebuild with no change; ``off``: the same no-change rebuild of a
+  build with execution off, the floor for ``warm``;
+* ``one-edit``: a rebuild after editing one entry's example, with the number of
+  entries executed (must be 1);
+* ``check``: ``flax-errors check`` over the whole catalogue, with an empty cache;
+* ``guard``: the jit dispatch overhead ratio of ``install()`` (bench_guard.py).
+
+Also the peak memory of a cold ``-j 2`` build: the largest total resident memory of
+the build's whole process tree (Sphinx, readers, kernel server, kernels), sampled.
+
+Run it with ``nox -s bench`` (``-- --rounds N`` for more rounds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import bench_guard
+
+REPO = Path(__file__).resolve().parents[1]
+CATALOGUE = REPO / "flax_errors_ext" / "catalogue"
+EDITED = "flax.errors/ScopeParamShapeError.txt"
+TARGETS = {"cold / baseline": 1.5, "warm / off": 1.2, "check / baseline": 1.3, "guard": 1.02}
+
+
+class Site:
+    """A private copy of the site: sources, conf.py and the Flax example files."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        shutil.copytree(REPO / "docs", root / "docs", ignore=shutil.ignore_patterns("_build"))
+        shutil.copy(REPO / "conf.py", root / "conf.py")
+        shutil.copytree(CATALOGUE, root / "catalogue")
+        self.edits = 0
+
+    def build(self, name: str, *options: str) -> float:
+        """Seconds for one sphinx-build into ``_build/<name>``."""
+        command = [sys.executable, "-m", "sphinx", "-q", "-b", "html", "-c", str(self.root)]
+        command += ["-D", f"flax_errors_catalogue_dir={self.root / 'catalogue'}", *options]
+        command += [str(self.root / "docs"), str(self.outdir(name))]
+        return _timed(command, cwd=self.root, env=_isolated_env())
+
+    def outdir(self, name: str) -> Path:
+        """The HTML output folder of the build called ``name``."""
+        return self.root / "_build" / name / "html"
+
+    def clear(self, name: str) -> None:
+        """Remove a build with all its caches."""
+        shutil.rmtree(self.root / "_build" / name, ignore_errors=True)
+
+    def executed(self, name: str) -> int:
+        """How many entries the last build called ``name`` executed."""
+        record = json.loads((self.outdir(name) / "errors.json").read_text())
+        return len(record["executed"])
+
+    def entries(self, name: str) -> int:
+        """How many entries the catalogue has."""
+        return int(
+            json.loads((self.outdir(name) / "errors.json").read_text())["summary"]["entries"]
+        )
+
+    def edit_one_example(self) -> None:
+        """Add a new, harmless statement to one entry's first good example."""
+        self.edits += 1
+        path = self.root / "catalogue" / EDITED
+        text = path.read_text()
+        marker = "Good example:\n\n"
+        start = text.index(marker) + len(marker)
+        first_prompt = text.index("  >>> ", start)
+        path.write_text(f"{text[:first_prompt]}  >>> _ = {self.edits}\n{text[first_prompt:]}")
+
+
+def _timed(command: list[str], cwd: Path, env: dict[str, str]) -> float:
+    started = time.perf_counter()
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"failed ({done.returncode}): {' '.join(command)}\n{done.stderr[-3000:]}")
+    return seconds
+
+
+def _isolated_env() -> dict[str, str]:
+    """The caller's environment without a JAX compilation cache of its own choosing.
+
+    Each measured run must start from the caches the benchmark gives it.
+    """
+    return {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("JAX_COMPILATION", "JAX_PERSISTENT"))
+    }
+
+
+def baseline(site: Site) -> float:
+    """pytest's doctests over the same examples, in one process."""
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--doctest-modules"]
+    command += ["--doctest-glob=*.txt", "-o", "doctest_optionflags=ELLIPSIS NORMALIZE_WHITESPACE"]
+    command += [str(REPO / "flax_errors_ext" / "errors.py"), str(site.root / "catalogue")]
+    return _timed(command, cwd=site.root, env=_isolated_env())
+
+
+def check(site: Site) -> float:
+    """flax-errors check over the whole catalogue, from an empty cache."""
+    cache = site.root / "_build" / "check-cache"
+    shutil.rmtree(cache, ignore_errors=True)
+    command = [sys.executable, "-m", "flax_errors_ext", "check", "--cache-dir", str(cache)]
+    command += ["--catalogue-dir", str(site.root / "catalogue")]
+    return _timed(command, cwd=site.root, env=_isolated_env())
+
+
+def peak_memory(site: Site) -> tuple[float, float]:
+    """(seconds, peak GiB of the whole process tree) of a cold ``-j 2`` build."""
+    site.clear("j2")
+    peak = [0]
+    stop = threading.Event()
+    process_holder: list[subprocess.Popen[bytes]] = []
+
+    def sample() -> None:
+        while not stop.is_set():
+            if process_holder:
+                peak[0] = max(peak[0], _tree_rss(process_holder[0].pid))
+            time.sleep(0.1)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    command = [sys.executable, "-m", "sphinx", "-q", "-j", "2", "-b", "html", "-c", str(site.root)]
+    command += ["-D", f"flax_errors_catalogue_dir={site.root / 'catalogue'}"]
+    command += [str(site.root / "docs"), str(site.outdir("j2"))]
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        command,
+        cwd=site.root,
+        env=_isolated_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    process_holder.append(process)
+    process.wait()
+    seconds = time.perf_counter() - started
+    stop.set()
+    sampler.join()
+    return seconds, peak[0] / 2**30
+
+
+def _tree_rss(root_pid: int) -> int:
+    """Total resident bytes of ``root_pid`` and all its descendants (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{entry}/status").read_text()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        pid, ppid = int(entry), int(fields.get("PPid", "0").strip())
+        children.setdefault(ppid, []).append(pid)
+        rss[pid] = int(fields.get("VmRSS", "0 kB").split()[0]) * 1024
+    total, stack = 0, [root_pid]
+    while stack:
+        pid = stack.pop()
+        total += rss.get(pid, 0)
+        stack.extend(children.get(pid, []))
+    return total
+
+
+def main() -> None:
+    """Measure, then print the table and the ratios."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    samples: dict[str, list[float]] = {}
+    executed_after_edit: list[int] = []
+    with tempfile.TemporaryDirectory(prefix="flax-errors-bench-") as tmp:
+        site = Site(Path(tmp))
+        site.build("off", "-D", "nb_execution_mode=off")  # an environment to rebuild
+        for number in range(1, args.rounds + 1):
+            print(f"round {number}/{args.rounds}", file=sys.stderr, flush=True)
+            measured = {"baseline": baseline(site)}
+            site.clear("cold")
+            measured["cold"] = site.build("cold")
+            measured["warm"] = site.build("cold")
+            measured["off"] = site.build("off", "-D", "nb_execution_mode=off")
+            site.edit_one_example()
+            measured["one-edit"] = site.build("cold")
+            executed_after_edit.append(site.executed("cold"))
+            site.build("off", "-D", "nb_execution_mode=off")  # absorbs the edit, untimed
+            measured["check"] = check(site)
+            for name, seconds in measured.items():
+                samples.setdefault(name, []).append(seconds)
+        entries = site.entries("cold")
+        j2_seconds, j2_gib = peak_memory(site)
+    guard = bench_guard.main(rounds=7)
+    _report(samples, entries, executed_after_edit, guard, j2_seconds, j2_gib)
+
+
+def _report(
+    samples: dict[str, list[float]],
+    entries: int,
+    executed_after_edit: list[int],
+    guard: float,
+    j2_seconds: float,
+    j2_gib: float,
+) -> None:
+    median = {name: statistics.median(values) for name, values in samples.items()}
+    print(f"\n{'measure':<10} {'median s':>9}   runs")
+    for name, value in median.items():
+        runs = " ".join(f"{v:.1f}" for v in samples[name])
+        print(f"{name:<10} {value:>9.1f}   {runs}")
+    share = 1.2 * (median["cold"] - median["warm"]) / entries
+    ratios = {
+        "cold / baseline": median["cold"] / median["baseline"],
+        "warm / off": median["warm"] / median["off"],
+        "check / baseline": median["check"] / median["baseline"],
+        "guard": guard,
+    }
+    print(f"\n{'ratio':<18} {'value':>7} {'target':>7}")
+    for name, value in ratios.items():
+        verdict = "ok" if value <= TARGETS[name] else "over"
+        print(f"{name:<18} {value:>7.3f} {TARGETS[name]:>7.2f}  {verdict}")
+    edit_cost = median["one-edit"] - median["warm"]
+    print(
+        f"\none-edit: executed {executed_after_edit} entries (target 1 each); "
+        f"one-edit - warm = {edit_cost:.1f} s, its share 1.2 x (cold - warm) / {entries} = "
+        f"{share:.1f} s: {'ok' if edit_cost <= share else 'over'}"
+    )
+    print(
+        f"cold -j 2 build: {j2_seconds:.1f} s, peak memory of the process tree {j2_gib:.2f} GiB "
+        f"(target < 4 GiB: {'ok' if j2_gib < 4 else 'over'})"
+    )
+
+
+if __name__ == "__main__":
+    main()
