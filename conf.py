@@ -6,21 +6,44 @@ project = "flax-errors"
 author = "The flax-errors authors"
 copyright = "2026, the flax-errors authors"
 
-extensions = ["flax_errors_ext"]
+extensions = ["flax_errors_ext", "flax_errors_ext.sphinx_cli", "sphinx_copybutton"]
 
 flax_errors_modules = ["flax_errors_ext.errors", "flax.errors"]
 flax_errors_timeout = 120
 
 # Every catalogue entry runs in its own kernel; outputs are cached per entry and
-# keyed on versions, device and runtime sources as well as the code.
+# keyed on versions, device and runtime sources as well as the code. The design
+# notes are MyST-NB notebooks, executed and cached the same way.
 nb_execution_mode = "cache"
+# A design note whose cell fails must fail the build: its claims rest on the cells.
+nb_execution_raise_on_error = True
+nb_execution_timeout = 300
 
 exclude_patterns = ["_build"]
 myst_enable_extensions = ["colon_fence"]
-html_theme = "alabaster"
+
+# The theme Flax's own documentation uses, so that readers arriving from a Flax
+# traceback find their way around.
+html_theme = "sphinx_book_theme"
 html_title = "flax-errors"
+html_theme_options = {
+    "home_page_in_toc": True,
+    "show_toc_level": 1,
+    "use_download_button": False,
+    "use_fullscreen_button": False,
+    # One search box, in the sidebar, as on Flax's site.
+    "navbar_persistent": [],
+}
+html_last_updated_fmt = "%Y-%m-%d %H:%M UTC"
 # The build must work offline: no intersphinx, no remote assets.
 intersphinx_mapping: dict[str, tuple[str, None]] = {}
+
+# Copy buttons copy the code only: no >>> / ... prompts and no output lines, so what
+# lands on the clipboard runs as it is.
+copybutton_prompt_text = r">>> |\.\.\. |\$ "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = True
+copybutton_remove_prompts = True
 
 # Entries show the constructor signature through sphinx-autodoc-typehints; keep the
 # types in the signature, since the entry renders the docstring itself.

@@ -1,39 +1,49 @@
 """The catalogue directive: run each entry of a module and render what happened.
 
 ``.. flax-errors-catalogue:: <module>`` renders one section per error, whose id is
-the error's full dotted name (the fragment of the URL the error prints). Examples
-are executed here, at read time, through :mod:`flax_errors_ext.core.execute`;
-everything shown of a run (output, tracebacks, diffs) is a literal block, so error
-text can never turn into markup. Each section also carries an invisible
-:class:`error_record` that the environment collector files away for ``errors.json``.
+the error's full dotted name (the fragment of the URL the error prints). A reader
+who lands there sees, from the top: the error's name, what went wrong in one line,
+whether and where it was verified, the examples as tabs (what raises it, what
+fixes it; see :mod:`flax_errors_ext.sphinx_examples`), then the explanation, the
+signature and related errors.
+
+Examples are executed here, at read time, through :mod:`flax_errors_ext.core.run`;
+everything shown of a run is a literal block, so error text can never turn into
+markup. Each section also carries an invisible :class:`error_record` that the
+environment collector files away for ``errors.json`` and the index.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
-from typing import TYPE_CHECKING, Any, ClassVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from flax_errors_ext.core.config import CatalogueConfig
 from flax_errors_ext.core.discover import DiscoveryError, discover
 from flax_errors_ext.core.run import EntryOutcome, check_module, default_jobs
+from flax_errors_ext.core.site import badge, device_text, inline_parts
+from flax_errors_ext.sphinx_examples import example_tabs
+from flax_errors_ext.sphinx_index import see_also, setup_index
+from flax_errors_ext.sphinx_options import OptionsDirective
+from flax_errors_ext.sphinx_search import setup_search
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from pathlib import Path
 
     from sphinx.application import Sphinx
+    from sphinx.config import Config
 
-    from flax_errors_ext.core.records import ExampleResult, FormatProblem, Prose
+    from flax_errors_ext.core.config import CatalogueConfig
+    from flax_errors_ext.core.records import FormatProblem, Prose
 
 LOGGER = logging.getLogger(__name__)
 WARNING_TYPE = "flax-errors"
-_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+STATIC_DIR = Path(__file__).parent / "static"
 
 
 class error_record(nodes.General, nodes.Element):
@@ -51,12 +61,21 @@ class BuildState:
 
 
 def setup_render(app: Sphinx) -> None:
-    """Register the directives and the autodoc hook the rendering needs."""
+    """Register the directives, the site's pieces and the autodoc hook the rendering needs."""
+    app.setup_extension("sphinx_design")
     app.add_node(error_record)
     app.add_directive("flax-errors-catalogue", CatalogueDirective)
     app.add_directive("flax-errors-options", OptionsDirective)
+    app.connect("config-inited", _add_static_path)
+    app.add_css_file("flax_errors.css")
     # Before sphinx-autodoc-typehints (priority 500) adds its type fields.
     app.connect("autodoc-process-docstring", _signature_only, priority=400)
+    setup_index(app)
+    setup_search(app)
+
+
+def _add_static_path(app: Sphinx, config: Config) -> None:
+    config.html_static_path = [*config.html_static_path, str(STATIC_DIR)]
 
 
 def _signature_only(
@@ -108,18 +127,23 @@ class CatalogueDirective(SphinxDirective):
         self.env.domains.python_domain.note_object(
             entry.qualname, "exception", entry.qualname, location=(self.env.docname, self.lineno)
         )
-        section += self._signature(entry.qualname)
-        for passage in entry.prose:
+        record = outcome.record(state.fingerprint)
+        section += _headline_paragraph(entry.summary)
+        prose = _without_headline(entry.prose, entry.summary)
+        section += _status_line(record)
+        for problem in entry.problems:
+            section += _problem_box(problem)
+        if results:
+            section += example_tabs(results, self._rest)
+        if any(passage.text.strip() for passage in prose):
+            section += nodes.rubric("What it means", "What it means")
+        for passage in prose:
             if passage.foreign:
                 section += self._foreign_rest(passage)
             else:
                 section += self._rest(passage.text, passage.path, passage.lines)
-        record = outcome.record(state.fingerprint)
-        section += _status_line(record)
-        for problem in entry.problems:
-            section += _problem_box(problem)
-        for result in results:
-            section += self._example(result)
+        section += self._signature(entry.qualname)
+        section += see_also(entry.qualname)
         section += error_record(record=record)
         return [section]
 
@@ -170,61 +194,55 @@ class CatalogueDirective(SphinxDirective):
             _SIGNATURE_ONLY.discard(qualname)
         return [container]
 
-    def _example(self, result: ExampleResult) -> nodes.Node:
-        example = result.example
-        box = nodes.container(
-            classes=["flax-errors-example", example.kind.value, result.verdict.value]
-        )
-        title = f"{example.kind.value.capitalize()} example"
-        box += nodes.rubric(title, title)
-        description_lines = example.description.count("\n") + 1
-        first = example.location.line - description_lines - 1
-        box += self._rest(example.description, example.location.path, _from(first))
-        box += nodes.literal_block(
-            "", _transcript(result), language="pycon", classes=["flax-errors-transcript"]
-        )
-        verdict = f"{result.verdict.value}" + (f": {result.detail}" if result.detail else "")
-        box += nodes.paragraph("", "", nodes.Text(verdict), classes=["flax-errors-verdict"])
-        if result.verdict.failed and result.diff:
-            box += nodes.literal_block("", result.diff, language="diff")
-        return box
 
-
-def _transcript(result: ExampleResult) -> str:
-    """The example as a doctest session, with what actually ran as its output."""
-    parts = []
-    runs = iter(result.runs)
-    for statement in result.example.statements:
-        lines = statement.source.rstrip("\n").split("\n")
-        parts.append(">>> " + "\n... ".join(lines) + "\n")
-        if statement.skip:
+def _without_headline(prose: tuple[Prose, ...], headline: str) -> list[Prose]:
+    """The explanation without the paragraph that repeats the headline shown above it."""
+    trimmed = []
+    for passage in prose:
+        lines = passage.text.split("\n")
+        end = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))
+        if passage.foreign or " ".join(line.strip() for line in lines[:end]) != headline:
+            trimmed.append(passage)
             continue
-        run = next(runs, None)
-        if run is not None:
-            parts.append(_ANSI.sub("", run.transcript))
-        else:  # never ran: show what is documented
-            parts.append(statement.want)
-    return "".join(parts).rstrip("\n")
+        while end < len(lines) and not lines[end].strip():
+            end += 1
+        trimmed.append(
+            dataclasses.replace(passage, text="\n".join(lines[end:]), lines=passage.lines[end:])
+        )
+    return trimmed
 
 
-def _from(first_line: int) -> range:
-    """Consecutive file lines from ``first_line`` on, for text without gaps."""
-    return range(first_line, first_line + 100_000)
+def _headline_paragraph(text: str) -> list[nodes.Node]:
+    if not text:
+        return []
+    paragraph = nodes.paragraph(classes=["flax-errors-headline"])
+    for part, code in inline_parts(text):
+        paragraph += nodes.literal(part, part) if code else nodes.Text(part)
+    return [paragraph]
 
 
 def _status_line(record: dict[str, Any]) -> nodes.Node:
-    device = record["device"]
-    versions = record["versions"]
-    where = (
-        f"{device.get('platform', '?')} ({device.get('device_kind', '?')})"
-        if device and "platform" in device
-        else "not executed"
-    )
+    """The verification line: a badge, then the status, the device and the versions.
+
+    No date: an entry's page depends only on what it was checked against (the
+    landing page says when the build ran), so rebuilds and ``-j`` give the same page.
+    """
+    where = device_text(record["device"]) or "not executed"
     text = f"Status: {record['status']} · device: {where} · " + " · ".join(
-        f"{name} {version}" for name, version in versions.items()
+        f"{name} {version}" for name, version in record["versions"].items()
     )
+    shown = badge(record["status"])
     return nodes.paragraph(
-        "", "", nodes.Text(text), classes=["flax-errors-status", record["status"]]
+        "",
+        "",
+        nodes.inline(
+            shown.label,
+            shown.label,
+            classes=["sd-badge", f"sd-bg-{shown.colour}", f"sd-bg-text-{shown.colour}"],
+        ),
+        nodes.Text(" "),
+        nodes.Text(text),
+        classes=["flax-errors-status", record["status"]],
     )
 
 
@@ -232,42 +250,3 @@ def _problem_box(problem: FormatProblem) -> nodes.warning:
     box = nodes.warning()
     box += nodes.literal_block("", str(problem))
     return box
-
-
-class OptionsDirective(SphinxDirective):
-    """A table of every ``flax_errors_*`` setting, generated from the config dataclass."""
-
-    has_content = False
-    option_spec: ClassVar[dict[str, Any]] = {}
-
-    def run(self) -> list[nodes.Node]:
-        """Build the table."""
-        rows = [
-            (name, repr(default), help_text)
-            for name, default, help_text in CatalogueConfig.options()
-        ]
-        table = nodes.table(classes=["flax-errors-options"])
-        group = nodes.tgroup(cols=3)
-        table += group
-        for width in (30, 15, 55):
-            group += nodes.colspec(colwidth=width)
-        head = nodes.thead()
-        group += head
-        head += _row(("Setting", "Default", "Meaning"))
-        body = nodes.tbody()
-        group += body
-        for row in rows:
-            body += _row(row, literal_columns=(0, 1))
-        return [table]
-
-
-def _row(cells: tuple[str, ...], literal_columns: tuple[int, ...] = ()) -> nodes.row:
-    row = nodes.row()
-    for index, text in enumerate(cells):
-        entry = nodes.entry()
-        inline: nodes.Node = (
-            nodes.literal(text, text) if index in literal_columns else nodes.Text(text)
-        )
-        entry += nodes.paragraph("", "", inline)
-        row += entry
-    return row

@@ -94,10 +94,11 @@ def _supplemented(docstring: str, qualname: str, at: Location, supplements: Path
     if not path.is_file():
         return ErrorEntry(qualname, summary, prose, (), (), at)
     ours = parse_docstring(path.read_text(encoding="utf-8"), qualname, str(path), 1)
-    # Our file's opening line summarises the error in our words; Flax's docstring,
-    # when there is one, is the explanation readers expect to see first.
+    # Our file's opening line summarises the error for this site (Flax's first
+    # sentence is often not a summary); Flax's docstring, when there is one, is the
+    # explanation readers expect to see first.
     return dataclasses.replace(
-        ours, summary=summary or ours.summary, prose=prose + ours.prose, location=at
+        ours, summary=ours.summary or summary, prose=prose + ours.prose, location=at
     )
 
 

@@ -1,0 +1,156 @@
+"""How the catalogue is organised for readers: areas, related errors, design notes.
+
+Pure data, so that reorganising the site is an edit here and nothing else. Every
+name is an error's full dotted name. An error missing from :data:`AREAS` (one that
+Flax adds tomorrow) is still listed, under :data:`OTHER`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+OTHER = "Other"
+
+_FLAX = "flax.errors."
+_OURS = "flax_errors_ext.errors."
+
+_BY_AREA: dict[str, tuple[str, ...]] = {
+    "Module definition": (
+        "AssignSubModuleError",
+        "CallCompactUnboundModuleError",
+        "CallSetupUnboundModuleError",
+        "CallShareScopeOnUnboundModuleError",
+        "CallUnbindOnUnboundModuleError",
+        "DescriptorAttributeError",
+        "IncorrectPostInitOverrideError",
+        "InvalidInstanceModuleError",
+        "MultipleMethodsCompactError",
+        "NameInUseError",
+        "ReservedModuleAttributeError",
+        "SetAttributeFrozenModuleError",
+        "SetAttributeInModuleSetupError",
+    ),
+    "Scopes and variables": (
+        "ApplyModuleInvalidMethodError",
+        "ApplyScopeInvalidVariablesStructureError",
+        "ApplyScopeInvalidVariablesTypeError",
+        "InvalidFilterError",
+        "InvalidRngError",
+        "InvalidScopeError",
+        "LazyInitError",
+        "ModifyScopeVariableError",
+        "ScopeCollectionNotFound",
+        "ScopeParamNotFoundError",
+        "ScopeParamShapeError",
+        "ScopeVariableNotFoundError",
+    ),
+    "Transforms": (
+        "JaxTransformError",
+        "PartitioningUnspecifiedError",
+        "TransformTargetError",
+        "TransformedMethodReturnValueError",
+    ),
+    "Checkpointing and files": (
+        "AlreadyExistsError",
+        "InvalidCheckpointError",
+        "MPACheckpointingRequiredError",
+        "MPARestoreDataCorruptedError",
+        "MPARestoreTargetRequiredError",
+    ),
+    "Cursors": ("CursorFindError", "TraverseTreeError"),
+    "NNX": ("ImmutableVariableError", "TraceContextError"),
+}
+
+AREAS: dict[str, str] = {
+    **{_FLAX + name: area for area, names in _BY_AREA.items() for name in names},
+    _OURS + "JitPytreeError": "Errors added by flax-errors",
+}
+"""The area of each error, by full dotted name."""
+
+AREA_ORDER: tuple[str, ...] = (*_BY_AREA, "Errors added by flax-errors", OTHER)
+"""The order areas appear in on the index."""
+
+_RELATED: tuple[tuple[str, ...], ...] = (
+    # Calling into a Module that is not bound to variables.
+    (
+        _FLAX + "CallCompactUnboundModuleError",
+        _FLAX + "CallSetupUnboundModuleError",
+        _FLAX + "CallShareScopeOnUnboundModuleError",
+        _FLAX + "CallUnbindOnUnboundModuleError",
+        _FLAX + "InvalidScopeError",
+    ),
+    # Where attributes and submodules may be assigned.
+    (
+        _FLAX + "AssignSubModuleError",
+        _FLAX + "SetAttributeFrozenModuleError",
+        _FLAX + "SetAttributeInModuleSetupError",
+    ),
+    (_FLAX + "ReservedModuleAttributeError", _FLAX + "NameInUseError"),
+    (_FLAX + "ApplyModuleInvalidMethodError", _FLAX + "InvalidInstanceModuleError"),
+    # What apply is given as variables.
+    (
+        _FLAX + "ApplyScopeInvalidVariablesStructureError",
+        _FLAX + "ApplyScopeInvalidVariablesTypeError",
+        _FLAX + "ScopeCollectionNotFound",
+        _FLAX + "ScopeParamNotFoundError",
+    ),
+    (_FLAX + "ScopeParamNotFoundError", _FLAX + "ScopeParamShapeError"),
+    # Which collections apply may change.
+    (
+        _FLAX + "InvalidFilterError",
+        _FLAX + "ModifyScopeVariableError",
+        _FLAX + "ScopeVariableNotFoundError",
+    ),
+    # Modules and JAX transformations.
+    (
+        _OURS + "JitPytreeError",
+        _FLAX + "JaxTransformError",
+        _FLAX + "TransformTargetError",
+        _FLAX + "TransformedMethodReturnValueError",
+    ),
+    (_OURS + "JitPytreeError", _FLAX + "TraceContextError"),
+    (
+        _FLAX + "InvalidCheckpointError",
+        _FLAX + "MPACheckpointingRequiredError",
+        _FLAX + "MPARestoreDataCorruptedError",
+        _FLAX + "MPARestoreTargetRequiredError",
+    ),
+    (_FLAX + "AlreadyExistsError", _FLAX + "InvalidCheckpointError"),
+    (_FLAX + "CursorFindError", _FLAX + "TraverseTreeError"),
+    (_FLAX + "ImmutableVariableError", _FLAX + "TraceContextError"),
+)
+"""Groups of errors that readers confuse or meet together; each links to the others."""
+
+NOTES: dict[str, tuple[str, str]] = {
+    _OURS + "JitPytreeError": (
+        "jit_pytree_error_design",
+        "Why JitPytreeError is not a pytree registration",
+    ),
+}
+"""Design notes about an error: its docname and link text."""
+
+
+def area_of(qualname: str) -> str:
+    """The index area an error is listed under."""
+    return AREAS.get(qualname, OTHER)
+
+
+def _related_map() -> dict[str, tuple[str, ...]]:
+    related: dict[str, set[str]] = defaultdict(set)
+    for group in _RELATED:
+        for name in group:
+            related[name].update(other for other in group if other != name)
+    return {name: tuple(sorted(others, key=_short)) for name, others in related.items()}
+
+
+def _short(qualname: str) -> str:
+    return qualname.rpartition(".")[2]
+
+
+RELATED: dict[str, tuple[str, ...]] = _related_map()
+"""Each error's related errors, both ways round, sorted by class name."""
+
+
+def related(qualname: str) -> tuple[str, ...]:
+    """The errors an entry's "See also" names (some may not be in a given catalogue)."""
+    return RELATED.get(qualname, ())

@@ -1,0 +1,314 @@
+"""The site in a real browser: printed URLs land on their entries, pasted messages find them.
+
+Debian's ``chromium`` runs headless under playwright; no browser is ever downloaded.
+The site is built with execution off (the pages, anchors and search do not depend
+on it) and served from localhost. Screenshots of the landing page and of an entry
+go to the test's folder, and to ``$FLAX_ERRORS_ARTIFACTS`` when that is set.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import re
+import shutil
+import sys
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from playwright.sync_api import Browser, Dialog, Page, Request, Response, sync_playwright
+from sphinx.testing.util import SphinxTestApp
+
+from flax_errors_ext.core.records import ErrorEntry, ExampleKind
+from flax_errors_ext.site_links import check_site
+from flax_errors_ext.urls import FLAX_BASE_URL, base_url
+from tests.test_flax_catalogue import FLAX, OURS, run_in_process
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+CHROMIUM = shutil.which("chromium") or next(
+    (p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if Path(p).is_file()), None
+)
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS_ENV_VAR = "FLAX_ERRORS_ARTIFACTS"
+HEIGHT = 860
+"""The browser window's height: what a reader sees first."""
+ROOT = Path(__file__).parents[1]
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="no chromium installed (Debian: apt-get install chromium); browsers are never "
+    "downloaded for these tests",
+)
+
+# JitPytreeError and two Flax errors: one early on its page, one near the end.
+ERRORS = [
+    "flax_errors_ext.errors.JitPytreeError",
+    "flax.errors.ScopeParamShapeError",
+    "flax.errors.TransformTargetError",
+]
+_ENTRIES = {entry.qualname: entry for entry in FLAX.entries + OURS.entries}
+_URL = re.compile(r"(https?://\S+?\.html)#([\w.]+)")
+
+
+def _serve(root: Path) -> Iterator[str]:
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(root))
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        thread.join()
+
+
+def _build(srcdir: Path, **confoverrides: Any) -> Iterator[Path]:
+    before = set(sys.modules)
+    app = SphinxTestApp(
+        "html", srcdir=srcdir, confoverrides={"nb_execution_mode": "off", **confoverrides}
+    )
+    try:
+        app.build()
+        assert app.statuscode == 0, app.warning.getvalue()
+    finally:
+        app.cleanup()
+        # Module fixtures outlive conftest's per-test cleanup: forget the root's error
+        # modules here, or later tests would import this copy of them.
+        for name in set(sys.modules) - before:
+            if name.endswith("_errors"):
+                del sys.modules[name]
+    yield Path(app.outdir)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The real site, as ``nox -s docs`` builds it, with execution off."""
+    srcdir = tmp_path_factory.mktemp("browser-site") / "docs"
+    shutil.copytree(ROOT / "docs", srcdir, ignore=shutil.ignore_patterns("_build"))
+    shutil.copy(ROOT / "conf.py", srcdir / "conf.py")
+    yield from _build(srcdir)
+
+
+@pytest.fixture(scope="module")
+def site_url(site: Path) -> Iterator[str]:
+    yield from _serve(site)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert CHROMIUM is not None
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """A fresh tab that fails the test on any dialog (an ``alert`` means injected script)."""
+    context = browser.new_context(viewport={"width": 1280, "height": HEIGHT})
+    opened = context.new_page()
+    dialogs: list[str] = []
+    missing: list[str] = []
+
+    def on_dialog(dialog: Dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def on_response(response: Response) -> None:
+        if response.status >= 400:
+            missing.append(response.url)
+
+    opened.on("dialog", on_dialog)
+    opened.on("response", on_response)
+
+    def on_failed(request: Request) -> None:
+        missing.append(request.url)
+
+    opened.on("requestfailed", on_failed)
+    yield opened
+    context.close()
+    assert dialogs == [], "a page opened a dialog: error text ran as script"
+    assert missing == [], "the site asked for files it does not have, or for the network"
+
+
+def _screenshot(page: Page, tmp_path: Path, name: str) -> Path:
+    path = tmp_path / name
+    page.screenshot(path=str(path))
+    if os.environ.get(ARTIFACTS_ENV_VAR):
+        folder = Path(os.environ[ARTIFACTS_ENV_VAR])
+        folder.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, folder / name)
+    return path
+
+
+def _raised_message(entry: ErrorEntry) -> str:
+    """Raise the entry's error here, from its first bad example, and return its text."""
+    bad = next(e for e in entry.examples if e.kind is ExampleKind.BAD)
+    raised = run_in_process(entry, bad)[-1]
+    assert raised.exc_type == entry.qualname, raised.transcript
+    return raised.exc_msg or ""
+
+
+def _local(url: str, site_url: str) -> str:
+    for base in (FLAX_BASE_URL, base_url()):
+        url = url.replace(base + "/", site_url)
+    return url
+
+
+@pytest.mark.parametrize("qualname", ERRORS)
+def test_printed_url_lands_on_the_entry(
+    qualname: str, page: Page, site_url: str, tmp_path: Path
+) -> None:
+    entry = _ENTRIES[qualname]
+    match = _URL.search(_raised_message(entry))
+    assert match, f"{qualname} prints no URL"
+
+    page.goto(_local(match.group(0), site_url))
+
+    section = page.locator(f'section[id="{qualname}"]')
+    heading = section.locator("h1, h2").first
+    assert heading.inner_text().rstrip("#¶ \n") == entry.name
+    box = heading.bounding_box()
+    assert box is not None
+    assert box["y"] >= 0, box
+    assert box["y"] + box["height"] <= HEIGHT, box
+    # What went wrong and the examples are on the first screen too.
+    tabs = section.locator(".flax-errors-examples").first
+    assert tabs.is_visible()
+    tabs_box = tabs.bounding_box()
+    assert tabs_box is not None
+    assert tabs_box["y"] < HEIGHT
+    if qualname == "flax.errors.ScopeParamShapeError":
+        _screenshot(page, tmp_path, "entry.png")
+
+
+def test_landing_page_says_what_and_links_to_the_index(
+    page: Page, site: Path, site_url: str, tmp_path: Path
+) -> None:
+    catalogue = json.loads((site / "errors.json").read_text())
+
+    page.goto(site_url + "index.html")
+
+    main = page.locator("main")
+    assert "executable catalogue of the errors Flax raises" in main.inner_text()
+    assert f"{len(catalogue['entries'])} errors catalogued" in main.inner_text()
+    link = page.get_by_role("link", name="Browse the error index")
+    box = link.bounding_box()
+    assert box is not None
+    assert box["y"] + box["height"] <= HEIGHT
+    _screenshot(page, tmp_path, "landing.png")
+    link.click()
+    page.wait_for_url("**/error_index.html")
+    rows = page.locator("table.flax-errors-index tbody tr")
+    assert rows.count() == len(catalogue["entries"])
+
+
+def _search(page: Page, site_url: str, text: str) -> list[str]:
+    """Search the way a reader does: Ctrl+K on the landing page, paste, Enter."""
+    page.goto(site_url + "index.html")
+    page.keyboard.press("Control+k")
+    field = page.locator("#pst-search-dialog input[name=q]")
+    field.fill(text)
+    field.press("Enter")
+    page.wait_for_url("**/search.html?*")
+    # Results are added one by one; the summary line is written after the last.
+    page.wait_for_function(
+        "() => document.querySelector('#search-results p.search-summary')?.innerText"
+    )
+    links = page.locator("#search-results li > a")
+    return [str(links.nth(i).get_attribute("href")) for i in range(links.count())]
+
+
+@pytest.mark.parametrize("qualname", ERRORS)
+def test_pasted_message_finds_its_entry(qualname: str, page: Page, site_url: str) -> None:
+    message = _raised_message(_ENTRIES[qualname])
+    # A fragment from the middle of the message's first line, as a reader copies it.
+    words = message.split("\n")[0].split()
+    fragment = " ".join(words[2:14])
+
+    found = _search(page, site_url, fragment)
+
+    assert found, f"no results for {fragment!r}"
+    assert found[0].endswith(f"#{qualname}"), (fragment, found[:5])
+
+
+def test_a_message_with_other_names_and_shapes_still_finds_its_entry(
+    page: Page, site_url: str
+) -> None:
+    message = _raised_message(_ENTRIES["flax.errors.ScopeParamShapeError"])
+    theirs = (
+        message.replace('"kernel"', '"bias"')
+        .replace("Dense_0", "Dense_3")
+        .replace("(4, 8)", "(16,)")
+    )
+    assert theirs != message
+
+    found = _search(page, site_url, theirs.split(" (https://")[0])
+
+    assert found[0].endswith("#flax.errors.ScopeParamShapeError"), found[:5]
+
+
+def test_copy_button_copies_the_code_without_prompts_or_output(page: Page, site_url: str) -> None:
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    qualname = "flax.errors.ScopeParamShapeError"
+    page.goto(f"{site_url}api_reference/flax.errors.html#{qualname}")
+    block = page.locator(f'section[id="{qualname}"] .flax-errors-transcript').first
+    block.hover()
+    block.locator("button.copybtn").click()
+
+    copied = str(page.evaluate("navigator.clipboard.readText()"))
+
+    assert copied.startswith("import jax\n")
+    assert ">>>" not in copied
+    assert "..." not in copied
+    assert "Traceback" not in copied
+    assert "ScopeParamShapeError" not in copied
+    assert "    def __call__(self, x):" in copied  # continuation lines keep their indent
+
+
+def test_internal_links_of_the_real_site_resolve(site: Path) -> None:
+    report = check_site(site)
+    assert report.broken == []
+
+
+@pytest.fixture(scope="module")
+def hostile_site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The test root whose error text holds a script tag."""
+    srcdir = tmp_path_factory.mktemp("browser-hostile") / "site"
+    shutil.copytree(ROOT / "tests" / "roots" / "test-site", srcdir)
+    for built in _build(srcdir):
+        yield from _serve(built)
+
+
+def test_hostile_error_text_stays_text_in_pages_and_search(
+    page: Page, hostile_site_url: str
+) -> None:
+    page.goto(hostile_site_url + "api_reference/site_a_errors.html#site_a_errors.LeakyError")
+    assert "<script>alert(1)</script>" in page.locator("body").inner_text()
+    page.goto(hostile_site_url + "search.html?q=leaf+leaked+alert+script+into+the+forest")
+    page.wait_for_selector("#search-results li a")
+    first = page.locator("#search-results li").first
+    assert first.locator("a").get_attribute("href") == (
+        "api_reference/site_a_errors.html#site_a_errors.LeakyError"
+    )
+    assert "<script>" in first.inner_text()  # shown as text; the page fixture saw no alert

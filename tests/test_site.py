@@ -1,0 +1,344 @@
+"""The reader-facing site: landing figures, the error index, entries, search data and links.
+
+Sphinx builds run the test root ``tests/roots/test-site`` (two error modules, an
+index page and a landing page); the pure helpers behind them are tested directly.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sphinx.testing.util import SphinxTestApp
+
+from flax_errors_ext.core import areas
+from flax_errors_ext.core.discover import BUILTIN_CATALOGUE, discover
+from flax_errors_ext.core.site import (
+    badge,
+    device_label,
+    figures,
+    inline_parts,
+    plain_text,
+    search_entries,
+)
+from flax_errors_ext.core.tracebacks import exception_lines, is_internal, trim_traceback
+from flax_errors_ext.site_links import check_site
+from flax_errors_ext.sphinx_search import DATA_FILE
+
+MakeApp = Callable[..., SphinxTestApp]
+SCRIPT = "<script>alert(1)</script>"
+ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
+
+
+def html(app: SphinxTestApp, page: str) -> str:
+    return (Path(app.outdir) / page).read_text()
+
+
+def search_data(app: SphinxTestApp) -> list[dict[str, Any]]:
+    text = (Path(app.outdir) / "_static" / DATA_FILE).read_text()
+    prefix = "window.FLAX_ERRORS_SEARCH = "
+    assert text.startswith(prefix)
+    data: list[dict[str, Any]] = json.loads(text[len(prefix) :].rstrip().rstrip(";"))
+    return data
+
+
+def _index_rows(page: str) -> list[tuple[str, str]]:
+    """(link, badge) of every row of the error index."""
+    return re.findall(
+        r'<tr[^>]*>\s*<td[^>]*><p><a class="reference internal" href="([^"]+)">.*?'
+        r'<span class="sd-badge [^"]*">([^<]+)</span>',
+        page,
+        flags=re.DOTALL,
+    )
+
+
+@pytest.mark.sphinx("html", testroot="site")
+def test_landing_page_counts_every_entry_and_says_where_it_was_verified(
+    app: SphinxTestApp,
+) -> None:
+    app.build()
+    assert app.statuscode == 0
+
+    page = html(app, "index.html")
+    assert "<strong>3</strong> errors catalogued" in page
+    assert ">2 verified</span>" in page
+    assert ">1 undocumented</span>" in page
+    assert re.search(r"Last verified \d{4}-\d\d-\d\d \d\d:\d\d UTC on CPU, with jax ", page)
+
+
+@pytest.mark.sphinx("html", testroot="site")
+def test_index_lists_every_entry_with_its_status_and_link(app: SphinxTestApp) -> None:
+    app.build()
+
+    page = html(app, "errors.html")
+    assert _index_rows(page) == [
+        ("api_reference/site_a_errors.html#site_a_errors.BareError", "undocumented"),
+        ("api_reference/site_b_errors.html#site_b_errors.CalmError", "verified"),
+        ("api_reference/site_a_errors.html#site_a_errors.LeakyError", "verified"),
+    ]
+    # Errors no area claims still show up, under "Other".
+    assert 'id="area-other"' in page
+    # The one-line summary, with its inline literal as code.
+    assert "Raised for <code" in page
+
+
+@pytest.mark.sphinx("html", testroot="site")
+def test_error_text_is_in_sphinx_search_index_and_search_data(app: SphinxTestApp) -> None:
+    app.build()
+    text = html(app, "searchindex.js")
+    index = json.loads(text[text.index("(") + 1 : text.rindex(")")])
+    page = index["docnames"].index("api_reference/site_a_errors")
+    # A word that occurs only in the error's message: literal blocks are indexed.
+    found = index["terms"]["forest"]
+    assert page in (found if isinstance(found, list) else [found])
+    leaky = next(item for item in search_data(app) if item["name"] == "LeakyError")
+    assert leaky["docname"] == "api_reference/site_a_errors"
+    assert leaky["messages"][0].startswith("site_a_errors.LeakyError: leaf 1 leaked")
+
+
+@pytest.mark.sphinx("html", testroot="site")
+def test_error_text_is_escaped_on_index_landing_and_entries(app: SphinxTestApp) -> None:
+    app.build()
+
+    for name in ("index.html", "errors.html", "api_reference/site_a_errors.html", "search.html"):
+        assert SCRIPT not in html(app, name), name
+    assert ESCAPED in html(app, "errors.html")
+    entry = html(app, "api_reference/site_a_errors.html")
+    assert entry.count(ESCAPED) >= 3  # headline, short output and full traceback
+    # The search data carries the text as JSON data, which the page never parses as HTML.
+    leaky = next(item for item in search_data(app) if item["name"] == "LeakyError")
+    assert any(SCRIPT in message for message in leaky["messages"])
+
+
+@pytest.mark.sphinx("html", testroot="site")
+def test_entry_shows_tabs_trimmed_output_and_the_full_traceback(app: SphinxTestApp) -> None:
+    app.build()
+    page = html(app, "api_reference/site_a_errors.html")
+    entry = page[
+        page.index('id="site_a_errors.LeakyError"') : page.index('id="site_a_errors.BareError"')
+    ]
+
+    labels = re.findall(r'<label [^>]*class="sd-tab-label[^"]*"[^>]*>(.*?)</label>', entry, re.S)
+    assert [label.strip() for label in labels] == ["Bad example", "Good example"]
+    assert '<span class="sd-badge sd-bg-success sd-bg-text-success">verified</span>' in entry
+    short, _, full = entry.partition("Full traceback")
+    assert full, "no dropdown with the full traceback"
+    # The short view keeps the reader's frames and the exception, not JAX's internals.
+    assert "&lt;doctest site_a_errors.LeakyError[2]&gt;" in short
+    assert "tree_util.py" not in short
+    assert "doctest.py" not in short
+    assert "site_a_errors.LeakyError</span>" in short
+    # The dropdown holds every frame.
+    assert "tree_util.py" in full
+    assert "doctest.py" in full
+    assert "<details" in entry
+    assert "Checked: raises exactly this error, with the documented text." in entry
+    # The headline is not repeated as the explanation's first paragraph.
+    assert entry.count("that leak") == 1
+
+
+@pytest.mark.sphinx("html", testroot="site", srcdir="site_see_also")
+def test_see_also_links_go_both_ways(app: SphinxTestApp, monkeypatch: pytest.MonkeyPatch) -> None:
+    leaky, calm = "site_a_errors.LeakyError", "site_b_errors.CalmError"
+    monkeypatch.setattr(areas, "RELATED", {leaky: (calm,), calm: (leaky,)})
+    app.build()
+
+    page_a = html(app, "api_reference/site_a_errors.html")
+    page_b = html(app, "api_reference/site_b_errors.html")
+    assert f'href="site_b_errors.html#{calm}"' in page_a
+    assert f'href="site_a_errors.html#{leaky}"' in page_b
+    assert page_a.count("See also:") == 1  # BareError relates to nothing: no line
+
+
+@pytest.mark.sphinx("html", testroot="site", srcdir="site_parallel", parallel=2)
+def test_parallel_build_index_is_complete(app: SphinxTestApp) -> None:
+    app.build()
+    assert len(_index_rows(html(app, "errors.html"))) == 3
+    assert "<strong>3</strong> errors catalogued" in html(app, "index.html")
+
+
+@pytest.mark.sphinx("html", testroot="site", srcdir="site_edited")
+def test_index_follows_the_catalogue_without_being_edited(
+    app: SphinxTestApp, make_app: MakeApp
+) -> None:
+    app.build()
+    module = Path(app.srcdir) / "site_b_errors.py"
+    module.write_text(module.read_text().replace('("calm was lost")', '("calm is gone")'))
+
+    again = make_app("html", srcdir=app.srcdir)
+    again.build()
+
+    assert again.statuscode == 1  # the drift fails the build, and the index says so
+    rows = dict(_index_rows(html(again, "errors.html")))
+    assert rows["api_reference/site_b_errors.html#site_b_errors.CalmError"] == "drifted"
+    assert ">1 drifted</span>" in html(again, "index.html")
+
+
+@pytest.mark.sphinx("html", testroot="site")
+def test_every_local_link_and_anchor_resolves(app: SphinxTestApp) -> None:
+    app.build()
+    report = check_site(Path(app.outdir))
+    assert report.checked > 50
+    assert report.broken == []
+
+
+def test_link_check_reports_missing_pages_and_anchors(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text(
+        '<a id="top" href="#top">ok</a> <a href="other.html#nowhere">bad anchor</a>'
+        ' <a href="missing.html">bad page</a> <a href="https://example.org/">external</a>'
+    )
+    (tmp_path / "other.html").write_text('<section id="here"></section>')
+    report = check_site(tmp_path)
+    assert [link.target for link in report.broken] == ["other.html#nowhere", "missing.html"]
+    assert [link.target for link in report.external] == ["https://example.org/"]
+
+
+# The pure helpers.
+
+_FULL = """\
+Traceback (most recent call last):
+  File "/usr/lib/python3.11/doctest.py", line 1353, in __run
+    exec(compile(example.source, filename, "single",
+  File "<doctest m.E[3]>", line 1, in <module>
+    MLP().apply(variables, batch)
+  File "/venv/lib/python3.11/site-packages/flax/linen/module.py", line 9, in apply
+    return fn()
+           ^^^^
+  File "/home/me/project/model.py", line 4, in __call__
+    x = layer(x)
+flax.errors.ScopeParamShapeError: For parameter "kernel" ... (https://x)
+  - a continuation line of the message
+--------------------
+For simplicity, JAX has removed its internal frames from the traceback of the following \
+exception. Set JAX_TRACEBACK_FILTERING=off to include these.
+"""
+
+
+def test_trimmed_traceback_keeps_the_readers_frames_and_the_exception() -> None:
+    assert trim_traceback(_FULL) == (
+        "Traceback (most recent call last):\n"
+        '  File "<doctest m.E[3]>", line 1, in <module>\n'
+        "    MLP().apply(variables, batch)\n"
+        '  File "/home/me/project/model.py", line 4, in __call__\n'
+        "    x = layer(x)\n"
+        'flax.errors.ScopeParamShapeError: For parameter "kernel" ... (https://x)\n'
+        "  - a continuation line of the message\n"
+    )
+    assert exception_lines(_FULL) == (
+        'flax.errors.ScopeParamShapeError: For parameter "kernel" ... (https://x)\n'
+        "  - a continuation line of the message"
+    )
+    assert trim_traceback("(16, 2)\n") == "(16, 2)\n"
+
+
+@pytest.mark.parametrize(
+    ("path", "internal"),
+    [
+        ("<doctest m.E[0]>", False),
+        ("/usr/lib/python3.11/doctest.py", True),
+        ("C:\\Python311\\Lib\\site-packages\\jax\\api.py", True),
+        ("/usr/lib/python3/dist-packages/numpy/core.py", True),
+        ("/home/me/project/model.py", False),
+    ],
+)
+def test_library_frames_are_told_from_the_readers(path: str, internal: bool) -> None:
+    assert is_internal(path) is internal
+
+
+def test_this_packages_own_frames_are_library_frames() -> None:
+    hook = str(Path(areas.__file__).parents[1] / "jit_hook.py")
+    assert trim_traceback(
+        f'Traceback (most recent call last):\n  File "{hook}", line 1\nE: x\n'
+    ) == ("Traceback (most recent call last):\nE: x\n")
+
+
+FLAX_ENTRIES = discover("flax.errors", BUILTIN_CATALOGUE).entries
+OWN_ENTRIES = discover("flax_errors_ext.errors").entries
+CATALOGUED = {entry.qualname for entry in FLAX_ENTRIES + OWN_ENTRIES}
+
+
+@pytest.mark.parametrize("qualname", sorted(CATALOGUED))
+def test_every_catalogued_error_has_an_area(qualname: str) -> None:
+    # A new Flax error lands under "Other" on the site; this asks for a real area.
+    assert areas.area_of(qualname) != areas.OTHER
+
+
+def test_unknown_errors_are_listed_under_other() -> None:
+    assert areas.area_of("flax.errors.ErrorFromTheFuture") == areas.OTHER
+    assert areas.AREA_ORDER[-1] == areas.OTHER
+    assert set(areas.AREAS.values()) < set(areas.AREA_ORDER)
+
+
+def test_related_errors_exist_and_link_both_ways() -> None:
+    named = set(areas.RELATED) | {n for others in areas.RELATED.values() for n in others}
+    assert named <= CATALOGUED
+    assert set(areas.AREAS) <= CATALOGUED
+    for name, others in areas.RELATED.items():
+        assert name not in others
+        for other in others:
+            assert name in areas.RELATED[other]
+
+
+def test_badges_say_what_readers_need() -> None:
+    labels = {status: badge(status).label for status in ("passed", "failed", "unreachable")}
+    assert labels == {"passed": "verified", "failed": "drifted", "unreachable": "unreachable"}
+    assert badge("undocumented").label == "undocumented"
+    assert badge("something-new").label == "something-new"
+
+
+def _record(name: str, status: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "name": name,
+        "qualname": f"m.{name}",
+        "url": f"api_reference/m.html#m.{name}",
+        "summary": f"{name} summary.",
+        "status": status,
+        "device": {"platform": "gpu", "device_kind": "NVIDIA H200", "count": 1},
+        "versions": {"jax": "1", "jaxlib": "1", "flax": "2"},
+        "examples": [],
+        **extra,
+    }
+
+
+def test_figures_count_statuses_and_name_the_device() -> None:
+    shown = figures([_record("A", "passed"), _record("B", "passed"), _record("C", "failed")])
+    assert shown.entries == 3
+    assert shown.statuses == (("passed", 2), ("failed", 1))
+    assert shown.device == "GPU (NVIDIA H200)"
+    assert shown.versions == "jax 1, jaxlib 1, flax 2"
+    assert not figures([_record("A", "not-run", device={})]).executed
+    assert device_label({"platform": "cpu", "device_kind": "cpu"}) == "CPU"
+
+
+def test_search_entries_hold_the_messages_of_bad_examples() -> None:
+    note = "\n--------------------\nFor simplicity, JAX has removed its internal frames. Set X."
+    record = _record(
+        "A",
+        "passed",
+        summary="Uses ``apply``.",
+        examples=[
+            {"kind": "bad", "expected": "m.A: documented (...)\n", "actual": "m.A: real" + note},
+            {"kind": "good", "expected": "(1, 2)\n", "actual": "(1, 2)\n"},
+        ],
+    )
+    (item,) = search_entries([record])
+    assert item["messages"] == ["m.A: documented (...)", "m.A: real"]
+    assert item["headline"] == "Uses apply."
+    assert item["url"] == "api_reference/m.html#m.A"
+
+
+def test_inline_markup_becomes_code_and_nothing_else() -> None:
+    assert inline_parts(
+        "Use ``jax.jit`` or :meth:`Module.apply() <flax.linen.Module.apply>`."
+    ) == [
+        ("Use ", False),
+        ("jax.jit", True),
+        (" or ", False),
+        ("Module.apply()", True),
+        (".", False),
+    ]
+    assert plain_text("*not* <b>bold</b>") == "*not* <b>bold</b>"
