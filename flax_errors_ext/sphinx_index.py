@@ -27,6 +27,7 @@ from flax_errors_ext.core.site import (
     inline_parts,
     time_text,
 )
+from flax_errors_ext.sphinx_table import table
 
 if TYPE_CHECKING:
     from collections.abc import Set
@@ -167,35 +168,20 @@ def _index(records: Records, link: Any) -> list[nodes.Node]:
 
 
 def _index_table(rows: list[dict[str, Any]], link: Any) -> nodes.table:
-    table = nodes.table(classes=["flax-errors-index"])
-    group = nodes.tgroup(cols=3)
-    table += group
-    for width in (32, 56, 12):
-        group += nodes.colspec(colwidth=width)
-    head = nodes.thead()
-    group += head
-    head += _row([nodes.Text(text)] for text in ("Error", "What went wrong", "Status"))
-    body = nodes.tbody()
-    group += body
-    for record in rows:
-        name = record["name"]
-        summary = [
-            nodes.literal(part, part) if code else nodes.Text(part)
-            for part, code in inline_parts(headline(record))
+    cells = [
+        [
+            [link(record["qualname"], nodes.literal(record["name"], record["name"]))],
+            [
+                nodes.literal(part, part) if code else nodes.Text(part)
+                for part, code in inline_parts(headline(record))
+            ],
+            [_badge(record)],
         ]
-        body += _row(
-            [[link(record["qualname"], nodes.literal(name, name))], summary, [_badge(record)]]
-        )
-    return table
-
-
-def _row(cells: Any) -> nodes.row:
-    row = nodes.row()
-    for children in cells:
-        entry = nodes.entry()
-        entry += nodes.paragraph("", "", *children)
-        row += entry
-    return row
+        for record in rows
+    ]
+    return table(
+        ["flax-errors-index"], (32, 56, 12), ("Error", "What went wrong", "Status"), cells
+    )
 
 
 def _badge(record: dict[str, Any]) -> nodes.inline:

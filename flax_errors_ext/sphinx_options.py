@@ -8,6 +8,7 @@ from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
 from flax_errors_ext.core.config import CatalogueConfig
+from flax_errors_ext.sphinx_table import table
 
 
 class OptionsDirective(SphinxDirective):
@@ -18,33 +19,14 @@ class OptionsDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         """Build the table."""
-        rows = [
-            (name, repr(default), help_text)
+        rows: list[list[list[nodes.Node]]] = [
+            [
+                [nodes.literal(name, name)],
+                [nodes.literal(repr(default), repr(default))],
+                [nodes.Text(help_text)],
+            ]
             for name, default, help_text in CatalogueConfig.options()
         ]
-        table = nodes.table(classes=["flax-errors-options"])
-        group = nodes.tgroup(cols=3)
-        table += group
-        for width in (30, 15, 55):
-            group += nodes.colspec(colwidth=width)
-        head = nodes.thead()
-        group += head
-        head += table_row(("Setting", "Default", "Meaning"))
-        body = nodes.tbody()
-        group += body
-        for row in rows:
-            body += table_row(row, literal_columns=(0, 1))
-        return [table]
-
-
-def table_row(cells: tuple[str, ...], literal_columns: tuple[int, ...] = ()) -> nodes.row:
-    """A table row of plain text cells; the given columns as inline code."""
-    row = nodes.row()
-    for index, text in enumerate(cells):
-        entry = nodes.entry()
-        inline: nodes.Node = (
-            nodes.literal(text, text) if index in literal_columns else nodes.Text(text)
-        )
-        entry += nodes.paragraph("", "", inline)
-        row += entry
-    return row
+        return [
+            table(["flax-errors-options"], (30, 15, 55), ("Setting", "Default", "Meaning"), rows)
+        ]

@@ -63,7 +63,7 @@ def _judge_statement(
     kind: ExampleKind, statement: Statement, run: StatementRun
 ) -> tuple[Verdict, str, str, str]:
     """(verdict, detail, documented text, actual text) for one statement."""
-    flags = _flags(statement)
+    flags = statement_flags(statement)
     checker = doctest.OutputChecker()
     if run.exc_msg is None:
         if statement.exc_msg is not None:
@@ -93,7 +93,8 @@ def _judge_statement(
     return Verdict.DRIFTED, detail, statement.exc_msg, run.exc_msg
 
 
-def _flags(statement: Statement) -> int:
+def statement_flags(statement: Statement) -> int:
+    """The doctest option flags a statement is compared under: ours plus its inline options."""
     flags = OPTION_FLAGS
     for flag, enabled in statement.options:
         flags = flags | flag if enabled else flags & ~flag

@@ -28,7 +28,7 @@ import tokenize
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.core.judge import OPTION_FLAGS, judge
+from flax_errors_ext.core.judge import OPTION_FLAGS, judge, statement_flags
 from flax_errors_ext.core.records import Example, Verdict
 
 if TYPE_CHECKING:
@@ -76,14 +76,6 @@ class Skip:
 
     def __str__(self) -> str:
         return f"{self.location}: {self.reason}"
-
-
-def statement_flags(statement: Statement) -> int:
-    """The doctest option flags the statement is compared under (as :mod:`.judge` does)."""
-    flags = OPTION_FLAGS
-    for flag, enabled in statement.options:
-        flags = flags | flag if enabled else flags & ~flag
-    return flags
 
 
 def plan(results: Iterable[ExampleResult]) -> tuple[list[Edit], list[Skip]]:
