@@ -144,14 +144,19 @@ def _outdated_by_environment(
     by_doc = CatalogueCollector.records(env)
     if getattr(env, "flax_errors_changed", False):
         return sorted(by_doc)
-    # A page whose undocumented entry has gained an example file since it was read.
+    # A page with a failing entry, so that every build checks it again (from the
+    # cache only where the run itself is trusted); and a page whose undocumented
+    # entry has gained an example file since it was read.
     state: BuildState = env.flax_errors_state  # type: ignore[attr-defined]
     return sorted(
         docname
         for docname, records in by_doc.items()
         if any(
-            r["status"] == "undocumented"
-            and catalogue_file(state.catalogue_dir, r["qualname"]).is_file()
+            r["status"] == "failed"
+            or (
+                r["status"] == "undocumented"
+                and catalogue_file(state.catalogue_dir, r["qualname"]).is_file()
+            )
             for r in records
         )
     )

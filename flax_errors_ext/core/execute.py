@@ -9,6 +9,7 @@ caches the result. A run that times out or loses its kernel is never cached.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import time
@@ -112,15 +113,32 @@ def execute_notebook(
 
 
 def _in_cache(notebook: NotebookNode, nb_config: NbParserConfig) -> bool:
+    return _cache_record(notebook, nb_config) is not None
+
+
+def _cache_record(notebook: NotebookNode, nb_config: NbParserConfig) -> Any:
     if nb_config.execution_mode != "cache":
-        return False
+        return None
     from jupyter_cache import get_cache
 
     try:
-        get_cache(nb_config.execution_cache_path).match_cache_notebook(notebook)
+        return get_cache(nb_config.execution_cache_path).match_cache_notebook(notebook)
     except KeyError:
-        return False
-    return True
+        return None
+
+
+def forget(notebook: NotebookNode, nb_config: NbParserConfig) -> None:
+    """Drop the cached outputs of ``notebook``, if there are any.
+
+    For runs that failed in a way the environment may have caused: the next build
+    runs them afresh rather than trusting a stored failure.
+    """
+    record = _cache_record(notebook, nb_config)
+    if record is not None:
+        from jupyter_cache import get_cache
+
+        with contextlib.suppress(KeyError):
+            get_cache(nb_config.execution_cache_path).remove_cache(record.pk)
 
 
 def _records(notebook: NotebookNode, role: str) -> dict[int, dict[str, Any]]:

@@ -44,6 +44,16 @@ class Verdict(enum.StrEnum):
         """Whether this verdict fails the build."""
         return self not in (Verdict.PASSED, Verdict.NOT_RUN)
 
+    @property
+    def may_be_transient(self) -> bool:
+        """Whether the run itself may be at fault (an exception nobody documented).
+
+        Such a run is not kept in the cache: the cause (a missing file, memory, an
+        event loop) may be gone by the next build. Drift and no-raise are facts of
+        the code under the cache's key, and stay cached.
+        """
+        return self in (Verdict.RAISED, Verdict.WRONG_CLASS, Verdict.TIMED_OUT, Verdict.CRASHED)
+
 
 @dataclasses.dataclass(frozen=True)
 class Location:

@@ -12,7 +12,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.core.execute import Execution, execute_notebook
+from flax_errors_ext.core.execute import Execution, execute_notebook, forget
 from flax_errors_ext.core.fingerprint import code_hash
 from flax_errors_ext.core.judge import judge
 from flax_errors_ext.core.notebook import build_notebook
@@ -71,15 +71,17 @@ def check_module(
     )
 
     def check(entry: ErrorEntry) -> EntryOutcome:
-        execution = Execution(runs=())
-        if entry.examples:
-            notebook = build_notebook(entry, keyed, [module.import_path], timeout)
-            path = notebook_dir / f"{entry.qualname}.ipynb"
-            execution = execute_notebook(notebook, path, nb_config, len(entry.examples))
+        if not entry.examples:
+            return EntryOutcome(entry, Execution(runs=()), ())
+        notebook = build_notebook(entry, keyed, [module.import_path], timeout)
+        path = notebook_dir / f"{entry.qualname}.ipynb"
+        execution = execute_notebook(notebook, path, nb_config, len(entry.examples))
         results = tuple(
             judge(example, runs, execution.failure, execution.failure_detail)
             for example, runs in zip(entry.examples, execution.runs, strict=True)
         )
+        if any(result.verdict.may_be_transient for result in results):
+            forget(notebook, nb_config)
         return EntryOutcome(entry, execution, results)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
