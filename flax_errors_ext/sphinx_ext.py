@@ -112,8 +112,8 @@ def _prepare_build(app: Sphinx) -> None:
             fingerprint["device"]["error"], type=WARNING_TYPE, subtype="device", location="conf.py"
         )
     env = app.env
-    env.flax_errors_changed = getattr(env, "flax_errors_fingerprint", None) != fingerprint  # type: ignore[attr-defined]
-    env.flax_errors_fingerprint = fingerprint  # type: ignore[attr-defined]
+    previous: BuildState | None = getattr(env, "flax_errors_state", None)
+    env.flax_errors_changed = previous is None or previous.fingerprint != fingerprint  # type: ignore[attr-defined]
     env.flax_errors_state = BuildState(  # type: ignore[attr-defined]
         config=config,
         fingerprint=fingerprint,

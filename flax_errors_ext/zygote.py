@@ -72,8 +72,8 @@ def serve(path: str) -> None:
 
     # `python -m` put our start directory first on sys.path; a kernel starts
     # without it (ipykernel_launcher removes it, IPython adds the kernel's cwd).
-    start_dir = sys.path.pop(0) if sys.path and sys.path[0] in ("", os.getcwd()) else None
-    del start_dir
+    if sys.path and sys.path[0] in ("", os.getcwd()):
+        del sys.path[0]
     for name in PRELOAD:
         importlib.import_module(name)
     env_at_import = _import_time_env(dict(os.environ))

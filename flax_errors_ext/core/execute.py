@@ -72,7 +72,7 @@ def execute_notebook(
     text: str = nbformat.writes(notebook)  # type: ignore[no-untyped-call]
     if not path.exists() or path.read_text(encoding="utf-8") != text:
         path.write_text(text, encoding="utf-8")
-    executed = not _in_cache(notebook, nb_config)
+    executed = _cache_record(notebook, nb_config) is None
     started = time.perf_counter()
     try:
         with create_client(notebook, str(path), nb_config, _MystNbLogger(_LOGGER)) as client:
@@ -110,10 +110,6 @@ def execute_notebook(
         failure=Verdict.TIMED_OUT if timed_out else Verdict.CRASHED,
         failure_detail=detail,
     )
-
-
-def _in_cache(notebook: NotebookNode, nb_config: NbParserConfig) -> bool:
-    return _cache_record(notebook, nb_config) is not None
 
 
 def _cache_record(notebook: NotebookNode, nb_config: NbParserConfig) -> Any:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import dataclasses
 import functools
 import hashlib
 import json
@@ -33,21 +32,6 @@ _PROBE = (
     "print(json.dumps({'platform': d[0].platform, 'device_kind': d[0].device_kind,"
     " 'count': len(d)}))\n"
 )
-
-
-@dataclasses.dataclass(frozen=True)
-class Fingerprint:
-    """The environment an entry's examples run in, as far as its outcome can tell."""
-
-    versions: dict[str, str]
-    device: dict[str, Any]
-    sources: dict[str, str]
-    """Dotted module name to the hash of its code without docstrings."""
-
-    def as_dict(self) -> dict[str, Any]:
-        """A plain, key-sorted dict, stable enough to write into a cell."""
-        as_dict: dict[str, Any] = json.loads(json.dumps(dataclasses.asdict(self), sort_keys=True))
-        return as_dict
 
 
 def code_hash(path: str | Path) -> str:
@@ -94,16 +78,17 @@ def probe_device(python: str = sys.executable, timeout: float = 300) -> dict[str
     return probed
 
 
-def runtime_paths() -> list[str]:
-    """Source files of our own code that runs in the kernel."""
+def runtime_hashes() -> dict[str, str]:
+    """Docstring-free hashes of our own code that runs in the kernel, by module."""
     import importlib.util
 
-    paths = []
+    hashes = {}
     for name in RUNTIME_MODULES:
         spec = importlib.util.find_spec(name)
-        if spec is not None and spec.origin:
-            paths.append(spec.origin)
-    return paths
+        if spec is None or spec.origin is None:
+            raise ImportError(f"cannot find the source of {name}")
+        hashes[name] = code_hash(spec.origin)
+    return hashes
 
 
 _DEVICE_ENV_VARS = (
@@ -144,7 +129,7 @@ def device_inventory() -> dict[str, Any]:
         "nodes": sorted(path for pattern in _DEVICE_NODES for path in glob.glob(pattern)),
         "gpus": gpus,
         "plugins": plugins,
-        "versions": current_versions(),
+        "versions": package_versions(),
     }
 
 
@@ -177,15 +162,7 @@ def build_fingerprint(*, probe_cache: Path | None) -> dict[str, Any]:
             will execute and the device does not matter.
     """
     return {
-        "versions": current_versions(),
+        "versions": package_versions(),
         "device": probe_device_cached(probe_cache) if probe_cache is not None else {},
-        "sources": {
-            name: code_hash(path)
-            for name, path in zip(RUNTIME_MODULES, runtime_paths(), strict=True)
-        },
+        "sources": runtime_hashes(),
     }
-
-
-def current_versions() -> dict[str, str]:
-    """The installed jax, jaxlib and flax versions, read without importing them."""
-    return package_versions()

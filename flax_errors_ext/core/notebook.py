@@ -32,7 +32,7 @@ def build_notebook(
     Args:
         entry: The error whose examples to run.
         fingerprint: What the cache must key on besides the code (see
-            :class:`~flax_errors_ext.core.fingerprint.Fingerprint`).
+            :func:`~flax_errors_ext.core.fingerprint.build_fingerprint`).
         import_paths: Directories the kernel needs on ``sys.path`` to import the
             catalogued module.
         timeout: Seconds each example may run.
