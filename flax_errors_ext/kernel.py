@@ -170,17 +170,22 @@ def finish() -> None:
     example should find already done for it.
     """
     try:
-        import jax
-
-        devices = jax.devices()
-        device = {
-            "platform": devices[0].platform,
-            "device_kind": devices[0].device_kind,
-            "count": len(devices),
-        }
+        device = device_record()
     except Exception as error:  # the record is informative; the verdicts stand without it
         device = {"error": repr(error)}
     _publish({"device": device, "versions": package_versions()})
+
+
+def device_record() -> dict[str, Any]:
+    """The JAX devices this process sees (initialises a backend)."""
+    import jax
+
+    devices = jax.devices()
+    return {
+        "platform": devices[0].platform,
+        "device_kind": devices[0].device_kind,
+        "count": len(devices),
+    }
 
 
 def _publish(record: dict[str, Any]) -> None:

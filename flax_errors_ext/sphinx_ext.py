@@ -30,7 +30,7 @@ from sphinx.util import logging
 from flax_errors_ext import __version__
 from flax_errors_ext.core.config import CatalogueConfig
 from flax_errors_ext.core.discover import BUILTIN_CATALOGUE, catalogue_file
-from flax_errors_ext.core.fingerprint import build_fingerprint
+from flax_errors_ext.core.fingerprint import Probe, build_fingerprint, probe_device
 from flax_errors_ext.core.kernels import (
     WarmKernelServer,
     install_kernelspec,
@@ -105,7 +105,8 @@ def _prepare_build(app: Sphinx) -> None:
         # Creates the database now, before parallel readers fork and race to.
         get_cache(nb_config.execution_cache_path).list_cache_records()
     fingerprint = build_fingerprint(
-        probe_cache=build_dir / NOTEBOOK_DIR / "device.json" if executes else None
+        probe_cache=build_dir / NOTEBOOK_DIR / "device.json" if executes else None,
+        probe=_device_probe(app),
     )
     if "error" in fingerprint["device"]:
         LOGGER.warning(
@@ -169,16 +170,30 @@ def _start_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> N
     catalogue_pages = {page_docname(m) for m in config.modules} | set(
         CatalogueCollector.records(env)
     )
-    if (
-        executes
-        and config.warm_kernels
-        and hasattr(os, "fork")
-        and catalogue_pages & set(docnames)
-    ):
+    if executes and catalogue_pages & set(docnames):
         # Only when entries will be read, and before -j readers fork: the server
         # imports jax and flax while Sphinx reads the other pages.
+        _kernel_server(app)
+
+
+def _kernel_server(app: Sphinx) -> WarmKernelServer | None:
+    """The build's warm kernel server, started on first use; None if not wanted."""
+    server: WarmKernelServer | None = getattr(app, "flax_errors_server", None)
+    config: CatalogueConfig = app.flax_errors_config  # type: ignore[attr-defined]
+    if server is None and config.warm_kernels and hasattr(os, "fork"):
         log = Path(app.outdir).parent / NOTEBOOK_DIR / "kernel-server.log"
-        app.flax_errors_server = WarmKernelServer(log)  # type: ignore[attr-defined]
+        server = app.flax_errors_server = WarmKernelServer(log)  # type: ignore[attr-defined]
+    return server
+
+
+def _device_probe(app: Sphinx) -> Probe:
+    """Probe through the warm kernel server, which a build that probes will need."""
+
+    def probe() -> dict[str, Any]:
+        server = _kernel_server(app)
+        return server.probe_device() if server is not None else probe_device()
+
+    return probe
 
 
 class CatalogueCollector(EnvironmentCollector):

@@ -322,7 +322,10 @@ def test_another_device_reexecutes_every_entry(
     h200 = {"platform": "gpu", "device_kind": "NVIDIA H200", "count": 1}
     # A GPU appears: the cheap inventory changes, so the device is probed again.
     monkeypatch.setattr("flax_errors_ext.core.fingerprint.device_inventory", lambda: {"gpu": 1})
-    monkeypatch.setattr("flax_errors_ext.core.fingerprint.probe_device", lambda: h200)
+    # The build asks its warm kernel server, whose kernels would see the GPU.
+    monkeypatch.setattr(
+        "flax_errors_ext.core.kernels.WarmKernelServer.probe_device", lambda self: h200
+    )
 
     again = rebuild(make_app, app)
 

@@ -183,7 +183,7 @@ def _running_options() -> argparse.ArgumentParser:
         type=_positive,
         default=None,
         metavar="N",
-        help="kernels to run at once (default: one per CPU)",
+        help="kernels to run at once (default: three for every two CPUs)",
     )
     group.add_argument(
         "--timeout",

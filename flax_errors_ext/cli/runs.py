@@ -72,11 +72,6 @@ def run_entries(chosen: Catalogue, args: argparse.Namespace) -> Checked:
 
         # Creates the database now, before the worker threads race to.
         get_cache(str(cache_dir)).list_cache_records()
-    # The device probe's answer is kept next to the cache, keyed on the machine's
-    # device inventory, so that a rerun with everything cached need not start JAX.
-    fingerprint = build_fingerprint(probe_cache=cache_dir / DEVICE_PROBE)
-    if "error" in fingerprint["device"]:
-        print(f"warning: {fingerprint['device']['error']}", file=sys.stderr)
 
     def run(module: CatalogueModule, entry: ErrorEntry) -> EntryOutcome:
         alone = dataclasses.replace(module, entries=(entry,))
@@ -95,9 +90,16 @@ def run_entries(chosen: Catalogue, args: argparse.Namespace) -> Checked:
     width = len(str(len(pairs)))
     warm = args.warm_kernels and any(entry.examples for _, entry in pairs)
     with (
-        kernel_environment(cache_dir, warm=warm, compilation_cache=True),
+        kernel_environment(cache_dir, warm=warm, compilation_cache=True) as server,
         ThreadPoolExecutor(max_workers=args.jobs or default_jobs()) as pool,
     ):
+        # The device probe's answer is kept next to the cache, keyed on the machine's
+        # device inventory, so that a rerun with everything cached need not start JAX.
+        fingerprint = build_fingerprint(
+            probe_cache=cache_dir / DEVICE_PROBE, probe=server.probe_device if server else None
+        )
+        if "error" in fingerprint["device"]:
+            print(f"warning: {fingerprint['device']['error']}", file=sys.stderr)
         futures = [pool.submit(run, module, entry) for module, entry in pairs]
         for count, future in enumerate(as_completed(futures), 1):
             outcome = future.result()

@@ -67,8 +67,8 @@ class CatalogueConfig:
     jobs: int = dataclasses.field(
         default=0,
         metadata=_meta(
-            "How many kernels one page runs at once; 0 means one per CPU. Each entry still "
-            "has a kernel of its own.",
+            "How many kernels one page runs at once; 0 means three for every two CPUs. Each "
+            "entry still has a kernel of its own.",
             _non_negative_int,
         ),
     )

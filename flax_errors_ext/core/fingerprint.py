@@ -18,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,11 +28,11 @@ RUNTIME_MODULES = ("flax_errors_ext.errors", "flax_errors_ext.jit_hook", "flax_e
 """Our own code that runs in the kernel and shapes what examples raise."""
 
 _PROBE = (
-    "import json, jax\n"
-    "d = jax.devices()\n"
-    "print(json.dumps({'platform': d[0].platform, 'device_kind': d[0].device_kind,"
-    " 'count': len(d)}))\n"
+    "import json; from flax_errors_ext.kernel import device_record as d; print(json.dumps(d()))"
 )
+
+Probe = Callable[[], dict[str, Any]]
+"""Asks a process that may start JAX which devices it sees."""
 
 
 def code_hash(path: str | Path) -> str:
@@ -133,11 +134,12 @@ def device_inventory() -> dict[str, Any]:
     }
 
 
-def probe_device_cached(cache_file: Path) -> dict[str, Any]:
-    """:func:`probe_device`, reused while the :func:`device_inventory` is unchanged.
+def probe_device_cached(cache_file: Path, probe: Probe | None = None) -> dict[str, Any]:
+    """The devices, probed only when the :func:`device_inventory` has changed.
 
-    Probing costs a JAX start (seconds); a rebuild with nothing to run should not
-    pay it just to learn that the machine is the same.
+    ``probe`` asks (by default :func:`probe_device`). Probing costs a JAX start
+    (seconds); a rebuild with nothing to run should not pay it just to learn that
+    the machine is the same.
     """
     inventory = hashlib.sha256(json.dumps(device_inventory(), sort_keys=True).encode()).hexdigest()
     with contextlib.suppress(OSError, ValueError, KeyError):
@@ -145,7 +147,7 @@ def probe_device_cached(cache_file: Path) -> dict[str, Any]:
         if cached["inventory"] == inventory:
             device: dict[str, Any] = cached["device"]
             return device
-    device = probe_device()
+    device = (probe or probe_device)()
     if "error" not in device:
         cache_file.parent.mkdir(parents=True, exist_ok=True)
         cache_file.write_text(
@@ -154,15 +156,17 @@ def probe_device_cached(cache_file: Path) -> dict[str, Any]:
     return device
 
 
-def build_fingerprint(*, probe_cache: Path | None) -> dict[str, Any]:
+def build_fingerprint(*, probe_cache: Path | None, probe: Probe | None = None) -> dict[str, Any]:
     """The build-wide fingerprint; each module adds its own source hash to it.
 
     Args:
         probe_cache: Where to keep the device probe's answer, or None when nothing
             will execute and the device does not matter.
+        probe: What to ask when the cached answer does not apply; by default a
+            fresh interpreter (:func:`probe_device`).
     """
     return {
         "versions": package_versions(),
-        "device": probe_device_cached(probe_cache) if probe_cache is not None else {},
+        "device": probe_device_cached(probe_cache, probe) if probe_cache is not None else {},
         "sources": runtime_hashes(),
     }

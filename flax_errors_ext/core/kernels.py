@@ -22,7 +22,8 @@ from typing import IO, TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-from flax_errors_ext.zygote import SERVER_ENV_VAR
+from flax_errors_ext import zygote
+from flax_errors_ext.core.fingerprint import probe_device
 
 KERNEL_NAME = "flax-errors"
 KERNELSPEC = {"name": KERNEL_NAME, "display_name": "Python 3 (flax-errors)", "language": "python"}
@@ -76,7 +77,10 @@ def share_compilation_cache(cache_dir: Path) -> None:
 
 
 class WarmKernelServer:
-    """The process that forks warm kernels; started before any notebook runs."""
+    """The process that forks warm kernels; started before any notebook runs.
+
+    It also answers the build's device probe (see :meth:`probe_device`).
+    """
 
     def __init__(self, log_path: Path) -> None:
         # A short path of its own: Unix socket paths are limited to ~100 bytes.
@@ -90,12 +94,22 @@ class WarmKernelServer:
             stdout=self._log,
             stderr=self._log,
         )
-        os.environ[SERVER_ENV_VAR] = f"{socket_path}:{self._process.pid}"
+        self._address = f"{socket_path}:{self._process.pid}"
+        os.environ[zygote.SERVER_ENV_VAR] = self._address
+
+    def probe_device(self) -> dict[str, Any]:
+        """The devices a kernel will see, asked of a child of the server.
+
+        The server imports jax for the kernels anyway, so this costs a fork and a
+        backend start instead of a whole interpreter; if the server cannot answer,
+        a fresh interpreter does (:func:`~flax_errors_ext.core.fingerprint.probe_device`).
+        """
+        return zygote.probe(self._address, timeout=300) or probe_device()
 
     def stop(self) -> None:
         """Stop the server; its kernels see their parent go and exit too."""
-        if os.environ.get(SERVER_ENV_VAR, "").endswith(f":{self._process.pid}"):
-            del os.environ[SERVER_ENV_VAR]
+        if os.environ.get(zygote.SERVER_ENV_VAR, "").endswith(f":{self._process.pid}"):
+            del os.environ[zygote.SERVER_ENV_VAR]
         if self._process.poll() is None:
             self._process.terminate()
             try:
@@ -108,12 +122,14 @@ class WarmKernelServer:
 
 
 @contextlib.contextmanager
-def kernel_environment(work_dir: Path, *, warm: bool, compilation_cache: bool) -> Iterator[None]:
+def kernel_environment(
+    work_dir: Path, *, warm: bool, compilation_cache: bool
+) -> Iterator[WarmKernelServer | None]:
     """Everything the notebooks' kernels need, for one run outside Sphinx.
 
     The kernelspec, the shared compilation cache and, while the block runs, the
-    warm kernel server. (The Sphinx build takes the same steps, at the moments of
-    the build that suit each.)
+    warm kernel server, which the block gets (None when not warm). (The Sphinx
+    build takes the same steps, at the moments of the build that suit each.)
     """
     install_kernelspec(work_dir / "jupyter")
     if compilation_cache:
@@ -122,7 +138,7 @@ def kernel_environment(work_dir: Path, *, warm: bool, compilation_cache: bool) -
         WarmKernelServer(work_dir / "kernel-server.log") if warm and hasattr(os, "fork") else None
     )
     try:
-        yield
+        yield server
     finally:
         if server is not None:
             server.stop()

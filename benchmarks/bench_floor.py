@@ -1,0 +1,65 @@
+"""The isolation floor: every entry's examples in a process of its own, without Jupyter.
+
+The catalogue runs each error in a fresh process, so that no entry sees another's
+state. This measures what that isolation costs by itself: one process imports what
+the warm kernel server imports, then forks a child per entry that runs the entry's
+examples through doctest (as the kernel does) with the same shared compilation
+cache, as many at once as the build runs kernels. No Jupyter, no Sphinx.
+
+Against ``pytest --doctest-modules`` in one process, the difference is JAX's
+per-process work: each child starts a backend and lowers every operation its
+examples use afresh, where one process lowers each once. ``cold / floor`` is then
+what Jupyter and Sphinx add on top.
+
+Run by ``bench_build.py`` as ``python benchmarks/bench_floor.py CATALOGUE_DIR``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import sys
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from flax_errors_ext import zygote
+from flax_errors_ext.cli.parser import DEFAULT_MODULES
+from flax_errors_ext.core.discover import discover
+from flax_errors_ext.core.kernels import share_compilation_cache
+from flax_errors_ext.core.run import default_jobs
+from flax_errors_ext.kernel import run_statements
+
+
+def run_entry(name: str, statements: list[tuple[int, str]], total: int) -> int:
+    """Run one entry's statements in this (fresh) process; how many ran."""
+    return len(run_statements(name, total, statements, {}))
+
+
+def main() -> None:
+    """Run every entry of the catalogue, one forked process each."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("catalogue_dir", type=Path)
+    parser.add_argument("--jobs", type=int, default=0)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="flax-errors-floor-") as cache:
+        share_compilation_cache(Path(cache))
+        zygote.preload()
+        entries = []
+        for module_name in DEFAULT_MODULES:
+            for entry in discover(module_name, args.catalogue_dir).entries:
+                statements = [s for example in entry.examples for s in example.statements]
+                chosen = [(n, s.source) for n, s in enumerate(statements) if not s.skip]
+                if chosen:
+                    entries.append((entry.qualname, chosen, len(statements)))
+        with ProcessPoolExecutor(
+            max_workers=args.jobs or default_jobs(),
+            mp_context=multiprocessing.get_context("fork"),
+            max_tasks_per_child=1,  # a fresh process for every entry
+        ) as pool:
+            ran = sum(pool.map(run_entry, *zip(*entries, strict=True)))
+    print(f"{len(entries)} entries, {ran} statements", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
