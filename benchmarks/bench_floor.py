@@ -20,7 +20,6 @@ import argparse
 import multiprocessing
 import sys
 import tempfile
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from flax_errors_ext import zygote
@@ -52,12 +51,10 @@ def main() -> None:
                 chosen = [(n, s.source) for n, s in enumerate(statements) if not s.skip]
                 if chosen:
                     entries.append((entry.qualname, chosen, len(statements)))
-        with ProcessPoolExecutor(
-            max_workers=args.jobs or default_jobs(),
-            mp_context=multiprocessing.get_context("fork"),
-            max_tasks_per_child=1,  # a fresh process for every entry
-        ) as pool:
-            ran = sum(pool.map(run_entry, *zip(*entries, strict=True)))
+        fork = multiprocessing.get_context("fork")
+        # maxtasksperchild=1: a fresh process for every entry.
+        with fork.Pool(args.jobs or default_jobs(), maxtasksperchild=1) as pool:
+            ran = sum(pool.starmap(run_entry, entries, chunksize=1))
     print(f"{len(entries)} entries, {ran} statements", file=sys.stderr)
 
 
