@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import nox
 
 nox.options.default_venv_backend = "uv|virtualenv"
@@ -9,6 +11,11 @@ nox.options.reuse_venv = "yes"
 nox.options.sessions = ["lint", "tests", "doctest", "docs", "linkcheck"]
 
 PYTHON = "3.11"
+# uv does not compile bytecode on install (pip does), and where PYTHONDONTWRITEBYTECODE
+# is set nothing writes it later either: every process, and every kernel, would then
+# compile jax and flax from source on each import. Measured on 2 cores: a cold site
+# build 34 s -> 26 s, the doctest baseline 16.2 s -> 13.3 s.
+os.environ.setdefault("UV_COMPILE_BYTECODE", "1")
 SITE_BUILD = ("-b", "html", "-c", ".", "-W", "--keep-going", "docs", "docs/_build/html")
 
 

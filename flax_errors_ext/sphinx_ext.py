@@ -64,7 +64,7 @@ def setup_extension(app: Sphinx) -> dict[str, Any]:
     app.setup_extension("sphinx.ext.autodoc")
     app.setup_extension("sphinx_autodoc_typehints")
     for name, default, _ in CatalogueConfig.options():
-        app.add_config_value(name, default, "env")
+        app.add_config_value(name, default, "env" if CatalogueConfig.changes_pages(name) else "")
     app.connect("config-inited", _validate_config)
     # After myst-nb's handler, which settles the cache path.
     app.connect("builder-inited", _prepare_build, priority=600)
@@ -181,8 +181,10 @@ def _kernel_server(app: Sphinx) -> WarmKernelServer | None:
     server: WarmKernelServer | None = getattr(app, "flax_errors_server", None)
     config: CatalogueConfig = app.flax_errors_config  # type: ignore[attr-defined]
     if server is None and config.warm_kernels and hasattr(os, "fork"):
-        log = Path(app.outdir).parent / NOTEBOOK_DIR / "kernel-server.log"
-        server = app.flax_errors_server = WarmKernelServer(log)  # type: ignore[attr-defined]
+        server = WarmKernelServer(
+            Path(app.outdir).parent / NOTEBOOK_DIR, linger=config.keep_kernel_server
+        )
+        app.flax_errors_server = server  # type: ignore[attr-defined]
     return server
 
 

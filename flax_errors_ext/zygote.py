@@ -65,6 +65,7 @@ WARM_UP = (
 # other values than the server had must import afresh.
 _IMPORT_TIME_PREFIXES = ("JAX_", "XLA_", "TF_", "CUDA", "NVIDIA_", "TPU_", "FLAX_", "PYTHON")
 _WAIT_FOR_SERVER_S = 60.0
+_POLL_S = 1.0  # how often the server looks whether its build is still there
 
 
 def _import_time_env(env: dict[str, str]) -> dict[str, str]:
@@ -73,6 +74,29 @@ def _import_time_env(env: dict[str, str]) -> dict[str, str]:
         for k, v in env.items()
         if k.startswith(_IMPORT_TIME_PREFIXES) and not k.startswith("FLAX_ERRORS_")
     }
+
+
+class _ImportEnvironment:
+    """The import-time environment the server's imports saw, to compare a build's with.
+
+    Importing jax sets a few such variables itself (``TF_CPP_MIN_LOG_LEVEL``, ...):
+    they are its doing, not the build's choice, so they are left out on both sides;
+    otherwise a build that had itself imported jax, or one that had not, would
+    never be served.
+    """
+
+    def __init__(self, before: dict[str, str], after: dict[str, str]) -> None:
+        self._set_by_import = {
+            k for k in before.keys() | after.keys() if before.get(k) != after.get(k)
+        }
+        self._seen = self._chosen(before)
+
+    def _chosen(self, env: dict[str, str]) -> dict[str, str]:
+        return {k: v for k, v in _import_time_env(env).items() if k not in self._set_by_import}
+
+    def matches(self, env: dict[str, str]) -> bool:
+        """Whether imports under ``env`` would have seen what the server's saw."""
+        return self._chosen(env) == self._seen
 
 
 def _ordinary_kernel(argv: list[str]) -> None:
@@ -110,44 +134,123 @@ def serve(path: str) -> None:
     # without it (ipykernel_launcher removes it, IPython adds the kernel's cwd).
     if sys.path and sys.path[0] in ("", os.getcwd()):
         del sys.path[0]
+    before = dict(os.environ)
     preload()
-    env_at_import = _import_time_env(dict(os.environ))
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(path)
-    listener.bind(path + ".tmp")
-    listener.listen(64)
-    os.replace(path + ".tmp", path)  # launchers see the socket only once it accepts
+    _Server(path, _ImportEnvironment(before, dict(os.environ))).run()
 
-    wake_read, wake_write = os.pipe()
-    os.set_blocking(wake_write, False)
-    signal.set_wakeup_fd(wake_write)
-    signal.signal(signal.SIGCHLD, lambda *_: None)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the build stops us with SIGTERM
-    selector = selectors.DefaultSelector()
-    selector.register(listener, selectors.EVENT_READ, "accept")
-    selector.register(wake_read, selectors.EVENT_READ, "signal")
-    kernels: dict[int, socket.socket] = {}  # kernel pid -> its launcher's connection
 
-    while True:
-        for key, _ in selector.select():
-            if key.data == "accept":
-                connection, _ = listener.accept()
-                request = json.loads(connection.makefile().readline() or "{}")
-                inherited = [listener, *kernels.values()]
-                if request.get("probe"):
-                    _fork_probe(connection, inherited)
-                    continue
-                pid = _fork_kernel(connection, request, env_at_import, inherited)
-                kernels[pid] = connection
-                selector.register(connection, selectors.EVENT_READ, pid)
-            elif key.data == "signal":
-                os.read(wake_read, 512)
-                _reap(kernels, selector)
-            else:  # the launcher hung up (killed): its kernel must not outlive it
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(key.data, signal.SIGKILL)
-                selector.unregister(key.fileobj)
+class _Server:
+    """The server's state and loop, once the heavy modules are imported.
+
+    The server lives while the build that started it does. Asked to *linger*, it
+    outlives the build and exits once it has been idle (no kernel running, no
+    request) that many seconds, so that the next build can reuse it; a build that
+    finds it first asks whether it is *fresh*: the same Python, the same
+    import-time environment, and not one file it imported changed since.
+    """
+
+    def __init__(self, path: str, import_env: _ImportEnvironment) -> None:
+        self.path = path
+        self.import_env = import_env
+        self.imported = _imported_files()
+        self.build = os.getppid()
+        self.kernels: dict[int, socket.socket] = {}  # kernel pid -> its launcher's connection
+        self.linger: float | None = None  # None: serving the build that started us
+        self.last_active = time.monotonic()
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+        self.listener.bind(path + ".tmp")
+        self.listener.listen(64)
+        os.replace(path + ".tmp", path)  # launchers see the socket only once it accepts
+        self.wake_read, wake_write = os.pipe()
+        os.set_blocking(wake_write, False)
+        signal.set_wakeup_fd(wake_write)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the build stops us with SIGTERM
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(self.listener, selectors.EVENT_READ, "accept")
+        self.selector.register(self.wake_read, selectors.EVENT_READ, "signal")
+
+    def run(self) -> None:
+        """Serve until the build is gone, or until idle for as long as asked to linger."""
+        while not self._done():
+            for key, _ in self.selector.select(timeout=_POLL_S):
+                if key.data == "accept":
+                    self.last_active = time.monotonic()
+                    connection, _ = self.listener.accept()
+                    self._answer(connection, json.loads(connection.makefile().readline() or "{}"))
+                elif key.data == "signal":
+                    os.read(self.wake_read, 512)
+                    _reap(self.kernels, self.selector)
+                else:  # the launcher hung up (killed): its kernel must not outlive it
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(key.data, signal.SIGKILL)
+                    self.selector.unregister(key.fileobj)
+        for pid in self.kernels:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            os.unlink(self.path)
+            os.rmdir(os.path.dirname(self.path))
+
+    def _done(self) -> bool:
+        if self.kernels:
+            self.last_active = time.monotonic()
+        if self.linger is None:
+            return os.getppid() != self.build  # the build died without stopping us
+        return time.monotonic() - self.last_active >= self.linger
+
+    def _answer(self, connection: socket.socket, request: dict[str, Any]) -> None:
+        inherited = [self.listener, *self.kernels.values()]
+        if request.get("probe"):
+            _fork_probe(connection, inherited)
+        elif "fresh" in request:
+            _reply(connection, {"stale": _stale(request, self.import_env, self.imported)})
+        elif "linger" in request:
+            self.linger = max(0.0, float(request["linger"]))
+            _reply(connection, {"linger": self.linger})
+        elif request.get("stop"):
+            self.linger = 0.0
+            _reply(connection, {"stopping": True})
+        else:
+            pid = _fork_kernel(connection, request, self.import_env, inherited)
+            self.kernels[pid] = connection
+            self.selector.register(connection, selectors.EVENT_READ, pid)
+
+
+def _imported_files() -> dict[str, int]:
+    """Every file this process imported code from, with its modification time."""
+    files = {}
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None)
+        if path:
+            with contextlib.suppress(OSError):
+                files[path] = os.stat(path).st_mtime_ns
+    return files
+
+
+def _stale(
+    request: dict[str, Any], import_env: _ImportEnvironment, imported: dict[str, int]
+) -> str:
+    """Why this server must not serve the build that sent ``request`` ("" if it may)."""
+    if request.get("executable") != sys.executable:
+        return f"it runs {sys.executable}, the build {request.get('executable')}"
+    if not import_env.matches(request.get("env", {})):
+        return "the build's import-time environment differs"
+    for path, mtime in imported.items():
+        try:
+            changed = os.stat(path).st_mtime_ns != mtime
+        except OSError:
+            changed = True
+        if changed:
+            return f"{path} changed since it was imported"
+    return ""
+
+
+def _reply(connection: socket.socket, answer: dict[str, Any]) -> None:
+    with connection, contextlib.suppress(OSError):
+        connection.sendall(json.dumps(answer).encode() + b"\n")
 
 
 def _become_child(inherited: list[socket.socket]) -> None:
@@ -178,7 +281,7 @@ def _fork_probe(connection: socket.socket, inherited: list[socket.socket]) -> No
 def _fork_kernel(
     connection: socket.socket,
     request: dict[str, Any],
-    env_at_import: dict[str, str],
+    import_env: _ImportEnvironment,
     inherited: list[socket.socket],
 ) -> int:
     pid = os.fork()
@@ -191,7 +294,7 @@ def _fork_kernel(
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
-        if _import_time_env(request["env"]) != env_at_import:
+        if not import_env.matches(request["env"]):
             _ordinary_kernel(request["argv"])
         sys.argv = ["ipykernel_launcher", *request["argv"]]
         from ipykernel.kernelapp import IPKernelApp
@@ -260,13 +363,24 @@ def launch(argv: list[str]) -> None:
 
 def probe(address: str, timeout: float) -> dict[str, Any] | None:
     """The devices a kernel of the server at ``address`` sees; None if it cannot say."""
-    connection = _connect(address)
+    return ask(address, {"probe": True}, timeout=timeout)
+
+
+def ask(
+    address: str, request: dict[str, Any], *, timeout: float, wait: bool = True
+) -> dict[str, Any] | None:
+    """Send the server at ``address`` one request; its answer, or None if it has none.
+
+    ``wait``: wait for a server that is still importing (up to a minute) rather
+    than give up at once when its socket does not answer yet.
+    """
+    connection = _connect(address, wait=wait)
     if connection is None:
         return None
     with connection:
         connection.settimeout(timeout)
         try:
-            connection.sendall(json.dumps({"probe": True}).encode() + b"\n")
+            connection.sendall(json.dumps(request).encode() + b"\n")
             line = connection.makefile().readline()
         except OSError:
             return None
@@ -274,12 +388,12 @@ def probe(address: str, timeout: float) -> dict[str, Any] | None:
     return answer
 
 
-def _connect(address: str) -> socket.socket | None:
+def _connect(address: str, *, wait: bool = True) -> socket.socket | None:
     """Connect to the server named by ``SOCKET:PID``, waiting while it still imports."""
     path, _, pid = address.rpartition(":")
     if not path or not pid.isdigit():
         return None
-    deadline = time.monotonic() + _WAIT_FOR_SERVER_S
+    deadline = time.monotonic() + (_WAIT_FOR_SERVER_S if wait else 0.0)
     while True:
         connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
@@ -287,14 +401,15 @@ def _connect(address: str) -> socket.socket | None:
         except OSError:
             connection.close()
             # Past the deadline, or once the server is gone, an ordinary kernel it is.
-            if time.monotonic() > deadline or not _alive(int(pid)):
+            if time.monotonic() > deadline or not alive(int(pid)):
                 return None
             time.sleep(0.05)
         else:
             return connection
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie does not)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

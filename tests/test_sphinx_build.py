@@ -315,6 +315,21 @@ def _entries_html(html: str) -> str:
 
 
 @pytest.mark.sphinx("html", testroot="incremental")
+def test_settings_that_only_change_speed_read_nothing_again(
+    app: SphinxTestApp, make_app: MakeApp
+) -> None:
+    build(app)
+    faster = {"flax_errors_jobs": 1, "flax_errors_keep_kernel_server": 5}
+
+    again = rebuild(make_app, app, confoverrides=faster)
+    assert "0 added, 0 changed, 0 removed" in again.status.getvalue()
+
+    # A setting that can change a verdict reads every page again.
+    again = rebuild(make_app, app, confoverrides={**faster, "flax_errors_timeout": 60})
+    assert "[config changed" in again.status.getvalue()
+
+
+@pytest.mark.sphinx("html", testroot="incremental")
 def test_another_device_reexecutes_every_entry(
     app: SphinxTestApp, make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -208,6 +208,15 @@ def _running_options() -> argparse.ArgumentParser:
         "has already imported jax and flax (still one fresh process per error either way)",
     )
     group.add_argument(
+        "--keep-kernel-server",
+        type=int,
+        default=0,
+        metavar="SECONDS",
+        help="keep the warm kernel server running, idle, for that long after this run, so "
+        "that the next run with the same --cache-dir starts its kernels at once (it is "
+        "reused only while nothing it imported has changed; default: stop it)",
+    )
+    group.add_argument(
         "--no-cache",
         action="store_true",
         help="run every example again, and do not store the results",

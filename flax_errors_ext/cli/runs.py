@@ -37,9 +37,6 @@ if TYPE_CHECKING:
 
 NOTEBOOK_DIR = "notebooks"
 """Where, inside the cache directory, each entry's notebook is written before it runs."""
-KERNELSPEC_DIR = "jupyter"
-"""Where, inside the cache directory, the catalogue's kernelspec is installed."""
-SERVER_LOG = "kernel-server.log"
 DEVICE_PROBE = "device.json"
 
 
@@ -90,7 +87,9 @@ def run_entries(chosen: Catalogue, args: argparse.Namespace) -> Checked:
     width = len(str(len(pairs)))
     warm = args.warm_kernels and any(entry.examples for _, entry in pairs)
     with (
-        kernel_environment(cache_dir, warm=warm, compilation_cache=True) as server,
+        kernel_environment(
+            cache_dir, warm=warm, compilation_cache=True, linger=args.keep_kernel_server
+        ) as server,
         ThreadPoolExecutor(max_workers=args.jobs or default_jobs()) as pool,
     ):
         # The device probe's answer is kept next to the cache, keyed on the machine's

@@ -41,8 +41,15 @@ def _bool(value: Any) -> None:
         raise TypeError("must be True or False")
 
 
-def _meta(help_text: str, validator: Callable[[Any], None]) -> dict[str, Any]:
-    return {"help": help_text, "validator": validator}
+def _meta(
+    help_text: str, validator: Callable[[Any], None], *, changes_pages: bool = True
+) -> dict[str, Any]:
+    """A field's metadata.
+
+    ``changes_pages=False``: the setting only changes how fast the examples run, so
+    changing it need not read any page again.
+    """
+    return {"help": help_text, "validator": validator, "changes_pages": changes_pages}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,6 +77,7 @@ class CatalogueConfig:
             "How many kernels one page runs at once; 0 means three for every two CPUs. Each "
             "entry still has a kernel of its own.",
             _non_negative_int,
+            changes_pages=False,
         ),
     )
     warm_kernels: bool = dataclasses.field(
@@ -79,6 +87,17 @@ class CatalogueConfig:
             "flax, instead of starting every kernel from scratch. Still one fresh "
             "process per entry; Linux and macOS only.",
             _bool,
+            changes_pages=False,
+        ),
+    )
+    keep_kernel_server: int = dataclasses.field(
+        default=0,
+        metadata=_meta(
+            "Seconds the warm kernel server stays, idle, after a build, so that the next "
+            "build of the same output folder starts its kernels at once (it is reused "
+            "only while nothing it imported has changed). 0 stops it with the build.",
+            _non_negative_int,
+            changes_pages=False,
         ),
     )
     compilation_cache: bool = dataclasses.field(
@@ -87,6 +106,7 @@ class CatalogueConfig:
             "Share JAX's persistent compilation cache between the build's kernels "
             "(in _build/flax_errors_jax_cache), unless JAX_COMPILATION_CACHE_DIR is set.",
             _bool,
+            changes_pages=False,
         ),
     )
     catalogue_dir: str = dataclasses.field(
@@ -111,6 +131,12 @@ class CatalogueConfig:
         for field in dataclasses.fields(cls):
             default = field.default_factory() if callable(field.default_factory) else field.default
             yield PREFIX + field.name, default, field.metadata["help"]
+
+    @classmethod
+    def changes_pages(cls, name: str) -> bool:
+        """Whether the setting called ``name`` can change what a page says."""
+        (field,) = (f for f in dataclasses.fields(cls) if PREFIX + f.name == name)
+        return bool(field.metadata["changes_pages"])
 
     @classmethod
     def from_values(cls, values: dict[str, Any]) -> CatalogueConfig:

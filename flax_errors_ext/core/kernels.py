@@ -76,26 +76,59 @@ def share_compilation_cache(cache_dir: Path) -> None:
     os.environ["JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES"] = "0"
 
 
+SERVER_LOG = "kernel-server.log"
+KEPT_SERVER = "kernel-server.json"
+"""Where a build leaves the address of the server it keeps for the next one."""
+
+
 class WarmKernelServer:
     """The process that forks warm kernels; started before any notebook runs.
 
-    It also answers the build's device probe (see :meth:`probe_device`).
+    It also answers the build's device probe (see :meth:`probe_device`). With
+    ``linger`` seconds, :meth:`stop` keeps it running, idle, for the next build
+    with the same ``state_dir``, which reuses it if it is still fresh (see
+    :mod:`flax_errors_ext.zygote`) and otherwise stops it and starts its own.
     """
 
-    def __init__(self, log_path: Path) -> None:
+    def __init__(self, state_dir: Path, *, linger: float = 0) -> None:
+        state_dir.mkdir(parents=True, exist_ok=True)
+        self._kept = state_dir / KEPT_SERVER
+        self._linger = linger
+        self._log: IO[Any] | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        address = self._reuse() if linger > 0 else None
+        if address is None:
+            retire_kept_server(state_dir)
+            address = self._start(state_dir / SERVER_LOG)
+        self._address = address
+        self.pid = int(address.rpartition(":")[2])
+        os.environ[zygote.SERVER_ENV_VAR] = address
+
+    def _reuse(self) -> str | None:
+        """The kept server's address if it may serve this build."""
+        address = _kept_address(self._kept)
+        if address is None:
+            return None
+        request = {"fresh": True, "executable": sys.executable, "env": dict(os.environ)}
+        answer = zygote.ask(address, request, timeout=10, wait=False)
+        return address if answer is not None and not answer.get("stale") else None
+
+    def _start(self, log_path: Path) -> str:
         # A short path of its own: Unix socket paths are limited to ~100 bytes.
-        self._dir = Path(tempfile.mkdtemp(prefix="flax-errors-"))
-        socket_path = self._dir / "kernels.sock"
-        log_path.parent.mkdir(parents=True, exist_ok=True)
-        self._log: IO[Any] = log_path.open("ab")
+        socket_path = Path(tempfile.mkdtemp(prefix="flax-errors-")) / "kernels.sock"
+        self._log = log_path.open("ab")
         self._process = subprocess.Popen(
             [sys.executable, "-m", "flax_errors_ext.zygote", "serve", str(socket_path)],
             stdin=subprocess.DEVNULL,
             stdout=self._log,
             stderr=self._log,
+            # A server kept for later must not share the build's terminal signals.
+            start_new_session=self._linger > 0,
         )
-        self._address = f"{socket_path}:{self._process.pid}"
-        os.environ[zygote.SERVER_ENV_VAR] = self._address
+        address = f"{socket_path}:{self._process.pid}"
+        if self._linger > 0:
+            self._kept.write_text(json.dumps({"address": address}), encoding="utf-8")
+        return address
 
     def probe_device(self) -> dict[str, Any]:
         """The devices a kernel will see, asked of a child of the server.
@@ -107,23 +140,46 @@ class WarmKernelServer:
         return zygote.probe(self._address, timeout=300) or probe_device()
 
     def stop(self) -> None:
-        """Stop the server; its kernels see their parent go and exit too."""
-        if os.environ.get(zygote.SERVER_ENV_VAR, "").endswith(f":{self._process.pid}"):
+        """Stop the server (its kernels see their parent go and exit too), or keep it."""
+        if os.environ.get(zygote.SERVER_ENV_VAR) == self._address:
             del os.environ[zygote.SERVER_ENV_VAR]
-        if self._process.poll() is None:
-            self._process.terminate()
-            try:
-                self._process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
-        self._log.close()
-        shutil.rmtree(self._dir, ignore_errors=True)
+        kept = self._linger > 0 and zygote.ask(self._address, {"linger": self._linger}, timeout=10)
+        if not kept:
+            if self._process is None:
+                zygote.ask(self._address, {"stop": True}, timeout=10)
+            elif self._process.poll() is None:
+                self._process.terminate()
+                try:
+                    self._process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    self._process.kill()
+                    self._process.wait()
+            self._kept.unlink(missing_ok=True)
+            shutil.rmtree(Path(self._address.rpartition(":")[0]).parent, ignore_errors=True)
+        if self._log is not None:
+            self._log.close()
+
+
+def retire_kept_server(state_dir: Path) -> None:
+    """Stop the server an earlier build kept in ``state_dir``, if there is one."""
+    kept = state_dir / KEPT_SERVER
+    address = _kept_address(kept)
+    if address is not None:
+        zygote.ask(address, {"stop": True}, timeout=10)
+    kept.unlink(missing_ok=True)
+
+
+def _kept_address(kept: Path) -> str | None:
+    try:
+        address = json.loads(kept.read_text(encoding="utf-8"))["address"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return address if isinstance(address, str) else None
 
 
 @contextlib.contextmanager
 def kernel_environment(
-    work_dir: Path, *, warm: bool, compilation_cache: bool
+    work_dir: Path, *, warm: bool, compilation_cache: bool, linger: float = 0
 ) -> Iterator[WarmKernelServer | None]:
     """Everything the notebooks' kernels need, for one run outside Sphinx.
 
@@ -134,9 +190,7 @@ def kernel_environment(
     install_kernelspec(work_dir / "jupyter")
     if compilation_cache:
         share_compilation_cache(work_dir / "jax_cache")
-    server = (
-        WarmKernelServer(work_dir / "kernel-server.log") if warm and hasattr(os, "fork") else None
-    )
+    server = WarmKernelServer(work_dir, linger=linger) if warm and hasattr(os, "fork") else None
     try:
         yield server
     finally:
