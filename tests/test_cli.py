@@ -21,10 +21,12 @@ from flax_errors_ext.cli import ExitCode, build_parser, main
 from flax_errors_ext.cli import runs as cli_runs
 from flax_errors_ext.core.execute import Execution
 from flax_errors_ext.core.judge import judge
+from flax_errors_ext.core.kernels import KEPT_SERVER, retire_kept_server
 from flax_errors_ext.core.records import StatementRun
 from flax_errors_ext.core.run import EntryOutcome
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from pathlib import Path
 
     from flax_errors_ext.core.discover import CatalogueModule
@@ -267,10 +269,21 @@ def changed_lines(before: str, after: str) -> list[tuple[int, str]]:
     return [(n, b) for n, (a, b) in enumerate(zip(old, new, strict=True), 1) if a != b]
 
 
-def test_check_update_check_round_trip(fake: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    cache = ["--cache-dir", str(fake.parent / "cache"), "--jobs", "2"]
+@pytest.fixture
+def cache_dir(fake: Path) -> Iterator[Path]:
+    """The cache folder of a contributor's edit loop; its kept kernel server is stopped."""
+    yield fake.parent / "cache"
+    retire_kept_server(fake.parent / "cache")
+
+
+def test_check_update_check_round_trip(
+    fake: Path, cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # One warm kernel server for the whole loop, kept from one command to the next.
+    cache = ["--cache-dir", str(cache_dir), "--jobs", "2", "--keep-kernel-server", "60"]
 
     code, out, err = run(capsys, "check", *MODULE, *cache)
+    kept_server = (cache_dir / KEPT_SERVER).read_text()
     assert code == ExitCode.FAILED
     assert "cli_drift_errors.py:12: [flax-errors.drifted] cli_drift_errors.RenamedError" in out
     assert '-cli_drift_errors.RenamedError: the old wording of "x", which' in out
@@ -307,6 +320,7 @@ def test_check_update_check_round_trip(fake: Path, capsys: pytest.CaptureFixture
     code, out, _ = run(capsys, "check", "--strict", "SteadyError", "BareError", *MODULE, *cache)
     assert code == ExitCode.FAILED
     assert "[flax-errors.undocumented] cli_drift_errors.BareError has no examples" in out
+    assert (cache_dir / KEPT_SERVER).read_text() == kept_server
 
 
 def test_check_an_unknown_name_exits_2(fake: Path, capsys: pytest.CaptureFixture[str]) -> None:
