@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.core.discover import discover
@@ -33,3 +34,13 @@ def test_every_fingerprint_field_changes_the_first_cell() -> None:
     ]:
         changed = dict(base, **{field: value})
         assert build_notebook(entry, changed, [], 10).cells[0].source != cell, field
+
+
+def test_code_hash_is_safe_from_several_threads() -> None:
+    # Entries are checked from several threads; CPython 3.11's ast.parse is not
+    # thread-safe on its own (python/cpython#106905).
+    import flax.errors
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        hashes = set(pool.map(lambda _: code_hash(flax.errors.__file__), range(120)))
+    assert len(hashes) == 1

@@ -18,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -35,9 +36,17 @@ Probe = Callable[[], dict[str, Any]]
 """Asks a process that may start JAX which devices it sees."""
 
 
+# CPython before 3.12.1 builds AST objects with an interpreter-wide recursion counter:
+# two threads parsing at once can fail with "AST constructor recursion depth
+# mismatch" (python/cpython#106905). Entries are checked from several threads.
+_PARSE_LOCK = threading.Lock()
+
+
 def code_hash(path: str | Path) -> str:
     """Hash a Python file's code with every docstring removed."""
-    tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    source = Path(path).read_text(encoding="utf-8")
+    with _PARSE_LOCK:
+        tree = ast.parse(source)
     for node in ast.walk(tree):
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
             body = node.body
