@@ -15,7 +15,9 @@ starts an ordinary kernel instead, so a warm kernel is only ever a faster one.
 
 The server also answers the build's device probe: a forked child initialises JAX's
 backend, reports the devices it sees and exits, which spares the build a separate
-interpreter that would import jax only to ask that.
+interpreter that would import jax only to ask that. It lives as long as the build
+that started it, unless that build asks it to linger for the next one (see
+:class:`_Server` for when it is reused).
 
 Usage (both run by the build, not by people)::
 
