@@ -21,7 +21,7 @@ that started it, unless that build asks it to linger for the next one (see
 
 Usage (both run by the build, not by people)::
 
-    python -m flax_errors_ext.zygote serve SOCKET
+    python -m flax_errors_ext.zygote serve SOCKET BUILD-PID
     python -m flax_errors_ext.zygote launch -f CONNECTION_FILE
 """
 
@@ -130,15 +130,19 @@ def preload() -> None:
         raise SystemExit("flax-errors kernel server: a JAX backend started on import; not serving")
 
 
-def serve(path: str) -> None:
-    """Import the heavy modules, then fork a kernel for each request on ``path``."""
+def serve(path: str, build: int) -> None:
+    """Import the heavy modules, then fork a kernel for each request on ``path``.
+
+    ``build`` is the process that started the server (its parent): named by the
+    build rather than asked for here, since it may die before this process starts.
+    """
     # `python -m` put our start directory first on sys.path; a kernel starts
     # without it (ipykernel_launcher removes it, IPython adds the kernel's cwd).
     if sys.path and sys.path[0] in ("", os.getcwd()):
         del sys.path[0]
     before = dict(os.environ)
     preload()
-    _Server(path, _ImportEnvironment(before, dict(os.environ))).run()
+    _Server(path, build, _ImportEnvironment(before, dict(os.environ))).run()
 
 
 class _Server:
@@ -151,11 +155,11 @@ class _Server:
     import-time environment, and not one file it imported changed since.
     """
 
-    def __init__(self, path: str, import_env: _ImportEnvironment) -> None:
+    def __init__(self, path: str, build: int, import_env: _ImportEnvironment) -> None:
         self.path = path
         self.import_env = import_env
         self.imported = _imported_files()
-        self.build = os.getppid()
+        self.build = build
         self.kernels: dict[int, socket.socket] = {}  # kernel pid -> its launcher's connection
         self.linger: float | None = None  # None: serving the build that started us
         self.last_active = time.monotonic()
@@ -427,15 +431,16 @@ def alive(pid: int) -> bool:
 
 
 def main(argv: list[str]) -> None:
-    """Entry point: ``serve SOCKET`` or ``launch KERNEL-ARGS...``."""
+    """Entry point: ``serve SOCKET BUILD-PID`` or ``launch KERNEL-ARGS...``."""
     command, *rest = argv
     if command == "serve":
-        serve(rest[0])
+        serve(rest[0], int(rest[1]))
     elif command == "launch":
         launch(rest)
     else:
         raise SystemExit(
-            f"usage: python -m flax_errors_ext.zygote serve SOCKET | launch ARGS ({command!r}?)"
+            "usage: python -m flax_errors_ext.zygote serve SOCKET BUILD-PID | launch ARGS "
+            f"({command!r}?)"
         )
 
 

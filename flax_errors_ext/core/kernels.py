@@ -117,8 +117,9 @@ class WarmKernelServer:
         # A short path of its own: Unix socket paths are limited to ~100 bytes.
         socket_path = Path(tempfile.mkdtemp(prefix="flax-errors-")) / "kernels.sock"
         self._log = log_path.open("ab")
+        serve = ["serve", str(socket_path), str(os.getpid())]
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "flax_errors_ext.zygote", "serve", str(socket_path)],
+            [sys.executable, "-m", "flax_errors_ext.zygote", *serve],
             stdin=subprocess.DEVNULL,
             stdout=self._log,
             stderr=self._log,
