@@ -36,9 +36,9 @@ Probe = Callable[[], dict[str, Any]]
 """Asks a process that may start JAX which devices it sees."""
 
 
-# CPython before 3.12.1 builds AST objects with an interpreter-wide recursion counter:
-# two threads parsing at once can fail with "AST constructor recursion depth
-# mismatch" (python/cpython#106905). Entries are checked from several threads.
+# CPython 3.11 builds AST objects with an interpreter-wide recursion counter: two
+# threads parsing at once can fail with "AST constructor recursion depth mismatch"
+# (python/cpython#106905). Entries are checked from several threads.
 _PARSE_LOCK = threading.Lock()
 
 
