@@ -11,6 +11,7 @@ import io
 import json
 import subprocess
 import sys
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -355,20 +356,23 @@ def fake_kernels(
         message = new(exc_msg).replace("(...)...", "(https://x.org/#e)")
         return StatementRun("", qualname, message)
 
-    def check_module(module: CatalogueModule, fingerprint: Any, **_: Any) -> list[EntryOutcome]:
-        outcomes = []
+    def submit_module(
+        module: CatalogueModule, fingerprint: Any, **_: Any
+    ) -> list[Future[EntryOutcome]]:
+        futures = []
         for entry in module.entries:
             runs = tuple(
                 tuple(run_statement(s.exc_msg, s.want, s.documented_class) for s in x.statements)
                 for x in entry.examples
             )
             results = tuple(judge(x, r) for x, r in zip(entry.examples, runs, strict=True))
-            outcomes.append(EntryOutcome(entry, Execution(runs, executed=True), results))
+            futures.append(Future[EntryOutcome]())
+            futures[-1].set_result(EntryOutcome(entry, Execution(runs, executed=True), results))
         if meanwhile is not None:
             meanwhile.write_text(meanwhile.read_text() + "# edited meanwhile\n")
-        return outcomes
+        return futures
 
-    monkeypatch.setattr(cli_runs, "check_module", check_module)
+    monkeypatch.setattr(cli_runs, "submit_module", submit_module)
     monkeypatch.setattr(
         cli_runs, "build_fingerprint", lambda **_: {"versions": {}, "device": {}, "sources": {}}
     )

@@ -1,8 +1,8 @@
 """``flax-errors check`` and ``flax-errors update``: run the examples, then judge or fix.
 
-Entries run one per call of :func:`~flax_errors_ext.core.run.check_module`, several
-at a time, so that each can be reported the moment it finishes; every entry still
-gets a kernel of its own, exactly as in the site's build.
+Every entry is submitted to one pool (:func:`~flax_errors_ext.core.run.submit_module`),
+several at a time, so that each can be reported the moment it finishes; every entry
+still gets a kernel of its own, exactly as in the site's build.
 """
 
 from __future__ import annotations
@@ -26,14 +26,12 @@ from flax_errors_ext.core.report import (
     entry_status,
     failures,
 )
-from flax_errors_ext.core.run import EntryOutcome, check_module, default_jobs
+from flax_errors_ext.core.run import EntryOutcome, default_jobs, submit_module
 
 if TYPE_CHECKING:
     import argparse
 
     from flax_errors_ext.cli.catalogue import Catalogue
-    from flax_errors_ext.core.discover import CatalogueModule
-    from flax_errors_ext.core.records import ErrorEntry
 
 NOTEBOOK_DIR = "notebooks"
 """Where, inside the cache directory, each entry's notebook is written before it runs."""
@@ -70,18 +68,6 @@ def run_entries(chosen: Catalogue, args: argparse.Namespace) -> Checked:
         # Creates the database now, before the worker threads race to.
         get_cache(str(cache_dir)).list_cache_records()
 
-    def run(module: CatalogueModule, entry: ErrorEntry) -> EntryOutcome:
-        alone = dataclasses.replace(module, entries=(entry,))
-        (outcome,) = check_module(
-            alone,
-            fingerprint,
-            timeout=args.timeout,
-            notebook_dir=cache_dir / NOTEBOOK_DIR,
-            nb_config=nb_config,
-            jobs=1,
-        )
-        return outcome
-
     pairs = [(module, entry) for module in chosen.modules for entry in module.entries]
     done: dict[str, EntryOutcome] = {}
     width = len(str(len(pairs)))
@@ -99,7 +85,18 @@ def run_entries(chosen: Catalogue, args: argparse.Namespace) -> Checked:
         )
         if "error" in fingerprint["device"]:
             print(f"warning: {fingerprint['device']['error']}", file=sys.stderr)
-        futures = [pool.submit(run, module, entry) for module, entry in pairs]
+        futures = [
+            future
+            for module in chosen.modules
+            for future in submit_module(
+                module,
+                fingerprint,
+                timeout=args.timeout,
+                notebook_dir=cache_dir / NOTEBOOK_DIR,
+                nb_config=nb_config,
+                pool=pool,
+            )
+        ]
         for count, future in enumerate(as_completed(futures), 1):
             outcome = future.result()
             done[outcome.entry.qualname] = outcome

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.core.execute import Execution, execute_notebook, forget
@@ -69,9 +69,31 @@ def check_module(
 ) -> list[EntryOutcome]:
     """Run (or fetch from the cache) every entry of ``module`` and judge each example.
 
-    The Sphinx build and the command line both come here, so they always agree.
-    Entries without examples come back with an empty execution.
+    The Sphinx build comes here and the command line to :func:`submit_module`, so
+    they always agree. Entries without examples come back with an empty execution.
     """
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = submit_module(
+            module,
+            fingerprint,
+            timeout=timeout,
+            notebook_dir=notebook_dir,
+            nb_config=nb_config,
+            pool=pool,
+        )
+        return [future.result() for future in futures]
+
+
+def submit_module(
+    module: CatalogueModule,
+    fingerprint: dict[str, Any],
+    *,
+    timeout: int,
+    notebook_dir: Path,
+    nb_config: NbParserConfig,
+    pool: Executor,
+) -> list[Future[EntryOutcome]]:
+    """:func:`check_module` on a pool shared with other work: one future per entry."""
     # The module's code, docstrings aside, shapes what its examples raise.
     keyed = dict(
         fingerprint, sources={**fingerprint["sources"], module.name: code_hash(module.path)}
@@ -91,5 +113,4 @@ def check_module(
             forget(notebook, nb_config)
         return EntryOutcome(entry, execution, results)
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        return list(pool.map(check, module.entries))
+    return [pool.submit(check, entry) for entry in module.entries]
