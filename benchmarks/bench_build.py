@@ -244,10 +244,10 @@ def _report(
     j2_gib: float,
 ) -> None:
     median = {name: statistics.median(values) for name, values in samples.items()}
-    print(f"\n{'measure':<10} {'median s':>9}   runs")
+    print(f"\n{'measure':<14} {'median s':>9}   runs")
     for name, value in median.items():
         runs = " ".join(f"{v:.1f}" for v in samples[name])
-        print(f"{name:<10} {value:>9.1f}   {runs}")
+        print(f"{name:<14} {value:>9.1f}   {runs}")
     share = 1.2 * (median["cold"] - median["warm"]) / entries
     ratios = {
         "floor / baseline": median["floor"] / median["baseline"],
