@@ -6,7 +6,7 @@ project = "flax-errors"
 author = "The flax-errors authors"
 copyright = "2026, the flax-errors authors"
 
-extensions = ["flax_errors_ext", "flax_errors_ext.sphinx_cli", "sphinx_copybutton"]
+extensions = ["flax_errors_ext", "sphinx_copybutton"]
 
 flax_errors_modules = ["flax_errors_ext.errors", "flax.errors"]
 flax_errors_timeout = 120

@@ -41,8 +41,8 @@ from pathlib import Path
 
 import bench_guard
 
-from flax_errors_ext.core.kernels import retire_kept_server
-from flax_errors_ext.sphinx_ext import NOTEBOOK_DIR
+from flax_errors_ext.execution.fork_server.client import retire_kept_server
+from flax_errors_ext.sphinx.build import WORK_DIR
 
 REPO = Path(__file__).resolve().parents[1]
 CATALOGUE = REPO / "flax_errors_ext" / "catalogue"
@@ -224,7 +224,7 @@ def main() -> None:
             site.edit_one_example()
             measured["one-edit kept"] = site.build("cold", *KEEP_SERVER)
             executed_after_edit.append(site.executed("cold"))
-            retire_kept_server(site.outdir("cold").parent / NOTEBOOK_DIR)
+            retire_kept_server(site.outdir("cold").parent / WORK_DIR)
             site.build("off", "-D", "nb_execution_mode=off")  # absorbs the edit, untimed
             measured["check"] = check(site)
             for name, seconds in measured.items():

@@ -22,12 +22,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from flax_errors_ext import zygote
-from flax_errors_ext.cli.parser import DEFAULT_MODULES
-from flax_errors_ext.core.discover import discover
-from flax_errors_ext.core.kernels import share_compilation_cache
-from flax_errors_ext.core.run import default_jobs
-from flax_errors_ext.kernel import run_statements
+from flax_errors_ext.cli.project import DEFAULT_MODULES
+from flax_errors_ext.execution.fork_server import server as fork_server
+from flax_errors_ext.execution.in_kernel import run_statements
+from flax_errors_ext.execution.kernelspec import share_compilation_cache
+from flax_errors_ext.execution.modules import load_module
+from flax_errors_ext.execution.run import default_jobs
 
 
 def run_entry(name: str, statements: list[tuple[int, str]], total: int) -> int:
@@ -43,10 +43,10 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="flax-errors-floor-") as cache:
         share_compilation_cache(Path(cache))
-        zygote.preload()
+        fork_server.preload()
         entries = []
         for module_name in DEFAULT_MODULES:
-            for entry in discover(module_name, args.catalogue_dir).entries:
+            for entry in load_module(module_name, args.catalogue_dir).entries:
                 statements = [s for example in entry.examples for s in example.statements]
                 chosen = [(n, s.source) for n, s in enumerate(statements) if not s.skip]
                 if chosen:

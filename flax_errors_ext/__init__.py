@@ -23,8 +23,8 @@ __all__ = ["__version__", "install", "setup", "uninstall"]
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    """Sphinx entry point; the glue lives in :mod:`flax_errors_ext.sphinx_ext`."""
+    """Sphinx entry point; the extension lives in :mod:`flax_errors_ext.sphinx`."""
     # Imported here so that the runtime hook never pulls in Sphinx.
-    from flax_errors_ext.sphinx_ext import setup_extension
+    from flax_errors_ext.sphinx import setup as setup_sphinx
 
-    return setup_extension(app)
+    return setup_sphinx(app)

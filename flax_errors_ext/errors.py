@@ -7,16 +7,20 @@ documented text. The docstring is Google style and laid out like this:
 * a one-line summary;
 * an explanation in reST (paragraphs; ``literal`` text and roles such as
   :func:`jax.jit` are fine);
-* one or more sections, each a line that is exactly ``Bad example:`` or
-  ``Good example:`` at the docstring's base indentation, then a blank line, then
-  a block indented four spaces deeper. The block may open with a short sentence
-  about the example; the rest is doctest statements.
+* one or more sections, each a line that is exactly ``Bad example:``,
+  ``Good example:`` or ``Unreachable:`` at the docstring's base indentation, then a
+  blank line, then a block indented four spaces deeper. The block may open with a
+  short sentence about the example; the rest is doctest statements.
 
 A bad example's last statement ends in a traceback whose final line is the
 documented error text, starting with the error's full dotted name. A good example
 shows real output. All statements of a docstring run in order in one shared
 namespace, but each example imports what it uses, so that it reads on its own. Use
 ``...`` (doctest ELLIPSIS) only for parts that truly vary from run to run.
+
+An error that cannot be raised (the library always checks first, say) has an
+``Unreachable:`` section instead of a bad example: statements that print the
+evidence, run like a good example, so that the claim is checked on every build.
 
 A template for the docstring of a new error class. Doctest would run any ``>>>``
 prompt in this docstring, so the prompts below carry a leading backslash; drop it

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -32,14 +31,16 @@ def _forget_root_modules() -> Iterator[None]:
             del sys.modules[name]
 
 
-def read_catalogue(outdir: Path) -> dict[str, Any]:
-    """The errors.json a build wrote."""
-    catalogue: dict[str, Any] = json.loads((outdir / "errors.json").read_text())
-    return catalogue
+_KERNEL_FIXTURES = {"app", "make_app"}
+"""Sphinx test apps: their builds run the root's examples in kernels."""
 
 
-def entry(catalogue: dict[str, Any], name: str) -> dict[str, Any]:
-    """The record of the entry called ``name`` (short name)."""
-    found: list[dict[str, Any]] = [e for e in catalogue["entries"] if e["name"] == name]
-    assert len(found) == 1, f"{len(found)} entries named {name}"
-    return found[0]
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that builds a Sphinx test root as one that starts kernels.
+
+    Modules and tests that start kernels otherwise mark themselves; ``-m "not
+    kernels"`` then runs the fast unit tests alone.
+    """
+    for item in items:
+        if _KERNEL_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.kernels)

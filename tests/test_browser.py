@@ -23,10 +23,10 @@ import pytest
 from playwright.sync_api import Browser, Dialog, Page, Request, Response, sync_playwright
 from sphinx.testing.util import SphinxTestApp
 
-from flax_errors_ext.core.records import ErrorEntry, ExampleKind
-from flax_errors_ext.site_links import check_site
+from flax_errors_ext.model.records import ErrorEntry, ExampleKind
 from flax_errors_ext.urls import FLAX_BASE_URL, base_url
-from tests.test_flax_catalogue import FLAX, OURS, run_in_process
+from tests.site_links import check_site
+from tests.utils import FLAX, OURS, run_in_process
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -48,11 +48,14 @@ HEIGHT = 860
 """The browser window's height: what a reader sees first."""
 ROOT = Path(__file__).parents[1]
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="no chromium installed (Debian: apt-get install chromium); browsers are never "
-    "downloaded for these tests",
-)
+pytestmark = [
+    pytest.mark.kernels,
+    pytest.mark.skipif(
+        CHROMIUM is None,
+        reason="no chromium installed (Debian: apt-get install chromium); browsers are never "
+        "downloaded for these tests",
+    ),
+]
 
 # JitPytreeError and two Flax errors: one early on its page, one near the end.
 ERRORS = [

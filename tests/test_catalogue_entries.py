@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from flax_errors_ext.core.discover import discover
-from flax_errors_ext.core.records import ErrorEntry, ExampleKind
+from flax_errors_ext.execution.modules import load_module
+from flax_errors_ext.model.records import ErrorEntry, ExampleKind
 from flax_errors_ext.urls import entry_url
 
-OWN_ENTRIES = discover("flax_errors_ext.errors").entries
+OWN_ENTRIES = load_module("flax_errors_ext.errors").entries
 
 
 @pytest.mark.parametrize("entry", OWN_ENTRIES, ids=str)

@@ -20,17 +20,20 @@ from sphinx.testing.util import SphinxTestApp
 from flax_errors_ext import __version__
 from flax_errors_ext.cli import ExitCode, build_parser, main
 from flax_errors_ext.cli import runs as cli_runs
-from flax_errors_ext.core.execute import Execution
-from flax_errors_ext.core.judge import judge
-from flax_errors_ext.core.kernels import KEPT_SERVER, retire_kept_server
-from flax_errors_ext.core.records import StatementRun
-from flax_errors_ext.core.run import EntryOutcome
+from flax_errors_ext.execution.execute import Execution
+from flax_errors_ext.execution.fork_server.client import KEPT_SERVER, retire_kept_server
+from flax_errors_ext.execution.run import EntryOutcome
+from flax_errors_ext.execution.session import Session
+from flax_errors_ext.model.fingerprint import Fingerprint
+from flax_errors_ext.model.judge import judge
+from flax_errors_ext.model.records import StatementRun
 
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Iterator
     from pathlib import Path
 
-    from flax_errors_ext.core.discover import CatalogueModule
+    from flax_errors_ext.model.discover import ErrorModule
 
 FAKE = '''\
 """Errors whose documentation drifted, for the command line tests."""
@@ -147,12 +150,12 @@ def test_list_shows_status_and_url(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == ExitCode.OK
     rows = {line.split()[1]: line.split() for line in out.splitlines()[:-1]}
     assert rows["flax_errors_ext.errors.JitPytreeError"] == [
-        "documented",
+        "not-run",  # nothing ran: the status a build with execution off records
         "flax_errors_ext.errors.JitPytreeError",
         "https://flax-errors.readthedocs.io/en/latest/api_reference/"
         "flax_errors_ext.errors.html#flax_errors_ext.errors.JitPytreeError",
     ]
-    assert rows["flax.errors.MPARestoreDataCorruptedError"][0] == "unreachable"
+    assert rows["flax.errors.MPARestoreDataCorruptedError"][0] == "not-run"
     assert out.splitlines()[-1].startswith(f"{len(rows)} errors: ")
 
 
@@ -277,6 +280,7 @@ def cache_dir(fake: Path) -> Iterator[Path]:
     retire_kept_server(fake.parent / "cache")
 
 
+@pytest.mark.kernels
 def test_check_update_check_round_trip(
     fake: Path, cache_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -356,9 +360,7 @@ def fake_kernels(
         message = new(exc_msg).replace("(...)...", "(https://x.org/#e)")
         return StatementRun("", qualname, message)
 
-    def submit_module(
-        module: CatalogueModule, fingerprint: Any, **_: Any
-    ) -> list[Future[EntryOutcome]]:
+    def submit_module(module: ErrorModule, *_: Any) -> list[Future[EntryOutcome]]:
         futures = []
         for entry in module.entries:
             runs = tuple(
@@ -373,9 +375,7 @@ def fake_kernels(
         return futures
 
     monkeypatch.setattr(cli_runs, "submit_module", submit_module)
-    monkeypatch.setattr(
-        cli_runs, "build_fingerprint", lambda **_: {"versions": {}, "device": {}, "sources": {}}
-    )
+    monkeypatch.setattr(Session, "fingerprint", lambda _: Fingerprint())
 
 
 def test_update_refuses_a_file_edited_while_examples_ran(
@@ -409,7 +409,9 @@ def test_update_reports_what_it_cannot_fix(
 
 
 def test_cli_reference_is_generated_from_the_parser(tmp_path: Path) -> None:
-    (tmp_path / "conf.py").write_text('extensions = ["flax_errors_ext.sphinx_cli"]\n')
+    (tmp_path / "conf.py").write_text(
+        'extensions = ["flax_errors_ext"]\nnb_execution_mode = "off"\n'
+    )
     (tmp_path / "index.rst").write_text("Command line\n============\n\n.. flax-errors-cli::\n")
     app = SphinxTestApp("html", srcdir=tmp_path)
     try:
@@ -421,9 +423,11 @@ def test_cli_reference_is_generated_from_the_parser(tmp_path: Path) -> None:
     assert app.statuscode == 0
     assert app.warning.getvalue() == ""
     parser = build_parser()
-    commands = next(a for a in parser._actions if a.choices)
-    assert isinstance(commands.choices, dict)
-    for name, command in commands.choices.items():
+    commands: dict[str, argparse.ArgumentParser] = next(
+        dict(a.choices) for a in parser._actions if isinstance(a.choices, dict)
+    )
+    assert set(commands) == {"list", "explain", "check", "update"}
+    for name, command in commands.items():
         assert f'id="cli-{name}"' in page
         for action in command._actions:
             for option in action.option_strings:

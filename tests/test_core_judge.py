@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from flax_errors_ext.core.judge import judge
-from flax_errors_ext.core.records import (
+from flax_errors_ext.model.judge import judge
+from flax_errors_ext.model.records import (
     Example,
     ExampleKind,
     Location,

@@ -10,12 +10,13 @@ import jax.numpy as jnp
 import pytest
 from flax import linen as nn
 
-from flax_errors_ext.core.discover import BUILTIN_CATALOGUE, discover
-from flax_errors_ext.core.lookup import find, message_body, message_pattern, suggest
 from flax_errors_ext.errors import JitPytreeError
+from flax_errors_ext.execution.modules import load_module
+from flax_errors_ext.model.discover import SHIPPED_CATALOGUE
+from flax_errors_ext.model.lookup import find, message_body, message_pattern, suggest
 
-ENTRIES = discover("flax.errors", BUILTIN_CATALOGUE).entries + (
-    discover("flax_errors_ext.errors").entries
+ENTRIES = load_module("flax.errors", SHIPPED_CATALOGUE).entries + (
+    load_module("flax_errors_ext.errors").entries
 )
 
 

@@ -6,8 +6,8 @@ import textwrap
 
 import pytest
 
-from flax_errors_ext.core.parse import parse_docstring
-from flax_errors_ext.core.records import ErrorEntry, ExampleKind
+from flax_errors_ext.model.parse import parse_docstring
+from flax_errors_ext.model.records import ErrorEntry, ExampleKind
 
 
 def parse(body: str, first_line: int = 10) -> ErrorEntry:

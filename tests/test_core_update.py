@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from flax_errors_ext.core import update
-from flax_errors_ext.core.judge import judge
-from flax_errors_ext.core.parse import parse_docstring
-from flax_errors_ext.core.records import ErrorEntry, ExampleResult, StatementRun, Verdict
+from flax_errors_ext.cli import source_files
+from flax_errors_ext.model import rewrite as update
+from flax_errors_ext.model.judge import judge
+from flax_errors_ext.model.parse import parse_docstring
+from flax_errors_ext.model.records import ErrorEntry, ExampleResult, StatementRun, Verdict
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -167,8 +168,8 @@ def test_round_trip_rewrites_only_the_drifted_lines(module: Path) -> None:
     assert [r.verdict for r in results(entry, runs)] == [Verdict.DRIFTED, Verdict.DRIFTED]
 
     edits, skips = update.plan(results(entry, runs))
-    source = update.SourceFile.read(module)
-    update.write(source, update.apply(source.text, edits, python=True))
+    source = source_files.SourceFile.read(module)
+    source_files.write(source, update.apply(source.text, edits, python=True))
 
     assert skips == []
     before, after = MODULE.splitlines(), module.read_text().splitlines()
@@ -235,21 +236,21 @@ def test_apply_refuses_when_the_text_moved(module: Path) -> None:
 def test_write_refuses_a_concurrent_edit(module: Path) -> None:
     entry = entry_from(module)
     edits, _ = update.plan(results(entry, runs_for(entry, {"old output": "new output"})))
-    source = update.SourceFile.read(module)
+    source = source_files.SourceFile.read(module)
     new_text = update.apply(source.text, edits, python=True)
     theirs = MODULE + "\n# an edit made while the examples ran\n"
     module.write_text(theirs)
 
-    with pytest.raises(update.ConcurrentEditError, match="changed while the examples ran"):
-        update.write(source, new_text)
+    with pytest.raises(source_files.ConcurrentEditError, match="changed while the examples ran"):
+        source_files.write(source, new_text)
     assert module.read_text() == theirs
 
 
 def test_write_keeps_the_file_mode_and_leaves_no_temporary_file(module: Path) -> None:
     module.chmod(0o640)
-    source = update.SourceFile.read(module)
+    source = source_files.SourceFile.read(module)
 
-    update.write(source, "x = 1\n")
+    source_files.write(source, "x = 1\n")
 
     assert module.read_text() == "x = 1\n"
     assert stat.S_IMODE(module.stat().st_mode) == 0o640
@@ -261,9 +262,9 @@ def test_crlf_endings_are_kept(tmp_path: Path) -> None:
     path.write_bytes(b"Summary.\r\n\r\nGood example:\r\n\r\n  >>> f()\r\n  old\r\n")
     entry = parse_docstring(path.read_text(), "m.E", str(path), 1)
     edits, _ = update.plan(results(entry, [(StatementRun("new\n"),)]))
-    source = update.SourceFile.read(path)
+    source = source_files.SourceFile.read(path)
 
-    update.write(source, update.apply(source.text, edits, python=False))
+    source_files.write(source, update.apply(source.text, edits, python=False))
 
     assert path.read_bytes() == b"Summary.\r\n\r\nGood example:\r\n\r\n  >>> f()\r\n  new\r\n"
 

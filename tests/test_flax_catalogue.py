@@ -13,37 +13,25 @@ from typing import TYPE_CHECKING
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
-from flax_errors_ext import uninstall
-from flax_errors_ext.core.discover import BUILTIN_CATALOGUE, catalogue_file, discover
-from flax_errors_ext.core.judge import judge
-from flax_errors_ext.core.records import ErrorEntry, Example, ExampleKind, StatementRun, Verdict
-from flax_errors_ext.kernel import run_statements
+from flax_errors_ext.model.discover import SHIPPED_CATALOGUE, catalogue_file
+from flax_errors_ext.model.judge import judge
+from flax_errors_ext.model.records import ErrorEntry, ExampleKind, Verdict
 from flax_errors_ext.urls import FLAX_BASE_URL, base_url
-from tests.conftest import read_catalogue
+from tests.utils import FLAX, OURS, read_catalogue, run_in_process
+
+pytestmark = pytest.mark.kernels
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
-FLAX = discover("flax.errors", BUILTIN_CATALOGUE)
-OURS = discover("flax_errors_ext.errors")
 REACHABLE = [e for e in FLAX.entries + OURS.entries if not e.unreachable]
 UNREACHABLE = [e for e in FLAX.entries if e.unreachable]
 _URL = re.compile(r"(https?://\S+?\.html)#([\w.]+)")
 
 
-def run_in_process(entry: ErrorEntry, example: Example) -> list[StatementRun]:
-    """Run one example here, as doctest would, in a fresh namespace."""
-    statements = [(n, s.source) for n, s in enumerate(example.statements) if not s.skip]
-    try:
-        records = run_statements(entry.qualname, len(example.statements), statements, {})
-    finally:
-        uninstall()  # JitPytreeError's examples install the hook
-    return [StatementRun.from_json(record) for record in records]
-
-
 @pytest.mark.parametrize("entry", FLAX.entries, ids=lambda e: e.name)
 def test_every_flax_error_is_catalogued(entry: ErrorEntry) -> None:
-    path = catalogue_file(BUILTIN_CATALOGUE, entry.qualname)
+    path = catalogue_file(SHIPPED_CATALOGUE, entry.qualname)
     assert path.is_file(), f"{entry.qualname} has no catalogue file at {path}"
     assert entry.problems == ()
     kinds = {example.kind for example in entry.examples}

@@ -10,15 +10,19 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from flax_errors_ext.core.fingerprint import probe_device
-from flax_errors_ext.core.kernels import WarmKernelServer, retire_kept_server
-from flax_errors_ext.zygote import alive
+from flax_errors_ext.execution.fingerprint import probe_device
+from flax_errors_ext.execution.fork_server.client import WarmKernelServer, retire_kept_server
+from flax_errors_ext.execution.fork_server.protocol import alive
+from flax_errors_ext.model.fingerprint import Device
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="warm kernels need os.fork")
+pytestmark = [
+    pytest.mark.kernels,
+    pytest.mark.skipif(not hasattr(os, "fork"), reason="warm kernels need os.fork"),
+]
 
 
 @pytest.fixture
@@ -45,7 +49,7 @@ def test_the_server_probes_the_devices_a_fresh_interpreter_sees(
     def no_fallback() -> None:
         raise AssertionError("the server did not answer the probe")
 
-    monkeypatch.setattr("flax_errors_ext.core.kernels.probe_device", no_fallback)
+    monkeypatch.setattr("flax_errors_ext.execution.fork_server.client.probe_device", no_fallback)
     server = WarmKernelServer(state_dir)
     try:
         assert server.probe_device() == fresh
@@ -59,8 +63,8 @@ def test_a_probe_without_a_server_falls_back_to_a_fresh_interpreter(
 ) -> None:
     server = WarmKernelServer(state_dir)
     server.stop()
-    fresh = {"platform": "cpu", "device_kind": "asked a fresh interpreter", "count": 1}
-    monkeypatch.setattr("flax_errors_ext.core.kernels.probe_device", lambda: fresh)
+    fresh = Device("cpu", "asked a fresh interpreter", 1)
+    monkeypatch.setattr("flax_errors_ext.execution.fork_server.client.probe_device", lambda: fresh)
 
     assert server.probe_device() == fresh
 
@@ -107,7 +111,7 @@ def test_a_server_exits_when_its_build_dies_without_stopping_it(tmp_path: Path, 
     build = (
         "import os, sys\n"
         "from pathlib import Path\n"
-        "from flax_errors_ext.core.kernels import WarmKernelServer\n"
+        "from flax_errors_ext.execution.fork_server.client import WarmKernelServer\n"
         "server = WarmKernelServer(Path(sys.argv[1]))\n"
         "if sys.argv[2] == 'serving':\n"
         "    server.probe_device()\n"
@@ -132,8 +136,11 @@ if sys.argv[1] == "imported":
     import jax  # sets a few variables of its own, as Sphinx's process does on reading
 import nbformat
 from nbclient import NotebookClient
-from flax_errors_ext.core.kernels import kernel_environment
-with kernel_environment(Path(tempfile.mkdtemp()), warm=True, compilation_cache=True) as server:
+from myst_nb.core.config import NbParserConfig
+from flax_errors_ext.execution.session import Session
+from flax_errors_ext.model.config import CatalogueConfig
+with Session(Path(tempfile.mkdtemp()), CatalogueConfig(), NbParserConfig()) as session:
+    server = session.start_server()
     server.probe_device()  # the server serves from now on
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
         "import os, sys; print(os.getppid(), 'jax' in sys.modules)"

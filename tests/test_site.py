@@ -15,19 +15,20 @@ from typing import Any
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
-from flax_errors_ext.core import areas
-from flax_errors_ext.core.discover import BUILTIN_CATALOGUE, discover
-from flax_errors_ext.core.site import (
+from flax_errors_ext.execution.modules import load_module
+from flax_errors_ext.model import areas
+from flax_errors_ext.model.discover import SHIPPED_CATALOGUE
+from flax_errors_ext.model.entry_record import EntryRecord
+from flax_errors_ext.model.site import (
     badge,
-    device_label,
     figures,
     inline_parts,
     plain_text,
     search_entries,
 )
-from flax_errors_ext.core.tracebacks import exception_lines, is_internal, trim_traceback
-from flax_errors_ext.site_links import check_site
-from flax_errors_ext.sphinx_search import DATA_FILE
+from flax_errors_ext.model.tracebacks import exception_lines, is_internal, trim_traceback
+from flax_errors_ext.sphinx.search import DATA_FILE
+from tests.site_links import check_site
 
 MakeApp = Callable[..., SphinxTestApp]
 SCRIPT = "<script>alert(1)</script>"
@@ -50,7 +51,7 @@ def _index_rows(page: str) -> list[tuple[str, str]]:
     """(link, badge) of every row of the error index."""
     return re.findall(
         r'<tr[^>]*>\s*<td[^>]*><p><a class="reference internal" href="([^"]+)">.*?'
-        r'<span class="sd-badge [^"]*">([^<]+)</span>',
+        r'<span class="[^"]*\bsd-badge [^"]*"[^>]*>([^<]+)</span>',
         page,
         flags=re.DOTALL,
     )
@@ -124,7 +125,9 @@ def test_entry_shows_tabs_trimmed_output_and_the_full_traceback(app: SphinxTestA
 
     labels = re.findall(r'<label [^>]*class="sd-tab-label[^"]*"[^>]*>(.*?)</label>', entry, re.S)
     assert [label.strip() for label in labels] == ["Bad example", "Good example"]
-    assert '<span class="sd-badge sd-bg-success sd-bg-text-success">verified</span>' in entry
+    assert re.search(
+        r'<span class="[^"]*sd-badge sd-bg-success sd-bg-text-success"[^>]*>verified<', entry
+    )
     short, _, full = entry.partition("Full traceback")
     assert full, "no dropdown with the full traceback"
     # The short view keeps the reader's frames and the exception, not JAX's internals.
@@ -256,8 +259,8 @@ def test_this_packages_own_frames_are_library_frames() -> None:
     ) == ("Traceback (most recent call last):\nE: x\n")
 
 
-FLAX_ENTRIES = discover("flax.errors", BUILTIN_CATALOGUE).entries
-OWN_ENTRIES = discover("flax_errors_ext.errors").entries
+FLAX_ENTRIES = load_module("flax.errors", SHIPPED_CATALOGUE).entries
+OWN_ENTRIES = load_module("flax_errors_ext.errors").entries
 CATALOGUED = {entry.qualname for entry in FLAX_ENTRIES + OWN_ENTRIES}
 
 
@@ -290,17 +293,33 @@ def test_badges_say_what_readers_need() -> None:
     assert badge("something-new").label == "something-new"
 
 
-def _record(name: str, status: str, **extra: Any) -> dict[str, Any]:
-    return {
+def _record(name: str, status: str, **extra: Any) -> EntryRecord:
+    data = {
         "name": name,
         "qualname": f"m.{name}",
         "url": f"api_reference/m.html#m.{name}",
+        "source": "m.py:1",
         "summary": f"{name} summary.",
         "status": status,
+        "executed": False,
         "device": {"platform": "gpu", "device_kind": "NVIDIA H200", "count": 1},
         "versions": {"jax": "1", "jaxlib": "1", "flax": "2"},
         "examples": [],
         **extra,
+    }
+    return EntryRecord.from_json(data)
+
+
+def _example(kind: str, expected: str, actual: str) -> dict[str, Any]:
+    return {
+        "kind": kind,
+        "source": "m.py:2",
+        "status": "passed",
+        "expected": expected,
+        "actual": actual,
+        "seconds": 0.0,
+        "detail": "",
+        "diff": "",
     }
 
 
@@ -311,7 +330,6 @@ def test_figures_count_statuses_and_name_the_device() -> None:
     assert shown.device == "GPU (NVIDIA H200)"
     assert shown.versions == "jax 1, jaxlib 1, flax 2"
     assert not figures([_record("A", "not-run", device={})]).executed
-    assert device_label({"platform": "cpu", "device_kind": "cpu"}) == "CPU"
 
 
 def test_search_entries_hold_the_messages_of_bad_examples() -> None:
@@ -321,8 +339,8 @@ def test_search_entries_hold_the_messages_of_bad_examples() -> None:
         "passed",
         summary="Uses ``apply``.",
         examples=[
-            {"kind": "bad", "expected": "m.A: documented (...)\n", "actual": "m.A: real" + note},
-            {"kind": "good", "expected": "(1, 2)\n", "actual": "(1, 2)\n"},
+            _example("bad", "m.A: documented (...)\n", "m.A: real" + note),
+            _example("good", "(1, 2)\n", "(1, 2)\n"),
         ],
     )
     (item,) = search_entries([record])

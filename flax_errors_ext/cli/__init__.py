@@ -1,7 +1,7 @@
 """The ``flax-errors`` command line: list, explain, check and update the catalogue.
 
 It reads the same docstrings and example files as the Sphinx extension and judges
-examples through the same core (:func:`flax_errors_ext.core.run.check_module`), so
+examples through the same core (:func:`flax_errors_ext.execution.run.check_module`), so
 a verdict here is the verdict of the site's build. Results go to standard output,
 progress and errors to standard error. The exit status is one of
 :class:`~flax_errors_ext.cli.parser.ExitCode`: 0 all is well, 1 a failure or drift,
@@ -40,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     # Imported on demand: check and update pull in Jupyter, which list and explain
     # (and --help) do without.
-    from flax_errors_ext.cli.catalogue import UsageError
+    from flax_errors_ext.cli.selection import UsageError
 
     module, function = _COMMANDS[args.command]
     command = getattr(importlib.import_module(f"flax_errors_ext.cli.{module}"), function)

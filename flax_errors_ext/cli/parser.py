@@ -1,7 +1,7 @@
 """The command line's arguments: one parser, which the docs render as the reference.
 
 Building the parser imports nothing heavy (no jax, flax, Sphinx or Jupyter), so
-``--help`` is instant and :mod:`flax_errors_ext.sphinx_cli` can document it.
+``--help`` is instant and :mod:`flax_errors_ext.sphinx.cli_reference` can document it.
 """
 
 from __future__ import annotations
@@ -12,15 +12,10 @@ import textwrap
 from pathlib import Path
 
 from flax_errors_ext import __version__
-from flax_errors_ext.core.config import CatalogueConfig
-from flax_errors_ext.core.discover import BUILTIN_CATALOGUE
+from flax_errors_ext.cli.project import CONF_PLACES
 
 PROG = "flax-errors"
-DEFAULT_MODULES = ("flax_errors_ext.errors", "flax.errors")
-"""The modules the site catalogues (``flax_errors_modules`` in the project's conf.py)."""
-"""The example files for Flax's errors (the Sphinx extension's default too)."""
 DEFAULT_CACHE_DIR = ".flax_errors_cache"
-DEFAULT_TIMEOUT: int = CatalogueConfig().timeout
 
 
 class ExitCode(enum.IntEnum):
@@ -37,7 +32,8 @@ EXIT_CODES = {
     ExitCode.FAILED: "an example failed or drifted, or an entry is malformed; for update, "
     "failures remain that rewriting text cannot fix (with --dry-run: there is drift "
     "to rewrite)",
-    ExitCode.USAGE: "bad arguments, an unknown error name, or a module that cannot be imported",
+    ExitCode.USAGE: "bad arguments, an unknown error name, a conf.py that cannot be read, or "
+    "a module that cannot be imported",
     ExitCode.REFUSED: "update wrote nothing: a file changed while the examples ran, or "
     "no longer holds the documented text where it was read",
 }
@@ -47,9 +43,10 @@ _EXIT_STATUS = "exit status:\n" + "\n".join(
 )
 
 _DESCRIPTION = """\
-The executable error catalogue of Flax, from the terminal. It reads the same
-docstrings and example files as the Sphinx site, and runs the examples through the
-same core, so a verdict here is the verdict of the site's build."""
+The executable error catalogue of Flax, from the terminal. It reads the project's
+Sphinx configuration (conf.py, or docs/conf.py) and the same docstrings and
+catalogue files as the site, and runs the examples through the same session, so a
+verdict here is the verdict of the site's build. Options override conf.py."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -113,7 +110,11 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("names", nargs="*", metavar="NAME", help="errors to check (default: all)")
     check.add_argument("--json", action="store_true", help="print the errors.json document")
     check.add_argument(
-        "--strict", action="store_true", help="fail on errors that have no examples"
+        "--strict",
+        action="store_const",
+        const=True,
+        default=None,
+        help="fail on errors that have no examples (default: flax_errors_strict)",
     )
 
     update = _add(
@@ -156,20 +157,29 @@ def _catalogue_options() -> argparse.ArgumentParser:
     options = argparse.ArgumentParser(add_help=False)
     group = options.add_argument_group("catalogue")
     group.add_argument(
+        "--conf",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="the Sphinx conf.py whose flax_errors_* settings to use (default: the first of "
+        f"{' and '.join(CONF_PLACES)} in the current directory; without one, this package's "
+        "errors and Flax's)",
+    )
+    group.add_argument(
         "--module",
         dest="modules",
         action="append",
         metavar="MODULE",
-        help="a module whose FlaxError subclasses are catalogued; repeat for several "
-        f"(default: {' and '.join(DEFAULT_MODULES)})",
+        help="a module whose FlaxError subclasses are catalogued, instead of "
+        "flax_errors_modules; repeat for several",
     )
     group.add_argument(
         "--catalogue-dir",
-        type=Path,
-        default=BUILTIN_CATALOGUE,
+        default=None,
         metavar="DIR",
-        help="example files for modules whose docstrings are not ours, as "
-        "DIR/<module>/<Class>.txt (default: the catalogue shipped with flax_errors_ext)",
+        help="catalogue files for modules whose docstrings are not ours, as "
+        "DIR/<module>/<Class>.txt, instead of flax_errors_catalogue_dir (default: the "
+        "catalogue shipped with flax_errors_ext)",
     )
     return options
 
@@ -183,14 +193,15 @@ def _running_options() -> argparse.ArgumentParser:
         type=_positive,
         default=None,
         metavar="N",
-        help="kernels to run at once (default: three for every two CPUs)",
+        help="kernels to run at once, instead of flax_errors_jobs (default: three for every "
+        "two CPUs)",
     )
     group.add_argument(
         "--timeout",
         type=_positive,
-        default=DEFAULT_TIMEOUT,
+        default=None,
         metavar="SECONDS",
-        help="seconds one example may run (default: %(default)s)",
+        help="seconds one example may run, instead of flax_errors_timeout",
     )
     group.add_argument(
         "--cache-dir",
@@ -198,23 +209,26 @@ def _running_options() -> argparse.ArgumentParser:
         default=Path(DEFAULT_CACHE_DIR),
         metavar="DIR",
         help="the jupyter-cache of executed examples (default: %(default)s in the current "
-        "directory; docs/_build/.jupyter_cache shares the site build's)",
+        "directory)",
     )
     group.add_argument(
         "--no-warm-kernels",
         dest="warm_kernels",
-        action="store_false",
+        action="store_const",
+        const=False,
+        default=None,
         help="start every kernel from scratch instead of forking it from a server that "
         "has already imported jax and flax (still one fresh process per error either way)",
     )
     group.add_argument(
         "--keep-kernel-server",
         type=int,
-        default=0,
+        default=None,
         metavar="SECONDS",
         help="keep the warm kernel server running, idle, for that long after this run, so "
         "that the next run with the same --cache-dir starts its kernels at once (it is "
-        "reused only while nothing it imported has changed; default: stop it)",
+        "reused only while nothing it imported has changed; default: "
+        "flax_errors_keep_kernel_server, else stop it)",
     )
     group.add_argument(
         "--no-cache",

@@ -3,49 +3,33 @@
 from __future__ import annotations
 
 import json
-import re
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from flax_errors_ext.cli.catalogue import UsageError, load, unknown
 from flax_errors_ext.cli.parser import ExitCode
-from flax_errors_ext.core import lookup
-from flax_errors_ext.core.judge import judge
-from flax_errors_ext.core.records import ExampleKind, Verdict
-from flax_errors_ext.core.report import SCHEMA_VERSION, catalogue, entry_record
+from flax_errors_ext.cli.selection import UsageError, load, unknown
+from flax_errors_ext.model import lookup
+from flax_errors_ext.model.entry_record import EntryRecord, entry_record
+from flax_errors_ext.model.judge import judge
+from flax_errors_ext.model.records import Verdict
+from flax_errors_ext.model.report import SCHEMA_VERSION, errors_document, summary_line
+from flax_errors_ext.model.site import plain_text
 from flax_errors_ext.urls import entry_url
 
 if TYPE_CHECKING:
     import argparse
     from pathlib import Path
 
-    from flax_errors_ext.core.records import ErrorEntry, Example, Statement
-
-_ROLE = re.compile(r":[\w:.-]+:`~?([^`<]*?)\s*(?:<[^>]*>)?`")
-_LITERAL = re.compile(r"``([^`]+)``")
-_TITLES = {
-    ExampleKind.BAD: "Bad example",
-    ExampleKind.GOOD: "Good example",
-    ExampleKind.UNREACHABLE: "Unreachable",
-}
+    from flax_errors_ext.model.records import ErrorEntry, Example, Statement
 
 
-def parsed_status(entry: ErrorEntry) -> str:
-    """What reading an entry tells: documented, undocumented, unreachable or malformed."""
-    if entry.problems:
-        return "malformed"
-    if not entry.documented:
-        return "undocumented"
-    return "unreachable" if entry.unreachable else "documented"
-
-
-def parsed_record(entry: ErrorEntry) -> dict[str, Any]:
-    """The entry's ``errors.json`` record when nothing ran: a build with execution off."""
+def parsed_record(entry: ErrorEntry) -> EntryRecord:
+    """The entry's record when nothing ran: what a build with execution off records."""
     results = [
         judge(example, None, Verdict.NOT_RUN, "not run: the catalogue was only read")
         for example in entry.examples
     ]
-    return entry_record(entry, results, executed=False, device={}, versions={})
+    return entry_record(entry, results, executed=False, device=None, versions={})
 
 
 def list_command(args: argparse.Namespace) -> int:
@@ -53,35 +37,32 @@ def list_command(args: argparse.Namespace) -> int:
     entries = load(args).entries
     previous = _previous(args.from_path) if args.from_path else {}
     records = [previous.get(e.qualname) or parsed_record(e) for e in entries]
+    executed = [r.qualname for r in records if r.qualname in previous and r.executed]
+    document = errors_document(records, executed=executed)
     if args.json:
-        executed = [r["qualname"] for r in records if r["qualname"] in previous and r["executed"]]
-        print(json.dumps(catalogue(records, executed=executed), indent=2))
+        print(json.dumps(document, indent=2))
         return ExitCode.OK
-    statuses = [
-        previous[e.qualname]["status"] if e.qualname in previous else parsed_status(e)
-        for e in entries
-    ]
-    rows = [(s, e.qualname, entry_url(e.qualname)) for s, e in zip(statuses, entries, strict=True)]
+    rows = [(r.status.value, r.qualname, entry_url(r.qualname)) for r in records]
     widths = [max((len(row[i]) for row in rows), default=0) for i in range(2)]
     for status, qualname, url in rows:
         print(f"{status:<{widths[0]}}  {qualname:<{widths[1]}}  {url}")
-    counts: dict[str, int] = {}
-    for status in statuses:
-        counts[status] = counts.get(status, 0) + 1
-    summary = ", ".join(f"{count} {status}" for status, count in sorted(counts.items()))
     source = f" (statuses from {args.from_path})" if args.from_path else ""
-    print(f"{len(entries)} errors: {summary or 'none'}{source}")
+    print(f"{summary_line(document)}{source}")
     return ExitCode.OK
 
 
-def _previous(path: Path) -> dict[str, dict[str, Any]]:
+def _previous(path: Path) -> dict[str, EntryRecord]:
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise UsageError(f"cannot read {path}: {error}") from None
     if not isinstance(document, dict) or document.get("schema") != SCHEMA_VERSION:
         raise UsageError(f"{path} is not an errors.json of schema {SCHEMA_VERSION}")
-    return {record["qualname"]: record for record in document.get("entries", [])}
+    try:
+        records = [EntryRecord.from_json(data) for data in document.get("entries", [])]
+    except ValueError as error:
+        raise UsageError(f"{path}: {error}") from None
+    return {record.qualname: record for record in records}
 
 
 def explain_command(args: argparse.Namespace) -> int:
@@ -138,7 +119,7 @@ def _heading(text: str, underline: str) -> str:
 
 
 def _example(example: Example) -> str:
-    lines = [_heading(_TITLES[example.kind], "-")]
+    lines = [_heading(example.kind.section_title, "-")]
     if example.description:
         lines += [_plain(example.description), ""]
     for statement in example.statements:
@@ -153,5 +134,5 @@ def _doctest(statement: Statement) -> list[str]:
 
 
 def _plain(rest: str) -> str:
-    """Make reST prose plain for a terminal: roles and literals become backticked text."""
-    return _LITERAL.sub(r"`\1`", _ROLE.sub(r"`\1`", rest))
+    """ReST prose for a terminal: literals and roles become backticked text."""
+    return plain_text(rest, code_mark="`")

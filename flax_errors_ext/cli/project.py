@@ -1,0 +1,113 @@
+"""The project a command works on: its ``conf.py`` read into the site's own config.
+
+The command line finds the Sphinx configuration the site is built with (``conf.py``
+in the current directory, else in ``docs/``, or the file ``--conf`` names) and
+reads its ``flax_errors_*`` values into the same
+:class:`~flax_errors_ext.model.config.CatalogueConfig` the Sphinx extension
+validates, so that a command checks what the site checks. Flags override it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import runpy
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from flax_errors_ext.model.config import PREFIX, CatalogueConfig
+from flax_errors_ext.model.discover import SHIPPED_CATALOGUE
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+CONF_PLACES = ("conf.py", "docs/conf.py")
+"""Where a project's Sphinx configuration is looked for, in order."""
+DEFAULT_MODULES = ("flax_errors_ext.errors", "flax.errors")
+"""What is catalogued when no ``conf.py`` is found: this package's errors and Flax's."""
+
+
+class ProjectError(Exception):
+    """The project's configuration cannot be read; the message says why."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Project:
+    """A project's catalogue settings, and the ``conf.py`` they came from (if any)."""
+
+    config: CatalogueConfig
+    conf: Path | None
+
+    @property
+    def catalogue_dir(self) -> Path:
+        """The folder of catalogue files: relative to ``conf.py``, else the shipped one."""
+        if not self.config.catalogue_dir:
+            return SHIPPED_CATALOGUE
+        base = self.conf.parent if self.conf is not None else Path.cwd()
+        return (base / self.config.catalogue_dir).resolve()
+
+    def described(self) -> str:
+        """Where the settings come from, for messages."""
+        return str(self.conf) if self.conf is not None else "defaults (no conf.py found)"
+
+
+def find_conf(explicit: Path | None = None, start: Path | None = None) -> Path | None:
+    """The ``conf.py`` to read: ``explicit`` if given, else the first of :data:`CONF_PLACES`.
+
+    Raises:
+        ProjectError: if ``explicit`` is not a file.
+    """
+    if explicit is not None:
+        if not explicit.is_file():
+            raise ProjectError(f"--conf {explicit}: no such file")
+        return explicit.resolve()
+    base = start or Path.cwd()
+    return next(((base / p).resolve() for p in CONF_PLACES if (base / p).is_file()), None)
+
+
+def load_project(conf: Path | None, overrides: dict[str, Any]) -> Project:
+    """The project's config from ``conf`` (defaults without one), then ``overrides``.
+
+    Args:
+        conf: The ``conf.py`` to read, or None.
+        overrides: Config fields (without the ``flax_errors_`` prefix) set by flags;
+            None values are left out.
+
+    Raises:
+        ProjectError: if ``conf.py`` fails to run, or a value is invalid.
+    """
+    values: dict[str, Any] = {}
+    if conf is not None:
+        values = {k: v for k, v in _run_conf(conf).items() if k.startswith(PREFIX)}
+    else:
+        values[PREFIX + "modules"] = list(DEFAULT_MODULES)
+    for name, value in overrides.items():
+        if value is not None:
+            values[PREFIX + name] = value
+    try:
+        config = CatalogueConfig.from_values(values)
+    except ValueError as error:
+        raise ProjectError(f"{conf or 'command line'}: {error}") from None
+    return Project(config, conf)
+
+
+def _run_conf(conf: Path) -> dict[str, Any]:
+    """Run ``conf.py`` as Sphinx does: from its own folder, with ``__file__`` set."""
+    with _working_directory(conf.parent):
+        try:
+            return runpy.run_path(str(conf), run_name="__sphinx_conf__")
+        except BaseException as error:  # a conf.py may sys.exit(); never let it end us
+            if isinstance(error, KeyboardInterrupt):
+                raise
+            raise ProjectError(f"{conf} failed to run: {type(error).__name__}: {error}") from None
+
+
+@contextlib.contextmanager
+def _working_directory(path: Path) -> Iterator[None]:
+    before = os.getcwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(before)

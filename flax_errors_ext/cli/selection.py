@@ -1,0 +1,123 @@
+"""What a command works on: the project's modules, and the entries a command picks."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+from typing import TYPE_CHECKING
+
+from flax_errors_ext.cli.project import ProjectError, find_conf, load_project
+from flax_errors_ext.execution.modules import DiscoveryError, load_module
+from flax_errors_ext.model import lookup
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
+    from flax_errors_ext.cli.project import Project
+    from flax_errors_ext.model.discover import ErrorModule
+    from flax_errors_ext.model.records import ErrorEntry
+
+
+class UsageError(Exception):
+    """The command cannot run as asked (exit status 2); the message says why."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Selection:
+    """The project's catalogued modules, each with the entries a command works on."""
+
+    project: Project
+    modules: tuple[ErrorModule, ...]
+
+    @property
+    def entries(self) -> list[ErrorEntry]:
+        """Every entry, module by module, in source order."""
+        return [entry for module in self.modules for entry in module.entries]
+
+    def only(self, qualnames: set[str]) -> Selection:
+        """The selection cut down to the named entries; modules left empty are dropped."""
+        kept = (
+            dataclasses.replace(m, entries=tuple(e for e in m.entries if e.qualname in qualnames))
+            for m in self.modules
+        )
+        return Selection(self.project, tuple(m for m in kept if m.entries))
+
+
+def project(args: argparse.Namespace) -> Project:
+    """The project's config, from its ``conf.py`` and the flags that override it.
+
+    Raises:
+        UsageError: if the ``conf.py`` cannot be read or a setting is invalid.
+    """
+    overrides = {
+        "modules": list(dict.fromkeys(args.modules)) if args.modules else None,
+        "catalogue_dir": args.catalogue_dir,
+        **{
+            name: getattr(args, name, None)
+            for name in ("timeout", "jobs", "warm_kernels", "keep_kernel_server", "strict")
+        },
+    }
+    try:
+        found = load_project(find_conf(args.conf), overrides)
+    except ProjectError as error:
+        raise UsageError(str(error)) from None
+    if args.catalogue_dir is not None:
+        # A folder given on the command line is relative to where the command runs.
+        config = dataclasses.replace(
+            found.config, catalogue_dir=os.path.abspath(args.catalogue_dir)
+        )
+        found = dataclasses.replace(found, config=config)
+    return found
+
+
+def load(args: argparse.Namespace) -> Selection:
+    """Discover the modules of the project (or those the command line names).
+
+    Raises:
+        UsageError: if the project cannot be read or a module cannot be imported.
+    """
+    chosen = project(args)
+    # As with `python -m`, a module in the current directory can be named: a
+    # contributor's scratch module, or a project's own errors.
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        modules = tuple(load_module(name, chosen.catalogue_dir) for name in chosen.config.modules)
+    except DiscoveryError as error:
+        raise UsageError(f"{error} (modules from {chosen.described()})") from None
+    return Selection(chosen, modules)
+
+
+def select(selection: Selection, names: Sequence[str]) -> Selection:
+    """The entries ``names`` call for (all of them when there are none).
+
+    A name is a short or dotted class name, in any case, or an entry's URL.
+
+    Raises:
+        UsageError: naming an unknown or ambiguous name, with the closest matches.
+    """
+    if not names:
+        return selection
+    entries = selection.entries
+    chosen: set[str] = set()
+    for name in names:
+        found = [m for m in lookup.find(entries, name) if m.how in ("name", "url")]
+        if not found:
+            raise UsageError(unknown(entries, name))
+        if len(found) > 1:
+            options = ", ".join(m.entry.qualname for m in found)
+            raise UsageError(f"{name!r} is ambiguous: it could be {options}; use the dotted name")
+        chosen.add(found[0].entry.qualname)
+    return selection.only(chosen)
+
+
+def unknown(entries: Sequence[ErrorEntry], query: str) -> str:
+    """The message for a query that names no entry, with the closest ones."""
+    close = lookup.suggest(entries, query)
+    shown = query if len(query) <= 80 else query[:77] + "..."
+    message = f"no catalogued error matches {shown!r}"
+    if close:
+        message += "; did you mean " + " or ".join(close) + "?"
+    return message

@@ -1,0 +1,69 @@
+"""What the catalogue's kernels start from: a kernelspec of our own, and JAX's cache.
+
+Notebooks name the ``flax-errors`` kernel. Its kernelspec runs the fork server's
+launcher (:mod:`flax_errors_ext.execution.fork_server.launcher`) with this
+interpreter, which asks the warm kernel server, when one runs, to fork a kernel
+that has already imported ipykernel, jax and flax, and otherwise starts an
+ordinary IPython kernel. The notebooks are the same either way, so the execution
+cache does not care which ran them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+KERNEL_NAME = "flax-errors"
+KERNELSPEC = {"name": KERNEL_NAME, "display_name": "Python 3 (flax-errors)", "language": "python"}
+
+
+def install_kernelspec(data_dir: Path) -> None:
+    """Write the kernelspec under ``data_dir`` and put it on ``JUPYTER_PATH``.
+
+    Jupyter finds kernelspecs through ``JUPYTER_PATH``; setting it in this
+    process's environment reaches every kernel manager the build starts,
+    including those of ``-j`` workers.
+    """
+    spec_dir = data_dir / "kernels" / KERNEL_NAME
+    spec_dir.mkdir(parents=True, exist_ok=True)
+    spec = {
+        "argv": [
+            sys.executable,
+            "-m",
+            "flax_errors_ext.execution.fork_server",
+            "launch",
+            "-f",
+            "{connection_file}",
+        ],
+        "display_name": KERNELSPEC["display_name"],
+        "language": "python",
+        "interrupt_mode": "signal",
+        "metadata": {"debugger": False},
+    }
+    (spec_dir / "kernel.json").write_text(json.dumps(spec, indent=1), encoding="utf-8")
+    paths = os.environ.get("JUPYTER_PATH", "").split(os.pathsep)
+    if str(data_dir) not in paths:
+        os.environ["JUPYTER_PATH"] = os.pathsep.join([str(data_dir), *filter(None, paths)])
+
+
+def share_compilation_cache(cache_dir: Path) -> None:
+    """Let every kernel of the build reuse what the others compiled.
+
+    Each entry's kernel is fresh, so without this each one recompiles the same
+    small XLA programs (``init`` of a Dense layer, random keys) that a single
+    doctest process compiles once. JAX reads these variables when it is imported,
+    so they are set before any kernel (or the warm server) starts. A user's own
+    choice of cache directory is left alone.
+    """
+    if "JAX_COMPILATION_CACHE_DIR" in os.environ:
+        return
+    os.environ["JAX_COMPILATION_CACHE_DIR"] = str(cache_dir)
+    # Cache every program: the ones examples compile are small and quick, which
+    # is exactly what JAX's defaults leave out.
+    os.environ["JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"] = "0"
+    os.environ["JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES"] = "0"

@@ -1,0 +1,88 @@
+"""Turn a catalogue entry into the notebook that runs its examples.
+
+One notebook per entry, so every error runs in a fresh kernel of its own and is
+cached on its own. The first cell carries the entry's fingerprint, which puts the
+package versions, device and runtime sources into jupyter-cache's key; each later
+cell runs one example through :mod:`flax_errors_ext.execution.in_kernel`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import nbformat
+from nbformat import NotebookNode
+
+from flax_errors_ext.execution.kernelspec import KERNELSPEC
+
+if TYPE_CHECKING:
+    from flax_errors_ext.model.fingerprint import Fingerprint
+    from flax_errors_ext.model.records import ErrorEntry
+
+KERNEL_MODULE = "flax_errors_ext.execution.in_kernel"
+
+
+def build_notebook(
+    entry: ErrorEntry,
+    fingerprint: Fingerprint,
+    import_paths: list[str],
+    timeout: int,
+) -> NotebookNode:
+    """The notebook for ``entry``: a setup cell, then one cell per example.
+
+    Args:
+        entry: The error whose examples to run.
+        fingerprint: What the cache must key on besides the code; its canonical
+            JSON is written into the first cell.
+        import_paths: Directories the kernel needs on ``sys.path`` to import the
+            catalogued module.
+        timeout: Seconds each example may run.
+    """
+    setup = (
+        f"# flax-errors: {entry.qualname}. This cell keys the execution cache.\n"
+        f"from {KERNEL_MODULE} import begin, finish, run_example\n"
+        f"begin({fingerprint.to_json()!r}, {import_paths!r})\n"
+    )
+    cells = [
+        nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
+            setup, metadata={"flax_errors": {"role": "setup"}}
+        )
+    ]
+    numbered = _number_statements(entry)
+    total = sum(len(example.statements) for example in entry.examples)
+    for index, _example in enumerate(entry.examples):
+        statements = [(n, s.source) for n, s in numbered[index] if not s.skip]
+        lines = "".join(f"    ({n}, {source!r}),\n" for n, source in statements)
+        code = f"run_example({entry.qualname!r}, {total}, [\n{lines}])\n"
+        cells.append(
+            nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
+                code, metadata={"flax_errors": {"role": "example", "index": index}}
+            )
+        )
+    cells.append(
+        nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
+            "finish()\n", metadata={"flax_errors": {"role": "finish"}}
+        )
+    )
+    notebook: NotebookNode = nbformat.v4.new_notebook(  # type: ignore[no-untyped-call]
+        cells=cells,
+        metadata={
+            "kernelspec": KERNELSPEC,
+            # jupyter-cache reads these over myst-nb's own settings. Errors are
+            # not allowed: examples never raise out of run_example, so anything
+            # that does is a broken run and must not be cached.
+            "execution": {"timeout": timeout, "allow_errors": False},
+            "flax_errors": {"qualname": entry.qualname},
+        },
+    )
+    return notebook
+
+
+def _number_statements(entry: ErrorEntry) -> list[list[tuple[int, Any]]]:
+    """Number statements across the whole docstring, as doctest does."""
+    numbered: list[list[tuple[int, Any]]] = []
+    n = 0
+    for example in entry.examples:
+        numbered.append([(n + i, s) for i, s in enumerate(example.statements)])
+        n += len(example.statements)
+    return numbered

@@ -1,0 +1,115 @@
+"""One run session, used alike by the site's build and by ``flax-errors check``.
+
+A :class:`Session` sets up everything the entries' kernels share, in one order:
+the kernelspec, JAX's compilation cache, the jupyter-cache database (created
+before any worker forks or thread races to), the warm kernel server, and the
+:class:`~flax_errors_ext.model.fingerprint.Fingerprint` every entry's cache key
+starts from. Its :meth:`settings` are what :mod:`~flax_errors_ext.execution.run`
+needs to run an entry. Everything lives below one working folder::
+
+    <work_dir>/jupyter/       the kernelspec
+    <work_dir>/jax_cache/     JAX's persistent compilation cache
+    <work_dir>/notebooks/     each entry's notebook, as last run
+    <work_dir>/device.json    the device probe's answer, kept while the machine is the same
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Self
+
+from flax_errors_ext.execution.fingerprint import build_fingerprint, probe_device
+from flax_errors_ext.execution.fork_server.client import WarmKernelServer
+from flax_errors_ext.execution.kernelspec import install_kernelspec, share_compilation_cache
+from flax_errors_ext.execution.run import RunSettings
+
+if TYPE_CHECKING:
+    from pathlib import Path
+    from types import TracebackType
+
+    from myst_nb.core.config import NbParserConfig
+
+    from flax_errors_ext.model.config import CatalogueConfig
+    from flax_errors_ext.model.fingerprint import Device, Fingerprint, ProbeError
+
+
+class Session:
+    """The kernels, caches and fingerprint of one run of catalogue examples."""
+
+    def __init__(self, work_dir: Path, config: CatalogueConfig, nb_config: NbParserConfig) -> None:
+        self.work_dir = work_dir
+        self.config = config
+        self.nb_config = nb_config
+        self._server: WarmKernelServer | None = None
+        self._fingerprint: Fingerprint | None = None
+
+    @property
+    def executes(self) -> bool:
+        """Whether examples run at all (myst-nb's execution mode is not ``off``)."""
+        return bool(self.nb_config.execution_mode != "off")
+
+    @property
+    def notebook_dir(self) -> Path:
+        """Where each entry's notebook is written before it runs."""
+        return self.work_dir / "notebooks"
+
+    def prepare(self) -> None:
+        """The kernelspec, the compilation cache and the cache database, before any run."""
+        install_kernelspec(self.work_dir / "jupyter")
+        if self.executes and self.config.compilation_cache:
+            share_compilation_cache(self.work_dir / "jax_cache")
+        if self.nb_config.execution_mode == "cache":
+            from jupyter_cache import get_cache
+
+            get_cache(self.nb_config.execution_cache_path).list_cache_records()
+
+    def start_server(self) -> WarmKernelServer | None:
+        """Start the warm kernel server (once), if examples run and warm kernels are on.
+
+        Its imports take seconds: starting it early lets them overlap other work.
+        """
+        wanted = self.executes and self.config.warm_kernels and hasattr(os, "fork")
+        if self._server is None and wanted:
+            self._server = WarmKernelServer(self.work_dir, linger=self.config.keep_kernel_server)
+        return self._server
+
+    def fingerprint(self) -> Fingerprint:
+        """The run's fingerprint; the devices are probed only when examples run."""
+        if self._fingerprint is None:
+            self._fingerprint = build_fingerprint(
+                probe_cache=self.work_dir / "device.json" if self.executes else None,
+                probe=self._probe,
+            )
+        return self._fingerprint
+
+    def _probe(self) -> Device | ProbeError:
+        """Ask the warm server, which a run that probes will need anyway."""
+        server = self.start_server()
+        return server.probe_device() if server is not None else probe_device()
+
+    def settings(self) -> RunSettings:
+        """What running any entry of this session needs."""
+        return RunSettings(
+            fingerprint=self.fingerprint(),
+            timeout=self.config.timeout,
+            notebook_dir=self.notebook_dir,
+            nb_config=self.nb_config,
+        )
+
+    def close(self) -> None:
+        """Stop the kernel server, or leave it for the next run if asked to keep it."""
+        if self._server is not None:
+            self._server.stop()
+            self._server = None
+
+    def __enter__(self) -> Self:
+        self.prepare()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()

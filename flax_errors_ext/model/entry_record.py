@@ -1,0 +1,180 @@
+"""What a build or a check found out about one entry: the typed ``errors.json`` record.
+
+Records are built once per entry (:func:`entry_record`), kept as they are by the
+Sphinx environment and the command line, and turned into JSON only where
+``errors.json`` is written (:meth:`EntryRecord.to_json`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import TYPE_CHECKING, Any
+
+from flax_errors_ext.model.fingerprint import Device
+from flax_errors_ext.model.records import ExampleKind, Verdict
+from flax_errors_ext.urls import entry_path
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from flax_errors_ext.model.records import ErrorEntry, ExampleResult
+
+
+class EntryStatus(enum.StrEnum):
+    """One word for an entry, from its examples' verdicts."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    MALFORMED = "malformed"
+    UNDOCUMENTED = "undocumented"
+    NOT_RUN = "not-run"
+    UNREACHABLE = "unreachable"
+
+    @property
+    def failed(self) -> bool:
+        """Whether the entry fails the build (an undocumented one only in strict mode)."""
+        return self in (EntryStatus.FAILED, EntryStatus.MALFORMED)
+
+
+def entry_status(entry: ErrorEntry, results: Sequence[ExampleResult]) -> EntryStatus:
+    """The status of ``entry`` given its examples' verdicts."""
+    if entry.problems:
+        return EntryStatus.MALFORMED
+    if not entry.documented:
+        return EntryStatus.UNDOCUMENTED
+    if any(r.verdict.failed for r in results):
+        return EntryStatus.FAILED
+    if any(r.verdict is Verdict.NOT_RUN for r in results):
+        return EntryStatus.NOT_RUN
+    return EntryStatus.UNREACHABLE if entry.unreachable else EntryStatus.PASSED
+
+
+@dataclasses.dataclass(frozen=True)
+class ProblemRecord:
+    """A format problem of the entry's docstring, where it is."""
+
+    source: str
+    message: str
+
+
+@dataclasses.dataclass(frozen=True)
+class ExampleRecord:
+    """One example's verdict, with the documented and the actual text."""
+
+    kind: ExampleKind
+    source: str
+    status: Verdict
+    expected: str
+    actual: str
+    seconds: float
+    detail: str
+    diff: str
+
+
+@dataclasses.dataclass(frozen=True)
+class EntryRecord:
+    """One entry of ``errors.json``."""
+
+    name: str
+    qualname: str
+    url: str
+    """Site-relative: ``api_reference/<module>.html#<qualname>``."""
+    source: str
+    summary: str
+    status: EntryStatus
+    executed: bool
+    """Whether a kernel ran its examples now (not the cache)."""
+    device: Device | None
+    versions: tuple[tuple[str, str], ...]
+    problems: tuple[ProblemRecord, ...]
+    examples: tuple[ExampleRecord, ...]
+
+    @property
+    def version_map(self) -> dict[str, str]:
+        """The versions by package, in the order they were recorded."""
+        return dict(self.versions)
+
+    def bad_messages(self) -> list[str]:
+        """The documented and actual text of the bad examples, each once."""
+        found: list[str] = []
+        for example in self.examples:
+            if example.kind is ExampleKind.BAD:
+                for text in (example.expected, example.actual):
+                    if text and text not in found:
+                        found.append(text)
+        return found
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as ``errors.json`` holds it."""
+        data = dataclasses.asdict(self)
+        data["device"] = self.device.to_json() if self.device is not None else {}
+        data["versions"] = self.version_map
+        for example in data["examples"]:
+            example["seconds"] = round(example["seconds"], 4)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> EntryRecord:
+        """Read a record back from ``errors.json``.
+
+        Raises:
+            ValueError: if ``data`` is not such a record.
+        """
+        try:
+            return cls(
+                name=str(data["name"]),
+                qualname=str(data["qualname"]),
+                url=str(data["url"]),
+                source=str(data["source"]),
+                summary=str(data["summary"]),
+                status=EntryStatus(data["status"]),
+                executed=bool(data["executed"]),
+                device=Device.from_json(data.get("device")),
+                versions=tuple((str(k), str(v)) for k, v in data.get("versions", {}).items()),
+                problems=tuple(ProblemRecord(**p) for p in data.get("problems", [])),
+                examples=tuple(
+                    ExampleRecord(
+                        **dict(e, kind=ExampleKind(e["kind"]), status=Verdict(e["status"]))
+                    )
+                    for e in data.get("examples", [])
+                ),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise ValueError(f"not an errors.json entry record: {error!r}") from None
+
+
+def entry_record(
+    entry: ErrorEntry,
+    results: Sequence[ExampleResult],
+    *,
+    executed: bool,
+    device: Device | None,
+    versions: dict[str, str],
+) -> EntryRecord:
+    """The record of one entry from its examples' verdicts."""
+    return EntryRecord(
+        name=entry.name,
+        qualname=entry.qualname,
+        url=entry_path(entry.qualname),
+        source=str(entry.location),
+        summary=entry.summary,
+        status=entry_status(entry, results),
+        executed=executed,
+        device=device,
+        versions=tuple(versions.items()),
+        problems=tuple(ProblemRecord(str(p.location), p.message) for p in entry.problems),
+        examples=tuple(
+            ExampleRecord(
+                kind=r.example.kind,
+                source=str(r.location),
+                status=r.verdict,
+                expected=r.expected,
+                actual=r.actual,
+                seconds=r.seconds,
+                detail=r.detail,
+                diff=r.diff,
+            )
+            for r in results
+        ),
+    )

@@ -1,0 +1,131 @@
+"""What the execution cache keys on beyond the code cells, as one typed record.
+
+jupyter-cache hashes only a notebook's code, so a new jax, a reworded message in an
+error's ``__init__`` or another device would be served stale outputs. Each entry's
+notebook therefore opens with a cell that holds its :class:`Fingerprint` in its
+canonical JSON form (sorted keys, no spaces): the same fingerprint always gives the
+same cell, whatever order its parts were gathered in.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import hashlib
+import json
+from typing import Any
+
+
+@dataclasses.dataclass(frozen=True)
+class Device:
+    """The JAX devices a kernel sees."""
+
+    platform: str
+    device_kind: str
+    count: int
+
+    def __str__(self) -> str:
+        """``cpu (cpu)`` or ``gpu (NVIDIA H200)``: the platform and the device kind."""
+        return f"{self.platform} ({self.device_kind})"
+
+    @property
+    def label(self) -> str:
+        """``CPU`` or ``GPU (NVIDIA H200)``, for prose."""
+        label = self.platform.upper()
+        kind = self.device_kind
+        return label if not kind or kind.lower() == self.platform.lower() else f"{label} ({kind})"
+
+    def to_json(self) -> dict[str, Any]:
+        """The device as errors.json and the cache key record it."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Device | None:
+        """Read a device record; None if ``data`` is not one (empty, or a failed probe)."""
+        if not isinstance(data, dict) or "platform" not in data:
+            return None
+        return cls(
+            str(data["platform"]), str(data.get("device_kind", "")), int(data.get("count", 0))
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class ProbeError:
+    """Why the devices could not be found out."""
+
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclasses.dataclass(frozen=True)
+class Fingerprint:
+    """The package versions, the device and the runtime sources an entry's run depends on."""
+
+    versions: tuple[tuple[str, str], ...] = ()
+    """(package, version), sorted by package."""
+    device: Device | ProbeError | None = None
+    """None when nothing executes, so that the device does not matter."""
+    sources: tuple[tuple[str, str], ...] = ()
+    """(module, hash of its code without docstrings), sorted by module."""
+
+    @classmethod
+    def of(
+        cls,
+        versions: dict[str, str],
+        device: Device | ProbeError | None,
+        sources: dict[str, str],
+    ) -> Fingerprint:
+        """A fingerprint from mappings, in canonical order."""
+        return cls(tuple(sorted(versions.items())), device, tuple(sorted(sources.items())))
+
+    @property
+    def version_map(self) -> dict[str, str]:
+        """The versions by package."""
+        return dict(self.versions)
+
+    def with_source(self, module: str, code: str) -> Fingerprint:
+        """The fingerprint with one more (or a replaced) source hash."""
+        return Fingerprint.of(self.version_map, self.device, {**dict(self.sources), module: code})
+
+    def to_json(self) -> str:
+        """The canonical JSON form: the same fingerprint always gives the same text."""
+        if isinstance(self.device, Device):
+            device: Any = self.device.to_json()
+        elif isinstance(self.device, ProbeError):
+            device = {"error": self.device.message}
+        else:
+            device = None
+        data = {"versions": self.version_map, "device": device, "sources": dict(self.sources)}
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> Fingerprint:
+        """Read :meth:`to_json`'s form back."""
+        data = json.loads(text)
+        raw = data.get("device")
+        device: Device | ProbeError | None = Device.from_json(raw)
+        if device is None and isinstance(raw, dict) and "error" in raw:
+            device = ProbeError(str(raw["error"]))
+        return cls.of(data.get("versions", {}), device, data.get("sources", {}))
+
+
+def code_hash(source: str) -> str:
+    """Hash Python source code with every docstring removed.
+
+    Editing one error's documentation then leaves the hash, and so every other
+    entry's cache key, as it was.
+    """
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if (
+                body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)
+            ):
+                body[0] = ast.Pass()
+    return hashlib.sha256(ast.dump(tree).encode()).hexdigest()[:16]

@@ -1,0 +1,120 @@
+"""Compare what an example did with what its docstring documents.
+
+The comparison is doctest's own :class:`doctest.OutputChecker` under ELLIPSIS and
+NORMALIZE_WHITESPACE plus the statement's inline options, so a verdict here always
+agrees with ``pytest --doctest-modules``. Statements are judged in order and the
+first failure decides, as doctest reports it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import doctest
+
+from flax_errors_ext.model.records import (
+    Example,
+    ExampleKind,
+    ExampleResult,
+    Statement,
+    StatementRun,
+    Verdict,
+)
+
+OPTION_FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+
+def judge(
+    example: Example,
+    runs: tuple[StatementRun, ...] | None,
+    failure: Verdict | None = None,
+    failure_detail: str = "",
+) -> ExampleResult:
+    """The verdict on ``example`` given the kernel's records of its statements.
+
+    Args:
+        example: The documented example.
+        runs: One record per statement that was not skipped, or None if the example
+            never finished running.
+        failure: Why the notebook stopped early (TIMED_OUT, CRASHED, NOT_RUN).
+        failure_detail: A sentence on that failure.
+    """
+    statements = [s for s in example.statements if not s.skip]
+    expected = "".join(_documented(s) for s in statements)
+    if runs is None:
+        verdict = failure or Verdict.CRASHED
+        detail = failure_detail or "the example produced no record"
+        return ExampleResult(example, verdict, expected, "", (), 0.0, detail)
+    actual = "".join(_actual(run) for run in runs)
+    seconds = sum(run.seconds for run in runs)
+    for statement, run in zip(statements, runs, strict=False):
+        verdict, detail, documented, got = _judge_statement(example.kind, statement, run)
+        if verdict is not Verdict.PASSED:
+            diff = unified_diff(documented, got, str(statement.location))
+            return ExampleResult(
+                example, verdict, expected, actual, runs, seconds, detail, diff, statement.location
+            )
+    if len(runs) < len(statements):
+        detail = f"only {len(runs)} of {len(statements)} statements ran"
+        return ExampleResult(example, Verdict.CRASHED, expected, actual, runs, seconds, detail)
+    return ExampleResult(example, Verdict.PASSED, expected, actual, runs, seconds)
+
+
+def _judge_statement(
+    kind: ExampleKind, statement: Statement, run: StatementRun
+) -> tuple[Verdict, str, str, str]:
+    """(verdict, detail, documented text, actual text) for one statement."""
+    flags = statement_flags(statement)
+    checker = doctest.OutputChecker()
+    if run.exc_msg is None:
+        if statement.exc_msg is not None:
+            detail = f"expected {statement.documented_class} to be raised, but nothing was"
+            return Verdict.NO_RAISE, detail, statement.exc_msg, run.got
+        if checker.check_output(statement.want, run.got, flags):
+            return Verdict.PASSED, "", statement.want, run.got
+        return (
+            Verdict.DRIFTED,
+            "the output differs from the documented output",
+            statement.want,
+            run.got,
+        )
+    if statement.exc_msg is None:
+        what = {
+            ExampleKind.GOOD: "a good example",
+            ExampleKind.UNREACHABLE: "the evidence of unreachability",
+        }.get(kind, "a statement documented to run cleanly")
+        detail = f"{what} raised {run.exc_type}"
+        return Verdict.RAISED, detail, statement.want, run.transcript
+    if run.exc_type != statement.documented_class:
+        detail = f"raised {run.exc_type}, but the docstring documents {statement.documented_class}"
+        return Verdict.WRONG_CLASS, detail, statement.exc_msg, run.exc_msg
+    if checker.check_output(statement.exc_msg, run.exc_msg, flags):
+        return Verdict.PASSED, "", statement.exc_msg, run.exc_msg
+    detail = f"{run.exc_type} was raised, but its message differs from the documented text"
+    return Verdict.DRIFTED, detail, statement.exc_msg, run.exc_msg
+
+
+def statement_flags(statement: Statement) -> int:
+    """The doctest option flags a statement is compared under: ours plus its inline options."""
+    flags = OPTION_FLAGS
+    for flag, enabled in statement.options:
+        flags = flags | flag if enabled else flags & ~flag
+    return flags
+
+
+def _documented(statement: Statement) -> str:
+    return statement.exc_msg if statement.exc_msg is not None else statement.want
+
+
+def _actual(run: StatementRun) -> str:
+    return run.exc_msg if run.exc_msg is not None else run.got
+
+
+def unified_diff(documented: str, actual: str, label: str) -> str:
+    """A unified diff of documented against actual text, labelled by location."""
+    lines = difflib.unified_diff(
+        documented.splitlines(keepends=True),
+        actual.splitlines(keepends=True),
+        fromfile=f"documented ({label})",
+        tofile="actual",
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)

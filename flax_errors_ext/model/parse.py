@@ -1,0 +1,255 @@
+"""Read a docstring in the catalogue format into an :class:`~.records.ErrorEntry`.
+
+The format: a summary line, an explanation in reST, then sections titled exactly
+``Bad example:``, ``Good example:`` or ``Unreachable:``, each an indented block of
+optional prose followed by doctest statements. A bad example ends in the
+documented traceback of its own error class. An ``Unreachable:`` section, for an
+error that cannot be raised, runs like a good example: its statements print the
+evidence, so that the claim drifts when the library changes. Every problem is
+reported with the ``file:line`` it sits on, and the rest of the docstring is
+still read.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import doctest
+import re
+
+from flax_errors_ext.model.records import (
+    ErrorEntry,
+    Example,
+    ExampleKind,
+    FormatProblem,
+    Location,
+    Prose,
+    Statement,
+)
+
+SECTION_TITLES = {f"{kind.section_title}:": kind for kind in ExampleKind}
+_TITLE = re.compile(r"^[A-Z][\w \-]*:\s*$")
+_DOCTEST_LINE = re.compile(r"line (\d+) of the docstring")
+
+
+@dataclasses.dataclass(frozen=True)
+class _Line:
+    number: int
+    """The line in the source file."""
+    text: str
+
+
+def parse_docstring(docstring: str, qualname: str, path: str, first_line: int) -> ErrorEntry:
+    """Parse ``docstring`` (as found in ``__doc__``) that starts at ``path:first_line``."""
+    lines = _clean(docstring, first_line)
+    summary, summary_end = _summary(lines)
+    # The summary stays in the prose: it is the explanation's opening paragraph.
+    explanation: list[_Line] = lines[:summary_end]
+    examples: list[Example] = []
+    problems: list[FormatProblem] = []
+    i = summary_end
+    while i < len(lines):
+        line = lines[i]
+        body_end = _block_end(lines, i + 1)
+        body = lines[i + 1 : body_end]
+        has_body = any(b.text.strip() for b in body)
+        location = Location(path, line.number)
+        if line.text in SECTION_TITLES:
+            example, section_problems = _parse_section(
+                SECTION_TITLES[line.text], body, qualname, location
+            )
+            problems.extend(section_problems)
+            if example is not None:
+                examples.append(example)
+            i = body_end
+        elif _TITLE.match(line.text) and has_body and _holds_doctest(body):
+            problems.append(
+                FormatProblem(
+                    f"unknown section title {line.text.strip()!r}; a section that holds "
+                    "examples must be titled 'Bad example:', 'Good example:' or 'Unreachable:'",
+                    location,
+                )
+            )
+            i = body_end
+        elif line.text.startswith(">>>"):
+            problems.append(
+                FormatProblem(
+                    "a doctest outside any section; put it under 'Bad example:' or "
+                    "'Good example:'",
+                    location,
+                )
+            )
+            i = _paragraph_end(lines, i)
+        else:
+            explanation.append(line)
+            i += 1
+    return ErrorEntry(
+        qualname=qualname,
+        summary=summary,
+        prose=_prose(explanation, path),
+        examples=tuple(examples),
+        problems=tuple(problems),
+        location=Location(path, first_line),
+    )
+
+
+def parse_prose(docstring: str, path: str, first_line: int) -> tuple[str, tuple[Prose, ...]]:
+    """Read a docstring in no particular format: a one-sentence summary, and all of it.
+
+    For error classes whose source this project cannot edit: their docstrings are
+    shown as they are, and their examples live in a catalogue file. Their first
+    paragraph is often not a summary (Flax's may end in ``::`` and a code block),
+    so the summary is only its first sentence.
+    """
+    lines = _clean(docstring, first_line)
+    paragraph, _ = _summary(lines)
+    sentence = re.split(r"(?<=[.!?:])\s", paragraph, maxsplit=1)[0].rstrip(":")
+    return sentence, tuple(dataclasses.replace(p, foreign=True) for p in _prose(lines, path))
+
+
+def _summary(lines: list[_Line]) -> tuple[str, int]:
+    """The first paragraph as one line, and the index where the rest starts."""
+    end = next((i for i, line in enumerate(lines) if not line.text.strip()), len(lines))
+    return " ".join(line.text.strip() for line in lines[:end]), end
+
+
+def _prose(lines: list[_Line], path: str) -> tuple[Prose, ...]:
+    while lines and not lines[0].text.strip():
+        lines = lines[1:]
+    while lines and not lines[-1].text.strip():
+        lines = lines[:-1]
+    if not lines:
+        return ()
+    text = "\n".join(line.text for line in lines)
+    return (Prose(text, path, tuple(line.number for line in lines)),)
+
+
+def _clean(docstring: str, first_line: int) -> list[_Line]:
+    """Dedent like :func:`inspect.cleandoc`, but keep every line's file number."""
+    raw = docstring.expandtabs().split("\n")
+    indents = [len(text) - len(text.lstrip()) for text in raw[1:] if text.strip()]
+    indent = min(indents, default=0)
+    lines = [_Line(first_line, raw[0].strip())]
+    lines += [_Line(first_line + n, text[indent:].rstrip()) for n, text in enumerate(raw[1:], 1)]
+    while lines and not lines[0].text:
+        lines.pop(0)
+    return lines
+
+
+def _block_end(lines: list[_Line], start: int) -> int:
+    """The index after the indented (or blank) lines that start at ``start``."""
+    i = start
+    while i < len(lines) and (not lines[i].text or lines[i].text[0].isspace()):
+        i += 1
+    return i
+
+
+def _paragraph_end(lines: list[_Line], start: int) -> int:
+    """The index of the first blank line at or after ``start``."""
+    i = start
+    while i < len(lines) and lines[i].text.strip():
+        i += 1
+    return i
+
+
+def _holds_doctest(body: list[_Line]) -> bool:
+    return any(line.text.lstrip().startswith(">>>") for line in body)
+
+
+def _parse_section(
+    kind: ExampleKind, body: list[_Line], qualname: str, title: Location
+) -> tuple[Example | None, list[FormatProblem]]:
+    path = title.path
+    indents = [len(b.text) - len(b.text.lstrip()) for b in body if b.text.strip()]
+    indent = min(indents, default=0)
+    body = [_Line(b.number, b.text[indent:]) for b in body]
+    start = next((n for n, b in enumerate(body) if b.text.startswith(">>>")), None)
+    if start is None:
+        return None, [FormatProblem(f"'{kind.section_title}:' has no >>> statements", title)]
+    description = "\n".join(b.text for b in body[:start]).strip()
+    block = body[start:]
+    text = "\n".join(b.text for b in block) + "\n"
+    try:
+        parsed = doctest.DocTestParser().parse(text, qualname)
+    except ValueError as error:
+        match = _DOCTEST_LINE.search(str(error))
+        line = block[int(match.group(1)) - 1].number if match else block[0].number
+        return None, [FormatProblem(f"broken doctest syntax: {error}", Location(path, line))]
+
+    problems: list[FormatProblem] = []
+    statements: list[Statement] = []
+    for item in parsed:
+        if not isinstance(item, doctest.Example):
+            continue
+        location = Location(path, block[item.lineno].number)
+        problem = _check_statement(item, location)
+        if problem is not None:
+            problems.append(problem)
+            continue
+        statements.append(
+            Statement(
+                source=item.source,
+                want=item.want,
+                exc_msg=item.exc_msg,
+                location=location,
+                options=tuple(sorted(item.options.items())),
+                want_line=_want_line(block, item),
+            )
+        )
+    if problems:
+        return None, problems
+    example = Example(kind, tuple(statements), description, Location(path, block[0].number))
+    problems.extend(_check_kind(example, qualname))
+    return (None if problems else example), problems
+
+
+def _want_line(block: list[_Line], item: doctest.Example) -> int:
+    """The file line after the statement's source: where its documented output starts."""
+    after = item.lineno + item.source.count("\n")
+    return block[after].number if after < len(block) else block[-1].number + 1
+
+
+def _check_statement(item: doctest.Example, location: Location) -> FormatProblem | None:
+    if item.options.get(doctest.IGNORE_EXCEPTION_DETAIL):
+        return FormatProblem(
+            "IGNORE_EXCEPTION_DETAIL would hide drift in the error text; "
+            "use ... (ELLIPSIS) for the parts that truly vary",
+            location,
+        )
+    try:
+        compile(item.source, str(location), "single")
+    except SyntaxError as error:
+        line = location.line + max((error.lineno or 1) - 1, 0)
+        return FormatProblem(f"broken doctest syntax: {error.msg}", Location(location.path, line))
+    return None
+
+
+def _check_kind(example: Example, qualname: str) -> list[FormatProblem]:
+    run = [s for s in example.statements if not s.skip]
+    if example.kind is not ExampleKind.BAD:
+        return [
+            FormatProblem(
+                f"{'a good example' if example.kind is ExampleKind.GOOD else 'evidence'} must "
+                "run cleanly, but this statement documents a traceback",
+                s.location,
+            )
+            for s in run
+            if s.exc_msg is not None
+        ]
+    if not run or run[-1].exc_msg is None:
+        return [
+            FormatProblem(
+                f"a bad example must end in the documented traceback of {qualname} "
+                "('Traceback (most recent call last):' ... '"
+                f"{qualname}: <message>')",
+                example.location,
+            )
+        ]
+    documented = run[-1].documented_class
+    if documented != qualname:
+        return [
+            FormatProblem(
+                f"this bad example documents {documented}, but it belongs to {qualname}",
+                run[-1].location,
+            )
+        ]
+    return []

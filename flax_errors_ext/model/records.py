@@ -1,0 +1,234 @@
+"""The typed records every other module passes around."""
+
+from __future__ import annotations
+
+import dataclasses
+import doctest
+import enum
+from typing import Any
+
+
+class ExampleKind(enum.StrEnum):
+    """Whether an example must raise its error (bad) or run cleanly (good).
+
+    An ``unreachable`` section runs like a good example: it checks and prints the
+    evidence that the error cannot be raised, so that the claim drifts when the
+    library changes.
+    """
+
+    BAD = "bad"
+    GOOD = "good"
+    UNREACHABLE = "unreachable"
+
+    @property
+    def section_title(self) -> str:
+        """The section title in a docstring, without its colon: ``Bad example``."""
+        return "Unreachable" if self is ExampleKind.UNREACHABLE else f"{self.capitalize()} example"
+
+    @property
+    def heading(self) -> str:
+        """What a reader sees above such an example on the site."""
+        return "Why it cannot be raised" if self is ExampleKind.UNREACHABLE else self.section_title
+
+
+class Verdict(enum.StrEnum):
+    """What happened when an example ran, compared with what its docstring says."""
+
+    PASSED = "passed"
+    DRIFTED = "drifted"
+    """It raised the documented class (or ran cleanly), but the text differs."""
+    NO_RAISE = "no-raise"
+    """A bad example raised nothing."""
+    WRONG_CLASS = "wrong-class"
+    """A bad example raised, but not exactly the documented class."""
+    RAISED = "raised"
+    """A statement that documents no traceback raised (a good example failing)."""
+    TIMED_OUT = "timed-out"
+    CRASHED = "crashed"
+    """The kernel died (``os._exit``, a segfault) or could not run the example."""
+    NOT_RUN = "not-run"
+    """Execution is off, or an earlier example of the entry ended the run."""
+
+    @property
+    def failed(self) -> bool:
+        """Whether this verdict fails the build."""
+        return self not in (Verdict.PASSED, Verdict.NOT_RUN)
+
+    @property
+    def may_be_transient(self) -> bool:
+        """Whether the run itself may be at fault (an exception nobody documented).
+
+        Such a run is not kept in the cache: the cause (a missing file, memory, an
+        event loop) may be gone by the next build. Drift and no-raise are facts of
+        the code under the cache's key, and stay cached.
+        """
+        return self in (Verdict.RAISED, Verdict.WRONG_CLASS, Verdict.TIMED_OUT, Verdict.CRASHED)
+
+
+@dataclasses.dataclass(frozen=True)
+class Location:
+    """A place in a source file; its ``str`` is the ``file:line`` editors jump to."""
+
+    path: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Statement:
+    """One ``>>>`` statement of a doctest block with what it documents."""
+
+    source: str
+    want: str
+    """Documented output when no exception is expected."""
+    exc_msg: str | None
+    """Documented final traceback line (``module.Class: message``), if any."""
+    location: Location
+    options: tuple[tuple[int, bool], ...] = ()
+    """doctest's inline options (``# doctest: +SKIP``), as (flag, enabled) pairs."""
+    want_line: int = 0
+    """The file line where the documented output (``want``) starts, right after the
+    source; where output would go when none is documented. 0 when unknown."""
+
+    @property
+    def skip(self) -> bool:
+        """Whether doctest would skip this statement."""
+        return dict(self.options).get(doctest.SKIP, False)
+
+    @property
+    def documented_class(self) -> str | None:
+        """The dotted class name the documented traceback names."""
+        if self.exc_msg is None:
+            return None
+        return self.exc_msg.split(":", 1)[0].strip()
+
+
+@dataclasses.dataclass(frozen=True)
+class Example:
+    """One ``Bad example:`` or ``Good example:`` section of a docstring."""
+
+    kind: ExampleKind
+    statements: tuple[Statement, ...]
+    description: str
+    """reST prose that precedes the first ``>>>`` of the section."""
+    location: Location
+
+    def __str__(self) -> str:
+        return f"{self.location} ({self.kind.value} example)"
+
+
+@dataclasses.dataclass(frozen=True)
+class FormatProblem:
+    """A docstring that breaks the catalogue format."""
+
+    message: str
+    location: Location
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Prose:
+    """reST text from one file, with the file line of each of its lines."""
+
+    text: str
+    path: str
+    lines: tuple[int, ...]
+    foreign: bool = False
+    """From a docstring this project cannot edit (Flax's): its markup is not ours to fix."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ErrorEntry:
+    """One catalogued error class and everything its docstring documents."""
+
+    qualname: str
+    summary: str
+    prose: tuple[Prose, ...]
+    """The explanation: reST outside the example sections, without the summary.
+
+    Several passages when an entry adds notes to a docstring it cannot edit.
+    """
+    examples: tuple[Example, ...]
+    problems: tuple[FormatProblem, ...]
+    location: Location
+
+    @property
+    def explanation(self) -> str:
+        """All of the entry's prose as one reST text."""
+        return "\n\n".join(passage.text for passage in self.prose)
+
+    @property
+    def unreachable(self) -> bool:
+        """Whether the entry documents that its error cannot be raised."""
+        kinds = {example.kind for example in self.examples}
+        return ExampleKind.UNREACHABLE in kinds and ExampleKind.BAD not in kinds
+
+    @property
+    def name(self) -> str:
+        """The class name without its module."""
+        return self.qualname.rpartition(".")[2]
+
+    @property
+    def module(self) -> str:
+        """The dotted name of the module that defines the class."""
+        return self.qualname.rpartition(".")[0]
+
+    @property
+    def documented(self) -> bool:
+        """Whether the entry has at least one example."""
+        return bool(self.examples)
+
+    def __str__(self) -> str:
+        return f"{self.location} ({self.qualname})"
+
+
+@dataclasses.dataclass(frozen=True)
+class StatementRun:
+    """What one statement did in the kernel, as doctest would have seen it."""
+
+    got: str
+    exc_type: str | None = None
+    exc_msg: str | None = None
+    transcript: str = ""
+    """The output and, if it raised, the traceback, as doctest would print them."""
+    seconds: float = 0.0
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> StatementRun:
+        """Read the record the kernel emitted."""
+        return cls(
+            got=str(data.get("got", "")),
+            exc_type=data.get("exc_type"),
+            exc_msg=data.get("exc_msg"),
+            transcript=str(data.get("transcript", "")),
+            seconds=float(data.get("seconds", 0.0)),
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class ExampleResult:
+    """The verdict on one example, with the evidence for it."""
+
+    example: Example
+    verdict: Verdict
+    expected: str
+    actual: str
+    runs: tuple[StatementRun, ...]
+    seconds: float
+    detail: str = ""
+    """A sentence that says what went wrong, or "" when it passed."""
+    diff: str = ""
+    failed_at: Location | None = None
+    """The statement that failed, when one did."""
+
+    @property
+    def location(self) -> Location:
+        """Where to look: the failing statement, else the example."""
+        return self.failed_at or self.example.location
+
+    def __str__(self) -> str:
+        return f"{self.example}: {self.verdict.value}"

@@ -1,0 +1,146 @@
+"""What the site says about the catalogue, computed from the entries' records.
+
+The records are the entries' :class:`~flax_errors_ext.model.entry_record.EntryRecord`,
+whose ``summary`` is the entry's one-line headline. Everything here is text and
+numbers; the Sphinx side turns it into nodes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import re
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from flax_errors_ext.model.tracebacks import strip_jax_note
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from flax_errors_ext.model.entry_record import EntryRecord
+
+
+@dataclasses.dataclass(frozen=True)
+class Badge:
+    """How a status shows on the site: a word, a colour, and what it promises."""
+
+    label: str
+    colour: str
+    """A sphinx-design semantic colour (success, danger, info, warning, secondary)."""
+    meaning: str
+
+
+BADGES: dict[str, Badge] = {
+    "passed": Badge(
+        "verified", "success", "every example ran and printed exactly what is documented"
+    ),
+    "failed": Badge(
+        "drifted", "danger", "an example no longer does what is documented; see the entry"
+    ),
+    "malformed": Badge("malformed", "danger", "the entry's docstring breaks the format"),
+    "unreachable": Badge(
+        "unreachable", "info", "this Flax cannot raise it; the evidence is checked instead"
+    ),
+    "undocumented": Badge("undocumented", "warning", "no examples yet"),
+    "not-run": Badge("not run", "secondary", "examples were not executed in this build"),
+}
+BADGE_ORDER = ("passed", "unreachable", "failed", "malformed", "undocumented", "not-run")
+
+
+def badge(status: str) -> Badge:
+    """The badge for an entry status; an unknown status shows as itself."""
+    return BADGES.get(status, Badge(status, "secondary", status))
+
+
+@dataclasses.dataclass(frozen=True)
+class Figures:
+    """The catalogue at a glance, for the landing page."""
+
+    entries: int
+    statuses: tuple[tuple[str, int], ...]
+    """(status, count), most reassuring first, zero counts left out."""
+    device: str
+    """Where the examples ran, or "" if nothing ran."""
+    versions: str
+    """``jax 0.10.2, jaxlib 0.10.2, flax 0.12.8``, or "" if unknown."""
+
+    @property
+    def executed(self) -> bool:
+        """Whether any example ran in this build or a cached one that still applies."""
+        return bool(self.device)
+
+
+def figures(records: Sequence[EntryRecord]) -> Figures:
+    """Count the entries by status and say where they were checked."""
+    counts = Counter(r.status.value for r in records)
+    order = [s for s in BADGE_ORDER if counts[s]] + sorted(set(counts) - set(BADGE_ORDER))
+    devices = [r.device for r in records if r.status != "not-run" and r.device is not None]
+    versions = next((r.versions for r in records if r.versions), ())
+    return Figures(
+        entries=len(records),
+        statuses=tuple((s, counts[s]) for s in order),
+        device=devices[0].label if devices else "",
+        versions=", ".join(f"{name} {version}" for name, version in versions),
+    )
+
+
+def search_entries(records: Sequence[EntryRecord]) -> list[dict[str, Any]]:
+    """What the site search matches pasted error text against, one item per entry.
+
+    Each item has the entry's ``name``, ``qualname``, site-relative ``url`` with
+    its anchor, ``headline``, and ``messages``: the documented and actual text of
+    its bad examples' errors.
+    """
+    items = []
+    for record in sorted(records, key=lambda r: r.qualname):
+        messages: list[str] = []
+        for raw in record.bad_messages():
+            text = strip_jax_note(raw).strip()
+            if text and text not in messages:
+                messages.append(text)
+        items.append(
+            {
+                "name": record.name,
+                "qualname": record.qualname,
+                "url": record.url,
+                "headline": plain_text(record.summary),
+                "messages": messages,
+            }
+        )
+    return items
+
+
+_INLINE = re.compile(r"``(?P<literal>.+?)``|(?::[\w:.-]+:)?`(?P<ref>[^`]+?)`")
+_REF_TARGET = re.compile(r"\s*<[^<>]*>$")
+
+
+def inline_parts(text: str) -> list[tuple[str, bool]]:
+    """Split a reST one-liner into (text, is_code) parts, for rendering without a parser.
+
+    ````literal````, ```role``` and ``:role:`text <target>``` become code; nothing
+    else is interpreted, so the text can never become markup.
+    """
+    parts: list[tuple[str, bool]] = []
+    position = 0
+    for match in _INLINE.finditer(text):
+        if match.start() > position:
+            parts.append((text[position : match.start()], False))
+        code = match["literal"] or _REF_TARGET.sub("", match["ref"]).lstrip("~!")
+        parts.append((code, True))
+        position = match.end()
+    if position < len(text):
+        parts.append((text[position:], False))
+    return parts
+
+
+def plain_text(text: str, code_mark: str = "") -> str:
+    """ReST text without its inline markup; code parts wrapped in ``code_mark``."""
+    return "".join(
+        f"{code_mark}{part}{code_mark}" if code else part for part, code in inline_parts(text)
+    )
+
+
+def time_text(moment: datetime.datetime) -> str:
+    """``2026-11-30 14:05 UTC``."""
+    return moment.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")

@@ -1,0 +1,68 @@
+"""The Sphinx layer: the only part of the package that imports Sphinx.
+
+:func:`setup` registers everything in one place; each module holds the handlers
+and directives of one concern:
+
+* :mod:`.build`: the build's lifecycle (config, run session, outdated pages, report);
+* :mod:`.state`: what the environment keeps (build state, records, collectors);
+* :mod:`.entries`: the ``flax-errors-catalogue`` directive, one section per error,
+  with :mod:`.examples` (the example tabs) and :mod:`.badges`;
+* :mod:`.index`: the error index, the landing figures and "See also" lines;
+* :mod:`.search`: pasted error text in the site search;
+* :mod:`.options` and :mod:`.cli_reference`: the settings table and the command
+  line reference, generated from the code; :mod:`.table` builds their tables.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from flax_errors_ext import __version__
+from flax_errors_ext.model.config import CatalogueConfig
+from flax_errors_ext.sphinx import build, entries, index, search, state
+from flax_errors_ext.sphinx.cli_reference import CliDirective
+from flax_errors_ext.sphinx.options import OptionsDirective
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+
+STATIC_DIR = Path(__file__).parent / "static"
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    """Register the extension: config values, nodes, directives, collectors and events."""
+    for needed in ("myst_nb", "sphinx.ext.autodoc", "sphinx_autodoc_typehints", "sphinx_design"):
+        app.setup_extension(needed)
+    for name, default, _ in CatalogueConfig.options():
+        app.add_config_value(name, default, "env" if CatalogueConfig.changes_pages(name) else "")
+    for node in state.NODES:
+        app.add_node(node)
+    app.add_directive("flax-errors-catalogue", entries.CatalogueDirective)
+    app.add_directive("flax-errors-index", index.IndexDirective)
+    app.add_directive("flax-errors-figures", index.FiguresDirective)
+    app.add_directive("flax-errors-options", OptionsDirective)
+    app.add_directive("flax-errors-cli", CliDirective)
+    app.add_env_collector(state.CatalogueCollector)
+    app.add_env_collector(state.LiveDocsCollector)
+    app.add_css_file("flax_errors.css")
+
+    app.connect("config-inited", build.validate_config)
+    app.connect("config-inited", _add_static_path)
+    # After myst-nb's handler, which settles the cache path.
+    app.connect("builder-inited", build.prepare_build, priority=600)
+    app.connect("env-get-outdated", build.outdated_by_environment)
+    app.connect("env-before-read-docs", build.start_reading)
+    # Before sphinx-autodoc-typehints (priority 500) adds its type fields.
+    app.connect("autodoc-process-docstring", entries.signature_only, priority=400)
+    app.connect("env-updated", index.rewrite_live_docs)
+    app.connect("doctree-resolved", index.resolve)
+    app.connect("html-page-context", search.add_scripts)
+    app.connect("build-finished", search.write_data)
+    app.connect("build-finished", build.finish_build)
+    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+
+
+def _add_static_path(app: Sphinx, config: Config) -> None:
+    config.html_static_path = [*config.html_static_path, str(STATIC_DIR)]

@@ -1,0 +1,213 @@
+"""The catalogue directive: run each entry of a module and render what happened.
+
+``.. flax-errors-catalogue:: <module>`` renders one section per error, whose id is
+the error's full dotted name (the fragment of the URL the error prints). A reader
+who lands there sees, from the top: the error's name, what went wrong in one line,
+whether and where it was verified, the examples as tabs (what raises it, what
+fixes it; see :mod:`flax_errors_ext.sphinx.examples`), then the explanation, the
+signature and related errors.
+
+Examples are executed here, at read time, through :mod:`flax_errors_ext.execution.run`;
+everything shown of a run is a literal block, so error text can never turn into
+markup. Each section also carries an invisible :class:`error_record` that the
+environment collector files away for ``errors.json`` and the index.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from docutils.statemachine import StringList
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+from flax_errors_ext.execution.modules import DiscoveryError, load_module
+from flax_errors_ext.execution.run import EntryOutcome, check_module, default_jobs
+from flax_errors_ext.model.site import inline_parts
+from flax_errors_ext.sphinx.badges import status_badge
+from flax_errors_ext.sphinx.examples import example_tabs
+from flax_errors_ext.sphinx.state import (
+    BuildState,
+    build_state,
+    error_record,
+    see_also_placeholder,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from sphinx.application import Sphinx
+
+    from flax_errors_ext.model.entry_record import EntryRecord
+    from flax_errors_ext.model.records import FormatProblem, Prose
+
+LOGGER = logging.getLogger(__name__)
+WARNING_TYPE = "flax-errors"
+
+
+def signature_only(
+    app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]
+) -> None:
+    """Empty the docstring autodoc renders for an entry's signature.
+
+    The entry renders the docstring itself; autodoc contributes the signature.
+    Connected before sphinx-autodoc-typehints (priority 500) adds its type fields.
+    """
+    if name in _SIGNATURE_ONLY:
+        lines[:] = []
+
+
+_SIGNATURE_ONLY: set[str] = set()
+"""Classes whose autodoc output is being built for a signature (one read at a time)."""
+
+
+class CatalogueDirective(SphinxDirective):
+    """Render every error class of one module as an executed catalogue entry."""
+
+    required_arguments = 1
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        """Discover, execute, judge and render every error class of the module."""
+        state = build_state(self.env)
+        try:
+            module = load_module(self.arguments[0], state.catalogue_dir)
+        except DiscoveryError as error:
+            LOGGER.warning(
+                str(error), type=WARNING_TYPE, subtype="import", location=self.get_location()
+            )
+            return []
+        self.env.note_dependency(str(module.path))
+        # Example files that exist; one added later is caught by env-get-outdated.
+        for path in (state.catalogue_dir / module.name).glob("*.txt"):
+            self.env.note_dependency(str(path))
+        outcomes = check_module(module, state.run, jobs=state.config.jobs or default_jobs())
+        return [node for outcome in outcomes for node in self._entry(outcome, state)]
+
+    def _entry(self, outcome: EntryOutcome, state: BuildState) -> list[nodes.Node]:
+        entry, results = outcome.entry, outcome.results
+        section = nodes.section(ids=[entry.qualname], classes=["flax-errors-entry"])
+        section += nodes.title(entry.name, entry.name)
+        self.env.domains.python_domain.note_object(
+            entry.qualname, "exception", entry.qualname, location=(self.env.docname, self.lineno)
+        )
+        record = outcome.record(state.run.fingerprint)
+        section += _headline_paragraph(entry.summary)
+        prose = _without_headline(entry.prose, entry.summary)
+        section += _status_line(record)
+        for problem in entry.problems:
+            section += _problem_box(problem)
+        if results:
+            section += example_tabs(results, self._rest)
+        if any(passage.text.strip() for passage in prose):
+            section += nodes.rubric("What it means", "What it means")
+        for passage in prose:
+            if passage.foreign:
+                section += self._foreign_rest(passage)
+            else:
+                section += self._rest(passage.text, passage.path, passage.lines)
+        section += self._signature(entry.qualname)
+        section += see_also_placeholder(qualname=entry.qualname)
+        section += error_record(record=record)
+        return [section]
+
+    def _rest(self, text: str, path: str, lines: Sequence[int]) -> list[nodes.Node]:
+        """Parse docstring reST, with each line located at its place in ``path``."""
+        if not text.strip():
+            return []
+        content = StringList()
+        for line_text, line in zip(text.splitlines(), lines, strict=False):
+            content.append(line_text, path, line - 1)
+        container = nodes.container()
+        self.state.nested_parse(content, 0, container)
+        return list(container.children)
+
+    def _foreign_rest(self, passage: Prose) -> list[nodes.Node]:
+        """Render another project's docstring, or show it verbatim if its reST is broken.
+
+        Warnings about markup we cannot fix would only teach people to ignore
+        warnings, so the passage is parsed with the reporter silenced and, if it
+        produced any problem, shown as preformatted text instead.
+        """
+        reporter = self.state.document.reporter
+        level = reporter.report_level
+        reporter.report_level = reporter.SEVERE_LEVEL
+        try:
+            parsed = self._rest(passage.text, passage.path, passage.lines)
+        finally:
+            reporter.report_level = level
+        broken = any(
+            message["level"] >= 2
+            for node in parsed
+            for message in node.findall(nodes.system_message)
+        )
+        if not broken:
+            return parsed
+        LOGGER.info(f"{passage.path}:{passage.lines[0]}: docstring shown verbatim (invalid reST)")
+        return [nodes.literal_block(passage.text, passage.text, classes=["flax-errors-verbatim"])]
+
+    def _signature(self, qualname: str) -> list[nodes.Node]:
+        _SIGNATURE_ONLY.add(qualname)
+        try:
+            content = StringList(
+                [f".. autoexception:: {qualname}", "   :no-index:"], "<flax-errors>"
+            )
+            container = nodes.container(classes=["flax-errors-signature"])
+            self.state.nested_parse(content, 0, container)
+        finally:
+            _SIGNATURE_ONLY.discard(qualname)
+        return [container]
+
+
+def _without_headline(prose: tuple[Prose, ...], headline: str) -> list[Prose]:
+    """The explanation without the paragraph that repeats the headline shown above it."""
+    trimmed = []
+    for passage in prose:
+        lines = passage.text.split("\n")
+        end = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))
+        if passage.foreign or " ".join(line.strip() for line in lines[:end]) != headline:
+            trimmed.append(passage)
+            continue
+        while end < len(lines) and not lines[end].strip():
+            end += 1
+        trimmed.append(
+            dataclasses.replace(passage, text="\n".join(lines[end:]), lines=passage.lines[end:])
+        )
+    return trimmed
+
+
+def _headline_paragraph(text: str) -> list[nodes.Node]:
+    if not text:
+        return []
+    paragraph = nodes.paragraph(classes=["flax-errors-headline"])
+    for part, code in inline_parts(text):
+        paragraph += nodes.literal(part, part) if code else nodes.Text(part)
+    return [paragraph]
+
+
+def _status_line(record: EntryRecord) -> nodes.Node:
+    """The verification line: a badge, then the status, the device and the versions.
+
+    No date: an entry's page depends only on what it was checked against (the
+    landing page says when the build ran), so rebuilds and ``-j`` give the same page.
+    """
+    where = str(record.device) if record.device is not None else "not executed"
+    text = f"Status: {record.status} · device: {where} · " + " · ".join(
+        f"{name} {version}" for name, version in record.versions
+    )
+    return nodes.paragraph(
+        "",
+        "",
+        status_badge(record.status),
+        nodes.Text(" "),
+        nodes.Text(text),
+        classes=["flax-errors-status", record.status.value],
+    )
+
+
+def _problem_box(problem: FormatProblem) -> nodes.warning:
+    box = nodes.warning()
+    box += nodes.literal_block("", str(problem))
+    return box

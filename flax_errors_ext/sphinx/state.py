@@ -1,0 +1,135 @@
+"""What a build keeps between its steps and between builds, in the environment.
+
+:class:`BuildState` is set up once, before any ``-j`` worker forks; the collectors
+file each document's entry records and note the documents that show figures of
+the whole catalogue, and merge both back from parallel readers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+from sphinx.environment.collectors import EnvironmentCollector
+
+if TYPE_CHECKING:
+    from collections.abc import Set
+    from pathlib import Path
+
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+    from flax_errors_ext.execution.run import RunSettings
+    from flax_errors_ext.model.config import CatalogueConfig
+    from flax_errors_ext.model.entry_record import EntryRecord
+
+
+@dataclasses.dataclass
+class BuildState:
+    """What every read of this build shares."""
+
+    config: CatalogueConfig
+    run: RunSettings
+    catalogue_dir: Path
+
+
+class error_record(nodes.General, nodes.Element):
+    """Carries an entry's record from the directive to the collector."""
+
+
+class catalogue_index(nodes.General, nodes.Element):
+    """Where the error index goes, once every record is known."""
+
+
+class catalogue_figures(nodes.General, nodes.Element):
+    """Where the landing page's figures go."""
+
+
+class see_also_placeholder(nodes.General, nodes.Element):
+    """Where an entry's links to related errors go."""
+
+
+NODES = (error_record, catalogue_index, catalogue_figures, see_also_placeholder)
+
+
+def build_state(env: BuildEnvironment) -> BuildState:
+    """The state :func:`~flax_errors_ext.sphinx.build.prepare_build` set up."""
+    state: BuildState = env.flax_errors_state  # type: ignore[attr-defined]
+    return state
+
+
+def read_now(env: BuildEnvironment) -> set[str]:
+    """The documents whose entries were read in this build."""
+    if not hasattr(env, "flax_errors_read_now"):
+        env.flax_errors_read_now = set()  # type: ignore[attr-defined]
+    docs: set[str] = env.flax_errors_read_now  # type: ignore[attr-defined]
+    return docs
+
+
+class CatalogueCollector(EnvironmentCollector):
+    """Keeps each document's entry records in the environment."""
+
+    @staticmethod
+    def records(env: BuildEnvironment) -> dict[str, list[EntryRecord]]:
+        """Records by docname, created on first use."""
+        if not hasattr(env, "flax_errors_records"):
+            env.flax_errors_records = {}  # type: ignore[attr-defined]
+        records: dict[str, list[EntryRecord]] = env.flax_errors_records  # type: ignore[attr-defined]
+        return records
+
+    @classmethod
+    def by_qualname(cls, env: BuildEnvironment) -> dict[str, tuple[str, EntryRecord]]:
+        """Each entry's docname and record, by full dotted name."""
+        return {r.qualname: (doc, r) for doc, found in cls.records(env).items() for r in found}
+
+    def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+        """Forget a document's records before it is read again."""
+        self.records(env).pop(docname, None)
+
+    def merge_other(
+        self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
+    ) -> None:
+        """Take the records of documents a parallel reader read."""
+        theirs = self.records(other)
+        for docname in docnames:
+            if docname in theirs:
+                self.records(env)[docname] = theirs[docname]
+                read_now(env).add(docname)
+
+    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
+        """File the records the directive left in the doctree, and drop the nodes."""
+        found = []
+        for node in list(doctree.findall(error_record)):
+            found.append(node["record"])
+            node.parent.remove(node)
+        if found:
+            self.records(app.env)[app.env.docname] = found
+            read_now(app.env).add(app.env.docname)
+
+
+class LiveDocsCollector(EnvironmentCollector):
+    """Remembers which documents show figures of the whole catalogue."""
+
+    @staticmethod
+    def live_docs(env: BuildEnvironment) -> set[str]:
+        """The docnames holding an index or figures, created on first use."""
+        if not hasattr(env, "flax_errors_live_docs"):
+            env.flax_errors_live_docs = set()  # type: ignore[attr-defined]
+        docs: set[str] = env.flax_errors_live_docs  # type: ignore[attr-defined]
+        return docs
+
+    def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+        """Forget a document before it is read again."""
+        self.live_docs(env).discard(docname)
+
+    def merge_other(
+        self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
+    ) -> None:
+        """Take what a parallel reader found."""
+        self.live_docs(env).update(self.live_docs(other) & set(docnames))
+
+    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
+        """Note the document if it holds an index or figures."""
+        if any(doctree.findall(catalogue_index)) or any(doctree.findall(catalogue_figures)):
+            self.live_docs(app.env).add(app.env.docname)

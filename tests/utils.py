@@ -1,0 +1,45 @@
+"""Helpers shared by several test modules (test modules never import each other)."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from flax_errors_ext import uninstall
+from flax_errors_ext.execution.in_kernel import run_statements
+from flax_errors_ext.execution.modules import load_module
+from flax_errors_ext.model.discover import SHIPPED_CATALOGUE
+from flax_errors_ext.model.records import StatementRun
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from flax_errors_ext.model.records import ErrorEntry, Example
+
+FLAX = load_module("flax.errors", SHIPPED_CATALOGUE)
+"""Flax's errors, with the shipped catalogue files."""
+OURS = load_module("flax_errors_ext.errors")
+"""This package's own errors."""
+
+
+def read_catalogue(outdir: Path) -> dict[str, Any]:
+    """The errors.json a build wrote."""
+    catalogue: dict[str, Any] = json.loads((outdir / "errors.json").read_text())
+    return catalogue
+
+
+def entry(catalogue: dict[str, Any], name: str) -> dict[str, Any]:
+    """The record of the entry called ``name`` (short name)."""
+    found: list[dict[str, Any]] = [e for e in catalogue["entries"] if e["name"] == name]
+    assert len(found) == 1, f"{len(found)} entries named {name}"
+    return found[0]
+
+
+def run_in_process(entry: ErrorEntry, example: Example) -> list[StatementRun]:
+    """Run one example here, as doctest would, in a fresh namespace."""
+    statements = [(n, s.source) for n, s in enumerate(example.statements) if not s.skip]
+    try:
+        records = run_statements(entry.qualname, len(example.statements), statements, {})
+    finally:
+        uninstall()  # JitPytreeError's examples install the hook
+    return [StatementRun.from_json(record) for record in records]
