@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import subprocess
 import sys
 from concurrent.futures import Future
@@ -20,6 +21,7 @@ from sphinx.testing.util import SphinxTestApp
 from flax_errors_ext import __version__
 from flax_errors_ext.cli import ExitCode, build_parser, main
 from flax_errors_ext.cli import runs as cli_runs
+from flax_errors_ext.cli import selection as cli_selection
 from flax_errors_ext.execution.execute import Execution
 from flax_errors_ext.execution.fork_server.client import KEPT_SERVER, retire_kept_server
 from flax_errors_ext.execution.run import EntryOutcome
@@ -208,6 +210,106 @@ def test_a_module_that_cannot_be_imported_exits_2(capsys: pytest.CaptureFixture[
 
     assert code == ExitCode.USAGE
     assert "cannot import 'no_such_errors'" in err
+
+
+# the project's conf.py --------------------------------------------------------------
+
+
+def test_conf_py_settings_reach_every_command_and_flags_override_them(
+    fake: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    docs = fake.parent / "docs"
+    docs.mkdir()
+    (docs / "conf.py").write_text(
+        'flax_errors_modules = ["cli_drift_errors"]\n'
+        "flax_errors_timeout = 7\n"
+        'flax_errors_catalogue_dir = "examples"\n'
+    )
+
+    project = cli_selection.project(build_parser().parse_args(["check"]))
+    assert project.conf == (docs / "conf.py").resolve()
+    assert project.config.modules == ["cli_drift_errors"]
+    assert project.config.timeout == 7
+    assert project.catalogue_dir == (docs / "examples").resolve()  # relative to conf.py
+    flagged = cli_selection.project(build_parser().parse_args(["check", "--timeout", "9"]))
+    assert flagged.config.timeout == 9
+
+    code, out, _ = run(capsys, "list")
+    assert code == ExitCode.OK
+    assert [line.split()[1] for line in out.splitlines()[:-1]] == [
+        "cli_drift_errors.RenamedError",
+        "cli_drift_errors.SteadyError",
+        "cli_drift_errors.BareError",
+    ]
+
+
+def test_conf_is_found_where_asked(fake: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    elsewhere = fake.parent / "site" / "setup.py"
+    elsewhere.parent.mkdir()
+    elsewhere.write_text('flax_errors_modules = ["cli_drift_errors"]\n')
+
+    code, out, _ = run(capsys, "list", "--conf", str(elsewhere))
+    assert code == ExitCode.OK
+    assert out.splitlines()[-1].startswith("3 errors: ")
+
+    code, _, err = run(capsys, "list", "--conf", str(fake.parent / "missing.py"))
+    assert code == ExitCode.USAGE
+    assert "missing.py: no such file" in err
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("raise RuntimeError('no docs here')\n", "failed to run: RuntimeError: no docs here"),
+        ("import sys\nsys.exit(3)\n", "failed to run: SystemExit: 3"),
+        ("flax_errors_timeout = -1\n", "flax_errors_timeout must be a positive whole number"),
+    ],
+)
+def test_a_conf_py_that_cannot_be_used_exits_2(
+    fake: Path, capsys: pytest.CaptureFixture[str], text: str, says: str
+) -> None:
+    (fake.parent / "conf.py").write_text(text)
+
+    code, _, err = run(capsys, "list")
+
+    assert code == ExitCode.USAGE
+    assert "conf.py" in err
+    assert says in err
+
+
+@pytest.mark.kernels
+def test_check_from_a_project_directory_gives_the_sites_verdicts(
+    rootdir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(rootdir / "test-drift", project)
+    app = SphinxTestApp("html", srcdir=project)
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    site = json.loads((app.outdir / "errors.json").read_text())
+    monkeypatch.chdir(project)
+
+    code, out, _ = run(capsys, "check", "--json")
+
+    checked = json.loads(out)
+    assert (app.statuscode, code) == (1, ExitCode.FAILED)  # both fail on the drift
+
+    def verdicts(document: dict[str, Any]) -> dict[str, Any]:
+        return {
+            r["qualname"]: (
+                r["status"],
+                [(e["kind"], e["status"], e["actual"]) for e in r["examples"]],
+            )
+            for r in document["entries"]
+        }
+
+    assert verdicts(checked) == verdicts(site)
+    assert "drifted" in str(verdicts(site))
 
 
 # explain ----------------------------------------------------------------------------

@@ -92,11 +92,7 @@ def render_entry(entry: ErrorEntry) -> str:
     parts = [_heading(f"{entry.name} ({entry.qualname})", "=")]
     if entry.summary:
         parts.append(_plain(entry.summary))
-    explanation = _plain(entry.explanation)
-    paragraphs = explanation.split("\n\n")
-    # An entry's prose opens with its summary; it was just shown.
-    if paragraphs and " ".join(paragraphs[0].split()) == " ".join(_plain(entry.summary).split()):
-        explanation = "\n\n".join(paragraphs[1:])
+    explanation = _plain("\n\n".join(passage.text for passage in entry.details))
     if explanation.strip():
         parts.append(explanation.strip())
     for problem in entry.problems:

@@ -20,12 +20,24 @@ if TYPE_CHECKING:
     from types import ModuleType
 
 
+SHIPPED_CATALOGUE = Path(__file__).resolve().parents[1] / "catalogue"
+"""The catalogue files shipped with this package: ``<module>/<Class>.txt`` (Flax's errors)."""
+
+
+def catalogue_file(catalogue_dir: Path, qualname: str) -> Path:
+    """Where the examples of an error whose docstring is not ours live."""
+    module, _, name = qualname.rpartition(".")
+    return catalogue_dir / module / f"{name}.txt"
+
+
 @dataclasses.dataclass(frozen=True)
 class ErrorModule:
     """A catalogued module: its source file and the entries it defines."""
 
     name: str
+    """The module's dotted name, as listed in ``flax_errors_modules``."""
     path: Path
+    """Its source file."""
     import_path: str
     """The ``sys.path`` entry the module was imported from."""
     entries: tuple[ErrorEntry, ...]
@@ -37,16 +49,6 @@ class CatalogueFile:
 
     path: str
     text: str
-
-
-SHIPPED_CATALOGUE = Path(__file__).resolve().parents[1] / "catalogue"
-"""The catalogue files shipped with this package: ``<module>/<Class>.txt`` (Flax's errors)."""
-
-
-def catalogue_file(catalogue_dir: Path, qualname: str) -> Path:
-    """Where the examples of an error whose docstring is not ours live."""
-    module, _, name = qualname.rpartition(".")
-    return catalogue_dir / module / f"{name}.txt"
 
 
 def module_entries(

@@ -148,7 +148,8 @@ class ErrorEntry:
     qualname: str
     summary: str
     prose: tuple[Prose, ...]
-    """The explanation: reST outside the example sections, without the summary.
+    """The explanation: reST outside the example sections. In our own format it
+    opens with the summary's paragraph (see :attr:`details` for the rest).
 
     Several passages when an entry adds notes to a docstring it cannot edit.
     """
@@ -157,9 +158,25 @@ class ErrorEntry:
     location: Location
 
     @property
-    def explanation(self) -> str:
-        """All of the entry's prose as one reST text."""
-        return "\n\n".join(passage.text for passage in self.prose)
+    def details(self) -> tuple[Prose, ...]:
+        """The prose without the paragraph that repeats the summary, for showing below it.
+
+        Another project's docstring is kept whole: its summary is only a sentence of it.
+        """
+        trimmed = []
+        for passage in self.prose:
+            lines = passage.text.split("\n")
+            end = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))
+            opening = " ".join(line.strip() for line in lines[:end])
+            if passage.foreign or opening != self.summary:
+                trimmed.append(passage)
+                continue
+            while end < len(lines) and not lines[end].strip():
+                end += 1
+            if end < len(lines):
+                rest = "\n".join(lines[end:])
+                trimmed.append(dataclasses.replace(passage, text=rest, lines=passage.lines[end:]))
+        return tuple(trimmed)
 
     @property
     def unreachable(self) -> bool:

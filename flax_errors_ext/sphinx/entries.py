@@ -15,7 +15,6 @@ environment collector files away for ``errors.json`` and the index.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
@@ -95,7 +94,7 @@ class CatalogueDirective(SphinxDirective):
         )
         record = outcome.record(state.run.fingerprint)
         section += _headline_paragraph(entry.summary)
-        prose = _without_headline(entry.prose, entry.summary)
+        prose = entry.details
         section += _status_line(record)
         for problem in entry.problems:
             section += _problem_box(problem)
@@ -159,23 +158,6 @@ class CatalogueDirective(SphinxDirective):
         finally:
             _SIGNATURE_ONLY.discard(qualname)
         return [container]
-
-
-def _without_headline(prose: tuple[Prose, ...], headline: str) -> list[Prose]:
-    """The explanation without the paragraph that repeats the headline shown above it."""
-    trimmed = []
-    for passage in prose:
-        lines = passage.text.split("\n")
-        end = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))
-        if passage.foreign or " ".join(line.strip() for line in lines[:end]) != headline:
-            trimmed.append(passage)
-            continue
-        while end < len(lines) and not lines[end].strip():
-            end += 1
-        trimmed.append(
-            dataclasses.replace(passage, text="\n".join(lines[end:]), lines=passage.lines[end:])
-        )
-    return trimmed
 
 
 def _headline_paragraph(text: str) -> list[nodes.Node]:
