@@ -40,7 +40,12 @@ def test_sections_statements_and_lines() -> None:
     entry = parse("An explanation with ``code``.\n\n" + BAD + "\n" + GOOD)
 
     assert entry.summary == "Summary of the error."
-    assert entry.explanation == "Summary of the error.\n\nAn explanation with ``code``."
+    assert [p.text for p in entry.prose] == [
+        "Summary of the error.\n\nAn explanation with ``code``."
+    ]
+    # Shown below the summary, the prose does not repeat it.
+    assert [p.text for p in entry.details] == ["An explanation with ``code``."]
+    assert entry.details[0].lines[0] == entry.prose[0].lines[2]
     assert [p.lines for p in entry.prose] == [(10, 11, 12)]
     assert entry.problems == ()
     bad, good = entry.examples
@@ -103,4 +108,4 @@ def test_format_problems_are_located(body: str, line: int, message: str) -> None
 def test_titles_without_examples_stay_explanation() -> None:
     entry = parse("Note:\n  A note, not an example.\n\n" + GOOD)
     assert entry.problems == ()
-    assert entry.explanation.endswith("Note:\n  A note, not an example.")
+    assert entry.prose[-1].text.endswith("Note:\n  A note, not an example.")
