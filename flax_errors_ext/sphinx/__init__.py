@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from sphinx.config import Config
 
 STATIC_DIR = Path(__file__).parent / "static"
+ENV_VERSION = 2
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -61,7 +62,14 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", search.add_scripts)
     app.connect("build-finished", search.write_data)
     app.connect("build-finished", build.finish_build)
-    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+    return {
+        "version": __version__,
+        # What the environment keeps (typed records, the build state): a new
+        # number makes Sphinx discard environments an older layout pickled.
+        "env_version": ENV_VERSION,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }
 
 
 def _add_static_path(app: Sphinx, config: Config) -> None:

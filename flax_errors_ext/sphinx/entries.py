@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from docutils.statemachine import StringList
-from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from flax_errors_ext.execution.modules import DiscoveryError, load_module
@@ -27,6 +26,7 @@ from flax_errors_ext.execution.run import EntryOutcome, check_module, default_jo
 from flax_errors_ext.model.site import inline_parts
 from flax_errors_ext.sphinx.badges import status_badge
 from flax_errors_ext.sphinx.examples import example_tabs
+from flax_errors_ext.sphinx.loggers import LOGGER, warn
 from flax_errors_ext.sphinx.state import (
     BuildState,
     build_state,
@@ -41,9 +41,6 @@ if TYPE_CHECKING:
 
     from flax_errors_ext.model.entry_record import EntryRecord
     from flax_errors_ext.model.records import FormatProblem, Prose
-
-LOGGER = logging.getLogger(__name__)
-WARNING_TYPE = "flax-errors"
 
 
 def signature_only(
@@ -74,9 +71,7 @@ class CatalogueDirective(SphinxDirective):
         try:
             module = load_module(self.arguments[0], state.catalogue_dir)
         except DiscoveryError as error:
-            LOGGER.warning(
-                str(error), type=WARNING_TYPE, subtype="import", location=self.get_location()
-            )
+            warn(str(error), "import", self.get_location())
             return []
         self.env.note_dependency(str(module.path))
         # Example files that exist; one added later is caught by env-get-outdated.
