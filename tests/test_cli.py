@@ -312,6 +312,29 @@ def test_check_from_a_project_directory_gives_the_sites_verdicts(
     assert "drifted" in str(verdicts(site))
 
 
+@pytest.mark.kernels
+def test_check_runs_again_when_a_helper_it_loaded_changed(
+    rootdir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(rootdir / "test-helper-drift", project)
+    monkeypatch.chdir(project)
+    assert run(capsys, "check")[0] == ExitCode.OK
+    code, out, _ = run(capsys, "check")
+    assert (code, "0 ran now") == (ExitCode.OK, out.split("; ")[1][:9])
+
+    helper = project / "helper_wording_errors.py"
+    helper.write_text(helper.read_text().replace("worded by", "now worded by"))
+    code, out, _ = run(capsys, "check")
+
+    assert code == ExitCode.FAILED
+    assert "[flax-errors.drifted]" in out
+    assert "+helper_drift_errors.HelperError: now worded by a helper" in out
+
+
 # explain ----------------------------------------------------------------------------
 
 

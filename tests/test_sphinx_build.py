@@ -119,6 +119,43 @@ def test_runtime_message_drift_defeats_a_warm_cache(app: SphinxTestApp, make_app
     assert "+runtime_drift_errors.ReworderError: reworded message" in warnings(again)
 
 
+@pytest.mark.sphinx("html", testroot="helper-drift")
+def test_a_reworded_helper_module_fails_a_warm_build(
+    app: SphinxTestApp, make_app: MakeApp
+) -> None:
+    # The message is worded in a module nobody listed; only the kernel's record of
+    # what it loaded ties the entry to it.
+    assert build(app)["executed"] == ["helper_drift_errors.HelperError"]
+    assert app.statuscode == 0
+    unchanged = rebuild(make_app, app)
+    assert read_catalogue(Path(unchanged.outdir))["executed"] == []
+
+    helper = Path(app.srcdir) / "helper_wording_errors.py"
+    helper.write_text(helper.read_text().replace("worded by", "now worded by"))
+    again = rebuild(make_app, app)
+
+    catalogue = read_catalogue(Path(again.outdir))
+    assert again.statuscode == 1
+    assert catalogue["executed"] == ["helper_drift_errors.HelperError"]
+    example = entry(catalogue, "HelperError")["examples"][0]
+    assert example["status"] == "drifted"
+    assert example["actual"].startswith("helper_drift_errors.HelperError: now worded by a helper")
+    assert "helper_wording_errors.py changed since" in again.status.getvalue()
+
+
+@pytest.mark.sphinx("html", testroot="helper-drift")
+def test_a_helper_touched_but_not_changed_runs_nothing_again(
+    app: SphinxTestApp, make_app: MakeApp
+) -> None:
+    build(app)
+    helper = Path(app.srcdir) / "helper_wording_errors.py"
+    helper.write_text(helper.read_text())  # a new time, the same text
+    again = rebuild(make_app, app)
+
+    assert again.statuscode == 0
+    assert read_catalogue(Path(again.outdir))["executed"] == []
+
+
 @pytest.mark.sphinx("html", testroot="no-raise")
 def test_bad_example_that_raises_nothing(app: SphinxTestApp) -> None:
     catalogue = build(app)

@@ -70,13 +70,17 @@ def run_entries(chosen: Selection, args: argparse.Namespace) -> Checked:
         settings = session.settings()
         if isinstance(settings.fingerprint.device, ProbeError):
             print(f"warning: {settings.fingerprint.device}", file=sys.stderr)
+        sources = settings.sources()
         futures = [
-            future for module in chosen.modules for future in submit_module(module, settings, pool)
+            future
+            for module in chosen.modules
+            for future in submit_module(module, settings, sources, pool)
         ]
         for count, future in enumerate(as_completed(futures), 1):
             outcome = future.result()
             done[outcome.entry.qualname] = outcome
             print(f"[{count:>{width}}/{len(pairs)}] {_progress(outcome)}", file=sys.stderr)
+        sources.save()
     return Checked([done[entry.qualname] for _, entry in pairs], settings.fingerprint)
 
 

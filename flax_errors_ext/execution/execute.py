@@ -20,6 +20,7 @@ from myst_nb.core.execute import create_client
 from nbformat import NotebookNode
 
 from flax_errors_ext.execution.in_kernel import RESULT_MIME
+from flax_errors_ext.model.dependencies import LoadedFile
 from flax_errors_ext.model.fingerprint import Device
 from flax_errors_ext.model.records import StatementRun, Verdict
 
@@ -46,6 +47,8 @@ class Execution:
     device: Device | None = None
     """Where the examples ran; None if unknown (not run, or the kernel could not tell)."""
     versions: dict[str, str] = dataclasses.field(default_factory=dict)
+    loaded: tuple[LoadedFile, ...] = ()
+    """Every file the kernel had loaded code from when the examples were done."""
 
 
 class _MystNbLogger(logging.LoggerAdapter[logging.Logger]):
@@ -97,6 +100,7 @@ def execute_notebook(
         seconds=seconds,
         device=Device.from_json(last.get("device")),
         versions=last.get("versions", {}),
+        loaded=_loaded(last),
     )
     if metadata.get("succeeded", True):
         return execution
@@ -123,6 +127,29 @@ def _cache_record(notebook: NotebookNode, nb_config: NbParserConfig) -> Any:
         return get_cache(nb_config.execution_cache_path).match_cache_notebook(notebook)
     except KeyError:
         return None
+
+
+def cached_loaded(
+    notebook: NotebookNode, nb_config: NbParserConfig
+) -> tuple[LoadedFile, ...] | None:
+    """The files the cached run of ``notebook`` loaded; None if it is not cached."""
+    record = _cache_record(notebook, nb_config)
+    if record is None:
+        return None
+    from jupyter_cache import get_cache
+
+    try:
+        cached = get_cache(nb_config.execution_cache_path).get_cache_bundle(record.pk).nb
+    except (KeyError, OSError, ValueError):
+        return None
+    return _loaded(_finish_record(cached))
+
+
+def _loaded(finish: dict[str, Any]) -> tuple[LoadedFile, ...]:
+    try:
+        return tuple(LoadedFile.from_json(item) for item in finish.get("loaded", ()))
+    except (TypeError, ValueError):
+        return ()
 
 
 def forget(notebook: NotebookNode, nb_config: NbParserConfig) -> None:

@@ -168,7 +168,7 @@ def _shell() -> Any:
 
 
 def finish() -> None:
-    """Publish where the examples ran; the notebook's last cell, after every example.
+    """Publish where the examples ran and what they loaded; the notebook's last cell.
 
     Last, because asking JAX for its devices initialises a backend, which no
     example should find already done for it.
@@ -177,7 +177,24 @@ def finish() -> None:
         device = device_record()
     except Exception as error:  # the record is informative; the verdicts stand without it
         device = {"error": repr(error)}
-    _publish({"device": device, "versions": package_versions()})
+    _publish({"device": device, "versions": package_versions(), "loaded": loaded_files()})
+
+
+def loaded_files() -> list[tuple[str, int, int]]:
+    """``(path, size, mtime_ns)`` of every file a module of this process was loaded from.
+
+    The run's dependencies: a later run is trusted only while none of them changed.
+    """
+    found = {}
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None)
+        if isinstance(path, str) and path not in found:
+            try:
+                stat = os.stat(path)
+            except OSError:
+                continue
+            found[path] = (path, stat.st_size, stat.st_mtime_ns)
+    return sorted(found.values())
 
 
 def device_record() -> dict[str, Any]:
@@ -195,7 +212,8 @@ def device_record() -> dict[str, Any]:
 def _publish(record: dict[str, Any]) -> None:
     from IPython.display import publish_display_data
 
-    summary = f"flax-errors: {len(record['statements'])} ran" if "statements" in record else ""
-    publish_display_data(  # type: ignore[no-untyped-call]
-        {RESULT_MIME: record, "text/plain": summary or f"flax-errors: {record}"}
-    )
+    if "statements" in record:
+        summary = f"flax-errors: {len(record['statements'])} ran"
+    else:
+        summary = f"flax-errors: ran on {record['device']}, {len(record['loaded'])} files loaded"
+    publish_display_data({RESULT_MIME: record, "text/plain": summary})  # type: ignore[no-untyped-call]

@@ -12,7 +12,13 @@ import os
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.execution.execute import Execution, execute_notebook, forget
+from flax_errors_ext.execution.dependencies import SourceStates
+from flax_errors_ext.execution.execute import (
+    Execution,
+    cached_loaded,
+    execute_notebook,
+    forget,
+)
 from flax_errors_ext.execution.fingerprint import source_hash
 from flax_errors_ext.execution.notebook import build_notebook
 from flax_errors_ext.model.entry_record import entry_record
@@ -49,6 +55,13 @@ class RunSettings:
     timeout: int
     notebook_dir: Path
     nb_config: NbParserConfig
+    sources_store: Path
+    """Where the content hashes of loaded Python sources are kept (see
+    :class:`~flax_errors_ext.execution.dependencies.SourceStates`)."""
+
+    def sources(self) -> SourceStates:
+        """A fresh look at the files runs loaded, for one run (a page, a command)."""
+        return SourceStates(self.sources_store)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,19 +83,27 @@ class EntryOutcome:
         )
 
 
-def check_module(module: ErrorModule, settings: RunSettings, *, jobs: int) -> list[EntryOutcome]:
+def check_module(
+    module: ErrorModule, settings: RunSettings, sources: SourceStates, *, jobs: int
+) -> list[EntryOutcome]:
     """Run (or fetch from the cache) every entry of ``module`` and judge each example.
 
     Entries without examples come back with an empty execution.
     """
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        return [future.result() for future in submit_module(module, settings, pool)]
+        outcomes = [f.result() for f in submit_module(module, settings, sources, pool)]
+    sources.save()
+    return outcomes
 
 
 def submit_module(
-    module: ErrorModule, settings: RunSettings, pool: Executor
+    module: ErrorModule, settings: RunSettings, sources: SourceStates, pool: Executor
 ) -> list[Future[EntryOutcome]]:
-    """:func:`check_module` on a pool shared with other work: one future per entry."""
+    """:func:`check_module` on a pool shared with other work: one future per entry.
+
+    A cached run is used only while no file it loaded has changed (see
+    :mod:`flax_errors_ext.model.dependencies`); otherwise the entry runs again.
+    """
     # The module's code, docstrings aside, shapes what its examples raise.
     keyed = settings.fingerprint.with_source(module.name, source_hash(module.path))
 
@@ -90,8 +111,13 @@ def submit_module(
         if not entry.examples:
             return EntryOutcome(entry, Execution(runs=()), ())
         notebook = build_notebook(entry, keyed, [module.import_path], settings.timeout)
+        loaded = cached_loaded(notebook, settings.nb_config)
+        if loaded is not None and sources.first_change(loaded) is not None:
+            forget(notebook, settings.nb_config)
         path = settings.notebook_dir / f"{entry.qualname}.ipynb"
         execution = execute_notebook(notebook, path, settings.nb_config, len(entry.examples))
+        if execution.executed:
+            sources.remember(execution.loaded)
         results = tuple(
             judge(example, runs, execution.failure, execution.failure_detail)
             for example, runs in zip(entry.examples, execution.runs, strict=True)

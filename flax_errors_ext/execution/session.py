@@ -11,6 +11,7 @@ needs to run an entry. Everything lives below one working folder::
     <work_dir>/jax_cache/     JAX's persistent compilation cache
     <work_dir>/notebooks/     each entry's notebook, as last run
     <work_dir>/device.json    the device probe's answer, kept while the machine is the same
+    <work_dir>/sources.json   content hashes of the Python sources runs loaded
 """
 
 from __future__ import annotations
@@ -94,6 +95,7 @@ class Session:
             timeout=self.config.timeout,
             notebook_dir=self.notebook_dir,
             nb_config=self.nb_config,
+            sources_store=self.work_dir / "sources.json",
         )
 
     def close(self) -> None:

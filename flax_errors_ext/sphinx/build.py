@@ -108,21 +108,29 @@ def outdated_by_environment(
     if getattr(env, "flax_errors_changed", False):
         return sorted(by_doc)
     # A page with a failing entry, so that every build checks it again (from the
-    # cache only where the run itself is trusted); and a page whose undocumented
-    # entry has gained a catalogue file since it was read.
-    catalogue_dir = build_state(env).catalogue_dir
-    return sorted(
+    # cache only where the run itself is trusted); a page whose undocumented entry
+    # has gained a catalogue file since it was read; and a page whose runs loaded a
+    # file that has changed since (a helper that words a message, say).
+    state = build_state(env)
+    outdated = {
         docname
         for docname, records in by_doc.items()
         if any(
             r.status is EntryStatus.FAILED
             or (
                 r.status is EntryStatus.UNDOCUMENTED
-                and catalogue_file(catalogue_dir, r.qualname).is_file()
+                and catalogue_file(state.catalogue_dir, r.qualname).is_file()
             )
             for r in records
         )
-    )
+    }
+    sources = state.run.sources()
+    for docname, files in CatalogueCollector.loaded(env).items():
+        touched = sources.first_change(files) if docname not in outdated else None
+        if touched is not None:
+            LOGGER.info(f"flax-errors: {touched} changed since {docname} ran; reading it again")
+            outdated.add(docname)
+    return sorted(outdated & set(by_doc))
 
 
 def start_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:

@@ -77,7 +77,9 @@ class CatalogueDirective(SphinxDirective):
         # Example files that exist; one added later is caught by env-get-outdated.
         for path in (state.catalogue_dir / module.name).glob("*.txt"):
             self.env.note_dependency(str(path))
-        outcomes = check_module(module, state.run, jobs=state.config.jobs or default_jobs())
+        outcomes = check_module(
+            module, state.run, state.run.sources(), jobs=state.config.jobs or default_jobs()
+        )
         return [node for outcome in outcomes for node in self._entry(outcome, state)]
 
     def _entry(self, outcome: EntryOutcome, state: BuildState) -> list[nodes.Node]:
@@ -104,7 +106,7 @@ class CatalogueDirective(SphinxDirective):
                 section += self._rest(passage.text, passage.path, passage.lines)
         section += self._signature(entry.qualname)
         section += see_also_placeholder(qualname=entry.qualname)
-        section += error_record(record=record)
+        section += error_record(record=record, loaded=outcome.execution.loaded)
         return [section]
 
     def _rest(self, text: str, path: str, lines: Sequence[int]) -> list[nodes.Node]:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
     from flax_errors_ext.execution.run import RunSettings
     from flax_errors_ext.model.config import CatalogueConfig
+    from flax_errors_ext.model.dependencies import LoadedFile
     from flax_errors_ext.model.entry_record import EntryRecord
 
 
@@ -68,7 +69,7 @@ def read_now(env: BuildEnvironment) -> set[str]:
 
 
 class CatalogueCollector(EnvironmentCollector):
-    """Keeps each document's entry records in the environment."""
+    """Keeps each document's entry records, and the files its runs loaded, in the environment."""
 
     @staticmethod
     def records(env: BuildEnvironment) -> dict[str, list[EntryRecord]]:
@@ -78,6 +79,14 @@ class CatalogueCollector(EnvironmentCollector):
         records: dict[str, list[EntryRecord]] = env.flax_errors_records  # type: ignore[attr-defined]
         return records
 
+    @staticmethod
+    def loaded(env: BuildEnvironment) -> dict[str, frozenset[LoadedFile]]:
+        """By docname, every file the runs of its entries loaded (cached runs too)."""
+        if not hasattr(env, "flax_errors_loaded"):
+            env.flax_errors_loaded = {}  # type: ignore[attr-defined]
+        loaded: dict[str, frozenset[LoadedFile]] = env.flax_errors_loaded  # type: ignore[attr-defined]
+        return loaded
+
     @classmethod
     def by_qualname(cls, env: BuildEnvironment) -> dict[str, tuple[str, EntryRecord]]:
         """Each entry's docname and record, by full dotted name."""
@@ -86,25 +95,31 @@ class CatalogueCollector(EnvironmentCollector):
     def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
         """Forget a document's records before it is read again."""
         self.records(env).pop(docname, None)
+        self.loaded(env).pop(docname, None)
 
     def merge_other(
         self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
     ) -> None:
         """Take the records of documents a parallel reader read."""
-        theirs = self.records(other)
+        theirs, their_files = self.records(other), self.loaded(other)
         for docname in docnames:
             if docname in theirs:
                 self.records(env)[docname] = theirs[docname]
                 read_now(env).add(docname)
+            if docname in their_files:
+                self.loaded(env)[docname] = their_files[docname]
 
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
         """File the records the directive left in the doctree, and drop the nodes."""
         found = []
+        files: set[LoadedFile] = set()
         for node in list(doctree.findall(error_record)):
             found.append(node["record"])
+            files.update(node["loaded"])
             node.parent.remove(node)
         if found:
             self.records(app.env)[app.env.docname] = found
+            self.loaded(app.env)[app.env.docname] = frozenset(files)
             read_now(app.env).add(app.env.docname)
 
 

@@ -1,0 +1,75 @@
+"""Which source files an entry's run loaded, and whether any has changed since.
+
+The execution cache keys an entry on its code, the versions, the device and our own
+runtime sources; but an error's message may be built anywhere: a helper module of
+the project, an editable install of Flax whose version string never changes. So
+each run also records every file its kernel had loaded (:class:`LoadedFile`), and
+a later run is trusted only while none of them changed.
+
+Changed means: its size or modification time differs, and (for Python source,
+whose content hash was noted when it was loaded) so does its content. A file
+whose time changed but whose text did not (a checkout of another branch and back)
+does not count. How files are looked at is the caller's: this module only decides.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping
+
+Stat = tuple[int, int]
+"""A file's (size, modification time in nanoseconds)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class LoadedFile:
+    """A file a run loaded code from, as it was then."""
+
+    path: str
+    size: int
+    mtime_ns: int
+
+    @property
+    def stat(self) -> Stat:
+        """(size, modification time) when it was loaded."""
+        return (self.size, self.mtime_ns)
+
+    @property
+    def hashable(self) -> bool:
+        """Whether its content is compared when its time changes (Python source)."""
+        return self.path.endswith(".py")
+
+    @classmethod
+    def from_json(cls, data: Any) -> LoadedFile:
+        """Read the ``[path, size, mtime_ns]`` triple a kernel published."""
+        path, size, mtime_ns = data
+        return cls(str(path), int(size), int(mtime_ns))
+
+
+def first_change(
+    files: Iterable[LoadedFile],
+    stat: Callable[[str], Stat | None],
+    content_hash: Callable[[str], str | None],
+    known: Mapping[tuple[str, Stat], str],
+) -> str | None:
+    """The first of ``files`` that changed since it was loaded, or None.
+
+    Args:
+        files: What a run loaded.
+        stat: A file's (size, mtime) now; None if it is gone.
+        content_hash: A file's content hash now; None if it cannot be read.
+        known: Content hashes noted at load time, by (path, (size, mtime)).
+    """
+    for file in files:
+        now = stat(file.path)
+        if now == file.stat:
+            continue
+        if now is None or not file.hashable:
+            return file.path
+        then = known.get((file.path, file.stat))
+        if then is None or then != content_hash(file.path):
+            return file.path
+    return None
