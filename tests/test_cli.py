@@ -335,6 +335,38 @@ def test_check_runs_again_when_a_helper_it_loaded_changed(
     assert "+helper_drift_errors.HelperError: now worded by a helper" in out
 
 
+@pytest.mark.kernels
+def test_check_sets_a_broken_cache_aside_and_runs_again(
+    fake: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(capsys, "check", "SteadyError", *MODULE)[0] == ExitCode.OK
+    database = fake.parent / ".flax_errors_cache" / "global.db"
+    database.write_bytes(b"")
+
+    code, out, err = run(capsys, "check", "SteadyError", *MODULE)
+
+    assert code == ExitCode.OK
+    assert f"warning: the execution cache at {database.parent} could not be read" in err
+    assert "1 ran now" in out
+
+
+def test_an_unexpected_failure_is_one_line_with_its_own_status(
+    fake: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def unreadable(*_: Any) -> None:
+        raise PermissionError(13, "Permission denied", "errors.json")
+
+    monkeypatch.setattr(cli_runs, "run_entries", unreadable)
+
+    code, out, err = run(capsys, "check", *MODULE)
+
+    assert code == ExitCode.ERROR
+    assert (
+        err == "flax-errors: error: PermissionError: [Errno 13] Permission denied: 'errors.json'\n"
+    )
+    assert "Traceback" not in out + err
+
+
 # explain ----------------------------------------------------------------------------
 
 

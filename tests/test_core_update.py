@@ -285,3 +285,18 @@ def test_backslashes_are_escaped_in_a_plain_docstring(tmp_path: Path) -> None:
     namespace: dict[str, type] = {}
     exec(compile(new, str(path), "exec"), namespace)  # the docstring reads back as the output
     assert "C:\\temp" in (namespace["E"].__doc__ or "")
+
+
+def test_a_latin1_source_is_written_back_in_latin1(tmp_path: Path) -> None:
+    path = tmp_path / "m.py"
+    path.write_bytes("# -*- coding: latin-1 -*-\nMESSAGE = 'café'\n".encode("latin-1"))
+    source = source_files.SourceFile.read(path)
+    assert source.text.endswith("MESSAGE = 'café'\n")
+
+    source_files.write(source, source.text.replace("café", "crème"))
+    assert path.read_bytes().endswith("MESSAGE = 'crème'\n".encode("latin-1"))
+
+    again = source_files.SourceFile.read(path)
+    with pytest.raises(update.UpdateError, match="cannot be written as iso-8859-1"):
+        source_files.write(again, again.text.replace("crème", "→"))
+    assert path.read_bytes().endswith("MESSAGE = 'crème'\n".encode("latin-1"))

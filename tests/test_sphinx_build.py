@@ -156,6 +156,37 @@ def test_a_helper_touched_but_not_changed_runs_nothing_again(
     assert read_catalogue(Path(again.outdir))["executed"] == []
 
 
+@pytest.mark.sphinx("html", testroot="passing")
+@pytest.mark.parametrize("damage", [b"", b"not a database" * 100])
+def test_a_broken_cache_database_is_set_aside_and_the_build_goes_on(
+    app: SphinxTestApp, make_app: MakeApp, damage: bytes
+) -> None:
+    first = build(app)
+    database = Path(app.outdir).parent / ".jupyter_cache" / "global.db"
+    database.write_bytes(damage)
+
+    again = rebuild(make_app, app)
+
+    catalogue = read_catalogue(Path(again.outdir))
+    assert again.statuscode == 0
+    assert "[flax-errors.cache]" in warnings(again)
+    assert f"the execution cache at {database.parent} could not be read" in warnings(again)
+    assert [e["status"] for e in catalogue["entries"]] == [e["status"] for e in first["entries"]]
+    assert list(database.parent.parent.glob(".jupyter_cache.broken-*/global.db"))
+    assert "[flax-errors" not in warnings(rebuild(make_app, again))  # the new database works
+
+
+@pytest.mark.sphinx("html", testroot="latin1")
+def test_a_module_saved_in_latin1_is_read_as_python_reads_it(app: SphinxTestApp) -> None:
+    catalogue = build(app)
+
+    assert app.statuscode == 0
+    record = entry(catalogue, "CafeError")
+    assert record["summary"] == "Raised when the café is closed."
+    assert record["examples"][0]["actual"].startswith("latin1_errors.CafeError: le café est fermé")
+    assert "le café est fermé" in page(app, "latin1_errors")
+
+
 @pytest.mark.sphinx("html", testroot="no-raise")
 def test_bad_example_that_raises_nothing(app: SphinxTestApp) -> None:
     catalogue = build(app)

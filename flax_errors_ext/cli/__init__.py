@@ -5,7 +5,8 @@ examples through the same core (:func:`flax_errors_ext.execution.run.check_modul
 a verdict here is the verdict of the site's build. Results go to standard output,
 progress and errors to standard error. The exit status is one of
 :class:`~flax_errors_ext.cli.parser.ExitCode`: 0 all is well, 1 a failure or drift,
-2 a usage error, 3 an update refused.
+2 a usage error, 3 an update refused, 4 another error (one line, no traceback),
+130 interrupted.
 """
 
 from __future__ import annotations
@@ -54,3 +55,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Python from complaining again when it flushes stdout at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return ExitCode.FAILED
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return ExitCode.INTERRUPTED
+    except Exception as error:  # a person reads this, not a traceback
+        first = (str(error).strip().splitlines() or [""])[0]
+        print(f"{PROG}: error: {type(error).__name__}: {first}", file=sys.stderr)
+        return ExitCode.ERROR

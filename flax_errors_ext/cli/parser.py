@@ -25,6 +25,8 @@ class ExitCode(enum.IntEnum):
     FAILED = 1
     USAGE = 2
     REFUSED = 3
+    ERROR = 4
+    INTERRUPTED = 130
 
 
 EXIT_CODES = {
@@ -36,6 +38,9 @@ EXIT_CODES = {
     "a module that cannot be imported",
     ExitCode.REFUSED: "update wrote nothing: a file changed while the examples ran, or "
     "no longer holds the documented text where it was read",
+    ExitCode.ERROR: "the command could not do its work for another reason (a file it could "
+    "not read or write, say), named in one line on standard error",
+    ExitCode.INTERRUPTED: "interrupted (Ctrl-C)",
 }
 _EXIT_STATUS = "exit status:\n" + "\n".join(
     textwrap.fill(text, 79, initial_indent=f"  {code.value}  ", subsequent_indent="     ")

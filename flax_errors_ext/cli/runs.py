@@ -67,6 +67,8 @@ def run_entries(chosen: Selection, args: argparse.Namespace) -> Checked:
         Session(cache_dir, config, nb_config) as session,
         ThreadPoolExecutor(max_workers=config.jobs or default_jobs()) as pool,
     ):
+        if session.recovered:
+            print(f"warning: {session.recovered}", file=sys.stderr)
         settings = session.settings()
         if isinstance(settings.fingerprint.device, ProbeError):
             print(f"warning: {settings.fingerprint.device}", file=sys.stderr)
@@ -157,7 +159,7 @@ def update_command(args: argparse.Namespace) -> int:
         for path, new_text in new_texts.items():
             try:
                 source_files.write(sources[path], new_text)
-            except source_files.ConcurrentEditError as error:
+            except rewrite.UpdateError as error:  # an edit meanwhile, or the encoding
                 refused.append(str(error))
             else:
                 written.add(path)

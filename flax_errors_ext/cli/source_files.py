@@ -12,6 +12,7 @@ import hashlib
 import io
 import os
 import tempfile
+import tokenize
 from pathlib import Path
 
 from flax_errors_ext.model.rewrite import UpdateError
@@ -28,12 +29,28 @@ class SourceFile:
     path: Path
     text: str
     digest: str
+    encoding: str = "utf-8"
+    """How the file is written back: as it was read."""
 
     @classmethod
     def read(cls, path: str | Path) -> SourceFile:
-        """Read ``path`` (UTF-8, line endings as they are)."""
+        """Read ``path``, line endings as they are.
+
+        Python source is decoded as Python decodes it (coding cookie, BOM, else
+        UTF-8); other files as UTF-8.
+
+        Raises:
+            UpdateError: naming the file, if it cannot be decoded.
+        """
         data = Path(path).read_bytes()
-        return cls(Path(path), data.decode("utf-8"), hashlib.sha256(data).hexdigest())
+        encoding = "utf-8"
+        if str(path).endswith(".py"):
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        try:
+            text = data.decode(encoding)
+        except (UnicodeDecodeError, LookupError) as error:
+            raise UpdateError(f"{path}: cannot decode it as {encoding}: {error}") from None
+        return cls(Path(path), text, hashlib.sha256(data).hexdigest(), encoding)
 
     def changed(self) -> bool:
         """Whether the file on disk no longer holds what was read."""
@@ -62,7 +79,14 @@ def write(source: SourceFile, new_text: str) -> None:
 
     Raises:
         ConcurrentEditError: if the file no longer holds what was read.
+        UpdateError: if the new text cannot be written in the file's encoding.
     """
+    try:
+        data = new_text.encode(source.encoding)
+    except UnicodeEncodeError as error:
+        raise UpdateError(
+            f"{source.path}: the new text cannot be written as {source.encoding}: {error}"
+        ) from None
     if source.changed():
         raise ConcurrentEditError(
             f"{source.path} changed while the examples ran; nothing was written to it. "
@@ -72,7 +96,7 @@ def write(source: SourceFile, new_text: str) -> None:
     handle, temporary = tempfile.mkstemp(dir=source.path.parent, prefix=f".{source.path.name}.")
     try:
         with os.fdopen(handle, "wb") as file:
-            file.write(new_text.encode("utf-8"))
+            file.write(data)
             file.flush()
             os.fsync(file.fileno())
         os.chmod(temporary, mode & 0o7777)

@@ -17,6 +17,7 @@ import json
 import os
 import subprocess
 import sys
+import tokenize
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -41,8 +42,12 @@ Probe = Callable[[], Device | ProbeError]
 
 
 def source_hash(path: str | Path) -> str:
-    """:func:`~flax_errors_ext.model.fingerprint.code_hash` of a Python file."""
-    return code_hash(Path(path).read_text(encoding="utf-8"))
+    """:func:`~flax_errors_ext.model.fingerprint.code_hash` of a Python file.
+
+    Decoded as Python decodes it (coding cookie, BOM, else UTF-8).
+    """
+    with tokenize.open(path) as file:
+        return code_hash(file.read())
 
 
 def read_device(data: Any) -> Device | ProbeError:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import tokenize
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -44,11 +45,11 @@ def load_module(module_name: str, catalogue_dir: Path | None = None) -> ErrorMod
         if _import_stamps.setdefault(module_name, stamp) != stamp:
             module = importlib.reload(module)
             _import_stamps[module_name] = stamp
-        source = path.read_text(encoding="utf-8")
     except DiscoveryError:
         raise
     except Exception as error:
         raise DiscoveryError(f"cannot import {module_name!r}: {error!r}") from error
+    source = read_source(path)
     folder = catalogue_dir / module_name if catalogue_dir is not None else None
     files = _catalogue_files(folder) if folder is not None and folder.is_dir() else None
     entries = module_entries(module, str(path), source, files)
@@ -56,11 +57,28 @@ def load_module(module_name: str, catalogue_dir: Path | None = None) -> ErrorMod
     return ErrorModule(module_name, path, str(path.parents[depth]), entries)
 
 
+def read_source(path: Path) -> str:
+    """A Python file's text, decoded as Python does (coding cookie, BOM, else UTF-8).
+
+    Raises:
+        DiscoveryError: naming the file, if it cannot be read or decoded.
+    """
+    try:
+        with tokenize.open(path) as file:
+            return file.read()
+    except (OSError, SyntaxError, UnicodeDecodeError) as error:
+        raise DiscoveryError(f"{path}: cannot read it as Python source: {error}") from None
+
+
 def _catalogue_files(folder: Path) -> dict[str, CatalogueFile]:
-    return {
-        path.stem: CatalogueFile(str(path), path.read_text(encoding="utf-8"))
-        for path in sorted(folder.glob("*.txt"))
-    }
+    files = {}
+    for path in sorted(folder.glob("*.txt")):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise DiscoveryError(f"{path}: cannot read it as UTF-8 text: {error}") from None
+        files[path.stem] = CatalogueFile(str(path), text)
+    return files
 
 
 def _source_path(module: ModuleType) -> Path:

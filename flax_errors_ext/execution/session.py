@@ -17,6 +17,8 @@ needs to run an entry. Everything lives below one working folder::
 from __future__ import annotations
 
 import os
+import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
 from flax_errors_ext.execution.fingerprint import build_fingerprint, probe_device
@@ -25,13 +27,38 @@ from flax_errors_ext.execution.kernelspec import install_kernelspec, share_compi
 from flax_errors_ext.execution.run import RunSettings
 
 if TYPE_CHECKING:
-    from pathlib import Path
     from types import TracebackType
 
     from myst_nb.core.config import NbParserConfig
 
     from flax_errors_ext.model.config import CatalogueConfig
     from flax_errors_ext.model.fingerprint import Device, Fingerprint, ProbeError
+
+
+def open_cache_database(path: Path) -> str | None:
+    """Open (or create) the jupyter-cache database; set a broken one aside.
+
+    An unreadable database (truncated, overwritten, from an incompatible version)
+    is moved to ``<path>.broken-<time>`` and a new one created, so that the run goes
+    on with the same verdicts (everything runs again). Returns what was done, for a
+    warning, or None when the database was fine.
+    """
+    from jupyter_cache import get_cache
+
+    try:
+        cache = get_cache(str(path))
+        cache.list_cache_records()
+        cache.list_project_records()
+    except Exception as error:  # sqlalchemy's, sqlite3's or jupyter-cache's own
+        aside = path.with_name(f"{path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
+        path.rename(aside)
+        get_cache(str(path)).list_cache_records()
+        return (
+            f"the execution cache at {path} could not be read ({type(error).__name__}: "
+            f"{str(error).splitlines()[0]}); it was moved to {aside} and a new one started, "
+            "so every example runs again"
+        )
+    return None
 
 
 class Session:
@@ -43,6 +70,8 @@ class Session:
         self.nb_config = nb_config
         self._server: WarmKernelServer | None = None
         self._fingerprint: Fingerprint | None = None
+        self.recovered: str | None = None
+        """Set by :meth:`prepare` when the cache database was unreadable: what was done."""
 
     @property
     def executes(self) -> bool:
@@ -60,9 +89,7 @@ class Session:
         if self.executes and self.config.compilation_cache:
             share_compilation_cache(self.work_dir / "jax_cache")
         if self.nb_config.execution_mode == "cache":
-            from jupyter_cache import get_cache
-
-            get_cache(self.nb_config.execution_cache_path).list_cache_records()
+            self.recovered = open_cache_database(Path(self.nb_config.execution_cache_path))
 
     def start_server(self) -> WarmKernelServer | None:
         """Start the warm kernel server (once), if examples run and warm kernels are on.

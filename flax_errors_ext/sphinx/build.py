@@ -68,6 +68,8 @@ def prepare_build(app: Sphinx) -> None:
         )
     session = Session(Path(app.outdir).parent / WORK_DIR, config, nb_config)
     session.prepare()
+    if session.recovered:
+        warn(session.recovered, "cache", nb_config.execution_cache_path)
     app.flax_errors_session = session  # type: ignore[attr-defined]
     settings = session.settings()
     if isinstance(settings.fingerprint.device, ProbeError):
