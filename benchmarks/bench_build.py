@@ -18,7 +18,8 @@ one-edit case can edit an example file without touching the repository):
   edit-and-rebuild loop;
 * ``check``: ``flax-errors check`` over the whole catalogue, with an empty cache;
 * ``guard``: the jit dispatch overhead ratio of ``install()`` (bench_guard.py).
-* the dependency check of a warm build, 100 entries (bench_dependencies.py).
+* the dependency check of a warm build, 100 entries (bench_dependencies.py);
+* ``explain`` on pastes of 10 KB to 1 MB (bench_explain.py).
 
 Also the peak memory of a cold ``-j 2`` build: the largest total resident memory of
 the build's whole process tree (Sphinx, readers, kernel server, kernels), sampled.
@@ -234,12 +235,13 @@ def main() -> None:
         j2_seconds, j2_gib = peak_memory(site)
     guard = bench_guard.main()
     _report(samples, entries, executed_after_edit, guard, j2_seconds, j2_gib)
-    # In a process of its own, which imports what a kernel imports.
-    script = Path(__file__).with_name("bench_dependencies.py")
-    dependencies = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, check=True
-    )
-    print(dependencies.stdout.strip())
+    # Each in a process of its own (the dependency check imports what a kernel does).
+    for name in ("bench_dependencies.py", "bench_explain.py"):
+        script = Path(__file__).with_name(name)
+        done = subprocess.run(
+            [sys.executable, str(script)], capture_output=True, text=True, check=True
+        )
+        print(done.stdout.strip())
 
 
 def _report(

@@ -420,6 +420,16 @@ def test_explain_an_unknown_name_suggests_and_exits_2(
     assert "did you mean flax.errors.ScopeParamShapeError" in err
 
 
+def test_explain_text_that_resembles_no_error_suggests_nothing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _, err = run(capsys, "explain", "RuntimeError: the kettle boiled over twice today")
+
+    assert code == ExitCode.USAGE
+    assert "no catalogued error matches" in err
+    assert "did you mean" not in err
+
+
 # check and update, through real kernels ---------------------------------------------
 
 

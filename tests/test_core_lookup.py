@@ -13,7 +13,7 @@ from flax import linen as nn
 from flax_errors_ext.errors import JitPytreeError
 from flax_errors_ext.execution.modules import load_module
 from flax_errors_ext.model.discover import SHIPPED_CATALOGUE
-from flax_errors_ext.model.lookup import find, message_body, message_pattern, suggest
+from flax_errors_ext.model.lookup import bounded, find, message_body, message_pattern, suggest
 
 ENTRIES = load_module("flax.errors", SHIPPED_CATALOGUE).entries + (
     load_module("flax_errors_ext.errors").entries
@@ -172,3 +172,28 @@ def test_unknown_names_get_suggestions() -> None:
     assert find(ENTRIES, "ScopeParamShape") == []
     assert suggest(ENTRIES, "ScopeParamShape")[0] == "flax.errors.ScopeParamShapeError"
     assert find(ENTRIES, "the weather is nice today, thank you") == []
+
+
+def test_a_long_paste_is_looked_at_by_its_ends() -> None:
+    text = "a" * 100 + "b" * 50_000 + "c" * 100
+    kept = bounded(text, keep=1000)
+    assert len(kept) == 2001
+    assert kept.startswith("a" * 100)
+    assert kept.endswith("c" * 100)
+    assert bounded("short", keep=1000) == "short"
+
+
+def test_a_message_after_a_megabyte_of_log_is_found() -> None:
+    noise = "".join(f"step {n}: loss {n % 7}.{n % 13}\n" for n in range(60_000))
+    message = (
+        "flax.errors.ScopeParamShapeError: Initializer expected to generate shape (4, 4) "
+        'but got shape (3, 3) instead for parameter "kernel" in "/Dense_0".'
+    )
+    assert len(noise) > 1_000_000
+    (best, *_) = find(ENTRIES, noise + message)
+    assert best.entry.name == "ScopeParamShapeError"
+
+
+def test_text_that_resembles_no_error_gets_no_suggestion() -> None:
+    assert suggest(ENTRIES, "the weather was fine and the kettle boiled twice") == []
+    assert suggest(ENTRIES, "ScopeParamShapeErorr") == ["flax.errors.ScopeParamShapeError"]

@@ -28,6 +28,11 @@ MIN_SIMILARITY = 0.6
 """How alike a message must be to a documented one to be offered without a match."""
 MIN_FRAGMENT = 20
 """Characters a pasted fragment needs before it may match as part of a message."""
+KEEP_CHARS = 16_000
+"""Of a long paste, the characters looked at from each end: a traceback's URL and
+final message are at its end, a name or URL pasted alone at its start."""
+MESSAGE_CHARS = 4_000
+"""Of a message, the characters compared by likeness (the cost grows with the square)."""
 
 _NAME = re.compile(r"[\w.]+")
 _FRAGMENT = re.compile(r"#([A-Za-z_][\w.]*\w)")
@@ -95,8 +100,12 @@ class Match:
 
 
 def find(entries: Sequence[ErrorEntry], query: str) -> list[Match]:
-    """The entries ``query`` means, best first; empty when none is close enough."""
-    query = query.strip()
+    """The entries ``query`` means, best first; empty when none is close enough.
+
+    The work is bounded whatever the paste's size: only its first and last
+    :data:`KEEP_CHARS` are looked at.
+    """
+    query = bounded(query).strip()
     if not query:
         return []
     if _NAME.fullmatch(query):
@@ -108,6 +117,13 @@ def find(entries: Sequence[ErrorEntry], query: str) -> list[Match]:
     return _by_message(entries, query)
 
 
+def bounded(text: str, keep: int = KEEP_CHARS) -> str:
+    """``text``, or its first and last ``keep`` characters when it is longer."""
+    if len(text) <= 2 * keep:
+        return text
+    return text[:keep] + "\n" + text[-keep:]
+
+
 def by_name(entries: Sequence[ErrorEntry], name: str) -> list[Match]:
     """Entries whose short or dotted name is ``name``, ignoring case."""
     folded = name.casefold()
@@ -117,10 +133,15 @@ def by_name(entries: Sequence[ErrorEntry], name: str) -> list[Match]:
 
 
 def suggest(entries: Sequence[ErrorEntry], query: str, count: int = 3) -> list[str]:
-    """Dotted names of the entries closest to ``query``, for a "did you mean" line."""
-    query = query.strip()
+    """Dotted names of the entries closest to ``query``, for a "did you mean" line.
+
+    Only entries about as alike as :data:`MIN_SIMILARITY` are offered: text that
+    resembles nothing gets no suggestion rather than unrelated ones.
+    """
+    query = bounded(query).strip()
     if not _NAME.fullmatch(query):
-        return [m.entry.qualname for m in _ranked(entries, query)[:count]]
+        close = [m for m in _ranked(entries, query) if m.score >= MIN_SIMILARITY]
+        return [m.entry.qualname for m in close[:count]]
     folded = query.casefold()
 
     def likeness(entry: ErrorEntry) -> float:
@@ -162,7 +183,7 @@ def _by_message(entries: Sequence[ErrorEntry], query: str) -> list[Match]:
 
 
 def _ranked(entries: Sequence[ErrorEntry], query: str) -> list[Match]:
-    body = message_body(query)
+    body = message_body(query)[-MESSAGE_CHARS:]
     flat = normalise(body)
     matches = []
     for entry in entries:
