@@ -79,3 +79,32 @@ def test_unfinished_examples_take_the_notebook_failure(failure: Verdict) -> None
 def test_too_few_records_is_a_crash() -> None:
     example = Example(ExampleKind.GOOD, (statement(), statement()), "", HERE)
     assert judge(example, (StatementRun(got=""),)).verdict is Verdict.CRASHED
+
+
+@pytest.mark.parametrize(
+    ("documented", "verdict"),
+    [
+        ("m.E: ...\n", Verdict.TOO_LOOSE),  # only the class
+        ("m.E: Module ...\n", Verdict.TOO_LOOSE),  # 6 of 60 characters
+        ("m.E: Module ... has no parameter ... in scope ...\n", Verdict.PASSED),
+        (
+            "m.E: Module 'Dense_0' has no parameter 'kernel' in scope '/Dense_0'. (...)\n",
+            Verdict.PASSED,
+        ),
+    ],
+)
+def test_documented_text_that_checks_almost_nothing_is_too_loose(
+    documented: str, verdict: Verdict
+) -> None:
+    example = Example(ExampleKind.BAD, (statement(exc_msg=documented),), "", HERE)
+    run = raised(
+        "m.E: Module 'Dense_0' has no parameter 'kernel' in scope '/Dense_0'. (https://x)\n"
+    )
+
+    result = judge(example, (run,))
+
+    assert result.verdict is verdict
+    assert ("too-loose" in str(result)) is (verdict is Verdict.TOO_LOOSE)
+    if verdict is Verdict.TOO_LOOSE:
+        assert "spell out its wording" in result.detail
+        assert result.verdict.failed

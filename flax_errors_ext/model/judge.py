@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import doctest
+import re
 
 from flax_errors_ext.model.records import (
     Example,
@@ -19,8 +20,12 @@ from flax_errors_ext.model.records import (
     StatementRun,
     Verdict,
 )
+from flax_errors_ext.model.tracebacks import strip_jax_note
 
 OPTION_FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+_URL = re.compile(r"https?://\S+")
+MIN_CHECKED_SHARE = 0.2
+"""How much of an error's message its documented text must spell out, ``...`` aside."""
 
 
 def judge(
@@ -88,9 +93,34 @@ def _judge_statement(
         detail = f"raised {run.exc_type}, but the docstring documents {statement.documented_class}"
         return Verdict.WRONG_CLASS, detail, statement.exc_msg, run.exc_msg
     if checker.check_output(statement.exc_msg, run.exc_msg, flags):
+        loose = _too_loose(statement.exc_msg, run.exc_msg)
+        if loose:
+            return Verdict.TOO_LOOSE, loose, statement.exc_msg, run.exc_msg
         return Verdict.PASSED, "", statement.exc_msg, run.exc_msg
     detail = f"{run.exc_type} was raised, but its message differs from the documented text"
     return Verdict.DRIFTED, detail, statement.exc_msg, run.exc_msg
+
+
+def _too_loose(documented: str, actual: str) -> str:
+    """Why ``documented`` would accept any message, or "" if it checks enough of it."""
+    # The wording is what counts: not JAX's note about hidden frames, nor a link.
+    spelled = "".join(
+        _URL.sub("", _message(documented)).replace(doctest.ELLIPSIS_MARKER, "").split()
+    )
+    total = "".join(_URL.sub("", strip_jax_note(_message(actual))).split())
+    if total and len(spelled) < MIN_CHECKED_SHARE * len(total):
+        return (
+            f"the documented text checks {len(spelled)} of the message's {len(total)} "
+            f"characters (less than {MIN_CHECKED_SHARE:.0%}); spell out its wording and "
+            "keep ... for the parts that vary"
+        )
+    return ""
+
+
+def _message(exception_line: str) -> str:
+    """An exception's text without its leading ``module.Class:``."""
+    head, colon, rest = exception_line.partition(":")
+    return rest if colon and " " not in head.strip() else exception_line
 
 
 def statement_flags(statement: Statement) -> int:

@@ -43,6 +43,9 @@ class Verdict(enum.StrEnum):
     """A bad example raised, but not exactly the documented class."""
     RAISED = "raised"
     """A statement that documents no traceback raised (a good example failing)."""
+    TOO_LOOSE = "too-loose"
+    """The documented error text, ``...`` aside, checks almost nothing of the message:
+    it would accept any wording, so drift could never be caught."""
     TIMED_OUT = "timed-out"
     CRASHED = "crashed"
     """The kernel died (``os._exit``, a segfault) or could not run the example."""
