@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -185,6 +191,53 @@ def test_a_module_saved_in_latin1_is_read_as_python_reads_it(app: SphinxTestApp)
     assert record["summary"] == "Raised when the café is closed."
     assert record["examples"][0]["actual"].startswith("latin1_errors.CafeError: le café est fermé")
     assert "le café est fermé" in page(app, "latin1_errors")
+
+
+@pytest.mark.kernels
+def test_an_interrupted_build_stops_its_kernels_and_caches_nothing_half_run(
+    rootdir: Path, tmp_path: Path
+) -> None:
+    source = tmp_path / "interrupt"
+    shutil.copytree(rootdir / "test-interrupt", source)
+    marker = tmp_path / "kernel.pid"
+    build = subprocess.Popen(
+        [sys.executable, "-m", "sphinx", "-b", "html", "-q", str(source), str(source / "_build")],
+        env={**os.environ, "INTERRUPT_MARKER": str(marker)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 120
+    while not marker.exists() and build.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert marker.exists(), build.communicate()[0].decode()
+    kernel = int(marker.read_text())
+
+    interrupted = time.monotonic()
+    build.send_signal(signal.SIGINT)  # to sphinx-build alone, not its process group
+    try:
+        build.wait(timeout=50)  # the example would sleep for 60 s
+    finally:
+        build.kill()
+    waited = time.monotonic() - interrupted
+
+    assert build.returncode != 0
+    assert waited < 30, f"sphinx-build took {waited:.1f} s to stop"
+    assert _gone(kernel, within=10), "the example's kernel outlived the build"
+    from jupyter_cache import get_cache
+
+    assert (source / ".jupyter_cache" / "global.db").is_file()
+    assert get_cache(str(source / ".jupyter_cache")).list_cache_records() == []
+
+
+def _gone(pid: int, within: float) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    return False
 
 
 @pytest.mark.sphinx("html", testroot="no-raise")

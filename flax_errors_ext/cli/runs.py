@@ -12,14 +12,14 @@ import dataclasses
 import json
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.cli import source_files
 from flax_errors_ext.cli.parser import ExitCode
 from flax_errors_ext.cli.selection import load, select
-from flax_errors_ext.execution.run import EntryOutcome, default_jobs, submit_module
+from flax_errors_ext.execution.run import EntryOutcome, default_jobs, entry_pool, submit_module
 from flax_errors_ext.execution.session import Session
 from flax_errors_ext.model import rewrite
 from flax_errors_ext.model.entry_record import entry_status
@@ -65,7 +65,7 @@ def run_entries(chosen: Selection, args: argparse.Namespace) -> Checked:
     width = len(str(len(pairs)))
     with (
         Session(cache_dir, config, nb_config) as session,
-        ThreadPoolExecutor(max_workers=config.jobs or default_jobs()) as pool,
+        entry_pool(config.jobs or default_jobs()) as pool,
     ):
         if session.recovered:
             print(f"warning: {session.recovered}", file=sys.stderr)

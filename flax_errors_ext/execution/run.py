@@ -7,6 +7,7 @@ nothing about what each one computes, and spares most of the start-up wait.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
@@ -21,10 +22,12 @@ from flax_errors_ext.execution.execute import (
 )
 from flax_errors_ext.execution.fingerprint import source_hash
 from flax_errors_ext.execution.notebook import build_notebook
+from flax_errors_ext.execution.processes import stop_kernels
 from flax_errors_ext.model.entry_record import entry_record
 from flax_errors_ext.model.judge import judge
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from pathlib import Path
 
     from myst_nb.core.config import NbParserConfig
@@ -90,10 +93,27 @@ def check_module(
 
     Entries without examples come back with an empty execution.
     """
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+    with entry_pool(jobs) as pool:
         outcomes = [f.result() for f in submit_module(module, settings, sources, pool)]
     sources.save()
     return outcomes
+
+
+@contextlib.contextmanager
+def entry_pool(jobs: int) -> Iterator[ThreadPoolExecutor]:
+    """The threads that wait on the entries' kernels, ``jobs`` at a time.
+
+    Interrupted (Ctrl-C, or any error in the waiting thread), it does not wait for
+    the running examples: queued entries are dropped, running kernels stopped.
+    """
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="flax-errors-entry")
+    try:
+        yield pool
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        stop_kernels()
+        raise
+    pool.shutdown()
 
 
 def submit_module(

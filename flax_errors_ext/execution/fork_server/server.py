@@ -164,31 +164,40 @@ class _Server:
         signal.set_wakeup_fd(wake_write)
         signal.signal(signal.SIGCHLD, lambda *_: None)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the build stops us with SIGTERM
+        signal.signal(signal.SIGTERM, _exit_on_signal)  # ... and then our kernels end too
         self.selector = selectors.DefaultSelector()
         self.selector.register(self.listener, selectors.EVENT_READ, "accept")
         self.selector.register(self.wake_read, selectors.EVENT_READ, "signal")
 
     def run(self) -> None:
-        """Serve until the build is gone, or until idle for as long as asked to linger."""
-        while not self._done():
-            for key, _ in self.selector.select(timeout=_POLL_S):
-                if key.data == "accept":
-                    self.last_active = time.monotonic()
-                    connection, _ = self.listener.accept()
-                    self._answer(connection, connection.makefile().readline())
-                elif key.data == "signal":
-                    os.read(self.wake_read, 512)
-                    _reap(self.kernels, self.selector)
-                else:  # the launcher hung up (killed): its kernel must not outlive it
-                    with contextlib.suppress(ProcessLookupError):
-                        os.kill(key.data, signal.SIGKILL)
-                    self.selector.unregister(key.fileobj)
-        for pid in self.kernels:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        with contextlib.suppress(OSError):
-            os.unlink(self.path)
-            os.rmdir(os.path.dirname(self.path))
+        """Serve until the build is gone, or until idle for as long as asked to linger.
+
+        However it ends (a SIGTERM too), no kernel of the server outlives it.
+        """
+        try:
+            while not self._done():
+                self._serve_once()
+        finally:
+            for pid in self.kernels:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+                os.rmdir(os.path.dirname(self.path))
+
+    def _serve_once(self) -> None:
+        for key, _ in self.selector.select(timeout=_POLL_S):
+            if key.data == "accept":
+                self.last_active = time.monotonic()
+                connection, _ = self.listener.accept()
+                self._answer(connection, connection.makefile().readline())
+            elif key.data == "signal":
+                os.read(self.wake_read, 512)
+                _reap(self.kernels, self.selector)
+            else:  # the launcher hung up (killed): its kernel must not outlive it
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(key.data, signal.SIGKILL)
+                self.selector.unregister(key.fileobj)
 
     def _done(self) -> bool:
         if self.kernels:
@@ -219,6 +228,10 @@ class _Server:
                 pid = _fork_kernel(connection, request, self.import_env, inherited)
                 self.kernels[pid] = connection
                 self.selector.register(connection, selectors.EVENT_READ, pid)
+
+
+def _exit_on_signal(signum: int, _: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _imported_files() -> dict[str, int]:
