@@ -300,3 +300,20 @@ def test_a_latin1_source_is_written_back_in_latin1(tmp_path: Path) -> None:
     with pytest.raises(update.UpdateError, match="cannot be written as iso-8859-1"):
         source_files.write(again, again.text.replace("crème", "→"))
     assert path.read_bytes().endswith("MESSAGE = 'crème'\n".encode("latin-1"))
+
+
+def test_what_cannot_be_written_is_skipped_and_the_rest_is_written(module: Path) -> None:
+    entry = entry_from(module)
+    runs = runs_for(entry, {"old wording": 'new """ wording', "old output": "new output"})
+    edits, skips = update.plan(results(entry, runs))
+    assert (len(edits), skips) == (2, [])
+
+    text, unwritable = update.apply_each(module.read_text(), edits, python=True)
+
+    (skip,) = unwritable
+    assert "cannot write a triple quote into a docstring" in skip.reason
+    assert str(skip.location) == f"{module}:13"  # its >>> line
+    assert "        new output\n" in text  # the other statement is rewritten
+    assert "old wording" in text  # and the one that cannot be stays as it was
+    with pytest.raises(update.UpdateError, match="triple quote"):
+        update.apply(module.read_text(), edits, python=True)

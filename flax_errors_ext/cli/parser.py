@@ -26,6 +26,7 @@ class ExitCode(enum.IntEnum):
     USAGE = 2
     REFUSED = 3
     ERROR = 4
+    PARTLY_UPDATED = 5
     INTERRUPTED = 130
 
 
@@ -38,6 +39,9 @@ EXIT_CODES = {
     "a module that cannot be imported",
     ExitCode.REFUSED: "update wrote nothing: a file changed while the examples ran, or "
     "no longer holds the documented text where it was read",
+    ExitCode.PARTLY_UPDATED: "update wrote what it could, but not every drifted statement: "
+    "each one it could not write is listed with the reason (a triple quote in a docstring, "
+    "say)",
     ExitCode.ERROR: "the command could not do its work for another reason (a file it could "
     "not read or write, say), named in one line on standard error",
     ExitCode.INTERRUPTED: "interrupted (Ctrl-C)",

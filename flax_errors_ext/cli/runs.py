@@ -141,17 +141,20 @@ def update_command(args: argparse.Namespace) -> int:
         for problem in outcome.entry.problems
     ]
     refused: list[str] = []
+    partly: list[str] = []
+    """Statements whose new text could not be written (the others were)."""
+    made: dict[str, int] = {}
+    """Statements rewritten, by file."""
     new_texts: dict[str, str] = {}
     for path in sorted({edit.location.path for edit in edits}):
         source = sources.get(path) or source_files.SourceFile.read(path)
         sources[path] = source
         mine = [edit for edit in edits if edit.location.path == path]
-        try:
-            new_text = rewrite.apply(source.text, mine, python=path.endswith(".py"))
-        except rewrite.UpdateError as error:
-            refused.append(str(error))
-            continue
+        new_text, unwritable = rewrite.apply_each(source.text, mine, python=path.endswith(".py"))
+        partly += [str(skip) for skip in unwritable]
+        applied = len(mine) - len(unwritable)
         if new_text != source.text:
+            made[path] = applied
             new_texts[path] = new_text
             print(source.diff(new_text, _label(path)), end="")
     written: set[str] = set()
@@ -165,14 +168,18 @@ def update_command(args: argparse.Namespace) -> int:
                 written.add(path)
     for line in skipped:
         print(f"cannot update {line}", file=sys.stderr)
+    for line in partly:
+        print(f"cannot write {line}", file=sys.stderr)
     for line in refused:
         print(f"refused: {line}", file=sys.stderr)
     files = set(new_texts) if args.dry_run else written
-    statements = sum(1 for e in edits if e.location.path in files)
+    statements = sum(made[path] for path in files)
     verb = "would update" if args.dry_run else "updated"
     print(f"flax-errors: {verb} {statements} statement(s) in {len(files)} file(s)")
     if refused:
         return ExitCode.REFUSED
+    if partly:
+        return ExitCode.PARTLY_UPDATED
     if skipped or (args.dry_run and new_texts):
         return ExitCode.FAILED
     return ExitCode.OK

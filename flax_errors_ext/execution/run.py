@@ -32,10 +32,21 @@ if TYPE_CHECKING:
 
     from myst_nb.core.config import NbParserConfig
 
+    from flax_errors_ext.model.dependencies import LoadedFile
     from flax_errors_ext.model.discover import ErrorModule
     from flax_errors_ext.model.entry_record import EntryRecord
     from flax_errors_ext.model.fingerprint import Fingerprint
     from flax_errors_ext.model.records import ErrorEntry, ExampleResult
+
+
+def _besides(loaded: tuple[LoadedFile, ...], module: ErrorModule) -> list[LoadedFile]:
+    """The files a run loaded, but the catalogued module's own.
+
+    That one is keyed by its docstring-free code hash already, so that editing
+    documentation alone does not run anything again.
+    """
+    own = str(module.path)
+    return [f for f in loaded if f.path != own and os.path.realpath(f.path) != own]
 
 
 def default_jobs() -> int:
@@ -132,7 +143,7 @@ def submit_module(
             return EntryOutcome(entry, Execution(runs=()), ())
         notebook = build_notebook(entry, keyed, [module.import_path], settings.timeout)
         loaded = cached_loaded(notebook, settings.nb_config)
-        if loaded is not None and sources.first_change(loaded) is not None:
+        if loaded is not None and sources.first_change(_besides(loaded, module)) is not None:
             forget(notebook, settings.nb_config)
         path = settings.notebook_dir / f"{entry.qualname}.ipynb"
         execution = execute_notebook(notebook, path, settings.nb_config, len(entry.examples))

@@ -239,31 +239,55 @@ def apply(text: str, edits: Sequence[Edit], *, python: bool) -> str:
         UpdateError: if an edit's documented text is not where it was parsed from
             (the file changed), edits overlap, or the new text cannot be written.
     """
+    new_text, skips = apply_each(text, edits, python=python)
+    if skips:
+        raise UpdateError(skips[0].reason)
+    return new_text
+
+
+def apply_each(text: str, edits: Sequence[Edit], *, python: bool) -> tuple[str, list[Skip]]:
+    """Like :func:`apply`, but an edit that cannot be made is skipped, not fatal.
+
+    Returns:
+        The text with every edit that could be made, and a :class:`Skip` (with
+        the reason) for each one that could not.
+    """
     lines = io.StringIO(text, newline="").readlines()
+    skips: list[Skip] = []
     below = len(lines) + 1
     for edit in sorted(edits, key=lambda e: e.start, reverse=True):
-        end = edit.start + len(edit.old)
-        if end > below:
-            raise UpdateError(f"{edit}: overlaps another edit")
-        below = edit.start
-        prompt = _line(lines, edit.location.line, edit)
-        indent = prompt[: len(prompt) - len(prompt.lstrip())]
-        if not prompt.lstrip().startswith(">>>"):
-            raise UpdateError(f"{edit.location}: expected a '>>>' statement here")
-        raw = _raw_string(text, edit.location.line) if python else True
-        for offset, old in enumerate(edit.old):
-            found = _line(lines, edit.start + offset, edit)
-            if found.rstrip() != (indent + _escape(old, raw, python)).rstrip():
-                raise UpdateError(
-                    f"{edit.location.path}:{edit.start + offset}: expected the documented "
-                    f"text {old!r}, found {found.rstrip()!r}"
-                )
-        # New lines end like the line above them (the prompt, at least), so a file
-        # with CRLF endings keeps them.
-        ending = _ending(lines[edit.start - 2])
-        new = [(indent + _escape(line, raw, python)).rstrip() + ending for line in edit.new]
-        lines[edit.start - 1 : end - 1] = new
-    return "".join(lines)
+        if edit.start + len(edit.old) > below:
+            skips.append(Skip(edit.location, f"{edit}: overlaps another edit"))
+            continue
+        try:
+            lines[edit.start - 1 : edit.start - 1 + len(edit.old)] = _replacement(
+                lines, text, edit, python=python
+            )
+        except UpdateError as error:
+            skips.append(Skip(edit.location, str(error)))
+        else:
+            below = edit.start
+    return "".join(lines), skips
+
+
+def _replacement(lines: list[str], text: str, edit: Edit, *, python: bool) -> list[str]:
+    """The lines that replace ``edit``'s documented text, checked against the file."""
+    prompt = _line(lines, edit.location.line, edit)
+    indent = prompt[: len(prompt) - len(prompt.lstrip())]
+    if not prompt.lstrip().startswith(">>>"):
+        raise UpdateError(f"{edit.location}: expected a '>>>' statement here")
+    raw = _raw_string(text, edit.location.line) if python else True
+    for offset, old in enumerate(edit.old):
+        found = _line(lines, edit.start + offset, edit)
+        if found.rstrip() != (indent + _escape(old, raw, python)).rstrip():
+            raise UpdateError(
+                f"{edit.location.path}:{edit.start + offset}: expected the documented "
+                f"text {old!r}, found {found.rstrip()!r}"
+            )
+    # New lines end like the line above them (the prompt, at least), so a file
+    # with CRLF endings keeps them.
+    ending = _ending(lines[edit.start - 2])
+    return [(indent + _escape(line, raw, python)).rstrip() + ending for line in edit.new]
 
 
 def _line(lines: list[str], number: int, edit: Edit) -> str:
