@@ -367,6 +367,87 @@ def test_an_unexpected_failure_is_one_line_with_its_own_status(
     assert "Traceback" not in out + err
 
 
+VARYING = '''\
+from flax.errors import FlaxError
+
+
+class AddressError(FlaxError):
+    """Raised with an object's address, which differs on every run.
+
+    Bad example:
+
+        >>> import varying_errors
+        >>> raise varying_errors.AddressError()
+        Traceback (most recent call last):
+            ...
+        varying_errors.AddressError: cannot use <object object at 0x7f0000000000> (...)
+    """
+
+    def __init__(self) -> None:
+        super().__init__(f"cannot use {object()!r}")
+'''
+
+
+@pytest.mark.kernels
+def test_update_does_not_write_text_that_varies_and_proposes_ellipses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = tmp_path / "varying_errors.py"
+    module.write_text(VARYING)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+
+    code, out, err = run(capsys, "update", "--module", "varying_errors")
+
+    assert code == ExitCode.PARTLY_UPDATED
+    assert module.read_text() == VARYING
+    assert "its text varies from run to run; document it by hand as" in err
+    assert "varying_errors.AddressError: cannot use <object object at ...>" in err
+    assert "updated 0 statement(s) in 0 file(s)" in out
+
+
+@pytest.mark.kernels
+def test_check_twice_fails_on_text_that_varies_unless_documented_with_ellipses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = tmp_path / "varying_errors.py"
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    # Documented with ... where it varies: --twice passes.
+    module.write_text(VARYING.replace("0x7f0000000000>", "0x...>"))
+    assert run(capsys, "check", "--twice", "--module", "varying_errors")[0] == ExitCode.OK
+
+    # A message that differs from one run to the next, documented as the first run
+    # printed it: the plain check passes, --twice finds it out.
+    counter = tmp_path / "runs.txt"
+    counter.write_text("0")
+    module.write_text(
+        VARYING.replace("<object object at 0x7f0000000000>", "run 1")
+        .replace(
+            'f"cannot use {object()!r}"',
+            f'"cannot use run " + str(_count(r"{counter}"))',
+        )
+        .replace(
+            "class AddressError",
+            "def _count(path: str) -> int:\n"
+            "    with open(path) as file:\n"
+            "        count = int(file.read()) + 1\n"
+            "    with open(path, 'w') as file:\n"
+            "        file.write(str(count))\n"
+            "    return count\n\n\nclass AddressError",
+        )
+    )
+    assert run(capsys, "check", "--module", "varying_errors", "--no-cache")[0] == ExitCode.OK
+    counter.write_text("0")
+
+    code, out, _ = run(capsys, "check", "--twice", "--module", "varying_errors", "--no-cache")
+
+    assert code == ExitCode.FAILED
+    assert "[flax-errors.varies] its text varies from run to run; document it as" in out
+    assert "varying_errors.AddressError: cannot use run ... (" in out
+    assert "+varying_errors.AddressError: cannot use run 2" in out
+
+
 # explain ----------------------------------------------------------------------------
 
 

@@ -125,6 +125,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="fail on errors that have no examples (default: flax_errors_strict)",
     )
+    check.add_argument(
+        "--twice",
+        action="store_true",
+        help="run every bad example a second time, afresh, and fail where its text differs: "
+        "text that varies (an address, a temporary path) must be documented with ...",
+    )
 
     update = _add(
         commands,
@@ -138,7 +144,9 @@ def build_parser() -> argparse.ArgumentParser:
         else in the file changes: an author's ... that still matches stays, and so
         does the wrapping of unchanged words. A file that changed while the examples
         ran is left alone (exit status 3). Failures other than drift (no raise,
-        wrong class, a crash) are reported, not rewritten.""",
+        wrong class, a crash) are reported, not rewritten. The drifted examples run a
+        second time, afresh: text that differs between the runs is not written, and
+        the text with ... where it varies is proposed instead.""",
     )
     update.add_argument("names", nargs="*", metavar="NAME", help="errors to update (default: all)")
     update.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")

@@ -8,10 +8,13 @@ gets a kernel of its own.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
+import difflib
 import json
 import os
 import sys
+import tempfile
 from concurrent.futures import as_completed
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,13 +27,21 @@ from flax_errors_ext.execution.session import Session
 from flax_errors_ext.model import rewrite
 from flax_errors_ext.model.entry_record import entry_status
 from flax_errors_ext.model.fingerprint import ProbeError
-from flax_errors_ext.model.report import coverage_line, errors_document, failures, summary_line
+from flax_errors_ext.model.judge import accepts
+from flax_errors_ext.model.records import ExampleKind
+from flax_errors_ext.model.report import (
+    Failure,
+    coverage_line,
+    errors_document,
+    failures,
+    summary_line,
+)
+from flax_errors_ext.model.variance import ellipsized, statement_texts, volatile_parts
 
 if TYPE_CHECKING:
-    import argparse
-
     from flax_errors_ext.cli.selection import Selection
     from flax_errors_ext.model.fingerprint import Fingerprint
+    from flax_errors_ext.model.records import Location
 
 
 @dataclasses.dataclass(frozen=True)
@@ -108,6 +119,8 @@ def check_command(args: argparse.Namespace) -> int:
     found = [
         f for record in records for f in failures(record, strict=chosen.project.config.strict)
     ]
+    if args.twice:
+        found += _varying(chosen, checked, args)
     if args.json:
         print(json.dumps(document, indent=2))
     else:
@@ -123,6 +136,59 @@ def check_command(args: argparse.Namespace) -> int:
     return ExitCode.FAILED if any(f.fails for f in found) else ExitCode.OK
 
 
+def _varying(chosen: Selection, checked: Checked, args: argparse.Namespace) -> list[Failure]:
+    """Run every bad example again; report each statement whose text varies.
+
+    Only where its documented text does not allow the variation: ``...`` over the
+    part that varies does.
+    """
+    bad = {
+        o.entry.qualname
+        for o in checked.outcomes
+        if any(r.example.kind is ExampleKind.BAD for r in o.results)
+    }
+    first = statement_texts(r for o in checked.outcomes for r in o.results)
+    second = _run_again(chosen, bad, args)
+    statements = {
+        s.location: s for entry in chosen.entries for x in entry.examples for s in x.statements
+    }
+    found = []
+    for location, text in sorted(second.items(), key=lambda item: str(item[0])):
+        if (
+            location in first
+            and first[location] != text
+            and not (
+                accepts(statements[location], first[location])
+                and accepts(statements[location], text)
+            )
+        ):
+            diff = "".join(
+                difflib.unified_diff(
+                    first[location].splitlines(keepends=True),
+                    text.splitlines(keepends=True),
+                    fromfile=f"first run ({location})",
+                    tofile="second run",
+                )
+            )
+            proposal = ellipsized(first[location], text)
+            message = f"its text varies from run to run; document it as\n{proposal}\n{diff}"
+            found.append(Failure(str(location), "varies", message))
+    return found
+
+
+def _run_again(
+    chosen: Selection, qualnames: set[str], args: argparse.Namespace
+) -> dict[Location, str]:
+    """What each statement of the named entries prints or raises in a second, fresh run."""
+    if not qualnames:
+        return {}
+    print("flax-errors: running them again, to see what varies", file=sys.stderr)
+    again = run_entries(
+        chosen.only(qualnames), argparse.Namespace(**{**vars(args), "no_cache": True})
+    )
+    return statement_texts(r for o in again.outcomes for r in o.results)
+
+
 def update_command(args: argparse.Namespace) -> int:
     """Rewrite drifted documented text from the runs, bottom-up and atomically."""
     chosen = select(load(args), args.names)
@@ -135,6 +201,7 @@ def update_command(args: argparse.Namespace) -> int:
     }
     checked = run_entries(chosen, args)
     edits, skips = rewrite.plan(r for o in checked.outcomes for r in o.results)
+    edits, varying = _steady(edits, checked, chosen, args)
     skipped = [str(s) for s in skips] + [
         f"{problem}: malformed; fix the format by hand"
         for outcome in checked.outcomes
@@ -168,6 +235,7 @@ def update_command(args: argparse.Namespace) -> int:
                 written.add(path)
     for line in skipped:
         print(f"cannot update {line}", file=sys.stderr)
+    partly += [str(skip) for skip in varying]
     for line in partly:
         print(f"cannot write {line}", file=sys.stderr)
     for line in refused:
@@ -183,6 +251,42 @@ def update_command(args: argparse.Namespace) -> int:
     if skipped or (args.dry_run and new_texts):
         return ExitCode.FAILED
     return ExitCode.OK
+
+
+def _steady(
+    edits: list[rewrite.Edit], checked: Checked, chosen: Selection, args: argparse.Namespace
+) -> tuple[list[rewrite.Edit], list[rewrite.Skip]]:
+    """The edits whose new text a second run prints again; a Skip for each other one.
+
+    Also warns about new text that looks bound to vary even so (an address, this
+    machine's temporary or home folder).
+    """
+    if not edits:
+        return edits, []
+    paths = {edit.location.path for edit in edits}
+    entries = {
+        o.entry.qualname
+        for o in checked.outcomes
+        if any(x.location.path in paths for x in o.entry.examples)
+    }
+    first = statement_texts(r for o in checked.outcomes for r in o.results)
+    second = _run_again(chosen, entries, args)
+    steady, varying = [], []
+    for edit in edits:
+        if second.get(edit.location) != first.get(edit.location):
+            proposal = ellipsized(first.get(edit.location, ""), second.get(edit.location, ""))
+            reason = f"its text varies from run to run; document it by hand as\n{proposal}"
+            varying.append(rewrite.Skip(edit.location, reason))
+            continue
+        steady.append(edit)
+        folders = [tempfile.gettempdir(), os.path.expanduser("~")]
+        for part in volatile_parts("\n".join(edit.new), folders):
+            print(
+                f"warning: {edit.location}: the new text holds {part!r}, which another "
+                "machine or run is unlikely to print; consider ... there",
+                file=sys.stderr,
+            )
+    return steady, varying
 
 
 def _label(path: str) -> str:

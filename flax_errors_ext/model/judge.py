@@ -123,6 +123,12 @@ def _message(exception_line: str) -> str:
     return rest if colon and " " not in head.strip() else exception_line
 
 
+def accepts(statement: Statement, text: str) -> bool:
+    """Whether ``statement``'s documented text (output or error) accepts ``text``."""
+    documented = _documented(statement)
+    return doctest.OutputChecker().check_output(documented, text, statement_flags(statement))
+
+
 def statement_flags(statement: Statement) -> int:
     """The doctest option flags a statement is compared under: ours plus its inline options."""
     flags = OPTION_FLAGS
