@@ -608,6 +608,8 @@ def fake_kernels(
         message = new(exc_msg).replace("(...)...", "(https://x.org/#e)")
         return StatementRun("", qualname, message)
 
+    edited: list[Path] = []  # once, while the first run's examples run
+
     def submit_module(module: ErrorModule, *_: Any) -> list[Future[EntryOutcome]]:
         futures = []
         for entry in module.entries:
@@ -618,8 +620,9 @@ def fake_kernels(
             results = tuple(judge(x, r) for x, r in zip(entry.examples, runs, strict=True))
             futures.append(Future[EntryOutcome]())
             futures[-1].set_result(EntryOutcome(entry, Execution(runs, executed=True), results))
-        if meanwhile is not None:
+        if meanwhile is not None and not edited:
             meanwhile.write_text(meanwhile.read_text() + "# edited meanwhile\n")
+            edited.append(meanwhile)
         return futures
 
     monkeypatch.setattr(cli_runs, "submit_module", submit_module)
