@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import os
+import re
+import tarfile
+import tempfile
+import time
+from pathlib import Path
 
 import nox
 
@@ -71,3 +76,136 @@ def bench(session: nox.Session) -> None:
     """Benchmarks: ratios measured side by side in one run."""
     session.install("-e", ".[test]")
     session.run("python", "benchmarks/bench_build.py", *session.posargs)
+
+
+# --- nox -s flax_suite: Flax's own tests, plain and with install() active. ---
+
+FLAX_SUITE_FAST = (
+    "tests/linen/linen_module_test.py",
+    "tests/linen/linen_transforms_test.py",
+    "tests/linen/linen_combinators_test.py",
+    "tests/linen/partitioning_test.py",
+    "tests/nnx/bridge/wrappers_test.py",
+)
+"""The default: the tests closest to the hook (Modules in transformations), in minutes."""
+FLAX_SUITE_ALL = (
+    "tests/linen/*_test.py",
+    "tests/nnx/transforms_test.py",
+    "tests/nnx/bridge/*_test.py",
+)
+"""``-- --all``: globs in Flax's source distribution."""
+FLAX_SUITE_DEPS = ("cloudpickle", "absl-py")
+"""What Flax's chosen test files import beyond flax, jax, optax, numpy and pytest: its
+``testing`` extra holds these among dozens (TensorFlow, torch, ...) that they never
+import. cloudpickle is missing otherwise (linen_module_test.py pickles Modules with it);
+absl-py (``absltest``, ``parameterized``, in every file) comes with optax today."""
+FLAX_SUITE_ENV = {
+    "XLA_FLAGS": "--xla_force_host_platform_device_count=4",
+    "JAX_NUMPY_RANK_PROMOTION": "raise",
+    "FLAX_PROFILE": "1",
+}
+"""What Flax's CI runs its tests under (tests/run_all_tests.sh), so that both runs see
+the environment Flax's own outcomes come from."""
+SENTINEL = "tests.flax_suite.sentinel"
+"""The JUnit name of the tests the plugin adds to the hooked run (tests/flax_suite/sentinel.py)."""
+
+
+@nox.session(python=PYTHON)
+def flax_suite(session: nox.Session) -> None:
+    """Flax's own tests, plain and with install(): any test whose outcome differs fails.
+
+    ``-- --all`` runs every linen test file and NNX's transforms and bridge tests;
+    other arguments go to both pytest runs.
+    """
+    session.install("-e", ".[test]", *FLAX_SUITE_DEPS)
+    run_all = "--all" in session.posargs
+    pytest_args = [arg for arg in session.posargs if arg != "--all"]
+    version = session.run(
+        "python", "-c", "import importlib.metadata as m; print(m.version('flax'))", silent=True
+    )
+    assert isinstance(version, str)
+    source = _flax_source(session, version.strip())
+    files = (
+        sorted(
+            str(path.relative_to(source)) for glob in FLAX_SUITE_ALL for path in source.glob(glob)
+        )
+        if run_all
+        else list(FLAX_SUITE_FAST)
+    )
+    reports = Path(session.create_tmp()).resolve()
+    repo = Path.cwd()
+    # Flax's own pytest configuration (warnings are errors, and the ones it allows);
+    # the repository on the path for the plugin, none of its conftest files.
+    pytest = ["pytest", "-c", "pyproject.toml", "--rootdir", ".", "-p", "no:cacheprovider"]
+    env = {**FLAX_SUITE_ENV, "PYTHONPATH": str(repo)}
+    runs = {"plain": [], "hooked": ["-p", "tests.flax_suite.plugin"]}
+    seconds: dict[str, float] = {}
+    with session.chdir(source):
+        for mode, plugin in runs.items():
+            started = time.perf_counter()
+            session.run(
+                *pytest,
+                *plugin,
+                f"--junitxml={reports / mode}.xml",
+                *pytest_args,
+                *files,
+                env=env,
+                success_codes=[0, 1],  # Flax's own failures are compared, not fatal
+            )
+            seconds[mode] = time.perf_counter() - started
+    session.log(
+        f"{len(files)} files, plain {seconds['plain']:.0f} s + hooked {seconds['hooked']:.0f} s"
+        f" = {sum(seconds.values()):.0f} s"
+    )
+    session.run(
+        "python",
+        "-m",
+        "tests.flax_suite.compare",
+        str(reports / "plain.xml"),
+        str(reports / "hooked.xml"),
+        "--hooked-only",
+        SENTINEL,
+    )
+
+
+def _flax_source(session: nox.Session, version: str) -> Path:
+    """Flax's tests and pytest configuration from its sdist on PyPI, fetched once.
+
+    Only ``tests/`` and ``pyproject.toml`` are extracted: the installed flax is the one
+    under test, and no ``flax/`` directory in the tree can shadow it.
+    """
+    if not re.fullmatch(r"[0-9A-Za-z.+!-]+", version):
+        session.error(f"unexpected flax version {version!r}")
+    cache = Path(session.cache_dir) / "flax-sdist"
+    source = cache / f"flax-{version}"
+    if (source / "pyproject.toml").is_file():
+        return source
+    cache.mkdir(parents=True, exist_ok=True)
+    session.install("pip")  # uv's environments have no pip, and uv cannot just download
+    with tempfile.TemporaryDirectory(dir=cache) as tmp:
+        session.run(
+            "python",
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            # Flax's sdist (it ships tests/, its wheel does not); the build tools pip
+            # needs to read the sdist's metadata may come as wheels.
+            "--no-binary=flax",
+            "--dest",
+            tmp,
+            f"flax=={version}",
+        )
+        (archive,) = Path(tmp).glob("flax-*.tar.gz")
+        top = f"flax-{version}/"
+        with tarfile.open(archive) as tar:
+            wanted = [
+                member
+                for member in tar.getmembers()
+                if member.name == top + "pyproject.toml" or member.name.startswith(top + "tests/")
+            ]
+            tar.extractall(tmp, members=wanted, filter="data")
+        # Renamed into place whole, so that an interrupted fetch is never taken as cached.
+        Path(tmp, top).rename(source)
+    return source
