@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 import subprocess
 import sys
 from concurrent.futures import Future
@@ -29,6 +28,7 @@ from flax_errors_ext.execution.session import Session
 from flax_errors_ext.model.fingerprint import Fingerprint
 from flax_errors_ext.model.judge import judge
 from flax_errors_ext.model.records import StatementRun
+from tests.utils import project_from_root
 
 if TYPE_CHECKING:
     import argparse
@@ -279,13 +279,9 @@ def test_a_conf_py_that_cannot_be_used_exits_2(
 
 @pytest.mark.kernels
 def test_check_from_a_project_directory_gives_the_sites_verdicts(
-    rootdir: Path,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    project = tmp_path / "project"
-    shutil.copytree(rootdir / "test-drift", project)
+    project = project_from_root("drift", tmp_path)
     app = SphinxTestApp("html", srcdir=project)
     try:
         app.build()
@@ -314,13 +310,9 @@ def test_check_from_a_project_directory_gives_the_sites_verdicts(
 
 @pytest.mark.kernels
 def test_check_runs_again_when_a_helper_it_loaded_changed(
-    rootdir: Path,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    project = tmp_path / "project"
-    shutil.copytree(rootdir / "test-helper-drift", project)
+    project = project_from_root("helper-drift", tmp_path)
     monkeypatch.chdir(project)
     assert run(capsys, "check")[0] == ExitCode.OK
     code, out, _ = run(capsys, "check")
@@ -490,25 +482,26 @@ def test_explain_a_message_says_it_matched(capsys: pytest.CaptureFixture[str]) -
     assert "matches the documented text of flax.errors.ScopeParamNotFoundError" in err
 
 
-def test_explain_an_unknown_name_suggests_and_exits_2(
-    capsys: pytest.CaptureFixture[str],
+@pytest.mark.parametrize(
+    ("query", "suggestion"),
+    [
+        ("ScopeParamShape", "did you mean flax.errors.ScopeParamShapeError?"),
+        # Text that resembles no error gets no unrelated suggestion.
+        ("RuntimeError: the kettle boiled over twice today", None),
+    ],
+)
+def test_explain_what_matches_nothing_exits_2_with_only_close_suggestions(
+    capsys: pytest.CaptureFixture[str], query: str, suggestion: str | None
 ) -> None:
-    code, out, err = run(capsys, "explain", "ScopeParamShape")
+    code, out, err = run(capsys, "explain", query)
 
     assert code == ExitCode.USAGE
     assert out == ""
-    assert "no catalogued error matches 'ScopeParamShape'" in err
-    assert "did you mean flax.errors.ScopeParamShapeError" in err
-
-
-def test_explain_text_that_resembles_no_error_suggests_nothing(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    code, _, err = run(capsys, "explain", "RuntimeError: the kettle boiled over twice today")
-
-    assert code == ExitCode.USAGE
-    assert "no catalogued error matches" in err
-    assert "did you mean" not in err
+    assert f"no catalogued error matches {query!r}" in err
+    if suggestion is None:
+        assert "did you mean" not in err
+    else:
+        assert suggestion in err
 
 
 # check and update, through real kernels ---------------------------------------------

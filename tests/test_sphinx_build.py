@@ -17,7 +17,7 @@ import pytest
 from sphinx.testing.util import SphinxTestApp
 
 from flax_errors_ext.model.fingerprint import Device
-from tests.utils import entry, read_catalogue
+from tests.utils import entry, project_from_root, read_catalogue
 
 MakeApp = Callable[..., SphinxTestApp]
 
@@ -195,10 +195,9 @@ def test_a_module_saved_in_latin1_is_read_as_python_reads_it(app: SphinxTestApp)
 
 @pytest.mark.kernels
 def test_an_interrupted_build_stops_its_kernels_and_caches_nothing_half_run(
-    rootdir: Path, tmp_path: Path
+    tmp_path: Path,
 ) -> None:
-    source = tmp_path / "interrupt"
-    shutil.copytree(rootdir / "test-interrupt", source)
+    source = project_from_root("interrupt", tmp_path)
     marker = tmp_path / "kernel.pid"
     build = subprocess.Popen(
         [sys.executable, "-m", "sphinx", "-b", "html", "-q", str(source), str(source / "_build")],
@@ -485,7 +484,6 @@ def test_another_device_reexecutes_every_entry(
 def test_invalid_settings_are_named(
     make_app: MakeApp, rootdir: Path, tmp_path: Path, name: str, value: object, message: str
 ) -> None:
-    import shutil
 
     from sphinx.errors import ConfigError
 

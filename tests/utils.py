@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext import uninstall
@@ -12,14 +14,20 @@ from flax_errors_ext.model.discover import SHIPPED_CATALOGUE
 from flax_errors_ext.model.records import StatementRun
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from flax_errors_ext.model.records import ErrorEntry, Example
 
+ROOTS = Path(__file__).parent / "roots"
 FLAX = load_module("flax.errors", SHIPPED_CATALOGUE)
 """Flax's errors, with the shipped catalogue files."""
 OURS = load_module("flax_errors_ext.errors")
 """This package's own errors."""
+
+
+def project_from_root(root: str, tmp_path: Path) -> Path:
+    """A private copy of the test root ``tests/roots/test-<root>``, as a project folder."""
+    project = tmp_path / root
+    shutil.copytree(ROOTS / f"test-{root}", project)
+    return project
 
 
 def read_catalogue(outdir: Path) -> dict[str, Any]:

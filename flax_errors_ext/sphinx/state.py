@@ -8,13 +8,13 @@ the whole catalogue, and merge both back from parallel readers.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from docutils import nodes
 from sphinx.environment.collectors import EnvironmentCollector
 
 if TYPE_CHECKING:
-    from collections.abc import Set
+    from collections.abc import Callable, Set
     from pathlib import Path
 
     from sphinx.application import Sphinx
@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from flax_errors_ext.model.config import CatalogueConfig
     from flax_errors_ext.model.dependencies import LoadedFile
     from flax_errors_ext.model.entry_record import EntryRecord
+
+
+T = TypeVar("T")
 
 
 @dataclasses.dataclass
@@ -60,12 +63,18 @@ def build_state(env: BuildEnvironment) -> BuildState:
     return state
 
 
+def kept(env: BuildEnvironment, name: str, empty: Callable[[], T]) -> T:
+    """What the environment keeps under ``flax_errors_<name>``, made ``empty()`` at first."""
+    attribute = f"flax_errors_{name}"
+    if not hasattr(env, attribute):
+        setattr(env, attribute, empty())
+    value: T = getattr(env, attribute)
+    return value
+
+
 def read_now(env: BuildEnvironment) -> set[str]:
     """The documents whose entries were read in this build."""
-    if not hasattr(env, "flax_errors_read_now"):
-        env.flax_errors_read_now = set()  # type: ignore[attr-defined]
-    docs: set[str] = env.flax_errors_read_now  # type: ignore[attr-defined]
-    return docs
+    return kept(env, "read_now", set)
 
 
 class CatalogueCollector(EnvironmentCollector):
@@ -74,18 +83,12 @@ class CatalogueCollector(EnvironmentCollector):
     @staticmethod
     def records(env: BuildEnvironment) -> dict[str, list[EntryRecord]]:
         """Records by docname, created on first use."""
-        if not hasattr(env, "flax_errors_records"):
-            env.flax_errors_records = {}  # type: ignore[attr-defined]
-        records: dict[str, list[EntryRecord]] = env.flax_errors_records  # type: ignore[attr-defined]
-        return records
+        return kept(env, "records", dict)
 
     @staticmethod
     def loaded(env: BuildEnvironment) -> dict[str, frozenset[LoadedFile]]:
         """By docname, every file the runs of its entries loaded (cached runs too)."""
-        if not hasattr(env, "flax_errors_loaded"):
-            env.flax_errors_loaded = {}  # type: ignore[attr-defined]
-        loaded: dict[str, frozenset[LoadedFile]] = env.flax_errors_loaded  # type: ignore[attr-defined]
-        return loaded
+        return kept(env, "loaded", dict)
 
     @classmethod
     def by_qualname(cls, env: BuildEnvironment) -> dict[str, tuple[str, EntryRecord]]:
@@ -129,10 +132,7 @@ class LiveDocsCollector(EnvironmentCollector):
     @staticmethod
     def live_docs(env: BuildEnvironment) -> set[str]:
         """The docnames holding an index or figures, created on first use."""
-        if not hasattr(env, "flax_errors_live_docs"):
-            env.flax_errors_live_docs = set()  # type: ignore[attr-defined]
-        docs: set[str] = env.flax_errors_live_docs  # type: ignore[attr-defined]
-        return docs
+        return kept(env, "live_docs", set)
 
     def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
         """Forget a document before it is read again."""
