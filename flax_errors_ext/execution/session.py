@@ -50,7 +50,7 @@ def open_cache_database(path: Path) -> str | None:
         cache.list_cache_records()
         cache.list_project_records()
     except Exception as error:  # sqlalchemy's, sqlite3's or jupyter-cache's own
-        aside = path.with_name(f"{path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
+        aside = _free_name(path.with_name(f"{path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}"))
         path.rename(aside)
         get_cache(str(path)).list_cache_records()
         return (
@@ -59,6 +59,15 @@ def open_cache_database(path: Path) -> str | None:
             "so every example runs again"
         )
     return None
+
+
+def _free_name(wanted: Path) -> Path:
+    """``wanted``, or ``wanted-2``, ``wanted-3`` ...: the first that does not exist yet."""
+    found, number = wanted, 1
+    while found.exists():
+        number += 1
+        found = wanted.with_name(f"{wanted.name}-{number}")
+    return found
 
 
 class Session:
