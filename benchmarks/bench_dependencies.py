@@ -24,8 +24,8 @@ import jax.numpy  # noqa: F401
 
 import flax_errors_ext.errors  # noqa: F401
 from flax_errors_ext.execution.dependencies import SourceStates
+from flax_errors_ext.execution.execute import unpack_loaded
 from flax_errors_ext.execution.in_kernel import loaded_files
-from flax_errors_ext.model.dependencies import LoadedFile
 
 ENTRIES = 100
 TARGET_S = 1.0
@@ -33,7 +33,7 @@ TARGET_S = 1.0
 
 def main() -> str:
     """Measure; the figures as one line."""
-    files = tuple(LoadedFile.from_json(item) for item in loaded_files())
+    files = unpack_loaded(loaded_files())
     with tempfile.TemporaryDirectory(prefix="flax-errors-deps-") as tmp:
         store = Path(tmp) / "sources.json"
         started = time.perf_counter()

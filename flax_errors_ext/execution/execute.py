@@ -9,10 +9,13 @@ caches the result. A run that times out or loses its kernel is never cached.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import dataclasses
+import json
 import logging
 import time
+import zlib
 from typing import TYPE_CHECKING, Any
 
 import nbformat
@@ -146,9 +149,15 @@ def cached_loaded(
 
 
 def _loaded(finish: dict[str, Any]) -> tuple[LoadedFile, ...]:
+    return unpack_loaded(finish.get("loaded", ""))
+
+
+def unpack_loaded(packed: Any) -> tuple[LoadedFile, ...]:
+    """The files :func:`~flax_errors_ext.execution.in_kernel.loaded_files` packed; () if none."""
     try:
-        return tuple(LoadedFile.from_json(item) for item in finish.get("loaded", ()))
-    except (TypeError, ValueError):
+        items = json.loads(zlib.decompress(base64.b64decode(packed)))
+        return tuple(LoadedFile.from_json(item) for item in items)
+    except (TypeError, ValueError, zlib.error):
         return ()
 
 

@@ -11,6 +11,7 @@ again when only the documented text changes.
 
 from __future__ import annotations
 
+import base64
 import concurrent.futures
 import doctest
 import functools
@@ -19,6 +20,7 @@ import json
 import os
 import sys
 import time
+import zlib
 from typing import Any
 
 RESULT_MIME = "application/vnd.flax-errors.run+json"
@@ -180,10 +182,13 @@ def finish() -> None:
     _publish({"device": device, "versions": package_versions(), "loaded": loaded_files()})
 
 
-def loaded_files() -> list[tuple[str, int, int]]:
-    """``(path, size, mtime_ns)`` of every file a module of this process was loaded from.
+def loaded_files() -> str:
+    """Every file a module of this process was loaded from, packed for the notebook.
 
     The run's dependencies: a later run is trusted only while none of them changed.
+    A JSON list of ``[path, size, mtime_ns]``, compressed and base64-encoded: one
+    string of a few tens of KB instead of a thousand small lists in every cached
+    notebook, which jupyter-cache and nbformat would read and validate each time.
     """
     found = {}
     for module in list(sys.modules.values()):
@@ -194,7 +199,8 @@ def loaded_files() -> list[tuple[str, int, int]]:
             except OSError:
                 continue
             found[path] = (path, stat.st_size, stat.st_mtime_ns)
-    return sorted(found.values())
+    packed = zlib.compress(json.dumps(sorted(found.values())).encode(), 6)
+    return base64.b64encode(packed).decode("ascii")
 
 
 def device_record() -> dict[str, Any]:
@@ -215,5 +221,5 @@ def _publish(record: dict[str, Any]) -> None:
     if "statements" in record:
         summary = f"flax-errors: {len(record['statements'])} ran"
     else:
-        summary = f"flax-errors: ran on {record['device']}, {len(record['loaded'])} files loaded"
+        summary = f"flax-errors: ran on {record['device']}"
     publish_display_data({RESULT_MIME: record, "text/plain": summary})  # type: ignore[no-untyped-call]
