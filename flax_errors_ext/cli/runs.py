@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import difflib
 import json
 import os
 import sys
@@ -27,7 +26,7 @@ from flax_errors_ext.execution.session import Session
 from flax_errors_ext.model import rewrite
 from flax_errors_ext.model.entry_record import entry_status
 from flax_errors_ext.model.fingerprint import ProbeError
-from flax_errors_ext.model.judge import accepts
+from flax_errors_ext.model.judge import accepts, unified_diff
 from flax_errors_ext.model.records import ExampleKind
 from flax_errors_ext.model.report import (
     Failure,
@@ -162,13 +161,8 @@ def _varying(chosen: Selection, checked: Checked, args: argparse.Namespace) -> l
                 and accepts(statements[location], text)
             )
         ):
-            diff = "".join(
-                difflib.unified_diff(
-                    first[location].splitlines(keepends=True),
-                    text.splitlines(keepends=True),
-                    fromfile=f"first run ({location})",
-                    tofile="second run",
-                )
+            diff = unified_diff(
+                first[location], text, str(location), names=("first run", "second run")
             )
             proposal = ellipsized(first[location], text)
             message = f"its text varies from run to run; document it as\n{proposal}\n{diff}"

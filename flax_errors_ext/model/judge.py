@@ -145,12 +145,17 @@ def _actual(run: StatementRun) -> str:
     return run.exc_msg if run.exc_msg is not None else run.got
 
 
-def unified_diff(documented: str, actual: str, label: str) -> str:
-    """A unified diff of documented against actual text, labelled by location."""
+def unified_diff(
+    documented: str, actual: str, label: str, names: tuple[str, str] = ("documented", "actual")
+) -> str:
+    """A unified diff of documented against actual text, labelled by location.
+
+    ``names`` name the two sides (the first is followed by the location).
+    """
     lines = difflib.unified_diff(
         documented.splitlines(keepends=True),
         actual.splitlines(keepends=True),
-        fromfile=f"documented ({label})",
-        tofile="actual",
+        fromfile=f"{names[0]} ({label})",
+        tofile=names[1],
     )
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
