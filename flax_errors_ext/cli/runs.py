@@ -257,14 +257,15 @@ def _steady(
     """
     if not edits:
         return edits, []
-    paths = {edit.location.path for edit in edits}
+    edited = {edit.location for edit in edits}
     entries = {
         o.entry.qualname
         for o in checked.outcomes
-        if any(x.location.path in paths for x in o.entry.examples)
+        if any(s.location in edited for x in o.entry.examples for s in x.statements)
     }
     first = statement_texts(r for o in checked.outcomes for r in o.results)
     second = _run_again(chosen, entries, args)
+    folders = [tempfile.gettempdir(), os.path.expanduser("~")]
     steady, varying = [], []
     for edit in edits:
         if second.get(edit.location) != first.get(edit.location):
@@ -273,7 +274,6 @@ def _steady(
             varying.append(rewrite.Skip(edit.location, reason))
             continue
         steady.append(edit)
-        folders = [tempfile.gettempdir(), os.path.expanduser("~")]
         for part in volatile_parts("\n".join(edit.new), folders):
             print(
                 f"warning: {edit.location}: the new text holds {part!r}, which another "
