@@ -53,10 +53,11 @@ def open_cache_database(path: Path) -> str | None:
         aside = _free_name(path.with_name(f"{path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}"))
         path.rename(aside)
         get_cache(str(path)).list_cache_records()
+        why = (str(error).splitlines() or ["no message"])[0]
         return (
             f"the execution cache at {path} could not be read ({type(error).__name__}: "
-            f"{str(error).splitlines()[0]}); it was moved to {aside} and a new one started, "
-            "so every example runs again"
+            f"{why}); it was moved to {aside} and a new one started, so every example "
+            "runs again"
         )
     return None
 
