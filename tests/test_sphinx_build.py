@@ -38,6 +38,16 @@ def rebuild(make_app: MakeApp, app: SphinxTestApp, **kwargs: Any) -> SphinxTestA
     return again
 
 
+def rebuild_after_editing(
+    make_app: MakeApp, app: SphinxTestApp, filename: str, old: str, new: str
+) -> tuple[SphinxTestApp, dict[str, Any]]:
+    """Replace ``old`` by ``new`` in one file of the root, rebuild: the app, its errors.json."""
+    path = Path(app.srcdir) / filename
+    path.write_text(path.read_text().replace(old, new))
+    again = rebuild(make_app, app)
+    return again, read_catalogue(Path(again.outdir))
+
+
 def page(app: SphinxTestApp, module: str) -> str:
     return (Path(app.outdir) / "api_reference" / f"{module}.html").read_text()
 
@@ -114,11 +124,10 @@ def test_runtime_message_drift_defeats_a_warm_cache(app: SphinxTestApp, make_app
 
     # Reword the message in __init__ only; the docstring (and so every code cell of
     # the notebook) stays the same.
-    module = Path(app.srcdir) / "runtime_drift_errors.py"
-    module.write_text(module.read_text().replace('("original message")', '("reworded message")'))
-    again = rebuild(make_app, app)
+    again, catalogue = rebuild_after_editing(
+        make_app, app, "runtime_drift_errors.py", '("original message")', '("reworded message")'
+    )
 
-    catalogue = read_catalogue(Path(again.outdir))
     assert again.statuscode == 1
     assert catalogue["executed"] == ["runtime_drift_errors.ReworderError"]
     assert entry(catalogue, "ReworderError")["examples"][0]["status"] == "drifted"
@@ -136,11 +145,10 @@ def test_a_reworded_helper_module_fails_a_warm_build(
     unchanged = rebuild(make_app, app)
     assert read_catalogue(Path(unchanged.outdir))["executed"] == []
 
-    helper = Path(app.srcdir) / "helper_wording_errors.py"
-    helper.write_text(helper.read_text().replace("worded by", "now worded by"))
-    again = rebuild(make_app, app)
+    again, catalogue = rebuild_after_editing(
+        make_app, app, "helper_wording_errors.py", "worded by", "now worded by"
+    )
 
-    catalogue = read_catalogue(Path(again.outdir))
     assert again.statuscode == 1
     assert catalogue["executed"] == ["helper_drift_errors.HelperError"]
     example = entry(catalogue, "HelperError")["examples"][0]

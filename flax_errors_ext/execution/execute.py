@@ -28,6 +28,7 @@ from flax_errors_ext.model.fingerprint import Device
 from flax_errors_ext.model.records import StatementRun, Verdict
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
     from myst_nb.core.config import NbParserConfig
@@ -71,15 +72,33 @@ class _MystNbLogger(logging.LoggerAdapter[logging.Logger]):
 
 
 def execute_notebook(
-    notebook: NotebookNode, path: Path, nb_config: NbParserConfig, examples: int
+    notebook: NotebookNode,
+    path: Path,
+    nb_config: NbParserConfig,
+    examples: int,
+    trusted: Callable[[tuple[LoadedFile, ...]], bool] = lambda _: True,
 ) -> Execution:
-    """Write ``notebook`` to ``path`` and get it executed or served from the cache."""
+    """Write ``notebook`` to ``path`` and get it executed or served from the cache.
+
+    A cached run is served only if ``trusted`` accepts the files it loaded;
+    otherwise its outputs are dropped and the notebook runs again.
+    """
     if nb_config.execution_mode == "off":
         return Execution(runs=(None,) * examples, failure=Verdict.NOT_RUN)
     path.parent.mkdir(parents=True, exist_ok=True)
     text: str = nbformat.writes(notebook)  # type: ignore[no-untyped-call]
     if not path.exists() or path.read_text(encoding="utf-8") != text:
         path.write_text(text, encoding="utf-8")
+    execution = _execute(notebook, path, nb_config, examples)
+    if execution.executed or trusted(execution.loaded):
+        return execution
+    forget(notebook, nb_config)
+    return _execute(notebook, path, nb_config, examples)
+
+
+def _execute(
+    notebook: NotebookNode, path: Path, nb_config: NbParserConfig, examples: int
+) -> Execution:
     executed = _cache_record(notebook, nb_config) is None
     started = time.perf_counter()
     try:
@@ -130,22 +149,6 @@ def _cache_record(notebook: NotebookNode, nb_config: NbParserConfig) -> Any:
         return get_cache(nb_config.execution_cache_path).match_cache_notebook(notebook)
     except KeyError:
         return None
-
-
-def cached_loaded(
-    notebook: NotebookNode, nb_config: NbParserConfig
-) -> tuple[LoadedFile, ...] | None:
-    """The files the cached run of ``notebook`` loaded; None if it is not cached."""
-    record = _cache_record(notebook, nb_config)
-    if record is None:
-        return None
-    from jupyter_cache import get_cache
-
-    try:
-        cached = get_cache(nb_config.execution_cache_path).get_cache_bundle(record.pk).nb
-    except (KeyError, OSError, ValueError):
-        return None
-    return _loaded(_finish_record(cached))
 
 
 def _loaded(finish: dict[str, Any]) -> tuple[LoadedFile, ...]:

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from flax_errors_ext.execution.dependencies import SourceStates
 from flax_errors_ext.execution.execute import (
     Execution,
-    cached_loaded,
     execute_notebook,
     forget,
 )
@@ -147,11 +146,14 @@ def submit_module(
         if not entry.examples:
             return EntryOutcome(entry, Execution(runs=()), ())
         notebook = build_notebook(entry, keyed, [module.import_path], settings.timeout)
-        loaded = cached_loaded(notebook, settings.nb_config)
-        if loaded is not None and sources.first_change(_besides(loaded, module)) is not None:
-            forget(notebook, settings.nb_config)
         path = settings.notebook_dir / f"{entry.qualname}.ipynb"
-        execution = execute_notebook(notebook, path, settings.nb_config, len(entry.examples))
+        execution = execute_notebook(
+            notebook,
+            path,
+            settings.nb_config,
+            len(entry.examples),
+            trusted=lambda loaded: sources.first_change(_besides(loaded, module)) is None,
+        )
         if execution.executed:
             sources.remember(execution.loaded)
         results = tuple(
