@@ -8,8 +8,13 @@ copyright = "2026, the flax-errors authors"
 
 extensions = ["flax_errors_ext", "sphinx_copybutton"]
 
-flax_errors_modules = ["flax_errors_ext.errors", "flax.errors"]
+# Our error, Flax's, and JAX's (at errors.html#jax.errors.<Name>, where JAX's links
+# point). Their classes' base classes have no examples and are left out.
+flax_errors_modules = ["flax_errors_ext.errors", "flax.errors", "jax.errors"]
 flax_errors_timeout = 120
+# JAX's docstrings carry doctests of their own, written for JAX's doctest setup (which
+# imports jax for them); their verdicts are shown on each entry, never failing the site.
+flax_errors_upstream = "show"
 
 # Every catalogue entry runs in its own kernel; outputs are cached per entry and
 # keyed on versions, device and runtime sources as well as the code. The design

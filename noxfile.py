@@ -20,7 +20,20 @@ PYTHON = "3.11"
 # is set nothing writes it later either: every process, and every kernel, would then
 # compile jax and flax from source on each import (README, Performance, has the cost).
 os.environ.setdefault("UV_COMPILE_BYTECODE", "1")
-SITE_BUILD = ("-b", "html", "-c", ".", "-W", "--keep-going", "docs", "docs/_build/html")
+# Doctrees beside the HTML, not in it: they hold the build machine's paths.
+# .readthedocs.yaml runs the same build (tests/test_hosting.py keeps them in step).
+SITE_BUILD = (
+    "-b",
+    "html",
+    "-c",
+    ".",
+    "-W",
+    "--keep-going",
+    "-d",
+    "docs/_build/doctrees",
+    "docs",
+    "docs/_build/html",
+)
 
 
 @nox.session(python=PYTHON)

@@ -75,7 +75,7 @@ class Site:
     def build(self, name: str, *options: str) -> float:
         """Seconds for one sphinx-build into ``_build/<name>``."""
         command = [sys.executable, "-m", "sphinx", "-q", "-b", "html", "-c", str(self.root)]
-        command += ["-D", f"flax_errors_catalogue_dir={self.root / 'catalogue'}", *options]
+        command += ["-D", f"flax_errors_catalogue_dirs={self.root / 'catalogue'}", *options]
         command += [str(self.root / "docs"), str(self.outdir(name))]
         return _timed(command, cwd=self.root, env=_isolated_env())
 
@@ -169,7 +169,7 @@ def peak_memory(site: Site) -> tuple[float, float]:
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     command = [sys.executable, "-m", "sphinx", "-q", "-j", "2", "-b", "html", "-c", str(site.root)]
-    command += ["-D", f"flax_errors_catalogue_dir={site.root / 'catalogue'}"]
+    command += ["-D", f"flax_errors_catalogue_dirs={site.root / 'catalogue'}"]
     command += [str(site.root / "docs"), str(site.outdir("j2"))]
     started = time.perf_counter()
     process = subprocess.Popen(

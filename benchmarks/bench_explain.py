@@ -18,7 +18,6 @@ import time
 
 from flax_errors_ext.execution.modules import load_module
 from flax_errors_ext.model import lookup
-from flax_errors_ext.model.discover import SHIPPED_CATALOGUE
 
 TARGET_S = 2.0
 MESSAGE = (
@@ -32,7 +31,7 @@ def main() -> str:
     entries = [
         entry
         for name in ("flax_errors_ext.errors", "flax.errors")
-        for entry in load_module(name, SHIPPED_CATALOGUE).entries
+        for entry in load_module(name).entries
     ]
     noise_source = random.Random(0)
     alphabet = string.ascii_letters + string.digits + " ./+\n"

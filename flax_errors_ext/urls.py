@@ -1,10 +1,11 @@
-"""Where each catalogued error lives on the site.
+"""Where this package's errors live on the site.
 
-Every error module gets one page, ``api_reference/<module>.html``, and every error
-an anchor on it named by its full dotted name. This is the layout Flax's own error
-links use (``api_reference/flax.errors.html#flax.errors.<Name>``), so one rule
-serves Flax's errors and ours, and a URL printed by either maps onto this site by
-swapping the base.
+By default every error module gets one page, ``api_reference/<module>.html``, and
+every error an anchor on it named by its full dotted name. This is the layout
+Flax's own error links use (``api_reference/flax.errors.html#flax.errors.<Name>``),
+so a URL printed by either maps onto this site by swapping the base. A project can
+give a module another page (JAX's errors live at ``errors.html``): see
+:class:`flax_errors_ext.model.config.ModuleSpec`.
 """
 
 from __future__ import annotations
@@ -19,9 +20,14 @@ PAGE_DIR = "api_reference"
 FLAX_BASE_URL = "https://flax.readthedocs.io/en/latest"
 
 
-def base_url() -> str:
-    """The site's base URL: ``$FLAX_ERRORS_BASE_URL`` if set, else the default."""
-    return (os.environ.get(BASE_URL_ENV_VAR) or DEFAULT_BASE_URL).rstrip("/")
+def base_url(configured: str = DEFAULT_BASE_URL) -> str:
+    """The site's base URL: ``$FLAX_ERRORS_BASE_URL`` if set, else ``configured``.
+
+    The runtime has no ``conf.py`` to read, so the errors this package raises print
+    the default unless the environment says otherwise; a site built with another
+    ``flax_errors_base_url`` (see the options page) sets the variable where it runs.
+    """
+    return (os.environ.get(BASE_URL_ENV_VAR) or configured).rstrip("/")
 
 
 def page_docname(module: str) -> str:

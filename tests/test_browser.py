@@ -46,6 +46,8 @@ CHROMIUM_ARGS = [
 ARTIFACTS_ENV_VAR = "FLAX_ERRORS_ARTIFACTS"
 HEIGHT = 860
 """The browser window's height: what a reader sees first."""
+PHONE_WIDTH, PHONE_HEIGHT = 390, 844
+"""A phone's screen, in CSS pixels."""
 ROOT = Path(__file__).parents[1]
 
 pytestmark = [
@@ -128,7 +130,17 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
     """A fresh tab that fails the test on any dialog (an ``alert`` means injected script)."""
-    context = browser.new_context(viewport={"width": 1280, "height": HEIGHT})
+    yield from _watched_tab(browser, width=1280, height=HEIGHT)
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    """The same, as wide and as tall as a phone's screen."""
+    yield from _watched_tab(browser, width=PHONE_WIDTH, height=PHONE_HEIGHT)
+
+
+def _watched_tab(browser: Browser, *, width: int, height: int) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": width, "height": height})
     opened = context.new_page()
     dialogs: list[str] = []
     missing: list[str] = []
@@ -224,6 +236,65 @@ def test_landing_page_says_what_and_links_to_the_index(
     page.wait_for_url("**/error_index.html")
     rows = page.locator("table.flax-errors-index tbody tr")
     assert rows.count() == len(catalogue["entries"])
+
+
+def _phone_pages(site: Path) -> dict[str, str]:
+    """The pages a reader opens on a phone: landing, index, a module's errors, an entry."""
+    urls = {
+        entry["qualname"]: entry["url"]
+        for entry in json.loads((site / "errors.json").read_text())["entries"]
+    }
+    return {
+        "landing": "index.html",
+        "error-index": "error_index.html",
+        "flax-errors": urls["flax.errors.ScopeParamShapeError"].partition("#")[0],
+        "entry": urls["flax_errors_ext.errors.JitPytreeError"],
+    }
+
+
+# Elements that stick out of the window without a scrolling box to hold them.
+_STICKING_OUT = """() => {
+  const width = window.innerWidth;
+  const held = (element) => {
+    for (let box = element.parentElement; box && box !== document.body; box = box.parentElement) {
+      if (getComputedStyle(box).overflowX !== "visible") return true;
+    }
+    return false;
+  };
+  return [...document.querySelectorAll("body *")]
+    .filter((e) => e.getBoundingClientRect().right > width + 1 && !held(e))
+    .map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join(".")}`)
+    .slice(0, 10);
+}"""
+
+
+@pytest.mark.parametrize("name", ["landing", "error-index", "flax-errors", "entry"])
+def test_phone_pages_never_scroll_sideways(
+    name: str, phone: Page, site: Path, site_url: str, tmp_path: Path
+) -> None:
+    phone.goto(site_url + _phone_pages(site)[name])
+    # Every dropdown open: full tracebacks hold the longest lines.
+    phone.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+
+    width = phone.evaluate("window.innerWidth")
+    assert width == PHONE_WIDTH
+    assert phone.evaluate("document.documentElement.scrollWidth") <= width, phone.evaluate(
+        _STICKING_OUT
+    )
+    # Error text wraps in its box instead of running out of sight.
+    for block in phone.locator(
+        ".flax-errors-transcript pre, .flax-errors-full-traceback pre"
+    ).all():
+        assert block.evaluate("(e) => e.scrollWidth <= e.clientWidth"), block.inner_text()[:200]
+    # The index fits its box: no column (the status, last) is cut off or scrolled away.
+    for table in phone.locator("table.flax-errors-index").all():
+        box = table.evaluate("(t) => [t.parentElement.scrollWidth, t.parentElement.clientWidth]")
+        assert box[0] <= box[1], box
+    for badge in phone.locator("table.flax-errors-index .sd-badge").all():
+        box = badge.bounding_box()
+        assert box is not None
+        assert box["x"] + box["width"] <= width, badge.inner_text()
+    _screenshot(phone, tmp_path, f"phone-{name}.png")
 
 
 def _search(page: Page, site_url: str, text: str) -> list[str]:

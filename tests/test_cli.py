@@ -25,6 +25,7 @@ from flax_errors_ext.execution.execute import Execution
 from flax_errors_ext.execution.fork_server.client import KEPT_SERVER, retire_kept_server
 from flax_errors_ext.execution.run import EntryOutcome
 from flax_errors_ext.execution.session import Session
+from flax_errors_ext.model.discover import SHIPPED_CATALOGUE
 from flax_errors_ext.model.fingerprint import Fingerprint
 from flax_errors_ext.model.judge import judge
 from flax_errors_ext.model.records import StatementRun
@@ -223,14 +224,15 @@ def test_conf_py_settings_reach_every_command_and_flags_override_them(
     (docs / "conf.py").write_text(
         'flax_errors_modules = ["cli_drift_errors"]\n'
         "flax_errors_timeout = 7\n"
-        'flax_errors_catalogue_dir = "examples"\n'
+        'flax_errors_catalogue_dirs = "examples"\n'
     )
 
     project = cli_selection.project(build_parser().parse_args(["check"]))
     assert project.conf == (docs / "conf.py").resolve()
-    assert project.config.modules == ["cli_drift_errors"]
+    assert [spec.name for spec in project.config.modules] == ["cli_drift_errors"]
     assert project.config.timeout == 7
-    assert project.catalogue_dir == (docs / "examples").resolve()  # relative to conf.py
+    # Relative to conf.py, and the shipped catalogue is still searched after it.
+    assert project.catalogue_folders == ((docs / "examples").resolve(), SHIPPED_CATALOGUE)
     flagged = cli_selection.project(build_parser().parse_args(["check", "--timeout", "9"]))
     assert flagged.config.timeout == 9
 
@@ -470,6 +472,35 @@ def test_explain_a_pasted_traceback_from_stdin(
 
     assert code == ExitCode.OK
     assert out.startswith("ScopeParamShapeError (flax.errors.ScopeParamShapeError)\n")
+
+
+@pytest.mark.parametrize("with_url", [True, False], ids=["whole", "message-only"])
+def test_explain_a_pasted_jax_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], with_url: bool
+) -> None:
+    pasted = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/me/train.py", line 9, in <module>\n'
+        "    clip(grads, 1.0)\n"
+        "jax.errors.TracerBoolConversionError: Attempted boolean conversion of traced array "
+        "with shape bool[].\n"
+        "The error occurred while tracing the function clip at /home/me/train.py:4 for jit. "
+        "This concrete value was not available in Python because it depends on the value of "
+        "the argument max_norm.\n"
+    )
+    if with_url:
+        pasted += (
+            "See https://docs.jax.dev/en/latest/errors.html#jax.errors.TracerBoolConversionError\n"
+        )
+    else:
+        pasted = pasted.split("\n", 3)[3].replace("jax.errors.TracerBoolConversionError: ", "")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(pasted))
+
+    code, out, _ = run(capsys, "explain", "-")
+
+    assert code == ExitCode.OK
+    assert out.startswith("TracerBoolConversionError (jax.errors.TracerBoolConversionError)\n")
+    assert "/errors.html#jax.errors.TracerBoolConversionError" in out
 
 
 def test_explain_a_message_says_it_matched(capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,12 +12,9 @@ from flax import linen as nn
 
 from flax_errors_ext.errors import JitPytreeError
 from flax_errors_ext.execution.modules import load_module
-from flax_errors_ext.model.discover import SHIPPED_CATALOGUE
 from flax_errors_ext.model.lookup import bounded, find, message_body, message_pattern, suggest
 
-ENTRIES = load_module("flax.errors", SHIPPED_CATALOGUE).entries + (
-    load_module("flax_errors_ext.errors").entries
-)
+ENTRIES = load_module("flax.errors").entries + (load_module("flax_errors_ext.errors").entries)
 
 
 def best(query: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,8 +18,9 @@ from sphinx.testing.util import SphinxTestApp
 
 from flax_errors_ext.execution.modules import load_module
 from flax_errors_ext.model import areas
-from flax_errors_ext.model.discover import SHIPPED_CATALOGUE
 from flax_errors_ext.model.entry_record import EntryRecord
+from flax_errors_ext.model.judge import judge
+from flax_errors_ext.model.records import ExampleKind, Verdict
 from flax_errors_ext.model.site import (
     badge,
     figures,
@@ -27,8 +29,10 @@ from flax_errors_ext.model.site import (
     search_entries,
 )
 from flax_errors_ext.model.tracebacks import exception_lines, is_internal, trim_traceback
+from flax_errors_ext.sphinx.examples import full_tracebacks, transcript
 from flax_errors_ext.sphinx.search import DATA_FILE
 from tests.site_links import check_site
+from tests.utils import run_in_process
 
 MakeApp = Callable[..., SphinxTestApp]
 SCRIPT = "<script>alert(1)</script>"
@@ -78,11 +82,12 @@ def test_index_lists_every_entry_with_its_status_and_link(app: SphinxTestApp) ->
     page = html(app, "errors.html")
     assert _index_rows(page) == [
         ("api_reference/site_a_errors.html#site_a_errors.BareError", "undocumented"),
-        ("api_reference/site_b_errors.html#site_b_errors.CalmError", "verified"),
         ("api_reference/site_a_errors.html#site_a_errors.LeakyError", "verified"),
+        ("api_reference/site_b_errors.html#site_b_errors.CalmError", "verified"),
     ]
-    # Errors no area claims still show up, under "Other".
-    assert 'id="area-other"' in page
+    # Another library's errors show up under their module's name.
+    assert 'id="area-site-a-errors"' in page
+    assert 'id="area-site-b-errors"' in page
     # The one-line summary, with its inline literal as code.
     assert "Raised for <code" in page
 
@@ -135,13 +140,46 @@ def test_entry_shows_tabs_trimmed_output_and_the_full_traceback(app: SphinxTestA
     assert "tree_util.py" not in short
     assert "doctest.py" not in short
     assert "site_a_errors.LeakyError</span>" in short
-    # The dropdown holds every frame.
-    assert "tree_util.py" in full
-    assert "doctest.py" in full
+    # The dropdown holds every frame but the doctest runner's, each file in its root.
+    assert 'File <span class="nb">"jax/_src/tree_util.py"</span>' in full
+    assert "doctest.py" not in full
     assert "<details" in entry
     assert "Checked: raises exactly this error, with the documented text." in entry
     # The headline is not repeated as the explanation's first paragraph.
     assert entry.count("that leak") == 1
+
+
+@pytest.mark.sphinx("html", testroot="site")
+def test_no_folder_of_the_build_machine_is_published(app: SphinxTestApp) -> None:
+    app.build()
+    out = Path(app.outdir)
+    published = [
+        *out.rglob("*.html"),
+        out / "errors.json",
+        out / "searchindex.js",
+        out / "_static" / DATA_FILE,
+    ]
+    folders = {
+        "the build's folder": Path(app.srcdir),
+        "the virtual environment": Path(sys.prefix),
+        "the home folder": Path.home(),
+        "the repository": Path(__file__).parents[1],
+    }
+    names = {f"{path}/": what for what, path in folders.items()}
+    names |= {f"{path.resolve()}/": what for what, path in folders.items()}
+    found = [
+        f"{file.relative_to(out)}: {what} ({name})"
+        for file in published
+        for name, what in names.items()
+        if name in file.read_text(encoding="utf-8")
+    ]
+    assert found == []
+    # What is shown instead: library files inside their import root.
+    sources = {
+        e["name"]: e["source"] for e in json.loads((out / "errors.json").read_text())["entries"]
+    }
+    assert sources["LeakyError"] == "site_a_errors.py:7"
+    assert '"jax/_src/tree_util.py"' in html(app, "api_reference/site_a_errors.html")
 
 
 @pytest.mark.sphinx("html", testroot="site", srcdir="site_see_also")
@@ -259,7 +297,22 @@ def test_this_packages_own_frames_are_library_frames() -> None:
     ) == ("Traceback (most recent call last):\nE: x\n")
 
 
-FLAX_ENTRIES = load_module("flax.errors", SHIPPED_CATALOGUE).entries
+def test_jit_pytree_errors_short_view_hides_the_hook_and_the_full_one_names_it() -> None:
+    entry = next(e for e in OWN_ENTRIES if e.name == "JitPytreeError")
+    bad = next(e for e in entry.examples if e.kind is ExampleKind.BAD)
+    result = judge(bad, tuple(run_in_process(entry, bad)))
+    assert result.verdict is Verdict.PASSED, result.diff
+
+    short = transcript(result)
+    (full,) = full_tracebacks(result)
+
+    assert "jit_hook.py" not in short
+    assert f"<doctest {entry.qualname}[" in short
+    assert 'File "flax_errors_ext/jit_hook.py", line ' in full
+    assert "doctest.py" not in full
+
+
+FLAX_ENTRIES = load_module("flax.errors").entries
 OWN_ENTRIES = load_module("flax_errors_ext.errors").entries
 CATALOGUED = {entry.qualname for entry in FLAX_ENTRIES + OWN_ENTRIES}
 

@@ -501,3 +501,89 @@ def test_invalid_settings_are_named(
         conf.write(f"{name} = {value!r}\n")
     with pytest.raises(ConfigError, match=message):
         make_app("html", srcdir=srcdir)
+
+
+@pytest.mark.sphinx("html", testroot="output-limit")
+def test_output_over_the_limit_is_judged_whole_and_kept_cut(
+    app: SphinxTestApp, make_app: MakeApp
+) -> None:
+    limit, marker = 500, "characters cut; the example was judged on the full output] ..."
+    catalogue = build(app)
+
+    def verdicts(catalogue: dict[str, Any]) -> dict[str, list[str]]:
+        return {e["name"]: [x["status"] for x in e["examples"]] for e in catalogue["entries"]}
+
+    # Judged on the whole 300 KB: the documented rows 7500 lie in the part a cut
+    # leaves out, and the drifted end is still found out.
+    assert verdicts(catalogue) == {
+        "HugeMessageError": ["passed", "passed"],
+        "DriftingOutputError": ["drifted"],
+    }
+    assert app.statuscode == 1
+    text = warnings(app)
+    assert "drift" in text
+    assert "+row 14999 = 7499.5" in text
+    assert len(text) < 10 * limit
+    for record in catalogue["entries"]:
+        for example in record["examples"]:
+            assert marker in example["actual"]
+            assert len(example["actual"]) < 2 * limit
+    bad, good = entry(catalogue, "HugeMessageError")["examples"]
+    assert "row 7500 = 3750.0" in good["actual"]
+    assert bad["actual"].startswith("output_limit_errors.HugeMessageError: The batch has")
+    html = page(app, "output_limit_errors")
+    assert marker in html
+    assert "row 10000 = 5000.0" not in html
+    assert len(html) < 50_000
+    assert (Path(app.outdir) / "errors.json").stat().st_size < 20_000
+
+    # Cached cut, verdicts and all: nothing runs again.
+    again = rebuild(make_app, app)
+    assert verdicts(read_catalogue(Path(again.outdir))) == verdicts(catalogue)
+    assert read_catalogue(Path(again.outdir))["executed"] == []
+
+
+@pytest.mark.sphinx("html", testroot="upstream")
+def test_upstream_examples_run_with_verdicts_of_their_own(
+    app: SphinxTestApp, make_app: Callable[..., SphinxTestApp]
+) -> None:
+    app.build()
+    warnings = app.warning.getvalue()
+
+    # The library's own doctest drifted: a warning of its own type, at its docstring,
+    # which leaves the entry (whose catalogue examples pass) passed.
+    assert re.search(
+        r"upstream_lib\.py:\d+: WARNING: upstream_lib\.StaleError: upstream ", warnings
+    )
+    assert warnings.count("[flax-errors.upstream]") == 1
+    assert "what the docstring once printed" in warnings
+    # Their cross-references resolve nowhere here: plain text, no warning.
+    assert "their-own-label" not in warnings
+    assert "their.own.function" not in warnings
+    document = read_catalogue(Path(app.outdir))
+    by_name = {e["name"]: e for e in document["entries"]}
+    assert {name: e["status"] for name, e in by_name.items()} == {
+        "HeldError": "passed",
+        "StaleError": "passed",
+    }
+    upstream = {
+        name: [x["status"] for x in e["examples"] if x["kind"] == "upstream"]
+        for name, e in by_name.items()
+    }
+    assert upstream == {"HeldError": ["passed"], "StaleError": ["drifted"]}
+    page = (Path(app.outdir) / "api_reference" / "upstream_lib.html").read_text()
+    assert "own examples</label>" in page  # the upstream tab
+
+    # The project decides what upstream drift is: an error, or only shown.
+    strict = make_app("html", srcdir=app.srcdir, confoverrides={"flax_errors_upstream": "error"})
+    strict.build()
+    assert strict.statuscode == 1
+    assert "[flax-errors.upstream]" in strict.warning.getvalue()
+    shown = make_app("html", srcdir=app.srcdir, confoverrides={"flax_errors_upstream": "show"})
+    shown.build()
+    assert shown.statuscode == 0
+    assert "[flax-errors." not in shown.warning.getvalue()
+    off = make_app("html", srcdir=app.srcdir, confoverrides={"flax_errors_upstream": "off"})
+    off.build()
+    kinds = {x["kind"] for e in read_catalogue(Path(off.outdir))["entries"] for x in e["examples"]}
+    assert kinds == {"bad", "good"}

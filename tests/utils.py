@@ -10,17 +10,18 @@ from typing import TYPE_CHECKING, Any
 from flax_errors_ext import uninstall
 from flax_errors_ext.execution.in_kernel import run_statements
 from flax_errors_ext.execution.modules import load_module
-from flax_errors_ext.model.discover import SHIPPED_CATALOGUE
 from flax_errors_ext.model.records import StatementRun
 
 if TYPE_CHECKING:
     from flax_errors_ext.model.records import ErrorEntry, Example
 
 ROOTS = Path(__file__).parent / "roots"
-FLAX = load_module("flax.errors", SHIPPED_CATALOGUE)
+FLAX = load_module("flax.errors")
 """Flax's errors, with the shipped catalogue files."""
 OURS = load_module("flax_errors_ext.errors")
 """This package's own errors."""
+JAX = load_module("jax.errors")
+"""JAX's errors, with the shipped catalogue files."""
 
 
 def project_from_root(root: str, tmp_path: Path) -> Path:

@@ -187,16 +187,17 @@ def _catalogue_options() -> argparse.ArgumentParser:
         dest="modules",
         action="append",
         metavar="MODULE",
-        help="a module whose FlaxError subclasses are catalogued, instead of "
+        help="a module whose error classes are catalogued, instead of "
         "flax_errors_modules; repeat for several",
     )
     group.add_argument(
         "--catalogue-dir",
+        action="append",
         default=None,
         metavar="DIR",
         help="catalogue files for modules whose docstrings are not ours, as "
-        "DIR/<module>/<Class>.txt, instead of flax_errors_catalogue_dir (default: the "
-        "catalogue shipped with flax_errors_ext)",
+        "DIR/<module>/<Class>.txt, instead of flax_errors_catalogue_dirs; repeat for "
+        "several (the catalogue shipped with flax_errors_ext is always searched last)",
     )
     return options
 

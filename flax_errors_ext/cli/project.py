@@ -17,15 +17,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.config import PREFIX, CatalogueConfig
-from flax_errors_ext.model.discover import SHIPPED_CATALOGUE
+from flax_errors_ext.model.discover import catalogue_folders
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
 CONF_PLACES = ("conf.py", "docs/conf.py")
 """Where a project's Sphinx configuration is looked for, in order."""
-DEFAULT_MODULES = ("flax_errors_ext.errors", "flax.errors")
-"""What is catalogued when no ``conf.py`` is found: this package's errors and Flax's."""
+DEFAULT_MODULES = ("flax_errors_ext.errors", "flax.errors", "jax.errors")
+"""What is catalogued when no ``conf.py`` is found: this package's errors, Flax's and JAX's."""
 
 
 class ProjectError(Exception):
@@ -40,12 +40,13 @@ class Project:
     conf: Path | None
 
     @property
-    def catalogue_dir(self) -> Path:
-        """The folder of catalogue files: relative to ``conf.py``, else the shipped one."""
-        if not self.config.catalogue_dir:
-            return SHIPPED_CATALOGUE
+    def catalogue_folders(self) -> tuple[Path, ...]:
+        """Where catalogue files are looked for: the project's, then the shipped one.
+
+        The project's folders are relative to its ``conf.py``.
+        """
         base = self.conf.parent if self.conf is not None else Path.cwd()
-        return (base / self.config.catalogue_dir).resolve()
+        return catalogue_folders([(base / d).resolve() for d in self.config.catalogue_dirs])
 
     def described(self) -> str:
         """Where the settings come from, for messages."""

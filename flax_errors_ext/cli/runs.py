@@ -111,12 +111,20 @@ def check_command(args: argparse.Namespace) -> int:
     """Run the chosen entries, print every failure with its diff; 1 if any failed."""
     chosen = select(load(args), args.names)
     checked = run_entries(chosen, args)
+    config = chosen.project.config
     document = checked.document()
     records = sorted(
         (o.record(checked.fingerprint) for o in checked.outcomes), key=lambda r: r.qualname
     )
     found = [
-        f for record in records for f in failures(record, strict=chosen.project.config.strict)
+        Failure(str(problem.location), "catalogue", problem.message)
+        for module in chosen.modules
+        for problem in module.problems
+    ]
+    found += [
+        f
+        for record in records
+        for f in failures(record, strict=config.strict, upstream=config.upstream)
     ]
     if args.twice:
         found += _varying(chosen, checked, args)

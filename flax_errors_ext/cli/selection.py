@@ -52,8 +52,10 @@ def project(args: argparse.Namespace) -> Project:
         UsageError: if the ``conf.py`` cannot be read or a setting is invalid.
     """
     overrides = {
-        "modules": list(dict.fromkeys(args.modules)) if args.modules else None,
-        "catalogue_dir": args.catalogue_dir,
+        # Folders given on the command line are relative to where the command runs.
+        "catalogue_dirs": [os.path.abspath(d) for d in args.catalogue_dir]
+        if args.catalogue_dir
+        else None,
         **{
             name: getattr(args, name, None)
             for name in ("timeout", "jobs", "warm_kernels", "keep_kernel_server", "strict")
@@ -63,12 +65,10 @@ def project(args: argparse.Namespace) -> Project:
         found = load_project(find_conf(args.conf), overrides)
     except ProjectError as error:
         raise UsageError(str(error)) from None
-    if args.catalogue_dir is not None:
-        # A folder given on the command line is relative to where the command runs.
-        config = dataclasses.replace(
-            found.config, catalogue_dir=os.path.abspath(args.catalogue_dir)
-        )
-        found = dataclasses.replace(found, config=config)
+    if args.modules:
+        # A module the project lists keeps its settings (page, bases, ...).
+        specs = tuple(found.config.spec(name) for name in dict.fromkeys(args.modules))
+        found = dataclasses.replace(found, config=dataclasses.replace(found.config, modules=specs))
     return found
 
 
@@ -84,7 +84,11 @@ def load(args: argparse.Namespace) -> Selection:
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())
     try:
-        modules = tuple(load_module(name, chosen.catalogue_dir) for name in chosen.config.modules)
+        modules = tuple(
+            load_module(spec, chosen.catalogue_folders) for spec in chosen.config.modules
+        )
+        if chosen.config.upstream == "off":
+            modules = tuple(module.without_upstream() for module in modules)
     except DiscoveryError as error:
         raise UsageError(f"{error} (modules from {chosen.described()})") from None
     return Selection(chosen, modules)

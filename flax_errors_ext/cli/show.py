@@ -14,7 +14,7 @@ from flax_errors_ext.model.judge import judge
 from flax_errors_ext.model.records import Verdict
 from flax_errors_ext.model.report import SCHEMA_VERSION, errors_document, summary_line
 from flax_errors_ext.model.site import plain_text
-from flax_errors_ext.urls import entry_url
+from flax_errors_ext.urls import base_url
 
 if TYPE_CHECKING:
     import argparse
@@ -34,7 +34,9 @@ def parsed_record(entry: ErrorEntry) -> EntryRecord:
 
 def list_command(args: argparse.Namespace) -> int:
     """Print every entry with its status and URL, or the errors.json document."""
-    entries = load(args).entries
+    selection = load(args)
+    entries = selection.entries
+    base = base_url(selection.project.config.base_url)
     previous = _previous(args.from_path) if args.from_path else {}
     records = [previous.get(e.qualname) or parsed_record(e) for e in entries]
     executed = [r.qualname for r in records if r.qualname in previous and r.executed]
@@ -42,7 +44,7 @@ def list_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(document, indent=2))
         return ExitCode.OK
-    rows = [(r.status.value, r.qualname, entry_url(r.qualname)) for r in records]
+    rows = [(r.status.value, r.qualname, f"{base}/{r.url}") for r in records]
     widths = [max((len(row[i]) for row in rows), default=0) for i in range(2)]
     for status, qualname, url in rows:
         print(f"{status:<{widths[0]}}  {qualname:<{widths[1]}}  {url}")
@@ -70,7 +72,8 @@ def explain_command(args: argparse.Namespace) -> int:
     query = " ".join(args.query)
     if query.strip() == "-":
         query = sys.stdin.read()
-    entries = load(args).entries
+    selection = load(args)
+    entries = selection.entries
     matches = lookup.find(entries, query)
     if not matches:
         raise UsageError(unknown(entries, query))
@@ -78,7 +81,7 @@ def explain_command(args: argparse.Namespace) -> int:
     if not best.certain:
         how = "matches" if best.how == "message" else "resembles"
         print(f"The message {how} the documented text of {best.entry.qualname}.", file=sys.stderr)
-    print(render_entry(best.entry))
+    print(render_entry(best.entry, base_url(selection.project.config.base_url)))
     others = [m.entry.qualname for m in matches[1:] if m.how == best.how][:3]
     if others and (best.certain or best.how == "message"):
         print(
@@ -87,8 +90,11 @@ def explain_command(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def render_entry(entry: ErrorEntry) -> str:
-    """An entry as plain text for the terminal: what it means, its examples, its URL."""
+def render_entry(entry: ErrorEntry, base: str) -> str:
+    """An entry as plain text for the terminal: what it means, its examples, its URL.
+
+    ``base`` is the site's base URL.
+    """
     parts = [_heading(f"{entry.name} ({entry.qualname})", "=")]
     if entry.summary:
         parts.append(_plain(entry.summary))
@@ -100,7 +106,7 @@ def render_entry(entry: ErrorEntry) -> str:
     if not entry.examples:
         parts.append("This error has no examples yet.")
     parts += [_example(example) for example in entry.examples]
-    parts.append(f"Read online: {entry_url(entry.qualname)}\nDocumented at: {_where(entry)}")
+    parts.append(f"Read online: {base}/{entry.path}\nDocumented at: {_where(entry)}")
     return "\n\n".join(parts)
 
 

@@ -7,6 +7,12 @@ so the kernel sees exactly what ``pytest --doctest-modules`` sees. Nothing is ju
 here: every statement's output (or exception line) is published as one JSON record,
 and the build compares it with the docstring. That way a cached run can be judged
 again when only the documented text changes.
+
+A text over the output limit is cut, once the statement is done, to its head and
+tail around a marker (:mod:`flax_errors_ext.model.output_limit`), so that neither
+the cache nor the page holds megabytes of it. Where the build passes a statement's
+documented text (it does for cut statements whose verdict the cut could change),
+the cut keeps what that text matched in the whole output.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import base64
 import concurrent.futures
 import doctest
 import functools
+import importlib
 import importlib.metadata
 import json
 import os
@@ -23,12 +30,17 @@ import time
 import zlib
 from typing import Any
 
+from flax_errors_ext.model.output_limit import cut, fit
+
 RESULT_MIME = "application/vnd.flax-errors.run+json"
 PACKAGES = ("jax", "jaxlib", "flax")
 
 # Makes doctest take the exception path and hand us its own rendering of the
 # exception line, whatever the statement raised.
 _ANY_EXCEPTION = "\x00flax-errors: any exception\n"
+
+_output_limit: int | None = None
+"""Set by :func:`begin`: the characters of a statement's text that are kept."""
 
 
 def package_versions() -> dict[str, str]:
@@ -42,16 +54,20 @@ def package_versions() -> dict[str, str]:
     return versions
 
 
-def begin(fingerprint: str, import_paths: list[str]) -> None:
+def begin(fingerprint: str, import_paths: list[str], output_limit: int | None = None) -> None:
     """Check that this kernel is the environment the build keyed its cache on.
 
     ``fingerprint`` is the canonical JSON of the build's
-    :class:`~flax_errors_ext.model.fingerprint.Fingerprint`.
+    :class:`~flax_errors_ext.model.fingerprint.Fingerprint`; ``output_limit``, the
+    characters of each statement's output, message and traceback that are kept
+    (None: all of them).
 
     Raises:
         RuntimeError: if the kernel's package versions differ from the build's,
             which would make the cached verdicts lie.
     """
+    global _output_limit  # noqa: PLW0603 - one setting for the kernel's life
+    _output_limit = output_limit
     sys.path[:0] = [path for path in import_paths if path not in sys.path]
     # JAX's "auto" traceback filtering behaves differently under IPython (no note
     # appended to the exception). Resolve it as plain Python does, so the exception
@@ -107,7 +123,13 @@ class _Runner(doctest.DocTestRunner):
         self.records.append(record)
 
 
-def run_example(name: str, total: int, statements: list[tuple[int, str]]) -> None:
+def run_example(
+    name: str,
+    total: int,
+    statements: list[tuple[int, str]],
+    documented: dict[int, tuple[str, int]] | None = None,
+    module_namespace: str | None = None,
+) -> None:
     """Run some of a docstring's statements in the kernel's namespace and publish them.
 
     Args:
@@ -115,25 +137,45 @@ def run_example(name: str, total: int, statements: list[tuple[int, str]]) -> Non
             ``<doctest name[n]>`` exactly as ``pytest --doctest-modules`` does.
         total: How many statements the whole docstring has.
         statements: ``(n, source)`` for the statements of this example.
+        documented: ``{n: (documented text, doctest option flags)}`` for statements
+            whose text must be cut so as to keep their verdict.
+        module_namespace: Run in a copy of this module's namespace, as doctest runs
+            a module's docstrings, not in the one the entry's other examples share
+            (another project's docstring examples must not pass thanks to the
+            catalogue's imports).
     """
     # Off the kernel's main thread: ipykernel keeps an asyncio loop running there,
     # and code that calls asyncio.run() (Orbax, Flax's checkpointing) would fail in
     # the kernel but not under pytest. One thread for the kernel's life, so that
     # the examples of an entry share a thread as they share a namespace.
-    records = (
-        _example_thread().submit(run_statements, name, total, statements, _namespace()).result()
+    run = functools.partial(
+        run_statements, output_limit=_output_limit, documented=documented or {}
     )
+    namespace = (
+        dict(vars(importlib.import_module(module_namespace)))
+        if module_namespace is not None
+        else _namespace()
+    )
+    records = _example_thread().submit(run, name, total, statements, namespace).result()
     # What a reader of the raw notebook sees; the build reads the record below.
     sys.stdout.write("".join(record["transcript"] for record in records))
     _publish({"statements": records})
 
 
 def run_statements(
-    name: str, total: int, statements: list[tuple[int, str]], namespace: dict[str, Any]
+    name: str,
+    total: int,
+    statements: list[tuple[int, str]],
+    namespace: dict[str, Any],
+    *,
+    output_limit: int | None = None,
+    documented: dict[int, tuple[str, int]] | None = None,
 ) -> list[dict[str, Any]]:
     """Run statements as doctest does, in ``namespace``; one record per statement.
 
     Also usable outside a kernel, e.g. by a test that needs an error raised in-process.
+    Each text over ``output_limit`` is cut once its statement is done (see
+    :func:`run_example` for ``documented``).
     """
     chosen = dict(statements)
     examples = [
@@ -145,7 +187,26 @@ def run_statements(
     runner = _Runner(_Recorder())
     test = doctest.DocTest(examples, namespace, name, None, None, None)
     runner.run(test, out=lambda _: None, clear_globs=False)
+    if output_limit is not None:
+        for n, record in zip(sorted(chosen), runner.records, strict=False):
+            _limit(record, output_limit, (documented or {}).get(n))
     return runner.records
+
+
+def _limit(record: dict[str, Any], limit: int, documented: tuple[str, int] | None) -> None:
+    """Cut the texts of ``record`` to ``limit``; the judged one so as to keep its verdict."""
+    judged = "exc_msg" if "exc_msg" in record else "got"
+    whole = dict(record)
+    for key in (judged, "transcript"):
+        text = whole[key]
+        if len(text) <= limit:
+            continue
+        if key == "transcript" and text == whole[judged]:
+            record[key] = record[judged]  # the output alone: cut the same way
+        elif key == judged and documented is not None:
+            record[key] = fit(text, documented[0], documented[1], limit)
+        else:
+            record[key] = cut(text, limit)
 
 
 @functools.cache

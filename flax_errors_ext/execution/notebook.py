@@ -1,9 +1,10 @@
 """Turn a catalogue entry into the notebook that runs its examples.
 
 One notebook per entry, so every error runs in a fresh kernel of its own and is
-cached on its own. The first cell carries the entry's fingerprint, which puts the
-package versions, device and runtime sources into jupyter-cache's key; each later
-cell runs one example through :mod:`flax_errors_ext.execution.in_kernel`.
+cached on its own. The first cell carries the entry's fingerprint and the output
+limit, which puts the package versions, device, runtime sources and the limit into
+jupyter-cache's key; each later cell runs one example through
+:mod:`flax_errors_ext.execution.in_kernel`.
 """
 
 from __future__ import annotations
@@ -14,8 +15,12 @@ import nbformat
 from nbformat import NotebookNode
 
 from flax_errors_ext.execution.kernelspec import KERNELSPEC
+from flax_errors_ext.model.judge import statement_flags
+from flax_errors_ext.model.output_limit import DEFAULT_LIMIT
 
 if TYPE_CHECKING:
+    from collections.abc import Collection
+
     from flax_errors_ext.model.fingerprint import Fingerprint
     from flax_errors_ext.model.records import ErrorEntry
 
@@ -27,6 +32,8 @@ def build_notebook(
     fingerprint: Fingerprint,
     import_paths: list[str],
     timeout: int,
+    output_limit: int = DEFAULT_LIMIT,
+    documented: Collection[int] = (),
 ) -> NotebookNode:
     """The notebook for ``entry``: a setup cell, then one cell per example.
 
@@ -37,11 +44,17 @@ def build_notebook(
         import_paths: Directories the kernel needs on ``sys.path`` to import the
             catalogued module.
         timeout: Seconds each example may run.
+        output_limit: Characters of each statement's output, message and
+            traceback that the kernel keeps.
+        documented: Numbers of the statements whose documented text goes to the
+            kernel, so that their cut output keeps its verdict (see
+            :func:`~flax_errors_ext.model.output_limit.fit`). Their text is then
+            part of the cache key.
     """
     setup = (
         f"# flax-errors: {entry.qualname}. This cell keys the execution cache.\n"
         f"from {KERNEL_MODULE} import begin, finish, run_example\n"
-        f"begin({fingerprint.to_json()!r}, {import_paths!r})\n"
+        f"begin({fingerprint.to_json()!r}, {import_paths!r}, {output_limit!r})\n"
     )
     cells = [
         nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
@@ -50,10 +63,18 @@ def build_notebook(
     ]
     numbered = _number_statements(entry)
     total = sum(len(example.statements) for example in entry.examples)
-    for index, _example in enumerate(entry.examples):
+    for index, example in enumerate(entry.examples):
         statements = [(n, s.source) for n, s in numbered[index] if not s.skip]
         lines = "".join(f"    ({n}, {source!r}),\n" for n, source in statements)
-        code = f"run_example({entry.qualname!r}, {total}, [\n{lines}])\n"
+        texts = {
+            n: (s.exc_msg if s.exc_msg is not None else s.want, statement_flags(s))
+            for n, s in numbered[index]
+            if n in documented and not s.skip
+        }
+        extra = f", documented={texts!r}" if texts else ""
+        if not example.kind.ours:
+            extra += f", module_namespace={entry.module!r}"
+        code = f"run_example({entry.qualname!r}, {total}, [\n{lines}]{extra})\n"
         cells.append(
             nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
                 code, metadata={"flax_errors": {"role": "example", "index": index}}
@@ -76,6 +97,14 @@ def build_notebook(
         },
     )
     return notebook
+
+
+def statement_numbers(entry: ErrorEntry) -> list[list[int]]:
+    """Per example, the doctest numbers of its statements that run (not skipped).
+
+    They line up with an example's records: one record per statement that runs.
+    """
+    return [[n for n, s in example if not s.skip] for example in _number_statements(entry)]
 
 
 def _number_statements(entry: ErrorEntry) -> list[list[tuple[int, Any]]]:

@@ -3,6 +3,11 @@
 Each entry gets its own notebook and kernel (see :mod:`~flax_errors_ext.execution.notebook`),
 so entries cannot see each other's state; running their kernels side by side changes
 nothing about what each one computes, and spares most of the start-up wait.
+
+Texts over the output limit come back cut (:mod:`flax_errors_ext.model.output_limit`).
+A cut keeps every verdict but one that spells out text from the part that was cut:
+so an example that drifted with a cut output runs once more with its documented
+text in the kernel, which then keeps what that text matches in the whole output.
 """
 
 from __future__ import annotations
@@ -20,10 +25,12 @@ from flax_errors_ext.execution.execute import (
     forget,
 )
 from flax_errors_ext.execution.fingerprint import source_hash
-from flax_errors_ext.execution.notebook import build_notebook
+from flax_errors_ext.execution.notebook import build_notebook, statement_numbers
 from flax_errors_ext.execution.processes import stop_kernels
 from flax_errors_ext.model.entry_record import entry_record
 from flax_errors_ext.model.judge import judge
+from flax_errors_ext.model.output_limit import DEFAULT_LIMIT, is_cut
+from flax_errors_ext.model.records import Verdict
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -35,7 +42,7 @@ if TYPE_CHECKING:
     from flax_errors_ext.model.discover import ErrorModule
     from flax_errors_ext.model.entry_record import EntryRecord
     from flax_errors_ext.model.fingerprint import Fingerprint
-    from flax_errors_ext.model.records import ErrorEntry, ExampleResult
+    from flax_errors_ext.model.records import ErrorEntry, ExampleResult, StatementRun
 
 
 def _besides(loaded: tuple[LoadedFile, ...], module: ErrorModule) -> list[LoadedFile]:
@@ -76,6 +83,8 @@ class RunSettings:
     sources_store: Path
     """Where the content hashes of loaded Python sources are kept (see
     :class:`~flax_errors_ext.execution.dependencies.SourceStates`)."""
+    output_limit: int = DEFAULT_LIMIT
+    """Characters of each statement's output, message and traceback that are kept."""
 
     def sources(self) -> SourceStates:
         """A fresh look at the files runs loaded, for one run (a page, a command)."""
@@ -142,14 +151,19 @@ def submit_module(
     # The module's code, docstrings aside, shapes what its examples raise.
     keyed = settings.fingerprint.with_source(module.name, source_hash(module.path))
 
-    def check(entry: ErrorEntry) -> EntryOutcome:
-        if not entry.examples:
-            return EntryOutcome(entry, Execution(runs=()), ())
-        notebook = build_notebook(entry, keyed, [module.import_path], settings.timeout)
-        path = settings.notebook_dir / f"{entry.qualname}.ipynb"
+    def run(entry: ErrorEntry, documented: frozenset[int]) -> EntryOutcome:
+        notebook = build_notebook(
+            entry,
+            keyed,
+            [module.import_path],
+            settings.timeout,
+            settings.output_limit,
+            documented,
+        )
+        name = f"{entry.qualname}.documented" if documented else entry.qualname
         execution = execute_notebook(
             notebook,
-            path,
+            settings.notebook_dir / f"{name}.ipynb",
             settings.nb_config,
             len(entry.examples),
             trusted=lambda loaded: sources.first_change(_besides(loaded, module)) is None,
@@ -164,4 +178,43 @@ def submit_module(
             forget(notebook, settings.nb_config)
         return EntryOutcome(entry, execution, results)
 
+    def check(entry: ErrorEntry) -> EntryOutcome:
+        if not entry.examples:
+            return EntryOutcome(entry, Execution(runs=()), ())
+        outcome = run(entry, frozenset())
+        documented = _cut_and_drifted(outcome)
+        if not documented:
+            return outcome
+        again = run(entry, documented)
+        executed = outcome.execution.executed or again.execution.executed
+        return dataclasses.replace(
+            again, execution=dataclasses.replace(again.execution, executed=executed)
+        )
+
     return [pool.submit(check, entry) for entry in module.entries]
+
+
+def _cut_and_drifted(outcome: EntryOutcome) -> frozenset[int]:
+    """The numbers of the cut statements of each example that drifted at a cut one.
+
+    A drifted verdict on a cut text may be the cut's doing; a passing one never is.
+    """
+    found: set[int] = set()
+    for result, runs, numbers in zip(
+        outcome.results, outcome.execution.runs, statement_numbers(outcome.entry), strict=True
+    ):
+        if result.verdict is not Verdict.DRIFTED or runs is None:
+            continue
+        statements = [s for s in result.example.statements if not s.skip]
+        cut = {
+            n: s.location
+            for n, s, run in zip(numbers, statements, runs, strict=False)
+            if _is_cut(run)
+        }
+        if result.failed_at in cut.values():
+            found.update(cut)
+    return frozenset(found)
+
+
+def _is_cut(run: StatementRun) -> bool:
+    return is_cut(run.exc_msg if run.exc_msg is not None else run.got)

@@ -133,6 +133,7 @@ class Session:
             notebook_dir=self.notebook_dir,
             nb_config=self.nb_config,
             sources_store=self.work_dir / "sources.json",
+            output_limit=self.config.output_limit,
         )
 
     def close(self) -> None:

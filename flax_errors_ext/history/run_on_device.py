@@ -28,7 +28,6 @@ os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 
 from flax_errors_ext.execution.in_kernel import device_record, package_versions, run_statements
 from flax_errors_ext.execution.modules import load_module
-from flax_errors_ext.model.discover import SHIPPED_CATALOGUE
 from flax_errors_ext.model.entry_record import EntryRecord, entry_record
 from flax_errors_ext.model.fingerprint import Device
 from flax_errors_ext.model.judge import judge
@@ -80,7 +79,7 @@ def main() -> int:
     for name in MODULES:
         ENTRIES.extend(
             e
-            for e in load_module(name, SHIPPED_CATALOGUE).entries
+            for e in load_module(name).entries
             if e.examples and (not args.names or e.name in args.names)
         )
     records: list[EntryRecord] = []

@@ -2,7 +2,8 @@
 
 Pure data, so that reorganising the site is an edit here and nothing else. Every
 name is an error's full dotted name. An error missing from :data:`AREAS` (one that
-Flax adds tomorrow) is still listed, under :data:`OTHER`.
+Flax adds tomorrow) is still listed, under :data:`OTHER`; another library's errors
+under their module's area.
 """
 
 from __future__ import annotations
@@ -67,8 +68,16 @@ AREAS: dict[str, str] = {
 }
 """The area of each error, by full dotted name."""
 
-AREA_ORDER: tuple[str, ...] = (*_BY_AREA, "Errors added by flax-errors", OTHER)
-"""The order areas appear in on the index."""
+MODULE_AREAS: dict[str, str] = {"jax.errors": "JAX: tracing and transformations"}
+"""The area of every error of a module whose errors are not sorted one by one."""
+
+AREA_ORDER: tuple[str, ...] = (
+    *_BY_AREA,
+    *MODULE_AREAS.values(),
+    "Errors added by flax-errors",
+    OTHER,
+)
+"""The order areas appear in on the index; any other area (a module's) comes after."""
 
 _RELATED: tuple[tuple[str, ...], ...] = (
     # Calling into a Module that is not bound to variables.
@@ -131,8 +140,21 @@ NOTES: dict[str, tuple[str, str]] = {
 
 
 def area_of(qualname: str) -> str:
-    """The index area an error is listed under."""
-    return AREAS.get(qualname, OTHER)
+    """The index area an error is listed under.
+
+    An error of another library's module is listed under that module's name.
+    """
+    module = qualname.rpartition(".")[0]
+    if qualname in AREAS:
+        return AREAS[qualname]
+    if module in MODULE_AREAS:
+        return MODULE_AREAS[module]
+    return OTHER if module == _FLAX.rstrip(".") else module
+
+
+def area_rank(area: str) -> tuple[int, str]:
+    """Where an area comes on the index: :data:`AREA_ORDER`, then any other by name."""
+    return (AREA_ORDER.index(area), "") if area in AREA_ORDER else (len(AREA_ORDER), area)
 
 
 def _related_map() -> dict[str, tuple[str, ...]]:

@@ -10,6 +10,9 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
+from flax_errors_ext.model.output_limit import check_limit
+from flax_errors_ext.urls import DEFAULT_BASE_URL, FLAX_BASE_URL, page_docname
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
@@ -17,8 +20,33 @@ PREFIX = "flax_errors_"
 
 
 def _module_list(value: Any) -> None:
+    if not isinstance(value, list | tuple):
+        raise TypeError(
+            "must be a list of dotted module names, or of dicts such as "
+            "{'module': 'jax.errors', 'page': 'errors'}"
+        )
+    for item in value:
+        ModuleSpec.from_value(item)
+
+
+def _folder_list(value: Any) -> None:
+    if isinstance(value, str):
+        return
     if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-        raise TypeError("must be a list of dotted module names")
+        raise TypeError("must be a folder, or a list of folders")
+
+
+def _choice(*choices: str) -> Callable[[Any], None]:
+    def validate(value: Any) -> None:
+        if value not in choices:
+            raise TypeError("must be one of " + ", ".join(repr(c) for c in choices))
+
+    return validate
+
+
+def _url(value: Any) -> None:
+    if not isinstance(value, str) or not value.startswith(("http://", "https://")):
+        raise TypeError("must be an http(s) URL")
 
 
 def _positive_int(value: Any) -> None:
@@ -29,11 +57,6 @@ def _positive_int(value: Any) -> None:
 def _non_negative_int(value: Any) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise TypeError("must be a whole number, 0 or more")
-
-
-def _str(value: Any) -> None:
-    if not isinstance(value, str):
-        raise TypeError("must be a string")
 
 
 def _bool(value: Any) -> None:
@@ -52,15 +75,92 @@ def _meta(
     return {"help": help_text, "validator": validator, "changes_pages": changes_pages}
 
 
+KNOWN_MODULES: dict[str, dict[str, Any]] = {
+    "flax.errors": {"upstream": FLAX_BASE_URL},
+    "jax.errors": {"page": "errors", "upstream": "https://docs.jax.dev/en/latest"},
+}
+"""Where the errors of well-known modules point: their page and the site they print.
+
+A module listed by name alone takes these, so that the URL its errors print,
+rebased onto this site, lands on its entry. A dict in ``flax_errors_modules``
+overrides any of them.
+"""
+
+_SPEC_KEYS = {"module", "page", "bases", "exclude", "upstream"}
+
+
+@dataclasses.dataclass(frozen=True)
+class ModuleSpec:
+    """One catalogued module, and what of it becomes entries on which page."""
+
+    name: str
+    """The module's dotted name: entries are ``<name>.<Class>``, their anchors too."""
+    page: str = ""
+    """The docname of the module's page; empty means ``api_reference/<name>``."""
+    bases: tuple[str, ...] = ()
+    """Dotted names of classes an entry must subclass; empty means any exception."""
+    exclude: tuple[str, ...] = ()
+    """Class names that are left out."""
+    upstream: str = ""
+    """The base URL of the documentation this module's errors print links to, if
+    not this site: its URLs are this site's with that base."""
+
+    @property
+    def docname(self) -> str:
+        """The Sphinx docname of the page that holds the module's entries."""
+        return self.page or page_docname(self.name)
+
+    @classmethod
+    def from_value(cls, value: Any) -> ModuleSpec:
+        """A spec from a ``flax_errors_modules`` item: a dotted name, or a dict.
+
+        Raises:
+            TypeError: saying what is wrong with ``value``.
+        """
+        if isinstance(value, ModuleSpec):
+            return value
+        if isinstance(value, str):
+            value = {"module": value}
+        if not isinstance(value, dict) or not isinstance(value.get("module"), str):
+            raise TypeError(
+                f"each module must be a dotted name or a dict with a 'module' key; got {value!r}"
+            )
+        unknown = set(value) - _SPEC_KEYS
+        if unknown:
+            raise TypeError(
+                f"{value['module']}: unknown key(s) {sorted(unknown)}; "
+                f"the keys are {sorted(_SPEC_KEYS)}"
+            )
+        merged = {**KNOWN_MODULES.get(value["module"], {}), **value}
+        for key in ("page", "upstream"):
+            if not isinstance(merged.get(key, ""), str):
+                raise TypeError(f"{value['module']}: {key!r} must be a string")
+        for key in ("bases", "exclude"):
+            names = merged.get(key, ())
+            if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
+                raise TypeError(f"{value['module']}: {key!r} must be a list of names")
+        return cls(
+            name=merged["module"],
+            page=merged.get("page", "").strip("/"),
+            bases=tuple(merged.get("bases", ())),
+            exclude=tuple(merged.get("exclude", ())),
+            upstream=merged.get("upstream", "").rstrip("/"),
+        )
+
+
 @dataclasses.dataclass(frozen=True)
 class CatalogueConfig:
     """Settings of the catalogue build."""
 
-    modules: list[str] = dataclasses.field(
-        default_factory=list,
+    modules: tuple[ModuleSpec, ...] = dataclasses.field(
+        default=(),
         metadata=_meta(
-            "Dotted names of the modules whose FlaxError subclasses are catalogued. "
-            "Each gets the page api_reference/<module>.html.",
+            "The modules whose error classes are catalogued: every public exception class "
+            "each one exposes (its __all__, else the public classes it defines). An item is "
+            "a dotted name, or a dict: {'module': name, 'page': docname (default "
+            "api_reference/<module>), 'bases': [dotted class names an entry must subclass], "
+            "'exclude': [class names to leave out], 'upstream': base URL of the docs its "
+            "errors print}. flax.errors and jax.errors know their page and upstream.",
             _module_list,
         ),
     )
@@ -109,19 +209,48 @@ class CatalogueConfig:
             changes_pages=False,
         ),
     )
-    catalogue_dir: str = dataclasses.field(
-        default="",
+    catalogue_dirs: tuple[str, ...] = dataclasses.field(
+        default=(),
         metadata=_meta(
-            "Folder of example files for error modules whose docstrings this project "
-            "cannot edit: <folder>/<module>/<Class>.txt. Relative to conf.py; empty means "
-            "the catalogue shipped with flax_errors_ext (Flax's errors).",
-            _str,
+            "Folders of example files for error modules whose docstrings this project "
+            "cannot edit: <folder>/<module>/<Class>.txt, relative to conf.py. They are "
+            "searched before the catalogue shipped with flax_errors_ext (Flax's and JAX's "
+            "errors), never instead of it.",
+            _folder_list,
+        ),
+    )
+    upstream: str = dataclasses.field(
+        default="warn",
+        metadata=_meta(
+            "What the doctest examples in another project's docstrings (JAX's) do: they "
+            "run as that project's doctest would and their verdicts are shown on the entry "
+            "and in errors.json. 'error': upstream drift fails the build; 'warn': it is a "
+            "warning of type flax-errors.upstream; 'show': only shown; 'off': not run.",
+            _choice("error", "warn", "show", "off"),
+        ),
+    )
+    base_url: str = dataclasses.field(
+        default=DEFAULT_BASE_URL,
+        metadata=_meta(
+            "Where this site is published: the command line's links, and the base that "
+            "printed URLs are rebased onto. FLAX_ERRORS_BASE_URL, when set, overrides it.",
+            _url,
         ),
     )
     strict: bool = dataclasses.field(
         default=False,
         metadata=_meta(
             "Fail the build when an error class has no examples (otherwise a warning).", _bool
+        ),
+    )
+    output_limit: int = dataclasses.field(
+        default=100_000,
+        metadata=_meta(
+            "Characters of one statement's output, exception message or traceback that "
+            "the page, errors.json and the execution cache keep (default 100,000). A "
+            "longer text keeps its head and tail around a marker line that says how much "
+            "was cut; the example is still judged on the whole text.",
+            check_limit,
         ),
     )
 
@@ -154,5 +283,18 @@ class CatalogueConfig:
                 field.metadata["validator"](values[name])
             except TypeError as error:
                 raise ValueError(f"{name} {error}; got {values[name]!r}") from None
-            kwargs[field.name] = list(values[name]) if field.name == "modules" else values[name]
+            kwargs[field.name] = _normalised(field.name, values[name])
         return cls(**kwargs)
+
+    def spec(self, module: str) -> ModuleSpec:
+        """The spec of a listed module, or the defaults of one the command line names."""
+        return next((s for s in self.modules if s.name == module), ModuleSpec.from_value(module))
+
+
+def _normalised(name: str, value: Any) -> Any:
+    if name == "modules":
+        specs = [ModuleSpec.from_value(item) for item in value]
+        return tuple({spec.name: spec for spec in specs}.values())
+    if name == "catalogue_dirs":
+        return (value,) if isinstance(value, str) else tuple(value)
+    return value

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.fingerprint import Device
 from flax_errors_ext.model.records import ExampleKind, Verdict
-from flax_errors_ext.urls import entry_path
+from flax_errors_ext.model.tracebacks import import_roots, relative_path, strip_roots
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -43,9 +43,11 @@ def entry_status(entry: ErrorEntry, results: Sequence[ExampleResult]) -> EntrySt
         return EntryStatus.MALFORMED
     if not entry.documented:
         return EntryStatus.UNDOCUMENTED
-    if any(r.verdict.failed for r in results):
+    # Another project's docstring examples have verdicts of their own, not the entry's.
+    ours = [r for r in results if r.example.kind.ours]
+    if any(r.verdict.failed for r in ours):
         return EntryStatus.FAILED
-    if any(r.verdict is Verdict.NOT_RUN for r in results):
+    if any(r.verdict is Verdict.NOT_RUN for r in ours):
         return EntryStatus.NOT_RUN
     return EntryStatus.UNREACHABLE if entry.unreachable else EntryStatus.PASSED
 
@@ -95,19 +97,40 @@ class EntryRecord:
         """The versions by package, in the order they were recorded."""
         return dict(self.versions)
 
-    def bad_messages(self) -> list[str]:
-        """The documented and actual text of the bad examples, each once."""
+    def bad_messages(self, roots: Sequence[str] | None = None) -> list[str]:
+        """The documented and actual text of the bad examples, each once.
+
+        Args:
+            roots: Folders a path in the text is written relative to, as
+                ``errors.json`` writes it; by default those this interpreter
+                imports from (:func:`~flax_errors_ext.model.tracebacks.import_roots`).
+        """
+        roots = import_roots() if roots is None else roots
         found: list[str] = []
         for example in self.examples:
             if example.kind is ExampleKind.BAD:
-                for text in (example.expected, example.actual):
+                for raw in (example.expected, example.actual):
+                    text = strip_roots(raw, roots)
                     if text and text not in found:
                         found.append(text)
         return found
 
-    def to_json(self) -> dict[str, Any]:
-        """The record as ``errors.json`` holds it."""
+    def to_json(self, roots: Sequence[str] | None = None) -> dict[str, Any]:
+        """The record as ``errors.json`` holds it.
+
+        Args:
+            roots: Folders every ``source``, and any path in the examples' text,
+                is written relative to (see :func:`relative_source`), so that no
+                folder of the build machine is published; None keeps them as they are.
+        """
         data = dataclasses.asdict(self)
+        if roots is not None:
+            data["source"] = relative_source(self.source, roots)
+            for item in (*data["problems"], *data["examples"]):
+                item["source"] = relative_source(item["source"], roots)
+                for key in ("message", "expected", "actual", "detail", "diff"):
+                    if key in item:  # an error's text may name files too
+                        item[key] = strip_roots(item[key], roots)
         data["device"] = self.device.to_json() if self.device is not None else {}
         data["versions"] = self.version_map
         for example in data["examples"]:
@@ -144,6 +167,18 @@ class EntryRecord:
             raise ValueError(f"not an errors.json entry record: {error!r}") from None
 
 
+def relative_source(source: str, roots: Sequence[str]) -> str:
+    """A ``file:line`` source with its file inside the deepest root that holds it.
+
+    ``/venv/lib/python3.11/site-packages/flax/errors.py:937`` becomes
+    ``flax/errors.py:937`` (see :func:`~flax_errors_ext.model.tracebacks.relative_path`).
+    """
+    path, colon, line = source.rpartition(":")
+    if not (colon and line.isdigit()):
+        return relative_path(source, roots)
+    return f"{relative_path(path, roots)}:{line}"
+
+
 def entry_record(
     entry: ErrorEntry,
     results: Sequence[ExampleResult],
@@ -156,7 +191,7 @@ def entry_record(
     return EntryRecord(
         name=entry.name,
         qualname=entry.qualname,
-        url=entry_path(entry.qualname),
+        url=entry.path,
         source=str(entry.location),
         summary=entry.summary,
         status=entry_status(entry, results),

@@ -82,6 +82,8 @@ def _judge_statement(
             statement.want,
             run.got,
         )
+    if kind is ExampleKind.UPSTREAM and statement.exc_msg is not None:
+        return _judge_as_doctest(statement, run, flags)
     if statement.exc_msg is None:
         what = {
             ExampleKind.GOOD: "a good example",
@@ -99,6 +101,31 @@ def _judge_statement(
         return Verdict.PASSED, "", statement.exc_msg, run.exc_msg
     detail = f"{run.exc_type} was raised, but its message differs from the documented text"
     return Verdict.DRIFTED, detail, statement.exc_msg, run.exc_msg
+
+
+def _judge_as_doctest(
+    statement: Statement, run: StatementRun, flags: int
+) -> tuple[Verdict, str, str, str]:
+    """A documented traceback judged as plain doctest would (another project's example).
+
+    Under ``IGNORE_EXCEPTION_DETAIL`` only the class name counts, without its module,
+    as doctest has it; otherwise the whole exception line.
+    """
+    assert statement.exc_msg is not None
+    assert run.exc_msg is not None
+    documented, got = statement.exc_msg, run.exc_msg
+    if flags & doctest.IGNORE_EXCEPTION_DETAIL:
+        documented, got = _class_only(documented), _class_only(got)
+    if doctest.OutputChecker().check_output(documented, got, flags):
+        return Verdict.PASSED, "", statement.exc_msg, run.exc_msg
+    detail = f"{run.exc_type} was raised, which is not what the docstring documents"
+    return Verdict.DRIFTED, detail, statement.exc_msg, run.exc_msg
+
+
+def _class_only(exception_line: str) -> str:
+    """``Class:`` without module or message: what IGNORE_EXCEPTION_DETAIL compares."""
+    head = exception_line.split(":", 1)[0].strip()
+    return head.rpartition(".")[2] + ":\n"
 
 
 def _too_loose(documented: str, actual: str) -> str:

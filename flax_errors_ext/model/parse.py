@@ -26,7 +26,7 @@ from flax_errors_ext.model.records import (
     Statement,
 )
 
-SECTION_TITLES = {f"{kind.section_title}:": kind for kind in ExampleKind}
+SECTION_TITLES = {f"{kind.section_title}:": kind for kind in ExampleKind if kind.ours}
 _TITLE = re.compile(r"^[A-Z][\w \-]*:\s*$")
 _DOCTEST_LINE = re.compile(r"line (\d+) of the docstring")
 
@@ -104,6 +104,42 @@ def parse_prose(docstring: str, path: str, first_line: int) -> tuple[str, tuple[
     paragraph, _ = _summary(lines)
     sentence = re.split(r"(?<=[.!?:])\s", paragraph, maxsplit=1)[0].rstrip(":")
     return sentence, tuple(dataclasses.replace(p, foreign=True) for p in _prose(lines, path))
+
+
+def parse_upstream(docstring: str, path: str, first_line: int) -> Example | None:
+    """The doctest statements of another project's docstring, as one upstream example.
+
+    They run in order in one namespace, as that project's doctest runs them, with
+    their own inline options (``IGNORE_EXCEPTION_DETAIL`` included: the verdict is
+    the library's, not the catalogue's). None if the docstring holds no statement
+    or its doctest syntax is broken (it is then shown, not run).
+    """
+    lines = _clean(docstring, first_line)
+    text = "\n".join(line.text for line in lines) + "\n"
+    try:
+        parsed = doctest.DocTestParser().get_examples(text, path)
+    except ValueError:
+        return None
+    statements = []
+    for item in parsed:
+        location = Location(path, lines[item.lineno].number)
+        try:
+            compile(item.source, str(location), "single")
+        except SyntaxError:
+            return None
+        statements.append(
+            Statement(
+                source=item.source,
+                want=item.want,
+                exc_msg=item.exc_msg,
+                location=location,
+                options=tuple(sorted(item.options.items())),
+                want_line=_want_line(lines, item),
+            )
+        )
+    if not statements:
+        return None
+    return Example(ExampleKind.UPSTREAM, tuple(statements), "", statements[0].location)
 
 
 def _summary(lines: list[_Line]) -> tuple[str, int]:

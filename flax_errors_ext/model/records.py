@@ -7,6 +7,8 @@ import doctest
 import enum
 from typing import Any
 
+from flax_errors_ext.urls import page_docname
+
 
 class ExampleKind(enum.StrEnum):
     """Whether an example must raise its error (bad) or run cleanly (good).
@@ -19,6 +21,9 @@ class ExampleKind(enum.StrEnum):
     BAD = "bad"
     GOOD = "good"
     UNREACHABLE = "unreachable"
+    UPSTREAM = "upstream"
+    """The doctest statements of another project's docstring (JAX's), run as that
+    project's doctest would; their verdicts are the library's, not the catalogue's."""
 
     @property
     def section_title(self) -> str:
@@ -28,7 +33,16 @@ class ExampleKind(enum.StrEnum):
     @property
     def heading(self) -> str:
         """What a reader sees above such an example on the site."""
-        return "Why it cannot be raised" if self is ExampleKind.UNREACHABLE else self.section_title
+        if self is ExampleKind.UNREACHABLE:
+            return "Why it cannot be raised"
+        if self is ExampleKind.UPSTREAM:
+            return "The library's own examples"
+        return self.section_title
+
+    @property
+    def ours(self) -> bool:
+        """Whether such examples are written for this catalogue (all but upstream)."""
+        return self is not ExampleKind.UPSTREAM
 
 
 class Verdict(enum.StrEnum):
@@ -159,6 +173,13 @@ class ErrorEntry:
     examples: tuple[Example, ...]
     problems: tuple[FormatProblem, ...]
     location: Location
+    page: str = ""
+    """The docname of the page that shows the entry; empty means the default layout."""
+
+    @property
+    def path(self) -> str:
+        """The entry's site-relative URL: its page and, as fragment, its full name."""
+        return f"{self.page or page_docname(self.module)}.html#{self.qualname}"
 
     @property
     def details(self) -> tuple[Prose, ...]:
@@ -199,8 +220,8 @@ class ErrorEntry:
 
     @property
     def documented(self) -> bool:
-        """Whether the entry has at least one example."""
-        return bool(self.examples)
+        """Whether the entry has at least one example of the catalogue's own."""
+        return any(example.kind.ours for example in self.examples)
 
     def __str__(self) -> str:
         return f"{self.location} ({self.qualname})"

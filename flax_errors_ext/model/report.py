@@ -11,6 +11,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.entry_record import EntryStatus
+from flax_errors_ext.model.tracebacks import import_roots
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -20,14 +21,26 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 1
 
 
-def errors_document(records: Iterable[EntryRecord], executed: Iterable[str]) -> dict[str, Any]:
+def errors_document(
+    records: Iterable[EntryRecord],
+    executed: Iterable[str],
+    *,
+    roots: Sequence[str] | None = None,
+) -> dict[str, Any]:
     """The whole ``errors.json`` document from the entries' records.
 
     Args:
         records: Every entry's record.
         executed: Dotted names of the entries whose examples a kernel ran in this
             build (the rest were not read again, or came from the cache).
+        roots: Folders the records' sources are written relative to: an installed
+            package's file as ``flax/errors.py``, a project's file relative to
+            the project's folder where that is one of them. By default the
+            folders this interpreter imports from
+            (:func:`~flax_errors_ext.model.tracebacks.import_roots`).
     """
+    if roots is None:
+        roots = import_roots()
     ordered = sorted(records, key=lambda r: r.qualname)
     devices = [r.device for r in ordered if r.device is not None]
     versions = [r.version_map for r in ordered if r.versions]
@@ -39,7 +52,7 @@ def errors_document(records: Iterable[EntryRecord], executed: Iterable[str]) -> 
         "summary": {"entries": len(ordered), **dict(sorted(statuses.items()))},
         "coverage": coverage(ordered),
         "executed": sorted(executed),
-        "entries": [r.to_json() for r in ordered],
+        "entries": [r.to_json(roots) for r in ordered],
     }
 
 
@@ -100,18 +113,30 @@ class Failure:
         return f"{self.location}: [flax-errors.{self.subtype}] {self.message}"
 
 
-def failures(record: EntryRecord, *, strict: bool = False) -> list[Failure]:
-    """Every failure of one entry: format problems, failing examples, missing examples."""
+def failures(
+    record: EntryRecord, *, strict: bool = False, upstream: str = "warn"
+) -> list[Failure]:
+    """Every failure of one entry: format problems, failing examples, missing examples.
+
+    ``upstream`` (the ``flax_errors_upstream`` setting) says what a failing example
+    from another project's docstring is: ``error`` fails, ``warn`` is reported
+    without failing (unless warnings do), ``show`` and ``off`` are not reported.
+    """
     found = [
         Failure(p.source, "malformed", f"{record.qualname}: {p.message}") for p in record.problems
     ]
     for example in record.examples:
-        if example.status.failed:
-            message = (
-                f"{record.qualname}: {example.kind} example {example.status}: {example.detail}"
-            )
-            if example.diff:
-                message += "\n" + example.diff.rstrip("\n")
+        if not example.status.failed:
+            continue
+        theirs = not example.kind.ours
+        if theirs and upstream not in ("error", "warn"):
+            continue
+        message = f"{record.qualname}: {example.kind} example {example.status}: {example.detail}"
+        if example.diff:
+            message += "\n" + example.diff.rstrip("\n")
+        if theirs:
+            found.append(Failure(example.source, "upstream", message, fails=upstream == "error"))
+        else:
             found.append(Failure(example.source, example.status.value, message))
     if record.status is EntryStatus.UNDOCUMENTED:
         message = (

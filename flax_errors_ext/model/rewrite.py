@@ -25,6 +25,7 @@ import tokenize
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.model.judge import OPTION_FLAGS, judge, statement_flags
+from flax_errors_ext.model.output_limit import is_cut
 from flax_errors_ext.model.records import Example, Verdict
 
 if TYPE_CHECKING:
@@ -113,6 +114,10 @@ def _edit(statement: Statement, run: StatementRun) -> Edit:
         start = statement.want_line + statement.want.count("\n") - documented.count("\n")
     else:
         documented, actual, start = statement.want, run.got, statement.want_line
+    if is_cut(actual):
+        raise UpdateError(
+            "the output was cut to flax_errors_output_limit; raise the limit to update it"
+        )
     new = rewrite(documented, actual, statement_flags(statement))
     return Edit(statement.location, start, tuple(documented.splitlines()), tuple(new.splitlines()))
 

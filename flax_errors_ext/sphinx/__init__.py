@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from sphinx.config import Config
 
 STATIC_DIR = Path(__file__).parent / "static"
-ENV_VERSION = 2
+ENV_VERSION = 3
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -37,7 +37,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
     for needed in ("myst_nb", "sphinx.ext.autodoc", "sphinx_autodoc_typehints", "sphinx_design"):
         app.setup_extension(needed)
     for name, default, _ in CatalogueConfig.options():
-        app.add_config_value(name, default, "env" if CatalogueConfig.changes_pages(name) else "")
+        # Any type: CatalogueConfig validates every value, with a clearer message.
+        app.add_config_value(
+            name, default, "env" if CatalogueConfig.changes_pages(name) else "", types=Any
+        )
     for node in state.NODES:
         app.add_node(node)
     app.add_directive("flax-errors-catalogue", entries.CatalogueDirective)
@@ -59,6 +62,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("autodoc-process-docstring", entries.signature_only, priority=400)
     app.connect("env-updated", index.rewrite_live_docs)
     app.connect("doctree-resolved", index.resolve)
+    app.connect("missing-reference", entries.unresolved_foreign_reference)
     app.connect("html-page-context", search.add_scripts)
     app.connect("build-finished", search.write_data)
     app.connect("build-finished", build.finish_build)

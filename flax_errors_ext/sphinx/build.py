@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,13 +23,13 @@ from sphinx.errors import ConfigError
 
 from flax_errors_ext.execution.session import Session
 from flax_errors_ext.model.config import CatalogueConfig
-from flax_errors_ext.model.discover import SHIPPED_CATALOGUE, catalogue_file
+from flax_errors_ext.model.discover import catalogue_folders, catalogue_paths
 from flax_errors_ext.model.entry_record import EntryStatus
 from flax_errors_ext.model.fingerprint import ProbeError
 from flax_errors_ext.model.report import coverage_line, errors_document, failures, summary_line
+from flax_errors_ext.model.tracebacks import import_roots
 from flax_errors_ext.sphinx.loggers import LOGGER, warn
 from flax_errors_ext.sphinx.state import BuildState, CatalogueCollector, build_state, read_now
-from flax_errors_ext.urls import page_docname
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -47,25 +48,44 @@ def catalogue_config(app: Sphinx) -> CatalogueConfig:
 
 
 def validate_config(app: Sphinx, config: Config) -> None:
-    """Read every ``flax_errors_*`` value into the one config dataclass."""
+    """Read every ``flax_errors_*`` value into the one config dataclass.
+
+    Also keeps the build's own work folder out of the sources: when the output
+    folder is inside the source folder, the notebooks there would otherwise be read
+    as pages of the site, whatever the project's ``exclude_patterns``. Done here,
+    before the environment compares this configuration with the last build's.
+    """
     values = {name: config[name] for name, _, _ in CatalogueConfig.options()}
     try:
         app.flax_errors_config = CatalogueConfig.from_values(values)  # type: ignore[attr-defined]
     except ValueError as error:
         raise ConfigError(str(error)) from None
+    srcdir = Path(app.srcdir).resolve()
+    build_dir = Path(app.outdir).parent
+    # Where notebooks are written: this extension's work folder, myst-nb's output
+    # folder, and its cache (its default is settled on builder-inited, too late).
+    written = [
+        build_dir / WORK_DIR,
+        build_dir / "jupyter_execute",
+        Path(config["nb_execution_cache_path"] or build_dir / ".jupyter_cache"),
+    ]
+    for folder in (f.resolve() for f in written):
+        if folder.is_relative_to(srcdir) and folder != srcdir:
+            inside = folder.relative_to(srcdir).as_posix()
+            config.exclude_patterns = [*config.exclude_patterns, inside, f"{inside}/**"]
 
 
 def prepare_build(app: Sphinx) -> None:
     """Write the page stubs and open the build's run session."""
     config = catalogue_config(app)
-    for module in config.modules:
-        _write_stub(Path(app.srcdir), module)
+    suffixes = tuple(app.config.source_suffix)
+    for spec in config.modules:
+        _write_stub(Path(app.srcdir), spec.docname, spec.name, suffixes)
     nb_config = app.env.mystnb_config  # type: ignore[attr-defined]
-    if nb_config.execution_mode not in ("cache", "force", "off"):
-        raise ConfigError(
-            f"flax-errors runs examples with nb_execution_mode 'cache', 'force' or 'off', "
-            f"not {nb_config.execution_mode!r}: each error needs a kernel of its own"
-        )
+    if nb_config.execution_mode in ("auto", "inline"):
+        # Each error needs a kernel of its own, and a cached run is what keeps a
+        # warm build fast: myst-nb's default "auto" means "cache" for the catalogue.
+        nb_config = dataclasses.replace(nb_config, execution_mode="cache")
     session = Session(Path(app.outdir).parent / WORK_DIR, config, nb_config)
     session.prepare()
     if session.recovered:
@@ -82,18 +102,25 @@ def prepare_build(app: Sphinx) -> None:
     env.flax_errors_state = BuildState(  # type: ignore[attr-defined]
         config=config,
         run=settings,
-        catalogue_dir=Path(app.confdir, config.catalogue_dir)
-        if config.catalogue_dir
-        else SHIPPED_CATALOGUE,
+        catalogue_folders=catalogue_folders(
+            [Path(app.confdir, folder).resolve() for folder in config.catalogue_dirs]
+        ),
     )
 
 
-def _write_stub(srcdir: Path, module: str) -> None:
-    """Write the page for ``module`` unless the project provides its own."""
-    path = srcdir / f"{page_docname(module)}.rst"
+def _write_stub(srcdir: Path, docname: str, module: str, suffixes: tuple[str, ...]) -> None:
+    """Write the page for ``module`` unless the project provides its own.
+
+    The page is an orphan, so that ``-W`` passes before the project lists it in a
+    toctree (the error index links to every entry either way).
+    """
+    path = srcdir / f"{docname}.rst"
     text = (
-        f"{STUB_MARKER}\n\n{module}\n{'=' * len(module)}\n\n.. flax-errors-catalogue:: {module}\n"
+        f"{STUB_MARKER}\n\n:orphan:\n\n{module}\n{'=' * len(module)}\n\n"
+        f".. flax-errors-catalogue:: {module}\n"
     )
+    if any(srcdir.joinpath(docname + s).exists() for s in suffixes if s != ".rst"):
+        return  # the project's own page, in another format
     if path.exists():
         current = path.read_text(encoding="utf-8")
         if current == text or not current.startswith(STUB_MARKER):
@@ -121,7 +148,7 @@ def outdated_by_environment(
             r.status is EntryStatus.FAILED
             or (
                 r.status is EntryStatus.UNDOCUMENTED
-                and catalogue_file(state.catalogue_dir, r.qualname).is_file()
+                and any(p.is_file() for p in catalogue_paths(state.catalogue_folders, r.qualname))
             )
             for r in records
         )
@@ -139,7 +166,7 @@ def start_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> No
     """Start the kernel server if entries will run, before ``-j`` readers fork."""
     read_now(env).clear()
     session: Session = app.flax_errors_session  # type: ignore[attr-defined]
-    pages = {page_docname(m) for m in catalogue_config(app).modules}
+    pages = {spec.docname for spec in catalogue_config(app).modules}
     if session.executes and (pages | set(CatalogueCollector.records(env))) & set(docnames):
         # The server imports jax and flax while Sphinx reads the other pages.
         session.start_server()
@@ -156,14 +183,18 @@ def finish_build(app: Sphinx, exception: Exception | None) -> None:
     by_doc = CatalogueCollector.records(app.env)
     records = [r for doc in by_doc.values() for r in doc]
     executed = [r.qualname for doc in read_now(app.env) for r in by_doc.get(doc, []) if r.executed]
-    document = errors_document(records, executed=executed)
+    # Sources are published relative to the project (conf.py's folder) or the
+    # package root they were imported from, never as folders of this machine.
+    document = errors_document(
+        records, executed=executed, roots=(str(app.confdir), *import_roots())
+    )
     if app.builder.format == "html":
         Path(app.outdir, "errors.json").write_text(
             json.dumps(document, indent=2) + "\n", encoding="utf-8"
         )
     failed = 0
     for record in sorted(records, key=lambda r: r.qualname):
-        for failure in failures(record, strict=config.strict):
+        for failure in failures(record, strict=config.strict, upstream=config.upstream):
             if failure.subtype == "undocumented" and failure.fails:
                 LOGGER.error(failure.message, location=failure.location)
             else:

@@ -24,6 +24,7 @@ from sphinx.util.docutils import SphinxDirective
 from flax_errors_ext.execution.modules import DiscoveryError, load_module
 from flax_errors_ext.execution.run import EntryOutcome, check_module, default_jobs
 from flax_errors_ext.model.site import inline_parts
+from flax_errors_ext.model.tracebacks import import_roots, strip_roots
 from flax_errors_ext.sphinx.badges import status_badge
 from flax_errors_ext.sphinx.examples import example_tabs
 from flax_errors_ext.sphinx.loggers import LOGGER, warn
@@ -37,8 +38,10 @@ from flax_errors_ext.sphinx.state import (
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from sphinx import addnodes
     from sphinx.application import Sphinx
 
+    from flax_errors_ext.model.discover import LeftOut
     from flax_errors_ext.model.entry_record import EntryRecord
     from flax_errors_ext.model.records import FormatProblem, Prose
 
@@ -55,6 +58,9 @@ def signature_only(
         lines[:] = []
 
 
+FOREIGN_CLASS = "flax-errors-foreign"
+"""The class of a container that holds another project's docstring."""
+
 _SIGNATURE_ONLY: set[str] = set()
 """Classes whose autodoc output is being built for a signature (one read at a time)."""
 
@@ -69,32 +75,46 @@ class CatalogueDirective(SphinxDirective):
         """Discover, execute, judge and render every error class of the module."""
         state = build_state(self.env)
         try:
-            module = load_module(self.arguments[0], state.catalogue_dir)
+            module = load_module(state.config.spec(self.arguments[0]), state.catalogue_folders)
         except DiscoveryError as error:
             warn(str(error), "import", self.get_location())
             return []
+        if state.config.upstream == "off":
+            module = module.without_upstream()
         self.env.note_dependency(str(module.path))
+        for entry in module.entries:
+            self.env.note_dependency(entry.location.path)
         # Example files that exist; one added later is caught by env-get-outdated.
-        for path in (state.catalogue_dir / module.name).glob("*.txt"):
-            self.env.note_dependency(str(path))
+        for path in module.catalogue_paths:
+            self.env.note_dependency(path)
+        for problem in module.problems:
+            warn(problem.message, "catalogue", str(problem.location))
         outcomes = check_module(
             module, state.run, state.run.sources(), jobs=state.config.jobs or default_jobs()
         )
-        return [node for outcome in outcomes for node in self._entry(outcome, state)]
+        rendered = [node for outcome in outcomes for node in self._entry(outcome, state)]
+        return rendered + _left_out_note(module.left_out)
 
     def _entry(self, outcome: EntryOutcome, state: BuildState) -> list[nodes.Node]:
         entry, results = outcome.entry, outcome.results
         section = nodes.section(ids=[entry.qualname], classes=["flax-errors-entry"])
         section += nodes.title(entry.name, entry.name)
+        # An alias, so that autodoc of the same module beside the catalogue is the
+        # canonical description and neither warns of a duplicate.
         self.env.domains.python_domain.note_object(
-            entry.qualname, "exception", entry.qualname, location=(self.env.docname, self.lineno)
+            entry.qualname,
+            "exception",
+            entry.qualname,
+            aliased=True,
+            location=(self.env.docname, self.lineno),
         )
         record = outcome.record(state.run.fingerprint)
         section += _headline_paragraph(entry.summary)
         prose = entry.details
         section += _status_line(record)
+        roots = (str(self.env.app.confdir), *import_roots())
         for problem in entry.problems:
-            section += _problem_box(problem)
+            section += _problem_box(problem, roots)
         if results:
             section += example_tabs(results, self._rest)
         if any(passage.text.strip() for passage in prose):
@@ -140,7 +160,8 @@ class CatalogueDirective(SphinxDirective):
             for message in node.findall(nodes.system_message)
         )
         if not broken:
-            return parsed
+            # Cross-references that this site cannot resolve render as their text.
+            return [nodes.container("", *parsed, classes=[FOREIGN_CLASS])]
         LOGGER.info(f"{passage.path}:{passage.lines[0]}: docstring shown verbatim (invalid reST)")
         return [nodes.literal_block(passage.text, passage.text, classes=["flax-errors-verbatim"])]
 
@@ -155,6 +176,38 @@ class CatalogueDirective(SphinxDirective):
         finally:
             _SIGNATURE_ONLY.discard(qualname)
         return [container]
+
+
+def _left_out_note(left_out: Sequence[LeftOut]) -> list[nodes.Node]:
+    """Say which public classes of the module are not entries, and why."""
+    if not left_out:
+        return []
+    paragraph = nodes.paragraph(classes=["flax-errors-left-out"])
+    paragraph += nodes.Text("Not catalogued here: ")
+    for n, item in enumerate(left_out):
+        if n:
+            paragraph += nodes.Text("; ")
+        paragraph += nodes.literal(item.name, item.name)
+        paragraph += nodes.Text(f" ({item.reason})")
+    paragraph += nodes.Text(".")
+    return [paragraph]
+
+
+def unresolved_foreign_reference(
+    app: Sphinx, env: Any, node: addnodes.pending_xref, contnode: nodes.Element
+) -> nodes.Element | None:
+    """A reference in another project's docstring that nothing resolves: its text.
+
+    Such docstrings refer to their own site's labels (JAX's ``:ref:`faq-...```),
+    which no build of this site can resolve offline; a warning would fail ``-W``
+    for text the project cannot edit.
+    """
+    parent = node.parent
+    while parent is not None:
+        if FOREIGN_CLASS in parent.get("classes", ()):
+            return contnode
+        parent = parent.parent
+    return None
 
 
 def _headline_paragraph(text: str) -> list[nodes.Node]:
@@ -186,7 +239,7 @@ def _status_line(record: EntryRecord) -> nodes.Node:
     )
 
 
-def _problem_box(problem: FormatProblem) -> nodes.warning:
+def _problem_box(problem: FormatProblem, roots: Sequence[str]) -> nodes.warning:
     box = nodes.warning()
-    box += nodes.literal_block("", str(problem))
+    box += nodes.literal_block("", strip_roots(str(problem), roots))
     return box

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
-from flax_errors_ext.model.areas import AREA_ORDER, NOTES, area_of, related
+from flax_errors_ext.model.areas import NOTES, area_of, area_rank, related
 from flax_errors_ext.model.site import badge, figures, inline_parts, time_text
 from flax_errors_ext.sphinx.badges import status_badge
 from flax_errors_ext.sphinx.state import (
@@ -98,7 +98,7 @@ def _index(records: Records, link: Any) -> list[nodes.Node]:
     by_area: dict[str, list[EntryRecord]] = defaultdict(list)
     for _, record in records.values():
         by_area[area_of(record.qualname)].append(record)
-    areas = [area for area in AREA_ORDER if by_area.get(area)]
+    areas = sorted(by_area, key=area_rank)
     jump = nodes.paragraph(classes=["flax-errors-areas"])
     result: list[nodes.Node] = [jump]
     for number, area in enumerate(areas):

@@ -35,7 +35,8 @@ class BuildState:
 
     config: CatalogueConfig
     run: RunSettings
-    catalogue_dir: Path
+    catalogue_folders: tuple[Path, ...]
+    """Where catalogue files are looked for, first first."""
 
 
 class error_record(nodes.General, nodes.Element):

@@ -1,0 +1,138 @@
+"""Keep what one statement printed or raised within the catalogue's output limit.
+
+An example that prints 10 MB would otherwise land whole in its page, in
+``errors.json``, in the search index and in the execution cache. The kernel cuts
+each text over the limit (``flax_errors_output_limit``) to its head and tail around
+one visible marker line, after the whole text was produced; the build judges what
+the kernel recorded.
+
+The cut never changes a verdict. Keeping the head and the tail keeps whatever a
+documented text anchors at the start and the end, and a documented ``...`` absorbs
+the marker, so the documented text accepts the cut text whenever it accepts the
+whole one, unless it spells out something from the part that was cut. For those
+statements the build gives the kernel the documented text, and :func:`fit` keeps
+what it matched (or, if nothing shorter keeps the verdict, the whole text).
+"""
+
+from __future__ import annotations
+
+import doctest
+import itertools
+import re
+from typing import Any
+
+DEFAULT_LIMIT = 100_000
+"""Characters of one statement's output, exception message or traceback."""
+
+MARKER = "... [flax-errors: {cut:,} characters cut; the example was judged on the full output] ..."
+_MARKED = re.compile(r"\.\.\. \[flax-errors: [\d,]+ characters cut; ")
+
+
+def check_limit(value: Any) -> None:
+    """The validator of ``flax_errors_output_limit``.
+
+    Raises:
+        TypeError: unless ``value`` is a positive whole number.
+    """
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise TypeError("must be a positive whole number of characters")
+
+
+def cut(text: str, limit: int) -> str:
+    """``text`` if it has at most ``limit`` characters, else its head and tail around a marker.
+
+    The head keeps about two thirds of the limit and the tail the rest, each ending
+    or starting at a line break where one lies in its second half, so that whole
+    lines are shown. The marker, on a line of its own, says how many characters were
+    cut: the result has at most ``limit`` characters besides the marker line.
+    """
+    if len(text) <= limit:
+        return text
+    head_size = limit * 2 // 3
+    tail_size = limit - head_size
+    head = text[:head_size]
+    line_end = head.rfind("\n")
+    if line_end >= head_size // 2:
+        head = head[: line_end + 1]
+    tail = text[len(text) - tail_size :] if tail_size else ""
+    line_start = tail.find("\n")
+    if 0 <= line_start < tail_size // 2:
+        tail = tail[line_start + 1 :]
+    marker = MARKER.format(cut=len(text) - len(head) - len(tail))
+    separator = "" if not head or head.endswith("\n") else "\n"
+    return f"{head}{separator}{marker}\n{tail}"
+
+
+def is_cut(text: str | None) -> bool:
+    """Whether ``text`` holds the marker of a cut."""
+    return text is not None and _MARKED.search(text) is not None
+
+
+def fit(text: str, documented: str, flags: int, limit: int) -> str:
+    """``text`` cut to about ``limit``, accepted by ``documented`` exactly if ``text`` is.
+
+    The head-and-tail :func:`cut` when that keeps doctest's verdict (almost always);
+    otherwise, if the documented text accepts ``text``, only the stretches its
+    ``...`` match are cut; failing that, the whole text.
+    """
+    if len(text) <= limit:
+        return text
+    checker = doctest.OutputChecker()
+    accepted = checker.check_output(documented, text, flags)
+    plain = cut(text, limit)
+    if checker.check_output(documented, plain, flags) == accepted:
+        return plain
+    if accepted:
+        around = _cut_between_pieces(text, documented, flags, limit)
+        if around is not None and checker.check_output(documented, around, flags):
+            return around
+    return text
+
+
+def _cut_between_pieces(text: str, documented: str, flags: int, limit: int) -> str | None:
+    """``text`` with the stretches the documented ``...`` match cut; None if not found."""
+    if not flags & doctest.ELLIPSIS or doctest.ELLIPSIS_MARKER not in documented:
+        return None
+    spans = _piece_spans(text, documented.split(doctest.ELLIPSIS_MARKER), flags)
+    if spans is None:
+        return None
+    gaps = [(end, start) for (_, end), (start, _) in itertools.pairwise(spans)]
+    kept = sum(end - start for start, end in spans)
+    share = max(0, limit - kept) // max(1, len(gaps))
+    parts = [text[: spans[0][1]]]
+    for (gap_start, gap_end), (_, piece_end) in zip(gaps, spans[1:], strict=True):
+        gap = text[gap_start:gap_end]
+        parts.append(cut(gap, share) if len(gap) > share else gap)
+        parts.append(text[gap_end:piece_end])
+    parts.append(text[spans[-1][1] :])
+    return "".join(parts)
+
+
+def _piece_spans(text: str, pieces: list[str], flags: int) -> list[tuple[int, int]] | None:
+    """Where each piece matches in ``text``, leftmost and in order, as doctest's ellipsis does.
+
+    The first span starts at 0 and the last ends at the end of the text.
+    """
+    loose = bool(flags & doctest.NORMALIZE_WHITESPACE)
+
+    def pattern(piece: str) -> str:
+        if loose:
+            return r"\s+".join(re.escape(token) for token in piece.split())
+        return re.escape(piece)
+
+    first = re.match((r"\s*" if loose else "") + pattern(pieces[0]), text)
+    last = re.search(pattern(pieces[-1]) + (r"\s*\Z" if loose else r"\Z"), text)
+    if first is None or last is None:
+        return None
+    spans = [(0, first.end())]
+    position = first.end()
+    for piece in pieces[1:-1]:
+        found = re.compile(pattern(piece)).search(text, position)
+        if found is None:
+            return None
+        spans.append(found.span())
+        position = found.end()
+    if last.start() < position:
+        return None
+    spans.append((last.start(), len(text)))
+    return spans

@@ -1,0 +1,1 @@
+"""A small library with errors of its own, laid out as the README tells a new user."""
