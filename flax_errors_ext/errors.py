@@ -146,6 +146,42 @@ class JitPytreeError(FlaxError):
           - inside a Module, use Flax's lifted transforms, such as nn.jit.
         See https://flax-errors.readthedocs.io/en/latest/api_reference/flax_errors_ext.errors.html#flax_errors_ext.errors.JitPytreeError...
 
+    Also seen as:
+
+        Without :func:`flax_errors_ext.install` (or after ``uninstall()``), the same
+        mistake raises JAX's own error, which never mentions Flax: under
+        :func:`jax.jit`, and under :func:`jax.grad` (the message of Flax issue 853).
+
+        >>> import jax
+        >>> import jax.numpy as jnp
+        >>> import flax.linen as nn
+        >>> import flax_errors_ext
+        >>> flax_errors_ext.uninstall()
+        >>> class MLP(nn.Module):
+        ...     @nn.compact
+        ...     def __call__(self, x):
+        ...         return nn.Dense(2)(x)
+        >>> model = MLP()
+        >>> x = jnp.ones((1, 3))
+        >>> variables = model.init(jax.random.key(0), x)
+        >>> def predict(model, variables, x):
+        ...     return model.apply(variables, x)
+        >>> jax.jit(predict)(model, variables, x)
+        Traceback (most recent call last):
+            ...
+        TypeError: Error interpreting argument to <function predict at 0x...> as an
+        abstract array. The problematic value is of type <class '...MLP'> and was passed
+        to the function at path model.
+        This typically means that a jit-wrapped function was called with a non-array
+        argument, and this argument was not marked as static using the static_argnums
+        or static_argnames parameters of jax.jit...
+        >>> def loss(model, variables, x):
+        ...     return model.apply(variables, x).sum()
+        >>> jax.grad(loss)(model, variables, x)
+        Traceback (most recent call last):
+            ...
+        TypeError: Argument 'MLP()' of type <class '...MLP'> is not a valid JAX type...
+
     Good example:
 
         Mark the module static; it becomes a compile-time constant.

@@ -46,6 +46,8 @@ CHROMIUM_ARGS = [
 ARTIFACTS_ENV_VAR = "FLAX_ERRORS_ARTIFACTS"
 HEIGHT = 860
 """The browser window's height: what a reader sees first."""
+SCREEN_WIDTH, SCREEN_HEIGHT = 1280, 900
+"""A laptop's window, where a reader lands from a traceback's URL (issue 15)."""
 PHONE_WIDTH, PHONE_HEIGHT = 390, 844
 """A phone's screen, in CSS pixels."""
 ROOT = Path(__file__).parents[1]
@@ -134,6 +136,12 @@ def page(browser: Browser) -> Iterator[Page]:
 
 
 @pytest.fixture
+def screen(browser: Browser) -> Iterator[Page]:
+    """The same, as large as a laptop's window."""
+    yield from _watched_tab(browser, width=SCREEN_WIDTH, height=SCREEN_HEIGHT)
+
+
+@pytest.fixture
 def phone(browser: Browser) -> Iterator[Page]:
     """The same, as wide and as tall as a phone's screen."""
     yield from _watched_tab(browser, width=PHONE_WIDTH, height=PHONE_HEIGHT)
@@ -208,13 +216,79 @@ def test_printed_url_lands_on_the_entry(
     assert box["y"] >= 0, box
     assert box["y"] + box["height"] <= HEIGHT, box
     # What went wrong and the examples are on the first screen too.
-    tabs = section.locator(".flax-errors-examples").first
-    assert tabs.is_visible()
-    tabs_box = tabs.bounding_box()
-    assert tabs_box is not None
-    assert tabs_box["y"] < HEIGHT
+    examples = section.locator(".flax-errors-shown").first
+    assert examples.is_visible()
+    examples_box = examples.bounding_box()
+    assert examples_box is not None
+    assert examples_box["y"] < HEIGHT
     if qualname == "flax.errors.ScopeParamShapeError":
         _screenshot(page, tmp_path, "entry.png")
+
+
+# Where the parts of the first screen are, from the top of the window.
+_FIRST_SCREEN = """(qualname) => {
+  const section = document.getElementById(qualname);
+  const box = (selector) => {
+    const found = section.querySelector(selector);
+    if (!found) return null;
+    const { top, bottom } = found.getBoundingClientRect();
+    return { top, bottom };
+  };
+  const code = section.querySelector(".flax-errors-shown.good .flax-errors-transcript pre");
+  return {
+    height: window.innerHeight,
+    title: box("h1, h2"),
+    fix: box(".flax-errors-fix"),
+    status: box(".flax-errors-status"),
+    bad: box(".flax-errors-shown.bad .flax-errors-transcript"),
+    good: box(".flax-errors-shown.good .flax-errors-transcript"),
+    line: code ? parseFloat(getComputedStyle(code).lineHeight) : null,
+    padding: code ? parseFloat(getComputedStyle(code).paddingTop) : null,
+  };
+}"""
+
+
+@pytest.mark.parametrize(
+    ("qualname", "lines"),
+    [
+        # Its bad example is long: the fix's code starts on the first screen.
+        ("flax.errors.ScopeParamShapeError", 3),
+        # A short one: the fix's code is on the first screen whole.
+        ("flax.errors.ApplyScopeInvalidVariablesTypeError", None),
+    ],
+)
+def test_landing_shows_the_fix_and_its_code_on_the_first_screen(
+    qualname: str, lines: int | None, screen: Page, site: Path, site_url: str, tmp_path: Path
+) -> None:
+    """A reader from a traceback sees the cause, the fix, the wrong code and the fixed code."""
+    entry = _ENTRIES[qualname]
+    good = next(e for e in entry.examples if e.kind is ExampleKind.GOOD)
+    caption = good.description.split("\n\n")[0]
+    screen.goto(site_url + _urls(site)[qualname])
+
+    section = screen.locator(f'section[id="{qualname}"]')
+    fix = section.locator(".flax-errors-fix")
+    assert fix.inner_text().startswith("Fix: ")
+    # The caption as the headline shows one: inline literals as code, nothing else.
+    assert fix.inner_text() == "Fix: " + " ".join(caption.replace("``", "").split())
+    # Both examples are open: no tab hides either.
+    for kind in ("bad", "good"):
+        assert section.locator(f".flax-errors-shown.{kind} .flax-errors-transcript").is_visible()
+    shown = screen.evaluate(_FIRST_SCREEN, qualname)
+    height = shown["height"]
+    assert height == SCREEN_HEIGHT
+    title, fix_box, status, bad, code = (
+        shown[part] for part in ("title", "fix", "status", "bad", "good")
+    )
+    # In reading order: the name, the fix, the verification, the wrong and the fixed code.
+    assert 0 <= title["top"] < fix_box["top"] < status["top"] < bad["top"] < code["top"]
+    assert fix_box["bottom"] <= height, shown
+    assert status["bottom"] <= height, shown
+    if lines is None:
+        assert code["bottom"] <= height, shown
+    else:
+        assert code["top"] + shown["padding"] + lines * shown["line"] <= height, shown
+    _screenshot(screen, tmp_path, f"first-screen-{entry.name}.png")
 
 
 def test_landing_page_says_what_and_links_to_the_index(
@@ -238,12 +312,17 @@ def test_landing_page_says_what_and_links_to_the_index(
     assert rows.count() == len(catalogue["entries"])
 
 
-def _phone_pages(site: Path) -> dict[str, str]:
-    """The pages a reader opens on a phone: landing, index, a module's errors, an entry."""
-    urls = {
+def _urls(site: Path) -> dict[str, str]:
+    """Each entry's site-relative URL with its anchor, as ``errors.json`` gives it."""
+    return {
         entry["qualname"]: entry["url"]
         for entry in json.loads((site / "errors.json").read_text())["entries"]
     }
+
+
+def _phone_pages(site: Path) -> dict[str, str]:
+    """The pages a reader opens on a phone: landing, index, a module's errors, an entry."""
+    urls = _urls(site)
     return {
         "landing": "index.html",
         "error-index": "error_index.html",
@@ -295,6 +374,21 @@ def test_phone_pages_never_scroll_sideways(
         assert box is not None
         assert box["x"] + box["width"] <= width, badge.inner_text()
     _screenshot(phone, tmp_path, f"phone-{name}.png")
+
+
+def test_phone_landing_shows_the_fix_on_the_first_screen(
+    phone: Page, site: Path, site_url: str, tmp_path: Path
+) -> None:
+    qualname = "flax.errors.ScopeParamShapeError"
+    phone.goto(site_url + _urls(site)[qualname])
+
+    shown = phone.evaluate(_FIRST_SCREEN, qualname)
+    assert 0 <= shown["title"]["top"] < shown["fix"]["top"]
+    assert shown["fix"]["bottom"] <= PHONE_HEIGHT, shown
+    assert shown["status"]["bottom"] <= PHONE_HEIGHT, shown
+    assert shown["bad"]["top"] < PHONE_HEIGHT, shown  # and the wrong code begins
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE_WIDTH
+    _screenshot(phone, tmp_path, "phone-first-screen.png")
 
 
 def _search(page: Page, site_url: str, text: str) -> list[str]:

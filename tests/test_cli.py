@@ -174,7 +174,7 @@ def test_list_json_is_an_errors_json(capsys: pytest.CaptureFixture[str]) -> None
     assert record["url"] == (
         "api_reference/flax_errors_ext.errors.html#flax_errors_ext.errors.JitPytreeError"
     )
-    assert {e["kind"] for e in record["examples"]} == {"bad", "good"}
+    assert {e["kind"] for e in record["examples"]} == {"bad", "good", "seen-as"}
 
 
 def test_list_takes_statuses_from_a_previous_errors_json(
@@ -501,6 +501,28 @@ def test_explain_a_pasted_jax_traceback(
     assert code == ExitCode.OK
     assert out.startswith("TracerBoolConversionError (jax.errors.TracerBoolConversionError)\n")
     assert "/errors.html#jax.errors.TracerBoolConversionError" in out
+
+
+@pytest.mark.parametrize(
+    "pasted",
+    [
+        # Flax issue 853, as JAX words it under jax.grad (and older jax.jit).
+        "TypeError: Argument 'Model(...)' of type <class '__main__.Model'> is not a valid "
+        "JAX type",
+        # Today's jax.jit, in part.
+        "Error interpreting argument to <function train_step at 0x7f3a2c1b5e40> as an "
+        "abstract array. The problematic value is of type <class '__main__.Model'>",
+    ],
+    ids=["grad-or-old-jit", "jit-in-part"],
+)
+def test_explain_finds_jit_pytree_error_from_jaxs_own_message(
+    capsys: pytest.CaptureFixture[str], pasted: str
+) -> None:
+    code, out, _ = run(capsys, "explain", pasted)
+
+    assert code == ExitCode.OK
+    assert out.startswith("JitPytreeError (flax_errors_ext.errors.JitPytreeError)\n")
+    assert "Also seen as" in out
 
 
 def test_explain_a_message_says_it_matched(capsys: pytest.CaptureFixture[str]) -> None:

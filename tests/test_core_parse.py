@@ -109,3 +109,36 @@ def test_titles_without_examples_stay_explanation() -> None:
     entry = parse("Note:\n  A note, not an example.\n\n" + GOOD)
     assert entry.problems == ()
     assert entry.prose[-1].text.endswith("Note:\n  A note, not an example.")
+
+
+SEEN_AS = """\
+Also seen as:
+
+  Where the library's own check is not in place:
+
+  >>> raise TypeError("not a valid type")
+  Traceback (most recent call last):
+    ...
+  {documented}
+"""
+
+
+def test_also_seen_as_documents_another_errors_traceback() -> None:
+    entry = parse(BAD + "\n" + SEEN_AS.format(documented="TypeError: not a valid type"))
+    assert entry.problems == ()
+    (seen_as,) = (e for e in entry.examples if e.kind is ExampleKind.SEEN_AS)
+    assert seen_as.statements[-1].documented_class == "TypeError"
+    assert seen_as.description == "Where the library's own check is not in place:"
+
+
+@pytest.mark.parametrize(
+    "documented",
+    ["pkg.errors.MyError: text", "not a traceback"],
+    ids=["own-class", "no-traceback"],
+)
+def test_also_seen_as_must_end_in_another_errors_traceback(documented: str) -> None:
+    body = SEEN_AS.format(documented=documented)
+    if "Traceback" not in documented:
+        body = body.replace("  Traceback (most recent call last):\n    ...\n", "")
+    (problem,) = parse(BAD + "\n" + body).problems
+    assert "'Also seen as:' must end in the documented traceback" in problem.message

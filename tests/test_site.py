@@ -9,18 +9,19 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from docutils import nodes
 from sphinx.testing.util import SphinxTestApp
 
 from flax_errors_ext.execution.modules import load_module
 from flax_errors_ext.model import areas
 from flax_errors_ext.model.entry_record import EntryRecord
 from flax_errors_ext.model.judge import judge
-from flax_errors_ext.model.records import ExampleKind, Verdict
+from flax_errors_ext.model.records import Example, ExampleKind, ExampleResult, Location, Verdict
 from flax_errors_ext.model.site import (
     badge,
     figures,
@@ -29,7 +30,7 @@ from flax_errors_ext.model.site import (
     search_entries,
 )
 from flax_errors_ext.model.tracebacks import exception_lines, is_internal, trim_traceback
-from flax_errors_ext.sphinx.examples import full_tracebacks, transcript
+from flax_errors_ext.sphinx.examples import entry_examples, full_tracebacks, transcript
 from flax_errors_ext.sphinx.search import DATA_FILE
 from tests.site_links import check_site
 from tests.utils import run_in_process
@@ -121,18 +122,29 @@ def test_error_text_is_escaped_on_index_landing_and_entries(app: SphinxTestApp) 
 
 
 @pytest.mark.sphinx("html", testroot="site")
-def test_entry_shows_tabs_trimmed_output_and_the_full_traceback(app: SphinxTestApp) -> None:
+def test_entry_shows_both_examples_open_trimmed_output_and_the_full_traceback(
+    app: SphinxTestApp,
+) -> None:
     app.build()
     page = html(app, "api_reference/site_a_errors.html")
     entry = page[
         page.index('id="site_a_errors.LeakyError"') : page.index('id="site_a_errors.BareError"')
     ]
 
-    labels = re.findall(r'<label [^>]*class="sd-tab-label[^"]*"[^>]*>(.*?)</label>', entry, re.S)
-    assert [label.strip() for label in labels] == ["Bad example", "Good example"]
-    assert re.search(
-        r'<span class="[^"]*sd-badge sd-bg-success sd-bg-text-success"[^>]*>verified<', entry
+    # The wrong code and the fixed code one after the other, open: no tabs to click.
+    headings = re.findall(r'<p class="flax-errors-heading[^"]*">(.*?)</p>', entry)
+    assert headings == ["What raises it", "The fix"]
+    assert "sd-tab" not in entry
+    assert entry.index('class="flax-errors-shown bad') < entry.index(
+        'class="flax-errors-shown good'
     )
+    # Verified, and where: a check mark instead of a badge, the device and versions.
+    assert re.search(
+        r"✓</span> Verified on CPU · flax [\d.]+ · jax [\d.]+ · jaxlib [\d.]+</p>", entry
+    )
+    assert "sd-badge" not in entry
+    # Its good example has no caption: no fix line.
+    assert "flax-errors-fix" not in entry
     short, _, full = entry.partition("Full traceback")
     assert full, "no dropdown with the full traceback"
     # The short view keeps the reader's frames and the exception, not JAX's internals.
@@ -147,6 +159,9 @@ def test_entry_shows_tabs_trimmed_output_and_the_full_traceback(app: SphinxTestA
     assert "Checked: raises exactly this error, with the documented text." in entry
     # The headline is not repeated as the explanation's first paragraph.
     assert entry.count("that leak") == 1
+    # An entry without examples keeps its badge.
+    bare = page[page.index('id="site_a_errors.BareError"') :]
+    assert re.search(r">undocumented</span> No examples yet · flax ", bare)
 
 
 @pytest.mark.sphinx("html", testroot="site")
@@ -217,6 +232,13 @@ def test_index_follows_the_catalogue_without_being_edited(
     rows = dict(_index_rows(html(again, "errors.html")))
     assert rows["api_reference/site_b_errors.html#site_b_errors.CalmError"] == "drifted"
     assert ">1 drifted</span>" in html(again, "index.html")
+    # The entry says so too, where the reader lands, and marks the example that failed.
+    calm = html(again, "api_reference/site_b_errors.html")
+    assert ">drifted</span> An example no longer does what is documented (run on CPU)" in calm
+    assert '<p class="flax-errors-heading flax-errors-failed rubric">What raises it</p>' in calm
+    assert '<p class="flax-errors-heading rubric">The fix</p>' in calm
+    assert "drifted: site_b_errors.CalmError was raised" in calm
+    assert "calm is gone" in calm  # the diff
 
 
 @pytest.mark.sphinx("html", testroot="site")
@@ -236,6 +258,99 @@ def test_link_check_reports_missing_pages_and_anchors(tmp_path: Path) -> None:
     report = check_site(tmp_path)
     assert [link.target for link in report.broken] == ["other.html#nowhere", "missing.html"]
     assert [link.target for link in report.external] == ["https://example.org/"]
+
+
+# The examples' layout, from verdicts alone.
+
+
+def _result(kind: ExampleKind, caption: str, verdict: Verdict = Verdict.PASSED) -> ExampleResult:
+    example = Example(kind, (), caption, Location("m.py", 10))
+    return ExampleResult(example, verdict, "", "", (), 0.0)
+
+
+def _paragraphs(text: str, path: str, lines: Sequence[int]) -> list[nodes.Node]:
+    return [nodes.paragraph(text, text)] if text.strip() else []
+
+
+def _headings(found: list[nodes.Node]) -> list[tuple[str, bool]]:
+    """(heading, marked failed) of each example shown open, then of each tab."""
+    return [
+        (rubric.astext(), "flax-errors-failed" in rubric["classes"])
+        for node in found
+        for rubric in node.findall(nodes.rubric)
+    ]
+
+
+def test_first_bad_and_good_examples_are_open_and_the_others_tabs() -> None:
+    kinds = (ExampleKind.BAD, ExampleKind.GOOD, ExampleKind.BAD, ExampleKind.GOOD)
+    results = [_result(kind, f"Caption {n}.") for n, kind in enumerate(kinds)]
+    results[2] = _result(ExampleKind.BAD, "Caption 2.", Verdict.DRIFTED)
+    results.append(_result(ExampleKind.UPSTREAM, "Theirs."))
+
+    shown, other, tabs = _layout(results, fix_shown=True)
+
+    assert _headings(shown) == [("What raises it", False), ("The fix", False)]
+    assert "Caption 0." in shown[0].astext()
+    # The fix's caption is the entry's fix line already.
+    assert "Caption 1." not in shown[1].astext()
+    assert other == []
+    assert _headings(tabs) == [
+        ("Bad example 2", True),
+        ("Good example 2", False),
+        ("The library's own examples", False),
+    ]
+    assert "Caption 3." in tabs[1].astext()  # a good example in a tab keeps its caption
+
+
+def test_a_failed_example_shown_open_is_marked_failed() -> None:
+    results = [
+        _result(ExampleKind.BAD, "", Verdict.NO_RAISE),
+        _result(ExampleKind.GOOD, "Caption."),
+    ]
+    shown, _, tabs = _layout(results, fix_shown=False)
+    assert _headings(shown) == [("What raises it", True), ("The fix", False)]
+    assert "Caption." in shown[1].astext()
+    assert "no-raise" in shown[0].astext()  # the verdict line
+    assert tabs == []
+
+
+@pytest.mark.parametrize(
+    ("kinds", "headings", "tabs"),
+    [
+        # Evidence alone still shows, open.
+        ((ExampleKind.UNREACHABLE,), ["Why it cannot be raised"], []),
+        # Nothing to fix where the error cannot be raised: the kinds' own headings.
+        (
+            (ExampleKind.UNREACHABLE, ExampleKind.GOOD),
+            ["Why it cannot be raised", "Good example"],
+            [],
+        ),
+        ((ExampleKind.UPSTREAM,), [], ["The library's own examples"]),
+    ],
+)
+def test_entries_that_cannot_be_raised_show_their_evidence(
+    kinds: tuple[ExampleKind, ...], headings: list[str], tabs: list[str]
+) -> None:
+    shown, _, in_tabs = _layout([_result(kind, "Caption.") for kind in kinds], fix_shown=False)
+    assert [heading for heading, _ in _headings(shown)] == headings
+    assert [heading for heading, _ in _headings(in_tabs)] == tabs
+
+
+def _classes(node: nodes.Node) -> list[str]:
+    return list(node["classes"]) if isinstance(node, nodes.Element) else []
+
+
+def _layout(
+    results: list[ExampleResult], *, fix_shown: bool
+) -> tuple[list[nodes.Node], list[nodes.Node], list[nodes.Node]]:
+    """The examples shown open, anything else outside the tabs, and the tabs."""
+    found = entry_examples(results, _paragraphs, fix_shown=fix_shown)
+    shown = [node for node in found if "flax-errors-shown" in _classes(node)]
+    tab_sets = [node for node in found if "flax-errors-examples" in _classes(node)]
+    assert len(tab_sets) <= 1
+    tabs = list(tab_sets[0].children) if tab_sets else []
+    other = [node for node in found if node not in shown and node not in tab_sets]
+    return shown, other, tabs
 
 
 # The pure helpers.

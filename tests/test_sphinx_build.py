@@ -87,7 +87,7 @@ def test_passing_entry_is_executed_rendered_and_recorded(app: SphinxTestApp) -> 
     assert "shape" in html
     # The real traceback of this run, and the status line with device and versions.
     assert "&lt;doctest passing_errors.ShapeError[1]&gt;" in html
-    assert "Status: passed · device: cpu (cpu) · jax " in html
+    assert re.search(r"✓</span> Verified on CPU · flax [\d.]+ · jax [\d.]+ · jaxlib ", html)
 
 
 @pytest.mark.sphinx("html", testroot="passing")

@@ -27,7 +27,6 @@ from flax_errors_ext.model import rewrite
 from flax_errors_ext.model.entry_record import entry_status
 from flax_errors_ext.model.fingerprint import ProbeError
 from flax_errors_ext.model.judge import accepts, unified_diff
-from flax_errors_ext.model.records import ExampleKind
 from flax_errors_ext.model.report import (
     Failure,
     coverage_line,
@@ -150,9 +149,7 @@ def _varying(chosen: Selection, checked: Checked, args: argparse.Namespace) -> l
     part that varies does.
     """
     bad = {
-        o.entry.qualname
-        for o in checked.outcomes
-        if any(r.example.kind is ExampleKind.BAD for r in o.results)
+        o.entry.qualname for o in checked.outcomes if any(r.example.kind.raises for r in o.results)
     }
     first = statement_texts(r for o in checked.outcomes for r in o.results)
     second = _run_again(chosen, bad, args)

@@ -108,7 +108,7 @@ class EntryRecord:
         roots = import_roots() if roots is None else roots
         found: list[str] = []
         for example in self.examples:
-            if example.kind is ExampleKind.BAD:
+            if example.kind.raises:
                 for raw in (example.expected, example.actual):
                     text = strip_roots(raw, roots)
                     if text and text not in found:

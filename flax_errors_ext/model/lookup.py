@@ -16,7 +16,6 @@ import doctest
 import re
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.model.records import ExampleKind
 from flax_errors_ext.model.tracebacks import strip_jax_note
 
 if TYPE_CHECKING:
@@ -43,7 +42,8 @@ _LINK = re.compile(r"\s*\(https?://[^\s)]*\)")
 # The parts of a message that vary from run to run, and the pattern each becomes.
 _VARIABLE = re.compile(
     r"""
-      (?P<ellipsis>\.\.\.)
+      (?P<repr><[\w.]+\ [^<>\n]*?\ at\ 0x[0-9a-fA-F]*(?:\.\.\.)?>)
+    | (?P<ellipsis>\.\.\.)
     | (?P<url>https?://[^\s)]+)
     | (?P<dq>"[^"\n]*")
     | (?P<sq>(?<!\w)'[^'\n]*'(?!\w))
@@ -57,6 +57,7 @@ _VARIABLE = re.compile(
     re.VERBOSE,
 )
 _WILDCARDS = {
+    "repr": r"<[^<>]*>",
     "ellipsis": r".*?",
     "url": r"[^\s)]*",
     "dq": r'"[^"]*"',
@@ -69,6 +70,7 @@ _WILDCARDS = {
     "space": r"\s+",
 }
 _PLACEHOLDERS = {
+    "repr": "<object>",
     "ellipsis": " ",
     "url": "<url>",
     "dq": "<q>",
@@ -200,9 +202,13 @@ def _ranked(entries: Sequence[ErrorEntry], query: str) -> list[Match]:
 
 
 def documented_messages(entry: ErrorEntry) -> Iterator[str]:
-    """The documented error messages of an entry's bad examples, without the class."""
+    """The documented error messages of an entry's examples that raise, without the class.
+
+    Bad examples, and "also seen as" ones: the message of the error the same
+    mistake raises where this one is not in place finds this entry too.
+    """
     for example in entry.examples:
-        if example.kind is not ExampleKind.BAD:
+        if not example.kind.raises:
             continue
         for statement in example.statements:
             if statement.exc_msg is not None:
@@ -238,8 +244,9 @@ def message_pattern(documented: str) -> re.Pattern[str]:
     """A pattern that matches ``documented`` with other values in its variable parts.
 
     ``...`` matches anything, as with doctest's ELLIPSIS; quoted text, numbers,
-    shapes, scope paths, numbered names (``Dense_0``) and URLs match any value of
-    their kind; any whitespace matches any whitespace.
+    shapes, scope paths, numbered names (``Dense_0``), object reprs
+    (``<function f at 0x7f...>``) and URLs match any value of their kind; any
+    whitespace matches any whitespace.
     """
     documented = documented.strip()
     parts = []

@@ -1,9 +1,11 @@
 """Read a docstring in the catalogue format into an :class:`~.records.ErrorEntry`.
 
 The format: a summary line, an explanation in reST, then sections titled exactly
-``Bad example:``, ``Good example:`` or ``Unreachable:``, each an indented block of
-optional prose followed by doctest statements. A bad example ends in the
-documented traceback of its own error class. An ``Unreachable:`` section, for an
+``Bad example:``, ``Good example:``, ``Unreachable:`` or ``Also seen as:``, each an
+indented block of optional prose followed by doctest statements. A bad example ends
+in the documented traceback of its own error class; an ``Also seen as:`` section in
+that of the error the same mistake raises where this one is not in place (so that
+a reader who pastes that message finds this entry). An ``Unreachable:`` section, for an
 error that cannot be raised, runs like a good example: its statements print the
 evidence, so that the claim drifts when the library changes. Every problem is
 reported with the ``file:line`` it sits on, and the rest of the docstring is
@@ -127,16 +129,7 @@ def parse_upstream(docstring: str, path: str, first_line: int) -> Example | None
             compile(item.source, str(location), "single")
         except SyntaxError:
             return None
-        statements.append(
-            Statement(
-                source=item.source,
-                want=item.want,
-                exc_msg=item.exc_msg,
-                location=location,
-                options=tuple(sorted(item.options.items())),
-                want_line=_want_line(lines, item),
-            )
-        )
+        statements.append(_statement(item, location, lines))
     if not statements:
         return None
     return Example(ExampleKind.UPSTREAM, tuple(statements), "", statements[0].location)
@@ -221,21 +214,24 @@ def _parse_section(
         if problem is not None:
             problems.append(problem)
             continue
-        statements.append(
-            Statement(
-                source=item.source,
-                want=item.want,
-                exc_msg=item.exc_msg,
-                location=location,
-                options=tuple(sorted(item.options.items())),
-                want_line=_want_line(block, item),
-            )
-        )
+        statements.append(_statement(item, location, block))
     if problems:
         return None, problems
     example = Example(kind, tuple(statements), description, Location(path, block[0].number))
     problems.extend(_check_kind(example, qualname))
     return (None if problems else example), problems
+
+
+def _statement(item: doctest.Example, location: Location, block: list[_Line]) -> Statement:
+    """A parsed doctest example as a statement, located in the file ``block`` came from."""
+    return Statement(
+        source=item.source,
+        want=item.want,
+        exc_msg=item.exc_msg,
+        location=location,
+        options=tuple(sorted(item.options.items())),
+        want_line=_want_line(block, item),
+    )
 
 
 def _want_line(block: list[_Line], item: doctest.Example) -> int:
@@ -261,6 +257,16 @@ def _check_statement(item: doctest.Example, location: Location) -> FormatProblem
 
 def _check_kind(example: Example, qualname: str) -> list[FormatProblem]:
     run = [s for s in example.statements if not s.skip]
+    if example.kind is ExampleKind.SEEN_AS:
+        if run and run[-1].exc_msg is not None and run[-1].documented_class != qualname:
+            return []
+        return [
+            FormatProblem(
+                "'Also seen as:' must end in the documented traceback of the error raised "
+                f"where {qualname} is not (another class)",
+                example.location,
+            )
+        ]
     if example.kind is not ExampleKind.BAD:
         return [
             FormatProblem(

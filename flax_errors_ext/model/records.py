@@ -21,6 +21,10 @@ class ExampleKind(enum.StrEnum):
     BAD = "bad"
     GOOD = "good"
     UNREACHABLE = "unreachable"
+    SEEN_AS = "seen-as"
+    """The same mistake raising another error where this one is not in place (JAX's
+    own ``TypeError`` where :func:`flax_errors_ext.install` was not called): checked
+    like a bad example, and what a pasted message of that other error finds."""
     UPSTREAM = "upstream"
     """The doctest statements of another project's docstring (JAX's), run as that
     project's doctest would; their verdicts are the library's, not the catalogue's."""
@@ -28,7 +32,11 @@ class ExampleKind(enum.StrEnum):
     @property
     def section_title(self) -> str:
         """The section title in a docstring, without its colon: ``Bad example``."""
-        return "Unreachable" if self is ExampleKind.UNREACHABLE else f"{self.capitalize()} example"
+        if self is ExampleKind.UNREACHABLE:
+            return "Unreachable"
+        if self is ExampleKind.SEEN_AS:
+            return "Also seen as"
+        return f"{self.capitalize()} example"
 
     @property
     def heading(self) -> str:
@@ -37,7 +45,14 @@ class ExampleKind(enum.StrEnum):
             return "Why it cannot be raised"
         if self is ExampleKind.UPSTREAM:
             return "The library's own examples"
+        if self is ExampleKind.SEEN_AS:
+            return "What you may see instead"
         return self.section_title
+
+    @property
+    def raises(self) -> bool:
+        """Whether such an example ends in a documented traceback."""
+        return self in (ExampleKind.BAD, ExampleKind.SEEN_AS)
 
     @property
     def ours(self) -> bool:

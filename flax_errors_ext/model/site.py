@@ -13,12 +13,14 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from flax_errors_ext.model.records import ExampleKind
 from flax_errors_ext.model.tracebacks import strip_jax_note
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from flax_errors_ext.model.entry_record import EntryRecord
+    from flax_errors_ext.model.records import Example
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,6 +53,72 @@ BADGE_ORDER = ("passed", "unreachable", "failed", "malformed", "undocumented", "
 def badge(status: str) -> Badge:
     """The badge for an entry status; an unknown status shows as itself."""
     return BADGES.get(status, Badge(status, "secondary", status))
+
+
+def verification_text(record: EntryRecord) -> str:
+    """What an entry's verification line says after its mark (passed) or badge (the rest).
+
+    ``Verified on CPU · flax 0.12.8 · jax 0.10.2 · jaxlib 0.10.2``: the device as
+    the record gives it, the versions by package name (a kernel reports them in
+    another order than the cache key keeps them). No date: an entry's page depends
+    only on what it was checked against, so rebuilds from the cache give the same page.
+    """
+    on = f" on {record.device.label}" if record.device is not None else ""
+    words = {
+        "passed": f"Verified{on}",
+        "unreachable": f"Evidence checked{on}",
+        "failed": "An example no longer does what is documented" + (f" (run{on})" if on else ""),
+        "malformed": "The docstring breaks the catalogue format",
+        "undocumented": "No examples yet",
+        "not-run": "Not run in this build: the outputs shown are the documented ones",
+    }.get(record.status.value, record.status.value)
+    return " · ".join([words, *(f"{name} {version}" for name, version in sorted(record.versions))])
+
+
+def first_paragraph(text: str) -> tuple[str, int]:
+    """The first paragraph of reST text as one line, and the line its rest starts at.
+
+    The rest starts after the blank lines that follow the paragraph; at the end of
+    ``text`` when there is no more.
+    """
+    lines = text.split("\n")
+    start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
+    end = next((i for i in range(start, len(lines)) if not lines[i].strip()), len(lines))
+    rest = next((i for i in range(end, len(lines)) if lines[i].strip()), len(lines))
+    return " ".join(line.strip() for line in lines[start:end]), rest
+
+
+def first_screen(examples: Sequence[Example]) -> tuple[int, ...]:
+    """Which examples an entry shows before any tab, by index, in the order shown.
+
+    The first bad example (or, where the entry has none, its first evidence that
+    the error cannot be raised), then the first good one: the wrong code and the
+    fixed code one after the other. Every other example goes in the tabs below.
+    """
+    kinds = [example.kind for example in examples]
+    lead = next(
+        (
+            kinds.index(kind)
+            for kind in (ExampleKind.BAD, ExampleKind.UNREACHABLE)
+            if kind in kinds
+        ),
+        None,
+    )
+    good = kinds.index(ExampleKind.GOOD) if ExampleKind.GOOD in kinds else None
+    return tuple(index for index in (lead, good) if index is not None)
+
+
+def fix_text(examples: Sequence[Example]) -> str:
+    """The one-line fix shown under an entry's headline: its first good example's caption.
+
+    That is the first paragraph of the example's description, as reST; "" where
+    the entry has no bad example (nothing to fix: it cannot be raised) or no good
+    example with a description.
+    """
+    kinds = [example.kind for example in examples]
+    if ExampleKind.BAD not in kinds or ExampleKind.GOOD not in kinds:
+        return ""
+    return first_paragraph(examples[kinds.index(ExampleKind.GOOD)].description)[0]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -3,9 +3,11 @@
 ``.. flax-errors-catalogue:: <module>`` renders one section per error, whose id is
 the error's full dotted name (the fragment of the URL the error prints). A reader
 who lands there sees, from the top: the error's name, what went wrong in one line,
-whether and where it was verified, the examples as tabs (what raises it, what
-fixes it; see :mod:`flax_errors_ext.sphinx.examples`), then the explanation, the
-signature and related errors.
+the fix in one line (the first good example's caption), whether and where it was
+verified, then the first bad and the first good example one after the other, open,
+with any other examples as tabs below them (see :mod:`flax_errors_ext.sphinx.examples`):
+a reader at 1280 by 900 pixels has the wrong code and the fixed code on the first screen.
+Then come the explanation, the signature and related errors.
 
 Examples are executed here, at read time, through :mod:`flax_errors_ext.execution.run`;
 everything shown of a run is a literal block, so error text can never turn into
@@ -23,10 +25,10 @@ from sphinx.util.docutils import SphinxDirective
 
 from flax_errors_ext.execution.modules import DiscoveryError, load_module
 from flax_errors_ext.execution.run import EntryOutcome, check_module, default_jobs
-from flax_errors_ext.model.site import inline_parts
+from flax_errors_ext.model.site import fix_text, inline_parts, verification_text
 from flax_errors_ext.model.tracebacks import import_roots, strip_roots
 from flax_errors_ext.sphinx.badges import status_badge
-from flax_errors_ext.sphinx.examples import example_tabs
+from flax_errors_ext.sphinx.examples import entry_examples
 from flax_errors_ext.sphinx.loggers import LOGGER, warn
 from flax_errors_ext.sphinx.state import (
     BuildState,
@@ -110,13 +112,15 @@ class CatalogueDirective(SphinxDirective):
         )
         record = outcome.record(state.run.fingerprint)
         section += _headline_paragraph(entry.summary)
+        fix = fix_text(entry.examples)
+        section += _fix_paragraph(fix)
         prose = entry.details
         section += _status_line(record)
         roots = (str(self.env.app.confdir), *import_roots())
         for problem in entry.problems:
             section += _problem_box(problem, roots)
         if results:
-            section += example_tabs(results, self._rest)
+            section += entry_examples(results, self._rest, fix_shown=bool(fix))
         if any(passage.text.strip() for passage in prose):
             section += nodes.rubric("What it means", "What it means")
         for passage in prose:
@@ -214,27 +218,49 @@ def _headline_paragraph(text: str) -> list[nodes.Node]:
     if not text:
         return []
     paragraph = nodes.paragraph(classes=["flax-errors-headline"])
-    for part, code in inline_parts(text):
-        paragraph += nodes.literal(part, part) if code else nodes.Text(part)
+    paragraph.extend(_inline(text))
     return [paragraph]
 
 
-def _status_line(record: EntryRecord) -> nodes.Node:
-    """The verification line: a badge, then the status, the device and the versions.
+def _fix_paragraph(text: str) -> list[nodes.Node]:
+    """``Fix: Pass overwrite=True when ...``: the first good example's caption."""
+    if not text:
+        return []
+    paragraph = nodes.paragraph(classes=["flax-errors-fix"])
+    paragraph += nodes.strong("Fix:", "Fix:")
+    paragraph += nodes.Text(" ")
+    paragraph.extend(_inline(text))
+    return [paragraph]
 
-    No date: an entry's page depends only on what it was checked against (the
-    landing page says when the build ran), so rebuilds and ``-j`` give the same page.
+
+def _inline(text: str) -> list[nodes.Node]:
+    """A reST one-liner's text, with its inline literals as code and nothing else as markup."""
+    return [
+        nodes.literal(part, part) if code else nodes.Text(part)
+        for part, code in inline_parts(text)
+    ]
+
+
+def _status_line(record: EntryRecord) -> nodes.Node:
+    """The verification line: ``✓ Verified on CPU · flax 0.12.8 · jax 0.10.2 · ...``.
+
+    An entry that is not verified (drifted, unreachable, undocumented, not run)
+    leads with its status badge instead of the check mark. No date: an entry's
+    page depends only on what it was checked against (the landing page says when
+    the build ran), so rebuilds from the cache and ``-j`` give the same page.
     """
-    where = str(record.device) if record.device is not None else "not executed"
-    text = f"Status: {record.status} · device: {where} · " + " · ".join(
-        f"{name} {version}" for name, version in record.versions
+    passed = record.status.value == "passed"
+    lead = (
+        nodes.inline("✓", "✓", classes=["flax-errors-check"])
+        if passed
+        else status_badge(record.status)
     )
     return nodes.paragraph(
         "",
         "",
-        status_badge(record.status),
+        lead,
         nodes.Text(" "),
-        nodes.Text(text),
+        nodes.Text(verification_text(record)),
         classes=["flax-errors-status", record.status.value],
     )
 

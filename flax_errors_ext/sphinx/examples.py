@@ -1,9 +1,14 @@
-"""An entry's examples as sphinx-design tabs: code, the real output, and the verdict.
+"""An entry's examples: code, the real output, and the verdict.
 
-Each example becomes one tab. Its code block is the example as a doctest session
-whose output is what actually ran, with tracebacks trimmed to the reader's own
-frames (:mod:`flax_errors_ext.model.tracebacks`); the full traceback is one click
-away in a dropdown. Both name library files inside their import root
+The first bad example and the first good one are shown one after the other, open,
+under "What raises it" and "The fix" (see :func:`~flax_errors_ext.model.site.first_screen`);
+every other example (more bad and good ones, the evidence that an error cannot be
+raised, the library's own examples) is a sphinx-design tab below them.
+
+Each example's code block is the example as a doctest session whose output is
+what actually ran, with tracebacks trimmed to the reader's own frames
+(:mod:`flax_errors_ext.model.tracebacks`); the full traceback is one click away
+in a dropdown. Both name library files inside their import root
 (``flax/linen/module.py``), never by a folder of the build machine, and leave
 out the doctest runner's frame. Everything shown of a run is a literal block, so
 error text never turns into markup.
@@ -19,6 +24,7 @@ from docutils import nodes
 from sphinx_design.shared import create_component
 
 from flax_errors_ext.model.records import ExampleKind, Verdict
+from flax_errors_ext.model.site import first_paragraph, first_screen
 from flax_errors_ext.model.tracebacks import (
     TRACEBACK_HEADER,
     import_roots,
@@ -42,26 +48,66 @@ _PASSED = {
     ExampleKind.GOOD: "Checked: runs cleanly and prints the documented output.",
     ExampleKind.UNREACHABLE: "Checked: the evidence still holds.",
     ExampleKind.UPSTREAM: "Checked: prints what the library's own doctest documents.",
+    ExampleKind.SEEN_AS: "Checked: raises exactly that error, with the documented text.",
 }
 
 
-def example_tabs(results: Sequence[ExampleResult], parse_rest: ParseRest) -> nodes.Node:
-    """One tab per example, bad ones first as documented; the first tab is open.
+def entry_examples(
+    results: Sequence[ExampleResult], parse_rest: ParseRest, *, fix_shown: bool
+) -> list[nodes.Node]:
+    """The first bad and the first good example, open, then the others as tabs.
 
     Args:
         results: The entry's examples with their verdicts, in docstring order.
         parse_rest: Parses an example's description (reST) at its file lines.
+        fix_shown: Whether the first good example's caption is already shown, as
+            the entry's fix line; its box then leaves that paragraph out.
     """
     totals = Counter(result.example.kind for result in results)
+    numbers: list[int] = []
     seen: Counter[ExampleKind] = Counter()
-    roots = import_roots()
-    tab_set = create_component("tab-set", classes=["sd-tab-set", "flax-errors-examples"])
     for result in results:
+        seen[result.example.kind] += 1
+        numbers.append(seen[result.example.kind])
+    roots = import_roots()
+    shown = first_screen([result.example for result in results])
+    # "What raises it" and "The fix" where there is something to fix; where the
+    # error cannot be raised, the evidence and the good example go by their kind.
+    fixes = any(results[index].example.kind is ExampleKind.BAD for index in shown)
+    found: list[nodes.Node] = []
+    for index in shown:
+        result = results[index]
         kind = result.example.kind
-        seen[kind] += 1
-        label = kind.heading + (f" {seen[kind]}" if totals[kind] > 1 else "")
-        tab_set += _tab(label, _example(result, parse_rest, roots), failed=result.verdict.failed)
-    return tab_set
+        heading = _FIRST_SCREEN[kind] if fixes and kind in _FIRST_SCREEN else kind.heading
+        skip = fix_shown and kind is ExampleKind.GOOD
+        found.append(
+            _shown(heading, _example(result, parse_rest, roots, skip_caption=skip), result)
+        )
+    rest = [index for index in range(len(results)) if index not in shown]
+    if rest:
+        tab_set = create_component("tab-set", classes=["sd-tab-set", "flax-errors-examples"])
+        for index in rest:
+            result = results[index]
+            kind = result.example.kind
+            label = kind.heading + (f" {numbers[index]}" if totals[kind] > 1 else "")
+            tab_set += _tab(
+                label, _example(result, parse_rest, roots), failed=result.verdict.failed
+            )
+        found.append(tab_set)
+    return found
+
+
+_FIRST_SCREEN = {ExampleKind.BAD: "What raises it", ExampleKind.GOOD: "The fix"}
+"""The headings of the first bad and good example, where the error can be raised."""
+
+
+def _shown(heading: str, children: list[nodes.Node], result: ExampleResult) -> nodes.Node:
+    """An example shown open, under a small heading (red when the example failed)."""
+    classes = ["flax-errors-heading"] + (["flax-errors-failed"] if result.verdict.failed else [])
+    box = nodes.container(classes=["flax-errors-shown", result.example.kind.value])
+    box += nodes.rubric(heading, heading, classes=classes)
+    box.extend(children)
+    return box
 
 
 def _tab(label: str, children: list[nodes.Node], *, failed: bool) -> nodes.Node:
@@ -75,26 +121,38 @@ def _tab(label: str, children: list[nodes.Node], *, failed: bool) -> nodes.Node:
 
 
 def _example(
-    result: ExampleResult, parse_rest: ParseRest, roots: Sequence[str]
+    result: ExampleResult,
+    parse_rest: ParseRest,
+    roots: Sequence[str],
+    *,
+    skip_caption: bool = False,
 ) -> list[nodes.Node]:
+    """The example's box; ``skip_caption`` leaves out its description's first paragraph."""
     example = result.example
     box = nodes.container(
         classes=["flax-errors-example", example.kind.value, result.verdict.value]
     )
-    description_lines = example.description.count("\n") + 1
+    description = example.description
+    description_lines = description.count("\n") + 1
     first = example.location.line - description_lines - 1
-    box += parse_rest(example.description, example.location.path, _from(first))
+    if skip_caption:
+        skipped = first_paragraph(description)[1]
+        description = "\n".join(description.split("\n")[skipped:])
+        first += skipped
+    box += parse_rest(description, example.location.path, _from(first))
     box += nodes.literal_block(
         "", transcript(result, roots=roots), language="pycon", classes=["flax-errors-transcript"]
     )
+    # The verdict, then the full traceback: closed, it shares the verdict's line.
+    box += _verdict(result, roots)
     full = full_tracebacks(result, roots=roots)
     if full:
         box += dropdown(
             "Full traceback",
             [nodes.literal_block("", text, language="pytb") for text in full],
             classes=["flax-errors-full-traceback"],
+            margin="sd-mb-1",
         )
-    box += _verdict(result, roots)
     if result.verdict.failed and result.diff:
         box += nodes.literal_block("", strip_roots(result.diff, roots), language="diff")
     return [box]
@@ -176,8 +234,13 @@ def _internal(roots: Sequence[str]) -> Callable[[str], bool]:
     return internal
 
 
-def dropdown(title: str, children: list[nodes.Node], classes: Sequence[str] = ()) -> nodes.Node:
-    """A closed sphinx-design dropdown (an HTML ``<details>``)."""
+def dropdown(
+    title: str,
+    children: list[nodes.Node],
+    classes: Sequence[str] = (),
+    margin: str = "sd-mb-3",
+) -> nodes.Node:
+    """A closed sphinx-design dropdown (an HTML ``<details>``); ``margin``, its space below."""
     container = create_component(
         "dropdown",
         opened=False,
@@ -185,7 +248,7 @@ def dropdown(title: str, children: list[nodes.Node], classes: Sequence[str] = ()
         has_title=True,
         icon=None,
         chevron=None,
-        container_classes=["sd-mb-3", *classes],
+        container_classes=[margin, *classes],
         title_classes=[],
         body_classes=[],
     )
