@@ -46,7 +46,8 @@ def main() -> None:
         fork_server.preload()
         entries = []
         for module_name in DEFAULT_MODULES:
-            for entry in load_module(module_name, [args.catalogue_dir]).entries:
+            module = load_module(module_name, [args.catalogue_dir]).without_upstream()
+            for entry in module.entries:
                 statements = [s for example in entry.examples for s in example.statements]
                 chosen = [(n, s.source) for n, s in enumerate(statements) if not s.skip]
                 if chosen:

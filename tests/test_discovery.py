@@ -190,3 +190,15 @@ def test_known_modules_get_their_pages_and_upstream_sites() -> None:
     assert flax.upstream == "https://flax.readthedocs.io/en/latest"
     assert (jax_spec.docname, jax_spec.upstream) == ("j", "https://docs.jax.dev/en/latest")
     assert config.spec("other.errors").docname == "api_reference/other.errors"
+
+
+def test_sequence_settings_take_command_line_overrides() -> None:
+    """``-D flax_errors_catalogue_dirs=a,b`` reaches the build (Sphinx splits lists)."""
+    from sphinx.config import Config
+
+    config = Config({}, {"flax_errors_catalogue_dirs": "one,two"})
+    for name, default, _ in CatalogueConfig.options():
+        config.add(name, default, "env", ())
+    config.init_values()
+    values = {name: config[name] for name, _, _ in CatalogueConfig.options()}
+    assert CatalogueConfig.from_values(values).catalogue_dirs == ("one", "two")

@@ -256,9 +256,15 @@ class CatalogueConfig:
 
     @classmethod
     def options(cls) -> Iterator[tuple[str, Any, str]]:
-        """``(config name, default, help)`` for every setting, in declaration order."""
+        """``(config name, default, help)`` for every setting, in declaration order.
+
+        A sequence's default is a list, as a ``conf.py`` writes it: Sphinx reads a
+        ``-D name=a,b`` override of a list setting as its comma-separated items.
+        """
         for field in dataclasses.fields(cls):
             default = field.default_factory() if callable(field.default_factory) else field.default
+            if isinstance(default, tuple):
+                default = list(default)
             yield PREFIX + field.name, default, field.metadata["help"]
 
     @classmethod
