@@ -8,7 +8,14 @@ import pytest
 
 from flax_errors_ext.model.entry_record import EntryRecord
 from flax_errors_ext.model.records import Example, ExampleKind, Location
-from flax_errors_ext.model.site import first_paragraph, first_screen, fix_text, verification_text
+from flax_errors_ext.model.site import (
+    evidence,
+    first_paragraph,
+    first_screen,
+    fix_text,
+    lead_lines,
+    verification_text,
+)
 
 BAD, GOOD = ExampleKind.BAD, ExampleKind.GOOD
 UNREACHABLE, UPSTREAM = ExampleKind.UNREACHABLE, ExampleKind.UPSTREAM
@@ -90,8 +97,8 @@ def test_first_paragraph_is_one_line_and_says_where_the_rest_starts() -> None:
         ((BAD, GOOD, BAD, GOOD), (0, 1)),
         ((BAD, BAD, GOOD, GOOD, UPSTREAM), (0, 2)),
         ((GOOD, BAD), (1, 0)),  # the wrong code first, wherever it is documented
-        ((UNREACHABLE,), (0,)),  # evidence alone still shows
-        ((UNREACHABLE, GOOD), (0, 1)),
+        ((UNREACHABLE,), ()),  # the evidence is folded away (see evidence())
+        ((UNREACHABLE, GOOD), (1,)),  # what to do, open
         ((BAD,), (0,)),
         ((UPSTREAM,), ()),  # the library's own examples go in the tabs
         ((), ()),
@@ -125,3 +132,23 @@ def test_no_fix_when_the_good_example_has_no_caption() -> None:
     examples = _examples(BAD, GOOD)
     examples[1] = Example(GOOD, (), "", Location("m.py", 20))
     assert fix_text(examples) == ""
+
+
+@pytest.mark.parametrize(
+    ("kinds", "folded"),
+    [((UNREACHABLE, GOOD), 0), ((GOOD, UNREACHABLE, UNREACHABLE), 1), ((BAD, UNREACHABLE), None)],
+)
+def test_only_an_unreachable_entry_folds_its_evidence(
+    kinds: tuple[ExampleKind, ...], folded: int | None
+) -> None:
+    assert evidence(_examples(*kinds)) == folded
+
+
+def test_lead_lines_say_the_fix_or_when_it_is_raised_and_what_to_do() -> None:
+    assert lead_lines(_examples(BAD, GOOD)) == (("Fix:", "The good one."),)
+    assert lead_lines(_examples(UNREACHABLE, GOOD)) == (
+        ("When it is raised:", "The unreachable one."),
+        ("What to do:", "The good one."),
+    )
+    assert lead_lines(_examples(UNREACHABLE)) == (("When it is raised:", "The unreachable one."),)
+    assert lead_lines(_examples(BAD)) == ()

@@ -317,23 +317,34 @@ def test_a_failed_example_shown_open_is_marked_failed() -> None:
 @pytest.mark.parametrize(
     ("kinds", "headings", "tabs"),
     [
-        # Evidence alone still shows, open.
-        ((ExampleKind.UNREACHABLE,), ["Why it cannot be raised"], []),
-        # Nothing to fix where the error cannot be raised: the kinds' own headings.
-        (
-            (ExampleKind.UNREACHABLE, ExampleKind.GOOD),
-            ["Why it cannot be raised", "Good example"],
-            [],
-        ),
+        # The evidence is folded away; what to do is open.
+        ((ExampleKind.UNREACHABLE,), [], []),
+        ((ExampleKind.UNREACHABLE, ExampleKind.GOOD), ["Good example"], []),
         ((ExampleKind.UPSTREAM,), [], ["The library's own examples"]),
     ],
 )
-def test_entries_that_cannot_be_raised_show_their_evidence(
+def test_entries_that_cannot_be_raised_fold_their_evidence(
     kinds: tuple[ExampleKind, ...], headings: list[str], tabs: list[str]
 ) -> None:
-    shown, _, in_tabs = _layout([_result(kind, "Caption.") for kind in kinds], fix_shown=False)
+    results = [_result(kind, "Caption.") for kind in kinds]
+    shown, other, in_tabs = _layout(results, fix_shown=False)
     assert [heading for heading, _ in _headings(shown)] == headings
     assert [heading for heading, _ in _headings(in_tabs)] == tabs
+    folded = [
+        node
+        for node in other
+        if isinstance(node, nodes.Element)
+        and "flax-errors-evidence" in node.get("container_classes", [])
+    ]
+    assert len(folded) == (ExampleKind.UNREACHABLE in kinds)
+    for dropdown in folded:
+        assert dropdown.astext().startswith("How we know it cannot be raised")
+
+
+def test_failing_evidence_says_so_on_its_dropdown() -> None:
+    results = [_result(ExampleKind.UNREACHABLE, "Caption.", Verdict.DRIFTED)]
+    _, (folded,), _ = _layout(results, fix_shown=False)
+    assert folded.astext().startswith("How we know it cannot be raised: the evidence drifted")
 
 
 def _classes(node: nodes.Node) -> list[str]:
@@ -344,7 +355,7 @@ def _layout(
     results: list[ExampleResult], *, fix_shown: bool
 ) -> tuple[list[nodes.Node], list[nodes.Node], list[nodes.Node]]:
     """The examples shown open, anything else outside the tabs, and the tabs."""
-    found = entry_examples(results, _paragraphs, fix_shown=fix_shown)
+    found = entry_examples(results, _paragraphs, captions_shown=fix_shown)
     shown = [node for node in found if "flax-errors-shown" in _classes(node)]
     tab_sets = [node for node in found if "flax-errors-examples" in _classes(node)]
     assert len(tab_sets) <= 1

@@ -91,34 +91,56 @@ def first_paragraph(text: str) -> tuple[str, int]:
 def first_screen(examples: Sequence[Example]) -> tuple[int, ...]:
     """Which examples an entry shows before any tab, by index, in the order shown.
 
-    The first bad example (or, where the entry has none, its first evidence that
-    the error cannot be raised), then the first good one: the wrong code and the
-    fixed code one after the other. Every other example goes in the tabs below.
+    The first bad example, then the first good one: the wrong code and the fixed
+    code one after the other. Where the error cannot be raised, only the good
+    example (what to do); the evidence goes in a dropdown (:func:`evidence`).
+    Every other example goes in the tabs below.
     """
     kinds = [example.kind for example in examples]
-    lead = next(
-        (
-            kinds.index(kind)
-            for kind in (ExampleKind.BAD, ExampleKind.UNREACHABLE)
-            if kind in kinds
-        ),
-        None,
-    )
+    bad = kinds.index(ExampleKind.BAD) if ExampleKind.BAD in kinds else None
     good = kinds.index(ExampleKind.GOOD) if ExampleKind.GOOD in kinds else None
-    return tuple(index for index in (lead, good) if index is not None)
+    return tuple(index for index in (bad, good) if index is not None)
+
+
+def evidence(examples: Sequence[Example]) -> int | None:
+    """The index of the evidence an unreachable entry folds away, if it is one."""
+    kinds = [example.kind for example in examples]
+    if ExampleKind.BAD in kinds or ExampleKind.UNREACHABLE not in kinds:
+        return None
+    return kinds.index(ExampleKind.UNREACHABLE)
+
+
+def caption(examples: Sequence[Example], kind: ExampleKind) -> str:
+    """The first paragraph of the first ``kind`` example's description, as reST ("" if none)."""
+    found = next((example for example in examples if example.kind is kind), None)
+    return first_paragraph(found.description)[0] if found is not None else ""
 
 
 def fix_text(examples: Sequence[Example]) -> str:
     """The one-line fix shown under an entry's headline: its first good example's caption.
 
-    That is the first paragraph of the example's description, as reST; "" where
-    the entry has no bad example (nothing to fix: it cannot be raised) or no good
+    "" where the entry has no bad example (see :func:`lead_lines`) or no good
     example with a description.
     """
-    kinds = [example.kind for example in examples]
-    if ExampleKind.BAD not in kinds or ExampleKind.GOOD not in kinds:
+    if not any(example.kind is ExampleKind.BAD for example in examples):
         return ""
-    return first_paragraph(examples[kinds.index(ExampleKind.GOOD)].description)[0]
+    return caption(examples, ExampleKind.GOOD)
+
+
+def lead_lines(examples: Sequence[Example]) -> tuple[tuple[str, str], ...]:
+    """The labelled one-liners under an entry's headline: ``(label, reST text)``.
+
+    ``Fix:`` for an error that can be raised; for one that cannot, when it is
+    (the evidence's first paragraph) and what to do (the good example's caption).
+    """
+    if evidence(examples) is None:
+        fix = fix_text(examples)
+        return (("Fix:", fix),) if fix else ()
+    lines = (
+        ("When it is raised:", caption(examples, ExampleKind.UNREACHABLE)),
+        ("What to do:", caption(examples, ExampleKind.GOOD)),
+    )
+    return tuple(line for line in lines if line[1])
 
 
 @dataclasses.dataclass(frozen=True)

@@ -25,7 +25,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from flax_errors_ext.execution.modules import DiscoveryError, load_module
 from flax_errors_ext.execution.run import EntryOutcome, check_module, default_jobs
-from flax_errors_ext.model.site import fix_text, inline_parts, verification_text
+from flax_errors_ext.model.site import inline_parts, lead_lines, verification_text
 from flax_errors_ext.model.tracebacks import import_roots, strip_roots
 from flax_errors_ext.sphinx.badges import status_badge
 from flax_errors_ext.sphinx.examples import entry_examples
@@ -112,15 +112,16 @@ class CatalogueDirective(SphinxDirective):
         )
         record = outcome.record(state.run.fingerprint)
         section += _headline_paragraph(entry.summary)
-        fix = fix_text(entry.examples)
-        section += _fix_paragraph(fix)
+        leads = lead_lines(entry.examples)
+        for label, text in leads:
+            section += _lead_paragraph(label, text)
         prose = entry.details
         section += _status_line(record)
         roots = (str(self.env.app.confdir), *import_roots())
         for problem in entry.problems:
             section += _problem_box(problem, roots)
         if results:
-            section += entry_examples(results, self._rest, fix_shown=bool(fix))
+            section += entry_examples(results, self._rest, captions_shown=bool(leads))
         if any(passage.text.strip() for passage in prose):
             section += nodes.rubric("What it means", "What it means")
         for passage in prose:
@@ -222,12 +223,10 @@ def _headline_paragraph(text: str) -> list[nodes.Node]:
     return [paragraph]
 
 
-def _fix_paragraph(text: str) -> list[nodes.Node]:
-    """``Fix: Pass overwrite=True when ...``: the first good example's caption."""
-    if not text:
-        return []
+def _lead_paragraph(label: str, text: str) -> list[nodes.Node]:
+    """``Fix: Pass overwrite=True when ...``: an example's caption, under the headline."""
     paragraph = nodes.paragraph(classes=["flax-errors-fix"])
-    paragraph += nodes.strong("Fix:", "Fix:")
+    paragraph += nodes.strong(label, label)
     paragraph += nodes.Text(" ")
     paragraph.extend(_inline(text))
     return [paragraph]

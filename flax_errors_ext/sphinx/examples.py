@@ -24,7 +24,7 @@ from docutils import nodes
 from sphinx_design.shared import create_component
 
 from flax_errors_ext.model.records import ExampleKind, Verdict
-from flax_errors_ext.model.site import first_paragraph, first_screen
+from flax_errors_ext.model.site import evidence, first_paragraph, first_screen
 from flax_errors_ext.model.tracebacks import (
     TRACEBACK_HEADER,
     import_roots,
@@ -53,15 +53,19 @@ _PASSED = {
 
 
 def entry_examples(
-    results: Sequence[ExampleResult], parse_rest: ParseRest, *, fix_shown: bool
+    results: Sequence[ExampleResult], parse_rest: ParseRest, *, captions_shown: bool
 ) -> list[nodes.Node]:
     """The first bad and the first good example, open, then the others as tabs.
+
+    Where the error cannot be raised, the good example is open and the evidence
+    folded into a "How we know" dropdown.
 
     Args:
         results: The entry's examples with their verdicts, in docstring order.
         parse_rest: Parses an example's description (reST) at its file lines.
-        fix_shown: Whether the first good example's caption is already shown, as
-            the entry's fix line; its box then leaves that paragraph out.
+        captions_shown: Whether the captions of the first good example and of the
+            evidence are already shown under the headline (the fix line); their
+            boxes then leave that paragraph out.
     """
     totals = Counter(result.example.kind for result in results)
     numbers: list[int] = []
@@ -70,7 +74,9 @@ def entry_examples(
         seen[result.example.kind] += 1
         numbers.append(seen[result.example.kind])
     roots = import_roots()
-    shown = first_screen([result.example for result in results])
+    examples = [result.example for result in results]
+    shown = first_screen(examples)
+    folded = evidence(examples)
     # "What raises it" and "The fix" where there is something to fix; where the
     # error cannot be raised, the evidence and the good example go by their kind.
     fixes = any(results[index].example.kind is ExampleKind.BAD for index in shown)
@@ -79,11 +85,21 @@ def entry_examples(
         result = results[index]
         kind = result.example.kind
         heading = _FIRST_SCREEN[kind] if fixes and kind in _FIRST_SCREEN else kind.heading
-        skip = fix_shown and kind is ExampleKind.GOOD
+        skip = captions_shown and kind is ExampleKind.GOOD
         found.append(
             _shown(heading, _example(result, parse_rest, roots, skip_caption=skip), result)
         )
-    rest = [index for index in range(len(results)) if index not in shown]
+    if folded is not None:
+        result = results[folded]
+        title = "How we know it cannot be raised" + (
+            f": the evidence {result.verdict}" if result.verdict.failed else ""
+        )
+        box = _example(result, parse_rest, roots, skip_caption=captions_shown)
+        classes = ["flax-errors-evidence"] + (
+            ["flax-errors-failed"] if result.verdict.failed else []
+        )
+        found.append(dropdown(title, box, classes=classes))
+    rest = [i for i in range(len(results)) if i not in shown and i != folded]
     if rest:
         tab_set = create_component("tab-set", classes=["sd-tab-set", "flax-errors-examples"])
         for index in rest:
