@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import sys
 import tarfile
 import tempfile
 import time
+import tomllib
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import nox
+
+if TYPE_CHECKING:
+    from flax_errors_ext.model.history import History
 
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.reuse_venv = "yes"
@@ -222,3 +229,113 @@ def _flax_source(session: nox.Session, version: str) -> Path:
         # Renamed into place whole, so that an interrupted fetch is never taken as cached.
         Path(tmp, top).rename(source)
     return source
+
+
+# --- nox -s history: every catalogue entry's bad examples on past Flax releases. ---
+
+HISTORY = Path("flax_errors_ext/history")
+HISTORY_CATALOGUE = Path("flax_errors_ext/catalogue/flax.errors")
+HISTORY_PINNED = ("flax", "jax", "jaxlib")
+"""Pinned in releases.toml, so exempt from the release's `as_of` date."""
+
+
+@nox.session(python=PYTHON, venv_backend="uv")
+def history(session: nox.Session) -> None:
+    """Every flax.errors entry's bad examples on each release in releases.toml, into flax.json.
+
+    One venv per release under .nox/history/releases/; a release already recorded
+    with the same example code is not run again. The file is written after each
+    release, and Ctrl-C keeps what was done. ``-- 0.8.5 0.12.8`` runs only those.
+    """
+    # The model is the standard library alone: read from this checkout, nothing installed
+    # (nox imports this file without putting its folder on sys.path).
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from flax_errors_ext.model.history import History, Pin, ReleaseRun, entry_codes
+    from flax_errors_ext.model.parse import parse_docstring
+
+    releases = tomllib.loads((HISTORY / "releases.toml").read_text("utf-8"))["release"]
+    if session.posargs:
+        releases = [r for r in releases if r["flax"] in session.posargs]
+    entries = [
+        parse_docstring(path.read_text("utf-8"), f"flax.errors.{path.stem}", str(path), 1)
+        for path in sorted(HISTORY_CATALOGUE.glob("*.txt"))
+    ]
+    codes = entry_codes(entries)
+    out = HISTORY / "flax.json"
+    data = History.from_json(json.loads(out.read_text("utf-8"))) if out.exists() else History()
+    todo = data.pending([Pin(*(r[name] for name in HISTORY_PINNED)) for r in releases], codes)
+    session.log(
+        f"{len(releases)} releases x {len(codes)} entries: "
+        f"{sum(map(len, todo.values()))} to run, on {len(todo)} releases"
+    )
+    started = time.monotonic()
+    runs = Path(session.bin).parent / "runs"
+    runs.mkdir(exist_ok=True)
+    # Newest first: the releases readers care most about are recorded first, and the
+    # slowest (where every example gets far) set the pace the time left is told by.
+    chosen = [r for r in reversed(releases) if r["flax"] in todo]
+    for number, release in enumerate(chosen, 1):
+        names = todo[release["flax"]]
+        python = _release_venv(session, release)
+        partial = runs / f"flax-{release['flax']}.json"
+        partial.unlink(missing_ok=True)
+        later = {r["flax"]: todo[r["flax"]] for r in chosen[number:]}
+        seconds = data.seconds_left(later)
+        estimate = (
+            f"--later-seconds={seconds:.0f}"
+            if seconds is not None  # else at this release's own pace
+            else f"--entries-after={sum(map(len, later.values()))}"
+        )
+        label = f"release {number} of {len(chosen)} (flax {release['flax']}, jax {release['jax']})"
+        only = ["--only", *names] if len(names) < len(codes) else []
+        try:
+            session.run(
+                str(python),
+                "flax_errors_ext/history/run_release.py",
+                f"--catalogue={HISTORY_CATALOGUE}",
+                f"--out={partial}",
+                f"--label={label}",
+                estimate,
+                *only,
+                external=True,
+                interrupt_timeout=10.0,
+            )
+        finally:  # Ctrl-C or a failed run: keep the entries it finished
+            if partial.exists():
+                data = data.merged(ReleaseRun.from_json(json.loads(partial.read_text("utf-8"))))
+                _write_history(out, data, codes)
+    session.log(f"{len(chosen)} releases run in {time.monotonic() - started:.0f} s; see {out}")
+
+
+def _release_venv(session: nox.Session, release: dict[str, Any]) -> Path:
+    """The release's venv (made or reused) with its flax, jax and jaxlib; its python."""
+    venv = Path(session.bin).parent / "releases" / f"flax-{release['flax']}"
+    python = venv / "bin" / "python"
+    marker = venv / "flax-errors-release.json"
+    if marker.exists() and json.loads(marker.read_text("utf-8")) == release:
+        return python
+    session.run("uv", "venv", "--quiet", "--clear", "--python", PYTHON, str(venv), external=True)
+    session.run(
+        "uv",
+        "pip",
+        "install",
+        "--quiet",
+        f"--python={python}",
+        f"--exclude-newer={release['as_of']}T00:00:00Z",
+        # The pinned versions are what the release is; the date is for the rest.
+        *(f"--exclude-newer-package={name}=2100-01-01T00:00:00Z" for name in HISTORY_PINNED),
+        *(f"{name}=={release[name]}" for name in HISTORY_PINNED),
+        external=True,
+    )
+    marker.write_text(json.dumps(release), "utf-8")
+    return python
+
+
+def _write_history(path: Path, data: History, codes: dict[str, tuple[str, ...]]) -> None:
+    """Write flax.json atomically: the data and its summaries."""
+    from flax_errors_ext.model.timeline import document
+
+    temporary = path.with_name(path.name + ".tmp")
+    text = json.dumps(document(data, codes), indent=1, ensure_ascii=False) + "\n"
+    temporary.write_text(text, "utf-8")
+    temporary.replace(path)

@@ -7,5 +7,7 @@ imported module are entries, and ``config`` is the one typed configuration.
 with what is documented, ``entry_record`` and ``report`` make ``errors.json`` and
 the one report of failures, ``rewrite`` plans ``update``'s edits, ``lookup`` finds
 an entry from a name or a pasted message, and ``site``, ``areas`` and
-``tracebacks`` hold what the site shows. ``nox -s lint`` keeps this layer pure.
+``tracebacks`` hold what the site shows. ``history`` and ``timeline`` are the
+record of every entry across Flax's releases (``nox -s history``) and what it
+says. ``nox -s lint`` keeps this layer pure.
 """
