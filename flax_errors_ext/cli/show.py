@@ -4,21 +4,23 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.cli.parser import ExitCode
 from flax_errors_ext.cli.selection import UsageError, load, unknown
 from flax_errors_ext.model import lookup
 from flax_errors_ext.model.entry_record import EntryRecord, entry_record
+from flax_errors_ext.model.history import History
 from flax_errors_ext.model.judge import judge
 from flax_errors_ext.model.records import Verdict
 from flax_errors_ext.model.report import SCHEMA_VERSION, errors_document, summary_line
 from flax_errors_ext.model.site import plain_text
+from flax_errors_ext.model.wordings import by_entry, recorded_wordings, wording_of
 from flax_errors_ext.urls import base_url
 
 if TYPE_CHECKING:
     import argparse
-    from pathlib import Path
 
     from flax_errors_ext.model.records import ErrorEntry, Example, Statement
 
@@ -74,20 +76,45 @@ def explain_command(args: argparse.Namespace) -> int:
         query = sys.stdin.read()
     selection = load(args)
     entries = selection.entries
-    matches = lookup.find(entries, query)
+    histories = _histories({module.name for module in selection.modules})
+    wordings = recorded_wordings(histories)
+    matches = lookup.find(entries, query, by_entry(wordings))
     if not matches:
         raise UsageError(unknown(entries, query))
     best = matches[0]
+    older = wording_of(wordings, best.entry.qualname, query)
+    newest = {r.release.flax for history in histories for r in history.releases[-1:]}
+    if older is not None and older.versions.rpartition("-")[2] in newest:
+        older = None  # today's wording
     if not best.certain:
         how = "matches" if best.how == "message" else "resembles"
-        print(f"The message {how} the documented text of {best.entry.qualname}.", file=sys.stderr)
+        text = f"flax {older.versions}'s wording" if older else "the documented text"
+        print(f"The message {how} {text} of {best.entry.qualname}.", file=sys.stderr)
     print(render_entry(best.entry, base_url(selection.project.config.base_url)))
+    if older is not None:
+        print(
+            f"\nYour message is worded as flax {older.versions} worded it "
+            f"(today's text is in the bad example above):\n  {older.text}"
+        )
     others = [m.entry.qualname for m in matches[1:] if m.how == best.how][:3]
     if others and (best.certain or best.how == "message"):
         print(
             f"Also {'named' if best.certain else 'matching'}: {', '.join(others)}", file=sys.stderr
         )
     return ExitCode.OK
+
+
+SHIPPED_HISTORY = Path(__file__).resolve().parents[1] / "history" / "flax.json"
+"""What past Flax releases raised (``nox -s history``)."""
+
+
+def _histories(modules: set[str]) -> list[History]:
+    """The recorded histories of the selected modules (none if the file is unreadable)."""
+    try:
+        history = History.from_json(json.loads(SHIPPED_HISTORY.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return []
+    return [history] if history.module in modules else []
 
 
 def render_entry(entry: ErrorEntry, base: str) -> str:

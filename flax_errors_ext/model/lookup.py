@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from flax_errors_ext.model.tracebacks import strip_jax_note
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Iterator, Mapping, Sequence
 
     from flax_errors_ext.model.records import ErrorEntry
 
@@ -101,11 +101,16 @@ class Match:
         return self.how in ("name", "url", "class")
 
 
-def find(entries: Sequence[ErrorEntry], query: str) -> list[Match]:
+def find(
+    entries: Sequence[ErrorEntry],
+    query: str,
+    older: Mapping[str, Sequence[str]] | None = None,
+) -> list[Match]:
     """The entries ``query`` means, best first; empty when none is close enough.
 
     The work is bounded whatever the paste's size: only its first and last
-    :data:`KEEP_CHARS` are looked at.
+    :data:`KEEP_CHARS` are looked at. ``older``: texts past releases raised, by
+    entry (see :mod:`flax_errors_ext.model.wordings`), matched like the documented ones.
     """
     query = bounded(query).strip()
     if not query:
@@ -116,7 +121,7 @@ def find(entries: Sequence[ErrorEntry], query: str) -> list[Match]:
         found = finder(entries, query)
         if found:
             return found
-    return _by_message(entries, query)
+    return _by_message(entries, query, older or {})
 
 
 def bounded(text: str, keep: int = KEEP_CHARS) -> str:
@@ -180,17 +185,23 @@ def _by_class(entries: Sequence[ErrorEntry], query: str) -> list[Match]:
     return [Match(entry, "class", 1.0) for _, entry in ordered]
 
 
-def _by_message(entries: Sequence[ErrorEntry], query: str) -> list[Match]:
-    return [m for m in _ranked(entries, query) if m.how == "message" or m.score >= MIN_SIMILARITY]
+def _by_message(
+    entries: Sequence[ErrorEntry], query: str, older: Mapping[str, Sequence[str]]
+) -> list[Match]:
+    ranked = _ranked(entries, query, older)
+    return [m for m in ranked if m.how == "message" or m.score >= MIN_SIMILARITY]
 
 
-def _ranked(entries: Sequence[ErrorEntry], query: str) -> list[Match]:
+def _ranked(
+    entries: Sequence[ErrorEntry], query: str, older: Mapping[str, Sequence[str]] | None = None
+) -> list[Match]:
     body = message_body(query)[-MESSAGE_CHARS:]
     flat = normalise(body)
     matches = []
     for entry in entries:
         best: tuple[bool, float] = (False, 0.0)
-        for documented in documented_messages(entry):
+        past = (_strip_class(text) for text in (older or {}).get(entry.qualname, ()))
+        for documented in (*documented_messages(entry), *past):
             pattern = message_pattern(documented)
             known = normalise(documented)
             hit = bool(pattern.search(body)) or (len(flat) >= MIN_FRAGMENT and flat in known)
