@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from flax_errors_ext.model.parse import parse_docstring
+from flax_errors_ext.model.parse import parse_docstring, parse_prose
 from flax_errors_ext.model.records import ErrorEntry, ExampleKind
 
 
@@ -142,3 +142,24 @@ def test_also_seen_as_must_end_in_another_errors_traceback(documented: str) -> N
         body = body.replace("  Traceback (most recent call last):\n    ...\n", "")
     (problem,) = parse(BAD + "\n" + body).problems
     assert "'Also seen as:' must end in the documented traceback" in problem.message
+
+
+def test_an_opening_sentence_cut_by_a_blank_line_is_made_whole() -> None:
+    docstring = (
+        "This error is thrown when the shape is different from\n\n"
+        "  the shape of the init_fn. More text.\n\n"
+        "  A second paragraph.\n"
+    )
+    summary, (prose,) = parse_prose(docstring, "flax/errors.py", 100)
+    assert (
+        summary
+        == "This error is thrown when the shape is different from the shape of the init_fn."
+    )
+    assert prose.text.split("\n\n")[0] == (
+        "This error is thrown when the shape is different from\n"
+        "the shape of the init_fn. More text."
+    )
+    assert prose.lines[:2] == (100, 102)  # each line keeps its place in the file
+    # An opening that ends its sentence keeps its paragraph.
+    whole = "A whole sentence.\n\n  Another paragraph.\n"
+    assert parse_prose(whole, "f.py", 1)[1][0].text == "A whole sentence.\n\nAnother paragraph."
