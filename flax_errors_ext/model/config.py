@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
+from flax_errors_ext.model.history import SHIPPED
 from flax_errors_ext.model.output_limit import check_limit
 from flax_errors_ext.urls import DEFAULT_BASE_URL, FLAX_BASE_URL, page_docname
 
@@ -34,6 +35,13 @@ def _folder_list(value: Any) -> None:
         return
     if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
         raise TypeError("must be a folder, or a list of folders")
+
+
+def _file_list(value: Any) -> None:
+    if isinstance(value, str):
+        return
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise TypeError("must be a file, or a list of files")
 
 
 def _choice(*choices: str) -> Callable[[Any], None]:
@@ -253,6 +261,21 @@ class CatalogueConfig:
             check_limit,
         ),
     )
+    history: tuple[str, ...] = dataclasses.field(
+        default=(SHIPPED,),
+        metadata=_meta(
+            "History files (as nox -s history writes them) whose releases the site shows: "
+            "under each entry a strip with a cell per release and its history in a line, "
+            "retired classes at the end of their module's page, and a matrix of every "
+            "error by release in the error index. Paths are relative to conf.py; "
+            f"{SHIPPED!r} is the file shipped with flax_errors_ext (flax.errors on Flax "
+            "0.4 to 0.12), and [] shows none. Each file names its module; entries of "
+            "other modules show no history. A record of other code than an entry's bad "
+            "examples now is left out, with a note, and a warning of type "
+            "flax-errors.history-stale.",
+            _file_list,
+        ),
+    )
 
     @classmethod
     def options(cls) -> Iterator[tuple[str, Any, str]]:
@@ -301,6 +324,6 @@ def _normalised(name: str, value: Any) -> Any:
     if name == "modules":
         specs = [ModuleSpec.from_value(item) for item in value]
         return tuple({spec.name: spec for spec in specs}.values())
-    if name == "catalogue_dirs":
+    if name in ("catalogue_dirs", "history"):
         return (value,) if isinstance(value, str) else tuple(value)
     return value

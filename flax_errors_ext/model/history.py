@@ -15,6 +15,7 @@ import dataclasses
 import enum
 import hashlib
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.fingerprint import Device
@@ -28,6 +29,10 @@ if TYPE_CHECKING:
 
 SCHEMA = 1
 """The version of the file's layout; bumped when the runner records differently."""
+SHIPPED = "shipped"
+"""How ``flax_errors_history`` names the file shipped with this package."""
+SHIPPED_HISTORY = Path(__file__).resolve().parents[1] / "history" / "flax.json"
+"""The history shipped with this package: ``flax.errors`` on Flax 0.4 to 0.12."""
 
 
 def version_key(version: str) -> tuple[int, ...]:

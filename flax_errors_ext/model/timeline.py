@@ -29,8 +29,11 @@ _TEMPORARY = re.compile(r"\btmp[\w-]{6,}")
 
 
 def comparable(text: str) -> str:
-    """``text`` without what changes from one run to the next (addresses, temp names)."""
-    return _TEMPORARY.sub("tmp…", _ADDRESS.sub("0x…", text))
+    """``text`` without what changes from one run to the next (addresses, temp names).
+
+    Temporary names go first: ``tmpiw0x858c`` holds what looks like an address.
+    """
+    return _ADDRESS.sub("0x…", _TEMPORARY.sub("tmp…", text))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -7,6 +7,8 @@ and directives of one concern:
 * :mod:`.state`: what the environment keeps (build state, records, collectors);
 * :mod:`.entries`: the ``flax-errors-catalogue`` directive, one section per error,
   with :mod:`.examples` (the example tabs) and :mod:`.badges`;
+* :mod:`.history`: each error across Flax's releases (an entry's strip and line,
+  retired errors, the index's matrix);
 * :mod:`.index`: the error index, the landing figures and "See also" lines;
 * :mod:`.search`: pasted error text in the site search;
 * :mod:`.options` and :mod:`.cli_reference`: the settings table and the command
@@ -20,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext import __version__
 from flax_errors_ext.model.config import CatalogueConfig
-from flax_errors_ext.sphinx import build, entries, index, search, state
+from flax_errors_ext.sphinx import build, entries, history, index, search, state
 from flax_errors_ext.sphinx.cli_reference import CliDirective
 from flax_errors_ext.sphinx.options import OptionsDirective
 
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
     from sphinx.config import Config
 
 STATIC_DIR = Path(__file__).parent / "static"
-ENV_VERSION = 3
+ENV_VERSION = 4
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -43,6 +45,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
         )
     for node in state.NODES:
         app.add_node(node)
+    # Other builders render a cell as the inline it is.
+    app.add_node(history.history_cell, html=(history.visit_cell_html, history.depart_cell_html))
     app.add_directive("flax-errors-catalogue", entries.CatalogueDirective)
     app.add_directive("flax-errors-index", index.IndexDirective)
     app.add_directive("flax-errors-figures", index.FiguresDirective)

@@ -3,13 +3,14 @@
 1. ``config-inited``: validate the ``flax_errors_*`` values into one config.
 2. ``builder-inited`` (after myst-nb's): write each module's page stub, open the
    build's :class:`~flax_errors_ext.execution.session.Session` (kernelspec, caches,
-   fingerprint) before any ``-j`` worker forks.
+   fingerprint) and read the history files, before any ``-j`` worker forks.
 3. ``env-get-outdated``: if the fingerprint changed since the last build, every
    catalogue page is read again; a page with a failing entry always is.
 4. ``env-before-read-docs``: start the warm kernel server when entries will run.
 5. Reading a page runs the directive in :mod:`flax_errors_ext.sphinx.entries`.
 6. ``build-finished``: write ``errors.json``, report every failure of the whole
-   catalogue (not only the pages read this time) and fail the build on any.
+   catalogue (not only the pages read this time) and fail the build on any; warn of
+   every entry whose recorded history is of other code than its examples now.
 """
 
 from __future__ import annotations
@@ -26,10 +27,17 @@ from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.model.discover import catalogue_folders, catalogue_paths
 from flax_errors_ext.model.entry_record import EntryStatus
 from flax_errors_ext.model.fingerprint import ProbeError
+from flax_errors_ext.model.history import SHIPPED, SHIPPED_HISTORY, History
 from flax_errors_ext.model.report import coverage_line, errors_document, failures, summary_line
 from flax_errors_ext.model.tracebacks import import_roots
 from flax_errors_ext.sphinx.loggers import LOGGER, warn
-from flax_errors_ext.sphinx.state import BuildState, CatalogueCollector, build_state, read_now
+from flax_errors_ext.sphinx.state import (
+    BuildState,
+    CatalogueCollector,
+    HistoryFile,
+    build_state,
+    read_now,
+)
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -105,7 +113,38 @@ def prepare_build(app: Sphinx) -> None:
         catalogue_folders=catalogue_folders(
             [Path(app.confdir, folder).resolve() for folder in config.catalogue_dirs]
         ),
+        histories=_read_histories(
+            Path(app.confdir), config.history, {spec.name for spec in config.modules}
+        ),
     )
+
+
+def _read_histories(
+    confdir: Path, names: tuple[str, ...], modules: set[str]
+) -> dict[str, HistoryFile]:
+    """The history files ``flax_errors_history`` lists, by the module each one names.
+
+    A file that cannot be read is a warning (``flax-errors.history``) and shows nothing;
+    one of a module the site does not catalogue is left out.
+    """
+    found: dict[str, HistoryFile] = {}
+    for name in filter(None, names):
+        path = SHIPPED_HISTORY if name == SHIPPED else (confdir / name).resolve()
+        try:
+            history = History.from_json(json.loads(path.read_text("utf-8")))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+            warn(f"history file {path} not read: {error}", "history", confdir / "conf.py")
+            continue
+        if history.module not in modules:
+            continue
+        if history.module in found:
+            message = (
+                f"{path}: {history.module} has a history already ({found[history.module].path})"
+            )
+            warn(message, "history", confdir / "conf.py")
+            continue
+        found[history.module] = HistoryFile(str(path), history)
+    return found
 
 
 def _write_stub(srcdir: Path, docname: str, module: str, suffixes: tuple[str, ...]) -> None:
@@ -200,8 +239,35 @@ def finish_build(app: Sphinx, exception: Exception | None) -> None:
             else:
                 warn(failure.message, failure.subtype, failure.location)
             failed += failure.fails
+    _warn_stale_histories(app)
     LOGGER.info(f"flax-errors: {summary_line(document)}; {len(executed)} executed in this build")
     LOGGER.info(f"flax-errors coverage: {coverage_line(document['coverage'])}")
     if failed:
         LOGGER.error(f"flax-errors: {failed} problem(s) in the catalogue; see the warnings above")
         app.statuscode = 1
+
+
+def _warn_stale_histories(app: Sphinx) -> None:
+    """Name every entry whose recorded history is of other code than its bad examples now.
+
+    Every build, from what the pages' reads kept, so that a page the build did not
+    read again still says so.
+    """
+    records = CatalogueCollector.by_qualname(app.env)
+    histories = CatalogueCollector.histories(app.env)
+    for docname in sorted(histories):
+        view = histories[docname]
+        for entry in view.entries:
+            if not entry.stale:
+                continue
+            qualname = f"{view.module}.{entry.name}"
+            found = records.get(qualname)
+            location = found[1].source if found else docname
+            warn(
+                f"{qualname}: {view.source} has no record of its bad examples as they are "
+                f"now on flax {entry.stale_releases} (they changed, or are new, since it was "
+                "recorded); those releases are not shown until it is recorded again "
+                "(nox -s history)",
+                "history-stale",
+                location,
+            )

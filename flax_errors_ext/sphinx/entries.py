@@ -4,7 +4,9 @@
 the error's full dotted name (the fragment of the URL the error prints). A reader
 who lands there sees, from the top: the error's name, what went wrong in one line,
 the fix in one line (the first good example's caption), whether and where it was
-verified, then the first bad and the first good example one after the other, open,
+verified, its history across Flax's releases where one is recorded (a strip and a
+line, see :mod:`flax_errors_ext.sphinx.history`), then the first bad and the first
+good example one after the other, open,
 with any other examples as tabs below them (see :mod:`flax_errors_ext.sphinx.examples`):
 a reader at 1280 by 900 pixels has the wrong code and the fixed code on the first screen.
 Then come the explanation, the signature and related errors.
@@ -25,15 +27,19 @@ from sphinx.util.docutils import SphinxDirective
 
 from flax_errors_ext.execution.modules import DiscoveryError, load_module
 from flax_errors_ext.execution.run import EntryOutcome, check_module, default_jobs
+from flax_errors_ext.model.history import entry_codes
+from flax_errors_ext.model.history_view import build_release, build_row, module_history
 from flax_errors_ext.model.site import inline_parts, lead_lines, verification_text
 from flax_errors_ext.model.tracebacks import import_roots, strip_roots
 from flax_errors_ext.sphinx.badges import status_badge
 from flax_errors_ext.sphinx.examples import entry_examples
+from flax_errors_ext.sphinx.history import entry_history, retired_section
 from flax_errors_ext.sphinx.loggers import LOGGER, warn
 from flax_errors_ext.sphinx.state import (
     BuildState,
     build_state,
     error_record,
+    history_record,
     see_also_placeholder,
 )
 
@@ -43,8 +49,9 @@ if TYPE_CHECKING:
     from sphinx import addnodes
     from sphinx.application import Sphinx
 
-    from flax_errors_ext.model.discover import LeftOut
+    from flax_errors_ext.model.discover import ErrorModule, LeftOut
     from flax_errors_ext.model.entry_record import EntryRecord
+    from flax_errors_ext.model.history_view import ModuleHistory
     from flax_errors_ext.model.records import FormatProblem, Prose
 
 
@@ -94,10 +101,52 @@ class CatalogueDirective(SphinxDirective):
         outcomes = check_module(
             module, state.run, state.run.sources(), jobs=state.config.jobs or default_jobs()
         )
-        rendered = [node for outcome in outcomes for node in self._entry(outcome, state)]
-        return rendered + _left_out_note(module.left_out)
+        # Error text names files inside these rather than the build machine's folders.
+        roots = (str(self.env.app.confdir), *import_roots())
+        history = self._history(module, outcomes, state, roots)
+        rendered = [
+            node for outcome in outcomes for node in self._entry(outcome, state, history, roots)
+        ]
+        rendered += _left_out_note(module.left_out)
+        if history is not None:
+            rendered += retired_section(history)
+            rendered.append(history_record(history=history))
+        return rendered
 
-    def _entry(self, outcome: EntryOutcome, state: BuildState) -> list[nodes.Node]:
+    def _history(
+        self,
+        module: ErrorModule,
+        outcomes: Sequence[EntryOutcome],
+        state: BuildState,
+        roots: Sequence[str],
+    ) -> ModuleHistory | None:
+        """The module's recorded history with this build's own runs as their release's row."""
+        found = state.histories.get(module.name)
+        if found is None:
+            return None
+        self.env.note_dependency(found.path)
+        rows = {}
+        for outcome in outcomes:
+            row = build_row(outcome.entry, outcome.results, roots)
+            if row is not None:
+                rows[outcome.entry.name] = row
+        classes = [e.name for e in module.entries] + [item.name for item in module.left_out]
+        current = build_release(state.run.fingerprint.version_map, classes, rows)
+        return module_history(
+            found.history,
+            entry_codes(module.entries),
+            current,
+            unreachable={e.name for e in module.entries if e.unreachable},
+            source=found.path,
+        )
+
+    def _entry(
+        self,
+        outcome: EntryOutcome,
+        state: BuildState,
+        history: ModuleHistory | None,
+        roots: Sequence[str],
+    ) -> list[nodes.Node]:
         entry, results = outcome.entry, outcome.results
         section = nodes.section(ids=[entry.qualname], classes=["flax-errors-entry"])
         section += nodes.title(entry.name, entry.name)
@@ -117,7 +166,8 @@ class CatalogueDirective(SphinxDirective):
             section += _lead_paragraph(label, text)
         prose = entry.details
         section += _status_line(record)
-        roots = (str(self.env.app.confdir), *import_roots())
+        if history is not None:
+            section += entry_history(entry.name, history)
         for problem in entry.problems:
             section += _problem_box(problem, roots)
         if results:

@@ -1,6 +1,7 @@
 """The parts of the site drawn from the whole catalogue: index, figures, "See also".
 
-The error index, the landing page's figures and each entry's "See also" line need
+The error index (its area tables, then each recorded module's errors across Flax's
+releases), the landing page's figures and each entry's "See also" line need
 every entry's record, which only exists once all pages are read (and, with ``-j``,
 merged back from the readers). So their directives leave placeholder
 nodes, filled in ``doctree-resolved`` from ``env.flax_errors_records``; and the
@@ -22,6 +23,7 @@ from sphinx.util.docutils import SphinxDirective
 from flax_errors_ext.model.areas import NOTES, area_of, area_rank, related
 from flax_errors_ext.model.site import badge, figures, inline_parts, time_text
 from flax_errors_ext.sphinx.badges import status_badge
+from flax_errors_ext.sphinx.history import matrix
 from flax_errors_ext.sphinx.state import (
     CatalogueCollector,
     LiveDocsCollector,
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
     from flax_errors_ext.model.entry_record import EntryRecord
+    from flax_errors_ext.model.history_view import ModuleHistory
 
 Records = dict[str, tuple[str, "EntryRecord"]]
 """Each entry's docname and record, by full dotted name."""
@@ -82,8 +85,25 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         uri = "" if target == docname else app.builder.get_relative_uri(docname, target)
         return nodes.reference("", "", *children, refuri=f"{uri}#{qualname}", internal=True)
 
+    histories = CatalogueCollector.histories(app.env)
+
+    def link_any(qualname: str, child: nodes.Node) -> nodes.Node:
+        """A link to an entry, or to a retired error on its module's page."""
+        if qualname in records:
+            return link(qualname, child)
+        module = qualname.rpartition(".")[0]
+        target = next((d for d, v in sorted(histories.items()) if v.module == module), None)
+        if target is None:
+            return child
+        uri = "" if target == docname else app.builder.get_relative_uri(docname, target)
+        return nodes.reference("", "", child, refuri=f"{uri}#{qualname}", internal=True)
+
+    views = [histories[d] for d in sorted(histories)]
     for index in list(doctree.findall(catalogue_index)):
-        index.replace_self(_index(records, link))
+        listed = _index(records, link)
+        jump = listed[0]
+        assert isinstance(jump, nodes.paragraph)
+        index.replace_self(listed + _matrices(views, jump, link_any))
     for shown in list(doctree.findall(catalogue_figures)):
         shown.replace_self(_figures([r for _, r in records.values()]))
     for placeholder in list(doctree.findall(see_also_placeholder)):
@@ -110,6 +130,18 @@ def _index(records: Records, link: Any) -> list[nodes.Node]:
         rows = sorted(by_area[area], key=lambda r: r.name)
         result.append(_index_table(rows, link))
     return result
+
+
+def _matrices(views: list[ModuleHistory], jump: nodes.paragraph, link: Any) -> list[nodes.Node]:
+    """Each recorded module's errors across releases, linked from the index's first line."""
+    found: list[nodes.Node] = []
+    for view in views:
+        anchor = "history-" + nodes.make_id(view.module)
+        title = f"{view.module} across releases"
+        jump += nodes.Text(" · ")
+        jump += nodes.reference(title, title, refuri=f"#{anchor}", internal=True)
+        found += matrix(view, link, anchor)
+    return found
 
 
 def _index_table(rows: list[EntryRecord], link: Any) -> nodes.table:

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from flax_errors_ext.model.config import CatalogueConfig
     from flax_errors_ext.model.dependencies import LoadedFile
     from flax_errors_ext.model.entry_record import EntryRecord
+    from flax_errors_ext.model.history import History
+    from flax_errors_ext.model.history_view import ModuleHistory
 
 
 T = TypeVar("T")
@@ -37,6 +39,16 @@ class BuildState:
     run: RunSettings
     catalogue_folders: tuple[Path, ...]
     """Where catalogue files are looked for, first first."""
+    histories: dict[str, HistoryFile] = dataclasses.field(default_factory=dict)
+    """The recorded histories (``flax_errors_history``), by the module each one names."""
+
+
+@dataclasses.dataclass(frozen=True)
+class HistoryFile:
+    """A history file as the build read it."""
+
+    path: str
+    history: History
 
 
 class error_record(nodes.General, nodes.Element):
@@ -55,7 +67,11 @@ class see_also_placeholder(nodes.General, nodes.Element):
     """Where an entry's links to related errors go."""
 
 
-NODES = (error_record, catalogue_index, catalogue_figures, see_also_placeholder)
+class history_record(nodes.General, nodes.Element):
+    """Carries a module's history view from the directive to the collector."""
+
+
+NODES = (error_record, catalogue_index, catalogue_figures, see_also_placeholder, history_record)
 
 
 def build_state(env: BuildEnvironment) -> BuildState:
@@ -79,7 +95,7 @@ def read_now(env: BuildEnvironment) -> set[str]:
 
 
 class CatalogueCollector(EnvironmentCollector):
-    """Keeps each document's entry records, and the files its runs loaded, in the environment."""
+    """Keeps each document's entry records, the files its runs loaded and its history."""
 
     @staticmethod
     def records(env: BuildEnvironment) -> dict[str, list[EntryRecord]]:
@@ -91,6 +107,11 @@ class CatalogueCollector(EnvironmentCollector):
         """By docname, every file the runs of its entries loaded (cached runs too)."""
         return kept(env, "loaded", dict)
 
+    @staticmethod
+    def histories(env: BuildEnvironment) -> dict[str, ModuleHistory]:
+        """By docname, the history of the module its catalogue shows, where one is recorded."""
+        return kept(env, "histories", dict)
+
     @classmethod
     def by_qualname(cls, env: BuildEnvironment) -> dict[str, tuple[str, EntryRecord]]:
         """Each entry's docname and record, by full dotted name."""
@@ -100,6 +121,7 @@ class CatalogueCollector(EnvironmentCollector):
         """Forget a document's records before it is read again."""
         self.records(env).pop(docname, None)
         self.loaded(env).pop(docname, None)
+        self.histories(env).pop(docname, None)
 
     def merge_other(
         self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
@@ -112,6 +134,8 @@ class CatalogueCollector(EnvironmentCollector):
                 read_now(env).add(docname)
             if docname in their_files:
                 self.loaded(env)[docname] = their_files[docname]
+            if docname in self.histories(other):
+                self.histories(env)[docname] = self.histories(other)[docname]
 
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
         """File the records the directive left in the doctree, and drop the nodes."""
@@ -121,6 +145,9 @@ class CatalogueCollector(EnvironmentCollector):
             found.append(node["record"])
             files.update(node["loaded"])
             node.parent.remove(node)
+        for history in list(doctree.findall(history_record)):
+            self.histories(app.env)[app.env.docname] = history["history"]
+            history.parent.remove(history)
         if found:
             self.records(app.env)[app.env.docname] = found
             self.loaded(app.env)[app.env.docname] = frozenset(files)
