@@ -209,7 +209,7 @@ def test_printed_url_lands_on_the_entry(
     page.goto(_local(match.group(0), site_url))
 
     section = page.locator(f'section[id="{qualname}"]')
-    heading = section.locator("h1, h2").first
+    heading = section.locator("h1, h2, h3").first
     assert heading.inner_text().rstrip("#¶ \n") == entry.name
     box = heading.bounding_box()
     assert box is not None
@@ -237,7 +237,7 @@ _FIRST_SCREEN = """(qualname) => {
   const code = section.querySelector(".flax-errors-shown.good .flax-errors-transcript pre");
   return {
     height: window.innerHeight,
-    title: box("h1, h2"),
+    title: box("h1, h2, h3"),
     fix: box(".flax-errors-fix"),
     status: box(".flax-errors-status"),
     bad: box(".flax-errors-shown.bad .flax-errors-transcript"),
@@ -480,3 +480,25 @@ def test_hostile_error_text_stays_text_in_pages_and_search(
         "api_reference/site_a_errors.html#site_a_errors.LeakyError"
     )
     assert "<script>" in first.inner_text()  # shown as text; the page fixture saw no alert
+
+
+def test_the_flax_page_is_grouped_by_area_and_names_wrap_between_words(
+    page: Page, site_url: str
+) -> None:
+    page.goto(site_url + "/api_reference/flax.errors.html")
+    groups = page.locator("section.flax-errors-group")
+    assert groups.count() >= 5
+    # A line of links to the areas at the top; each entry still has its own id.
+    jump = page.locator(".flax-errors-areas a")
+    assert jump.count() == groups.count()
+    for link in jump.all():
+        target = (link.get_attribute("href") or "").lstrip("#")
+        assert page.locator(f'section[id="{target}"]').count() == 1
+    assert page.locator(
+        'section.flax-errors-group section[id="flax.errors.LazyInitError"]'
+    ).count()
+    # The contents list breaks long CamelCase names between words, and keeps their text.
+    name = "ApplyScopeInvalidVariablesStructureError"
+    link = page.locator("nav a", has_text=name).first
+    assert link.inner_text().replace("\n", "") == name
+    assert link.evaluate("(a) => a.querySelectorAll('wbr').length") == 5

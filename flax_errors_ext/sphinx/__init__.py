@@ -55,6 +55,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_env_collector(state.CatalogueCollector)
     app.add_env_collector(state.LiveDocsCollector)
     app.add_css_file("flax_errors.css")
+    app.add_js_file("flax_errors_wrap.js", defer="defer")
 
     app.connect("config-inited", build.validate_config)
     app.connect("config-inited", _add_static_path)

@@ -27,6 +27,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from flax_errors_ext.execution.modules import DiscoveryError, load_module
 from flax_errors_ext.execution.run import EntryOutcome, check_module, default_jobs
+from flax_errors_ext.model.areas import area_of, area_rank
 from flax_errors_ext.model.history import entry_codes
 from flax_errors_ext.model.history_view import build_release, build_row, module_history
 from flax_errors_ext.model.site import inline_parts, lead_lines, verification_text
@@ -104,9 +105,11 @@ class CatalogueDirective(SphinxDirective):
         # Error text names files inside these rather than the build machine's folders.
         roots = (str(self.env.app.confdir), *import_roots())
         history = self._history(module, outcomes, state, roots)
-        rendered = [
-            node for outcome in outcomes for node in self._entry(outcome, state, history, roots)
-        ]
+        groups: dict[str, list[nodes.Node]] = {}
+        for outcome in outcomes:
+            entry_nodes = self._entry(outcome, state, history, roots)
+            groups.setdefault(area_of(outcome.entry.qualname), []).extend(entry_nodes)
+        rendered = _grouped(groups)
         rendered += _left_out_note(module.left_out)
         if history is not None:
             rendered += retired_section(history)
@@ -231,6 +234,28 @@ class CatalogueDirective(SphinxDirective):
         finally:
             _SIGNATURE_ONLY.discard(qualname)
         return [container]
+
+
+def _grouped(groups: dict[str, list[nodes.Node]]) -> list[nodes.Node]:
+    """The entries under their index areas, with a line of links to the areas first.
+
+    A module whose errors all fall in one area keeps them as they are. Each entry
+    keeps its id, so every printed URL still lands on it.
+    """
+    if len(groups) < 2:
+        return [node for entries in groups.values() for node in entries]
+    jump = nodes.paragraph(classes=["flax-errors-areas"])
+    found: list[nodes.Node] = [jump]
+    for number, area in enumerate(sorted(groups, key=area_rank)):
+        anchor = "group-" + nodes.make_id(area)
+        if number:
+            jump += nodes.Text(" · ")
+        jump += nodes.reference(area, area, refid=anchor, internal=True)
+        section = nodes.section(ids=[anchor], classes=["flax-errors-group"])
+        section += nodes.title(area, area)
+        section.extend(groups[area])
+        found.append(section)
+    return found
 
 
 def _left_out_note(left_out: Sequence[LeftOut]) -> list[nodes.Node]:
