@@ -573,6 +573,9 @@ def test_upstream_examples_run_with_verdicts_of_their_own(
     assert upstream == {"HeldError": ["passed"], "StaleError": ["drifted"]}
     page = (Path(app.outdir) / "api_reference" / "upstream_lib.html").read_text()
     assert "own examples</label>" in page  # the upstream tab
+    # Unresolved references are code, not styled as the links they are not.
+    assert "their.own.function()" in page
+    assert 'class="xref' not in page
 
     # The project decides what upstream drift is: an error, or only shown.
     strict = make_app("html", srcdir=app.srcdir, confoverrides={"flax_errors_upstream": "error"})

@@ -280,11 +280,13 @@ def unresolved_foreign_reference(
 
     Such docstrings refer to their own site's labels (JAX's ``:ref:`faq-...```),
     which no build of this site can resolve offline; a warning would fail ``-W``
-    for text the project cannot edit.
+    for text the project cannot edit. The text loses the ``xref`` class, so that
+    it is not styled as a link it is not.
     """
     parent = node.parent
     while parent is not None:
         if FOREIGN_CLASS in parent.get("classes", ()):
+            contnode["classes"] = [c for c in contnode["classes"] if c != "xref"]
             return contnode
         parent = parent.parent
     return None
