@@ -45,8 +45,12 @@ class Project:
 
         The project's folders are relative to its ``conf.py``.
         """
-        base = self.conf.parent if self.conf is not None else Path.cwd()
-        return catalogue_folders([(base / d).resolve() for d in self.config.catalogue_dirs])
+        return catalogue_folders([(self.folder / d).resolve() for d in self.config.catalogue_dirs])
+
+    @property
+    def folder(self) -> Path:
+        """What the project's settings name files relative to: ``conf.py``'s folder."""
+        return self.conf.parent if self.conf is not None else Path.cwd()
 
     def described(self) -> str:
         """Where the settings come from, for messages."""

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.cli.parser import ExitCode
 from flax_errors_ext.cli.selection import UsageError, load, unknown
+from flax_errors_ext.execution.histories import read_histories
 from flax_errors_ext.model import lookup
 from flax_errors_ext.model.entry_record import EntryRecord, entry_record
-from flax_errors_ext.model.history import History
 from flax_errors_ext.model.judge import judge
 from flax_errors_ext.model.records import Verdict
 from flax_errors_ext.model.report import SCHEMA_VERSION, errors_document, summary_line
@@ -21,7 +20,10 @@ from flax_errors_ext.urls import base_url
 
 if TYPE_CHECKING:
     import argparse
+    from pathlib import Path
 
+    from flax_errors_ext.cli.selection import Selection
+    from flax_errors_ext.model.history import History
     from flax_errors_ext.model.records import ErrorEntry, Example, Statement
 
 
@@ -76,7 +78,7 @@ def explain_command(args: argparse.Namespace) -> int:
         query = sys.stdin.read()
     selection = load(args)
     entries = selection.entries
-    histories = _histories({module.name for module in selection.modules})
+    histories = _histories(selection)
     wordings = recorded_wordings(histories)
     matches = lookup.find(entries, query, by_entry(wordings))
     if not matches:
@@ -104,17 +106,16 @@ def explain_command(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-SHIPPED_HISTORY = Path(__file__).resolve().parents[1] / "history" / "flax.json"
-"""What past Flax releases raised (``nox -s history``)."""
-
-
-def _histories(modules: set[str]) -> list[History]:
-    """The recorded histories of the selected modules (none if the file is unreadable)."""
-    try:
-        history = History.from_json(json.loads(SHIPPED_HISTORY.read_text(encoding="utf-8")))
-    except (OSError, ValueError):
-        return []
-    return [history] if history.module in modules else []
+def _histories(selection: Selection) -> list[History]:
+    """The recorded histories of the selected modules, as the site reads them."""
+    found, problems = read_histories(
+        selection.project.folder,
+        selection.project.config.history,
+        {module.name for module in selection.modules},
+    )
+    for problem in problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    return [file.history for file in found.values()]
 
 
 def render_entry(entry: ErrorEntry, base: str) -> str:

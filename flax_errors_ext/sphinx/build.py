@@ -22,22 +22,16 @@ from typing import TYPE_CHECKING
 
 from sphinx.errors import ConfigError
 
+from flax_errors_ext.execution.histories import HistoryFile, read_histories
 from flax_errors_ext.execution.session import Session
 from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.model.discover import catalogue_folders, catalogue_paths
 from flax_errors_ext.model.entry_record import EntryStatus
 from flax_errors_ext.model.fingerprint import ProbeError
-from flax_errors_ext.model.history import SHIPPED, SHIPPED_HISTORY, History
 from flax_errors_ext.model.report import coverage_line, errors_document, failures, summary_line
 from flax_errors_ext.model.tracebacks import import_roots
 from flax_errors_ext.sphinx.loggers import LOGGER, warn
-from flax_errors_ext.sphinx.state import (
-    BuildState,
-    CatalogueCollector,
-    HistoryFile,
-    build_state,
-    read_now,
-)
+from flax_errors_ext.sphinx.state import BuildState, CatalogueCollector, build_state, read_now
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -122,28 +116,10 @@ def prepare_build(app: Sphinx) -> None:
 def _read_histories(
     confdir: Path, names: tuple[str, ...], modules: set[str]
 ) -> dict[str, HistoryFile]:
-    """The history files ``flax_errors_history`` lists, by the module each one names.
-
-    A file that cannot be read is a warning (``flax-errors.history``) and shows nothing;
-    one of a module the site does not catalogue is left out.
-    """
-    found: dict[str, HistoryFile] = {}
-    for name in filter(None, names):
-        path = SHIPPED_HISTORY if name == SHIPPED else (confdir / name).resolve()
-        try:
-            history = History.from_json(json.loads(path.read_text("utf-8")))
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
-            warn(f"history file {path} not read: {error}", "history", confdir / "conf.py")
-            continue
-        if history.module not in modules:
-            continue
-        if history.module in found:
-            message = (
-                f"{path}: {history.module} has a history already ({found[history.module].path})"
-            )
-            warn(message, "history", confdir / "conf.py")
-            continue
-        found[history.module] = HistoryFile(str(path), history)
+    """The history files ``flax_errors_history`` lists; a problem is a warning."""
+    found, problems = read_histories(confdir, names, modules)
+    for problem in problems:
+        warn(problem, "history", confdir / "conf.py")
     return found
 
 

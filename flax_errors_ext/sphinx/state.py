@@ -20,11 +20,11 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
+    from flax_errors_ext.execution.histories import HistoryFile
     from flax_errors_ext.execution.run import RunSettings
     from flax_errors_ext.model.config import CatalogueConfig
     from flax_errors_ext.model.dependencies import LoadedFile
     from flax_errors_ext.model.entry_record import EntryRecord
-    from flax_errors_ext.model.history import History
     from flax_errors_ext.model.history_view import ModuleHistory
 
 
@@ -41,14 +41,6 @@ class BuildState:
     """Where catalogue files are looked for, first first."""
     histories: dict[str, HistoryFile] = dataclasses.field(default_factory=dict)
     """The recorded histories (``flax_errors_history``), by the module each one names."""
-
-
-@dataclasses.dataclass(frozen=True)
-class HistoryFile:
-    """A history file as the build read it."""
-
-    path: str
-    history: History
 
 
 class error_record(nodes.General, nodes.Element):
