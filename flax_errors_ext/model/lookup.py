@@ -202,14 +202,34 @@ def _ranked(
         best: tuple[bool, float] = (False, 0.0)
         past = (_strip_class(text) for text in (older or {}).get(entry.qualname, ()))
         for documented in (*documented_messages(entry), *past):
-            pattern = message_pattern(documented)
             known = normalise(documented)
-            hit = bool(pattern.search(body)) or (len(flat) >= MIN_FRAGMENT and flat in known)
+            hit = shows(documented, known, body, flat)
             ratio = difflib.SequenceMatcher(None, known, flat, autojunk=False).ratio()
             best = max(best, (hit, ratio))
         if best[1] > 0:
             matches.append(Match(entry, "message" if best[0] else "similar", best[1]))
     return sorted(matches, key=lambda m: (m.how == "message", m.score), reverse=True)
+
+
+def shows(
+    documented: str, known: str, body: str, flat: str, min_fragment: int = MIN_FRAGMENT
+) -> bool:
+    """Whether a pasted message shows a documented one.
+
+    It does if it holds the whole documented text (its variable parts with any
+    value, see :func:`message_pattern`), or is a part of it at least
+    ``min_fragment`` characters long.
+
+    Args:
+        documented: The documented message, without its class.
+        known: ``normalise(documented)``.
+        body: The pasted message (:func:`message_body`).
+        flat: ``normalise(body)``.
+        min_fragment: The shortest part of a message that counts.
+    """
+    if message_pattern(documented).search(body):
+        return True
+    return len(flat) >= min_fragment and flat in known
 
 
 def documented_messages(entry: ErrorEntry) -> Iterator[str]:

@@ -13,7 +13,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.model.history import Outcome
-from flax_errors_ext.model.lookup import message_body, message_pattern, normalise
+from flax_errors_ext.model.lookup import message_body, normalise, shows
 from flax_errors_ext.model.timeline import timelines
 
 if TYPE_CHECKING:
@@ -68,8 +68,6 @@ def wording_of(wordings: Iterable[Wording], qualname: str, query: str) -> Wordin
         if wording.qualname != qualname:
             continue
         text = message_body(wording.text)
-        if message_pattern(text).search(body) or (
-            len(flat) >= MIN_FRAGMENT and flat in normalise(text)
-        ):
+        if shows(text, normalise(text), body, flat, MIN_FRAGMENT):
             return wording
     return None
