@@ -35,6 +35,7 @@ from flax_errors_ext.model.tracebacks import import_roots, strip_roots
 from flax_errors_ext.sphinx.badges import status_badge
 from flax_errors_ext.sphinx.examples import entry_examples
 from flax_errors_ext.sphinx.history import entry_history, retired_section
+from flax_errors_ext.sphinx.index import add_jump
 from flax_errors_ext.sphinx.loggers import LOGGER, warn
 from flax_errors_ext.sphinx.state import (
     BuildState,
@@ -246,11 +247,9 @@ def _grouped(groups: dict[str, list[nodes.Node]]) -> list[nodes.Node]:
         return [node for entries in groups.values() for node in entries]
     jump = nodes.paragraph(classes=["flax-errors-areas"])
     found: list[nodes.Node] = [jump]
-    for number, area in enumerate(sorted(groups, key=area_rank)):
+    for area in sorted(groups, key=area_rank):
         anchor = "group-" + nodes.make_id(area)
-        if number:
-            jump += nodes.Text(" · ")
-        jump += nodes.reference(area, area, refid=anchor, internal=True)
+        add_jump(jump, area, anchor)
         section = nodes.section(ids=[anchor], classes=["flax-errors-group"])
         section += nodes.title(area, area)
         section.extend(groups[area])

@@ -121,15 +121,20 @@ def _index(records: Records, link: Any) -> list[nodes.Node]:
     areas = sorted(by_area, key=area_rank)
     jump = nodes.paragraph(classes=["flax-errors-areas"])
     result: list[nodes.Node] = [jump]
-    for number, area in enumerate(areas):
+    for area in areas:
         anchor = "area-" + nodes.make_id(area)
-        if number:
-            jump += nodes.Text(" · ")
-        jump += nodes.reference(area, area, refuri=f"#{anchor}", internal=True)
+        add_jump(jump, area, anchor)
         result.append(nodes.rubric(area, area, ids=[anchor], classes=["flax-errors-area"]))
         rows = sorted(by_area[area], key=lambda r: r.name)
         result.append(_index_table(rows, link))
     return result
+
+
+def add_jump(jump: nodes.paragraph, title: str, anchor: str) -> None:
+    """Add a link to ``#anchor`` to a line of links at the top of a page, after a ``·``."""
+    if jump.children:
+        jump += nodes.Text(" · ")
+    jump += nodes.reference(title, title, refuri=f"#{anchor}", internal=True)
 
 
 def _matrices(views: list[ModuleHistory], jump: nodes.paragraph, link: Any) -> list[nodes.Node]:
@@ -137,9 +142,7 @@ def _matrices(views: list[ModuleHistory], jump: nodes.paragraph, link: Any) -> l
     found: list[nodes.Node] = []
     for view in views:
         anchor = "history-" + nodes.make_id(view.module)
-        title = f"{view.module} across releases"
-        jump += nodes.Text(" · ")
-        jump += nodes.reference(title, title, refuri=f"#{anchor}", internal=True)
+        add_jump(jump, f"{view.module} across releases", anchor)
         found += matrix(view, link, anchor)
     return found
 
