@@ -11,7 +11,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.history import SHIPPED
-from flax_errors_ext.model.output_limit import check_limit
+from flax_errors_ext.model.output_limit import DEFAULT_LIMIT
 from flax_errors_ext.urls import DEFAULT_BASE_URL, FLAX_BASE_URL, page_docname
 
 if TYPE_CHECKING:
@@ -57,9 +57,12 @@ def _url(value: Any) -> None:
         raise TypeError("must be an http(s) URL")
 
 
-def _positive_int(value: Any) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-        raise TypeError("must be a positive whole number of seconds")
+def _positive_int(unit: str) -> Callable[[Any], None]:
+    def validate(value: Any) -> None:
+        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+            raise TypeError(f"must be a positive whole number of {unit}")
+
+    return validate
 
 
 def _non_negative_int(value: Any) -> None:
@@ -176,7 +179,7 @@ class CatalogueConfig:
         default=120,
         metadata=_meta(
             "Seconds one example may run before it is stopped and reported as timed out.",
-            _positive_int,
+            _positive_int("seconds"),
         ),
     )
     jobs: int = dataclasses.field(
@@ -252,13 +255,13 @@ class CatalogueConfig:
         ),
     )
     output_limit: int = dataclasses.field(
-        default=100_000,
+        default=DEFAULT_LIMIT,
         metadata=_meta(
             "Characters of one statement's output, exception message or traceback that "
             "the page, errors.json and the execution cache keep (default 100,000). A "
             "longer text keeps its head and tail around a marker line that says how much "
             "was cut; the example is still judged on the whole text.",
-            check_limit,
+            _positive_int("characters"),
         ),
     )
     history: tuple[str, ...] = dataclasses.field(

@@ -19,23 +19,12 @@ from __future__ import annotations
 import doctest
 import itertools
 import re
-from typing import Any
 
 DEFAULT_LIMIT = 100_000
 """Characters of one statement's output, exception message or traceback."""
 
 MARKER = "... [flax-errors: {cut:,} characters cut; the example was judged on the full output] ..."
 _MARKED = re.compile(r"\.\.\. \[flax-errors: [\d,]+ characters cut; ")
-
-
-def check_limit(value: Any) -> None:
-    """The validator of ``flax_errors_output_limit``.
-
-    Raises:
-        TypeError: unless ``value`` is a positive whole number.
-    """
-    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-        raise TypeError("must be a positive whole number of characters")
 
 
 def cut(text: str, limit: int) -> str:
