@@ -140,9 +140,7 @@ def parse_upstream(docstring: str, path: str, first_line: int) -> Example | None
     statements = []
     for item in parsed:
         location = Location(path, lines[item.lineno].number)
-        try:
-            compile(item.source, str(location), "single")
-        except SyntaxError:
+        if _syntax_problem(item, location) is not None:
             return None
         statements.append(_statement(item, location, lines))
     if not statements:
@@ -262,6 +260,11 @@ def _check_statement(item: doctest.Example, location: Location) -> FormatProblem
             "use ... (ELLIPSIS) for the parts that truly vary",
             location,
         )
+    return _syntax_problem(item, location)
+
+
+def _syntax_problem(item: doctest.Example, location: Location) -> FormatProblem | None:
+    """The statement's syntax error, at its line, if it has one."""
     try:
         compile(item.source, str(location), "single")
     except SyntaxError as error:
