@@ -28,6 +28,7 @@ from flax_errors_ext.execution.fingerprint import source_hash
 from flax_errors_ext.execution.notebook import build_notebook, statement_numbers
 from flax_errors_ext.execution.processes import stop_kernels
 from flax_errors_ext.model.entry_record import entry_record
+from flax_errors_ext.model.fingerprint import Device
 from flax_errors_ext.model.judge import judge
 from flax_errors_ext.model.output_limit import DEFAULT_LIMIT, is_cut
 from flax_errors_ext.model.records import Verdict
@@ -100,12 +101,21 @@ class EntryOutcome:
     results: tuple[ExampleResult, ...]
 
     def record(self, fingerprint: Fingerprint) -> EntryRecord:
-        """The entry's ``errors.json`` record."""
+        """The entry's ``errors.json`` record.
+
+        The device is the one the kernel saw; a kernel whose examples never
+        imported jax reports none, so the build's own probe stands in for it, and
+        the page reads the same whether that kernel was forked from the warm
+        server (which imported jax) or started cold.
+        """
+        device = self.execution.device
+        if device is None and self.execution.runs and isinstance(fingerprint.device, Device):
+            device = fingerprint.device
         return entry_record(
             self.entry,
             self.results,
             executed=self.execution.executed,
-            device=self.execution.device,
+            device=device,
             versions=self.execution.versions or fingerprint.version_map,
         )
 
