@@ -51,7 +51,7 @@ def test_find_matches_an_older_wording_of_a_real_entry() -> None:
         (
             "Initializer expected to generate shape (5,) but got shape (7,) instead for parameter "
             '"bias" in "/Encoder/Dense_3".',
-            "Your message is worded as flax 0.7.5-0.10.7 worded it",
+            "Your message is worded as flax 0.6.11-0.10.7 worded it",
         ),
         (
             'For parameter "bias" in "/Encoder/Dense_3", the given initializer is expected to '

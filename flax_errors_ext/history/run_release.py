@@ -14,6 +14,10 @@ timeout: one that hangs or crashes is recorded as such and the next one runs.
 Flax and jax are imported once, before the forks; no JAX backend is started in
 the parent (the device is asked for in a child of its own).
 
+Before it runs, an example gets the substitutions of ``--rewrites``
+(``rewrites.toml`` by default) whose version bounds take in the installed Flax,
+and its record lists those it ran with.
+
 Usage::
 
     python flax_errors_ext/history/run_release.py --catalogue DIR --out FILE [--only NAME...]
@@ -39,14 +43,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from multiprocessing.connection import Connection
     from types import ModuleType
 
     from flax_errors_ext.model.history import EntryRun
+    from flax_errors_ext.model.history_rewrites import Rule
     from flax_errors_ext.model.records import ErrorEntry, Example
 
 REPO = Path(__file__).resolve().parents[2]
+REWRITES = Path(__file__).resolve().parent / "rewrites.toml"
 OUTPUT_LIMIT = 4000
 """The characters of an exception's text that are kept (head and tail around a marker)."""
 NOT_LOADED_BY_US = ("jax", "jaxlib", "flax", "numpy")
@@ -59,6 +65,9 @@ def main() -> int:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--only", nargs="*", default=None, help="class names (default: all)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per example")
+    parser.add_argument(
+        "--rewrites", type=Path, default=REWRITES, help="the substitutions for old APIs"
+    )
     parser.add_argument("--label", default="", help="what progress lines start with")
     parser.add_argument(
         "--later-seconds",
@@ -89,11 +98,14 @@ def main() -> int:
         Device.from_json(device[0]),
     )
     classes = exception_classes(module)
+    rules = read_rules(args.rewrites, release.flax)
+    for rule in rules:
+        print(f"{args.label or 'flax ' + release.flax}: rewriting {rule}", file=sys.stderr)
     done: dict[str, EntryRun] = {}
     progress = Progress(args.label, len(entries), args.later_seconds, args.entries_after)
     try:
         for entry in entries:
-            done[entry.name] = run_entry(entry, module, args.timeout)
+            done[entry.name] = run_entry(entry, module, args.timeout, rules)
             progress.step(entry.name, done[entry.name])
     except KeyboardInterrupt:
         write(args.out, ReleaseRun(release, tuple(classes), done, progress.pace).to_json())
@@ -121,6 +133,13 @@ def read_catalogue(folder: Path, only: list[str] | None) -> list[ErrorEntry]:
     return entries
 
 
+def read_rules(path: Path, flax: str) -> tuple[Rule, ...]:
+    """The rules of the table at ``path`` made on Flax ``flax``."""
+    from flax_errors_ext.model.history_rewrites import parse_rules, rules_for
+
+    return rules_for(parse_rules(path.read_text("utf-8")), flax)
+
+
 def load_ours() -> None:
     """Import the modules of this repository the runner uses, and check what they loaded.
 
@@ -133,6 +152,7 @@ def load_ours() -> None:
     for name in (
         "flax_errors_ext.model.parse",
         "flax_errors_ext.model.history",
+        "flax_errors_ext.model.history_rewrites",
         "flax_errors_ext.model.fingerprint",
         "flax_errors_ext.model.tracebacks",
         "flax_errors_ext.execution.in_kernel",
@@ -170,9 +190,16 @@ def exception_classes(module: ModuleType) -> list[str]:
     )
 
 
-def run_entry(entry: ErrorEntry, module: ModuleType, timeout: float) -> EntryRun:
-    """Whether the module has the entry's class, and what each bad example did."""
+def run_entry(
+    entry: ErrorEntry, module: ModuleType, timeout: float, rules: Sequence[Rule] = ()
+) -> EntryRun:
+    """Whether the module has the entry's class, and what each bad example did.
+
+    Each example runs with ``rules`` made in its code; its record lists those that
+    changed it.
+    """
     from flax_errors_ext.model.history import EntryRun, bad_examples, judge_run
+    from flax_errors_ext.model.history_rewrites import rewrite
     from flax_errors_ext.model.records import StatementRun
     from flax_errors_ext.model.tracebacks import import_roots
 
@@ -183,9 +210,10 @@ def run_entry(entry: ErrorEntry, module: ModuleType, timeout: float) -> EntryRun
         accepted.add(f"{cls.__module__}.{cls.__qualname__}")
     runs = []
     for example in bad_examples(entry):
-        records, failure = in_child(_run_example, (entry.qualname, example), timeout)
+        runnable, made = rewrite(example, rules)
+        records, failure = in_child(_run_example, (entry.qualname, runnable), timeout)
         statements = None if records is None else [StatementRun.from_json(r) for r in records]
-        runs.append(judge_run(example, statements, accepted, failure, import_roots()))
+        runs.append(judge_run(example, statements, accepted, failure, import_roots(), made))
     return EntryRun(present, tuple(runs))
 
 

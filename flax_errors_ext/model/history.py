@@ -5,7 +5,10 @@
 ``flax_errors_ext/history/flax.json``. This module is that file's model: the typed
 records, their one JSON form, judging one run, merging a release's run into the
 data, and which (release, entry) pairs still need a run. Each example's record
-carries a hash of its code, so that a rerun runs only what changed.
+carries a hash of its code and the substitutions it ran with on that release (the
+rules of ``flax_errors_ext/history/rewrites.toml``:
+:mod:`~flax_errors_ext.model.history_rewrites`), so that a rerun runs only what
+changed.
 :mod:`~flax_errors_ext.model.timeline` reads the data into summaries.
 """
 
@@ -101,6 +104,26 @@ class Release:
 
 
 @dataclasses.dataclass(frozen=True)
+class Substitution:
+    """One exact text substitution made in an example's code before it ran."""
+
+    old: str
+    new: str
+
+    def __str__(self) -> str:
+        return f"{self.old} → {self.new}"
+
+    def to_json(self) -> dict[str, str]:
+        """The substitution as the file records it."""
+        return {"old": self.old, "new": self.new}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Substitution:
+        """Read a substitution's record."""
+        return cls(str(data["old"]), str(data["new"]))
+
+
+@dataclasses.dataclass(frozen=True)
 class ExampleRun:
     """One bad example on one release."""
 
@@ -114,6 +137,9 @@ class ExampleRun:
     reason: str = ""
     """Why it could not run: the statement and the exception that stopped it, or the
     process's end."""
+    rewritten: tuple[Substitution, ...] = ()
+    """The substitutions made in its code before it ran on this release, in the order
+    made (none: it ran as the catalogue has it). ``code`` stays the catalogue code's."""
 
     def to_json(self) -> dict[str, Any]:
         """The record with its empty fields left out."""
@@ -121,6 +147,8 @@ class ExampleRun:
         for key in ("exc_type", "exc_text", "reason"):
             if getattr(self, key):
                 data[key] = getattr(self, key)
+        if self.rewritten:
+            data["rewritten"] = [s.to_json() for s in self.rewritten]
         return data
 
     @classmethod
@@ -132,6 +160,7 @@ class ExampleRun:
             str(data.get("exc_type", "")),
             str(data.get("exc_text", "")),
             str(data.get("reason", "")),
+            tuple(Substitution.from_json(s) for s in data.get("rewritten", ())),
         )
 
 
@@ -147,6 +176,11 @@ class EntryRun:
     def codes(self) -> tuple[str, ...]:
         """The code hashes its examples ran with."""
         return tuple(example.code for example in self.examples)
+
+    @property
+    def rewrites(self) -> tuple[tuple[Substitution, ...], ...]:
+        """The substitutions each of its examples ran with."""
+        return tuple(example.rewritten for example in self.examples)
 
     def to_json(self) -> dict[str, Any]:
         """The entry's record."""
@@ -215,14 +249,21 @@ class History:
         return dataclasses.replace(self, releases=tuple(ordered))
 
     def pending(
-        self, plan: Sequence[Pin], codes: Mapping[str, tuple[str, ...]]
+        self,
+        plan: Sequence[Pin],
+        codes: Mapping[str, tuple[str, ...]],
+        rewrites: Mapping[str, Mapping[str, tuple[tuple[Substitution, ...], ...]]] | None = None,
     ) -> dict[str, tuple[str, ...]]:
         """The entries each planned release must run: ``{flax version: names}``.
 
         An entry runs where it has no record, or one whose code hashes differ from
-        ``codes`` (its bad examples now; :func:`entry_codes`); every entry runs where
-        the release is recorded with another jax or jaxlib. Releases with nothing
-        to run are left out, so an empty result means that nothing changed.
+        ``codes`` (its bad examples now; :func:`entry_codes`), or whose examples ran
+        with other substitutions than ``rewrites`` makes there now (by flax version,
+        then by entry, one tuple per bad example;
+        :func:`~flax_errors_ext.model.history_rewrites.entry_rewrites`; none where
+        left out); every entry runs where the release is recorded with another jax or
+        jaxlib. Releases with nothing to run are left out, so an empty result means
+        that nothing changed.
         """
         todo: dict[str, tuple[str, ...]] = {}
         for pin in plan:
@@ -231,10 +272,13 @@ class History:
                 names = tuple(sorted(codes))
             else:
                 entries = recorded.entries
+                made = (rewrites or {}).get(pin.flax, {})
                 names = tuple(
                     name
                     for name in sorted(codes)
-                    if name not in entries or entries[name].codes != codes[name]
+                    if name not in entries
+                    or entries[name].codes != codes[name]
+                    or entries[name].rewrites != made.get(name, ((),) * len(codes[name]))
                 )
             if names:
                 todo[pin.flax] = names
@@ -306,6 +350,7 @@ def judge_run(
     accepted: Collection[str],
     failure: str = "",
     roots: Iterable[str] = (),
+    rewritten: Iterable[Substitution] = (),
 ) -> ExampleRun:
     """What one run of a bad example did.
 
@@ -318,9 +363,22 @@ def judge_run(
         failure: Why there are no runs (with ``runs`` None).
         roots: Folders the process imported from; paths under them are written
             relative to them (``flax/__init__.py``), so no machine's folders are kept.
+        rewritten: The substitutions made in the example's code before it ran (the
+            record keeps them; ``example`` is the catalogue's, whose code it hashes).
     """
-    code = code_hash(example)
-    folders = tuple(roots)
+    made = tuple(rewritten)
+    run = _judged(code_hash(example), example, runs, accepted, failure, tuple(roots))
+    return dataclasses.replace(run, rewritten=made) if made else run
+
+
+def _judged(
+    code: str,
+    example: Example,
+    runs: Sequence[StatementRun] | None,
+    accepted: Collection[str],
+    failure: str,
+    folders: tuple[str, ...],
+) -> ExampleRun:
     if runs is None:
         return ExampleRun(code, Outcome.COULD_NOT_RUN, reason=failure or "it did not run")
     chosen = [s for s in example.statements if not s.skip]

@@ -10,7 +10,9 @@ Each entry gets one :class:`Cell` per release, in a state a reader tells at a
 glance: raised with the text it has now, raised with other text, not raised, not in
 the module, could not run. A record made with other code than the entry's bad
 examples have now is *stale*: its cell says so instead of showing what that code
-did, and :attr:`EntryHistory.stale` names the releases, for a warning.
+did, and :attr:`EntryHistory.stale` names the releases, for a warning. Where an
+example ran rewritten for an old release (``rewrites.toml``), what it did is shown
+with the substitutions it ran with.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from flax_errors_ext.model.timeline import comparable, retired
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping, Sequence
 
-    from flax_errors_ext.model.history import ExampleRun, History
+    from flax_errors_ext.model.history import ExampleRun, History, Substitution
     from flax_errors_ext.model.records import ErrorEntry, ExampleResult
     from flax_errors_ext.model.timeline import Retired
 
@@ -114,6 +116,8 @@ class Cell:
     """Per bad example (or raising example of another entry), what it did, in words."""
     current: bool = False
     """Whether the cell is this build's own run."""
+    rewritten: tuple[Substitution, ...] = ()
+    """The substitutions its examples ran with on this release (none shown if stale)."""
 
     @property
     def raised_text(self) -> str:
@@ -144,6 +148,14 @@ class EntryHistory:
         """The stale releases in short: ``0.4.2-0.12.8`` or ``0.4.2, 0.9.0``."""
         return _releases(self.stale, [c.release for c in self.cells])
 
+    @property
+    def rewritten(self) -> str:
+        """Where its examples ran rewritten, and how, in a sentence ("" if nowhere).
+
+        "Run as rewritten for flax 0.4.2-0.6.11: jax.random.key( → jax.random.PRNGKey(".
+        """
+        return _rewritten_line(self.cells)
+
 
 @dataclasses.dataclass(frozen=True)
 class RetiredError:
@@ -173,8 +185,10 @@ class RetiredError:
         parts = [f"{where}; gone since {self.gone_since}."]
         if self.raised:
             release, entry, text = self.raised[-1]
+            cell = next((c for c in self.cells if c.release == release), None)
+            how = f", {_run_as(cell.rewritten, 'that release')}" if cell and cell.rewritten else ""
             parts.append(
-                f"Last raised in {release} (by the example of {entry}): "
+                f"Last raised in {release} (by the example of {entry}{how}): "
                 f"«{_quote(_message(text), QUOTED)}»."
             )
         else:
@@ -334,6 +348,7 @@ def _cell(name: str, codes: tuple[str, ...], record: ReleaseRun, current: bool) 
         (f"bad example {n}: " if many else "") + _what_it_did(run)
         for n, run in enumerate(row.examples, 1)
     )
+    rewritten = _union(run.rewritten for run in row.examples)
     wording = tuple(run.exc_text if run.outcome is Outcome.RAISED else "" for run in row.examples)
     if not row.present:
         state = CellState.NOT_PRESENT
@@ -343,7 +358,7 @@ def _cell(name: str, codes: tuple[str, ...], record: ReleaseRun, current: bool) 
         state = CellState.NOT_RAISED
     else:
         state = CellState.COULD_NOT_RUN
-    return Cell(release, state, wording, notes, current)
+    return Cell(release, state, wording, notes, current, rewritten)
 
 
 def _with_reference(cells: list[Cell]) -> list[Cell]:
@@ -531,7 +546,8 @@ def _retired(history: History, gone: Retired, now: str) -> RetiredError:
             replaced.update(_raised_now(newest, entry, index, run.code, history.module))
         present = name in record.classes
         notes = tuple(
-            f"the example of {entry}: «{_quote(run.exc_text, TOOLTIP)}»" for entry, _, run in hits
+            f"the example of {entry}: «{_quote(run.exc_text, TOOLTIP)}»{_rewritten_note(run)}"
+            for entry, _, run in hits
         )
         if hits:
             state = CellState.SAME
@@ -540,7 +556,8 @@ def _retired(history: History, gone: Retired, now: str) -> RetiredError:
         else:
             state = CellState.NOT_PRESENT
         wording = (hits[0][2].exc_text,) if hits else ()
-        cells.append(Cell(release, state, wording, notes, release == now))
+        made = _union(run.rewritten for _, _, run in hits)
+        cells.append(Cell(release, state, wording, notes, release == now, made))
     ordered = tuple(sorted(raised.values(), key=lambda hit: version_key(hit[0])))
     return RetiredError(
         name,
@@ -566,12 +583,41 @@ def _raised_now(newest: ReleaseRun, entry: str, index: int, code: str, module: s
 
 def _what_it_did(run: ExampleRun) -> str:
     if run.outcome is Outcome.RAISED:
-        return f"«{_quote(_message(run.exc_text), TOOLTIP)}»"
-    if run.outcome is Outcome.RAISED_OTHER:
-        return f"raised {_quote(run.exc_text, TOOLTIP)}"
-    if run.outcome is Outcome.NO_RAISE:
-        return "raised nothing"
-    return f"could not run: {_quote(run.reason, TOOLTIP)}"
+        did = f"«{_quote(_message(run.exc_text), TOOLTIP)}»"
+    elif run.outcome is Outcome.RAISED_OTHER:
+        did = f"raised {_quote(run.exc_text, TOOLTIP)}"
+    elif run.outcome is Outcome.NO_RAISE:
+        did = "raised nothing"
+    else:
+        did = f"could not run: {_quote(run.reason, TOOLTIP)}"
+    return did + _rewritten_note(run)
+
+
+def _rewritten_note(run: ExampleRun) -> str:
+    """`` (run as rewritten for this release: a → b)``, or "" where it ran as written."""
+    return f" ({_run_as(run.rewritten)})" if run.rewritten else ""
+
+
+def _run_as(made: Sequence[Substitution], where: str = "this release") -> str:
+    return f"run as rewritten for {where}: " + "; ".join(map(str, made))
+
+
+def _union(groups: Iterable[Sequence[Substitution]]) -> tuple[Substitution, ...]:
+    """The substitutions of every group, each once, in the order first made."""
+    return tuple(dict.fromkeys(s for group in groups for s in group))
+
+
+def _rewritten_line(cells: Sequence[Cell]) -> str:
+    """The releases shown whose examples ran rewritten, by the substitutions made."""
+    every = [c.release for c in cells]
+    groups: dict[tuple[Substitution, ...], list[str]] = {}
+    for cell in cells:
+        if cell.rewritten and cell.state.known:
+            groups.setdefault(cell.rewritten, []).append(cell.release)
+    return "; ".join(
+        f"Run as rewritten for flax {_releases(releases, every)}: {'; '.join(map(str, made))}"
+        for made, releases in groups.items()
+    )
 
 
 def _message(text: str) -> str:

@@ -6,8 +6,9 @@ carries its tooltip (the release, what its colour means, what each example did);
 other builders render it as its text.
 
 * Under an entry's verification line: its strip (one cell per release, labelled
-  ``0.12``) and its history in a line; where records of other code were left out, a
-  note that says which releases and why, instead of them.
+  ``0.12``) and its history in a line, with the releases its examples ran on rewritten
+  for (and the substitutions); where records of other code were left out, a note that
+  says which releases and why, instead of them.
 * At the end of the module's page: "Retired errors", one short section per class the
   module had and has no longer, at the anchor its old URLs name.
 * In the error index, after the areas: every error by release, in a box that
@@ -97,6 +98,8 @@ def entry_history(name: str, view: ModuleHistory) -> list[nodes.Node]:
     line += strip(found.cells, view)
     if found.line:
         line += nodes.Text(f" {found.line}.")
+    if found.rewritten:
+        line += nodes.Text(f" {found.rewritten}.")
     return [line, *_stale_note(found, view)]
 
 
