@@ -15,6 +15,13 @@ flax_errors_timeout = 120
 # JAX's docstrings carry doctests of their own, written for JAX's doctest setup (which
 # imports jax for them); their verdicts are shown on each entry, never failing the site.
 flax_errors_upstream = "show"
+# Runs of the catalogue on other devices, set beside this build's own on each entry
+# ("Verified on CPU and on GPU (NVIDIA H200)") and in errors.json: an NVIDIA H200
+# (flax_errors_ext/history/run_on_device.py there) and eight CPU devices (nox -s devices).
+flax_errors_device_runs = [
+    "flax_errors_ext/history/nvidia-h200.json",
+    "flax_errors_ext/history/cpu-8-devices.json",
+]
 
 # Every catalogue entry runs in its own kernel; outputs are cached per entry and
 # keyed on versions, device and runtime sources as well as the code. The design

@@ -53,5 +53,7 @@ def test_device_records_read_back_or_are_refused() -> None:
     assert Device.from_json(device.to_json()) == device
     assert Device.from_json({"error": "device probe failed"}) is None
     assert Device.from_json({}) is None
-    assert device.label == "GPU (NVIDIA H200)"
+    assert device.label == "GPU (NVIDIA H200) \u00d78"
+    assert Device("gpu", "NVIDIA H200", 1).label == "GPU (NVIDIA H200)"
     assert Device("cpu", "cpu", 1).label == "CPU"
+    assert Device("cpu", "cpu", 8).label == "CPU \u00d78"

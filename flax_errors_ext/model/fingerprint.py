@@ -30,10 +30,16 @@ class Device:
 
     @property
     def label(self) -> str:
-        """``CPU`` or ``GPU (NVIDIA H200)``, for prose."""
+        """``CPU`` or ``GPU (NVIDIA H200)``, for prose; several devices add their count.
+
+        Eight CPU devices (``XLA_FLAGS=--xla_force_host_platform_device_count=8``)
+        are ``CPU`` with a multiplication sign and 8 after it.
+        """
         label = self.platform.upper()
         kind = self.device_kind
-        return label if not kind or kind.lower() == self.platform.lower() else f"{label} ({kind})"
+        if kind and kind.lower() != self.platform.lower():
+            label = f"{label} ({kind})"
+        return f"{label} \u00d7{self.count}" if self.count > 1 else label  # a multiplication sign
 
     def to_json(self) -> dict[str, Any]:
         """The device as errors.json and the cache key record it."""
