@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
 TRACEBACK_HEADER = "Traceback (most recent call last):"
-_FRAME = re.compile(r'^  File "(?P<file>[^"]*)", line \d+(?:, in (?P<function>.*))?')
+_FRAME = re.compile(r'^  File "(?P<file>[^"]*)", line (?P<line>\d+)(?:, in (?P<function>.*))?')
 # Where doctest runs an example: the first frame of every example's traceback.
 _RUNNER = ("doctest.py", "__run")
 _ABSOLUTE = re.compile(r"^(?:/|[A-Za-z]:[/\\]|\\\\)")
@@ -213,6 +213,24 @@ def _map_frames(text: str, rewrite: Callable[[str, str, list[str]], list[str]]) 
         kept.append(line)
         index += 1
     return "\n".join(kept)
+
+
+def frame_lines(text: str) -> Iterator[tuple[int, re.Match[str]]]:
+    """The "File" line of each frame of the tracebacks in ``text``: its offset and match.
+
+    The same frames :func:`publishable` and :func:`trim_traceback` see; the match
+    has the groups ``file``, ``line`` and ``function`` (None if not named), and
+    starts at the line's start, ``offset`` characters into ``text``.
+    """
+    offset, in_traceback = 0, False
+    for line in text.split("\n"):
+        if line == TRACEBACK_HEADER:
+            in_traceback = True
+        elif in_traceback and (frame := _FRAME.match(line)):
+            yield offset, frame
+        elif in_traceback and not line.startswith("  "):
+            in_traceback = False  # the exception line: the traceback's frames are over
+        offset += len(line) + 1
 
 
 def strip_jax_note(text: str) -> str:
