@@ -244,13 +244,15 @@ def history(session: nox.Session) -> None:
     """Every flax.errors entry's bad examples on each release in releases.toml, into flax.json.
 
     One venv per release under .nox/history/releases/; a release already recorded
-    with the same example code is not run again. The file is written after each
-    release, and Ctrl-C keeps what was done. ``-- 0.8.5 0.12.8`` runs only those.
+    with the same example code, rewritten by the same rules of rewrites.toml, is not
+    run again. The file is written after each release, and Ctrl-C keeps what was
+    done. ``-- 0.8.5 0.12.8`` runs only those.
     """
     # The model is the standard library alone: read from this checkout, nothing installed
     # (nox imports this file without putting its folder on sys.path).
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from flax_errors_ext.model.history import History, Pin, ReleaseRun, entry_codes
+    from flax_errors_ext.model.history_rewrites import entry_rewrites, parse_rules, rules_for
     from flax_errors_ext.model.parse import parse_docstring
 
     releases = tomllib.loads((HISTORY / "releases.toml").read_text("utf-8"))["release"]
@@ -261,9 +263,12 @@ def history(session: nox.Session) -> None:
         for path in sorted(HISTORY_CATALOGUE.glob("*.txt"))
     ]
     codes = entry_codes(entries)
+    rules = parse_rules((HISTORY / "rewrites.toml").read_text("utf-8"))
+    rewrites = {r["flax"]: entry_rewrites(entries, rules_for(rules, r["flax"])) for r in releases}
     out = HISTORY / "flax.json"
     data = History.from_json(json.loads(out.read_text("utf-8"))) if out.exists() else History()
-    todo = data.pending([Pin(*(r[name] for name in HISTORY_PINNED)) for r in releases], codes)
+    plan = [Pin(*(r[name] for name in HISTORY_PINNED)) for r in releases]
+    todo = data.pending(plan, codes, rewrites)
     session.log(
         f"{len(releases)} releases x {len(codes)} entries: "
         f"{sum(map(len, todo.values()))} to run, on {len(todo)} releases"
@@ -339,3 +344,44 @@ def _write_history(path: Path, data: History, codes: dict[str, tuple[str, ...]])
     text = json.dumps(document(data, codes), indent=1, ensure_ascii=False) + "\n"
     temporary.write_text(text, "utf-8")
     temporary.replace(path)
+
+
+DEVICE_RUN = Path("flax_errors_ext/history/cpu-8-devices.json")
+"""The catalogue run on eight CPU devices, which the site sets beside its own."""
+
+
+@nox.session(python=PYTHON)
+def devices(session: nox.Session) -> None:
+    """Run the catalogue on eight forced CPU devices into cpu-8-devices.json.
+
+    ``flax-errors check --json`` with ``XLA_FLAGS=--xla_force_host_platform_device_count=8``
+    and a cache of its own; the site lists the file in ``flax_errors_device_runs``. A
+    run on a GPU machine is the same command there, without the flag.
+    """
+    session.install("-e", ".[test]")
+    # Not session.create_tmp(): it sets TMPDIR, and the examples' temporary files
+    # would be named inside .nox/ in the document.
+    cache = Path(session.bin).parent / "devices-cache"
+    flags = " ".join(
+        [os.environ.get("XLA_FLAGS", ""), "--xla_force_host_platform_device_count=8"]
+    ).strip()
+    temporary = DEVICE_RUN.with_name(DEVICE_RUN.name + ".tmp")
+    with temporary.open("w", encoding="utf-8") as out:
+        # 1 where an example fails: the document records that too.
+        session.run(
+            "flax-errors",
+            "check",
+            "--json",
+            "--no-cache",
+            "--cache-dir",
+            str(cache),
+            env={"XLA_FLAGS": flags},
+            stdout=out,
+            stderr=None,
+            success_codes=[0, 1],
+        )
+    text = temporary.read_text("utf-8")
+    if str(Path.cwd()) in text:
+        session.error(f"{temporary} names this checkout's folder; not written")
+    temporary.replace(DEVICE_RUN)
+    session.log(f"wrote {DEVICE_RUN}")

@@ -23,7 +23,10 @@ import pytest
 from playwright.sync_api import Browser, Dialog, Page, Request, Response, sync_playwright
 from sphinx.testing.util import SphinxTestApp
 
+from flax_errors_ext.execution.histories import read_histories
+from flax_errors_ext.model.history import SHIPPED
 from flax_errors_ext.model.records import ErrorEntry, ExampleKind
+from flax_errors_ext.model.wordings import Wording, recorded_wordings
 from flax_errors_ext.urls import FLAX_BASE_URL, base_url
 from tests.site_links import check_site
 from tests.utils import FLAX, OURS, run_in_process
@@ -436,6 +439,115 @@ def test_a_message_with_other_names_and_shapes_still_finds_its_entry(
     assert found[0].endswith("#flax.errors.ScopeParamShapeError"), found[:5]
 
 
+def _first_result(page: Page) -> str:
+    """The text of the first search result: its title and what the match was."""
+    return page.locator("#search-results li").first.inner_text()
+
+
+def test_the_seeds_own_message_finds_jit_pytree_error_and_says_install_turns_it(
+    page: Page, site_url: str
+) -> None:
+    """Flax issue 853: JAX's TypeError, raised here without install(), pasted whole or in part."""
+    entry = _ENTRIES["flax_errors_ext.errors.JitPytreeError"]
+    seen_as = next(e for e in entry.examples if e.kind is ExampleKind.SEEN_AS)
+    raised = [run for run in run_in_process(entry, seen_as) if run.exc_type == "TypeError"]
+    assert len(raised) == 2, [run.transcript for run in raised]  # under jit and under grad
+    for run in raised:
+        message = run.exc_msg or ""  # as Python prints it: "TypeError: ...", JAX's note too
+        first_line = message.split("\n", maxsplit=1)[0]
+        for pasted in (message, first_line):
+            found = _search(page, site_url, pasted)
+            assert found, pasted
+            assert found[0].endswith("#flax_errors_ext.errors.JitPytreeError"), (pasted, found)
+            shown = _first_result(page)
+            assert "Also seen as this error" in shown, shown
+            assert "install" in shown, shown
+
+
+def _past_wordings() -> list[Wording]:
+    """Wordings of the shipped history that today's release no longer prints."""
+    histories, problems = read_histories(ROOT, [SHIPPED], {"flax.errors"})
+    assert problems == []
+    return [w for w in recorded_wordings(f.history for f in histories.values()) if not w.current]
+
+
+def test_an_old_wording_finds_its_entry_and_names_the_releases_that_printed_it(
+    page: Page, site_url: str
+) -> None:
+    wording = next(w for w in _past_wordings() if w.qualname == "flax.errors.ScopeParamShapeError")
+    pasted = wording.text.split(" (https://")[0]
+
+    found = _search(page, site_url, pasted)
+
+    assert found[0].endswith("#flax.errors.ScopeParamShapeError"), found[:5]
+    assert f"Worded as flax {wording.versions} worded it" in _first_result(page)
+
+
+def _retired_names() -> list[str]:
+    histories, _ = read_histories(ROOT, [SHIPPED], {"flax.errors"})
+    document = json.loads(Path(histories["flax.errors"].path).read_text("utf-8"))
+    return [item["name"] for item in document["retired"]]
+
+
+def test_old_anchors_land_on_retired_entries(
+    screen: Page, site: Path, site_url: str, tmp_path: Path
+) -> None:
+    retired = _retired_names()
+    assert len(retired) >= 3
+    page_url = _urls(site)["flax.errors.ScopeParamShapeError"].partition("#")[0]
+    for name in retired[:3]:
+        screen.goto(f"{site_url}{page_url}#flax.errors.{name}")
+
+        section = screen.locator(f'section[id="flax.errors.{name}"]')
+        heading = section.locator("h1, h2, h3, h4").first
+        assert heading.inner_text().rstrip("#¶ \n") == name
+        box = heading.bounding_box()
+        assert box is not None
+        assert box["y"] >= 0, (name, box)
+        assert box["y"] + box["height"] <= SCREEN_HEIGHT, (name, box)
+        assert "gone since" in section.inner_text()
+    _screenshot(screen, tmp_path, "retired-entry.png")
+
+
+def test_a_url_of_an_old_page_layout_lands_on_the_entry(page: Page, site_url: str) -> None:
+    """Flax 0.4 and 0.5 printed .../en/latest/flax.errors.html#...: the URL still lands."""
+    histories, _ = read_histories(ROOT, [SHIPPED], {"flax.errors"})
+    printed = [
+        match
+        for release in histories["flax.errors"].history.releases
+        for entry in release.entries.values()
+        for run in entry.examples
+        for match in _URL.finditer(run.exc_text)
+        if "/api_reference/" not in match.group(1)
+    ]
+    assert printed, "no recorded release printed a URL of the old layout"
+    old = printed[0]
+
+    page.goto(_local(old.group(0), site_url))
+
+    page.wait_for_url(f"**/api_reference/flax.errors.html#{old.group(2)}")
+    heading = page.locator(f'section[id="{old.group(2)}"]').locator("h1, h2, h3").first
+    box = heading.bounding_box()
+    assert box is not None
+    assert 0 <= box["y"] < HEIGHT
+
+
+def test_an_anchor_that_no_recorded_release_had_says_so(page: Page, site_url: str) -> None:
+    """An error retired before the oldest recorded release still gets a word, not silence."""
+    name = "ApplyScopeInvalidVariablesError"  # flax 0.3's; 0.4.2 no longer has it
+    assert name not in _retired_names()
+    page.goto(f"{site_url}api_reference/flax.errors.html#flax.errors.{name}")
+
+    notice = page.locator("#flax-errors-missing-anchor")
+    notice.wait_for()
+    assert f"No entry for flax.errors.{name} here" in notice.inner_text()
+    box = notice.bounding_box()
+    assert box is not None
+    assert 0 <= box["y"] < HEIGHT
+    notice.get_by_role("link").click()
+    page.wait_for_url(f"**/search.html?q={name}")
+
+
 def test_copy_button_copies_the_code_without_prompts_or_output(page: Page, site_url: str) -> None:
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     qualname = "flax.errors.ScopeParamShapeError"
@@ -502,3 +614,38 @@ def test_the_flax_page_is_grouped_by_area_and_names_wrap_between_words(
     link = page.locator("nav a", has_text=name).first
     assert link.inner_text().replace("\n", "") == name
     assert link.evaluate("(a) => a.querySelectorAll('wbr').length") == 5
+
+
+@pytest.fixture(scope="module")
+def foreign_prose_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The test root whose library docstring holds code that never runs (issue 15)."""
+    srcdir = tmp_path_factory.mktemp("browser-foreign") / "site"
+    shutil.copytree(ROOT / "tests" / "roots" / "test-foreign-prose", srcdir)
+    for built in _build(srcdir):
+        yield from _serve(built)
+
+
+def test_code_never_run_is_labelled_and_has_no_copy_button(
+    page: Page, foreign_prose_url: str
+) -> None:
+    page.goto(foreign_prose_url + "api_reference/foreign_lib.html#foreign_lib.LinkedError")
+    prose = page.locator(".flax-errors-foreign")
+    not_run = prose.locator("div.flax-errors-not-run")
+    assert not_run.count() == 3
+    labels = prose.locator("p.flax-errors-not-run-label")
+    assert labels.count() == 3
+    assert labels.first.is_visible()
+    assert labels.first.inner_text() == "From foreign_lib\u2019s docstring, not run"
+    # copybutton's script has run: the doctest that runs has its button, the others none.
+    page.wait_for_selector(".flax-errors-foreign div.doctest button.copybtn", state="attached")
+    assert not_run.locator("button.copybtn").count() == 0
+    ran = prose.locator("div.doctest:not(.flax-errors-not-run) button.copybtn")
+    assert ran.count() == 1
+    # A known name links out, to the page the inventory names; an unknown one is code.
+    link = prose.locator("a.flax-errors-api-link", has_text="Module.apply()")
+    assert link.get_attribute("href") == (
+        "https://flax-linen.readthedocs.io/en/latest/api_reference/flax.linen/module.html"
+        "#flax.linen.Module.apply"
+    )
+    plain = prose.locator("code", has_text="their.own.function()")
+    assert plain.evaluate("(code) => code.closest('a') === null")

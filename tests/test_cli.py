@@ -12,6 +12,7 @@ import json
 import subprocess
 import sys
 from concurrent.futures import Future
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -23,18 +24,21 @@ from flax_errors_ext.cli import runs as cli_runs
 from flax_errors_ext.cli import selection as cli_selection
 from flax_errors_ext.execution.execute import Execution
 from flax_errors_ext.execution.fork_server.client import KEPT_SERVER, retire_kept_server
+from flax_errors_ext.execution.histories import read_histories
 from flax_errors_ext.execution.run import EntryOutcome
 from flax_errors_ext.execution.session import Session
 from flax_errors_ext.model.discover import SHIPPED_CATALOGUE
 from flax_errors_ext.model.fingerprint import Fingerprint
+from flax_errors_ext.model.history import SHIPPED
 from flax_errors_ext.model.judge import judge
 from flax_errors_ext.model.records import StatementRun
+from flax_errors_ext.model.timeline import retired
+from flax_errors_ext.urls import FLAX_BASE_URL
 from tests.utils import project_from_root
 
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Iterator
-    from pathlib import Path
 
     from flax_errors_ext.model.discover import ErrorModule
 
@@ -523,6 +527,51 @@ def test_explain_finds_jit_pytree_error_from_jaxs_own_message(
     assert code == ExitCode.OK
     assert out.startswith("JitPytreeError (flax_errors_ext.errors.JitPytreeError)\n")
     assert "Also seen as" in out
+    # It says why a message of another class found this entry, and how to get this one.
+    note = out.rpartition("Your message is the error this mistake raises where ")[2]
+    assert note.startswith("JitPytreeError is not in place")
+    assert "Without `flax_errors_ext.install`" in note
+
+
+def test_explain_a_bad_examples_message_adds_no_other_error_note(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(
+        capsys, "explain", "Linen Module MLP was passed to a JAX transformation as argument"
+    )
+
+    assert code == ExitCode.OK
+    assert "Your message is the error" not in out
+
+
+def test_explain_a_url_of_an_old_page_layout_finds_its_entry(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Flax 0.4 and 0.5 printed their links without ``api_reference/``."""
+    old = f"{FLAX_BASE_URL}/flax.errors.html#flax.errors.ScopeParamShapeError"
+
+    code, out, _ = run(capsys, "explain", f"See {old}")
+
+    assert code == ExitCode.OK
+    assert out.startswith("ScopeParamShapeError (flax.errors.ScopeParamShapeError)\n")
+
+
+def test_explain_a_retired_error_says_when_flax_had_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    histories, _ = read_histories(Path.cwd(), [SHIPPED], {"flax.errors"})
+    gone = retired(histories["flax.errors"].history)[-1]
+
+    code, out, _ = run(
+        capsys, "explain", f"{FLAX_BASE_URL}/flax.errors.html#flax.errors.{gone.name}"
+    )
+
+    assert code == ExitCode.OK
+    assert out.startswith(
+        f"flax.errors.{gone.name} is retired: flax.errors had it in {gone.first}"
+    )
+    assert f"no longer has it since {gone.gone_since}." in out
+    assert f"api_reference/flax.errors.html#flax.errors.{gone.name}" in out
 
 
 def test_explain_a_message_says_it_matched(capsys: pytest.CaptureFixture[str]) -> None:
@@ -543,12 +592,13 @@ def test_explain_a_message_says_it_matched(capsys: pytest.CaptureFixture[str]) -
         ("RuntimeError: the kettle boiled over twice today", None),
     ],
 )
-def test_explain_what_matches_nothing_exits_2_with_only_close_suggestions(
+def test_explain_what_matches_nothing_exits_6_with_only_close_suggestions(
     capsys: pytest.CaptureFixture[str], query: str, suggestion: str | None
 ) -> None:
     code, out, err = run(capsys, "explain", query)
 
-    assert code == ExitCode.USAGE
+    # Its own status: a script tells "nothing matched" from a mistyped command (2).
+    assert code == ExitCode.NO_MATCH
     assert out == ""
     assert f"no catalogued error matches {query!r}" in err
     if suggestion is None:

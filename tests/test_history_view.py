@@ -354,6 +354,7 @@ def test_the_shipped_history_is_fresh_for_the_shipped_catalogue() -> None:
 
 STALE_TEXT = "STALE TEXT FROM OLD CODE"
 RECORDED_TEXT = "RECORDED FOR THIS RELEASE"
+REWRITTEN = {"old": "jax.random.key(", "new": "jax.random.PRNGKey("}
 
 
 def _section(page: str, qualname: str) -> str:
@@ -381,6 +382,9 @@ def _project(tmp_path: Path, installed: str) -> Path:
     mine["entries"] = {
         "KeptError": {"present": True, "examples": [dict(kept["examples"][0], exc_text=text)]}
     }
+    # Its example ran rewritten for old APIs on the two oldest releases (rewrites.toml).
+    for record in data["releases"][:2]:
+        record["entries"]["KeptError"]["examples"][0]["rewritten"] = [REWRITTEN]
     data["releases"].append(mine)
     path.write_text(json.dumps(data))
     return srcdir
@@ -412,10 +416,12 @@ def test_the_site_shows_each_errors_history_and_flags_a_stale_one(
     ]
     assert cells[0][1] == (
         "flax 0.1.0: not in history_errors&#10;raised history_errors.OldError: kept went old"
+        " (run as rewritten for this release: jax.random.key( → jax.random.PRNGKey()"
     )
     assert cells[-1][1].startswith(f"flax {installed} (this build): raised with the latest text")
     assert "«kept: dropped on the floor" in cells[-1][1]
     assert "Raised with this text since 0.3.0; before that: «kept: fell down» (0.2.0)." in kept
+    assert "Run as rewritten for flax 0.1.0-0.2.0: jax.random.key( → jax.random.PRNGKey(." in kept
     # The build's own run of the installed release, never what the file recorded for it.
     assert RECORDED_TEXT not in page + index
 
@@ -445,7 +451,8 @@ def test_the_site_shows_each_errors_history_and_flags_a_stale_one(
     assert "<h3>OldError" in retired
     assert (
         "In history_errors from 0.1.0 to 0.2.0; gone since 0.3.0. Last raised in 0.1.0 (by "
-        "the example of KeptError): «kept went old». The same code raises KeptError today."
+        "the example of KeptError, run as rewritten for that release: jax.random.key( → "
+        "jax.random.PRNGKey(): «kept went old». The same code raises KeptError today."
     ) in retired
 
     # The index: after the areas, every error by release, in a box of its own.
@@ -485,3 +492,18 @@ def test_a_history_recorded_again_is_shown_on_the_next_build(
     edited = _section(page, "history_errors.EditedError")
     assert "not shown" not in edited
     assert STALE_TEXT in edited  # what the file now says that code raised
+
+
+def test_a_history_file_that_cannot_be_read_is_a_warning_at_conf_py(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    srcdir = tmp_path / "history"
+    shutil.copytree(ROOT, srcdir)
+    (srcdir / "history.json").write_text("{not json", encoding="utf-8")
+    app = make_app("html", srcdir=srcdir, confoverrides={"nb_execution_mode": "off"})
+    app.build()
+
+    warnings = app.warning.getvalue()
+    assert "conf.py:8: WARNING: history file " in warnings, warnings  # where it is set
+    assert "history.json not read:" in warnings
+    assert "[flax-errors.history]" in warnings

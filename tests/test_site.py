@@ -30,6 +30,7 @@ from flax_errors_ext.model.site import (
     search_entries,
 )
 from flax_errors_ext.model.tracebacks import exception_lines, is_internal, trim_traceback
+from flax_errors_ext.model.wordings import Wording
 from flax_errors_ext.sphinx.examples import entry_examples, full_tracebacks, transcript
 from flax_errors_ext.sphinx.search import DATA_FILE
 from tests.site_links import check_site
@@ -153,7 +154,14 @@ def test_entry_shows_both_examples_open_trimmed_output_and_the_full_traceback(
     assert "doctest.py" not in short
     assert "site_a_errors.LeakyError</span>" in short
     # The dropdown holds every frame but the doctest runner's, each file in its root.
-    assert 'File <span class="nb">"jax/_src/tree_util.py"</span>' in full
+    # JAX's frames link to their line at the installed jax's tag; the reader's do not.
+    assert re.search(
+        r'<a class="reference external" href="https://github\.com/jax-ml/jax/blob/jax-v[\d.]+'
+        r'/jax/_src/tree_util\.py#L\d+">File <span class="nb">&quot;jax/_src/tree_util\.py&quot;',
+        full,
+    )
+    assert '  File <span class="nb">&quot;&lt;doctest site_a_errors.LeakyError[2]&gt;' in full
+    assert '">File <span class="nb">&quot;&lt;doctest' not in full
     assert "doctest.py" not in full
     assert "<details" in entry
     assert "Checked: raises exactly this error, with the documented text." in entry
@@ -194,7 +202,7 @@ def test_no_folder_of_the_build_machine_is_published(app: SphinxTestApp) -> None
         e["name"]: e["source"] for e in json.loads((out / "errors.json").read_text())["entries"]
     }
     assert sources["LeakyError"] == "site_a_errors.py:7"
-    assert '"jax/_src/tree_util.py"' in html(app, "api_reference/site_a_errors.html")
+    assert "&quot;jax/_src/tree_util.py&quot;" in html(app, "api_reference/site_a_errors.html")
 
 
 @pytest.mark.sphinx("html", testroot="site", srcdir="site_see_also")
@@ -522,10 +530,37 @@ def test_search_entries_hold_the_messages_of_bad_examples() -> None:
             _example("good", "(1, 2)\n", "(1, 2)\n"),
         ],
     )
-    (item,) = search_entries([record])
+    (item,) = search_entries([record], roots=())
     assert item["messages"] == ["m.A: documented (...)", "m.A: real"]
+    assert item["seen_as"] == []
+    assert item["older"] == []
     assert item["headline"] == "Uses apply."
     assert item["url"] == "api_reference/m.html#m.A"
+
+
+def test_search_entries_tell_other_errors_and_old_wordings_apart() -> None:
+    seen_as = dict(
+        _example("seen-as", "TypeError: not a valid JAX type\n", "TypeError: not valid\n"),
+        caption="Without ``install()``, JAX's own error.",
+    )
+    record = _record(
+        "A", "passed", examples=[_example("bad", "m.A: today\n", "m.A: today\n"), seen_as]
+    )
+    wordings = [
+        Wording("m.A", "m.A: the old words", "0.4.2-0.6.11"),
+        Wording("m.A", "m.A: today", "0.7.5-0.12.8", current=True),
+        Wording("m.B", "m.B: another entry's", "0.4.2"),
+    ]
+
+    (item,) = search_entries([record], roots=(), wordings=wordings)
+
+    assert item["messages"] == ["m.A: today"]
+    assert item["seen_as"] == [
+        {"text": "TypeError: not a valid JAX type", "note": "Without install(), JAX's own error."},
+        {"text": "TypeError: not valid", "note": "Without install(), JAX's own error."},
+    ]
+    # Today's wording is a message already; only the releases' older ones are added.
+    assert item["older"] == [{"text": "m.A: the old words", "versions": "0.4.2-0.6.11"}]
 
 
 def test_inline_markup_becomes_code_and_nothing_else() -> None:

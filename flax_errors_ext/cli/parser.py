@@ -27,6 +27,7 @@ class ExitCode(enum.IntEnum):
     REFUSED = 3
     ERROR = 4
     PARTLY_UPDATED = 5
+    NO_MATCH = 6
     INTERRUPTED = 130
 
 
@@ -42,6 +43,8 @@ EXIT_CODES = {
     ExitCode.PARTLY_UPDATED: "update wrote what it could, but not every drifted statement: "
     "each one it could not write is listed with the reason (a triple quote in a docstring, "
     "say)",
+    ExitCode.NO_MATCH: "explain: no catalogued error is named by, or matches, the query "
+    "(a usage error is 2)",
     ExitCode.ERROR: "the command could not do its work for another reason (a file it could "
     "not read or write, say), named in one line on standard error",
     ExitCode.INTERRUPTED: "interrupted (Ctrl-C)",

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.cli.parser import ExitCode
+from flax_errors_ext.cli.parser import PROG, ExitCode
 from flax_errors_ext.cli.selection import UsageError, load, unknown
 from flax_errors_ext.execution.histories import read_histories
 from flax_errors_ext.model import lookup
 from flax_errors_ext.model.entry_record import EntryRecord, entry_record
 from flax_errors_ext.model.judge import judge
-from flax_errors_ext.model.records import Verdict
+from flax_errors_ext.model.records import ExampleKind, Verdict
 from flax_errors_ext.model.report import SCHEMA_VERSION, errors_document, summary_line
 from flax_errors_ext.model.site import plain_text
+from flax_errors_ext.model.timeline import retired
 from flax_errors_ext.model.wordings import by_entry, recorded_wordings, wording_of
 from flax_errors_ext.urls import base_url
 
@@ -82,12 +84,17 @@ def explain_command(args: argparse.Namespace) -> int:
     wordings = recorded_wordings(histories)
     matches = lookup.find(entries, query, by_entry(wordings))
     if not matches:
-        raise UsageError(unknown(entries, query))
+        base = base_url(selection.project.config.base_url)
+        gone = _retired_answer(histories, query, selection, base)
+        if gone is not None:
+            print(gone)
+            return ExitCode.OK
+        print(f"{PROG}: {unknown(entries, query)}", file=sys.stderr)
+        return ExitCode.NO_MATCH
     best = matches[0]
     older = wording_of(wordings, best.entry.qualname, query)
-    newest = {r.release.flax for history in histories for r in history.releases[-1:]}
-    if older is not None and older.versions.rpartition("-")[2] in newest:
-        older = None  # today's wording
+    if older is not None and older.current:
+        older = None
     if not best.certain:
         how = "matches" if best.how == "message" else "resembles"
         text = f"flax {older.versions}'s wording" if older else "the documented text"
@@ -98,12 +105,46 @@ def explain_command(args: argparse.Namespace) -> int:
             f"\nYour message is worded as flax {older.versions} worded it "
             f"(today's text is in the bad example above):\n  {older.text}"
         )
+    if best.example is not None and best.example.kind is ExampleKind.SEEN_AS:
+        caption = _plain(best.example.description.split("\n\n")[0])
+        print(
+            f"\nYour message is the error this mistake raises where "
+            f'{best.entry.name} is not in place (see "{best.example.kind.section_title}" '
+            f"above):\n  {' '.join(caption.split())}"
+        )
     others = [m.entry.qualname for m in matches[1:] if m.how == best.how][:3]
     if others and (best.certain or best.how == "message"):
         print(
             f"Also {'named' if best.certain else 'matching'}: {', '.join(others)}", file=sys.stderr
         )
     return ExitCode.OK
+
+
+def _retired_answer(
+    histories: list[History], query: str, selection: Selection, base: str
+) -> str | None:
+    """What the recorded history says of a retired error the query names, if it names one.
+
+    The error's name, a URL to its anchor, or a message with its class: from a
+    release that had it, whatever the release printed.
+    """
+    for history in histories:
+        spec = selection.project.config.spec(history.module)
+        for gone in retired(history):
+            qualname = f"{history.module}.{gone.name}"
+            if not re.search(rf"(?<![\w]){re.escape(gone.name)}(?!\w)", query):
+                continue
+            had = gone.first if gone.first == gone.last else f"{gone.first} to {gone.last}"
+            lines = [
+                f"{qualname} is retired: {history.module} had it in {had}, "
+                f"and no longer has it since {gone.gone_since}.",
+            ]
+            if gone.texts:
+                release, text = gone.texts[-1]
+                lines.append(f"Last raised by a catalogue example in {release}:\n  {text}")
+            lines.append(f"Read online: {base}/{spec.docname}.html#{qualname}")
+            return "\n".join(lines)
+    return None
 
 
 def _histories(selection: Selection) -> list[History]:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.history import SHIPPED
 from flax_errors_ext.model.output_limit import DEFAULT_LIMIT
+from flax_errors_ext.model.source_links import template_problem
 from flax_errors_ext.urls import DEFAULT_BASE_URL, FLAX_BASE_URL, page_docname
 
 if TYPE_CHECKING:
@@ -68,6 +69,15 @@ def _positive_int(unit: str) -> Callable[[Any], None]:
 def _non_negative_int(value: Any) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise TypeError("must be a whole number, 0 or more")
+
+
+def _source_links(value: Any) -> None:
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        raise TypeError("must be a dict of package name to URL template (or None)")
+    for package, template in value.items():
+        problem = template_problem(template) if template is not None else ""
+        if problem:
+            raise TypeError(f"{package!r}: the template {problem}")
 
 
 def _bool(value: Any) -> None:
@@ -248,6 +258,19 @@ class CatalogueConfig:
             _url,
         ),
     )
+    source_links: dict[str, str | None] = dataclasses.field(
+        default_factory=dict,
+        hash=False,
+        metadata=_meta(
+            "Where library frames of the full tracebacks link to: a dict of package (the "
+            "first folder of the path a frame shows) to a URL template naming {version} "
+            "(the version that ran), {path} (the file inside its import root) and {line}. "
+            "It extends the built-in links of flax and jax (at the tags v{version} and "
+            "jax-v{version} on GitHub); None takes a link away. A frame of a package not "
+            "listed, or that ran no release version, is not linked.",
+            _source_links,
+        ),
+    )
     strict: bool = dataclasses.field(
         default=False,
         metadata=_meta(
@@ -276,6 +299,20 @@ class CatalogueConfig:
             "other modules show no history. A record of other code than an entry's bad "
             "examples now is left out, with a note, and a warning of type "
             "flax-errors.history-stale.",
+            _file_list,
+        ),
+    )
+    device_runs: tuple[str, ...] = dataclasses.field(
+        default=(),
+        metadata=_meta(
+            "errors.json documents of runs on other devices (flax-errors check --json on "
+            "a GPU machine, or here with XLA_FLAGS=--xla_force_host_platform_device_count=8) "
+            "to set beside this build's own: an entry that did the same there reads "
+            "'Verified on CPU and on GPU (NVIDIA H200)', one whose verdict or text "
+            "differs (addresses aside) shows both texts in a dropdown, and a run of other "
+            "versions says which. Paths are relative to conf.py; errors.json gets each "
+            "entry's outcome per run. A file that cannot be read is a warning of type "
+            "flax-errors.device-runs.",
             _file_list,
         ),
     )
@@ -327,6 +364,8 @@ def _normalised(name: str, value: Any) -> Any:
     if name == "modules":
         specs = [ModuleSpec.from_value(item) for item in value]
         return tuple({spec.name: spec for spec in specs}.values())
-    if name in ("catalogue_dirs", "history"):
+    if name == "source_links":
+        return dict(value)
+    if name in ("catalogue_dirs", "history", "device_runs"):
         return (value,) if isinstance(value, str) else tuple(value)
     return value

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.fingerprint import Device
 from flax_errors_ext.model.records import ExampleKind, Verdict
-from flax_errors_ext.model.tracebacks import import_roots, relative_path, strip_roots
+from flax_errors_ext.model.tracebacks import relative_path, strip_roots
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -72,6 +72,10 @@ class ExampleRecord:
     seconds: float
     detail: str
     diff: str
+    caption: str = ""
+    """The first paragraph of the example's description (reST), on one line: what a
+    search result says of an "also seen as" message. Runs written before it was
+    recorded have none."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -97,23 +101,21 @@ class EntryRecord:
         """The versions by package, in the order they were recorded."""
         return dict(self.versions)
 
-    def bad_messages(self, roots: Sequence[str] | None = None) -> list[str]:
-        """The documented and actual text of the bad examples, each once.
+    def raised_texts(self, roots: Sequence[str]) -> list[tuple[ExampleRecord, str]]:
+        """The documented and actual error text of the examples that raise, each once.
 
         Args:
             roots: Folders a path in the text is written relative to, as
-                ``errors.json`` writes it; by default those this interpreter
-                imports from (:func:`~flax_errors_ext.model.tracebacks.import_roots`).
+                ``errors.json`` writes it (see :func:`relative_source`).
         """
-        roots = import_roots() if roots is None else roots
-        found: list[str] = []
+        found: dict[str, ExampleRecord] = {}
         for example in self.examples:
             if example.kind.raises:
                 for raw in (example.expected, example.actual):
                     text = strip_roots(raw, roots)
-                    if text and text not in found:
-                        found.append(text)
-        return found
+                    if text:
+                        found.setdefault(text, example)
+        return [(example, text) for text, example in found.items()]
 
     def to_json(self, roots: Sequence[str] | None = None) -> dict[str, Any]:
         """The record as ``errors.json`` holds it.
@@ -209,6 +211,7 @@ def entry_record(
                 seconds=r.seconds,
                 detail=r.detail,
                 diff=r.diff,
+                caption=" ".join(r.example.description.split("\n\n")[0].split()),
             )
             for r in results
         ),

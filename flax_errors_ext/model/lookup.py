@@ -21,7 +21,7 @@ from flax_errors_ext.model.tracebacks import strip_jax_note
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
 
-    from flax_errors_ext.model.records import ErrorEntry
+    from flax_errors_ext.model.records import ErrorEntry, Example
 
 MIN_SIMILARITY = 0.6
 """How alike a message must be to a documented one to be offered without a match."""
@@ -94,6 +94,9 @@ class Match:
     documented message matches, values aside) or ``similar``."""
     score: float
     """1.0 for a name, URL or class; for messages, how alike they are (0 to 1)."""
+    example: Example | None = None
+    """For messages, the example whose documented message the query is closest to;
+    None where that is a past release's wording."""
 
     @property
     def certain(self) -> bool:
@@ -200,14 +203,18 @@ def _ranked(
     matches = []
     for entry in entries:
         best: tuple[bool, float] = (False, 0.0)
-        past = (_strip_class(text) for text in (older or {}).get(entry.qualname, ()))
-        for documented in (*documented_messages(entry), *past):
+        closest: Example | None = None
+        texts: list[tuple[Example | None, str]] = [*documented_messages(entry)]
+        texts += [(None, _strip_class(text)) for text in (older or {}).get(entry.qualname, ())]
+        for example, documented in texts:
             known = normalise(documented)
             hit = shows(documented, known, body, flat)
             ratio = difflib.SequenceMatcher(None, known, flat, autojunk=False).ratio()
-            best = max(best, (hit, ratio))
+            if (hit, ratio) > best:
+                best, closest = (hit, ratio), example
         if best[1] > 0:
-            matches.append(Match(entry, "message" if best[0] else "similar", best[1]))
+            how = "message" if best[0] else "similar"
+            matches.append(Match(entry, how, best[1], closest))
     return sorted(matches, key=lambda m: (m.how == "message", m.score), reverse=True)
 
 
@@ -232,18 +239,19 @@ def shows(
     return len(flat) >= min_fragment and flat in known
 
 
-def documented_messages(entry: ErrorEntry) -> Iterator[str]:
+def documented_messages(entry: ErrorEntry) -> Iterator[tuple[Example, str]]:
     """The documented error messages of an entry's examples that raise, without the class.
 
     Bad examples, and "also seen as" ones: the message of the error the same
-    mistake raises where this one is not in place finds this entry too.
+    mistake raises where this one is not in place finds this entry too. Each
+    comes with its example.
     """
     for example in entry.examples:
         if not example.kind.raises:
             continue
         for statement in example.statements:
             if statement.exc_msg is not None:
-                yield _strip_class(statement.exc_msg)
+                yield example, _strip_class(statement.exc_msg)
 
 
 def message_body(text: str) -> str:

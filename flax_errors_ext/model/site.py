@@ -17,10 +17,11 @@ from flax_errors_ext.model.records import ExampleKind
 from flax_errors_ext.model.tracebacks import strip_jax_note
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
     from flax_errors_ext.model.entry_record import EntryRecord
     from flax_errors_ext.model.records import Example
+    from flax_errors_ext.model.wordings import Wording
 
 
 @dataclasses.dataclass(frozen=True)
@@ -55,15 +56,18 @@ def badge(status: str) -> Badge:
     return BADGES.get(status, Badge(status, "secondary", status))
 
 
-def verification_text(record: EntryRecord) -> str:
+def verification_text(record: EntryRecord, also_on: Sequence[str] = ()) -> str:
     """What an entry's verification line says after its mark (passed) or badge (the rest).
 
     ``Verified on CPU · flax 0.12.8 · jax 0.10.2 · jaxlib 0.10.2``: the device as
     the record gives it, the versions by package name (a kernel reports them in
     another order than the cache key keeps them). No date: an entry's page depends
     only on what it was checked against, so rebuilds from the cache give the same page.
+    ``also_on`` names other devices whose runs saw the same: ``Verified on CPU and
+    on GPU (NVIDIA H200)`` (see :mod:`~flax_errors_ext.model.device_runs`).
     """
-    on = f" on {record.device.label}" if record.device is not None else ""
+    places = [f"on {where}" for where in (record.device.label, *also_on)] if record.device else []
+    on = f" {_listed(places)}" if places else ""
     words = {
         "passed": f"Verified{on}",
         "unreachable": f"Evidence checked{on}",
@@ -73,6 +77,11 @@ def verification_text(record: EntryRecord) -> str:
         "not-run": "Not run in this build: the outputs shown are the documented ones",
     }.get(record.status.value, record.status.value)
     return " · ".join([words, *(f"{name} {version}" for name, version in sorted(record.versions))])
+
+
+def _listed(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return " and ".join([", ".join(items[:-1]), items[-1]] if len(items) > 2 else items)
 
 
 def first_paragraph(text: str) -> tuple[str, int]:
@@ -175,19 +184,41 @@ def figures(records: Sequence[EntryRecord]) -> Figures:
     )
 
 
-def search_entries(records: Sequence[EntryRecord]) -> list[dict[str, Any]]:
+def search_entries(
+    records: Sequence[EntryRecord], roots: Sequence[str], wordings: Iterable[Wording] = ()
+) -> list[dict[str, Any]]:
     """What the site search matches pasted error text against, one item per entry.
 
     Each item has the entry's ``name``, ``qualname``, site-relative ``url`` with
-    its anchor, ``headline``, and ``messages``: the documented and actual text of
-    its bad examples' errors.
+    its anchor, ``headline``, and the texts a reader may paste, each once:
+
+    - ``messages``: the documented and actual text of its bad examples' errors,
+      with paths relative to ``roots`` as ``errors.json`` has them;
+    - ``seen_as``: ``{"text", "note"}`` for each error its "also seen as" examples
+      raise (another class, where this one is not in place), the note being the
+      example's caption;
+    - ``older``: ``{"text", "versions"}`` for each wording that recorded past
+      releases printed and the newest recorded one no longer prints (``wordings``,
+      see :mod:`flax_errors_ext.model.wordings`).
     """
+    past: dict[str, list[dict[str, str]]] = {}
+    for wording in wordings:
+        if not wording.current:
+            text = strip_jax_note(wording.text).strip()
+            past.setdefault(wording.qualname, []).append(
+                {"text": text, "versions": wording.versions}
+            )
     items = []
     for record in sorted(records, key=lambda r: r.qualname):
         messages: list[str] = []
-        for raw in record.bad_messages():
+        seen_as: list[dict[str, str]] = []
+        for example, raw in record.raised_texts(roots):
             text = strip_jax_note(raw).strip()
-            if text and text not in messages:
+            if not text:
+                continue
+            if example.kind is ExampleKind.SEEN_AS:
+                seen_as.append({"text": text, "note": plain_text(example.caption)})
+            elif text not in messages:
                 messages.append(text)
         items.append(
             {
@@ -196,6 +227,8 @@ def search_entries(records: Sequence[EntryRecord]) -> list[dict[str, Any]]:
                 "url": record.url,
                 "headline": plain_text(record.summary),
                 "messages": messages,
+                "seen_as": seen_as,
+                "older": past.get(record.qualname, []),
             }
         )
     return items

@@ -34,6 +34,8 @@ class Wording:
     """The exception line: ``flax.errors.Name: message``."""
     versions: str
     """``0.8.5``, or ``0.6.11-0.7.5``."""
+    current: bool = False
+    """Whether the newest recorded release printed it too: today's wording, not an old one."""
 
 
 def recorded_wordings(histories: Iterable[History]) -> tuple[Wording, ...]:
@@ -41,11 +43,12 @@ def recorded_wordings(histories: Iterable[History]) -> tuple[Wording, ...]:
     found: list[Wording] = []
     for history in histories:
         names = {name for record in history.releases for name in record.entries}
+        newest = history.releases[-1].release.flax if history.releases else None
         for name in sorted(names):
             qualname = f"{history.module}.{name}"
             for timeline in timelines(history, name):
                 found += [
-                    Wording(qualname, span.text, span.versions)
+                    Wording(qualname, span.text, span.versions, span.last == newest)
                     for span in reversed(timeline.spans)
                     if span.outcome is Outcome.RAISED and span.text
                 ]

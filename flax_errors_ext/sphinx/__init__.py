@@ -7,6 +7,10 @@ and directives of one concern:
 * :mod:`.state`: what the environment keeps (build state, records, collectors);
 * :mod:`.entries`: the ``flax-errors-catalogue`` directive, one section per error,
   with :mod:`.examples` (the example tabs) and :mod:`.badges`;
+* :mod:`.foreign`: another project's docstring (its references link by the
+  shipped inventory, its code that never runs is labelled);
+* :mod:`.device_runs`: runs on other devices beside each entry
+  (``flax_errors_device_runs``);
 * :mod:`.history`: each error across Flax's releases (an entry's strip and line,
   retired errors, the index's matrix);
 * :mod:`.index`: the error index, the landing figures and "See also" lines;
@@ -22,7 +26,16 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext import __version__
 from flax_errors_ext.model.config import CatalogueConfig
-from flax_errors_ext.sphinx import build, entries, history, index, search, state
+from flax_errors_ext.sphinx import (
+    build,
+    device_runs,
+    entries,
+    foreign,
+    history,
+    index,
+    search,
+    state,
+)
 from flax_errors_ext.sphinx.cli_reference import CliDirective
 from flax_errors_ext.sphinx.options import OptionsDirective
 
@@ -36,7 +49,15 @@ ENV_VERSION = 4
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the extension: config values, nodes, directives, collectors and events."""
-    for needed in ("myst_nb", "sphinx.ext.autodoc", "sphinx_autodoc_typehints", "sphinx_design"):
+    needed_extensions = (
+        "myst_nb",
+        "sphinx.ext.autodoc",
+        "sphinx_autodoc_typehints",
+        "sphinx_design",
+        # Writes the pages that forward old page paths (see build._forward_moved_pages).
+        "sphinx_reredirects",
+    )
+    for needed in needed_extensions:
         app.setup_extension(needed)
     for name, default, _ in CatalogueConfig.options():
         # Any type: CatalogueConfig validates every value, with a clearer message.
@@ -56,18 +77,22 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_env_collector(state.LiveDocsCollector)
     app.add_css_file("flax_errors.css")
     app.add_js_file("flax_errors_wrap.js", defer="defer")
+    app.add_js_file("flax_errors_anchor.js", defer="defer")
 
     app.connect("config-inited", build.validate_config)
     app.connect("config-inited", _add_static_path)
+    # Before sphinx-copybutton (priority 500) reads its selector.
+    app.connect("config-inited", foreign.narrow_copybutton, priority=400)
     # After myst-nb's handler, which settles the cache path.
     app.connect("builder-inited", build.prepare_build, priority=600)
+    device_runs.setup_device_runs(app)
     app.connect("env-get-outdated", build.outdated_by_environment)
     app.connect("env-before-read-docs", build.start_reading)
     # Before sphinx-autodoc-typehints (priority 500) adds its type fields.
     app.connect("autodoc-process-docstring", entries.signature_only, priority=400)
     app.connect("env-updated", index.rewrite_live_docs)
     app.connect("doctree-resolved", index.resolve)
-    app.connect("missing-reference", entries.unresolved_foreign_reference)
+    app.connect("missing-reference", foreign.resolve_reference)
     app.connect("html-page-context", search.add_scripts)
     app.connect("build-finished", search.write_data)
     app.connect("build-finished", build.finish_build)

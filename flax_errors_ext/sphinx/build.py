@@ -1,9 +1,11 @@
 """The build's lifecycle: configuration, one run session, outdated pages, the report.
 
-1. ``config-inited``: validate the ``flax_errors_*`` values into one config.
-2. ``builder-inited`` (after myst-nb's): write each module's page stub, open the
+1. ``config-inited``: validate the ``flax_errors_*`` values into one config; read
+   the history files, and forward the pages past releases linked to that have
+   moved since (sphinx-reredirects writes them).
+2. ``builder-inited`` (after myst-nb's): write each module's page stub and open the
    build's :class:`~flax_errors_ext.execution.session.Session` (kernelspec, caches,
-   fingerprint) and read the history files, before any ``-j`` worker forks.
+   fingerprint), before any ``-j`` worker forks.
 3. ``env-get-outdated``: if the fingerprint changed since the last build, every
    catalogue page is read again; a page with a failing entry always is.
 4. ``env-before-read-docs``: start the warm kernel server when entries will run.
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import posixpath
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,9 +31,11 @@ from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.model.discover import catalogue_folders, catalogue_paths
 from flax_errors_ext.model.entry_record import EntryStatus
 from flax_errors_ext.model.fingerprint import ProbeError
+from flax_errors_ext.model.moved_pages import moved_pages
 from flax_errors_ext.model.report import coverage_line, errors_document, failures, summary_line
 from flax_errors_ext.model.tracebacks import import_roots
-from flax_errors_ext.sphinx.loggers import LOGGER, warn
+from flax_errors_ext.sphinx.device_runs import merged_document
+from flax_errors_ext.sphinx.loggers import LOGGER, conf_location, warn
 from flax_errors_ext.sphinx.state import BuildState, CatalogueCollector, build_state, read_now
 
 if TYPE_CHECKING:
@@ -59,9 +64,17 @@ def validate_config(app: Sphinx, config: Config) -> None:
     """
     values = {name: config[name] for name, _, _ in CatalogueConfig.options()}
     try:
-        app.flax_errors_config = CatalogueConfig.from_values(values)  # type: ignore[attr-defined]
+        catalogue = CatalogueConfig.from_values(values)
     except ValueError as error:
         raise ConfigError(str(error)) from None
+    app.flax_errors_config = catalogue  # type: ignore[attr-defined]
+    # Read now for the redirects; what cannot be read is warned of once the
+    # environment, which Sphinx's warnings need, is there (prepare_build).
+    histories = read_histories(
+        Path(app.confdir), catalogue.history, {spec.name for spec in catalogue.modules}
+    )
+    app.flax_errors_histories = histories  # type: ignore[attr-defined]
+    _forward_moved_pages(app, config, histories[0])
     srcdir = Path(app.srcdir).resolve()
     build_dir = Path(app.outdir).parent
     # Where notebooks are written: this extension's work folder, myst-nb's output
@@ -95,7 +108,10 @@ def prepare_build(app: Sphinx) -> None:
     app.flax_errors_session = session  # type: ignore[attr-defined]
     settings = session.settings()
     if isinstance(settings.fingerprint.device, ProbeError):
-        warn(str(settings.fingerprint.device), "device", "conf.py")
+        warn(str(settings.fingerprint.device), "device", conf_location(app, "extensions"))
+    histories, problems = app.flax_errors_histories  # type: ignore[attr-defined]
+    for problem in problems:
+        warn(problem, "history", conf_location(app, "flax_errors_history"))
     env = app.env
     previous: BuildState | None = getattr(env, "flax_errors_state", None)
     env.flax_errors_changed = (  # type: ignore[attr-defined]
@@ -107,20 +123,27 @@ def prepare_build(app: Sphinx) -> None:
         catalogue_folders=catalogue_folders(
             [Path(app.confdir, folder).resolve() for folder in config.catalogue_dirs]
         ),
-        histories=_read_histories(
-            Path(app.confdir), config.history, {spec.name for spec in config.modules}
-        ),
+        histories=histories,
     )
 
 
-def _read_histories(
-    confdir: Path, names: tuple[str, ...], modules: set[str]
-) -> dict[str, HistoryFile]:
-    """The history files ``flax_errors_history`` lists; a problem is a warning."""
-    found, problems = read_histories(confdir, names, modules)
-    for problem in problems:
-        warn(problem, "history", confdir / "conf.py")
-    return found
+def _forward_moved_pages(app: Sphinx, config: Config, histories: dict[str, HistoryFile]) -> None:
+    """Add a redirect for each page past releases linked to that has moved since.
+
+    The project's own ``redirects``, and its pages, win. Set before the environment
+    compares this configuration with the last build's, and the same every build.
+    """
+    moved = moved_pages(
+        catalogue_config(app).modules, {name: file.history for name, file in histories.items()}
+    )
+    redirects = dict(config["redirects"] or {})
+    suffixes = tuple(config.source_suffix)
+    for old, now in moved.items():
+        if any(Path(app.srcdir, old + suffix).exists() for suffix in suffixes):
+            continue
+        # Relative, so that the site works under any base URL (/en/latest/).
+        redirects.setdefault(old, posixpath.relpath(f"{now}.html", posixpath.dirname(old) or "."))
+    config.redirects = redirects
 
 
 def _write_stub(srcdir: Path, docname: str, module: str, suffixes: tuple[str, ...]) -> None:
@@ -203,6 +226,7 @@ def finish_build(app: Sphinx, exception: Exception | None) -> None:
     document = errors_document(
         records, executed=executed, roots=(str(app.confdir), *import_roots())
     )
+    document = merged_document(app.env, document)  # each entry's outcome per device run
     if app.builder.format == "html":
         Path(app.outdir, "errors.json").write_text(
             json.dumps(document, indent=2) + "\n", encoding="utf-8"

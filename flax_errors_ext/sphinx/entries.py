@@ -30,10 +30,14 @@ from flax_errors_ext.execution.run import EntryOutcome, check_module, default_jo
 from flax_errors_ext.model.areas import area_of, area_rank
 from flax_errors_ext.model.history import entry_codes
 from flax_errors_ext.model.history_view import build_release, build_row, module_history
+from flax_errors_ext.model.inventory import INVENTORY_FILE
 from flax_errors_ext.model.site import inline_parts, lead_lines, verification_text
+from flax_errors_ext.model.snippets import ran_statements
 from flax_errors_ext.model.tracebacks import import_roots, strip_roots
+from flax_errors_ext.sphinx import device_runs
 from flax_errors_ext.sphinx.badges import status_badge
-from flax_errors_ext.sphinx.examples import entry_examples
+from flax_errors_ext.sphinx.examples import entry_examples, source_links
+from flax_errors_ext.sphinx.foreign import foreign_passage
 from flax_errors_ext.sphinx.history import entry_history, retired_section
 from flax_errors_ext.sphinx.index import add_jump
 from flax_errors_ext.sphinx.loggers import LOGGER, warn
@@ -48,7 +52,6 @@ from flax_errors_ext.sphinx.state import (
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from sphinx import addnodes
     from sphinx.application import Sphinx
 
     from flax_errors_ext.model.discover import ErrorModule, LeftOut
@@ -68,9 +71,6 @@ def signature_only(
     if name in _SIGNATURE_ONLY:
         lines[:] = []
 
-
-FOREIGN_CLASS = "flax-errors-foreign"
-"""The class of a container that holds another project's docstring."""
 
 _SIGNATURE_ONLY: set[str] = set()
 """Classes whose autodoc output is being built for a signature (one read at a time)."""
@@ -93,6 +93,8 @@ class CatalogueDirective(SphinxDirective):
         if state.config.upstream == "off":
             module = module.without_upstream()
         self.env.note_dependency(str(module.path))
+        # Where its docstrings' references link (see flax_errors_ext.sphinx.foreign).
+        self.env.note_dependency(str(INVENTORY_FILE))
         for entry in module.entries:
             self.env.note_dependency(entry.location.path)
         # Example files that exist; one added later is caught by env-get-outdated.
@@ -169,18 +171,22 @@ class CatalogueDirective(SphinxDirective):
         for label, text in leads:
             section += _lead_paragraph(label, text)
         prose = entry.details
-        section += _status_line(record)
+        others = device_runs.merged(self.env, record, roots)  # runs on other devices
+        section += _status_line(record, others.text)
         if history is not None:
             section += entry_history(entry.name, history)
+        section += others.nodes
         for problem in entry.problems:
             section += _problem_box(problem, roots)
         if results:
-            section += entry_examples(results, self._rest, captions_shown=bool(leads))
+            links = source_links(state.config.source_links, record.version_map)
+            section += entry_examples(results, self._rest, captions_shown=bool(leads), links=links)
         if any(passage.text.strip() for passage in prose):
             section += nodes.rubric("What it means", "What it means")
+        ran = ran_statements(entry.examples)  # the docstring's code blocks that run
         for passage in prose:
             if passage.foreign:
-                section += self._foreign_rest(passage)
+                section += self._foreign_rest(passage, entry.qualname, ran)
             else:
                 section += self._rest(passage.text, passage.path, passage.lines)
         section += self._signature(entry.qualname)
@@ -199,12 +205,15 @@ class CatalogueDirective(SphinxDirective):
         self.state.nested_parse(content, 0, container)
         return list(container.children)
 
-    def _foreign_rest(self, passage: Prose) -> list[nodes.Node]:
+    def _foreign_rest(
+        self, passage: Prose, qualname: str, ran: frozenset[str]
+    ) -> list[nodes.Node]:
         """Render another project's docstring, or show it verbatim if its reST is broken.
 
         Warnings about markup we cannot fix would only teach people to ignore
         warnings, so the passage is parsed with the reporter silenced and, if it
-        produced any problem, shown as preformatted text instead.
+        produced any problem, shown as preformatted text instead. Its code blocks
+        that never run are labelled so (:func:`~.foreign.foreign_passage`).
         """
         reporter = self.state.document.reporter
         level = reporter.report_level
@@ -219,8 +228,8 @@ class CatalogueDirective(SphinxDirective):
             for message in node.findall(nodes.system_message)
         )
         if not broken:
-            # Cross-references that this site cannot resolve render as their text.
-            return [nodes.container("", *parsed, classes=[FOREIGN_CLASS])]
+            # References link by the inventory or render as their text (foreign.py).
+            return [foreign_passage(parsed, qualname, ran)]
         LOGGER.info(f"{passage.path}:{passage.lines[0]}: docstring shown verbatim (invalid reST)")
         return [nodes.literal_block(passage.text, passage.text, classes=["flax-errors-verbatim"])]
 
@@ -272,25 +281,6 @@ def _left_out_note(left_out: Sequence[LeftOut]) -> list[nodes.Node]:
     return [paragraph]
 
 
-def unresolved_foreign_reference(
-    app: Sphinx, env: Any, node: addnodes.pending_xref, contnode: nodes.Element
-) -> nodes.Element | None:
-    """A reference in another project's docstring that nothing resolves: its text.
-
-    Such docstrings refer to their own site's labels (JAX's ``:ref:`faq-...```),
-    which no build of this site can resolve offline; a warning would fail ``-W``
-    for text the project cannot edit. The text loses the ``xref`` class, so that
-    it is not styled as a link it is not.
-    """
-    parent = node.parent
-    while parent is not None:
-        if FOREIGN_CLASS in parent.get("classes", ()):
-            contnode["classes"] = [c for c in contnode["classes"] if c != "xref"]
-            return contnode
-        parent = parent.parent
-    return None
-
-
 def _headline_paragraph(text: str) -> list[nodes.Node]:
     if not text:
         return []
@@ -316,7 +306,7 @@ def _inline(text: str) -> list[nodes.Node]:
     ]
 
 
-def _status_line(record: EntryRecord) -> nodes.Node:
+def _status_line(record: EntryRecord, text: str = "") -> nodes.Node:
     """The verification line: ``✓ Verified on CPU · flax 0.12.8 · jax 0.10.2 · ...``.
 
     An entry that is not verified (drifted, unreachable, undocumented, not run)
@@ -335,7 +325,7 @@ def _status_line(record: EntryRecord) -> nodes.Node:
         "",
         lead,
         nodes.Text(" "),
-        nodes.Text(verification_text(record)),
+        nodes.Text(text or verification_text(record)),
         classes=["flax-errors-status", record.status.value],
     )
 

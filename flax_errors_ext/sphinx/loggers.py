@@ -5,14 +5,40 @@ A project can silence a subtype with ``suppress_warnings = ["flax-errors.<subtyp
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sphinx.util import logging
+
+if TYPE_CHECKING:
+    from docutils import nodes
+    from sphinx.application import Sphinx
 
 LOGGER = logging.getLogger("flax_errors_ext")
 WARNING_TYPE = "flax-errors"
 
 
-def warn(message: str, subtype: str, location: Any) -> None:
-    """Log a ``flax-errors.<subtype>`` warning at ``location`` (``file:line`` or a node)."""
+def warn(message: str, subtype: str, location: str | nodes.Node) -> None:
+    """Log a ``flax-errors.<subtype>`` warning at ``location`` (``file:line`` or a node).
+
+    A location is text, never a path object: Sphinx's logging takes anything else for
+    a ``(docname, line)`` pair and fails on it.
+    """
     LOGGER.warning(message, type=WARNING_TYPE, subtype=subtype, location=location)
+
+
+def conf_location(app: Sphinx, setting: str) -> str:
+    """``.../conf.py:N``, N being the line that sets ``setting`` (1 when none does).
+
+    A warning about a value of ``conf.py`` points at it; a bare file name would be
+    taken by Sphinx for a document's name.
+    """
+    path = Path(app.confdir, "conf.py")
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    assignment = re.compile(rf"\s*{re.escape(setting)}\s*(?::[^=]*)?=")
+    line = next((n for n, text in enumerate(lines, 1) if assignment.match(text)), 1)
+    return f"{path}:{line}"

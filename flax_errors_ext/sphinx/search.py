@@ -2,9 +2,11 @@
 
 Sphinx's search indexes every word of the site, error text included, but it
 ranks whole pages, and one page holds all of a module's errors. So the build also
-writes the catalogue's error messages to ``_static/flax_errors_search_data.js``,
-and the search page loads ``flax_errors_search.js``, which matches the query
-against them and puts the matching entries, with their anchors, first.
+writes the catalogue's error messages to ``_static/flax_errors_search_data.js``
+(today's, the other errors an entry is "also seen as", and the wordings of past
+releases from the recorded history), and the search page loads
+``flax_errors_search.js``, which matches the query against them and puts the
+matching entries, with their anchors and what the match was, first.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.site import search_entries
-from flax_errors_ext.sphinx.state import CatalogueCollector
+from flax_errors_ext.model.tracebacks import import_roots
+from flax_errors_ext.model.wordings import recorded_wordings
+from flax_errors_ext.sphinx.state import CatalogueCollector, build_state
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -38,7 +42,12 @@ def write_data(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
     by_qualname = CatalogueCollector.by_qualname(app.env)
-    items = search_entries([record for _, record in by_qualname.values()])
+    histories = [file.history for file in build_state(app.env).histories.values()]
+    items = search_entries(
+        [record for _, record in by_qualname.values()],
+        roots=(str(app.confdir), *import_roots()),
+        wordings=recorded_wordings(histories),
+    )
     for item in items:
         item["docname"] = by_qualname[item["qualname"]][0]
     text = f"window.FLAX_ERRORS_SEARCH = {json.dumps(items, ensure_ascii=True, indent=1)};\n"
