@@ -571,13 +571,18 @@ def test_internal_links_of_the_real_site_resolve(site: Path) -> None:
     assert report.broken == []
 
 
+def _served_root(tmp_path_factory: pytest.TempPathFactory, root: str) -> Iterator[str]:
+    """A test root under ``tests/roots/``, built and served."""
+    srcdir = tmp_path_factory.mktemp(f"browser-{root}") / "site"
+    shutil.copytree(ROOT / "tests" / "roots" / root, srcdir)
+    for built in _build(srcdir):
+        yield from _serve(built)
+
+
 @pytest.fixture(scope="module")
 def hostile_site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The test root whose error text holds a script tag."""
-    srcdir = tmp_path_factory.mktemp("browser-hostile") / "site"
-    shutil.copytree(ROOT / "tests" / "roots" / "test-site", srcdir)
-    for built in _build(srcdir):
-        yield from _serve(built)
+    yield from _served_root(tmp_path_factory, "test-site")
 
 
 def test_hostile_error_text_stays_text_in_pages_and_search(
@@ -619,10 +624,7 @@ def test_the_flax_page_is_grouped_by_area_and_names_wrap_between_words(
 @pytest.fixture(scope="module")
 def foreign_prose_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The test root whose library docstring holds code that never runs (issue 15)."""
-    srcdir = tmp_path_factory.mktemp("browser-foreign") / "site"
-    shutil.copytree(ROOT / "tests" / "roots" / "test-foreign-prose", srcdir)
-    for built in _build(srcdir):
-        yield from _serve(built)
+    yield from _served_root(tmp_path_factory, "test-foreign-prose")
 
 
 def test_code_never_run_is_labelled_and_has_no_copy_button(

@@ -340,6 +340,12 @@ def test_malformed_docstrings_are_located_and_the_rest_still_builds(app: SphinxT
         text,
     )
     assert text.count("[flax-errors.malformed]") == 3
+    # Broken inline markup in our own prose is reported at its line (and fails -W).
+    assert re.search(
+        r"malformed_errors\.py:46: (WARNING|ERROR): Inline literal start-string without "
+        r"end-string",
+        text,
+    ), text
     assert entry(catalogue, "FineError")["status"] == "passed"
     assert entry(catalogue, "NoTracebackError")["status"] == "malformed"
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from docutils.statemachine import StringList
-from sphinx.util.docutils import SphinxDirective
+from sphinx.util.docutils import SphinxDirective, switch_source_input
 
 from flax_errors_ext.execution.modules import DiscoveryError, load_module
 from flax_errors_ext.execution.run import EntryOutcome, check_module, default_jobs
@@ -202,7 +202,10 @@ class CatalogueDirective(SphinxDirective):
         for line_text, line in zip(text.splitlines(), lines, strict=False):
             content.append(line_text, path, line - 1)
         container = nodes.container()
-        self.state.nested_parse(content, 0, container)
+        # Docutils' own messages (broken inline markup, say) then name the
+        # docstring's file and line, not the page's.
+        with switch_source_input(self.state, content):
+            self.state.nested_parse(content, 0, container)
         return list(container.children)
 
     def _foreign_rest(

@@ -38,3 +38,15 @@ class FineError(FlaxError):
       >>> print("fine")
       fine
     """
+
+
+class BrokenMarkupError(FlaxError):
+    """Its explanation's markup is broken, and the text is ours to fix.
+
+    The ``literal is never closed, which the build reports where it is.
+
+    Good example:
+
+      >>> print("fine")
+      fine
+    """
