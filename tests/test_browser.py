@@ -168,6 +168,10 @@ def _watched_tab(browser: Browser, *, width: int, height: int) -> Iterator[Page]
     opened.on("response", on_response)
 
     def on_failed(request: Request) -> None:
+        # A page that forwards (location.replace) aborts its own load: the browser
+        # moved on, nothing is missing.
+        if request.is_navigation_request() and request.failure == "net::ERR_ABORTED":
+            return
         missing.append(request.url)
 
     opened.on("requestfailed", on_failed)
