@@ -383,6 +383,21 @@ def test_phone_pages_never_scroll_sideways(
     _screenshot(phone, tmp_path, f"phone-{name}.png")
 
 
+# For each text node of an element (a word, once <wbr>s split a name): on how many
+# lines it is laid out, keyed by the top of its first line.
+_WORD_LINES = """(element) => {
+  const found = {};
+  for (const node of element.childNodes) {
+    if (node.nodeType !== Node.TEXT_NODE || !node.textContent.trim()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const rects = [...range.getClientRects()];
+    found[`${Math.round(rects[0].top)}:${node.textContent}`] = rects.length;
+  }
+  return found;
+}"""
+
+
 def test_phone_landing_shows_the_fix_on_the_first_screen(
     phone: Page, site: Path, site_url: str, tmp_path: Path
 ) -> None:
@@ -394,6 +409,13 @@ def test_phone_landing_shows_the_fix_on_the_first_screen(
     assert shown["fix"]["bottom"] <= PHONE_HEIGHT, shown
     assert shown["status"]["bottom"] <= PHONE_HEIGHT, shown
     assert shown["bad"]["top"] < PHONE_HEIGHT, shown  # and the wrong code begins
+    # The name is too long for one line: it breaks between its words, not mid-word.
+    heading = phone.locator(f'section[id="{qualname}"]').locator("h1, h2, h3").first
+    assert heading.inner_text().rstrip("#¶ \n") == "ScopeParamShapeError"
+    assert heading.evaluate("(h) => h.querySelectorAll('wbr').length") == 3
+    lines = heading.evaluate(_WORD_LINES)
+    assert len({key.partition(":")[0] for key in lines}) > 1, lines  # it wraps on a phone
+    assert all(count == 1 for count in lines.values()), lines  # no word is split
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE_WIDTH
     _screenshot(phone, tmp_path, "phone-first-screen.png")
 
