@@ -16,7 +16,7 @@ import pytest
 from docutils import nodes
 
 from flax_errors_ext.model.source_links import SourceLinks, link_templates
-from flax_errors_ext.sphinx.examples import source_links, traceback_block
+from flax_errors_ext.sphinx.source_links import source_links, traceback_block
 from tests.site_links import check_site
 
 if TYPE_CHECKING:

@@ -36,11 +36,12 @@ from flax_errors_ext.model.snippets import ran_statements
 from flax_errors_ext.model.tracebacks import import_roots, strip_roots
 from flax_errors_ext.sphinx import device_runs
 from flax_errors_ext.sphinx.badges import status_badge
-from flax_errors_ext.sphinx.examples import entry_examples, source_links
+from flax_errors_ext.sphinx.examples import entry_examples
 from flax_errors_ext.sphinx.foreign import foreign_passage
 from flax_errors_ext.sphinx.history import entry_history, retired_section
 from flax_errors_ext.sphinx.index import add_jump
 from flax_errors_ext.sphinx.loggers import LOGGER, warn
+from flax_errors_ext.sphinx.source_links import source_links
 from flax_errors_ext.sphinx.state import (
     BuildState,
     build_state,
