@@ -43,10 +43,10 @@ EXIT_CODES = {
     ExitCode.PARTLY_UPDATED: "update wrote what it could, but not every drifted statement: "
     "each one it could not write is listed with the reason (a triple quote in a docstring, "
     "say)",
-    ExitCode.NO_MATCH: "explain: no catalogued error is named by, or matches, the query "
-    "(a usage error is 2)",
     ExitCode.ERROR: "the command could not do its work for another reason (a file it could "
     "not read or write, say), named in one line on standard error",
+    ExitCode.NO_MATCH: "explain: no catalogued error is named by, or matches, the query "
+    "(a usage error is 2)",
     ExitCode.INTERRUPTED: "interrupted (Ctrl-C)",
 }
 _EXIT_STATUS = "exit status:\n" + "\n".join(
