@@ -15,7 +15,7 @@ from flax_errors_ext.model.entry_record import EntryRecord, entry_record
 from flax_errors_ext.model.judge import judge
 from flax_errors_ext.model.records import ExampleKind, Verdict
 from flax_errors_ext.model.report import SCHEMA_VERSION, errors_document, summary_line
-from flax_errors_ext.model.site import plain_text
+from flax_errors_ext.model.site import first_paragraph, plain_text
 from flax_errors_ext.model.timeline import retired
 from flax_errors_ext.model.wordings import by_entry, recorded_wordings, wording_of
 from flax_errors_ext.urls import base_url
@@ -106,7 +106,7 @@ def explain_command(args: argparse.Namespace) -> int:
             f"(today's text is in the bad example above):\n  {older.text}"
         )
     if best.example is not None and best.example.kind is ExampleKind.SEEN_AS:
-        caption = _plain(best.example.description.split("\n\n")[0])
+        caption = _plain(first_paragraph(best.example.description)[0])
         print(
             f"\nYour message is the error this mistake raises where "
             f'{best.entry.name} is not in place (see "{best.example.kind.section_title}" '

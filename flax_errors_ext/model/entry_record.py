@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.fingerprint import Device
 from flax_errors_ext.model.records import ExampleKind, Verdict
+from flax_errors_ext.model.site import first_paragraph
 from flax_errors_ext.model.tracebacks import relative_path, strip_roots
 
 if TYPE_CHECKING:
@@ -211,7 +212,7 @@ def entry_record(
                 seconds=r.seconds,
                 detail=r.detail,
                 diff=r.diff,
-                caption=" ".join(r.example.description.split("\n\n")[0].split()),
+                caption=first_paragraph(r.example.description)[0],
             )
             for r in results
         ),

@@ -33,10 +33,15 @@ from flax_errors_ext.model.entry_record import EntryStatus
 from flax_errors_ext.model.fingerprint import ProbeError
 from flax_errors_ext.model.moved_pages import moved_pages
 from flax_errors_ext.model.report import coverage_line, errors_document, failures, summary_line
-from flax_errors_ext.model.tracebacks import import_roots
 from flax_errors_ext.sphinx.device_runs import merged_document
 from flax_errors_ext.sphinx.loggers import LOGGER, conf_location, warn
-from flax_errors_ext.sphinx.state import BuildState, CatalogueCollector, build_state, read_now
+from flax_errors_ext.sphinx.state import (
+    BuildState,
+    CatalogueCollector,
+    build_state,
+    published_roots,
+    read_now,
+)
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -221,11 +226,7 @@ def finish_build(app: Sphinx, exception: Exception | None) -> None:
     by_doc = CatalogueCollector.records(app.env)
     records = [r for doc in by_doc.values() for r in doc]
     executed = [r.qualname for doc in read_now(app.env) for r in by_doc.get(doc, []) if r.executed]
-    # Sources are published relative to the project (conf.py's folder) or the
-    # package root they were imported from, never as folders of this machine.
-    document = errors_document(
-        records, executed=executed, roots=(str(app.confdir), *import_roots())
-    )
+    document = errors_document(records, executed=executed, roots=published_roots(app))
     document = merged_document(app.env, document)  # each entry's outcome per device run
     if app.builder.format == "html":
         Path(app.outdir, "errors.json").write_text(

@@ -33,7 +33,7 @@ from flax_errors_ext.model.history_view import build_release, build_row, module_
 from flax_errors_ext.model.inventory import INVENTORY_FILE
 from flax_errors_ext.model.site import inline_parts, lead_lines, verification_text
 from flax_errors_ext.model.snippets import ran_statements
-from flax_errors_ext.model.tracebacks import import_roots, strip_roots
+from flax_errors_ext.model.tracebacks import strip_roots
 from flax_errors_ext.sphinx import device_runs
 from flax_errors_ext.sphinx.badges import status_badge
 from flax_errors_ext.sphinx.examples import entry_examples
@@ -47,6 +47,7 @@ from flax_errors_ext.sphinx.state import (
     build_state,
     error_record,
     history_record,
+    published_roots,
     see_also_placeholder,
 )
 
@@ -106,8 +107,7 @@ class CatalogueDirective(SphinxDirective):
         outcomes = check_module(
             module, state.run, state.run.sources(), jobs=state.config.jobs or default_jobs()
         )
-        # Error text names files inside these rather than the build machine's folders.
-        roots = (str(self.env.app.confdir), *import_roots())
+        roots = published_roots(self.env.app)
         history = self._history(module, outcomes, state, roots)
         groups: dict[str, list[nodes.Node]] = {}
         for outcome in outcomes:

@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.site import search_entries
-from flax_errors_ext.model.tracebacks import import_roots
 from flax_errors_ext.model.wordings import recorded_wordings
-from flax_errors_ext.sphinx.state import CatalogueCollector, build_state
+from flax_errors_ext.sphinx.state import CatalogueCollector, build_state, published_roots
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -45,7 +44,7 @@ def write_data(app: Sphinx, exception: Exception | None) -> None:
     histories = [file.history for file in build_state(app.env).histories.values()]
     items = search_entries(
         [record for _, record in by_qualname.values()],
-        roots=(str(app.confdir), *import_roots()),
+        roots=published_roots(app),
         wordings=recorded_wordings(histories),
     )
     for item in items:

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, TypeVar
 from docutils import nodes
 from sphinx.environment.collectors import EnvironmentCollector
 
+from flax_errors_ext.model.tracebacks import import_roots
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Set
     from pathlib import Path
@@ -64,6 +66,15 @@ class history_record(nodes.General, nodes.Element):
 
 
 NODES = (error_record, catalogue_index, catalogue_figures, see_also_placeholder, history_record)
+
+
+def published_roots(app: Sphinx) -> tuple[str, ...]:
+    """The folders that published text names files inside.
+
+    The project's (``conf.py``'s) and those modules were imported from: never the
+    build machine's folders above them.
+    """
+    return (str(app.confdir), *import_roots())
 
 
 def build_state(env: BuildEnvironment) -> BuildState:
