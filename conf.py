@@ -15,12 +15,16 @@ flax_errors_timeout = 120
 # JAX's docstrings carry doctests of their own, written for JAX's doctest setup (which
 # imports jax for them); their verdicts are shown on each entry, never failing the site.
 flax_errors_upstream = "show"
-# Runs of the catalogue on other devices, set beside this build's own on each entry
+# Runs of the catalogue on other devices and stacks, set beside this build's own on each entry
 # ("Verified on CPU and on GPU (NVIDIA H200)") and in errors.json: an NVIDIA H200
 # (flax_errors_ext/history/run_on_device.py there) and eight CPU devices (nox -s devices).
 flax_errors_device_runs = [
     "flax_errors_ext/history/nvidia-h200.json",
     "flax_errors_ext/history/cpu-8-devices.json",
+    # Each stack's run (nox -s lock): a build lists the others' beside its own,
+    # worded by their versions ("and with flax 0.12.8, jax 0.10.2").
+    "flax_errors_ext/history/python-3.11.json",
+    "flax_errors_ext/history/python-3.13.json",
 ]
 
 # Every catalogue entry runs in its own kernel; outputs are cached per entry and
@@ -31,7 +35,7 @@ nb_execution_mode = "cache"
 nb_execution_raise_on_error = True
 nb_execution_timeout = 300
 
-exclude_patterns = ["_build"]
+exclude_patterns = ["_build", "_build-*"]
 myst_enable_extensions = ["colon_fence"]
 
 # The theme Flax's own documentation uses, so that readers arriving from a Flax
@@ -56,8 +60,3 @@ copybutton_prompt_text = r">>> |\.\.\. |\$ "
 copybutton_prompt_is_regexp = True
 copybutton_only_copy_prompt_lines = True
 copybutton_remove_prompts = True
-
-# Entries show the constructor signature through sphinx-autodoc-typehints; keep the
-# types in the signature, since the entry renders the docstring itself.
-typehints_use_signature = True
-typehints_use_signature_return = True

@@ -23,6 +23,23 @@ nox.options.reuse_venv = "yes"
 nox.options.sessions = ["lint", "tests", "doctest", "docs", "linkcheck"]
 
 PYTHON = "3.11"
+"""The oldest Python the project supports: lint, benchmarks and Flax's suite run here."""
+STACKS = ("3.11", "3.12", "3.13")
+"""The Pythons tests, doctest and docs run on, each with its locked stack. Today's
+flax and jax need 3.12 or later; on 3.11 the stack stops at flax 0.12.8 and jax
+0.10.2. A Python that is not on this machine is skipped with a notice; CI runs
+3.11 and 3.13 (.ci/run)."""
+NEWEST = "3.13"
+"""The stack the published site is built on (.readthedocs.yaml); the other stacks'
+runs are merged into it (conf.py, ``flax_errors_device_runs``)."""
+LOCK_FILES = {
+    "3.11": "constraints/python3.11.txt",
+    "3.12": "constraints/python3.12-and-later.txt",
+    "3.13": "constraints/python3.12-and-later.txt",
+}
+"""The committed constraints of each stack (``nox -s lock`` writes them): 3.11 alone,
+and one resolution for every Python from 3.12 on."""
+nox.options.error_on_missing_interpreters = False
 # uv does not compile bytecode on install (pip does), and where PYTHONDONTWRITEBYTECODE
 # is set nothing writes it later either: every process, and every kernel, would then
 # compile jax and flax from source on each import (README, Performance, has the cost).
@@ -43,17 +60,42 @@ SITE_BUILD = (
 )
 
 
-@nox.session(python=PYTHON)
+def lock_file(python: str) -> Path:
+    """The constraints file of the stack on ``python``."""
+    return Path(LOCK_FILES[python])
+
+
+def install_locked(session: nox.Session, *args: str) -> None:
+    """Install into the session's venv within its stack's locked versions."""
+    session.install("-c", str(lock_file(str(session.python))), *args)
+
+
+@nox.session(python=STACKS)
 def tests(session: nox.Session) -> None:
     """The test suite: runtime hook, core, and Sphinx test roots."""
-    session.install("-e", ".[test]")
+    install_locked(session, "-e", ".[test]")
     session.run("pytest", *session.posargs)
 
 
-@nox.session(python=PYTHON)
+@nox.session(python=PYTHON, venv_backend="uv")
+def tests_lowest(session: nox.Session) -> None:
+    """The Sphinx test roots and the tests that start no kernel, on the lowest versions.
+
+    Every direct dependency at pyproject.toml's lower bound (uv's ``lowest-direct``):
+    Sphinx 6.2.1, the release Flax's documentation pins, and what goes with it
+    (flax_errors_ext/sphinx/compat.py holds what differs). ``nox -s tests`` runs the
+    newest; other arguments go to pytest.
+    """
+    session.install("--resolution=lowest-direct", "-e", ".[test]")
+    # tests/old_sphinx_testing.py (a conftest plugin) gives the old Sphinx the test
+    # fixtures of Sphinx 8.2 and later, which the tests are written for.
+    session.run("pytest", "-m", "sphinx or not kernels", *session.posargs)
+
+
+@nox.session(python=STACKS)
 def doctest(session: nox.Session) -> None:
     """Contributor doctests: every catalogue docstring and example file, by plain doctest."""
-    session.install("-e", ".[test]")
+    install_locked(session, "-e", ".[test]")
     session.run(
         "pytest",
         "--doctest-modules",
@@ -66,27 +108,39 @@ def doctest(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
     """ruff, mypy (strict) and the layer contracts (import-linter)."""
-    session.install("-e", ".[lint]")
+    install_locked(session, "-e", ".[lint]")
     session.run("ruff", "check", "--no-cache", ".")
     session.run("ruff", "format", "--check", ".")
     session.run("mypy")
     session.run("lint-imports")
 
 
-@nox.session(python=PYTHON)
+@nox.session(python=STACKS)
 def docs(session: nox.Session) -> None:
-    """Build the catalogue site with every example executed; fails on drift or any warning."""
-    session.install("-e", ".[docs]")
-    session.run("sphinx-build", *SITE_BUILD, *session.posargs)
+    """Build the catalogue site with every example executed; fails on drift or any warning.
+
+    Each stack builds into a folder of its own (the newest into ``docs/_build``),
+    so that its execution cache and pages never stand for another stack's.
+    """
+    install_locked(session, "-e", ".[docs]")
+    session.run("sphinx-build", *site_build(str(session.python)), *session.posargs)
 
 
-@nox.session(python=PYTHON)
+def site_build(python: str) -> tuple[str, ...]:
+    """SITE_BUILD with the stack's own build folder: docs/_build, or docs/_build-<python>."""
+    if python == NEWEST:
+        return SITE_BUILD
+    folder = f"docs/_build-{python}"
+    return tuple(arg.replace("docs/_build", folder, 1) for arg in SITE_BUILD)
+
+
+@nox.session(python=NEWEST)
 def linkcheck(session: nox.Session) -> None:
     """Offline: every local link and anchor of the built site resolves; external ones listed.
 
     Builds the site first (incrementally: after ``nox -s docs`` nothing is run again).
     """
-    session.install("-e", ".[docs]")
+    install_locked(session, "-e", ".[docs]")
     session.run("sphinx-build", *SITE_BUILD)
     session.run("python", "-m", "tests.site_links", "docs/_build/html")
 
@@ -94,8 +148,116 @@ def linkcheck(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
     """Benchmarks: ratios measured side by side in one run."""
-    session.install("-e", ".[test]")
+    install_locked(session, "-e", ".[test]")
     session.run("python", "benchmarks/bench_build.py", *session.posargs)
+
+
+# --- nox -s lock: the stacks' constraints, and the verdicts they give. ---
+
+STACK_RUNS = Path("flax_errors_ext/history")
+"""Where each stack's run of the catalogue is kept (``python-<version>.json``); the
+site lists them in ``flax_errors_device_runs``, beside its own."""
+SETTLED = ("passed", "unreachable")
+"""The statuses every entry must have on every stack."""
+
+
+@nox.session(python=PYTHON, venv_backend="uv")
+def lock(session: nox.Session) -> None:
+    """Resolve each stack afresh, run the catalogue on it, and keep it if nothing changed.
+
+    Writes constraints/*.txt (``uv pip compile``: 3.11 alone, and one resolution
+    for every Python from 3.12 on) into a scratch folder, installs each stack that
+    CI runs (3.11 and the newest) from it, and runs ``flax-errors check --json``
+    there. It fails, naming them, where an entry is neither passed nor unreachable,
+    or where its status is not the one the stack's last run recorded; the committed
+    files are then left as they were. ``-- --accept`` keeps a changed status (an
+    error that became unreachable), never a failure. Needs both Pythons on PATH.
+    """
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from flax_errors_ext.model.stacks import settle
+
+    accept = "--accept" in session.posargs
+    scratch = Path(session.create_tmp()).resolve() / "locks"
+    scratch.mkdir(parents=True, exist_ok=True)
+    extra = scratch / "flax-suite.in"
+    extra.write_text("\n".join(FLAX_SUITE_DEPS) + "\n", "utf-8")
+    for python, universal in (("3.11", False), (NEWEST, True)):
+        target = scratch / lock_file(python).name
+        session.run(
+            "uv",
+            "pip",
+            "compile",
+            "--quiet",
+            "--all-extras",
+            "--python-version",
+            "3.12" if universal else python,
+            *(["--universal"] if universal else []),
+            "--no-header",
+            "--no-annotate",
+            "-o",
+            str(target),
+            "pyproject.toml",
+            str(extra),
+            external=True,
+        )
+    problems: list[str] = []
+    runs: dict[str, str] = {}
+    for python in ("3.11", NEWEST):
+        text = _stack_run(session, python, scratch / lock_file(python).name)
+        recorded = STACK_RUNS / f"python-{python}.json"
+        before = recorded.read_text("utf-8") if recorded.exists() else None
+        problems += settle(f"Python {python}", text, before, SETTLED, accept=accept)
+        runs[python] = text
+    if problems:
+        session.error(
+            "the new stacks change verdicts (constraints and runs not written):\n  "
+            + "\n  ".join(problems)
+        )
+    lock_file(NEWEST).parent.mkdir(exist_ok=True)
+    for python in ("3.11", NEWEST):
+        lock_file(python).write_text(
+            (scratch / lock_file(python).name).read_text("utf-8"), "utf-8"
+        )
+        (STACK_RUNS / f"python-{python}.json").write_text(runs[python], "utf-8")
+    session.log(f"wrote {lock_file(NEWEST).parent}/ and the stacks' runs in {STACK_RUNS}/")
+
+
+def _stack_run(session: nox.Session, python: str, constraints: Path) -> str:
+    """``flax-errors check --json`` on a venv of ``python`` installed within ``constraints``."""
+    venv = Path(session.bin).parent / f"stack-{python}"
+    bin_dir = venv / "bin"
+    session.run("uv", "venv", "--quiet", "--clear", "--python", python, str(venv), external=True)
+    session.run(
+        "uv",
+        "pip",
+        "install",
+        "--quiet",
+        f"--python={bin_dir / 'python'}",
+        "-c",
+        str(constraints),
+        "-e",
+        ".[test]",
+        external=True,
+    )
+    document = venv / "errors.json"
+    with document.open("w", encoding="utf-8") as out:
+        # 1 where an entry fails: settle() names it.
+        session.run(
+            str(bin_dir / "flax-errors"),
+            "check",
+            "--json",
+            "--no-cache",
+            "--cache-dir",
+            str(venv / "check-cache"),
+            external=True,
+            stdout=out,
+            stderr=None,
+            success_codes=[0, 1],
+        )
+    text = document.read_text("utf-8")
+    if str(Path.cwd()) in text:
+        session.error(f"the run on Python {python} names this checkout's folder")
+    return text
 
 
 # --- nox -s flax_suite: Flax's own tests, plain and with install() active. ---
@@ -137,7 +299,7 @@ def flax_suite(session: nox.Session) -> None:
     ``-- --all`` runs every linen test file and NNX's transforms and bridge tests;
     other arguments go to both pytest runs.
     """
-    session.install("-e", ".[test]", *FLAX_SUITE_DEPS)
+    install_locked(session, "-e", ".[test]", *FLAX_SUITE_DEPS)
     run_all = "--all" in session.posargs
     pytest_args = [arg for arg in session.posargs if arg != "--all"]
     version = session.run(
@@ -188,47 +350,201 @@ def flax_suite(session: nox.Session) -> None:
     )
 
 
-def _flax_source(session: nox.Session, version: str) -> Path:
-    """Flax's tests and pytest configuration from its sdist on PyPI, fetched once.
+FLAX_SUITE_PARTS = ("pyproject.toml", "tests/")
+"""What nox -s flax_suite takes of Flax's sdist: its tests and pytest configuration."""
 
-    Only ``tests/`` and ``pyproject.toml`` are extracted: the installed flax is the one
-    under test, and no ``flax/`` directory in the tree can shadow it.
+
+def _flax_source(
+    session: nox.Session, version: str, parts: tuple[str, ...] = FLAX_SUITE_PARTS
+) -> Path:
+    """Parts of Flax's sdist on PyPI (files, or folders ending in ``/``), fetched once.
+
+    By default ``tests/`` and ``pyproject.toml``: the installed flax is the one under
+    test, and no ``flax/`` directory in the tree can shadow it. Each other set of
+    parts is extracted into a folder of its own, from the archive kept beside them.
     """
     if not re.fullmatch(r"[0-9A-Za-z.+!-]+", version):
         session.error(f"unexpected flax version {version!r}")
     cache = Path(session.cache_dir) / "flax-sdist"
-    source = cache / f"flax-{version}"
-    if (source / "pyproject.toml").is_file():
+    name = f"flax-{version}"
+    if parts != FLAX_SUITE_PARTS:
+        name += "-" + "-".join(part.strip("/") for part in parts)
+    source = cache / name
+    if (source / parts[0]).exists():
         return source
     cache.mkdir(parents=True, exist_ok=True)
-    session.install("pip")  # uv's environments have no pip, and uv cannot just download
+    archive = cache / f"flax-{version}.tar.gz"
     with tempfile.TemporaryDirectory(dir=cache) as tmp:
-        session.run(
-            "python",
-            "-m",
-            "pip",
-            "download",
-            "--quiet",
-            "--no-deps",
-            # Flax's sdist (it ships tests/, its wheel does not); the build tools pip
-            # needs to read the sdist's metadata may come as wheels.
-            "--no-binary=flax",
-            "--dest",
-            tmp,
-            f"flax=={version}",
-        )
-        (archive,) = Path(tmp).glob("flax-*.tar.gz")
+        if not archive.is_file():
+            session.install("pip")  # uv's environments have no pip, and uv cannot just download
+            session.run(
+                "python",
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--no-deps",
+                # Flax's sdist (it ships tests/ and docs/, its wheel does not); the build
+                # tools pip needs to read the sdist's metadata may come as wheels.
+                "--no-binary=flax",
+                "--dest",
+                tmp,
+                f"flax=={version}",
+            )
+            (downloaded,) = Path(tmp).glob("flax-*.tar.gz")
+            downloaded.rename(archive)
         top = f"flax-{version}/"
         with tarfile.open(archive) as tar:
             wanted = [
                 member
                 for member in tar.getmembers()
-                if member.name == top + "pyproject.toml" or member.name.startswith(top + "tests/")
+                if any(
+                    member.name.startswith(top + part)
+                    if part.endswith("/")
+                    else member.name == top + part
+                    for part in parts
+                )
             ]
             tar.extractall(tmp, members=wanted, filter="data")
         # Renamed into place whole, so that an interrupted fetch is never taken as cached.
         Path(tmp, top).rename(source)
     return source
+
+
+# --- nox -s flax_docs: Flax's own documentation with the extension adopted. ---
+
+FLAX_DOCS = Path("tests/flax_docs")
+"""The maintainer's change (adopt.patch), the check, and the docstrings-only build."""
+FLAX_DOCS_PARTS = ("pyproject.toml", "docs/", "flax/")
+"""What the session takes of Flax's sdist: its docs extra, its docs, and its flax/ for
+the export mode (never on the path of the other builds)."""
+FLAX_DOCS_KEPT = ("api_reference",)
+"""The part of Flax's docs a CI builds: the API reference, the page of flax.errors
+among it. The rest (guides and notebooks) is left out by exclude_patterns."""
+FLAX_DOCS_ROOT = "api_reference/index"
+FLAX_DOCS_ERRORS_PAGE = "api_reference/flax.errors"
+FLAX_DOCS_LOCKED = ("flax", "jax", "jaxlib")
+"""Taken from the 3.11 stack's constraints: the releases the build runs the examples on."""
+
+
+@nox.session(python=PYTHON)
+def flax_docs(session: nox.Session) -> None:
+    """Flax's documentation with flax_errors_ext adopted, as Flax's maintainers would.
+
+    In one venv with Flax's docs extra (Sphinx 6.2.1, from the installed flax's sdist)
+    and this project, Flax's docs are built twice, trimmed to the API reference: as
+    released, and with tests/flax_docs/adopt.patch (the extension in conf.py, and the
+    catalogue on flax.errors' page instead of automodule). tests/flax_docs/check.py
+    then holds the patched build to adding no warning, every error an entry that
+    passes at the anchor Flax's errors print, the same inventory but for flax.errors,
+    and a passing ``-b doctest`` of that page. Then the export mode: Flax's sdist with
+    the patch ``flax-errors export`` writes, built from its docstrings alone, must give
+    the same verdict per entry and example. ``-- --no-export`` stops before it.
+    """
+    import shutil
+
+    locked = dict(
+        line.split("==", 1)
+        for line in lock_file(PYTHON).read_text("utf-8").splitlines()
+        if line.split("==", 1)[0] in FLAX_DOCS_LOCKED
+    )
+    source = _flax_source(session, locked["flax"], FLAX_DOCS_PARTS)
+    extras = tomllib.loads((source / "pyproject.toml").read_text("utf-8"))
+    requirements = extras["project"]["optional-dependencies"]["docs"]
+    pinned = {r.split("==")[0].lower(): r.split("==")[1] for r in requirements if "==" in r}
+    started = time.perf_counter()
+    session.install(*requirements, *(f"{name}=={locked[name]}" for name in FLAX_DOCS_LOCKED))
+    # This project as Flax would add it: within the Sphinx that Flax pins.
+    session.install("-e", ".[docs]", f"sphinx=={pinned['sphinx']}")
+    session.run(
+        "python",
+        "-c",
+        f"import sphinx, sys; sys.exit(sphinx.__version__ != {pinned['sphinx']!r})",
+        silent=True,
+    )
+    seconds = {"install": time.perf_counter() - started}
+    work = Path(session.bin).parent / "flax-docs"
+    shutil.rmtree(work, ignore_errors=True)
+    trim = _flax_docs_trim(source / "docs")
+    repo = Path.cwd()
+    env = {"PYTHONPATH": str(repo)}
+
+    def tree(name: str, *patches: Path, flax: bool = False) -> Path:
+        """A copy of Flax's docs (and flax/) under work/<name>, with the patches applied."""
+        root = work / name
+        shutil.copytree(source / "docs", root / "docs")
+        if flax:
+            shutil.copytree(source / "flax", root / "flax")
+        for patch in patches:
+            session.run(
+                "patch", "-p1", "--batch", "--forward", "--quiet", "-d", str(root),
+                "-i", str(patch.resolve()), external=True,
+            )  # fmt: skip
+        return root
+
+    def build(
+        root: Path, builder: str = "html", *pages: str, runner: tuple[str, ...] = ()
+    ) -> None:
+        started = time.perf_counter()
+        session.run(
+            *(runner or ("sphinx-build",)),
+            "-b", builder, "-d", str(root / "_build/doctrees"),
+            "-w", str(root / f"warnings-{builder}.txt"), "--keep-going", "-q",
+            *trim, str(root / "docs"), str(root / "_build" / builder),
+            *(str(root / "docs" / f"{page}.rst") for page in pages),
+            env=env,
+            # 1: warnings, or a failing entry; check.py reads what each build wrote.
+            success_codes=[0, 1],
+        )  # fmt: skip
+        seconds[f"{root.name} {builder}"] = time.perf_counter() - started
+
+    plain = tree("plain")
+    patched = tree("patched", FLAX_DOCS / "adopt.patch")
+    build(plain)
+    build(patched)
+    for root in (plain, patched):  # the same environment: only the page is tested
+        build(root, "doctest", FLAX_DOCS_ERRORS_PAGE)
+    check = ["python", "-m", "tests.flax_docs.check"]
+    session.run(*check, "adopted", str(plain), str(patched), env=env)
+    if "--no-export" not in session.posargs:
+        exported = work / "export.patch"
+        session.run("flax-errors", "export", "-o", str(exported))
+        export = tree("export", FLAX_DOCS / "adopt.patch", exported, flax=True)
+        # Flax's conf.py puts the tree's root, with the patched flax/, first on the
+        # path; the kernels and their server find it there too.
+        env["PYTHONPATH"] = os.pathsep.join([str(export), str(repo)])
+        session.run(
+            "python", "-c", "import flax.errors, sys; print(flax.errors.__file__)", env=env
+        )
+        build(export, runner=("python", "-m", "tests.flax_docs.docstrings_only"))
+        session.run(*check, "exported", str(patched), str(export), env=env)
+    session.log("seconds: " + ", ".join(f"{name} {value:.0f}" for name, value in seconds.items()))
+
+
+def _flax_docs_trim(docs: Path) -> list[str]:
+    """sphinx-build options that build Flax's API reference alone, reading no notebook.
+
+    Every top-level part of Flax's docs but FLAX_DOCS_KEPT joins Flax's own
+    exclude_patterns, and the API reference's index is the root page. Not
+    ``nb_execution_mode=off``: the catalogue runs with myst-nb's execution mode
+    (off would show every entry not run); with the guides left out no notebook is
+    read, so none runs.
+    """
+    import ast
+
+    (flax_patterns,) = (
+        ast.literal_eval(node.value)
+        for node in ast.parse((docs / "conf.py").read_text("utf-8")).body
+        if isinstance(node, ast.Assign)
+        and [getattr(target, "id", "") for target in node.targets] == ["exclude_patterns"]
+    )
+    left_out = sorted(
+        path.name
+        for path in docs.iterdir()
+        if path.name not in FLAX_DOCS_KEPT and not path.name.startswith(("_", "."))
+    )
+    patterns = [*flax_patterns, *left_out]
+    return ["-D", f"master_doc={FLAX_DOCS_ROOT}", "-D", "exclude_patterns=" + ",".join(patterns)]
 
 
 # --- nox -s history: every catalogue entry's bad examples on past Flax releases. ---
@@ -319,7 +635,10 @@ def _release_venv(session: nox.Session, release: dict[str, Any]) -> Path:
     marker = venv / "flax-errors-release.json"
     if marker.exists() and json.loads(marker.read_text("utf-8")) == release:
         return python
-    session.run("uv", "venv", "--quiet", "--clear", "--python", PYTHON, str(venv), external=True)
+    interpreter = release.get("python", PYTHON)
+    session.run(
+        "uv", "venv", "--quiet", "--clear", "--python", interpreter, str(venv), external=True
+    )
     session.run(
         "uv",
         "pip",
@@ -330,6 +649,8 @@ def _release_venv(session: nox.Session, release: dict[str, Any]) -> Path:
         # The pinned versions are what the release is; the date is for the rest.
         *(f"--exclude-newer-package={name}=2100-01-01T00:00:00Z" for name in HISTORY_PINNED),
         *(f"{name}=={release[name]}" for name in HISTORY_PINNED),
+        # The runner reads the examples' ":holds for:" lines with it.
+        "packaging",
         external=True,
     )
     marker.write_text(json.dumps(release), "utf-8")
@@ -358,7 +679,7 @@ def devices(session: nox.Session) -> None:
     and a cache of its own; the site lists the file in ``flax_errors_device_runs``. A
     run on a GPU machine is the same command there, without the flag.
     """
-    session.install("-e", ".[test]")
+    install_locked(session, "-e", ".[test]")
     # Not session.create_tmp(): it sets TMPDIR, and the examples' temporary files
     # would be named inside .nox/ in the document.
     cache = Path(session.bin).parent / "devices-cache"

@@ -22,6 +22,14 @@ An error that cannot be raised (the library always checks first, say) has an
 ``Unreachable:`` section instead of a bad example: statements that print the
 evidence, run like a good example, so that the claim is checked on every build.
 
+Where releases really differ, a section may open with a line that says which
+versions it holds for, ``:holds for: flax < 0.12.9`` (PEP 440 clauses, comma
+separated; a clause without a name continues the package before it; ``python``
+names the interpreter). The site, ``flax-errors check`` and the contributor
+doctests run such an example only where the installed versions admit it, and show
+it, unrun, everywhere else; an entry whose only bad example holds for older
+releases needs an ``Unreachable:`` section for the newer ones.
+
 A template for the docstring of a new error class. Doctest would run any ``>>>``
 prompt in this docstring, so the prompts below carry a leading backslash; drop it
 when you copy the template::

@@ -11,7 +11,8 @@ import pytest
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-pytest_plugins = ("sphinx.testing.fixtures",)
+# The second gives an older Sphinx (nox -s tests_lowest) the fixtures of today's.
+pytest_plugins = ("sphinx.testing.fixtures", "tests.old_sphinx_testing")
 
 ROOTS = Path(__file__).parent / "roots"
 

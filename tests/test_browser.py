@@ -24,12 +24,13 @@ from playwright.sync_api import Browser, Dialog, Page, Request, Response, sync_p
 from sphinx.testing.util import SphinxTestApp
 
 from flax_errors_ext.execution.histories import read_histories
+from flax_errors_ext.model.config import KNOWN_MODULES
 from flax_errors_ext.model.history import SHIPPED
 from flax_errors_ext.model.records import ErrorEntry, ExampleKind
 from flax_errors_ext.model.wordings import Wording, recorded_wordings
 from flax_errors_ext.urls import FLAX_BASE_URL, base_url
 from tests.site_links import check_site
-from tests.utils import FLAX, OURS, run_in_process
+from tests.utils import FLAX, OURS, run_in_process, site_runs
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -72,6 +73,7 @@ ERRORS = [
 ]
 _ENTRIES = {entry.qualname: entry for entry in FLAX.entries + OURS.entries}
 _URL = re.compile(r"(https?://\S+?\.html)#([\w.]+)")
+JAX_BASE_URL = KNOWN_MODULES["jax.errors"]["upstream"]
 
 
 def _serve(root: Path) -> Iterator[str]:
@@ -115,7 +117,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     srcdir = tmp_path_factory.mktemp("browser-site") / "docs"
     shutil.copytree(ROOT / "docs", srcdir, ignore=shutil.ignore_patterns("_build"))
     shutil.copy(ROOT / "conf.py", srcdir / "conf.py")
-    yield from _build(srcdir)
+    yield from _build(srcdir, flax_errors_device_runs=site_runs())
 
 
 @pytest.fixture(scope="module")
@@ -533,6 +535,29 @@ def test_old_anchors_land_on_retired_entries(
         assert box["y"] + box["height"] <= SCREEN_HEIGHT, (name, box)
         assert "gone since" in section.inner_text()
     _screenshot(screen, tmp_path, "retired-entry.png")
+
+
+def test_jaxs_newer_page_layout_lands_on_the_entry(page: Page, site_url: str) -> None:
+    """JAX 0.12 prints .../en/latest/101/errors.html#...; the 3.13 stack's run says so."""
+    run = json.loads((ROOT / "flax_errors_ext/history/python-3.13.json").read_text("utf-8"))
+    printed = [
+        match
+        for entry in run["entries"]
+        for example in entry["examples"]
+        for match in _URL.finditer(example["actual"])
+        if "/101/" in match.group(1)
+    ]
+    assert printed, "the 3.13 stack's run holds no JAX link of the 101/ layout"
+    url, fragment = printed[0].groups()
+
+    page.goto(url.replace(JAX_BASE_URL + "/", site_url) + "#" + fragment)
+
+    page.wait_for_url(f"**/errors.html#{fragment}")
+    assert "/101/" not in page.url
+    heading = page.locator(f'section[id="{fragment}"]').locator("h1, h2, h3").first
+    box = heading.bounding_box()
+    assert box is not None
+    assert 0 <= box["y"] < HEIGHT
 
 
 def test_a_url_of_an_old_page_layout_lands_on_the_entry(page: Page, site_url: str) -> None:

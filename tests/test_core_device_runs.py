@@ -159,14 +159,62 @@ def test_a_run_of_other_versions_says_which() -> None:
     )
 
 
+def test_another_stack_on_the_same_device_is_worded_by_its_versions() -> None:
+    older = {**VERSIONS, "flax": "0.12.8", "jax": "0.10.2"}
+    here = EntryRecord.from_json(
+        {**_entry(), "versions": {"flax": "0.12.12", "jax": "0.12.0.1", "jaxlib": "0.12.0.1"}}
+    )
+    run = parse_run(_document(_entry(), device=CPU, **older), "python-3.11.json")
+    outcome = compare(here, run, here.version_map)
+    assert outcome is not None
+    assert outcome.where == "flax 0.12.8, jax 0.10.2, jaxlib 0.10.2"
+    assert outcome.title() == "The same with flax 0.12.8, jax 0.10.2, jaxlib 0.10.2"
+    assert verified_text(here, [outcome]) == (
+        "Verified on CPU · flax 0.12.12 · jax 0.12.0.1 · jaxlib 0.12.0.1"
+        " · and with flax 0.12.8, jax 0.10.2, jaxlib 0.10.2"
+    )
+    # Nothing in it reads as another device.
+    assert "on CPU" not in verified_text(here, [outcome]).partition("·")[2]
+
+
+def test_a_stack_where_the_error_is_reachable_differs_from_one_where_it_is_not() -> None:
+    """Each side ran only its own versions' examples, and those agree; the entries do not."""
+    here = _here(
+        _example("bad", "", status="other-versions", expected=RAISED + "\n"),
+        _example("unreachable", "gone\n"),
+        _example("good", "(3,)\n"),
+        status="unreachable",
+    )
+    there = _entry(
+        "ShapeError",
+        _example("bad", RAISED + "\n"),
+        _example("unreachable", "", status="other-versions", expected="gone\n"),
+        _example("good", "(3,)\n"),
+    )
+    run = parse_run(_document(there, device=CPU, flax="0.12.12"), "python-3.13.json")
+    outcome = compare(here, run, VERSIONS)
+    assert outcome is not None
+    assert outcome.agreement is Agreement.DIFFERS
+    assert outcome.title() == (
+        "Differs with flax 0.12.12: the entry: passed there, unreachable here"
+    )
+    (difference,) = outcome.differences
+    assert "bad example 1: passed" in difference.text_there
+    assert "bad example 1: other-versions" in difference.text_here
+    assert "and with" not in verified_text(here, [outcome])
+
+
+def test_the_builds_own_stack_is_not_set_beside_itself() -> None:
+    run = parse_run(_document(_entry(), device=CPU), "python-3.11.json")
+    assert compare(_here(), run, VERSIONS) is None
+
+
 def test_entries_the_run_has_no_record_of() -> None:
     run = parse_run(_document(_entry("OtherError")), "gpu.json")
     outcome = compare(_here(), run, VERSIONS)
     assert outcome is not None
     assert outcome.agreement is Agreement.NOT_COMPARED
-    assert outcome.title() == (
-        "Not compared with GPU (NVIDIA H200): it has no record of this entry"
-    )
+    assert outcome.title() == ("Not compared on GPU (NVIDIA H200): it has no record of this entry")
     # A run of other modules says nothing of this one.
     other_module = json.loads(_document(_entry()))
     other_module["entries"][0]["qualname"] = "jax.errors.ShapeError"

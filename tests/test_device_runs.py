@@ -62,7 +62,7 @@ def test_the_page_shows_the_devices_that_agree_and_what_differs(
     assert f"✓ Verified on {here.label} and on {GPU} · flax " in steady
     new = _section(app, "device_errors.NewError")
     assert f"Verified on {here.label} · flax " in new
-    assert f"Not compared with {GPU}: it has no record of this entry." in new
+    assert f"Not compared on {GPU}: it has no record of this entry." in new
     placed = _section(app, "device_errors.PlacedError")
     if here.platform != "gpu":
         assert f"Verified on {here.label} · flax " in placed

@@ -22,7 +22,7 @@ def _noxfile_constants() -> dict[str, Any]:
         for node in tree.body
         if isinstance(node, ast.Assign)
         for target in node.targets
-        if isinstance(target, ast.Name) and target.id in ("PYTHON", "SITE_BUILD")
+        if isinstance(target, ast.Name) and target.id in ("NEWEST", "LOCK_FILES", "SITE_BUILD")
     }
 
 
@@ -30,11 +30,19 @@ def test_read_the_docs_builds_what_nox_docs_builds() -> None:
     hosting = yaml.safe_load((ROOT / ".readthedocs.yaml").read_text())
     nox = _noxfile_constants()
     assert hosting["version"] == 2
-    assert hosting["build"]["tools"]["python"] == nox["PYTHON"]
+    # The published site is the newest stack's, within its locked versions.
+    assert hosting["build"]["tools"]["python"] == nox["NEWEST"]
     install, build = (shlex.split(command) for command in hosting["build"]["commands"])
     # The docs session installs the same, and nothing else.
-    assert install[:4] == ["python", "-m", "pip", "install"]
-    assert [install[4:]] == _docs_session_installs()
+    assert install[:6] == [
+        "python",
+        "-m",
+        "pip",
+        "install",
+        "-c",
+        nox["LOCK_FILES"][nox["NEWEST"]],
+    ]
+    assert [install[6:]] == _docs_session_installs()
     # The same sphinx-build arguments, the output folder aside.
     assert build[:3] == ["python", "-m", "sphinx"]
     assert tuple(build[3:-1]) == nox["SITE_BUILD"][:-1]
@@ -43,10 +51,11 @@ def test_read_the_docs_builds_what_nox_docs_builds() -> None:
 
 def _docs_session_installs() -> list[list[str]]:
     (docs,) = (n for n in NOXFILE.body if isinstance(n, ast.FunctionDef) and n.name == "docs")
+    # install_locked(session, *args): its arguments after the session.
     return [
-        [ast.literal_eval(arg) for arg in call.args]
+        [ast.literal_eval(arg) for arg in call.args[1:]]
         for call in ast.walk(docs)
         if isinstance(call, ast.Call)
-        and isinstance(call.func, ast.Attribute)
-        and call.func.attr == "install"
+        and isinstance(call.func, ast.Name)
+        and call.func.id == "install_locked"
     ]

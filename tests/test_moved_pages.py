@@ -1,4 +1,4 @@
-"""Old page paths that past releases' errors printed are read from the recorded history."""
+"""Page paths that other releases' errors print are read from the history and other runs."""
 
 from __future__ import annotations
 
@@ -49,3 +49,14 @@ def test_no_upstream_or_no_history_means_no_moves() -> None:
     history = _history(f"flax.errors.E: ({FLAX}/flax.errors.html#flax.errors.E)")
     assert moved_pages([ModuleSpec("flax.errors")], {"flax.errors": history}) == {}
     assert moved_pages([ModuleSpec("flax.errors", upstream=FLAX)], {}) == {}
+
+
+def test_a_page_another_stack_linked_to_forwards_too() -> None:
+    jax = ModuleSpec("jax.errors", page="errors", upstream="https://docs.jax.dev/en/latest")
+    raised = [
+        "jax.errors.KeyReuseError: consumed\n"
+        "See https://docs.jax.dev/en/latest/101/errors.html#jax.errors.KeyReuseError\n",
+        "jax.errors.KeyReuseError: consumed\n"
+        "See https://docs.jax.dev/en/latest/errors.html#jax.errors.KeyReuseError\n",
+    ]
+    assert moved_pages([jax], {}, raised) == {"101/errors": "errors"}

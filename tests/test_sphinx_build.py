@@ -596,3 +596,37 @@ def test_upstream_examples_run_with_verdicts_of_their_own(
     off.build()
     kinds = {x["kind"] for e in read_catalogue(Path(off.outdir))["entries"] for x in e["examples"]}
     assert kinds == {"bad", "good"}
+
+
+@pytest.mark.sphinx("html", testroot="holds-for")
+def test_examples_for_other_versions_are_shown_not_run(app: SphinxTestApp) -> None:
+    catalogue = build(app)
+    assert app.statuscode == 0, warnings(app)
+    changed = entry(catalogue, "ChangedError")
+    assert changed["status"] == "passed"
+    assert [e["status"] for e in changed["examples"]] == ["other-versions", "passed", "passed"]
+    # Unreachable on these versions: the bad example that could raise it is for others.
+    assert entry(catalogue, "RetiredError")["status"] == "unreachable"
+    html = page(app, "versioned_errors")
+    assert "Holds for python &gt;= 3 and flax &gt;= 0.1." in html
+    assert "Bad example 1 (python &lt; 3)" in html
+    assert re.search(
+        r"Not run in this build: it holds for python &lt; 3; this run has python 3\.", html
+    )
+
+
+@pytest.mark.sphinx("html", testroot="unforwarded")
+def test_a_printed_link_to_a_page_this_site_lacks_is_a_located_warning(
+    app: SphinxTestApp,
+) -> None:
+    app.build()
+    text = warnings(app)
+    assert re.search(
+        r"linked_errors\.py:\d+: WARNING: linked_errors\.MovedError: the error links to "
+        r"https://up\.example/en/v2/linked_errors\.html, a page this site neither has nor "
+        r"forwards",
+        text,
+    )
+    # A link to a guide of that site, and one to the error's own page, are no such page.
+    assert "guide.html" not in text
+    assert "HomeError" not in text

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
+import platform
 import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +24,24 @@ OURS = load_module("flax_errors_ext.errors")
 """This package's own errors."""
 JAX = load_module("jax.errors")
 """JAX's errors, with the shipped catalogue files."""
+INSTALLED = {
+    "python": platform.python_version(),
+    **{name: importlib.metadata.version(name) for name in ("flax", "jax", "jaxlib")},
+}
+"""The versions the examples' ``:holds for:`` lines are read against here."""
+
+
+def site_runs() -> list[str]:
+    """The site's ``flax_errors_device_runs`` (conf.py), as absolute paths.
+
+    A test that builds the site from a copy of ``docs/`` and ``conf.py`` passes them
+    on: the runs of other stacks and devices name the pages that the errors of
+    other releases link to (JAX 0.12's ``101/errors.html``), which the site forwards.
+    """
+    root = Path(__file__).parents[1]
+    namespace: dict[str, Any] = {}
+    exec((root / "conf.py").read_text("utf-8"), namespace)
+    return [str(root / name) for name in namespace["flax_errors_device_runs"]]
 
 
 def project_from_root(root: str, tmp_path: Path) -> Path:

@@ -1,4 +1,4 @@
-"""The ``flax-errors`` command line: list, explain, check and update the catalogue.
+"""The ``flax-errors`` command line: list, explain, check, update and export the catalogue.
 
 It reads the same docstrings and example files as the Sphinx extension and judges
 examples through the same core (:func:`flax_errors_ext.execution.run.check_module`), so
@@ -28,6 +28,7 @@ _COMMANDS = {
     "explain": ("show", "explain_command"),
     "check": ("runs", "check_command"),
     "update": ("runs", "update_command"),
+    "export": ("export", "export_command"),
 }
 """Each command's module and function."""
 

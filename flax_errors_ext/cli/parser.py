@@ -35,7 +35,8 @@ EXIT_CODES = {
     ExitCode.OK: "everything asked for was done, and every example passed",
     ExitCode.FAILED: "an example failed or drifted, or an entry is malformed; for update, "
     "failures remain that rewriting text cannot fix (with --dry-run: there is drift "
-    "to rewrite)",
+    "to rewrite); for export, a catalogue file names no class, or an entry or a fix "
+    "could not be put into Flax's docstrings (each one listed; the patch holds the rest)",
     ExitCode.USAGE: "bad arguments, an unknown error name, a conf.py that cannot be read, or "
     "a module that cannot be imported",
     ExitCode.REFUSED: "update wrote nothing: a file changed while the examples ran, or "
@@ -153,6 +154,39 @@ def build_parser() -> argparse.ArgumentParser:
     )
     update.add_argument("names", nargs="*", metavar="NAME", help="errors to update (default: all)")
     update.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
+
+    export = _add(
+        commands,
+        "export",
+        [],
+        "Write a patch that puts the catalogue's examples into Flax's own docstrings.",
+        """\
+        Reads flax/errors.py and the catalogue files shipped for flax.errors, and
+        writes a unified diff against it (paths a/flax/errors.py and b/flax/errors.py:
+        patch -p1 or git apply takes it at the root of Flax's source tree). Each
+        catalogued class's docstring opens with the file's summary, keeps Flax's
+        prose and code blocks (with exact repairs to the few broken ones), and ends
+        with the file's explanation and example sections, so that the site built
+        from the patched docstrings alone has the same examples. Classes without a
+        catalogue file are left unchanged; exporting a patched file changes
+        nothing. Problems go to standard error, each at its file:line.""",
+    )
+    export.add_argument(
+        "--flax-source",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="the flax/errors.py to patch (default: the installed flax's, found without "
+        "importing it)",
+    )
+    export.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="write the patch to FILE instead of standard output",
+    )
     return parser
 
 

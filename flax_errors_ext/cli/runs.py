@@ -14,14 +14,19 @@ import json
 import os
 import sys
 import tempfile
-from concurrent.futures import as_completed
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.cli import source_files
 from flax_errors_ext.cli.parser import ExitCode
 from flax_errors_ext.cli.selection import load, select
-from flax_errors_ext.execution.run import EntryOutcome, default_jobs, entry_pool, submit_module
+from flax_errors_ext.execution.run import (
+    EntryOutcome,
+    completed,
+    default_jobs,
+    entry_pool,
+    submit_module,
+)
 from flax_errors_ext.execution.session import Session
 from flax_errors_ext.model import rewrite
 from flax_errors_ext.model.entry_record import entry_status
@@ -87,7 +92,7 @@ def run_entries(chosen: Selection, args: argparse.Namespace) -> Checked:
             for module in chosen.modules
             for future in submit_module(module, settings, sources, pool)
         ]
-        for count, future in enumerate(as_completed(futures), 1):
+        for count, future in enumerate(completed(futures), 1):
             outcome = future.result()
             done[outcome.entry.qualname] = outcome
             print(f"[{count:>{width}}/{len(pairs)}] {_progress(outcome)}", file=sys.stderr)

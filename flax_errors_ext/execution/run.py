@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import importlib.metadata
 import os
+import platform
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
@@ -27,6 +29,7 @@ from flax_errors_ext.execution.execute import (
 from flax_errors_ext.execution.fingerprint import source_hash
 from flax_errors_ext.execution.notebook import build_notebook, statement_numbers
 from flax_errors_ext.execution.processes import stop_kernels
+from flax_errors_ext.model.conditions import describe, versions_named
 from flax_errors_ext.model.entry_record import entry_record
 from flax_errors_ext.model.fingerprint import Device
 from flax_errors_ext.model.judge import judge
@@ -34,7 +37,7 @@ from flax_errors_ext.model.output_limit import DEFAULT_LIMIT, is_cut
 from flax_errors_ext.model.records import Verdict
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator, Sequence
     from pathlib import Path
 
     from myst_nb.core.config import NbParserConfig
@@ -43,7 +46,7 @@ if TYPE_CHECKING:
     from flax_errors_ext.model.discover import ErrorModule
     from flax_errors_ext.model.entry_record import EntryRecord
     from flax_errors_ext.model.fingerprint import Fingerprint
-    from flax_errors_ext.model.records import ErrorEntry, ExampleResult, StatementRun
+    from flax_errors_ext.model.records import ErrorEntry, Example, ExampleResult, StatementRun
 
 
 def _besides(loaded: tuple[LoadedFile, ...], module: ErrorModule) -> list[LoadedFile]:
@@ -128,9 +131,49 @@ def check_module(
     Entries without examples come back with an empty execution.
     """
     with entry_pool(jobs) as pool:
-        outcomes = [f.result() for f in submit_module(module, settings, sources, pool)]
+        futures = submit_module(module, settings, sources, pool)
+        for _ in completed(futures):
+            pass
+        outcomes = [f.result() for f in futures]
     sources.save()
     return outcomes
+
+
+def completed(futures: Sequence[Future[EntryOutcome]]) -> Iterator[Future[EntryOutcome]]:
+    """The futures as they finish; Ctrl-C stops the wait at once, on every Python.
+
+    A plain wait on a future blocks on a lock, which Python 3.13 does not interrupt
+    (a build sat out a minute-long example after Ctrl-C), and a wait in slices
+    takes locks the workers need: interrupted between two acquisitions, it would
+    leave one held, and the worker that finishes next would hang on it. So each
+    future, when done, writes its number to a pipe, and this thread reads the pipe:
+    a system call that a signal interrupts, and no lock shared with the workers.
+    """
+    read_end, write_end = os.pipe()
+
+    def report(index: int) -> Callable[[Future[EntryOutcome]], None]:
+        def done(_: Future[EntryOutcome]) -> None:
+            # After an interrupt the pipe is closed; a late future has no one to tell.
+            with contextlib.suppress(OSError):
+                os.write(write_end, index.to_bytes(4, "big"))
+
+        return done
+
+    try:
+        for index, future in enumerate(futures):
+            future.add_done_callback(report(index))
+        for _ in futures:
+            yield futures[int.from_bytes(_read_exactly(read_end, 4), "big")]
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+
+
+def _read_exactly(fd: int, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        data += os.read(fd, size - len(data))
+    return data
 
 
 @contextlib.contextmanager
@@ -188,7 +231,7 @@ def submit_module(
             forget(notebook, settings.nb_config)
         return EntryOutcome(entry, execution, results)
 
-    def check(entry: ErrorEntry) -> EntryOutcome:
+    def check_held(entry: ErrorEntry) -> EntryOutcome:
         if not entry.examples:
             return EntryOutcome(entry, Execution(runs=()), ())
         outcome = run(entry, frozenset())
@@ -201,7 +244,46 @@ def submit_module(
             again, execution=dataclasses.replace(again.execution, executed=executed)
         )
 
+    def check(entry: ErrorEntry) -> EntryOutcome:
+        versions = run_versions(settings.fingerprint, entry)
+        held = tuple(example for example in entry.examples if example.holds(versions))
+        if len(held) == len(entry.examples):
+            return check_held(entry)
+        # The examples for other versions never reach the kernel; each keeps its place.
+        outcome = check_held(dataclasses.replace(entry, examples=held))
+        verdicts = iter(outcome.results)
+        results = tuple(
+            next(verdicts) if example in held else set_aside(example, versions)
+            for example in entry.examples
+        )
+        return dataclasses.replace(outcome, entry=entry, results=results)
+
     return [pool.submit(check, entry) for entry in module.entries]
+
+
+def run_versions(fingerprint: Fingerprint, entry: ErrorEntry) -> dict[str, str]:
+    """The versions an entry's ``:holds for:`` lines are read against.
+
+    The kernel's jax, jaxlib and flax (the fingerprint's); any other package a line
+    names, as this process has it installed (the kernel's environment is this
+    one), and ``python``, this interpreter's version.
+    """
+    versions = {"python": platform.python_version(), **fingerprint.version_map}
+    for example in entry.examples:
+        for condition in example.holds_for:
+            if condition.package not in versions:
+                with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+                    versions[condition.package] = importlib.metadata.version(condition.package)
+    return versions
+
+
+def set_aside(example: Example, versions: dict[str, str]) -> ExampleResult:
+    """The result of an example not run because it holds for other versions."""
+    detail = (
+        f"holds for {describe(example.holds_for)}; "
+        f"this run has {versions_named(example.holds_for, versions)}"
+    )
+    return judge(example, None, Verdict.OTHER_VERSIONS, detail)
 
 
 def _cut_and_drifted(outcome: EntryOutcome) -> frozenset[int]:

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Mapping, Sequence
     from multiprocessing.connection import Connection
     from types import ModuleType
 
@@ -105,7 +105,9 @@ def main() -> int:
     progress = Progress(args.label, len(entries), args.later_seconds, args.entries_after)
     try:
         for entry in entries:
-            done[entry.name] = run_entry(entry, module, args.timeout, rules)
+            done[entry.name] = run_entry(
+                entry, module, args.timeout, rules, {**versions, "python": release.python}
+            )
             progress.step(entry.name, done[entry.name])
     except KeyboardInterrupt:
         write(args.out, ReleaseRun(release, tuple(classes), done, progress.pace).to_json())
@@ -191,13 +193,19 @@ def exception_classes(module: ModuleType) -> list[str]:
 
 
 def run_entry(
-    entry: ErrorEntry, module: ModuleType, timeout: float, rules: Sequence[Rule] = ()
+    entry: ErrorEntry,
+    module: ModuleType,
+    timeout: float,
+    rules: Sequence[Rule] = (),
+    versions: Mapping[str, str] | None = None,
 ) -> EntryRun:
     """Whether the module has the entry's class, and what each bad example did.
 
     Each example runs with ``rules`` made in its code; its record lists those that
-    changed it.
+    changed it. One whose ``:holds for:`` line does not admit the release's
+    ``versions`` is not run, and its record says so.
     """
+    from flax_errors_ext.model.conditions import describe, versions_named
     from flax_errors_ext.model.history import EntryRun, bad_examples, judge_run
     from flax_errors_ext.model.history_rewrites import rewrite
     from flax_errors_ext.model.records import StatementRun
@@ -210,6 +218,13 @@ def run_entry(
         accepted.add(f"{cls.__module__}.{cls.__qualname__}")
     runs = []
     for example in bad_examples(entry):
+        if versions is not None and not example.holds(versions):
+            why = (
+                f"it holds for {describe(example.holds_for)}, and this release has "
+                f"{versions_named(example.holds_for, versions)}"
+            )
+            runs.append(judge_run(example, None, accepted, why))
+            continue
         runnable, made = rewrite(example, rules)
         records, failure = in_child(_run_example, (entry.qualname, runnable), timeout)
         statements = None if records is None else [StatementRun.from_json(r) for r in records]

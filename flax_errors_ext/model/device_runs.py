@@ -88,16 +88,18 @@ class DeviceRun:
             if versions.get(name) not in (None, version)
         }
 
-    def where(self, versions: dict[str, str]) -> str:
+    def where(self, versions: dict[str, str], device: Device | None = None) -> str:
         """``GPU (NVIDIA H200)``, with the run's versions where they are not ``versions``.
 
         ``GPU (NVIDIA H200) with flax 0.12.10, jax 0.11.2``: a run of other versions
         says so, so that a difference it shows is not taken for one of the device.
+        A run on the build's own ``device`` is only its versions (``flax 0.12.8, jax
+        0.10.2``): another stack, whose differences are those of the versions.
         """
-        other = self.other_versions(versions)
-        if not other:
-            return self.device.label
-        return f"{self.device.label} with " + ", ".join(f"{n} {v}" for n, v in other.items())
+        other = ", ".join(f"{n} {v}" for n, v in self.other_versions(versions).items())
+        if device is not None and self.device == device and other:
+            return other
+        return f"{self.device.label} with {other}" if other else self.device.label
 
     def summary(self) -> dict[str, Any]:
         """The run as ``errors.json`` lists it: its file, device, versions and size."""
@@ -175,9 +177,12 @@ class Difference:
     """One example that did something else on the other run."""
 
     example: str
-    """``bad example 1``: its kind and number among the entry's examples of that kind."""
-    here: Verdict
-    there: Verdict
+    """``bad example 1``: its kind and number among the entry's examples of that kind;
+    ``the entry`` where the entry's status differs (an error one release raises and
+    another cannot), with the statuses as verdicts and each side's example verdicts
+    as its texts."""
+    here: Verdict | EntryStatus
+    there: Verdict | EntryStatus
     text_here: str
     text_there: str
 
@@ -214,14 +219,22 @@ class DeviceOutcome:
     """Why nothing was compared (:attr:`Agreement.NOT_COMPARED`)."""
     same_versions: bool = True
     """Whether the run had the build's versions."""
+    same_device: bool = False
+    """Whether the run had the build's device: then only its versions differ, and
+    :attr:`where` names them alone."""
+
+    @property
+    def phrase(self) -> str:
+        """``on GPU (NVIDIA H200)``, or ``with flax 0.12.8, jax 0.10.2`` for another stack."""
+        return f"with {self.where}" if self.same_device else f"on {self.where}"
 
     def title(self) -> str:
         """``Differs on GPU (NVIDIA H200): bad example 1 no-raise there, passed here``."""
         if self.agreement is Agreement.SAME:
-            return f"The same on {self.where}"
+            return f"The same {self.phrase}"
         if self.agreement is Agreement.NOT_COMPARED:
-            return f"Not compared with {self.where}: {self.reason}"
-        return f"Differs on {self.where}: " + "; ".join(str(d) for d in self.differences)
+            return f"Not compared {self.phrase}: {self.reason}"
+        return f"Differs {self.phrase}: " + "; ".join(str(d) for d in self.differences)
 
     def to_json(self) -> dict[str, Any]:
         """The outcome as an entry of ``errors.json`` records it."""
@@ -268,10 +281,15 @@ def compare(
 
     Returns:
         The outcome; None where the run did not run the entry's module at all (a
-        GPU run of ``flax.errors`` says nothing of ``jax.errors``).
+        GPU run of ``flax.errors`` says nothing of ``jax.errors``), or where it is
+        this build's own stack (the same device and versions: each stack's site
+        lists every stack's run).
     """
-    where = run.where(versions)
     same_versions = not run.other_versions(versions)
+    same_device = record.device is not None and run.device == record.device
+    if same_device and same_versions:
+        return None  # this build's own stack, as recorded for the others
+    where = run.where(versions, record.device)
     theirs = run.record(record.qualname)
 
     def outcome(
@@ -287,6 +305,7 @@ def compare(
             tuple(differences),
             reason,
             same_versions,
+            same_device,
         )
 
     if theirs is None:
@@ -304,7 +323,7 @@ def compare(
         other = there.get(label)
         if (
             other is None
-            or Verdict.NOT_RUN in (mine.status, other.status)
+            or {mine.status, other.status} & {Verdict.NOT_RUN, Verdict.OTHER_VERSIONS}
             or normalised(strip_roots(mine.expected, roots)) != normalised(other.expected)
         ):
             continue
@@ -314,6 +333,18 @@ def compare(
             differences.append(
                 Difference(label, mine.status, other.status, text_here, other.actual)
             )
+    if theirs.status is not record.status and not differences:
+        # Each side ran only the examples that hold for its versions, and those
+        # agree; the entry itself does not.
+        differences.append(
+            Difference(
+                "the entry",
+                record.status,
+                theirs.status,
+                _verdicts(record.examples),
+                _verdicts(theirs.examples),
+            ),
+        )
     if differences:
         return outcome(Agreement.DIFFERS, differences)
     if not compared:
@@ -321,6 +352,11 @@ def compare(
             Agreement.NOT_COMPARED, reason="its examples of this entry are not the ones here"
         )
     return outcome(Agreement.SAME)
+
+
+def _verdicts(examples: Sequence[ExampleRecord]) -> str:
+    """``bad example 1: passed``, a line per example of the entry's own."""
+    return "".join(f"{label}: {e.status}\n" for label, e in _numbered(examples).items())
 
 
 def _numbered(examples: Sequence[ExampleRecord]) -> dict[str, ExampleRecord]:
@@ -358,7 +394,7 @@ def verified_text(record: EntryRecord, outcomes: Sequence[DeviceOutcome]) -> str
     text = verification_text(record, [o.where for o in same if o.same_versions])
     if record.device is None:
         return text
-    return "".join([text, *(f" · and on {o.where}" for o in same if not o.same_versions)])
+    return "".join([text, *(f" · and {o.phrase}" for o in same if not o.same_versions)])
 
 
 def merge_document(document: dict[str, Any], runs: Sequence[DeviceRun]) -> dict[str, Any]:

@@ -44,13 +44,16 @@ def entry_status(entry: ErrorEntry, results: Sequence[ExampleResult]) -> EntrySt
         return EntryStatus.MALFORMED
     if not entry.documented:
         return EntryStatus.UNDOCUMENTED
-    # Another project's docstring examples have verdicts of their own, not the entry's.
-    ours = [r for r in results if r.example.kind.ours]
+    # Another project's docstring examples have verdicts of their own, not the entry's;
+    # an example for other versions than the run's says nothing of this run.
+    ours = [r for r in results if r.example.kind.ours and r.verdict is not Verdict.OTHER_VERSIONS]
     if any(r.verdict.failed for r in ours):
         return EntryStatus.FAILED
-    if any(r.verdict is Verdict.NOT_RUN for r in ours):
+    if (results and not ours) or any(r.verdict is Verdict.NOT_RUN for r in ours):
         return EntryStatus.NOT_RUN
-    return EntryStatus.UNREACHABLE if entry.unreachable else EntryStatus.PASSED
+    kinds = {r.example.kind for r in ours}
+    unreachable = ExampleKind.UNREACHABLE in kinds and ExampleKind.BAD not in kinds
+    return EntryStatus.UNREACHABLE if unreachable else EntryStatus.PASSED
 
 
 @dataclasses.dataclass(frozen=True)

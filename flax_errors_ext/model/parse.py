@@ -18,6 +18,7 @@ import dataclasses
 import doctest
 import re
 
+from flax_errors_ext.model.conditions import FIELD, Condition, ConditionError, parse_conditions
 from flax_errors_ext.model.records import (
     ErrorEntry,
     Example,
@@ -204,6 +205,9 @@ def _parse_section(
     indents = [len(b.text) - len(b.text.lstrip()) for b in body if b.text.strip()]
     indent = min(indents, default=0)
     body = [_Line(b.number, b.text[indent:]) for b in body]
+    holds_for, body, condition_problem = _holds_for(body, path)
+    if condition_problem is not None:
+        return None, [condition_problem]
     start = next((n for n, b in enumerate(body) if b.text.startswith(">>>")), None)
     if start is None:
         return None, [FormatProblem(f"'{kind.section_title}:' has no >>> statements", title)]
@@ -230,9 +234,34 @@ def _parse_section(
         statements.append(_statement(item, location, block))
     if problems:
         return None, problems
-    example = Example(kind, tuple(statements), description, Location(path, block[0].number))
+    example = Example(
+        kind, tuple(statements), description, Location(path, block[0].number), holds_for
+    )
     problems.extend(_check_kind(example, qualname))
     return (None if problems else example), problems
+
+
+def _holds_for(
+    body: list[_Line], path: str
+) -> tuple[tuple[Condition, ...], list[_Line], FormatProblem | None]:
+    """The section's ``:holds for:`` conditions, if its first line gives them, and the rest.
+
+    Anywhere else in the section the line would be read as prose, silently, so it
+    is a problem there.
+    """
+    first = next((n for n, b in enumerate(body) if b.text.strip()), None)
+    for n, line in enumerate(body):
+        if not line.text.startswith(FIELD):
+            continue
+        location = Location(path, line.number)
+        if n != first:
+            return (), body, FormatProblem(f"'{FIELD}' must be the section's first line", location)
+        try:
+            conditions = parse_conditions(line.text[len(FIELD) :])
+        except ConditionError as error:
+            return (), body, FormatProblem(f"'{FIELD}' {error}", location)
+        return conditions, body[n + 1 :], None
+    return (), body, None
 
 
 def _statement(item: doctest.Example, location: Location, block: list[_Line]) -> Statement:

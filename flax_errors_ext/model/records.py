@@ -5,9 +5,13 @@ from __future__ import annotations
 import dataclasses
 import doctest
 import enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from flax_errors_ext.model.conditions import Condition, holds
 from flax_errors_ext.urls import page_docname
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
 class ExampleKind(enum.StrEnum):
@@ -80,11 +84,14 @@ class Verdict(enum.StrEnum):
     """The kernel died (``os._exit``, a segfault) or could not run the example."""
     NOT_RUN = "not-run"
     """Execution is off, or an earlier example of the entry ended the run."""
+    OTHER_VERSIONS = "other-versions"
+    """The example holds for other package versions than the run's (its ``:holds
+    for:`` line), so it was not run: neither a pass nor a failure of this run."""
 
     @property
     def failed(self) -> bool:
         """Whether this verdict fails the build."""
-        return self not in (Verdict.PASSED, Verdict.NOT_RUN)
+        return self not in (Verdict.PASSED, Verdict.NOT_RUN, Verdict.OTHER_VERSIONS)
 
     @property
     def may_be_transient(self) -> bool:
@@ -146,6 +153,12 @@ class Example:
     description: str
     """reST prose that precedes the first ``>>>`` of the section."""
     location: Location
+    holds_for: tuple[Condition, ...] = ()
+    """The versions the example is true of (its ``:holds for:`` line); empty: all."""
+
+    def holds(self, versions: Mapping[str, str]) -> bool:
+        """Whether the example is true of a run with these package versions."""
+        return holds(self.holds_for, versions)
 
     def __str__(self) -> str:
         return f"{self.location} ({self.kind.value} example)"
@@ -219,8 +232,17 @@ class ErrorEntry:
 
     @property
     def unreachable(self) -> bool:
-        """Whether the entry documents that its error cannot be raised."""
+        """Whether the entry documents that its error cannot be raised (on any versions)."""
         kinds = {example.kind for example in self.examples}
+        return ExampleKind.UNREACHABLE in kinds and ExampleKind.BAD not in kinds
+
+    def unreachable_with(self, versions: Mapping[str, str]) -> bool:
+        """Whether, with these package versions, the entry's error cannot be raised.
+
+        Only the examples that hold for them count: an error that an older Flax
+        raises may be unreachable on today's.
+        """
+        kinds = {example.kind for example in self.examples if example.holds(versions)}
         return ExampleKind.UNREACHABLE in kinds and ExampleKind.BAD not in kinds
 
     @property

@@ -16,7 +16,8 @@ and directives of one concern:
 * :mod:`.index`: the error index, the landing figures and "See also" lines;
 * :mod:`.search`: pasted error text in the site search;
 * :mod:`.options` and :mod:`.cli_reference`: the settings table and the command
-  line reference, generated from the code; :mod:`.table` builds their tables.
+  line reference, generated from the code; :mod:`.table` builds their tables;
+* :mod:`.compat`: where the Sphinx releases supported (6.2.1 to 9.x) differ.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from flax_errors_ext import __version__
 from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.sphinx import (
     build,
+    compat,
     device_runs,
     entries,
     foreign,
@@ -51,14 +53,16 @@ def setup(app: Sphinx) -> dict[str, Any]:
     """Register the extension: config values, nodes, directives, collectors and events."""
     needed_extensions = (
         "myst_nb",
+        # An entry's signature (entries.CatalogueDirective._signature), type hints
+        # included: autodoc shows them in the signature by itself.
         "sphinx.ext.autodoc",
-        "sphinx_autodoc_typehints",
         "sphinx_design",
         # Writes the pages that forward old page paths (see build._forward_moved_pages).
         "sphinx_reredirects",
     )
     for needed in needed_extensions:
         app.setup_extension(needed)
+    compat.setup_compat(app)
     for name, default, _ in CatalogueConfig.options():
         # Any type: CatalogueConfig validates every value, with a clearer message.
         app.add_config_value(
@@ -88,7 +92,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     device_runs.setup_device_runs(app)
     app.connect("env-get-outdated", build.outdated_by_environment)
     app.connect("env-before-read-docs", build.start_reading)
-    # Before sphinx-autodoc-typehints (priority 500) adds its type fields.
+    # Before other extensions' handlers (sphinx-autodoc-typehints adds type fields at 500).
     app.connect("autodoc-process-docstring", entries.signature_only, priority=400)
     app.connect("env-updated", index.rewrite_live_docs)
     app.connect("doctree-resolved", index.resolve)

@@ -33,7 +33,7 @@ from flax_errors_ext.model.entry_record import EntryStatus
 from flax_errors_ext.model.fingerprint import ProbeError
 from flax_errors_ext.model.moved_pages import moved_pages
 from flax_errors_ext.model.report import coverage_line, errors_document, failures, summary_line
-from flax_errors_ext.sphinx.device_runs import merged_document
+from flax_errors_ext.sphinx.device_runs import load_runs, merged_document
 from flax_errors_ext.sphinx.loggers import LOGGER, conf_location, warn
 from flax_errors_ext.sphinx.state import (
     BuildState,
@@ -44,6 +44,8 @@ from flax_errors_ext.sphinx.state import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from sphinx.application import Sphinx
     from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
@@ -79,7 +81,10 @@ def validate_config(app: Sphinx, config: Config) -> None:
         Path(app.confdir), catalogue.history, {spec.name for spec in catalogue.modules}
     )
     app.flax_errors_histories = histories  # type: ignore[attr-defined]
-    _forward_moved_pages(app, config, histories[0])
+    # The other runs' texts too: a newer release may link to a page of a new layout.
+    runs, _ = load_runs(Path(app.confdir), catalogue.device_runs)
+    raised = [e.actual for read in runs for r in read.run.records for e in r.examples]
+    _forward_moved_pages(app, config, histories[0], raised)
     srcdir = Path(app.srcdir).resolve()
     build_dir = Path(app.outdir).parent
     # Where notebooks are written: this extension's work folder, myst-nb's output
@@ -129,17 +134,22 @@ def prepare_build(app: Sphinx) -> None:
             [Path(app.confdir, folder).resolve() for folder in config.catalogue_dirs]
         ),
         histories=histories,
+        published_roots=published_roots(app),
     )
 
 
-def _forward_moved_pages(app: Sphinx, config: Config, histories: dict[str, HistoryFile]) -> None:
-    """Add a redirect for each page past releases linked to that has moved since.
+def _forward_moved_pages(
+    app: Sphinx, config: Config, histories: dict[str, HistoryFile], raised: Sequence[str]
+) -> None:
+    """Add a redirect for each page other releases link to that this site keeps elsewhere.
 
     The project's own ``redirects``, and its pages, win. Set before the environment
     compares this configuration with the last build's, and the same every build.
     """
     moved = moved_pages(
-        catalogue_config(app).modules, {name: file.history for name, file in histories.items()}
+        catalogue_config(app).modules,
+        {name: file.history for name, file in histories.items()},
+        raised,
     )
     redirects = dict(config["redirects"] or {})
     suffixes = tuple(config.source_suffix)

@@ -58,25 +58,33 @@ def setup_device_runs(app: Sphinx) -> None:
 
 def read_runs(app: Sphinx) -> None:
     """Read every file ``flax_errors_device_runs`` lists; one that fails is a warning."""
-    confdir = Path(app.confdir)
     where = conf_location(app, "flax_errors_device_runs")
     # Validated on config-inited (build.validate_config); build.py imports this module.
     config: CatalogueConfig = app.flax_errors_config  # type: ignore[attr-defined]
+    found, problems = load_runs(Path(app.confdir), config.device_runs)
+    for problem in problems:
+        warn(problem, SUBTYPE, where)
+    app.env.flax_errors_device_runs = found  # type: ignore[attr-defined]
+
+
+def load_runs(confdir: Path, names: Sequence[str]) -> tuple[list[ReadRun], list[str]]:
+    """The runs the files ``names`` (relative to ``confdir``) hold, and why others are not."""
     found = []
-    for name in config.device_runs:
+    problems = []
+    for name in names:
         path = (confdir / name).resolve()
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as error:
-            warn(f"device run {name} not read: {error}", SUBTYPE, where)
+            problems.append(f"device run {name} not read: {error}")
             continue
         try:
             run = parse_run(text, name)
         except DeviceRunError as error:
-            warn(f"device run not read: {error}", SUBTYPE, where)
+            problems.append(f"device run not read: {error}")
             continue
         found.append(ReadRun(str(path), run))
-    app.env.flax_errors_device_runs = found  # type: ignore[attr-defined]
+    return found, problems
 
 
 def runs_of(env: BuildEnvironment) -> list[ReadRun]:
@@ -121,9 +129,10 @@ def _differences(outcome: DeviceOutcome, here: str) -> nodes.Node:
     for difference in outcome.differences:
         line = str(difference)
         children.append(nodes.paragraph("", line[:1].upper() + line[1:] + "."))
+        there = outcome.phrase if outcome.same_device else f"on {outcome.device.label}"
         for label, text in (
             (f"This build, on {here}:", difference.text_here),
-            (f"On {outcome.device.label}:", difference.text_there),
+            (f"{there[:1].upper()}{there[1:]}:", difference.text_there),
         ):
             shown = text.rstrip("\n") or "(nothing raised or printed)"
             children.append(nodes.paragraph(label, label))

@@ -19,18 +19,20 @@ environment collector files away for ``errors.json`` and the index.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.util.docutils import SphinxDirective, switch_source_input
 
 from flax_errors_ext.execution.modules import DiscoveryError, load_module
-from flax_errors_ext.execution.run import EntryOutcome, check_module, default_jobs
+from flax_errors_ext.execution.run import EntryOutcome, check_module, default_jobs, run_versions
 from flax_errors_ext.model.areas import area_of, area_rank
 from flax_errors_ext.model.history import entry_codes
 from flax_errors_ext.model.history_view import build_release, build_row, module_history
 from flax_errors_ext.model.inventory import INVENTORY_FILE
+from flax_errors_ext.model.moved_pages import unforwarded
+from flax_errors_ext.model.records import Verdict
 from flax_errors_ext.model.site import inline_parts, lead_lines, verification_text
 from flax_errors_ext.model.snippets import ran_statements
 from flax_errors_ext.model.tracebacks import strip_roots
@@ -47,7 +49,6 @@ from flax_errors_ext.sphinx.state import (
     build_state,
     error_record,
     history_record,
-    published_roots,
     see_also_placeholder,
 )
 
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from sphinx.application import Sphinx
+    from sphinx.domains.python import PythonDomain
 
     from flax_errors_ext.model.discover import ErrorModule, LeftOut
     from flax_errors_ext.model.entry_record import EntryRecord
@@ -68,7 +70,8 @@ def signature_only(
     """Empty the docstring autodoc renders for an entry's signature.
 
     The entry renders the docstring itself; autodoc contributes the signature.
-    Connected before sphinx-autodoc-typehints (priority 500) adds its type fields.
+    Connected early (priority 400), before the handlers of other extensions a
+    project may load (sphinx-autodoc-typehints adds its type fields at 500).
     """
     if name in _SIGNATURE_ONLY:
         lines[:] = []
@@ -107,7 +110,7 @@ class CatalogueDirective(SphinxDirective):
         outcomes = check_module(
             module, state.run, state.run.sources(), jobs=state.config.jobs or default_jobs()
         )
-        roots = published_roots(self.env.app)
+        roots = state.published_roots
         history = self._history(module, outcomes, state, roots)
         groups: dict[str, list[nodes.Node]] = {}
         for outcome in outcomes:
@@ -143,7 +146,11 @@ class CatalogueDirective(SphinxDirective):
             found.history,
             entry_codes(module.entries),
             current,
-            unreachable={e.name for e in module.entries if e.unreachable},
+            unreachable={
+                o.entry.name
+                for o in outcomes
+                if o.entry.unreachable_with(run_versions(state.run.fingerprint, o.entry))
+            },
             source=found.path,
         )
 
@@ -159,7 +166,8 @@ class CatalogueDirective(SphinxDirective):
         section += nodes.title(entry.name, entry.name)
         # An alias, so that autodoc of the same module beside the catalogue is the
         # canonical description and neither warns of a duplicate.
-        self.env.domains.python_domain.note_object(
+        python_domain = cast("PythonDomain", self.env.get_domain("py"))
+        python_domain.note_object(
             entry.qualname,
             "exception",
             entry.qualname,
@@ -168,7 +176,8 @@ class CatalogueDirective(SphinxDirective):
         )
         record = outcome.record(state.run.fingerprint)
         section += _headline_paragraph(entry.summary)
-        leads = lead_lines(entry.examples)
+        # Read off the examples that hold for this build's versions.
+        leads = lead_lines([r.example for r in results if r.verdict is not Verdict.OTHER_VERSIONS])
         for label, text in leads:
             section += _lead_paragraph(label, text)
         prose = entry.details
@@ -179,6 +188,7 @@ class CatalogueDirective(SphinxDirective):
         section += others.nodes
         for problem in entry.problems:
             section += _problem_box(problem, roots)
+        self._warn_unforwarded(outcome, state)
         if results:
             links = source_links(state.config.source_links, record.version_map)
             section += entry_examples(results, self._rest, captions_shown=bool(leads), links=links)
@@ -194,6 +204,25 @@ class CatalogueDirective(SphinxDirective):
         section += see_also_placeholder(qualname=entry.qualname)
         section += error_record(record=record, loaded=outcome.execution.loaded)
         return [section]
+
+    def _warn_unforwarded(self, outcome: EntryOutcome, state: BuildState) -> None:
+        """Warn of a printed link to this error on a page this site neither has nor forwards.
+
+        The pages other releases link to are forwarded when their texts are known
+        (the history, the runs of other stacks); a release whose text is not yet
+        among them would send its readers nowhere.
+        """
+        spec = state.config.spec(outcome.entry.module)
+        forwarded = set(self.config["redirects"] or ())
+        for result in outcome.results:
+            for page in unforwarded(spec, result.actual, forwarded):
+                warn(
+                    f"{outcome.entry.qualname}: the error links to {spec.upstream}/{page}.html, "
+                    "a page this site neither has nor forwards; list a run of this release "
+                    "in flax_errors_device_runs, and the site forwards that page",
+                    "unforwarded",
+                    str(result.location),
+                )
 
     def _rest(self, text: str, path: str, lines: Sequence[int]) -> list[nodes.Node]:
         """Parse docstring reST, with each line located at its place in ``path``."""
@@ -238,13 +267,28 @@ class CatalogueDirective(SphinxDirective):
         return [nodes.literal_block(passage.text, passage.text, classes=["flax-errors-verbatim"])]
 
     def _signature(self, qualname: str) -> list[nodes.Node]:
+        """The constructor's signature, as autodoc renders it; nothing where it cannot.
+
+        A signature autodoc cannot read (a constructor written in C, say) autodoc
+        leaves out itself. Another extension's autodoc handler may fail on such a
+        class (sphinx-autodoc-typehints 3.17.6 on ``jax.errors.JaxRuntimeError``,
+        whose nanobind ``__init__`` has no ``__qualname__``): the signature is left
+        out then too, said in the verbose log, and the build goes on.
+        """
+        from sphinx.errors import ExtensionError
+
+        from flax_errors_ext.sphinx.compat import NO_INDEX
+
+        content = StringList(
+            [f".. autoexception:: {qualname}", f"   :{NO_INDEX}:"], "<flax-errors>"
+        )
+        container = nodes.container(classes=["flax-errors-signature"])
         _SIGNATURE_ONLY.add(qualname)
         try:
-            content = StringList(
-                [f".. autoexception:: {qualname}", "   :no-index:"], "<flax-errors>"
-            )
-            container = nodes.container(classes=["flax-errors-signature"])
             self.state.nested_parse(content, 0, container)
+        except ExtensionError as error:
+            LOGGER.info(f"{qualname}: signature left out ({error})", location=self.get_location())
+            return []
         finally:
             _SIGNATURE_ONLY.discard(qualname)
         return [container]

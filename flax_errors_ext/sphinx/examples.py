@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx_design.shared import create_component
 
+from flax_errors_ext.model.conditions import describe
 from flax_errors_ext.model.records import ExampleKind, Verdict
 from flax_errors_ext.model.site import evidence, first_paragraph, first_screen
 from flax_errors_ext.model.tracebacks import (
@@ -84,9 +85,13 @@ def entry_examples(
         seen[result.example.kind] += 1
         numbers.append(seen[result.example.kind])
     roots = import_roots()
-    examples = [result.example for result in results]
-    shown = first_screen(examples)
-    folded = evidence(examples)
+    # The first screen is for the examples that hold for this build's versions; the
+    # others (their ``:holds for:`` names other versions) wait in the tabs.
+    held = [i for i, result in enumerate(results) if result.verdict is not Verdict.OTHER_VERSIONS]
+    examples = [results[i].example for i in held]
+    shown = tuple(held[i] for i in first_screen(examples))
+    found_evidence = evidence(examples)
+    folded = held[found_evidence] if found_evidence is not None else None
     # "What raises it" and "The fix" where there is something to fix; where the
     # error cannot be raised, the evidence and the good example go by their kind.
     fixes = any(results[index].example.kind is ExampleKind.BAD for index in shown)
@@ -116,6 +121,8 @@ def entry_examples(
             result = results[index]
             kind = result.example.kind
             label = kind.heading + (f" {numbers[index]}" if totals[kind] > 1 else "")
+            if result.example.holds_for:
+                label += f" ({describe(result.example.holds_for)})"
             tab_set += _tab(
                 label, _example(result, parse_rest, roots, links), failed=result.verdict.failed
             )
@@ -166,6 +173,8 @@ def _example(
         skipped = first_paragraph(description)[1]
         description = "\n".join(description.split("\n")[skipped:])
         first += skipped
+    if example.holds_for:
+        box += _holds_for_line(result)
     box += parse_rest(description, example.location.path, _from(first))
     box += nodes.literal_block(
         "", transcript(result, roots=roots), language="pycon", classes=["flax-errors-transcript"]
@@ -185,11 +194,21 @@ def _example(
     return [box]
 
 
+def _holds_for_line(result: ExampleResult) -> nodes.Node:
+    """``Holds for flax < 0.12.9.``: the versions the example is true of."""
+    text = f"Holds for {describe(result.example.holds_for)}."
+    return nodes.paragraph("", "", nodes.Text(text), classes=["flax-errors-holds-for"])
+
+
 def _verdict(result: ExampleResult, roots: Sequence[str]) -> nodes.Node:
     if result.verdict is Verdict.PASSED:
         text = _PASSED[result.example.kind]
     elif result.verdict is Verdict.NOT_RUN:
         text = "Not run in this build: the output shown is the documented one."
+    elif result.verdict is Verdict.OTHER_VERSIONS:
+        text = (
+            f"Not run in this build: it {result.detail}. The output shown is the documented one."
+        )
     else:
         text = f"{result.verdict.value}" + (f": {result.detail}" if result.detail else "")
     text = strip_roots(text, roots)

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from sphinx.util import logging
 
+from flax_errors_ext.sphinx.compat import SHOWS_WARNING_TYPES
+
 if TYPE_CHECKING:
     from docutils import nodes
     from sphinx.application import Sphinx
@@ -25,6 +27,8 @@ def warn(message: str, subtype: str, location: str | nodes.Node) -> None:
     A location is text, never a path object: Sphinx's logging takes anything else for
     a ``(docname, line)`` pair and fails on it.
     """
+    if not SHOWS_WARNING_TYPES:
+        message += f" [{WARNING_TYPE}.{subtype}]"
     LOGGER.warning(message, type=WARNING_TYPE, subtype=subtype, location=location)
 
 

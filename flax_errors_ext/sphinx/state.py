@@ -43,6 +43,8 @@ class BuildState:
     """Where catalogue files are looked for, first first."""
     histories: dict[str, HistoryFile] = dataclasses.field(default_factory=dict)
     """The recorded histories (``flax_errors_history``), by the module each one names."""
+    published_roots: tuple[str, ...] = ()
+    """:func:`published_roots` of this build, for readers that have no application."""
 
 
 class error_record(nodes.General, nodes.Element):

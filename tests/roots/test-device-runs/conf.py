@@ -8,4 +8,3 @@ flax_errors_modules = ["device_errors"]
 flax_errors_device_runs = ["runs/gpu.json"]
 nb_execution_mode = "cache"
 exclude_patterns = ["_build", "runs"]
-typehints_use_signature = True

@@ -6,4 +6,3 @@ extensions = ["flax_errors_ext"]
 flax_errors_modules = ["passing_errors"]
 nb_execution_mode = "cache"
 exclude_patterns = ["_build"]
-typehints_use_signature = True

@@ -1,0 +1,133 @@
+"""Which package versions an example holds for: its ``:holds for:`` line.
+
+Where releases really differ (an error that an older Flax raises and a newer one
+no longer can), an example says which versions it is true of, as
+``sphinx.ext.doctest``'s ``:skipif:`` does for a block. The line opens the
+section, before its prose::
+
+    Bad example:
+
+      :holds for: flax < 0.12.9
+
+      Metadata added to a kernel after the layer was built.
+
+      (its statements, and the documented traceback)
+
+The value is a comma-separated list of version clauses (PEP 440 operators); a
+clause without a package name continues the one before it, so
+``flax >= 0.10, < 0.12.9, jax >= 0.6`` reads as two packages. ``python`` names
+the interpreter. An example holds where every package it names is installed at a
+version its clauses admit; the site, the contributor doctests and ``flax-errors
+check`` run it only there, and say so everywhere else.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import TYPE_CHECKING
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.utils import canonicalize_name
+from packaging.version import InvalidVersion, Version
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+FIELD = ":holds for:"
+"""How the line starts."""
+PYTHON = "python"
+"""The name that stands for the interpreter's own version."""
+_CLAUSE = re.compile(
+    r"^\s*(?:(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*)?"
+    r"(?P<op>===|==|!=|~=|<=|>=|<|>)\s*(?P<version>[^\s,]+)\s*$"
+)
+
+
+class ConditionError(ValueError):
+    """A ``:holds for:`` value that cannot be read; the message says why."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Condition:
+    """The versions of one package an example holds for."""
+
+    package: str
+    """The canonical distribution name (``flax``, ``jaxlib``), or ``python``."""
+    specifier: str
+    """PEP 440 clauses, as written: ``<0.12.9`` or ``>=0.10,<0.12.9``."""
+
+    def admits(self, version: str | None) -> bool:
+        """Whether ``version`` of the package is one the example holds for."""
+        if version is None:
+            return False
+        try:
+            return Version(version) in SpecifierSet(self.specifier, prereleases=True)
+        except InvalidVersion:
+            return False
+
+    def __str__(self) -> str:
+        return f"{self.package} {_spaced(self.specifier)}"
+
+
+def parse_conditions(text: str) -> tuple[Condition, ...]:
+    """Read a ``:holds for:`` value (without the field name).
+
+    Raises:
+        ConditionError: with what is wrong, clause by clause.
+    """
+    clauses: dict[str, list[str]] = {}
+    current = ""
+    for raw in text.split(","):
+        match = _CLAUSE.match(raw)
+        if match is None:
+            raise ConditionError(
+                f"cannot read {raw.strip()!r}: write a package, an operator and a version, "
+                "as in 'flax < 0.12.9'"
+            )
+        if match["name"]:
+            current = canonicalize_name(match["name"])
+        if not current:
+            raise ConditionError(f"{raw.strip()!r} names no package")
+        clauses.setdefault(current, []).append(match["op"] + match["version"])
+    if not clauses:
+        raise ConditionError("no version clause")
+    conditions = []
+    for package, specifiers in clauses.items():
+        specifier = ",".join(specifiers)
+        try:
+            SpecifierSet(specifier)
+        except InvalidSpecifier as error:
+            raise ConditionError(f"{package}: {error}") from None
+        conditions.append(Condition(package, specifier))
+    return tuple(conditions)
+
+
+def holds(conditions: Iterable[Condition], versions: Mapping[str, str]) -> bool:
+    """Whether every condition admits the version ``versions`` has of its package."""
+    canonical: dict[str, str] = {
+        canonicalize_name(name): version for name, version in versions.items()
+    }
+    return all(c.admits(canonical.get(c.package)) for c in conditions)
+
+
+def describe(conditions: Iterable[Condition]) -> str:
+    """``flax < 0.12.9`` or ``flax >= 0.12.9 and jax >= 0.12``: for prose."""
+    return " and ".join(str(c) for c in conditions)
+
+
+def versions_named(conditions: Iterable[Condition], versions: Mapping[str, str]) -> str:
+    """What ``versions`` has of the packages the conditions name: ``flax 0.12.12``."""
+    canonical: dict[str, str] = {
+        canonicalize_name(name): version for name, version in versions.items()
+    }
+    parts = []
+    for package in dict.fromkeys(c.package for c in conditions):
+        version = canonical.get(package)
+        parts.append(f"{package} {version}" if version else f"no {package}")
+    return ", ".join(parts)
+
+
+def _spaced(specifier: str) -> str:
+    """``>= 0.10, < 0.12.9``: the clauses with a space after each operator."""
+    return ", ".join(re.sub(r"^([<>=!~]+)", r"\1 ", part) for part in specifier.split(","))

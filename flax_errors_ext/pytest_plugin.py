@@ -1,0 +1,73 @@
+"""Contributor doctests honour each example's ``:holds for:`` line.
+
+``pytest --doctest-modules`` (and ``--doctest-glob`` on catalogue files) runs every
+``>>>`` of a docstring as one doctest. An example written for other versions than
+the installed ones (``:holds for: flax < 0.12.9``) would fail there for a reason
+that is no mistake of the contributor's, so its statements are taken out of the
+doctest, as the site and ``flax-errors check`` leave it unrun; a doctest left with
+none is skipped, saying why. Registered through the ``pytest11`` entry point, so
+it needs no configuration; it changes no other test.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import doctest
+import importlib.metadata
+import platform
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from flax_errors_ext.model.conditions import FIELD, describe, versions_named
+from flax_errors_ext.model.parse import parse_docstring
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from flax_errors_ext.model.records import Example
+
+
+def pytest_collection_modifyitems(items: Sequence[pytest.Item]) -> None:
+    """Take the statements of examples for other versions out of each doctest."""
+    for item in items:
+        test = getattr(item, "dtest", None)
+        if not isinstance(test, doctest.DocTest) or FIELD not in (test.docstring or ""):
+            continue
+        examples = [e for e in _examples(test) if e.holds_for]
+        versions = installed_versions(examples)
+        aside = [e for e in examples if not e.holds(versions)]
+        lines = {s.location.line for e in aside for s in e.statements}
+        test.examples = [e for e in test.examples if e.lineno not in lines]
+        if aside and not test.examples:
+            reasons = "; ".join(
+                f"holds for {describe(e.holds_for)}, and this has "
+                f"{versions_named(e.holds_for, versions)}"
+                for e in aside
+            )
+            item.add_marker(pytest.mark.skip(reason=f"every example {reasons}"))
+
+
+def _examples(test: doctest.DocTest) -> tuple[Example, ...]:
+    """The docstring's examples, each statement numbered as doctest numbers its lines.
+
+    Line 0 is the docstring's first line, as in :attr:`doctest.Example.lineno`.
+    A class's docstring is named by the class; a catalogue file
+    (``<module>/<Class>.txt``) by its folder and name, as the catalogue reads it.
+    """
+    path = Path(test.filename or test.name)
+    qualname = f"{path.parent.name}.{path.stem}" if path.suffix == ".txt" else test.name
+    entry = parse_docstring(test.docstring or "", qualname, str(path), 0)
+    return entry.examples
+
+
+def installed_versions(examples: Sequence[Example]) -> dict[str, str]:
+    """The versions of the packages the examples name, as installed here, and Python's."""
+    versions = {"python": platform.python_version()}
+    for example in examples:
+        for condition in example.holds_for:
+            if condition.package not in versions:
+                with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+                    versions[condition.package] = importlib.metadata.version(condition.package)
+    return versions

@@ -1,0 +1,91 @@
+"""Where the Sphinx releases the extension supports differ: one shim per difference.
+
+The extension runs on Sphinx 6.2.1 (Flax's documentation pins it) through 9.x, with
+the sphinx-design and sphinx-reredirects releases each allows. Each shim says which
+versions need it: once pyproject.toml's lower bounds pass those, it goes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import sphinx
+from docutils import nodes
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+
+# Sphinx < 7.3 never shows a warning's type (later ones do, by show_warning_types,
+# the default since 8.0): the extension's own warnings then name it themselves.
+SHOWS_WARNING_TYPES = sphinx.version_info >= (7, 3)
+"""Whether Sphinx can end a warning with its ``[type.subtype]``, the name to suppress it by."""
+
+# Sphinx < 7.2 knows autodoc's option by its old name only; later ones take both.
+NO_INDEX = "no-index" if sphinx.version_info >= (7, 2) else "noindex"
+"""The option that keeps autodoc's output out of the index and the domain's objects."""
+
+
+class tooltip_badge(nodes.inline, nodes.General):
+    """A badge whose ``tooltip`` attribute is its HTML ``title``.
+
+    sphinx-design < 0.8 (0.6 is the last for Sphinx 6) has no badge node of its own:
+    its badges are plain inlines, which no builder gives a tooltip. Defined whichever
+    sphinx-design there is, so that a pickled doctree always finds it.
+    """
+
+
+def _visit_tooltip_badge(translator: Any, node: tooltip_badge) -> None:
+    title = {"title": node["tooltip"]} if node.get("tooltip") else {}
+    translator.body.append(translator.starttag(node, "span", "", **title))
+
+
+def _depart_tooltip_badge(translator: Any, node: tooltip_badge) -> None:
+    translator.body.append("</span>")
+
+
+def _badge_node() -> type[nodes.inline]:
+    try:
+        from sphinx_design.badges_buttons import sd_badge
+    except ImportError:  # sphinx-design < 0.8
+        return tooltip_badge
+    return sd_badge
+
+
+BADGE_NODE = _badge_node()
+"""The node class of a status badge: sphinx-design's own where it has one."""
+
+
+REDIRECT_TEMPLATE = """\
+<html><head><noscript><meta http-equiv="refresh" content="0; url=${to_uri}" /></noscript>\
+<script>window.location.replace("${to_uri}" + window.location.hash);</script></head></html>
+"""
+"""A redirect page that keeps the URL's ``#anchor``, the part an error's URL needs."""
+
+
+def _keep_redirect_anchors(app: Sphinx, config: Config) -> None:
+    """Give sphinx-reredirects < 0.1.6 (0.1.4 is the last for Sphinx < 7.1) our template.
+
+    Its own redirect page drops the ``#anchor``, and an error's printed URL ends in
+    one. A template the project sets is kept.
+    """
+    import sphinx_reredirects  # type: ignore[import-untyped]
+
+    default = getattr(sphinx_reredirects, "REDIRECT_FILE_DEFAULT_TEMPLATE", "location.hash")
+    if "location.hash" in default or config.redirect_html_template_file:
+        return
+    from flax_errors_ext.sphinx.build import WORK_DIR
+
+    path = Path(app.outdir).parent / WORK_DIR / "redirect.html"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.is_file() or path.read_text(encoding="utf-8") != REDIRECT_TEMPLATE:
+        path.write_text(REDIRECT_TEMPLATE, encoding="utf-8")
+    # Read by sphinx-reredirects relative to the source folder: an absolute path stays.
+    config.redirect_html_template_file = str(path)
+
+
+def setup_compat(app: Sphinx) -> None:
+    """Register the shims this Sphinx and its extensions need (the others do nothing)."""
+    app.add_node(tooltip_badge, html=(_visit_tooltip_badge, _depart_tooltip_badge))
+    app.connect("config-inited", _keep_redirect_anchors)
