@@ -11,15 +11,13 @@ it needs no configuration; it changes no other test.
 
 from __future__ import annotations
 
-import contextlib
 import doctest
-import importlib.metadata
-import platform
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
+from flax_errors_ext.execution.versions import installed_versions
 from flax_errors_ext.model.conditions import FIELD, describe, versions_named
 from flax_errors_ext.model.parse import parse_docstring
 
@@ -60,14 +58,3 @@ def _examples(test: doctest.DocTest) -> tuple[Example, ...]:
     qualname = f"{path.parent.name}.{path.stem}" if path.suffix == ".txt" else test.name
     entry = parse_docstring(test.docstring or "", qualname, str(path), 0)
     return entry.examples
-
-
-def installed_versions(examples: Sequence[Example]) -> dict[str, str]:
-    """The versions of the packages the examples name, as installed here, and Python's."""
-    versions = {"python": platform.python_version()}
-    for example in examples:
-        for condition in example.holds_for:
-            if condition.package not in versions:
-                with contextlib.suppress(importlib.metadata.PackageNotFoundError):
-                    versions[condition.package] = importlib.metadata.version(condition.package)
-    return versions

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
-import platform
 import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from flax_errors_ext import uninstall
 from flax_errors_ext.execution.in_kernel import run_statements
 from flax_errors_ext.execution.modules import load_module
+from flax_errors_ext.execution.versions import installed_versions
 from flax_errors_ext.model.records import StatementRun
 
 if TYPE_CHECKING:
@@ -24,10 +24,9 @@ OURS = load_module("flax_errors_ext.errors")
 """This package's own errors."""
 JAX = load_module("jax.errors")
 """JAX's errors, with the shipped catalogue files."""
-INSTALLED = {
-    "python": platform.python_version(),
-    **{name: importlib.metadata.version(name) for name in ("flax", "jax", "jaxlib")},
-}
+INSTALLED = installed_versions(
+    (), {name: importlib.metadata.version(name) for name in ("flax", "jax", "jaxlib")}
+)
 """The versions the examples' ``:holds for:`` lines are read against here."""
 
 

@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import importlib.metadata
 import os
-import platform
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
@@ -29,6 +27,7 @@ from flax_errors_ext.execution.execute import (
 from flax_errors_ext.execution.fingerprint import source_hash
 from flax_errors_ext.execution.notebook import build_notebook, statement_numbers
 from flax_errors_ext.execution.processes import stop_kernels
+from flax_errors_ext.execution.versions import installed_versions
 from flax_errors_ext.model.conditions import describe, versions_named
 from flax_errors_ext.model.entry_record import entry_record
 from flax_errors_ext.model.fingerprint import Device
@@ -265,16 +264,9 @@ def run_versions(fingerprint: Fingerprint, entry: ErrorEntry) -> dict[str, str]:
     """The versions an entry's ``:holds for:`` lines are read against.
 
     The kernel's jax, jaxlib and flax (the fingerprint's); any other package a line
-    names, as this process has it installed (the kernel's environment is this
-    one), and ``python``, this interpreter's version.
+    names as this process has it installed (the kernel's environment is this one).
     """
-    versions = {"python": platform.python_version(), **fingerprint.version_map}
-    for example in entry.examples:
-        for condition in example.holds_for:
-            if condition.package not in versions:
-                with contextlib.suppress(importlib.metadata.PackageNotFoundError):
-                    versions[condition.package] = importlib.metadata.version(condition.package)
-    return versions
+    return installed_versions(entry.examples, fingerprint.version_map)
 
 
 def set_aside(example: Example, versions: dict[str, str]) -> ExampleResult:
