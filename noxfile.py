@@ -414,54 +414,39 @@ def _flax_source(
 # --- nox -s flax_docs: Flax's own documentation with the extension adopted. ---
 
 FLAX_DOCS = Path("tests/flax_docs")
-"""The maintainer's change (adopt.patch), the check, and the docstrings-only build."""
+"""The maintainer's change (adopt.patch), the checks, and the docstrings-only build."""
 FLAX_DOCS_PARTS = ("pyproject.toml", "docs/", "flax/")
-"""What the session takes of Flax's sdist: its docs extra, its docs, and its flax/ for
-the export mode (never on the path of the other builds)."""
+"""What the session takes of Flax's sdist: its docs extra and pytest configuration, its
+docs, and its flax/ for the export mode (on no other build's path)."""
 FLAX_DOCS_KEPT = ("api_reference",)
-"""The part of Flax's docs a CI builds: the API reference, the page of flax.errors
-among it. The rest (guides and notebooks) is left out by exclude_patterns."""
+"""The part of Flax's docs a CI builds: the API reference, flax.errors' page among it.
+The rest (guides, notebooks) is left out with exclude_patterns."""
 FLAX_DOCS_ROOT = "api_reference/index"
 FLAX_DOCS_ERRORS_PAGE = "api_reference/flax.errors"
 FLAX_DOCS_LOCKED = ("flax", "jax", "jaxlib")
-"""Taken from the 3.11 stack's constraints: the releases the build runs the examples on."""
+"""Taken from the 3.11 stack's constraints: the releases the examples run on."""
 
 
 @nox.session(python=PYTHON)
 def flax_docs(session: nox.Session) -> None:
     """Flax's documentation with flax_errors_ext adopted, as Flax's maintainers would.
 
-    In one venv with Flax's docs extra (Sphinx 6.2.1, from the installed flax's sdist)
-    and this project, Flax's docs are built twice, trimmed to the API reference: as
-    released, and with tests/flax_docs/adopt.patch (the extension in conf.py, and the
-    catalogue on flax.errors' page instead of automodule). tests/flax_docs/check.py
-    then holds the patched build to adding no warning, every error an entry that
-    passes at the anchor Flax's errors print, the same inventory but for flax.errors,
-    and a passing ``-b doctest`` of that page. Then the export mode: Flax's sdist with
-    the patch ``flax-errors export`` writes, built from its docstrings alone, must give
-    the same verdict per entry and example. ``-- --no-export`` stops before it.
+    One venv holds Flax's docs extra (from the installed flax's sdist: Sphinx 6.2.1)
+    and this project. Flax's docs, trimmed to the API reference, are built as released
+    and with tests/flax_docs/adopt.patch (the extension in conf.py, the catalogue on
+    flax.errors' page instead of automodule); tests/flax_docs/check.py holds the
+    patched build to adding no warning, every error an entry that passes at the anchor
+    Flax's errors print, the same inventory but for flax.errors, and a passing
+    ``-b doctest`` of the page. Then the export mode: Flax's tree with the patch
+    ``flax-errors export`` writes is built from its docstrings alone and must give the
+    same verdicts, and Flax's own docstring doctests (its CI's ``pytest
+    --doctest-modules``) run on the patched flax/errors.py. ``-- --no-export`` stops
+    before it.
     """
     import shutil
 
-    locked = dict(
-        line.split("==", 1)
-        for line in lock_file(PYTHON).read_text("utf-8").splitlines()
-        if line.split("==", 1)[0] in FLAX_DOCS_LOCKED
-    )
-    source = _flax_source(session, locked["flax"], FLAX_DOCS_PARTS)
-    extras = tomllib.loads((source / "pyproject.toml").read_text("utf-8"))
-    requirements = extras["project"]["optional-dependencies"]["docs"]
-    pinned = {r.split("==")[0].lower(): r.split("==")[1] for r in requirements if "==" in r}
     started = time.perf_counter()
-    session.install(*requirements, *(f"{name}=={locked[name]}" for name in FLAX_DOCS_LOCKED))
-    # This project as Flax would add it: within the Sphinx that Flax pins.
-    session.install("-e", ".[docs]", f"sphinx=={pinned['sphinx']}")
-    session.run(
-        "python",
-        "-c",
-        f"import sphinx, sys; sys.exit(sphinx.__version__ != {pinned['sphinx']!r})",
-        silent=True,
-    )
+    source = _flax_docs_install(session)
     seconds = {"install": time.perf_counter() - started}
     work = Path(session.bin).parent / "flax-docs"
     shutil.rmtree(work, ignore_errors=True)
@@ -470,7 +455,7 @@ def flax_docs(session: nox.Session) -> None:
     env = {"PYTHONPATH": str(repo)}
 
     def tree(name: str, *patches: Path, flax: bool = False) -> Path:
-        """A copy of Flax's docs (and flax/) under work/<name>, with the patches applied."""
+        """A copy of Flax's docs (and flax/) in work/<name>, the patches applied."""
         root = work / name
         shutil.copytree(source / "docs", root / "docs")
         if flax:
@@ -482,43 +467,78 @@ def flax_docs(session: nox.Session) -> None:
             )  # fmt: skip
         return root
 
-    def build(
-        root: Path, builder: str = "html", *pages: str, runner: tuple[str, ...] = ()
-    ) -> None:
+    def build(root: Path, builder: str, *pages: str) -> None:
         started = time.perf_counter()
         session.run(
-            *(runner or ("sphinx-build",)),
+            "sphinx-build",
             "-b", builder, "-d", str(root / "_build/doctrees"),
             "-w", str(root / f"warnings-{builder}.txt"), "--keep-going", "-q",
             *trim, str(root / "docs"), str(root / "_build" / builder),
             *(str(root / "docs" / f"{page}.rst") for page in pages),
             env=env,
-            # 1: warnings, or a failing entry; check.py reads what each build wrote.
+            # 1: a warning, a failed entry or doctest; check.py reads what was written.
             success_codes=[0, 1],
         )  # fmt: skip
         seconds[f"{root.name} {builder}"] = time.perf_counter() - started
 
-    plain = tree("plain")
-    patched = tree("patched", FLAX_DOCS / "adopt.patch")
-    build(plain)
-    build(patched)
-    for root in (plain, patched):  # the same environment: only the page is tested
-        build(root, "doctest", FLAX_DOCS_ERRORS_PAGE)
-    check = ["python", "-m", "tests.flax_docs.check"]
-    session.run(*check, "adopted", str(plain), str(patched), env=env)
-    if "--no-export" not in session.posargs:
-        exported = work / "export.patch"
-        session.run("flax-errors", "export", "-o", str(exported))
-        export = tree("export", FLAX_DOCS / "adopt.patch", exported, flax=True)
-        # Flax's conf.py puts the tree's root, with the patched flax/, first on the
-        # path; the kernels and their server find it there too.
-        env["PYTHONPATH"] = os.pathsep.join([str(export), str(repo)])
-        session.run(
-            "python", "-c", "import flax.errors, sys; print(flax.errors.__file__)", env=env
+    try:
+        plain = tree("plain")
+        patched = tree("patched", FLAX_DOCS / "adopt.patch")
+        for root in (plain, patched):
+            build(root, "html")
+            # The html build's environment: only the page is tested, nothing read again.
+            build(root, "doctest", FLAX_DOCS_ERRORS_PAGE)
+        check = ("python", "-m", "tests.flax_docs.check")
+        session.run(*check, "adopted", str(plain), str(patched), env=env)
+        if "--no-export" not in session.posargs:
+            exported = work / "export.patch"
+            session.run("flax-errors", "export", "-o", str(exported))
+            export = tree("export", FLAX_DOCS / "adopt.patch", exported, flax=True)
+            # Flax's conf.py puts the tree's root, with the patched flax/, first on the
+            # path; the kernels (and their server) find it there too. Its docstrings
+            # now hold the examples, and the extension reads them, not its own files.
+            env["PYTHONPATH"] = os.pathsep.join([str(export), str(repo)])
+            build(export, "html")
+            started = time.perf_counter()
+            with session.chdir(export):
+                # As Flax's CI tests its docstrings, with its pytest configuration.
+                session.run(
+                    "pytest", "-c", str(source / "pyproject.toml"), "--rootdir", ".",
+                    "-p", "no:cacheprovider", "-q", "--doctest-modules",
+                    "--junitxml=flax-doctest.xml", "flax/errors.py",
+                    env=env, success_codes=[0, 1],
+                )  # fmt: skip
+            seconds["export pytest --doctest-modules"] = time.perf_counter() - started
+            session.run(
+                *check, "exported", str(patched), str(export),
+                "--doctest-junit", str(export / "flax-doctest.xml"), env=env,
+            )  # fmt: skip
+    finally:
+        # Also when a check fails: the times are part of its report.
+        session.log(
+            "seconds: " + ", ".join(f"{name} {value:.0f}" for name, value in seconds.items())
         )
-        build(export, runner=("python", "-m", "tests.flax_docs.docstrings_only"))
-        session.run(*check, "exported", str(patched), str(export), env=env)
-    session.log("seconds: " + ", ".join(f"{name} {value:.0f}" for name, value in seconds.items()))
+
+
+def _flax_docs_install(session: nox.Session) -> Path:
+    """Install Flax's docs extra and this project; Flax's sdist parts, fetched once.
+
+    Flax, jax and jaxlib at the 3.11 stack's versions; the rest as Flax's docs extra
+    says, and this project within it: the Sphinx Flax pins must stay.
+    """
+    locked = lock_file(PYTHON).read_text("utf-8").split()
+    pins = dict(line.split("==", 1) for line in locked if "==" in line)
+    source = _flax_source(session, pins["flax"], FLAX_DOCS_PARTS).resolve()
+    flax_project = tomllib.loads((source / "pyproject.toml").read_text("utf-8"))["project"]
+    requirements = flax_project["optional-dependencies"]["docs"]
+    sphinx = next(r for r in requirements if r.startswith("sphinx=="))
+    session.install(*requirements, *(f"{name}=={pins[name]}" for name in FLAX_DOCS_LOCKED))
+    # This project as Flax would add it; pytest for Flax's docstring doctests.
+    session.install("-e", ".[docs]", sphinx, "pytest==" + pins["pytest"])
+    version = session.run("python", "-c", "import sphinx; print(sphinx.__version__)", silent=True)
+    if f"sphinx=={str(version).strip()}" != sphinx:
+        session.error(f"Sphinx {version!s} installed, Flax's docs pin {sphinx}")
+    return source
 
 
 def _flax_docs_trim(docs: Path) -> list[str]:

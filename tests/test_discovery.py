@@ -202,3 +202,34 @@ def test_sequence_settings_take_command_line_overrides() -> None:
     config.init_values()
     values = {name: config[name] for name, _, _ in CatalogueConfig.options()}
     assert CatalogueConfig.from_values(values).catalogue_dirs == ("one", "two")
+
+
+def test_a_library_docstring_that_adopted_the_format_is_the_entry(
+    make_module: Callable[[str, str], str], tmp_path: Path
+) -> None:
+    """After a library takes the patch ``flax-errors export`` writes, its file is not read."""
+    source = (
+        "class AdoptedError(Exception):\n"
+        '    """Adopted.\n\n'
+        "    Good example:\n\n"
+        "      >>> print(1)\n"
+        "      1\n"
+        '    """\n\n'
+        "class PlainError(Exception):\n"
+        '    """Only prose, as libraries write it."""\n'
+    )
+    name = make_module("adoptinglib", source)
+    folder = tmp_path / "catalogue" / name
+    folder.mkdir(parents=True)
+    for stem in ("AdoptedError", "PlainError"):
+        (folder / f"{stem}.txt").write_text(
+            "From the file.\n\nGood example:\n\n  >>> print(2)\n  2\n"
+        )
+    spec = ModuleSpec(name, upstream="https://lib.example/en")
+    module = load_module(spec, catalogue_folders([tmp_path / "catalogue"]))
+    by_name = {e.name: e for e in module.entries}
+    adopted, plain = by_name["AdoptedError"], by_name["PlainError"]
+    assert adopted.examples[0].statements[0].source == "print(1)\n"
+    assert adopted.examples[0].location.path.endswith(f"{name}.py")
+    assert plain.examples[0].statements[0].source == "print(2)\n"
+    assert plain.summary == "From the file."

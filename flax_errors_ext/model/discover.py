@@ -155,7 +155,8 @@ def module_entries(
         catalogue_files: None when the module's docstrings are ours, in the
             catalogue format. Otherwise they are another project's prose, shown as
             they are, and each class's examples come from its catalogue file, by
-            class name (a class without one has no examples yet).
+            class name (a class without one has no examples yet), unless its
+            docstring has adopted the format and holds examples itself.
 
     Returns:
         The entries, the base classes left out, and a problem for each catalogue
@@ -176,7 +177,10 @@ def module_entries(
         line, docstring_line = lines.get(cls.__name__, (1, None))
         at = Location(candidate.path, docstring_line or line)
         qualname = f"{spec.name}.{candidate.name}"
-        if catalogue_files is not None:
+        adopted = _adopted(docstring, qualname, at) if catalogue_files is not None else None
+        if adopted is not None:
+            entry = adopted
+        elif catalogue_files is not None:
             entry = _supplemented(docstring, qualname, at, catalogue_files.get(candidate.name))
         elif docstring:
             entry = parse_docstring(docstring, qualname, at.path, at.line)
@@ -208,6 +212,20 @@ def _stray_message(module: str, stem: str, names: set[str]) -> str:
     close = difflib.get_close_matches(stem, sorted(names), n=1)
     hint = f"; did you mean {close[0]}.txt?" if close else ""
     return f"this catalogue file names no class of {module}: no {module}.{stem}{hint}"
+
+
+def _adopted(docstring: str, qualname: str, at: Location) -> ErrorEntry | None:
+    """The entry another project's docstring holds itself, once it has taken the format.
+
+    A library that adopts the catalogue's examples (``flax-errors export`` writes
+    the patch) carries them in its docstrings; they are then the entry, and a
+    catalogue file for the class is not read. None while the docstring has no
+    example section of the catalogue's own.
+    """
+    if not docstring:
+        return None
+    entry = parse_docstring(docstring, qualname, at.path, at.line)
+    return entry if entry.documented else None
 
 
 def _supplemented(

@@ -1,3 +1,345 @@
-import sys
+"""Check Flax's docs built as released and with flax_errors_ext adopted (``nox -s flax_docs``).
 
-print(sys.argv)
+::
+
+    python -m tests.flax_docs.check adopted PLAIN PATCHED
+    python -m tests.flax_docs.check exported PATCHED EXPORT
+
+Each argument is a tree the session built: ``docs/`` (Flax's sources, patched or
+not), ``_build/html``, ``_build/doctest`` and each build's warnings
+(``warnings-html.txt``, ``warnings-doctest.txt``). ``adopted`` holds the build with
+tests/flax_docs/adopt.patch to its promises: (a) no warning that the released docs
+do not give, paths aside; (b) every error Flax's page documented is an entry, run in
+this build and passed (or unreachable on this flax), at the anchor Flax's errors
+print; (c) the same inventory but for ``flax.errors`` and what lives under it, and
+labels the page gains; (d) ``-b doctest`` of the page passes. ``exported`` holds the
+build from a flax patched by ``flax-errors export``, whose docstrings now hold the
+examples (the extension then reads no catalogue file for them), to the same
+verdict for every entry and example, read from the docstrings, no warning added,
+and (with ``--doctest-junit``) Flax's docstring doctests of the exported
+flax/errors.py each passed or skipped. Each prints its figures, and the
+problems it finds; 1 if there are any.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import posixpath
+import re
+import sys
+import sysconfig
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+MODULE = "flax.errors"
+PAGE = "api_reference/flax.errors.html"
+"""Where Flax's errors link to, on Flax's site and on this build's alike."""
+FLAX_SITE = "https://flax.readthedocs.io/en/latest/"
+SETTLED = ("passed", "unreachable")
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+LEVEL = re.compile(r"\b(WARNING|ERROR|SEVERE|CRITICAL):")
+"""What opens a warning; the lines that follow some (a title, a traceback) are compared too."""
+PRINTED_LINK = re.compile(re.escape(FLAX_SITE) + r"(" + re.escape(PAGE) + r"#[\w.]+)")
+
+Inventory = dict[tuple[str, str], tuple[str, str]]
+"""``(role, name)`` to ``(location, display name)``, as objects.inv lists them."""
+
+
+def warnings_of(tree: Path, builder: str = "html") -> Counter[str]:
+    """The lines of a build's warnings file, paths aside.
+
+    The tree's folder is written ``<tree>``, and flax's, installed or the tree's own
+    (the export mode's), ``<flax>``.
+    """
+    text = ANSI.sub("", (tree / f"warnings-{builder}.txt").read_text("utf-8"))
+    root = str(tree.resolve())
+    places = {f"{root}/flax/": "<flax>/", f"{sysconfig.get_paths()['purelib']}/flax/": "<flax>/"}
+    lines: Counter[str] = Counter()
+    for raw in text.splitlines():
+        if raw.strip():
+            line = raw
+            for place, name in places.items():
+                line = line.replace(place, name)
+            lines[line.replace(root, "<tree>").rstrip()] += 1
+    return lines
+
+
+def count(lines: Counter[str]) -> int:
+    """How many warnings (or errors) the lines hold."""
+    return sum(n for line, n in lines.items() if LEVEL.search(line))
+
+
+def added(before: Counter[str], after: Counter[str]) -> list[str]:
+    """The lines ``after`` has more often than ``before``, each as often as it is added."""
+    return sorted((after - before).elements())
+
+
+def anchors(html: str) -> set[str]:
+    """The ids of a page that name a class of the module: ``flax.errors.<Name>``."""
+    return set(re.findall(r'\bid="(' + re.escape(MODULE) + r'\.\w+)"', html))
+
+
+def check_entries(document: dict[str, Any], documented: set[str], page_ids: set[str]) -> list[str]:
+    """Every class Flax's page documented is an entry, run, settled, at its anchor.
+
+    Args:
+        document: The patched build's errors.json.
+        documented: The anchors of the classes on Flax's own page.
+        page_ids: The anchors on the patched page.
+    """
+    problems = []
+    entries = {e["qualname"]: e for e in document["entries"] if e["qualname"].startswith(MODULE)}
+    for qualname in sorted(documented - set(entries)):
+        problems.append(f"{qualname}: documented on Flax's page, but no entry")
+    for qualname, entry in sorted(entries.items()):
+        if entry["status"] not in SETTLED:
+            problems.append(f"{qualname}: {entry['status']}, not {' or '.join(SETTLED)}")
+        if not entry["executed"]:
+            problems.append(f"{qualname}: not run in this build")
+        if entry["url"] != f"{PAGE}#{qualname}" or qualname not in page_ids:
+            problems.append(f"{qualname}: not at {PAGE}#{qualname} (its url: {entry['url']})")
+        for example in entry["examples"]:
+            for link in PRINTED_LINK.findall(example["actual"]):
+                if link.partition("#")[2] not in page_ids:
+                    problems.append(f"{example['source']}: prints {link}, no such anchor")
+    return problems
+
+
+def printed_links(document: dict[str, Any]) -> Counter[str]:
+    """How many examples print a link to their own entry, and to another one."""
+    counts: Counter[str] = Counter()
+    for entry in document["entries"]:
+        for example in entry["examples"]:
+            for link in PRINTED_LINK.findall(example["actual"]):
+                own = link == f"{PAGE}#{entry['qualname']}"
+                counts["own entry" if own else "another entry"] += 1
+    return counts
+
+
+def read_inventory(path: Path) -> Inventory:
+    """An objects.inv, read with Sphinx's own reader."""
+    from sphinx.util.inventory import InventoryFile
+
+    with path.open("rb") as stream:
+        inventory = InventoryFile.load(stream, "", posixpath.join)
+    return {
+        (role, name): _target(item)
+        for role, items in inventory.items()
+        for name, item in items.items()
+    }
+
+
+def _target(item: Any) -> tuple[str, str]:
+    if isinstance(item, tuple):  # before Sphinx 8.2: (project, version, location, display)
+        return str(item[2]), str(item[3])
+    return str(item.uri), str(item.display_name)
+
+
+def compare_inventories(plain: Inventory, patched: Inventory) -> tuple[list[str], Counter[str]]:
+    """Differences that break a link, and a count of those that the adoption may make.
+
+    The module and what lives under it may change; the page may gain labels (Flax's
+    autosectionlabel makes one of each heading). Anything else is a problem.
+    """
+    problems: list[str] = []
+    allowed: Counter[str] = Counter()
+    for key in sorted(set(plain) | set(patched)):
+        before, after = plain.get(key), patched.get(key)
+        if before == after:
+            continue
+        role, name = key
+        change = "removed" if after is None else "added" if before is None else "changed"
+        if name == MODULE or name.startswith(MODULE + "."):
+            allowed[f"{change} {role} of {MODULE}"] += 1
+        elif before is None and after is not None and after[0].startswith(PAGE + "#"):
+            allowed[f"added {role} on {PAGE}"] += 1
+        else:
+            problems.append(f"{role} {name}: {change} ({before} -> {after})")
+    return problems, allowed
+
+
+def doctest_summary(tree: Path) -> dict[str, int]:
+    """The figures of ``-b doctest``'s output.txt: tests, and failures of each kind."""
+    text = (tree / "_build" / "doctest" / "output.txt").read_text("utf-8")
+    return {
+        label: int(number)
+        for number, label in re.findall(r"^\s*(\d+) (tests|failures in \w+(?: \w+)?)$", text, re.M)
+    }
+
+
+def verdicts(document: dict[str, Any]) -> dict[str, tuple[str, tuple[tuple[str, str], ...]]]:
+    """Each entry's status, and each of its examples' kind and status, in order."""
+    return {
+        entry["qualname"]: (
+            entry["status"],
+            tuple((example["kind"], example["status"]) for example in entry["examples"]),
+        )
+        for entry in document["entries"]
+    }
+
+
+def example_sources(document: dict[str, Any]) -> Counter[str]:
+    """How many examples were read from each kind of file (a docstring, a catalogue file)."""
+    return Counter(
+        "catalogue files" if ".txt:" in example["source"] else example["source"].split(":")[0]
+        for entry in document["entries"]
+        for example in entry["examples"]
+    )
+
+
+def _errors_json(tree: Path) -> dict[str, Any]:
+    document: dict[str, Any] = json.loads(
+        (tree / "_build" / "html" / "errors.json").read_text("utf-8")
+    )
+    return document
+
+
+def _page(tree: Path) -> str:
+    return (tree / "_build" / "html" / PAGE).read_text("utf-8")
+
+
+def _report(title: str, problems: Sequence[str], *, lines: bool = False) -> None:
+    """Print a check's verdict and its problems; of warning lines, those that open one."""
+    print(f"{title}: {'ok' if not problems else f'{len(problems)} problem(s)'}")
+    shown = [p for p in problems if LEVEL.search(p)] if lines else problems
+    for problem in shown:
+        print(f"    {problem}")
+    if len(shown) < len(problems):
+        print(f"    (and {len(problems) - len(shown)} more lines of those warnings)")
+
+
+def _counted(counts: Counter[str] | dict[str, int]) -> str:
+    return ", ".join(f"{number} {label}" for label, number in sorted(counts.items())) or "none"
+
+
+def adopted(plain: Path, patched: Path) -> list[str]:
+    """Checks (a) to (d) of the patched build against the released one; their problems."""
+    problems: list[str] = []
+    # (a) warnings, paths aside
+    for builder in ("html", "doctest"):
+        before, after = warnings_of(plain, builder), warnings_of(patched, builder)
+        new = added(before, after)
+        gone = added(after, before)
+        print(
+            f"(a) {builder} warnings: {count(before)} as released, {count(after)} adopted; "
+            f"lines {len(new)} added, {len(gone)} gone"
+        )
+        _report(f"    no {builder} warning added", new, lines=True)
+        problems += new
+    # (b) entries, run and settled, at the anchors Flax prints
+    document = _errors_json(patched)
+    documented, page_ids = anchors(_page(plain)), anchors(_page(patched))
+    entries = [e for e in document["entries"] if e["qualname"].startswith(MODULE)]
+    statuses = Counter(e["status"] for e in entries)
+    examples = Counter(x["status"] for e in entries for x in e["examples"])
+    print(
+        f"(b) {len(documented)} classes on Flax's page; {len(entries)} entries "
+        f"({_counted(statuses)}), {sum(e['executed'] for e in entries)} run in this build; "
+        f"examples: {_counted(examples)}; links printed to {_counted(printed_links(document))}"
+    )
+    found = check_entries(document, documented, page_ids)
+    _report("    every error an entry, settled, at its anchor", found)
+    problems += found
+    # (c) the inventories
+    before_inventory = read_inventory(plain / "_build" / "html" / "objects.inv")
+    after_inventory = read_inventory(patched / "_build" / "html" / "objects.inv")
+    broken, allowed = compare_inventories(before_inventory, after_inventory)
+    print(
+        f"(c) objects.inv: {len(before_inventory)} entries as released, "
+        f"{len(after_inventory)} adopted; differences allowed: {_counted(allowed)}"
+    )
+    _report(f"    the same but for {MODULE} and labels on its page", broken)
+    problems += broken
+    # (d) -b doctest of the page
+    summary, released = doctest_summary(patched), doctest_summary(plain)
+    failing = [f"{n} {label}" for label, n in summary.items() if label != "tests" and n]
+    if "tests" not in summary:
+        failing.append("no doctest summary in output.txt")
+    print(
+        f"(d) -b doctest of {PAGE}: {summary.get('tests', 0)} tests, {len(failing)} failing "
+        f"(as released: {released.get('tests', 0)} tests)"
+    )
+    _report("    doctest passes", failing)
+    return problems + failing
+
+
+def exported(patched: Path, export: Path, doctest_junit: Path | None = None) -> list[str]:
+    """The export build's verdicts against the adopted build's; their differences.
+
+    With ``doctest_junit``, also the outcomes of Flax's docstring doctests (``pytest
+    --doctest-modules``) on the exported flax/errors.py: each must pass or be skipped.
+    """
+    before, after = _errors_json(patched), _errors_json(export)
+    print(
+        f"examples read from: {_counted(example_sources(before))} (adopted); "
+        f"{_counted(example_sources(after))} (exported, catalogue files unread)"
+    )
+    problems = [
+        f"{entry['qualname']}: an example read from {example['source']}"
+        for entry in after["entries"]
+        for example in entry["examples"]
+        if ".txt:" in example["source"]
+    ]
+    old, new = verdicts(before), verdicts(after)
+    for qualname in sorted(set(old) | set(new)):
+        if old.get(qualname) != new.get(qualname):
+            problems.append(
+                f"{qualname}: {old.get(qualname)} adopted, {new.get(qualname)} exported"
+            )
+    same = sum(old[q] == new.get(q) for q in old)
+    print(
+        f"verdicts: {same} of {len(old)} entries the same, with "
+        f"{sum(len(v[1]) for v in new.values())} examples exported "
+        f"({_counted(Counter(v[0] for v in new.values()))})"
+    )
+    adopted_warnings, export_warnings = warnings_of(patched), warnings_of(export)
+    new_warnings = added(adopted_warnings, export_warnings)
+    print(
+        f"html warnings: {count(adopted_warnings)} adopted, {count(export_warnings)} exported; "
+        f"lines {len(new_warnings)} added, {len(added(export_warnings, adopted_warnings))} gone"
+    )
+    _report("    same verdicts, from the docstrings", problems)
+    _report("    no html warning added", new_warnings, lines=True)
+    problems += new_warnings
+    if doctest_junit is not None:
+        from tests.flax_suite.compare import read_junit, summary
+
+        report = read_junit(doctest_junit)
+        failing = [
+            f"{test}: {result.outcome}"
+            for test, result in sorted(report.items())
+            if result.outcome not in ("passed", "skipped")
+        ]
+        print(f"Flax's docstring doctests of the exported flax/errors.py: {summary(report)}")
+        _report("    each passes or is skipped", failing)
+        problems += failing
+    return problems
+
+
+def main(argv: Iterable[str] | None = None) -> int:
+    """Run the chosen checks; print figures and problems; 1 if there are any."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("mode", choices=("adopted", "exported"))
+    parser.add_argument("before", type=Path, help="PLAIN for adopted, PATCHED for exported")
+    parser.add_argument("after", type=Path, help="PATCHED for adopted, EXPORT for exported")
+    parser.add_argument(
+        "--doctest-junit",
+        type=Path,
+        help="exported: JUnit XML of pytest --doctest-modules on the exported flax/errors.py",
+    )
+    args = parser.parse_args(None if argv is None else list(argv))
+    if args.mode == "adopted":
+        problems = adopted(args.before, args.after)
+    else:
+        problems = exported(args.before, args.after, args.doctest_junit)
+    print(f"{args.mode}: {'FAILED, ' + str(len(problems)) + ' problem(s)' if problems else 'ok'}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
