@@ -239,16 +239,34 @@ def _stack_run(session: nox.Session, python: str, constraints: Path) -> str:
         ".[test]",
         external=True,
     )
-    document = venv / "errors.json"
+    return catalogue_run(
+        session, str(bin_dir / "flax-errors"), venv / "check-cache", venv / "errors.json"
+    )
+
+
+def catalogue_run(
+    session: nox.Session,
+    flax_errors: str,
+    cache: Path,
+    document: Path,
+    env: dict[str, str] | None = None,
+) -> str:
+    """``flax-errors check --json`` into ``document``, with a cache of its own; its text.
+
+    Exit status 1 (an example failed) is no error: the document records it. A
+    document that names this checkout's folder is refused, since it is committed.
+    Not under session.create_tmp(): that sets TMPDIR, and the examples' temporary
+    names would then be inside .nox/ in the document.
+    """
     with document.open("w", encoding="utf-8") as out:
-        # 1 where an entry fails: settle() names it.
         session.run(
-            str(bin_dir / "flax-errors"),
+            flax_errors,
             "check",
             "--json",
             "--no-cache",
             "--cache-dir",
-            str(venv / "check-cache"),
+            str(cache),
+            env=env,
             external=True,
             stdout=out,
             stderr=None,
@@ -256,7 +274,7 @@ def _stack_run(session: nox.Session, python: str, constraints: Path) -> str:
         )
     text = document.read_text("utf-8")
     if str(Path.cwd()) in text:
-        session.error(f"the run on Python {python} names this checkout's folder")
+        session.error(f"{document} names this checkout's folder; not kept")
     return text
 
 
@@ -707,22 +725,6 @@ def devices(session: nox.Session) -> None:
         [os.environ.get("XLA_FLAGS", ""), "--xla_force_host_platform_device_count=8"]
     ).strip()
     temporary = DEVICE_RUN.with_name(DEVICE_RUN.name + ".tmp")
-    with temporary.open("w", encoding="utf-8") as out:
-        # 1 where an example fails: the document records that too.
-        session.run(
-            "flax-errors",
-            "check",
-            "--json",
-            "--no-cache",
-            "--cache-dir",
-            str(cache),
-            env={"XLA_FLAGS": flags},
-            stdout=out,
-            stderr=None,
-            success_codes=[0, 1],
-        )
-    text = temporary.read_text("utf-8")
-    if str(Path.cwd()) in text:
-        session.error(f"{temporary} names this checkout's folder; not written")
+    catalogue_run(session, "flax-errors", cache, temporary, env={"XLA_FLAGS": flags})
     temporary.replace(DEVICE_RUN)
     session.log(f"wrote {DEVICE_RUN}")
