@@ -47,6 +47,19 @@ def _section(app: SphinxTestApp, qualname: str) -> str:
     return html.unescape(re.sub(r"\s+", " ", text))
 
 
+def test_an_entry_not_run_here_has_no_note_per_run(make_app: MakeApp, tmp_path: Path) -> None:
+    """Its status line says it was not run; the runs beside it add nothing to compare."""
+    app = make_app("html", srcdir=_project(tmp_path), confoverrides={"nb_execution_mode": "off"})
+    app.build()
+
+    assert app.statuscode == 0
+    new = _section(app, "device_errors.NewError")
+    assert "Not run in this build" in new
+    assert "Not compared" not in new
+    outcomes = {e["name"]: e["devices"] for e in read_catalogue(Path(app.outdir))["entries"]}
+    assert [o["agreement"] for o in outcomes["SteadyError"]] == ["not-compared"]
+
+
 def test_the_page_shows_the_devices_that_agree_and_what_differs(
     make_app: MakeApp, tmp_path: Path
 ) -> None:

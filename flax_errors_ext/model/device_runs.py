@@ -47,7 +47,7 @@ _INSTALLED_PREFIX = re.compile(
 # The folders above a temporary name (``/tmp/``, ``/scratch/me/``): where the
 # machine keeps its temporary files says nothing of the error either.
 _TEMPORARY_FOLDERS = re.compile(r"(?<![\w.])[^\s\"'<>()]*[/\\](?=tmp[\w-]{6,})")
-_NOT_COMPARED = (EntryStatus.NOT_RUN, EntryStatus.UNDOCUMENTED, EntryStatus.MALFORMED)
+NOT_COMPARED = (EntryStatus.NOT_RUN, EntryStatus.UNDOCUMENTED, EntryStatus.MALFORMED)
 """Statuses of an entry whose examples did not run, here or there."""
 
 
@@ -312,9 +312,9 @@ def compare(
         if not run.covers(record.qualname):
             return None
         return outcome(Agreement.NOT_COMPARED, reason="it has no record of this entry")
-    if record.status in _NOT_COMPARED:
+    if record.status in NOT_COMPARED:
         return outcome(Agreement.NOT_COMPARED, reason=f"{record.status} here")
-    if theirs.status in _NOT_COMPARED:
+    if theirs.status in NOT_COMPARED:
         return outcome(Agreement.NOT_COMPARED, reason=f"{theirs.status} there")
     there = _numbered(theirs.examples)
     differences = []

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 
 from flax_errors_ext.model.device_runs import (
+    NOT_COMPARED,
     Agreement,
     DeviceRunError,
     compare_all,
@@ -117,7 +118,8 @@ def merged(env: BuildEnvironment, record: EntryRecord, roots: Sequence[str]) -> 
         if outcome.agreement is Agreement.DIFFERS:
             here = record.device.label if record.device is not None else "this machine"
             shown.append(_differences(outcome, here))
-        elif outcome.agreement is Agreement.NOT_COMPARED:
+        elif outcome.agreement is Agreement.NOT_COMPARED and record.status not in NOT_COMPARED:
+            # Where nothing ran here, the status line says so once, not once per run.
             text = outcome.title() + "."
             shown.append(nodes.paragraph(text, text, classes=["flax-errors-device-note"]))
     return Merged(verified_text(record, outcomes), shown)
