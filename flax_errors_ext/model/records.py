@@ -230,12 +230,6 @@ class ErrorEntry:
                 trimmed.append(dataclasses.replace(passage, text=rest, lines=passage.lines[end:]))
         return tuple(trimmed)
 
-    @property
-    def unreachable(self) -> bool:
-        """Whether the entry documents that its error cannot be raised (on any versions)."""
-        kinds = {example.kind for example in self.examples}
-        return ExampleKind.UNREACHABLE in kinds and ExampleKind.BAD not in kinds
-
     def unreachable_with(self, versions: Mapping[str, str]) -> bool:
         """Whether, with these package versions, the entry's error cannot be raised.
 
