@@ -75,6 +75,7 @@ def _keep_redirect_anchors(app: Sphinx, config: Config) -> None:
     default = getattr(sphinx_reredirects, "REDIRECT_FILE_DEFAULT_TEMPLATE", "location.hash")
     if "location.hash" in default or config.redirect_html_template_file:
         return
+    # Here, not at the top: build imports loggers, which imports this module.
     from flax_errors_ext.sphinx.build import WORK_DIR
 
     path = Path(app.outdir).parent / WORK_DIR / "redirect.html"

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from docutils import nodes
 from docutils.statemachine import StringList
+from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective, switch_source_input
 
 from flax_errors_ext.execution.modules import DiscoveryError, load_module
@@ -38,6 +39,7 @@ from flax_errors_ext.model.snippets import ran_statements
 from flax_errors_ext.model.tracebacks import strip_roots
 from flax_errors_ext.sphinx import device_runs
 from flax_errors_ext.sphinx.badges import status_badge
+from flax_errors_ext.sphinx.compat import NO_INDEX
 from flax_errors_ext.sphinx.examples import entry_examples
 from flax_errors_ext.sphinx.foreign import foreign_passage
 from flax_errors_ext.sphinx.history import entry_history, retired_section
@@ -275,10 +277,6 @@ class CatalogueDirective(SphinxDirective):
         whose nanobind ``__init__`` has no ``__qualname__``): the signature is left
         out then too, said in the verbose log, and the build goes on.
         """
-        from sphinx.errors import ExtensionError
-
-        from flax_errors_ext.sphinx.compat import NO_INDEX
-
         content = StringList(
             [f".. autoexception:: {qualname}", f"   :{NO_INDEX}:"], "<flax-errors>"
         )
