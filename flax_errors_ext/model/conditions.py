@@ -105,9 +105,7 @@ def parse_conditions(text: str) -> tuple[Condition, ...]:
 
 def holds(conditions: Iterable[Condition], versions: Mapping[str, str]) -> bool:
     """Whether every condition admits the version ``versions`` has of its package."""
-    canonical: dict[str, str] = {
-        canonicalize_name(name): version for name, version in versions.items()
-    }
+    canonical = _canonical(versions)
     return all(c.admits(canonical.get(c.package)) for c in conditions)
 
 
@@ -118,14 +116,17 @@ def describe(conditions: Iterable[Condition]) -> str:
 
 def versions_named(conditions: Iterable[Condition], versions: Mapping[str, str]) -> str:
     """What ``versions`` has of the packages the conditions name: ``flax 0.12.12``."""
-    canonical: dict[str, str] = {
-        canonicalize_name(name): version for name, version in versions.items()
-    }
+    canonical = _canonical(versions)
     parts = []
     for package in dict.fromkeys(c.package for c in conditions):
         version = canonical.get(package)
         parts.append(f"{package} {version}" if version else f"no {package}")
     return ", ".join(parts)
+
+
+def _canonical(versions: Mapping[str, str]) -> dict[str, str]:
+    """``versions`` by canonical distribution name, as conditions name packages."""
+    return {canonicalize_name(name): version for name, version in versions.items()}
 
 
 def _spaced(specifier: str) -> str:

@@ -82,8 +82,10 @@ def validate_config(app: Sphinx, config: Config) -> None:
     )
     app.flax_errors_histories = histories  # type: ignore[attr-defined]
     # The other runs' texts too: a newer release may link to a page of a new layout.
-    runs, _ = load_runs(Path(app.confdir), catalogue.device_runs)
-    raised = [e.actual for read in runs for r in read.run.records for e in r.examples]
+    # Read once, here; read_runs warns of the ones that could not be read.
+    runs = load_runs(Path(app.confdir), catalogue.device_runs)
+    app.flax_errors_device_runs = runs  # type: ignore[attr-defined]
+    raised = [e.actual for read in runs[0] for r in read.run.records for e in r.examples]
     _forward_moved_pages(app, config, histories[0], raised)
     srcdir = Path(app.srcdir).resolve()
     build_dir = Path(app.outdir).parent

@@ -13,7 +13,6 @@ each entry's outcome per run (:func:`merged_document`).
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
@@ -32,11 +31,11 @@ from flax_errors_ext.sphinx.loggers import conf_location, warn
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from pathlib import Path
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
-    from flax_errors_ext.model.config import CatalogueConfig
     from flax_errors_ext.model.device_runs import DeviceOutcome, DeviceRun
     from flax_errors_ext.model.entry_record import EntryRecord
 
@@ -53,16 +52,18 @@ class ReadRun:
 
 
 def setup_device_runs(app: Sphinx) -> None:
-    """Read the listed runs once the builder (and the validated config) is there."""
+    """Hand the listed runs to the environment once the builder is there."""
     app.connect("builder-inited", read_runs)
 
 
 def read_runs(app: Sphinx) -> None:
-    """Read every file ``flax_errors_device_runs`` lists; one that fails is a warning."""
+    """The runs ``flax_errors_device_runs`` lists for the pages; one not read is a warning.
+
+    Read on config-inited (build.validate_config, which imports this module), for the
+    pages they forward; warned of here, where Sphinx's warnings have an environment.
+    """
     where = conf_location(app, "flax_errors_device_runs")
-    # Validated on config-inited (build.validate_config); build.py imports this module.
-    config: CatalogueConfig = app.flax_errors_config  # type: ignore[attr-defined]
-    found, problems = load_runs(Path(app.confdir), config.device_runs)
+    found, problems = app.flax_errors_device_runs  # type: ignore[attr-defined]
     for problem in problems:
         warn(problem, SUBTYPE, where)
     app.env.flax_errors_device_runs = found  # type: ignore[attr-defined]
