@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import nox
 
 if TYPE_CHECKING:
-    from flax_errors_ext.model.history import History
+    from flax_errors_ext.model.history.releases import History
 
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.reuse_venv = "yes"
@@ -174,7 +174,7 @@ def lock(session: nox.Session) -> None:
     error that became unreachable), never a failure. Needs both Pythons on PATH.
     """
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from flax_errors_ext.model.stacks import settle
+    from flax_errors_ext.model.runs.stacks import settle
 
     accept = "--accept" in session.posargs
     scratch = Path(session.create_tmp()).resolve() / "locks"
@@ -605,9 +605,9 @@ def history(session: nox.Session) -> None:
     # The model is the standard library alone: read from this checkout, nothing installed
     # (nox imports this file without putting its folder on sys.path).
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from flax_errors_ext.model.history import History, Pin, ReleaseRun, entry_codes
-    from flax_errors_ext.model.history_rewrites import entry_rewrites, parse_rules, rules_for
-    from flax_errors_ext.model.parse import parse_docstring
+    from flax_errors_ext.model.catalogue.parse import parse_docstring
+    from flax_errors_ext.model.history.releases import History, Pin, ReleaseRun, entry_codes
+    from flax_errors_ext.model.history.rewrites import entry_rewrites, parse_rules, rules_for
 
     releases = tomllib.loads((HISTORY / "releases.toml").read_text("utf-8"))["release"]
     if session.posargs:
@@ -650,7 +650,7 @@ def history(session: nox.Session) -> None:
         try:
             session.run(
                 str(python),
-                "flax_errors_ext/history/run_release.py",
+                "flax_errors_ext/execution/history/release_runner.py",
                 f"--catalogue={HISTORY_CATALOGUE}",
                 f"--out={partial}",
                 f"--label={label}",
@@ -697,7 +697,7 @@ def _release_venv(session: nox.Session, release: dict[str, Any]) -> Path:
 
 def _write_history(path: Path, data: History, codes: dict[str, tuple[str, ...]]) -> None:
     """Write flax.json atomically: the data and its summaries."""
-    from flax_errors_ext.model.timeline import document
+    from flax_errors_ext.model.history.timeline import document
 
     temporary = path.with_name(path.name + ".tmp")
     text = json.dumps(document(data, codes), indent=1, ensure_ascii=False) + "\n"

@@ -1,10 +1,10 @@
 """What checking an entry's dependencies costs: 100 entries, every file a kernel loads.
 
 A cached run is trusted only while none of the files its kernel had loaded has
-changed (``flax_errors_ext.model.dependencies``). This imports what a kernel
+changed (``flax_errors_ext.model.runs.loaded_files``). This imports what a kernel
 imports (ipykernel, jax, flax, the catalogue's runtime), takes the files this
 process loaded as each entry's list, and times one warm check of 100 such entries
-with :class:`~flax_errors_ext.execution.dependencies.SourceStates`, as a build
+with :class:`~flax_errors_ext.execution.runs.file_states.SourceStates`, as a build
 does: each file looked at once, then 100 lists compared. Also timed: noting the
 content hashes of the Python sources after a first run (once per machine).
 
@@ -23,9 +23,9 @@ import ipykernel.kernelapp  # noqa: F401
 import jax.numpy  # noqa: F401
 
 import flax_errors_ext.errors  # noqa: F401
-from flax_errors_ext.execution.dependencies import SourceStates
-from flax_errors_ext.execution.execute import unpack_loaded
-from flax_errors_ext.execution.in_kernel import loaded_files
+from flax_errors_ext.execution.runs.execute import unpack_loaded
+from flax_errors_ext.execution.runs.file_states import SourceStates
+from flax_errors_ext.execution.runs.in_kernel import loaded_files
 
 ENTRIES = 100
 TARGET_S = 1.0

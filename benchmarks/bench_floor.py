@@ -23,11 +23,11 @@ import tempfile
 from pathlib import Path
 
 from flax_errors_ext.cli.project import DEFAULT_MODULES
+from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.execution.fork_server import server as fork_server
-from flax_errors_ext.execution.in_kernel import run_statements
-from flax_errors_ext.execution.kernelspec import share_compilation_cache
-from flax_errors_ext.execution.modules import load_module
-from flax_errors_ext.execution.run import default_jobs
+from flax_errors_ext.execution.runs.in_kernel import run_statements
+from flax_errors_ext.execution.runs.kernelspec import share_compilation_cache
+from flax_errors_ext.execution.runs.run import default_jobs
 
 
 def run_entry(name: str, statements: list[tuple[int, str]], total: int) -> int:

@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from flax_errors_ext.execution.versions import installed_versions
-from flax_errors_ext.model.conditions import FIELD, describe, versions_named
-from flax_errors_ext.model.parse import parse_docstring
+from flax_errors_ext.execution.runs.versions import installed_versions
+from flax_errors_ext.model.catalogue.conditions import FIELD, describe, versions_named
+from flax_errors_ext.model.catalogue.parse import parse_docstring
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from flax_errors_ext.model.records import Example
+    from flax_errors_ext.model.catalogue.records import Example
 
 
 def pytest_collection_modifyitems(items: Sequence[pytest.Item]) -> None:

@@ -9,7 +9,7 @@ three ways they meet; this plugin gives an older Sphinx each one it lacks:
 * before 7.3, a test app keeps what it logged in ``_status`` and ``_warning``, where
   the tests read ``app.status`` and ``app.warning``;
 * before 8.2, a test root is copied to its folder only when that folder is not there
-  yet, so a test that edits the sources (tests/test_sphinx_build.py does) hands its
+  yet, so a test that edits the sources (tests/sphinx/test_build.py does) hands its
   edits to the next test of the same root; since then it is copied afresh each time.
 """
 

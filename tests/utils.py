@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext import uninstall
-from flax_errors_ext.execution.in_kernel import run_statements
-from flax_errors_ext.execution.modules import load_module
-from flax_errors_ext.execution.versions import installed_versions
-from flax_errors_ext.model.records import StatementRun
+from flax_errors_ext.execution.catalogue.modules import load_module
+from flax_errors_ext.execution.runs.in_kernel import run_statements
+from flax_errors_ext.execution.runs.versions import installed_versions
+from flax_errors_ext.model.catalogue.records import StatementRun
 
 if TYPE_CHECKING:
-    from flax_errors_ext.model.records import ErrorEntry, Example
+    from flax_errors_ext.model.catalogue.records import ErrorEntry, Example
 
 ROOTS = Path(__file__).parent / "roots"
 FLAX = load_module("flax.errors")

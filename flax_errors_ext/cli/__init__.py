@@ -1,7 +1,7 @@
 """The ``flax-errors`` command line: list, explain, check, update and export the catalogue.
 
 It reads the same docstrings and example files as the Sphinx extension and judges
-examples through the same core (:func:`flax_errors_ext.execution.run.check_module`), so
+examples through the same core (:func:`flax_errors_ext.execution.runs.run.check_module`), so
 a verdict here is the verdict of the site's build. Results go to standard output,
 progress and errors to standard error. The exit status is one of
 :class:`~flax_errors_ext.cli.parser.ExitCode`: 0 all is well, 1 a failure or drift,
@@ -24,11 +24,11 @@ if TYPE_CHECKING:
 __all__ = ["ExitCode", "build_parser", "main"]
 
 _COMMANDS = {
-    "list": ("show", "list_command"),
-    "explain": ("show", "explain_command"),
-    "check": ("runs", "check_command"),
-    "update": ("runs", "update_command"),
-    "export": ("export", "export_command"),
+    "list": ("catalogue.show", "list_command"),
+    "explain": ("catalogue.show", "explain_command"),
+    "check": ("runs.commands", "check_command"),
+    "update": ("runs.commands", "update_command"),
+    "export": ("export.command", "export_command"),
 }
 """Each command's module and function."""
 

@@ -16,8 +16,8 @@ import runpy
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from flax_errors_ext.model.catalogue.discover import catalogue_folders
 from flax_errors_ext.model.config import PREFIX, CatalogueConfig
-from flax_errors_ext.model.discover import catalogue_folders
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

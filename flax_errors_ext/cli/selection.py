@@ -8,16 +8,16 @@ import sys
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.cli.project import ProjectError, find_conf, load_project
-from flax_errors_ext.execution.modules import DiscoveryError, load_module
-from flax_errors_ext.model import lookup
+from flax_errors_ext.execution.catalogue.modules import DiscoveryError, load_module
+from flax_errors_ext.model.lookup import find as lookup
 
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
 
     from flax_errors_ext.cli.project import Project
-    from flax_errors_ext.model.discover import ErrorModule
-    from flax_errors_ext.model.records import ErrorEntry
+    from flax_errors_ext.model.catalogue.discover import ErrorModule
+    from flax_errors_ext.model.catalogue.records import ErrorEntry
 
 
 class UsageError(Exception):

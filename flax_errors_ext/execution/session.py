@@ -3,8 +3,8 @@
 A :class:`Session` sets up everything the entries' kernels share, in one order:
 the kernelspec, JAX's compilation cache, the jupyter-cache database (created
 before any worker forks or thread races to), the warm kernel server, and the
-:class:`~flax_errors_ext.model.fingerprint.Fingerprint` every entry's cache key
-starts from. Its :meth:`settings` are what :mod:`~flax_errors_ext.execution.run`
+:class:`~flax_errors_ext.model.runs.fingerprint.Fingerprint` every entry's cache key
+starts from. Its :meth:`settings` are what :mod:`~flax_errors_ext.execution.runs.run`
 needs to run an entry. Everything lives below one working folder::
 
     <work_dir>/jupyter/       the kernelspec
@@ -21,10 +21,10 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
-from flax_errors_ext.execution.fingerprint import build_fingerprint, probe_device
 from flax_errors_ext.execution.fork_server.client import WarmKernelServer
-from flax_errors_ext.execution.kernelspec import install_kernelspec, share_compilation_cache
-from flax_errors_ext.execution.run import RunSettings
+from flax_errors_ext.execution.runs.kernelspec import install_kernelspec, share_compilation_cache
+from flax_errors_ext.execution.runs.probe import build_fingerprint, probe_device
+from flax_errors_ext.execution.runs.run import RunSettings
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from myst_nb.core.config import NbParserConfig
 
     from flax_errors_ext.model.config import CatalogueConfig
-    from flax_errors_ext.model.fingerprint import Device, Fingerprint, ProbeError
+    from flax_errors_ext.model.runs.fingerprint import Device, Fingerprint, ProbeError
 
 
 def open_cache_database(path: Path) -> str | None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.model.history import SHIPPED
-from flax_errors_ext.model.output_limit import DEFAULT_LIMIT
-from flax_errors_ext.model.source_links import template_problem
+from flax_errors_ext.model.history.releases import SHIPPED
+from flax_errors_ext.model.runs.output_limit import DEFAULT_LIMIT
+from flax_errors_ext.model.site.frame_links import template_problem
 from flax_errors_ext.urls import DEFAULT_BASE_URL, FLAX_BASE_URL, page_docname
 
 if TYPE_CHECKING:

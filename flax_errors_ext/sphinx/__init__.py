@@ -27,19 +27,14 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext import __version__
 from flax_errors_ext.model.config import CatalogueConfig
-from flax_errors_ext.sphinx import (
-    build,
-    compat,
-    device_runs,
-    entries,
-    foreign,
-    history,
-    index,
-    search,
-    state,
-)
-from flax_errors_ext.sphinx.cli_reference import CliDirective
-from flax_errors_ext.sphinx.options import OptionsDirective
+from flax_errors_ext.sphinx import build, compat, state
+from flax_errors_ext.sphinx.catalogue import entries, foreign
+from flax_errors_ext.sphinx.history import strips as history
+from flax_errors_ext.sphinx.lookup import search
+from flax_errors_ext.sphinx.runs import other_runs as device_runs
+from flax_errors_ext.sphinx.site import index
+from flax_errors_ext.sphinx.site.cli_reference import CliDirective
+from flax_errors_ext.sphinx.site.options import OptionsDirective
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from sphinx_design.badges_buttons import create_bdg_classes
 
-from flax_errors_ext.model.site import badge
+from flax_errors_ext.model.site.texts import badge
 from flax_errors_ext.sphinx.compat import BADGE_NODE
 
 if TYPE_CHECKING:

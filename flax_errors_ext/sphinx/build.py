@@ -9,7 +9,7 @@
 3. ``env-get-outdated``: if the fingerprint changed since the last build, every
    catalogue page is read again; a page with a failing entry always is.
 4. ``env-before-read-docs``: start the warm kernel server when entries will run.
-5. Reading a page runs the directive in :mod:`flax_errors_ext.sphinx.entries`.
+5. Reading a page runs the directive in :mod:`flax_errors_ext.sphinx.catalogue.entries`.
 6. ``build-finished``: write ``errors.json``, report every failure of the whole
    catalogue (not only the pages read this time) and fail the build on any; warn of
    every entry whose recorded history is of other code than its examples now.
@@ -25,16 +25,21 @@ from typing import TYPE_CHECKING
 
 from sphinx.errors import ConfigError
 
-from flax_errors_ext.execution.histories import HistoryFile, read_histories
+from flax_errors_ext.execution.history.files import HistoryFile, read_histories
 from flax_errors_ext.execution.session import Session
+from flax_errors_ext.model.catalogue.discover import catalogue_folders, catalogue_paths
 from flax_errors_ext.model.config import CatalogueConfig
-from flax_errors_ext.model.discover import catalogue_folders, catalogue_paths
-from flax_errors_ext.model.entry_record import EntryStatus
-from flax_errors_ext.model.fingerprint import ProbeError
-from flax_errors_ext.model.moved_pages import moved_pages
-from flax_errors_ext.model.report import coverage_line, errors_document, failures, summary_line
-from flax_errors_ext.sphinx.device_runs import load_runs, merged_document
+from flax_errors_ext.model.runs.entry_record import EntryStatus
+from flax_errors_ext.model.runs.fingerprint import ProbeError
+from flax_errors_ext.model.runs.report import (
+    coverage_line,
+    errors_document,
+    failures,
+    summary_line,
+)
+from flax_errors_ext.model.site.moved_pages import moved_pages
 from flax_errors_ext.sphinx.loggers import LOGGER, conf_location, warn
+from flax_errors_ext.sphinx.runs.other_runs import load_runs, merged_document
 from flax_errors_ext.sphinx.state import (
     BuildState,
     CatalogueCollector,

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, TypeVar
 from docutils import nodes
 from sphinx.environment.collectors import EnvironmentCollector
 
-from flax_errors_ext.model.tracebacks import import_roots
+from flax_errors_ext.model.runs.tracebacks import import_roots
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Set
@@ -22,12 +22,12 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
-    from flax_errors_ext.execution.histories import HistoryFile
-    from flax_errors_ext.execution.run import RunSettings
+    from flax_errors_ext.execution.history.files import HistoryFile
+    from flax_errors_ext.execution.runs.run import RunSettings
     from flax_errors_ext.model.config import CatalogueConfig
-    from flax_errors_ext.model.dependencies import LoadedFile
-    from flax_errors_ext.model.entry_record import EntryRecord
-    from flax_errors_ext.model.history_view import ModuleHistory
+    from flax_errors_ext.model.history.view import ModuleHistory
+    from flax_errors_ext.model.runs.entry_record import EntryRecord
+    from flax_errors_ext.model.runs.loaded_files import LoadedFile
 
 
 T = TypeVar("T")

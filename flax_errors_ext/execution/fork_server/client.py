@@ -16,7 +16,6 @@ import tempfile
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from flax_errors_ext.execution.fingerprint import probe_device, read_device
 from flax_errors_ext.execution.fork_server.protocol import (
     SERVER_ENV_VAR,
     FreshnessRequest,
@@ -25,9 +24,10 @@ from flax_errors_ext.execution.fork_server.protocol import (
     StopRequest,
     ask,
 )
+from flax_errors_ext.execution.runs.probe import probe_device, read_device
 
 if TYPE_CHECKING:
-    from flax_errors_ext.model.fingerprint import Device, ProbeError
+    from flax_errors_ext.model.runs.fingerprint import Device, ProbeError
 
 SERVER_LOG = "kernel-server.log"
 KEPT_SERVER = "kernel-server.json"
@@ -89,7 +89,7 @@ class WarmKernelServer:
 
         The server imports jax for the kernels anyway, so this costs a fork and a
         backend start instead of a whole interpreter; if the server cannot answer,
-        a fresh interpreter does (:func:`~flax_errors_ext.execution.fingerprint.probe_device`).
+        a fresh interpreter does (:func:`~flax_errors_ext.execution.runs.probe.probe_device`).
         """
         answer = ask(self._address, ProbeRequest(), timeout=300)
         return read_device(answer) if answer is not None else probe_device()

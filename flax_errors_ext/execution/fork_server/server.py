@@ -285,7 +285,7 @@ def _fork_probe(connection: socket.socket, inherited: list[socket.socket]) -> No
     try:
         _become_child(inherited)
         os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"  # only a look, not a claim
-        from flax_errors_ext.execution.in_kernel import device_record
+        from flax_errors_ext.execution.runs.in_kernel import device_record
 
         connection.sendall(json.dumps(device_record()).encode() + b"\n")
     except BaseException:

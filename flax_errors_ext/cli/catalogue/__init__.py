@@ -1,0 +1,1 @@
+"""``flax-errors list`` and ``explain``: the catalogue read, nothing run."""

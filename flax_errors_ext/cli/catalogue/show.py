@@ -1,0 +1,209 @@
+"""``flax-errors list`` and ``flax-errors explain``: the catalogue read, nothing run."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from typing import TYPE_CHECKING
+
+from flax_errors_ext.cli.parser import PROG, ExitCode
+from flax_errors_ext.cli.selection import UsageError, load, unknown
+from flax_errors_ext.execution.history.files import read_histories
+from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
+from flax_errors_ext.model.history.timeline import retired
+from flax_errors_ext.model.lookup import find as lookup
+from flax_errors_ext.model.lookup.wordings import by_entry, recorded_wordings, wording_of
+from flax_errors_ext.model.runs.entry_record import EntryRecord, entry_record
+from flax_errors_ext.model.runs.judge import judge
+from flax_errors_ext.model.runs.report import SCHEMA_VERSION, errors_document, summary_line
+from flax_errors_ext.model.site.texts import first_paragraph, plain_text
+from flax_errors_ext.urls import base_url
+
+if TYPE_CHECKING:
+    import argparse
+    from pathlib import Path
+
+    from flax_errors_ext.cli.selection import Selection
+    from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, Statement
+    from flax_errors_ext.model.history.releases import History
+
+
+def parsed_record(entry: ErrorEntry) -> EntryRecord:
+    """The entry's record when nothing ran: what a build with execution off records."""
+    results = [
+        judge(example, None, Verdict.NOT_RUN, "not run: the catalogue was only read")
+        for example in entry.examples
+    ]
+    return entry_record(entry, results, executed=False, device=None, versions={})
+
+
+def list_command(args: argparse.Namespace) -> int:
+    """Print every entry with its status and URL, or the errors.json document."""
+    selection = load(args)
+    entries = selection.entries
+    base = base_url(selection.project.config.base_url)
+    previous = _previous(args.from_path) if args.from_path else {}
+    records = [previous.get(e.qualname) or parsed_record(e) for e in entries]
+    executed = [r.qualname for r in records if r.qualname in previous and r.executed]
+    document = errors_document(records, executed=executed)
+    if args.json:
+        print(json.dumps(document, indent=2))
+        return ExitCode.OK
+    rows = [(r.status.value, r.qualname, f"{base}/{r.url}") for r in records]
+    widths = [max((len(row[i]) for row in rows), default=0) for i in range(2)]
+    for status, qualname, url in rows:
+        print(f"{status:<{widths[0]}}  {qualname:<{widths[1]}}  {url}")
+    source = f" (statuses from {args.from_path})" if args.from_path else ""
+    print(f"{summary_line(document)}{source}")
+    return ExitCode.OK
+
+
+def _previous(path: Path) -> dict[str, EntryRecord]:
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise UsageError(f"cannot read {path}: {error}") from None
+    if not isinstance(document, dict) or document.get("schema") != SCHEMA_VERSION:
+        raise UsageError(f"{path} is not an errors.json of schema {SCHEMA_VERSION}")
+    try:
+        records = [EntryRecord.from_json(data) for data in document.get("entries", [])]
+    except ValueError as error:
+        raise UsageError(f"{path}: {error}") from None
+    return {record.qualname: record for record in records}
+
+
+def explain_command(args: argparse.Namespace) -> int:
+    """Print the entry a name, URL or pasted message means."""
+    query = " ".join(args.query)
+    if query.strip() == "-":
+        query = sys.stdin.read()
+    selection = load(args)
+    entries = selection.entries
+    histories = _histories(selection)
+    wordings = recorded_wordings(histories)
+    matches = lookup.find(entries, query, by_entry(wordings))
+    if not matches:
+        base = base_url(selection.project.config.base_url)
+        gone = _retired_answer(histories, query, selection, base)
+        if gone is not None:
+            print(gone)
+            return ExitCode.OK
+        print(f"{PROG}: {unknown(entries, query)}", file=sys.stderr)
+        return ExitCode.NO_MATCH
+    best = matches[0]
+    older = wording_of(wordings, best.entry.qualname, query)
+    if older is not None and older.current:
+        older = None
+    if not best.certain:
+        how = "matches" if best.how == "message" else "resembles"
+        text = f"flax {older.versions}'s wording" if older else "the documented text"
+        print(f"The message {how} {text} of {best.entry.qualname}.", file=sys.stderr)
+    print(render_entry(best.entry, base_url(selection.project.config.base_url)))
+    if older is not None:
+        print(
+            f"\nYour message is worded as flax {older.versions} worded it "
+            f"(today's text is in the bad example above):\n  {older.text}"
+        )
+    if best.example is not None and best.example.kind is ExampleKind.SEEN_AS:
+        caption = _plain(first_paragraph(best.example.description)[0])
+        print(
+            f"\nYour message is the error this mistake raises where "
+            f'{best.entry.name} is not in place (see "{best.example.kind.section_title}" '
+            f"above):\n  {' '.join(caption.split())}"
+        )
+    others = [m.entry.qualname for m in matches[1:] if m.how == best.how][:3]
+    if others and (best.certain or best.how == "message"):
+        print(
+            f"Also {'named' if best.certain else 'matching'}: {', '.join(others)}", file=sys.stderr
+        )
+    return ExitCode.OK
+
+
+def _retired_answer(
+    histories: list[History], query: str, selection: Selection, base: str
+) -> str | None:
+    """What the recorded history says of a retired error the query names, if it names one.
+
+    The error's name, a URL to its anchor, or a message with its class: from a
+    release that had it, whatever the release printed.
+    """
+    for history in histories:
+        spec = selection.project.config.spec(history.module)
+        for gone in retired(history):
+            qualname = f"{history.module}.{gone.name}"
+            if not re.search(rf"(?<![\w]){re.escape(gone.name)}(?!\w)", query):
+                continue
+            had = gone.first if gone.first == gone.last else f"{gone.first} to {gone.last}"
+            lines = [
+                f"{qualname} is retired: {history.module} had it in {had}, "
+                f"and no longer has it since {gone.gone_since}.",
+            ]
+            if gone.texts:
+                release, text = gone.texts[-1]
+                lines.append(f"Last raised by a catalogue example in {release}:\n  {text}")
+            lines.append(f"Read online: {base}/{spec.docname}.html#{qualname}")
+            return "\n".join(lines)
+    return None
+
+
+def _histories(selection: Selection) -> list[History]:
+    """The recorded histories of the selected modules, as the site reads them."""
+    found, problems = read_histories(
+        selection.project.folder,
+        selection.project.config.history,
+        {module.name for module in selection.modules},
+    )
+    for problem in problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    return [file.history for file in found.values()]
+
+
+def render_entry(entry: ErrorEntry, base: str) -> str:
+    """An entry as plain text for the terminal: what it means, its examples, its URL.
+
+    ``base`` is the site's base URL.
+    """
+    parts = [_heading(f"{entry.name} ({entry.qualname})", "=")]
+    if entry.summary:
+        parts.append(_plain(entry.summary))
+    explanation = _plain("\n\n".join(passage.text for passage in entry.details))
+    if explanation.strip():
+        parts.append(explanation.strip())
+    for problem in entry.problems:
+        parts.append(f"This entry is malformed: {problem}")
+    if not entry.examples:
+        parts.append("This error has no examples yet.")
+    parts += [_example(example) for example in entry.examples]
+    parts.append(f"Read online: {base}/{entry.path}\nDocumented at: {_where(entry)}")
+    return "\n\n".join(parts)
+
+
+def _where(entry: ErrorEntry) -> str:
+    """Where to edit: the example file for Flax's errors, else the docstring."""
+    own = [e.location.path for e in entry.examples if e.location.path != entry.location.path]
+    return f"{own[0]}:1" if own else str(entry.location)
+
+
+def _heading(text: str, underline: str) -> str:
+    return f"{text}\n{underline * len(text)}"
+
+
+def _example(example: Example) -> str:
+    lines = [_heading(example.kind.section_title, "-")]
+    if example.description:
+        lines += [_plain(example.description), ""]
+    for statement in example.statements:
+        lines += ["    " + line if line else "" for line in _doctest(statement)]
+    return "\n".join(lines)
+
+
+def _doctest(statement: Statement) -> list[str]:
+    source = statement.source.rstrip("\n").split("\n")
+    lines = [f">>> {source[0]}"] + [f"... {line}".rstrip() for line in source[1:]]
+    return lines + statement.want.rstrip("\n").split("\n") if statement.want else lines
+
+
+def _plain(rest: str) -> str:
+    """ReST prose for a terminal: literals and roles become backticked text."""
+    return plain_text(rest, code_mark="`")

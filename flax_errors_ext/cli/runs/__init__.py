@@ -1,0 +1,1 @@
+"""``flax-errors check`` and ``update``: run the examples, then judge or fix."""

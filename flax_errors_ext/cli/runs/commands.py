@@ -1,0 +1,301 @@
+"""``flax-errors check`` and ``flax-errors update``: run the examples, then judge or fix.
+
+One :class:`~flax_errors_ext.execution.session.Session`, as in the site's build;
+every entry is submitted to one pool (:func:`~flax_errors_ext.execution.runs.run.submit_module`),
+several at a time, so that each can be reported the moment it finishes, and still
+gets a kernel of its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from flax_errors_ext.cli.parser import ExitCode
+from flax_errors_ext.cli.runs import source_files
+from flax_errors_ext.cli.selection import load, select
+from flax_errors_ext.execution.runs.run import (
+    EntryOutcome,
+    completed,
+    default_jobs,
+    entry_pool,
+    submit_module,
+)
+from flax_errors_ext.execution.session import Session
+from flax_errors_ext.model.runs import update as rewrite
+from flax_errors_ext.model.runs.entry_record import entry_status
+from flax_errors_ext.model.runs.fingerprint import ProbeError
+from flax_errors_ext.model.runs.judge import accepts, unified_diff
+from flax_errors_ext.model.runs.report import (
+    Failure,
+    coverage_line,
+    errors_document,
+    failures,
+    summary_line,
+)
+from flax_errors_ext.model.runs.variance import ellipsized, statement_texts, volatile_parts
+
+if TYPE_CHECKING:
+    from flax_errors_ext.cli.selection import Selection
+    from flax_errors_ext.model.catalogue.records import Location
+    from flax_errors_ext.model.runs.fingerprint import Fingerprint
+
+
+@dataclasses.dataclass(frozen=True)
+class Checked:
+    """The outcome of every selected entry, in catalogue order, and what keyed the runs."""
+
+    outcomes: list[EntryOutcome]
+    fingerprint: Fingerprint
+
+    def document(self) -> dict[str, Any]:
+        """The errors.json document of these outcomes."""
+        records = [outcome.record(self.fingerprint) for outcome in self.outcomes]
+        executed = [o.entry.qualname for o in self.outcomes if o.execution.executed]
+        return errors_document(records, executed=executed)
+
+
+def run_entries(chosen: Selection, args: argparse.Namespace) -> Checked:
+    """Run (or fetch from the cache) every entry of ``chosen``, reporting progress.
+
+    Progress goes to standard error, one line per entry as it finishes.
+    """
+    from myst_nb.core.config import NbParserConfig
+
+    cache_dir = Path(args.cache_dir).resolve()
+    mode = "force" if args.no_cache else "cache"
+    nb_config = NbParserConfig(execution_mode=mode, execution_cache_path=str(cache_dir))
+    config = chosen.project.config
+    if not any(entry.examples for entry in chosen.entries):
+        config = dataclasses.replace(config, warm_kernels=False)  # nothing to fork for
+    pairs = [(module, entry) for module in chosen.modules for entry in module.entries]
+    done: dict[str, EntryOutcome] = {}
+    width = len(str(len(pairs)))
+    with (
+        Session(cache_dir, config, nb_config) as session,
+        entry_pool(config.jobs or default_jobs()) as pool,
+    ):
+        if session.recovered:
+            print(f"warning: {session.recovered}", file=sys.stderr)
+        settings = session.settings()
+        if isinstance(settings.fingerprint.device, ProbeError):
+            print(f"warning: {settings.fingerprint.device}", file=sys.stderr)
+        sources = settings.sources()
+        futures = [
+            future
+            for module in chosen.modules
+            for future in submit_module(module, settings, sources, pool)
+        ]
+        for count, future in enumerate(completed(futures), 1):
+            outcome = future.result()
+            done[outcome.entry.qualname] = outcome
+            print(f"[{count:>{width}}/{len(pairs)}] {_progress(outcome)}", file=sys.stderr)
+        sources.save()
+    return Checked([done[entry.qualname] for _, entry in pairs], settings.fingerprint)
+
+
+def _progress(outcome: EntryOutcome) -> str:
+    status = entry_status(outcome.entry, outcome.results)
+    if not outcome.entry.examples:
+        how = "no examples"
+    elif outcome.execution.executed:
+        how = f"ran in {outcome.execution.seconds:.1f} s"
+    else:
+        how = "from the cache"
+    return f"{status:<12} {outcome.entry.qualname} ({how})"
+
+
+def check_command(args: argparse.Namespace) -> int:
+    """Run the chosen entries, print every failure with its diff; 1 if any failed."""
+    chosen = select(load(args), args.names)
+    checked = run_entries(chosen, args)
+    config = chosen.project.config
+    document = checked.document()
+    records = sorted(
+        (o.record(checked.fingerprint) for o in checked.outcomes), key=lambda r: r.qualname
+    )
+    found = [
+        Failure(str(problem.location), "catalogue", problem.message)
+        for module in chosen.modules
+        for problem in module.problems
+    ]
+    found += [
+        f
+        for record in records
+        for f in failures(record, strict=config.strict, upstream=config.upstream)
+    ]
+    if args.twice:
+        found += _varying(chosen, checked, args)
+    if args.json:
+        print(json.dumps(document, indent=2))
+    else:
+        for failure in found:
+            print(str(failure).rstrip("\n") + "\n")
+        ran = len(document["executed"])
+        total = document["summary"]["entries"]
+        print(
+            f"flax-errors: {summary_line(document)}; "
+            f"{ran} ran now, {total - ran} from the cache or without examples\n"
+            f"flax-errors coverage: {coverage_line(document['coverage'])}"
+        )
+    return ExitCode.FAILED if any(f.fails for f in found) else ExitCode.OK
+
+
+def _varying(chosen: Selection, checked: Checked, args: argparse.Namespace) -> list[Failure]:
+    """Run every bad example again; report each statement whose text varies.
+
+    Only where its documented text does not allow the variation: ``...`` over the
+    part that varies does.
+    """
+    bad = {
+        o.entry.qualname for o in checked.outcomes if any(r.example.kind.raises for r in o.results)
+    }
+    first = statement_texts(r for o in checked.outcomes for r in o.results)
+    second = _run_again(chosen, bad, args)
+    statements = {
+        s.location: s for entry in chosen.entries for x in entry.examples for s in x.statements
+    }
+    found = []
+    for location, text in sorted(second.items(), key=lambda item: str(item[0])):
+        if (
+            location in first
+            and first[location] != text
+            and not (
+                accepts(statements[location], first[location])
+                and accepts(statements[location], text)
+            )
+        ):
+            diff = unified_diff(
+                first[location], text, str(location), names=("first run", "second run")
+            )
+            proposal = ellipsized(first[location], text)
+            message = f"its text varies from run to run; document it as\n{proposal}\n{diff}"
+            found.append(Failure(str(location), "varies", message))
+    return found
+
+
+def _run_again(
+    chosen: Selection, qualnames: set[str], args: argparse.Namespace
+) -> dict[Location, str]:
+    """What each statement of the named entries prints or raises in a second, fresh run."""
+    if not qualnames:
+        return {}
+    print("flax-errors: running them again, to see what varies", file=sys.stderr)
+    again = run_entries(
+        chosen.only(qualnames), argparse.Namespace(**{**vars(args), "no_cache": True})
+    )
+    return statement_texts(r for o in again.outcomes for r in o.results)
+
+
+def update_command(args: argparse.Namespace) -> int:
+    """Rewrite drifted documented text from the runs, bottom-up and atomically."""
+    chosen = select(load(args), args.names)
+    # Read before the examples run: a file edited meanwhile must not be overwritten.
+    sources = {
+        path: source_files.SourceFile.read(path)
+        for path in sorted(
+            {s.location.path for e in chosen.entries for x in e.examples for s in x.statements}
+        )
+    }
+    checked = run_entries(chosen, args)
+    edits, skips = rewrite.plan(r for o in checked.outcomes for r in o.results)
+    edits, varying = _steady(edits, checked, chosen, args)
+    skipped = [str(s) for s in skips] + [
+        f"{problem}: malformed; fix the format by hand"
+        for outcome in checked.outcomes
+        for problem in outcome.entry.problems
+    ]
+    refused: list[str] = []
+    partly: list[str] = []
+    """Statements whose new text could not be written (the others were)."""
+    made: dict[str, int] = {}
+    """Statements rewritten, by file."""
+    new_texts: dict[str, str] = {}
+    for path in sorted({edit.location.path for edit in edits}):
+        source = sources.get(path) or source_files.SourceFile.read(path)
+        sources[path] = source
+        mine = [edit for edit in edits if edit.location.path == path]
+        new_text, unwritable = rewrite.apply_each(source.text, mine, python=path.endswith(".py"))
+        partly += [str(skip) for skip in unwritable]
+        applied = len(mine) - len(unwritable)
+        if new_text != source.text:
+            made[path] = applied
+            new_texts[path] = new_text
+            print(source.diff(new_text, _label(path)), end="")
+    written: set[str] = set()
+    if not args.dry_run:
+        for path, new_text in new_texts.items():
+            try:
+                source_files.write(sources[path], new_text)
+            except rewrite.UpdateError as error:  # an edit meanwhile, or the encoding
+                refused.append(str(error))
+            else:
+                written.add(path)
+    for line in skipped:
+        print(f"cannot update {line}", file=sys.stderr)
+    partly += [str(skip) for skip in varying]
+    for line in partly:
+        print(f"cannot write {line}", file=sys.stderr)
+    for line in refused:
+        print(f"refused: {line}", file=sys.stderr)
+    files = set(new_texts) if args.dry_run else written
+    statements = sum(made[path] for path in files)
+    verb = "would update" if args.dry_run else "updated"
+    print(f"flax-errors: {verb} {statements} statement(s) in {len(files)} file(s)")
+    if refused:
+        return ExitCode.REFUSED
+    if partly:
+        return ExitCode.PARTLY_UPDATED
+    if skipped or (args.dry_run and new_texts):
+        return ExitCode.FAILED
+    return ExitCode.OK
+
+
+def _steady(
+    edits: list[rewrite.Edit], checked: Checked, chosen: Selection, args: argparse.Namespace
+) -> tuple[list[rewrite.Edit], list[rewrite.Skip]]:
+    """The edits whose new text a second run prints again; a Skip for each other one.
+
+    Also warns about new text that looks bound to vary even so (an address, this
+    machine's temporary or home folder).
+    """
+    if not edits:
+        return edits, []
+    edited = {edit.location for edit in edits}
+    entries = {
+        o.entry.qualname
+        for o in checked.outcomes
+        if any(s.location in edited for x in o.entry.examples for s in x.statements)
+    }
+    first = statement_texts(r for o in checked.outcomes for r in o.results)
+    second = _run_again(chosen, entries, args)
+    folders = [tempfile.gettempdir(), os.path.expanduser("~")]
+    steady, varying = [], []
+    for edit in edits:
+        if second.get(edit.location) != first.get(edit.location):
+            proposal = ellipsized(first.get(edit.location, ""), second.get(edit.location, ""))
+            reason = f"its text varies from run to run; document it by hand as\n{proposal}"
+            varying.append(rewrite.Skip(edit.location, reason))
+            continue
+        steady.append(edit)
+        for part in volatile_parts("\n".join(edit.new), folders):
+            print(
+                f"warning: {edit.location}: the new text holds {part!r}, which another "
+                "machine or run is unlikely to print; consider ... there",
+                file=sys.stderr,
+            )
+    return steady, varying
+
+
+def _label(path: str) -> str:
+    """``path`` relative to the current directory when it is below it, for the diff."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return path if os.path.isabs(path) else str(Path(path).resolve())

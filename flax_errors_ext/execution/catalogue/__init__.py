@@ -1,0 +1,1 @@
+"""Import the modules a project lists and read their catalogue files."""

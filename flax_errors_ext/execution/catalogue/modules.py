@@ -1,0 +1,179 @@
+"""Import the modules a project lists and read their sources and catalogue files.
+
+The reading side of discovery: everything that touches the import system and the
+file system. What counts as an entry is decided in
+:mod:`flax_errors_ext.model.catalogue.discover`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import inspect
+import re
+import tokenize
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from flax_errors_ext.model.catalogue.discover import (
+    SHIPPED_CATALOGUE,
+    Candidate,
+    CatalogueFile,
+    ErrorModule,
+    LeftOut,
+    module_entries,
+    public_classes,
+)
+from flax_errors_ext.model.config import ModuleSpec
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from types import ModuleType
+
+
+class DiscoveryError(Exception):
+    """A module listed for the catalogue that cannot be read."""
+
+
+_import_stamps: dict[str, int] = {}
+"""Each discovered module's source mtime when this process last imported it."""
+
+
+def load_module(
+    spec: ModuleSpec | str, folders: Sequence[Path] = (SHIPPED_CATALOGUE,)
+) -> ErrorModule:
+    """Import a listed module and read every error class it exposes into an entry.
+
+    A module imported before and edited since (a second build in one process) is
+    imported again, so that its entries are the docstrings the file holds now. If
+    one of ``folders`` holds a folder named after the module, its docstrings are
+    another project's and its examples come from the ``<Class>.txt`` files there
+    (an earlier folder's file wins over a later one's).
+
+    Raises:
+        DiscoveryError: if the module cannot be imported, has no source file, or
+            yields no entries (saying why).
+    """
+    if isinstance(spec, str):
+        spec = ModuleSpec.from_value(spec)
+    try:
+        module = importlib.import_module(spec.name)
+        path = _source_path(module)
+        stamp = path.stat().st_mtime_ns
+        if _import_stamps.setdefault(spec.name, stamp) != stamp:
+            module = importlib.reload(module)
+            _import_stamps[spec.name] = stamp
+    except DiscoveryError:
+        raise
+    except Exception as error:
+        raise DiscoveryError(f"cannot import {spec.name!r}: {error!r}") from error
+    classes, left_out = public_classes(module, spec, _bases(spec))
+    sources: dict[Path, str] = {path: read_source(path)}
+    candidates = []
+    for name, cls in classes:
+        defined_in = _defining_file(cls, path, sources)
+        candidates.append(Candidate(name, cls, str(defined_in), sources[defined_in]))
+    files = _catalogue_files(spec.name, folders)
+    entries, bases_left_out, problems = module_entries(spec, candidates, files)
+    left_out += bases_left_out
+    if not entries:
+        raise DiscoveryError(_no_entries(spec, module, left_out))
+    depth = spec.name.count(".") + (1 if path.name == "__init__.py" else 0)
+    return ErrorModule(
+        spec.name,
+        path,
+        str(path.parents[depth]),
+        entries,
+        tuple(left_out),
+        problems,
+        tuple(f.path for f in (files or {}).values()),
+    )
+
+
+def _no_entries(spec: ModuleSpec, module: ModuleType, left_out: Sequence[LeftOut]) -> str:
+    why = (
+        "its public classes are all left out: " + "; ".join(map(str, left_out))
+        if left_out
+        else "it exposes no exception classes"
+        + (" in __all__" if hasattr(module, "__all__") else " (and defines no __all__)")
+    )
+    return f"{spec.name} yields no catalogue entries: {why}"
+
+
+def _bases(spec: ModuleSpec) -> tuple[type, ...]:
+    found = []
+    for dotted in spec.bases:
+        module_name, _, name = dotted.rpartition(".")
+        try:
+            value = getattr(importlib.import_module(module_name), name)
+        except (ImportError, AttributeError, ValueError) as error:
+            raise DiscoveryError(
+                f"{spec.name}: the base class {dotted!r} cannot be imported: {error}"
+            ) from None
+        if not isinstance(value, type):
+            raise DiscoveryError(f"{spec.name}: the base {dotted!r} is not a class")
+        found.append(value)
+    return tuple(found)
+
+
+def _defining_file(cls: type, module_path: Path, sources: dict[Path, str]) -> Path:
+    """The source file whose text defines ``cls`` (read into ``sources``).
+
+    A library may re-export a class under another module's name (JAX sets
+    ``__module__ = "jax.errors"`` on classes defined in ``jax/_src/errors.py``), so
+    the module's file is checked first and then the files of the class's methods.
+    """
+    places = [module_path]
+    with contextlib.suppress(TypeError, OSError):
+        places.append(Path(inspect.getsourcefile(cls) or module_path).resolve())
+    for value in vars(cls).values():
+        code = getattr(getattr(value, "__func__", value), "__code__", None)
+        if code is not None and code.co_filename.endswith(".py"):
+            places.append(Path(code.co_filename).resolve())
+    pattern = re.compile(rf"^\s*class\s+{re.escape(cls.__name__)}\b", re.MULTILINE)
+    for place in dict.fromkeys(places):
+        if place not in sources:
+            if not place.is_file():
+                continue
+            sources[place] = read_source(place)
+        if pattern.search(sources[place]):
+            return place
+    return module_path
+
+
+def read_source(path: Path) -> str:
+    """A Python file's text, decoded as Python does (coding cookie, BOM, else UTF-8).
+
+    Raises:
+        DiscoveryError: naming the file, if it cannot be read or decoded.
+    """
+    try:
+        with tokenize.open(path) as file:
+            return file.read()
+    except (OSError, SyntaxError, UnicodeDecodeError) as error:
+        raise DiscoveryError(f"{path}: cannot read it as Python source: {error}") from None
+
+
+def _catalogue_files(module: str, folders: Sequence[Path]) -> dict[str, CatalogueFile] | None:
+    """The module's catalogue files by class name, or None if no folder has the module."""
+    found = [folder / module for folder in folders if (folder / module).is_dir()]
+    if not found:
+        return None
+    files: dict[str, CatalogueFile] = {}
+    for folder in found:
+        for path in sorted(folder.glob("*.txt")):
+            if path.stem in files:
+                continue
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as error:
+                raise DiscoveryError(f"{path}: cannot read it as UTF-8 text: {error}") from None
+            files[path.stem] = CatalogueFile(str(path), text)
+    return files
+
+
+def _source_path(module: ModuleType) -> Path:
+    source_file = inspect.getsourcefile(module)
+    if source_file is None:
+        raise DiscoveryError(f"{module.__name__!r} has no Python source file")
+    return Path(source_file).resolve()

@@ -1,0 +1,59 @@
+"""Read the history files a project lists (``flax_errors_history``).
+
+The site and the command line read them here, alike: the recorded runs of past
+releases (``nox -s history``) that entries show and that ``explain`` matches.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import TYPE_CHECKING
+
+from flax_errors_ext.model.history.releases import SHIPPED, SHIPPED_HISTORY, History
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
+
+
+@dataclasses.dataclass(frozen=True)
+class HistoryFile:
+    """A history file as it was read."""
+
+    path: str
+    history: History
+
+
+def read_histories(
+    folder: Path, names: Iterable[str], modules: set[str]
+) -> tuple[dict[str, HistoryFile], list[str]]:
+    """The history files ``names`` lists, by the module each one names, and the problems.
+
+    Args:
+        folder: What the names are relative to (the folder of ``conf.py``).
+        names: File names, or :data:`~flax_errors_ext.model.history.releases.SHIPPED`.
+        modules: The catalogued modules: a file of another module is left out.
+
+    Returns:
+        The files read, and a message for each that cannot be read or names a
+        module another file already holds (those show nothing).
+    """
+    found: dict[str, HistoryFile] = {}
+    problems: list[str] = []
+    for name in filter(None, names):
+        path = SHIPPED_HISTORY if name == SHIPPED else (folder / name).resolve()
+        try:
+            history = History.from_json(json.loads(path.read_text("utf-8")))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+            problems.append(f"history file {path} not read: {error}")
+            continue
+        if history.module not in modules:
+            continue
+        if history.module in found:
+            problems.append(
+                f"{path}: {history.module} has a history already ({found[history.module].path})"
+            )
+            continue
+        found[history.module] = HistoryFile(str(path), history)
+    return found, problems

@@ -1,0 +1,1 @@
+"""Run the examples: kernels, notebooks, the execution cache, the build's fingerprint."""

@@ -1,0 +1,117 @@
+"""Turn a catalogue entry into the notebook that runs its examples.
+
+One notebook per entry, so every error runs in a fresh kernel of its own and is
+cached on its own. The first cell carries the entry's fingerprint and the output
+limit, which puts the package versions, device, runtime sources and the limit into
+jupyter-cache's key; each later cell runs one example through
+:mod:`flax_errors_ext.execution.runs.in_kernel`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import nbformat
+from nbformat import NotebookNode
+
+from flax_errors_ext.execution.runs.kernelspec import KERNELSPEC
+from flax_errors_ext.model.runs.judge import statement_flags
+from flax_errors_ext.model.runs.output_limit import DEFAULT_LIMIT
+
+if TYPE_CHECKING:
+    from collections.abc import Collection
+
+    from flax_errors_ext.model.catalogue.records import ErrorEntry
+    from flax_errors_ext.model.runs.fingerprint import Fingerprint
+
+KERNEL_MODULE = "flax_errors_ext.execution.runs.in_kernel"
+
+
+def build_notebook(
+    entry: ErrorEntry,
+    fingerprint: Fingerprint,
+    import_paths: list[str],
+    timeout: int,
+    output_limit: int = DEFAULT_LIMIT,
+    documented: Collection[int] = (),
+) -> NotebookNode:
+    """The notebook for ``entry``: a setup cell, then one cell per example.
+
+    Args:
+        entry: The error whose examples to run.
+        fingerprint: What the cache must key on besides the code; its canonical
+            JSON is written into the first cell.
+        import_paths: Directories the kernel needs on ``sys.path`` to import the
+            catalogued module.
+        timeout: Seconds each example may run.
+        output_limit: Characters of each statement's output, message and
+            traceback that the kernel keeps.
+        documented: Numbers of the statements whose documented text goes to the
+            kernel, so that their cut output keeps its verdict (see
+            :func:`~flax_errors_ext.model.runs.output_limit.fit`). Their text is then
+            part of the cache key.
+    """
+    setup = (
+        f"# flax-errors: {entry.qualname}. This cell keys the execution cache.\n"
+        f"from {KERNEL_MODULE} import begin, finish, run_example\n"
+        f"begin({fingerprint.to_json()!r}, {import_paths!r}, {output_limit!r})\n"
+    )
+    cells = [
+        nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
+            setup, metadata={"flax_errors": {"role": "setup"}}
+        )
+    ]
+    numbered = _number_statements(entry)
+    total = sum(len(example.statements) for example in entry.examples)
+    for index, example in enumerate(entry.examples):
+        statements = [(n, s.source) for n, s in numbered[index] if not s.skip]
+        lines = "".join(f"    ({n}, {source!r}),\n" for n, source in statements)
+        texts = {
+            n: (s.exc_msg if s.exc_msg is not None else s.want, statement_flags(s))
+            for n, s in numbered[index]
+            if n in documented and not s.skip
+        }
+        extra = f", documented={texts!r}" if texts else ""
+        if not example.kind.ours:
+            extra += f", module_namespace={entry.module!r}"
+        code = f"run_example({entry.qualname!r}, {total}, [\n{lines}]{extra})\n"
+        cells.append(
+            nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
+                code, metadata={"flax_errors": {"role": "example", "index": index}}
+            )
+        )
+    cells.append(
+        nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
+            "finish()\n", metadata={"flax_errors": {"role": "finish"}}
+        )
+    )
+    notebook: NotebookNode = nbformat.v4.new_notebook(  # type: ignore[no-untyped-call]
+        cells=cells,
+        metadata={
+            "kernelspec": KERNELSPEC,
+            # jupyter-cache reads these over myst-nb's own settings. Errors are
+            # not allowed: examples never raise out of run_example, so anything
+            # that does is a broken run and must not be cached.
+            "execution": {"timeout": timeout, "allow_errors": False},
+            "flax_errors": {"qualname": entry.qualname},
+        },
+    )
+    return notebook
+
+
+def statement_numbers(entry: ErrorEntry) -> list[list[int]]:
+    """Per example, the doctest numbers of its statements that run (not skipped).
+
+    They line up with an example's records: one record per statement that runs.
+    """
+    return [[n for n, s in example if not s.skip] for example in _number_statements(entry)]
+
+
+def _number_statements(entry: ErrorEntry) -> list[list[tuple[int, Any]]]:
+    """Number statements across the whole docstring, as doctest does."""
+    numbered: list[list[tuple[int, Any]]] = []
+    n = 0
+    for example in entry.examples:
+        numbered.append([(n + i, s) for i, s in enumerate(example.statements)])
+        n += len(example.statements)
+    return numbered

@@ -1,0 +1,309 @@
+"""Run every entry of a catalogue module, several kernels at a time.
+
+Each entry gets its own notebook and kernel (see :mod:`~flax_errors_ext.execution.runs.notebook`),
+so entries cannot see each other's state; running their kernels side by side changes
+nothing about what each one computes, and spares most of the start-up wait.
+
+Texts over the output limit come back cut (:mod:`flax_errors_ext.model.runs.output_limit`).
+A cut keeps every verdict but one that spells out text from the part that was cut:
+so an example that drifted with a cut output runs once more with its documented
+text in the kernel, which then keeps what that text matches in the whole output.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING
+
+from flax_errors_ext.execution.runs.execute import (
+    Execution,
+    execute_notebook,
+    forget,
+)
+from flax_errors_ext.execution.runs.file_states import SourceStates
+from flax_errors_ext.execution.runs.notebook import build_notebook, statement_numbers
+from flax_errors_ext.execution.runs.probe import source_hash
+from flax_errors_ext.execution.runs.processes import stop_kernels
+from flax_errors_ext.execution.runs.versions import installed_versions
+from flax_errors_ext.model.catalogue.conditions import describe, versions_named
+from flax_errors_ext.model.catalogue.records import Verdict
+from flax_errors_ext.model.runs.entry_record import entry_record
+from flax_errors_ext.model.runs.fingerprint import Device
+from flax_errors_ext.model.runs.judge import judge
+from flax_errors_ext.model.runs.output_limit import DEFAULT_LIMIT, is_cut
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Sequence
+    from pathlib import Path
+
+    from myst_nb.core.config import NbParserConfig
+
+    from flax_errors_ext.model.catalogue.discover import ErrorModule
+    from flax_errors_ext.model.catalogue.records import (
+        ErrorEntry,
+        Example,
+        ExampleResult,
+        StatementRun,
+    )
+    from flax_errors_ext.model.runs.entry_record import EntryRecord
+    from flax_errors_ext.model.runs.fingerprint import Fingerprint
+    from flax_errors_ext.model.runs.loaded_files import LoadedFile
+
+
+def _besides(loaded: tuple[LoadedFile, ...], module: ErrorModule) -> list[LoadedFile]:
+    """The files a run loaded, but the catalogued module's own.
+
+    That one is keyed by its docstring-free code hash already, so that editing
+    documentation alone does not run anything again.
+    """
+    own, name = str(module.path), module.path.name
+
+    def is_own(path: str) -> bool:
+        # Resolving links costs a dozen system calls: only for a file of that name.
+        return path == own or (os.path.basename(path) == name and os.path.realpath(path) == own)
+
+    return [f for f in loaded if not is_own(f.path)]
+
+
+def default_jobs() -> int:
+    """How many kernels to run at once when not configured: three for every two CPUs.
+
+    More kernels than CPUs, because a kernel spends a fair part of its short life
+    waiting on Jupyter's start-up and shutdown handshakes rather than computing
+    (``nox -s bench`` shows the difference).
+    """
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cpus = max(1, cpus or 1)
+    return cpus + (cpus + 1) // 2
+
+
+@dataclasses.dataclass(frozen=True)
+class RunSettings:
+    """What running an entry needs besides the entry: the same for every entry of a run."""
+
+    fingerprint: Fingerprint
+    timeout: int
+    notebook_dir: Path
+    nb_config: NbParserConfig
+    sources_store: Path
+    """Where the content hashes of loaded Python sources are kept (see
+    :class:`~flax_errors_ext.execution.runs.file_states.SourceStates`)."""
+    output_limit: int = DEFAULT_LIMIT
+    """Characters of each statement's output, message and traceback that are kept."""
+
+    def sources(self) -> SourceStates:
+        """A fresh look at the files runs loaded, for one run (a page, a command)."""
+        return SourceStates(self.sources_store)
+
+
+@dataclasses.dataclass(frozen=True)
+class EntryOutcome:
+    """An entry, how its notebook ran, and the verdict on each of its examples."""
+
+    entry: ErrorEntry
+    execution: Execution
+    results: tuple[ExampleResult, ...]
+
+    def record(self, fingerprint: Fingerprint) -> EntryRecord:
+        """The entry's ``errors.json`` record.
+
+        The device is the one the kernel saw; a kernel whose examples never
+        imported jax reports none, so the build's own probe stands in for it, and
+        the page reads the same whether that kernel was forked from the warm
+        server (which imported jax) or started cold.
+        """
+        device = self.execution.device
+        if device is None and self.execution.runs and isinstance(fingerprint.device, Device):
+            device = fingerprint.device
+        return entry_record(
+            self.entry,
+            self.results,
+            executed=self.execution.executed,
+            device=device,
+            versions=self.execution.versions or fingerprint.version_map,
+        )
+
+
+def check_module(
+    module: ErrorModule, settings: RunSettings, sources: SourceStates, *, jobs: int
+) -> list[EntryOutcome]:
+    """Run (or fetch from the cache) every entry of ``module`` and judge each example.
+
+    Entries without examples come back with an empty execution.
+    """
+    with entry_pool(jobs) as pool:
+        futures = submit_module(module, settings, sources, pool)
+        for _ in completed(futures):
+            pass
+        outcomes = [f.result() for f in futures]
+    sources.save()
+    return outcomes
+
+
+def completed(futures: Sequence[Future[EntryOutcome]]) -> Iterator[Future[EntryOutcome]]:
+    """The futures as they finish; Ctrl-C stops the wait at once, on every Python.
+
+    A plain wait on a future blocks on a lock, which Python 3.13 does not interrupt
+    (a build sat out a minute-long example after Ctrl-C), and a wait in slices
+    takes locks the workers need: interrupted between two acquisitions, it would
+    leave one held, and the worker that finishes next would hang on it. So each
+    future, when done, writes its number to a pipe, and this thread reads the pipe:
+    a system call that a signal interrupts, and no lock shared with the workers.
+    """
+    read_end, write_end = os.pipe()
+
+    def report(index: int) -> Callable[[Future[EntryOutcome]], None]:
+        def done(_: Future[EntryOutcome]) -> None:
+            # After an interrupt the pipe is closed; a late future has no one to tell.
+            with contextlib.suppress(OSError):
+                os.write(write_end, index.to_bytes(4, "big"))
+
+        return done
+
+    try:
+        for index, future in enumerate(futures):
+            future.add_done_callback(report(index))
+        for _ in futures:
+            yield futures[int.from_bytes(_read_exactly(read_end, 4), "big")]
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+
+
+def _read_exactly(fd: int, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        data += os.read(fd, size - len(data))
+    return data
+
+
+@contextlib.contextmanager
+def entry_pool(jobs: int) -> Iterator[ThreadPoolExecutor]:
+    """The threads that wait on the entries' kernels, ``jobs`` at a time.
+
+    Interrupted (Ctrl-C, or any error in the waiting thread), it does not wait for
+    the running examples: queued entries are dropped, running kernels stopped.
+    """
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="flax-errors-entry")
+    try:
+        yield pool
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        stop_kernels()
+        raise
+    pool.shutdown()
+
+
+def submit_module(
+    module: ErrorModule, settings: RunSettings, sources: SourceStates, pool: Executor
+) -> list[Future[EntryOutcome]]:
+    """:func:`check_module` on a pool shared with other work: one future per entry.
+
+    A cached run is used only while no file it loaded has changed (see
+    :mod:`flax_errors_ext.model.runs.loaded_files`); otherwise the entry runs again.
+    """
+    # The module's code, docstrings aside, shapes what its examples raise.
+    keyed = settings.fingerprint.with_source(module.name, source_hash(module.path))
+
+    def run(entry: ErrorEntry, documented: frozenset[int]) -> EntryOutcome:
+        notebook = build_notebook(
+            entry,
+            keyed,
+            [module.import_path],
+            settings.timeout,
+            settings.output_limit,
+            documented,
+        )
+        name = f"{entry.qualname}.documented" if documented else entry.qualname
+        execution = execute_notebook(
+            notebook,
+            settings.notebook_dir / f"{name}.ipynb",
+            settings.nb_config,
+            len(entry.examples),
+            trusted=lambda loaded: sources.first_change(_besides(loaded, module)) is None,
+        )
+        if execution.executed:
+            sources.remember(execution.loaded)
+        results = tuple(
+            judge(example, runs, execution.failure, execution.failure_detail)
+            for example, runs in zip(entry.examples, execution.runs, strict=True)
+        )
+        if any(result.verdict.may_be_transient for result in results):
+            forget(notebook, settings.nb_config)
+        return EntryOutcome(entry, execution, results)
+
+    def check_held(entry: ErrorEntry) -> EntryOutcome:
+        if not entry.examples:
+            return EntryOutcome(entry, Execution(runs=()), ())
+        outcome = run(entry, frozenset())
+        documented = _cut_and_drifted(outcome)
+        if not documented:
+            return outcome
+        again = run(entry, documented)
+        executed = outcome.execution.executed or again.execution.executed
+        return dataclasses.replace(
+            again, execution=dataclasses.replace(again.execution, executed=executed)
+        )
+
+    def check(entry: ErrorEntry) -> EntryOutcome:
+        versions = run_versions(settings.fingerprint, entry)
+        held = tuple(example for example in entry.examples if example.holds(versions))
+        if len(held) == len(entry.examples):
+            return check_held(entry)
+        # The examples for other versions never reach the kernel; each keeps its place.
+        outcome = check_held(dataclasses.replace(entry, examples=held))
+        verdicts = iter(outcome.results)
+        results = tuple(
+            next(verdicts) if example in held else set_aside(example, versions)
+            for example in entry.examples
+        )
+        return dataclasses.replace(outcome, entry=entry, results=results)
+
+    return [pool.submit(check, entry) for entry in module.entries]
+
+
+def run_versions(fingerprint: Fingerprint, entry: ErrorEntry) -> dict[str, str]:
+    """The versions an entry's ``:holds for:`` lines are read against.
+
+    The kernel's jax, jaxlib and flax (the fingerprint's); any other package a line
+    names as this process has it installed (the kernel's environment is this one).
+    """
+    return installed_versions(entry.examples, fingerprint.version_map)
+
+
+def set_aside(example: Example, versions: dict[str, str]) -> ExampleResult:
+    """The result of an example not run because it holds for other versions."""
+    detail = (
+        f"holds for {describe(example.holds_for)}; "
+        f"this run has {versions_named(example.holds_for, versions)}"
+    )
+    return judge(example, None, Verdict.OTHER_VERSIONS, detail)
+
+
+def _cut_and_drifted(outcome: EntryOutcome) -> frozenset[int]:
+    """The numbers of the cut statements of each example that drifted at a cut one.
+
+    A drifted verdict on a cut text may be the cut's doing; a passing one never is.
+    """
+    found: set[int] = set()
+    for result, runs, numbers in zip(
+        outcome.results, outcome.execution.runs, statement_numbers(outcome.entry), strict=True
+    ):
+        if result.verdict is not Verdict.DRIFTED or runs is None:
+            continue
+        statements = [s for s in result.example.statements if not s.skip]
+        cut = {
+            n: s.location
+            for n, s, run in zip(numbers, statements, runs, strict=False)
+            if _is_cut(run)
+        }
+        if result.failed_at in cut.values():
+            found.update(cut)
+    return frozenset(found)
+
+
+def _is_cut(run: StatementRun) -> bool:
+    return is_cut(run.exc_msg if run.exc_msg is not None else run.got)

@@ -1,0 +1,1 @@
+"""The catalogue as records: what an entry is, read from docstrings and catalogue files."""

@@ -1,0 +1,266 @@
+"""Read the error classes of an imported module into entries, in source order.
+
+Pure: the module is already imported and its source and catalogue files already
+read (by :mod:`flax_errors_ext.execution.catalogue.modules`); this decides which classes
+are entries and where each one's documentation comes from.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import difflib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from flax_errors_ext.model.catalogue.parse import parse_docstring, parse_prose, parse_upstream
+from flax_errors_ext.model.catalogue.records import ErrorEntry, FormatProblem, Location
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from types import ModuleType
+
+    from flax_errors_ext.model.config import ModuleSpec
+
+
+SHIPPED_CATALOGUE = Path(__file__).resolve().parents[2] / "catalogue"
+"""The catalogue files shipped with this package: ``<module>/<Class>.txt`` (Flax's
+and JAX's errors)."""
+
+
+def catalogue_folders(project_dirs: Sequence[Path]) -> tuple[Path, ...]:
+    """Where catalogue files are looked for: the project's folders, then the shipped one."""
+    return (*dict.fromkeys(project_dirs), SHIPPED_CATALOGUE)
+
+
+def catalogue_paths(folders: Sequence[Path], qualname: str) -> tuple[Path, ...]:
+    """Where the examples of an error whose docstring is not ours may live, first first."""
+    module, _, name = qualname.rpartition(".")
+    return tuple(folder / module / f"{name}.txt" for folder in folders)
+
+
+@dataclasses.dataclass(frozen=True)
+class LeftOut:
+    """A public class of a listed module that is not an entry, and why."""
+
+    name: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.reason})"
+
+
+@dataclasses.dataclass(frozen=True)
+class ErrorModule:
+    """A catalogued module: its source file and the entries it defines."""
+
+    name: str
+    """The module's dotted name, as listed in ``flax_errors_modules``."""
+    path: Path
+    """Its source file."""
+    import_path: str
+    """The ``sys.path`` entry the module was imported from."""
+    entries: tuple[ErrorEntry, ...]
+    left_out: tuple[LeftOut, ...] = ()
+    """Its public classes that are not entries, each with the reason."""
+    problems: tuple[FormatProblem, ...] = ()
+    """Catalogue files that name no class of the module."""
+    catalogue_paths: tuple[str, ...] = ()
+    """Every catalogue file read for it (a change to one changes its entries)."""
+
+    def without_upstream(self) -> ErrorModule:
+        """The module with no entry running another project's docstring examples."""
+        entries = tuple(
+            dataclasses.replace(e, examples=tuple(x for x in e.examples if x.kind.ours))
+            for e in self.entries
+        )
+        return dataclasses.replace(self, entries=entries)
+
+
+@dataclasses.dataclass(frozen=True)
+class CatalogueFile:
+    """The examples of one error whose docstring is not ours, as read from its file."""
+
+    path: str
+    text: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Candidate:
+    """A public exception class of a listed module, with the file that defines it."""
+
+    name: str
+    """The name the module exposes it under (its entry is ``<module>.<name>``)."""
+    cls: type
+    path: str
+    source: str
+    """The text of ``path``."""
+
+
+def public_classes(
+    module: ModuleType, spec: ModuleSpec, bases: tuple[type, ...]
+) -> tuple[list[tuple[str, type]], list[LeftOut]]:
+    """The exception classes of ``module`` that may be entries, and those left out.
+
+    The module's ``__all__`` says what it exposes; without one, the public classes
+    it defines itself (not those it imports). Of those, exception classes are kept
+    unless ``spec`` excludes them or they subclass none of ``bases`` (when given).
+    A class exposed under two names is kept under the first.
+    """
+    exported = getattr(module, "__all__", None)
+    if exported is not None:
+        named = [(n, getattr(module, n, None)) for n in exported if isinstance(n, str)]
+    else:
+        named = [(n, v) for n, v in vars(module).items() if not n.startswith("_")]
+    kept: list[tuple[str, type]] = []
+    left_out: list[LeftOut] = []
+    seen: set[type] = set()
+    for name, value in named:
+        if not isinstance(value, type) or value in seen:
+            continue
+        seen.add(value)
+        if exported is None and value.__module__ != module.__name__:
+            if issubclass(value, BaseException):
+                left_out.append(
+                    LeftOut(name, f"imported from {value.__module__}; list it in __all__")
+                )
+            continue
+        if not issubclass(value, BaseException):
+            left_out.append(LeftOut(name, "not an exception class"))
+        elif name in spec.exclude:
+            left_out.append(LeftOut(name, "excluded in flax_errors_modules"))
+        elif bases and not issubclass(value, bases):
+            wanted = " or ".join(f"{b.__module__}.{b.__qualname__}" for b in bases)
+            left_out.append(LeftOut(name, f"not a subclass of {wanted}"))
+        else:
+            kept.append((name, value))
+    return kept, left_out
+
+
+def module_entries(
+    spec: ModuleSpec,
+    candidates: Sequence[Candidate],
+    catalogue_files: Mapping[str, CatalogueFile] | None,
+) -> tuple[tuple[ErrorEntry, ...], tuple[LeftOut, ...], tuple[FormatProblem, ...]]:
+    """The entries of a module's candidate classes, in source order.
+
+    An error a library adds later shows up as an entry without examples, never
+    silently missing. A class without examples that other candidates subclass is
+    their base, not an error anyone raises as such (``FlaxError``): it is left out,
+    with that reason.
+
+    Args:
+        spec: The module as listed.
+        candidates: Its classes that may be entries (:func:`public_classes`).
+        catalogue_files: None when the module's docstrings are ours, in the
+            catalogue format. Otherwise they are another project's prose, shown as
+            they are, and each class's examples come from its catalogue file, by
+            class name (a class without one has no examples yet), unless its
+            docstring has adopted the format and holds examples itself.
+
+    Returns:
+        The entries, the base classes left out, and a problem for each catalogue
+        file that names no candidate.
+    """
+    lines_by_path: dict[str, dict[str, tuple[int, int | None]]] = {}
+    entries: list[tuple[tuple[int, int], ErrorEntry]] = []
+    left_out: list[LeftOut] = []
+    classes = [c.cls for c in candidates]
+    # Source order within a file; files in the order the module exposes them.
+    files = {path: n for n, path in enumerate(dict.fromkeys(c.path for c in candidates))}
+    for candidate in candidates:
+        if candidate.path not in lines_by_path:
+            lines_by_path[candidate.path] = _class_lines(candidate.source)
+        lines = lines_by_path[candidate.path]
+        cls = candidate.cls
+        docstring = cls.__dict__.get("__doc__") or ""
+        line, docstring_line = lines.get(cls.__name__, (1, None))
+        at = Location(candidate.path, docstring_line or line)
+        qualname = f"{spec.name}.{candidate.name}"
+        adopted = _adopted(docstring, qualname, at) if catalogue_files is not None else None
+        if adopted is not None:
+            entry = adopted
+        elif catalogue_files is not None:
+            entry = _supplemented(docstring, qualname, at, catalogue_files.get(candidate.name))
+        elif docstring:
+            entry = parse_docstring(docstring, qualname, at.path, at.line)
+        else:
+            entry = ErrorEntry(qualname, "", (), (), (), at)
+        subclasses = sum(1 for other in classes if other is not cls and issubclass(other, cls))
+        if subclasses and not entry.documented:
+            left_out.append(
+                LeftOut(
+                    candidate.name,
+                    f"the base class of {subclasses} catalogued here, no examples of its own",
+                )
+            )
+            continue
+        entries.append(
+            ((files[candidate.path], line), dataclasses.replace(entry, page=spec.docname))
+        )
+    entries.sort(key=lambda pair: pair[0])
+    names = {c.name for c in candidates}
+    problems = tuple(
+        FormatProblem(_stray_message(spec.name, stem, names), Location(file.path, 1))
+        for stem, file in (catalogue_files or {}).items()
+        if stem not in names
+    )
+    return tuple(e for _, e in entries), tuple(left_out), problems
+
+
+def _stray_message(module: str, stem: str, names: set[str]) -> str:
+    close = difflib.get_close_matches(stem, sorted(names), n=1)
+    hint = f"; did you mean {close[0]}.txt?" if close else ""
+    return f"this catalogue file names no class of {module}: no {module}.{stem}{hint}"
+
+
+def _adopted(docstring: str, qualname: str, at: Location) -> ErrorEntry | None:
+    """The entry another project's docstring holds itself, once it has taken the format.
+
+    A library that adopts the catalogue's examples (``flax-errors export`` writes
+    the patch) carries them in its docstrings; they are then the entry, and a
+    catalogue file for the class is not read. None while the docstring has no
+    example section of the catalogue's own.
+    """
+    if not docstring:
+        return None
+    entry = parse_docstring(docstring, qualname, at.path, at.line)
+    return entry if entry.documented else None
+
+
+def _supplemented(
+    docstring: str, qualname: str, at: Location, ours: CatalogueFile | None
+) -> ErrorEntry:
+    summary, prose = parse_prose(docstring, at.path, at.line) if docstring else ("", ())
+    upstream = parse_upstream(docstring, at.path, at.line) if docstring else None
+    theirs = (upstream,) if upstream is not None else ()
+    if ours is None:
+        return ErrorEntry(qualname, summary, prose, theirs, (), at)
+    entry = parse_docstring(ours.text, qualname, ours.path, 1)
+    # Our file's opening line summarises the error for this site (a library's first
+    # sentence is often not a summary); the library's docstring, when there is one,
+    # is the explanation readers expect to see first.
+    return dataclasses.replace(
+        entry,
+        summary=entry.summary or summary,
+        prose=prose + entry.prose,
+        examples=entry.examples + theirs,
+        location=at,
+    )
+
+
+def _class_lines(source: str) -> dict[str, tuple[int, int | None]]:
+    """Each class's line and its docstring's first line (None without one), by name."""
+    lines: dict[str, tuple[int, int | None]] = {}
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        first = node.body[0] if node.body else None
+        has_docstring = (
+            isinstance(first, ast.Expr)
+            and isinstance(first.value, ast.Constant)
+            and isinstance(first.value.value, str)
+        )
+        line = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+        lines.setdefault(node.name, (line, first.lineno if has_docstring and first else None))
+    return lines

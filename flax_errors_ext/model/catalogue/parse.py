@@ -1,0 +1,349 @@
+"""Read a docstring in the catalogue format into an :class:`~.records.ErrorEntry`.
+
+The format: a summary line, an explanation in reST, then sections titled exactly
+``Bad example:``, ``Good example:``, ``Unreachable:`` or ``Also seen as:``, each an
+indented block of optional prose followed by doctest statements. A bad example ends
+in the documented traceback of its own error class; an ``Also seen as:`` section in
+that of the error the same mistake raises where this one is not in place (so that
+a reader who pastes that message finds this entry). An ``Unreachable:`` section, for an
+error that cannot be raised, runs like a good example: its statements print the
+evidence, so that the claim drifts when the library changes. Every problem is
+reported with the ``file:line`` it sits on, and the rest of the docstring is
+still read.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import doctest
+import re
+
+from flax_errors_ext.model.catalogue.conditions import (
+    FIELD,
+    Condition,
+    ConditionError,
+    parse_conditions,
+)
+from flax_errors_ext.model.catalogue.records import (
+    ErrorEntry,
+    Example,
+    ExampleKind,
+    FormatProblem,
+    Location,
+    Prose,
+    Statement,
+)
+
+SECTION_TITLES = {f"{kind.section_title}:": kind for kind in ExampleKind if kind.ours}
+_TITLE = re.compile(r"^[A-Z][\w \-]*:\s*$")
+_DOCTEST_LINE = re.compile(r"line (\d+) of the docstring")
+
+
+@dataclasses.dataclass(frozen=True)
+class _Line:
+    number: int
+    """The line in the source file."""
+    text: str
+
+
+def parse_docstring(docstring: str, qualname: str, path: str, first_line: int) -> ErrorEntry:
+    """Parse ``docstring`` (as found in ``__doc__``) that starts at ``path:first_line``."""
+    lines = _clean(docstring, first_line)
+    summary, summary_end = _summary(lines)
+    # The summary stays in the prose: it is the explanation's opening paragraph.
+    explanation: list[_Line] = lines[:summary_end]
+    examples: list[Example] = []
+    problems: list[FormatProblem] = []
+    i = summary_end
+    while i < len(lines):
+        line = lines[i]
+        body_end = _block_end(lines, i + 1)
+        body = lines[i + 1 : body_end]
+        has_body = any(b.text.strip() for b in body)
+        location = Location(path, line.number)
+        if line.text in SECTION_TITLES:
+            example, section_problems = _parse_section(
+                SECTION_TITLES[line.text], body, qualname, location
+            )
+            problems.extend(section_problems)
+            if example is not None:
+                examples.append(example)
+            i = body_end
+        elif _TITLE.match(line.text) and has_body and _holds_doctest(body):
+            problems.append(
+                FormatProblem(
+                    f"unknown section title {line.text.strip()!r}; a section that holds "
+                    "examples must be titled 'Bad example:', 'Good example:' or 'Unreachable:'",
+                    location,
+                )
+            )
+            i = body_end
+        elif line.text.startswith(">>>"):
+            problems.append(
+                FormatProblem(
+                    "a doctest outside any section; put it under 'Bad example:' or "
+                    "'Good example:'",
+                    location,
+                )
+            )
+            i = _paragraph_end(lines, i)
+        else:
+            explanation.append(line)
+            i += 1
+    return ErrorEntry(
+        qualname=qualname,
+        summary=summary,
+        prose=_prose(explanation, path),
+        examples=tuple(examples),
+        problems=tuple(problems),
+        location=Location(path, first_line),
+    )
+
+
+def parse_prose(docstring: str, path: str, first_line: int) -> tuple[str, tuple[Prose, ...]]:
+    """Read a docstring in no particular format: a one-sentence summary, and all of it.
+
+    For error classes whose source this project cannot edit: their docstrings are
+    shown as they are, and their examples live in a catalogue file. Their first
+    paragraph is often not a summary (Flax's may end in ``::`` and a code block),
+    so the summary is only its first sentence.
+    """
+    lines = _joined_opening(_clean(docstring, first_line))
+    paragraph, _ = _summary(lines)
+    sentence = re.split(r"(?<=[.!?:])\s", paragraph, maxsplit=1)[0].rstrip(":")
+    return sentence, tuple(dataclasses.replace(p, foreign=True) for p in _prose(lines, path))
+
+
+def _joined_opening(lines: list[_Line]) -> list[_Line]:
+    """The lines with an opening sentence that a blank line cuts in two made whole.
+
+    Many of Flax's docstrings put a blank line after the line that holds the
+    opening quotes, mid-sentence ("... is different from", blank, "the shape of
+    ..."), which reST turns into two paragraphs. An opening line that does not end
+    a sentence is joined to the paragraph after it.
+    """
+    if len(lines) > 2 and lines[1].text == "" and lines[2].text.strip():
+        opening = lines[0].text.rstrip()
+        if opening and not opening.endswith((".", "!", "?", ":", ")", "::")):
+            return [lines[0], *lines[2:]]
+    return lines
+
+
+def parse_upstream(docstring: str, path: str, first_line: int) -> Example | None:
+    """The doctest statements of another project's docstring, as one upstream example.
+
+    They run in order in one namespace, as that project's doctest runs them, with
+    their own inline options (``IGNORE_EXCEPTION_DETAIL`` included: the verdict is
+    the library's, not the catalogue's). None if the docstring holds no statement
+    or its doctest syntax is broken (it is then shown, not run).
+    """
+    lines = _clean(docstring, first_line)
+    text = "\n".join(line.text for line in lines) + "\n"
+    try:
+        parsed = doctest.DocTestParser().get_examples(text, path)
+    except ValueError:
+        return None
+    statements = []
+    for item in parsed:
+        location = Location(path, lines[item.lineno].number)
+        if _syntax_problem(item, location) is not None:
+            return None
+        statements.append(_statement(item, location, lines))
+    if not statements:
+        return None
+    return Example(ExampleKind.UPSTREAM, tuple(statements), "", statements[0].location)
+
+
+def _summary(lines: list[_Line]) -> tuple[str, int]:
+    """The first paragraph as one line, and the index where the rest starts."""
+    end = next((i for i, line in enumerate(lines) if not line.text.strip()), len(lines))
+    return " ".join(line.text.strip() for line in lines[:end]), end
+
+
+def _prose(lines: list[_Line], path: str) -> tuple[Prose, ...]:
+    while lines and not lines[0].text.strip():
+        lines = lines[1:]
+    while lines and not lines[-1].text.strip():
+        lines = lines[:-1]
+    if not lines:
+        return ()
+    text = "\n".join(line.text for line in lines)
+    return (Prose(text, path, tuple(line.number for line in lines)),)
+
+
+def _clean(docstring: str, first_line: int) -> list[_Line]:
+    """Dedent like :func:`inspect.cleandoc`, but keep every line's file number."""
+    raw = docstring.expandtabs().split("\n")
+    indents = [len(text) - len(text.lstrip()) for text in raw[1:] if text.strip()]
+    indent = min(indents, default=0)
+    lines = [_Line(first_line, raw[0].strip())]
+    lines += [_Line(first_line + n, text[indent:].rstrip()) for n, text in enumerate(raw[1:], 1)]
+    while lines and not lines[0].text:
+        lines.pop(0)
+    return lines
+
+
+def _block_end(lines: list[_Line], start: int) -> int:
+    """The index after the indented (or blank) lines that start at ``start``."""
+    i = start
+    while i < len(lines) and (not lines[i].text or lines[i].text[0].isspace()):
+        i += 1
+    return i
+
+
+def _paragraph_end(lines: list[_Line], start: int) -> int:
+    """The index of the first blank line at or after ``start``."""
+    i = start
+    while i < len(lines) and lines[i].text.strip():
+        i += 1
+    return i
+
+
+def _holds_doctest(body: list[_Line]) -> bool:
+    return any(line.text.lstrip().startswith(">>>") for line in body)
+
+
+def _parse_section(
+    kind: ExampleKind, body: list[_Line], qualname: str, title: Location
+) -> tuple[Example | None, list[FormatProblem]]:
+    path = title.path
+    indents = [len(b.text) - len(b.text.lstrip()) for b in body if b.text.strip()]
+    indent = min(indents, default=0)
+    body = [_Line(b.number, b.text[indent:]) for b in body]
+    holds_for, body, condition_problem = _holds_for(body, path)
+    if condition_problem is not None:
+        return None, [condition_problem]
+    start = next((n for n, b in enumerate(body) if b.text.startswith(">>>")), None)
+    if start is None:
+        return None, [FormatProblem(f"'{kind.section_title}:' has no >>> statements", title)]
+    description = "\n".join(b.text for b in body[:start]).strip()
+    block = body[start:]
+    text = "\n".join(b.text for b in block) + "\n"
+    try:
+        parsed = doctest.DocTestParser().parse(text, qualname)
+    except ValueError as error:
+        match = _DOCTEST_LINE.search(str(error))
+        line = block[int(match.group(1)) - 1].number if match else block[0].number
+        return None, [FormatProblem(f"broken doctest syntax: {error}", Location(path, line))]
+
+    problems: list[FormatProblem] = []
+    statements: list[Statement] = []
+    for item in parsed:
+        if not isinstance(item, doctest.Example):
+            continue
+        location = Location(path, block[item.lineno].number)
+        problem = _check_statement(item, location)
+        if problem is not None:
+            problems.append(problem)
+            continue
+        statements.append(_statement(item, location, block))
+    if problems:
+        return None, problems
+    example = Example(
+        kind, tuple(statements), description, Location(path, block[0].number), holds_for
+    )
+    problems.extend(_check_kind(example, qualname))
+    return (None if problems else example), problems
+
+
+def _holds_for(
+    body: list[_Line], path: str
+) -> tuple[tuple[Condition, ...], list[_Line], FormatProblem | None]:
+    """The section's ``:holds for:`` conditions, if its first line gives them, and the rest.
+
+    Anywhere else in the section the line would be read as prose, silently, so it
+    is a problem there.
+    """
+    first = next((n for n, b in enumerate(body) if b.text.strip()), None)
+    for n, line in enumerate(body):
+        if not line.text.startswith(FIELD):
+            continue
+        location = Location(path, line.number)
+        if n != first:
+            return (), body, FormatProblem(f"'{FIELD}' must be the section's first line", location)
+        try:
+            conditions = parse_conditions(line.text[len(FIELD) :])
+        except ConditionError as error:
+            return (), body, FormatProblem(f"'{FIELD}' {error}", location)
+        return conditions, body[n + 1 :], None
+    return (), body, None
+
+
+def _statement(item: doctest.Example, location: Location, block: list[_Line]) -> Statement:
+    """A parsed doctest example as a statement, located in the file ``block`` came from."""
+    return Statement(
+        source=item.source,
+        want=item.want,
+        exc_msg=item.exc_msg,
+        location=location,
+        options=tuple(sorted(item.options.items())),
+        want_line=_want_line(block, item),
+    )
+
+
+def _want_line(block: list[_Line], item: doctest.Example) -> int:
+    """The file line after the statement's source: where its documented output starts."""
+    after = item.lineno + item.source.count("\n")
+    return block[after].number if after < len(block) else block[-1].number + 1
+
+
+def _check_statement(item: doctest.Example, location: Location) -> FormatProblem | None:
+    if item.options.get(doctest.IGNORE_EXCEPTION_DETAIL):
+        return FormatProblem(
+            "IGNORE_EXCEPTION_DETAIL would hide drift in the error text; "
+            "use ... (ELLIPSIS) for the parts that truly vary",
+            location,
+        )
+    return _syntax_problem(item, location)
+
+
+def _syntax_problem(item: doctest.Example, location: Location) -> FormatProblem | None:
+    """The statement's syntax error, at its line, if it has one."""
+    try:
+        compile(item.source, str(location), "single")
+    except SyntaxError as error:
+        line = location.line + max((error.lineno or 1) - 1, 0)
+        return FormatProblem(f"broken doctest syntax: {error.msg}", Location(location.path, line))
+    return None
+
+
+def _check_kind(example: Example, qualname: str) -> list[FormatProblem]:
+    run = [s for s in example.statements if not s.skip]
+    if example.kind is ExampleKind.SEEN_AS:
+        if run and run[-1].exc_msg is not None and run[-1].documented_class != qualname:
+            return []
+        return [
+            FormatProblem(
+                "'Also seen as:' must end in the documented traceback of the error raised "
+                f"where {qualname} is not (another class)",
+                example.location,
+            )
+        ]
+    if example.kind is not ExampleKind.BAD:
+        return [
+            FormatProblem(
+                f"{'a good example' if example.kind is ExampleKind.GOOD else 'evidence'} must "
+                "run cleanly, but this statement documents a traceback",
+                s.location,
+            )
+            for s in run
+            if s.exc_msg is not None
+        ]
+    if not run or run[-1].exc_msg is None:
+        return [
+            FormatProblem(
+                f"a bad example must end in the documented traceback of {qualname} "
+                "('Traceback (most recent call last):' ... '"
+                f"{qualname}: <message>')",
+                example.location,
+            )
+        ]
+    documented = run[-1].documented_class
+    if documented != qualname:
+        return [
+            FormatProblem(
+                f"this bad example documents {documented}, but it belongs to {qualname}",
+                run[-1].location,
+            )
+        ]
+    return []

@@ -1,0 +1,47 @@
+"""Which code blocks of another project's docstring the catalogue runs, and what the others say.
+
+The doctest statements of a docstring that is not ours run as the entry's upstream
+example (:func:`~flax_errors_ext.model.catalogue.parse.parse_upstream` collects every ``>>>``
+line, wherever the reST puts it); any other code in it (a ``::`` block, a
+``.. code-block::``, a statement doctest skips, or all of them when upstream
+examples are off) is only shown. The site labels those blocks with
+:func:`not_run_label`, so that they are not taken for checked examples.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from flax_errors_ext.model.catalogue.records import ExampleKind
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from flax_errors_ext.model.catalogue.records import Example
+
+_PROMPT = ">>>"
+
+
+def ran_statements(examples: Iterable[Example]) -> frozenset[str]:
+    """The first lines of the upstream statements that run (doctest skips none of them)."""
+    return frozenset(
+        statement.source.strip().splitlines()[0]
+        for example in examples
+        if example.kind is ExampleKind.UPSTREAM
+        for statement in example.statements
+        if statement.source.strip() and not statement.skip
+    )
+
+
+def block_runs(text: str, ran: frozenset[str]) -> bool:
+    """Whether a code block shows statements that run: one of its ``>>>`` lines is one."""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(_PROMPT) and stripped[len(_PROMPT) :].strip() in ran:
+            return True
+    return False
+
+
+def not_run_label(project: str) -> str:
+    """The label of a block that is shown but never run: ``From Flax's docstring, not run``."""
+    return f"From {project}'s docstring, not run"

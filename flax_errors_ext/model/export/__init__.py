@@ -1,0 +1,1 @@
+"""The catalogue's examples written into a library's own docstrings."""

@@ -1,0 +1,365 @@
+"""Put the catalogue's examples into the library's own docstrings, as a patch.
+
+``flax-errors export`` writes a patch against ``flax/errors.py`` that Flax's
+maintainers can adopt, after which the site can be built from Flax's docstrings
+alone, with the same examples and so the same verdicts. A catalogue file holds an
+entry in the catalogue format (:mod:`~flax_errors_ext.model.catalogue.parse`): its own
+one-line summary, its explanation, then its example sections. The site shows the
+file's summary, then Flax's docstring, then the rest of the file; a patched
+docstring holds them in that order:
+
+- the file's summary becomes the docstring's first line (the summary autodoc and the
+  site show); Flax's opening sentence stays, as the first paragraph after it, made
+  whole where Flax cut it with a blank line (as the site shows it);
+- Flax's prose and code blocks stay, line for line, except a paragraph or block the
+  file holds itself (so a second export finds everything it added and adds nothing)
+  and the exact repairs of :mod:`~flax_errors_ext.model.export.fixes`;
+- the rest of the file follows verbatim: the explanation, then every section.
+
+Lines keep the docstring's indentation. A docstring that then holds a backslash
+becomes raw (``r\"\"\"``) where Flax's own text holds none, so that the doctests read
+as they run; otherwise backslashes and triple quotes are escaped. The new docstring
+is read back as Python reads it and parsed: a class whose examples would differ from
+its file's is left unchanged and reported, as is a file that names no class.
+
+Pure: the source and the files come in as text, and the patched source goes out.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import difflib
+import io
+import re
+import tokenize
+from typing import TYPE_CHECKING
+
+from flax_errors_ext.model.catalogue.parse import parse_docstring
+from flax_errors_ext.model.catalogue.records import FormatProblem, Location
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from flax_errors_ext.model.catalogue.discover import CatalogueFile
+    from flax_errors_ext.model.catalogue.records import Example
+    from flax_errors_ext.model.export.fixes import DocstringFix
+
+_PREFIX = re.compile(r"([A-Za-z]*)('''|\"\"\"|'|\")")
+
+
+class ExportError(Exception):
+    """The source cannot be read as Python; the message names its ``file:line``."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Exported:
+    """The source with the catalogue's examples in its docstrings."""
+
+    text: str
+    changed: tuple[str, ...]
+    """The classes whose docstrings the new text changes, in source order."""
+    problems: tuple[FormatProblem, ...]
+    """Catalogue files that name no class, entries left unchanged, fixes not made."""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Edit:
+    start: int
+    end: int
+    text: str
+
+
+def export_docstrings(
+    source: str,
+    catalogue: Mapping[str, CatalogueFile],
+    *,
+    module: str = "flax.errors",
+    path: str = "flax/errors.py",
+    fixes: Sequence[DocstringFix] = (),
+) -> Exported:
+    """The text of ``module``'s source with each catalogued class's examples in its docstring.
+
+    Args:
+        source: The module's source.
+        catalogue: Its catalogue files, by class name.
+        module: The module's dotted name (its entries are ``<module>.<Class>``).
+        path: Where ``source`` was read from, for the problems' locations.
+        fixes: Exact repairs to make in the docstrings of catalogued classes.
+
+    Raises:
+        ExportError: if ``source`` is not valid Python.
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as error:
+        raise ExportError(
+            f"{path}:{error.lineno or 1}: cannot read it as Python: {error.msg}"
+        ) from None
+    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+    starts = _line_starts(source)
+    newline = "\r\n" if "\r\n" in source else "\n"
+    problems: list[FormatProblem] = [
+        FormatProblem(_stray(module, name, classes), Location(file.path, 1))
+        for name, file in catalogue.items()
+        if name not in classes
+    ]
+    problems += [
+        FormatProblem(
+            f"a fix for {fix.name}'s docstring is not made: "
+            + (
+                "it has no catalogue file"
+                if fix.name in classes
+                else f"{module} has no such class"
+            ),
+            Location(path, classes[fix.name].lineno if fix.name in classes else 1),
+        )
+        for fix in fixes
+        if fix.name not in catalogue
+    ]
+    edits: list[tuple[str, _Edit]] = []
+    for name, node in classes.items():
+        file = catalogue.get(name)
+        if file is None:
+            continue
+        mine = [fix for fix in fixes if fix.name == name]
+        edit, found = _export_class(source, starts, node, file, f"{module}.{name}", path, mine)
+        problems += found
+        if edit is not None and source[edit.start : edit.end] != edit.text.replace("\n", newline):
+            edits.append((name, dataclasses.replace(edit, text=edit.text.replace("\n", newline))))
+    text = source
+    for _, edit in sorted(edits, key=lambda pair: pair[1].start, reverse=True):
+        text = text[: edit.start] + edit.text + text[edit.end :]
+    return Exported(text, tuple(name for name, _ in edits), tuple(problems))
+
+
+def unified_patch(old: str, new: str, label: str = "flax/errors.py") -> str:
+    """A unified diff from ``old`` to ``new`` that ``patch -p1`` and ``git apply`` take.
+
+    ``label`` is the file's path at the root of the source tree; "" when nothing changed.
+    """
+    lines = difflib.unified_diff(_lines(old), _lines(new), f"a/{label}", f"b/{label}")
+    return "".join(
+        line if line.endswith("\n") else f"{line}\n\\ No newline at end of file\n"
+        for line in lines
+    )
+
+
+def same_examples(ours: Sequence[Example], theirs: Sequence[Example]) -> bool:
+    """Whether two entries' examples are the same: kinds, prose, code, documented output."""
+    return [_shape(example) for example in ours] == [_shape(example) for example in theirs]
+
+
+def _shape(example: Example) -> tuple[object, ...]:
+    statements = tuple((s.source, s.want, s.exc_msg, s.options) for s in example.statements)
+    return (example.kind, example.description, example.holds_for, statements)
+
+
+def _export_class(
+    source: str,
+    starts: list[int],
+    node: ast.ClassDef,
+    file: CatalogueFile,
+    qualname: str,
+    path: str,
+    fixes: Sequence[DocstringFix],
+) -> tuple[_Edit | None, list[FormatProblem]]:
+    """The edit that puts ``file``'s entry into the class's docstring, and what went wrong."""
+    wanted = parse_docstring(file.text, qualname, file.path, 1)
+    if wanted.problems:
+        return None, [
+            FormatProblem(
+                f"{qualname} is not exported: its entry is malformed: {p.message}", p.location
+            )
+            for p in wanted.problems
+        ]
+    if not wanted.summary:
+        return None, [
+            FormatProblem(
+                f"{qualname} is not exported: its file has no summary", Location(file.path, 1)
+            )
+        ]
+    first = node.body[0]
+    at = Location(path, first.lineno)
+    start = _offset(source, starts, first.lineno, first.col_offset)
+    end = _offset(source, starts, first.end_lineno or first.lineno, first.end_col_offset or 0)
+    indent = source[starts[first.lineno - 1] : start]
+    if indent.strip():
+        return None, [FormatProblem(f"{qualname}: its body shares a line with the class", at)]
+    literal = source[start:end]
+    theirs, prefix, quote = None, "", '"""'
+    constant = (
+        first.value.value
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+        else None
+    )
+    if isinstance(constant, str):
+        if not _one_string(literal):
+            return None, [
+                FormatProblem(f"{qualname}: its docstring is not one string literal", at)
+            ]
+        theirs = constant
+        match = _PREFIX.match(literal)
+        prefix, quote = (match.group(1), match.group(2)) if match else ("", '"""')
+        quote = quote if len(quote) == 3 else '"""'
+    flax_lines, problems = _flax_prose(theirs or "", file.text, fixes, at)
+    value = _compose(file.text, flax_lines, indent)
+    text = _literal(value, prefix, quote, flax_backslash=any("\\" in x for x in flax_lines))
+    got = parse_docstring(ast.literal_eval(text), qualname, path, first.lineno)
+    if got.problems or not same_examples(got.examples, wanted.examples):
+        why = got.problems[0].message if got.problems else "its examples would differ"
+        return None, [
+            *problems,
+            FormatProblem(f"{qualname} is left unchanged: in its docstring, {why}", at),
+        ]
+    if theirs is None and not isinstance(first, ast.Pass) and constant is not Ellipsis:
+        # A body without a docstring: the docstring goes on a line of its own before it
+        # (a body of only ``pass`` or ``...`` is replaced by it).
+        start = end = starts[first.lineno - 1]
+        text = f"{indent}{text}\n"
+    return _Edit(start, end, text), problems
+
+
+def _flax_prose(
+    docstring: str, catalogue: str, fixes: Sequence[DocstringFix], at: Location
+) -> tuple[list[str], list[FormatProblem]]:
+    """Flax's docstring, dedented, less what the catalogue file holds, with the fixes made."""
+    held = {key for key, _, _ in _chunks(_cleaned(catalogue))}
+    kept: list[str] = []
+    for key, chunk, gap in _chunks(_cleaned(docstring)):
+        if key not in held:
+            kept += [*[""] * gap, *chunk] if kept else chunk
+    kept = _joined_opening(kept)
+    text = "\n".join(kept)
+    problems = []
+    for fix in fixes:
+        if fix.old in text:
+            text = text.replace(fix.old, fix.new)
+        elif not fix.new or fix.new not in text:
+            problems.append(
+                FormatProblem(
+                    f"{fix.name}: a fix is not made, its docstring no longer holds "
+                    f"{fix.old!r}; review it in flax_errors_ext/model/export/fixes.py",
+                    at,
+                )
+            )
+    return (text.split("\n") if text else []), problems
+
+
+def _compose(catalogue: str, flax_lines: list[str], indent: str) -> str:
+    """The new docstring's value: the file's summary, Flax's prose, the rest of the file."""
+    lines = _cleaned(catalogue)
+    end = next((i for i, line in enumerate(lines) if not line), len(lines))
+    summary, rest = lines[:end], _trimmed(lines[end:])
+    body = summary[1:]
+    for part in (flax_lines, rest):
+        if part:
+            body += ["", *part]
+    if not body:
+        return summary[0]
+    return "\n".join([summary[0], *(f"{indent}{x}" if x else "" for x in body), indent])
+
+
+def _literal(value: str, prefix: str, quote: str, *, flax_backslash: bool) -> str:
+    """``value`` as a string literal, raw where that keeps it readable."""
+    letters = prefix.replace("r", "").replace("R", "")
+    raw_ok = (
+        quote not in value
+        and not value.endswith(("\\", quote[0]))
+        and "\r" not in value
+        and "\x00" not in value
+    )
+    was_raw = prefix != letters
+    if raw_ok and (was_raw or ("\\" in value and not flax_backslash)):
+        return f"{prefix if was_raw else letters + 'r'}{quote}{value}{quote}"
+    body = value.replace("\\", "\\\\").replace("\r", "\\r")
+    # Every quote of a run that could close the string, and one that would touch the end.
+    closing = re.compile(f"{quote[0]}{{2,}}|{quote[0]}\\Z")
+    body = closing.sub(lambda run: f"\\{quote[0]}" * len(run.group()), body)
+    return f"{letters}{quote}{body}{quote}"
+
+
+def _cleaned(text: str) -> list[str]:
+    """A docstring's lines as :func:`inspect.cleandoc` gives them, each right-stripped."""
+    raw = text.expandtabs().split("\n")
+    indents = [len(x) - len(x.lstrip()) for x in raw[1:] if x.strip()]
+    indent = min(indents, default=0)
+    lines = [raw[0].strip(), *(x[indent:].rstrip() for x in raw[1:])]
+    return _trimmed(lines)
+
+
+def _trimmed(lines: list[str]) -> list[str]:
+    start = next((i for i, line in enumerate(lines) if line), len(lines))
+    end = next((i for i in range(len(lines), 0, -1) if lines[i - 1]), start)
+    return lines[start:end]
+
+
+def _chunks(lines: list[str]) -> list[tuple[tuple[str, ...], list[str], int]]:
+    """The runs of non-blank lines: dedented (to compare), as they are, and the blanks before.
+
+    Chunks, not paragraphs: a literal block is one too, and so is every run of
+    doctest lines.
+    """
+    found: list[tuple[tuple[str, ...], list[str], int]] = []
+    chunk: list[str] = []
+    gap = 0
+    for line in [*lines, ""]:
+        if line:
+            chunk.append(line)
+            continue
+        if chunk:
+            found.append((_dedented(chunk), chunk, gap))
+            chunk, gap = [], 0
+        gap += 1
+    return found
+
+
+def _dedented(chunk: list[str]) -> tuple[str, ...]:
+    indent = min(len(x) - len(x.lstrip()) for x in chunk)
+    return tuple(x[indent:] for x in chunk)
+
+
+def _joined_opening(lines: list[str]) -> list[str]:
+    """The opening sentence made whole where a blank line cuts it in two.
+
+    The same rule as the site's reading of Flax's docstrings
+    (:func:`flax_errors_ext.model.catalogue.parse.parse_prose`): many put a blank line after
+    the first line, mid-sentence, which reST turns into two paragraphs.
+    """
+    if len(lines) > 2 and not lines[1] and lines[2].strip():
+        opening = lines[0].rstrip()
+        if opening and not opening.endswith((".", "!", "?", ":", ")", "::")):
+            return [lines[0], *lines[2:]]
+    return lines
+
+
+def _one_string(literal: str) -> bool:
+    tokens = tokenize.generate_tokens(io.StringIO(literal).readline)
+    kinds = [t.type for t in tokens if t.type not in (tokenize.NEWLINE, tokenize.ENDMARKER)]
+    return kinds == [tokenize.STRING]
+
+
+def _line_starts(source: str) -> list[int]:
+    starts = [0]
+    for line in source.split("\n")[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    return starts
+
+
+def _offset(source: str, starts: list[int], lineno: int, byte_offset: int) -> int:
+    """The index in ``source`` of ``ast``'s (line, UTF-8 byte offset) position."""
+    line = source[starts[lineno - 1] : starts[lineno] if lineno < len(starts) else len(source)]
+    return starts[lineno - 1] + len(line.encode("utf-8")[:byte_offset].decode("utf-8", "replace"))
+
+
+def _lines(text: str) -> list[str]:
+    """``text`` in lines as ``patch`` counts them: each ends in a newline, but perhaps the last."""
+    lines = [f"{line}\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
+
+
+def _stray(module: str, name: str, classes: Mapping[str, ast.ClassDef]) -> str:
+    close = difflib.get_close_matches(name, sorted(classes), n=1)
+    hint = f"; did you mean {close[0]}.txt?" if close else ""
+    return f"this catalogue file names no class of {module}: no {module}.{name}{hint}"

@@ -1,0 +1,1 @@
+"""Finding the entry a person means, from a name, a URL or a pasted message."""

@@ -1,0 +1,76 @@
+"""The wordings past releases printed, from the recorded history, for finding an error.
+
+A reader may paste a message from the Flax they run, worded as an older release
+worded it. The history (:mod:`flax_errors_ext.model.history.releases`) holds every text a
+bad example raised on each recorded release; here those texts become wordings
+that :func:`flax_errors_ext.model.lookup.find.find` also matches, each with the
+releases that printed it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+from flax_errors_ext.model.history.releases import Outcome
+from flax_errors_ext.model.history.timeline import timelines
+from flax_errors_ext.model.lookup.find import message_body, normalise, shows
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
+
+    from flax_errors_ext.model.history.releases import History
+
+MIN_FRAGMENT = 24
+"""How long a pasted part of a message must be to be matched inside a wording."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Wording:
+    """A text an error was raised with, and the recorded releases that printed it."""
+
+    qualname: str
+    text: str
+    """The exception line: ``flax.errors.Name: message``."""
+    versions: str
+    """``0.8.5``, or ``0.6.11-0.7.5``."""
+    current: bool = False
+    """Whether the newest recorded release printed it too: today's wording, not an old one."""
+
+
+def recorded_wordings(histories: Iterable[History]) -> tuple[Wording, ...]:
+    """Every text an entry's bad example raised its own error with, newest first."""
+    found: list[Wording] = []
+    for history in histories:
+        names = {name for record in history.releases for name in record.entries}
+        newest = history.releases[-1].release.flax if history.releases else None
+        for name in sorted(names):
+            qualname = f"{history.module}.{name}"
+            for timeline in timelines(history, name):
+                found += [
+                    Wording(qualname, span.text, span.versions, span.last == newest)
+                    for span in reversed(timeline.spans)
+                    if span.outcome is Outcome.RAISED and span.text
+                ]
+    return tuple(dict.fromkeys(found))
+
+
+def by_entry(wordings: Iterable[Wording]) -> Mapping[str, Sequence[str]]:
+    """The wordings' texts by entry, for :func:`~flax_errors_ext.model.lookup.find.find`."""
+    texts: dict[str, list[str]] = {}
+    for wording in wordings:
+        texts.setdefault(wording.qualname, []).append(wording.text)
+    return texts
+
+
+def wording_of(wordings: Iterable[Wording], qualname: str, query: str) -> Wording | None:
+    """The newest recorded wording of ``qualname`` that the pasted ``query`` shows."""
+    body = message_body(query)
+    flat = normalise(body)
+    for wording in wordings:
+        if wording.qualname != qualname:
+            continue
+        text = message_body(wording.text)
+        if shows(text, normalise(text), body, flat, MIN_FRAGMENT):
+            return wording
+    return None

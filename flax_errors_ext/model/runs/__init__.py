@@ -1,0 +1,1 @@
+"""Runs of the examples: judging outputs, the records a run leaves, updates, other runs."""

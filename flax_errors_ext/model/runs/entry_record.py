@@ -1,0 +1,222 @@
+"""What a build or a check found out about one entry: the typed ``errors.json`` record.
+
+Records are built once per entry (:func:`entry_record`), kept as they are by the
+Sphinx environment and the command line, and turned into JSON only where
+``errors.json`` is written (:meth:`EntryRecord.to_json`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import TYPE_CHECKING, Any
+
+from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
+from flax_errors_ext.model.runs.fingerprint import Device
+from flax_errors_ext.model.runs.tracebacks import relative_path, strip_roots
+from flax_errors_ext.model.site.texts import first_paragraph
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleResult
+
+
+class EntryStatus(enum.StrEnum):
+    """One word for an entry, from its examples' verdicts."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    MALFORMED = "malformed"
+    UNDOCUMENTED = "undocumented"
+    NOT_RUN = "not-run"
+    UNREACHABLE = "unreachable"
+
+    @property
+    def failed(self) -> bool:
+        """Whether the entry fails the build (an undocumented one only in strict mode)."""
+        return self in (EntryStatus.FAILED, EntryStatus.MALFORMED)
+
+
+def entry_status(entry: ErrorEntry, results: Sequence[ExampleResult]) -> EntryStatus:
+    """The status of ``entry`` given its examples' verdicts."""
+    if entry.problems:
+        return EntryStatus.MALFORMED
+    if not entry.documented:
+        return EntryStatus.UNDOCUMENTED
+    # Another project's docstring examples have verdicts of their own, not the entry's;
+    # an example for other versions than the run's says nothing of this run.
+    ours = [r for r in results if r.example.kind.ours and r.verdict is not Verdict.OTHER_VERSIONS]
+    if any(r.verdict.failed for r in ours):
+        return EntryStatus.FAILED
+    if (results and not ours) or any(r.verdict is Verdict.NOT_RUN for r in ours):
+        return EntryStatus.NOT_RUN
+    kinds = {r.example.kind for r in ours}
+    unreachable = ExampleKind.UNREACHABLE in kinds and ExampleKind.BAD not in kinds
+    return EntryStatus.UNREACHABLE if unreachable else EntryStatus.PASSED
+
+
+@dataclasses.dataclass(frozen=True)
+class ProblemRecord:
+    """A format problem of the entry's docstring, where it is."""
+
+    source: str
+    message: str
+
+
+@dataclasses.dataclass(frozen=True)
+class ExampleRecord:
+    """One example's verdict, with the documented and the actual text."""
+
+    kind: ExampleKind
+    source: str
+    status: Verdict
+    expected: str
+    actual: str
+    seconds: float
+    detail: str
+    diff: str
+    caption: str = ""
+    """The first paragraph of the example's description (reST), on one line: what a
+    search result says of an "also seen as" message. Runs written before it was
+    recorded have none."""
+
+
+@dataclasses.dataclass(frozen=True)
+class EntryRecord:
+    """One entry of ``errors.json``."""
+
+    name: str
+    qualname: str
+    url: str
+    """Site-relative: ``api_reference/<module>.html#<qualname>``."""
+    source: str
+    summary: str
+    status: EntryStatus
+    executed: bool
+    """Whether a kernel ran its examples now (not the cache)."""
+    device: Device | None
+    versions: tuple[tuple[str, str], ...]
+    problems: tuple[ProblemRecord, ...]
+    examples: tuple[ExampleRecord, ...]
+
+    @property
+    def version_map(self) -> dict[str, str]:
+        """The versions by package, in the order they were recorded."""
+        return dict(self.versions)
+
+    def raised_texts(self, roots: Sequence[str]) -> list[tuple[ExampleRecord, str]]:
+        """The documented and actual error text of the examples that raise, each once.
+
+        Args:
+            roots: Folders a path in the text is written relative to, as
+                ``errors.json`` writes it (see :func:`relative_source`).
+        """
+        found: dict[str, ExampleRecord] = {}
+        for example in self.examples:
+            if example.kind.raises:
+                for raw in (example.expected, example.actual):
+                    text = strip_roots(raw, roots)
+                    if text:
+                        found.setdefault(text, example)
+        return [(example, text) for text, example in found.items()]
+
+    def to_json(self, roots: Sequence[str] | None = None) -> dict[str, Any]:
+        """The record as ``errors.json`` holds it.
+
+        Args:
+            roots: Folders every ``source``, and any path in the examples' text,
+                is written relative to (see :func:`relative_source`), so that no
+                folder of the build machine is published; None keeps them as they are.
+        """
+        data = dataclasses.asdict(self)
+        if roots is not None:
+            data["source"] = relative_source(self.source, roots)
+            for item in (*data["problems"], *data["examples"]):
+                item["source"] = relative_source(item["source"], roots)
+                for key in ("message", "expected", "actual", "detail", "diff"):
+                    if key in item:  # an error's text may name files too
+                        item[key] = strip_roots(item[key], roots)
+        data["device"] = self.device.to_json() if self.device is not None else {}
+        data["versions"] = self.version_map
+        for example in data["examples"]:
+            example["seconds"] = round(example["seconds"], 4)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> EntryRecord:
+        """Read a record back from ``errors.json``.
+
+        Raises:
+            ValueError: if ``data`` is not such a record.
+        """
+        try:
+            return cls(
+                name=str(data["name"]),
+                qualname=str(data["qualname"]),
+                url=str(data["url"]),
+                source=str(data["source"]),
+                summary=str(data["summary"]),
+                status=EntryStatus(data["status"]),
+                executed=bool(data["executed"]),
+                device=Device.from_json(data.get("device")),
+                versions=tuple((str(k), str(v)) for k, v in data.get("versions", {}).items()),
+                problems=tuple(ProblemRecord(**p) for p in data.get("problems", [])),
+                examples=tuple(
+                    ExampleRecord(
+                        **dict(e, kind=ExampleKind(e["kind"]), status=Verdict(e["status"]))
+                    )
+                    for e in data.get("examples", [])
+                ),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise ValueError(f"not an errors.json entry record: {error!r}") from None
+
+
+def relative_source(source: str, roots: Sequence[str]) -> str:
+    """A ``file:line`` source with its file inside the deepest root that holds it.
+
+    ``/venv/lib/python3.11/site-packages/flax/errors.py:937`` becomes
+    ``flax/errors.py:937`` (see :func:`~flax_errors_ext.model.runs.tracebacks.relative_path`).
+    """
+    path, colon, line = source.rpartition(":")
+    if not (colon and line.isdigit()):
+        return relative_path(source, roots)
+    return f"{relative_path(path, roots)}:{line}"
+
+
+def entry_record(
+    entry: ErrorEntry,
+    results: Sequence[ExampleResult],
+    *,
+    executed: bool,
+    device: Device | None,
+    versions: dict[str, str],
+) -> EntryRecord:
+    """The record of one entry from its examples' verdicts."""
+    return EntryRecord(
+        name=entry.name,
+        qualname=entry.qualname,
+        url=entry.path,
+        source=str(entry.location),
+        summary=entry.summary,
+        status=entry_status(entry, results),
+        executed=executed,
+        device=device,
+        versions=tuple(versions.items()),
+        problems=tuple(ProblemRecord(str(p.location), p.message) for p in entry.problems),
+        examples=tuple(
+            ExampleRecord(
+                kind=r.example.kind,
+                source=str(r.location),
+                status=r.verdict,
+                expected=r.expected,
+                actual=r.actual,
+                seconds=r.seconds,
+                detail=r.detail,
+                diff=r.diff,
+                caption=first_paragraph(r.example.description)[0],
+            )
+            for r in results
+        ),
+    )

@@ -1,0 +1,188 @@
+"""Compare what an example did with what its docstring documents.
+
+The comparison is doctest's own :class:`doctest.OutputChecker` under ELLIPSIS and
+NORMALIZE_WHITESPACE plus the statement's inline options, so a verdict here always
+agrees with ``pytest --doctest-modules``. Statements are judged in order and the
+first failure decides, as doctest reports it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import doctest
+import re
+
+from flax_errors_ext.model.catalogue.records import (
+    Example,
+    ExampleKind,
+    ExampleResult,
+    Statement,
+    StatementRun,
+    Verdict,
+)
+from flax_errors_ext.model.runs.tracebacks import strip_jax_note
+
+OPTION_FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+_URL = re.compile(r"https?://\S+")
+MIN_CHECKED_SHARE = 0.2
+"""How much of an error's message its documented text must spell out, ``...`` aside."""
+
+
+def judge(
+    example: Example,
+    runs: tuple[StatementRun, ...] | None,
+    failure: Verdict | None = None,
+    failure_detail: str = "",
+) -> ExampleResult:
+    """The verdict on ``example`` given the kernel's records of its statements.
+
+    Args:
+        example: The documented example.
+        runs: One record per statement that was not skipped, or None if the example
+            never finished running.
+        failure: Why the notebook stopped early (TIMED_OUT, CRASHED, NOT_RUN).
+        failure_detail: A sentence on that failure.
+    """
+    statements = [s for s in example.statements if not s.skip]
+    expected = "".join(_documented(s) for s in statements)
+    if runs is None:
+        verdict = failure or Verdict.CRASHED
+        detail = failure_detail or "the example produced no record"
+        return ExampleResult(example, verdict, expected, "", (), 0.0, detail)
+    actual = "".join(_actual(run) for run in runs)
+    seconds = sum(run.seconds for run in runs)
+    for statement, run in zip(statements, runs, strict=False):
+        verdict, detail, documented, got = _judge_statement(example.kind, statement, run)
+        if verdict is not Verdict.PASSED:
+            diff = unified_diff(documented, got, str(statement.location))
+            return ExampleResult(
+                example, verdict, expected, actual, runs, seconds, detail, diff, statement.location
+            )
+    if len(runs) < len(statements):
+        detail = f"only {len(runs)} of {len(statements)} statements ran"
+        return ExampleResult(example, Verdict.CRASHED, expected, actual, runs, seconds, detail)
+    return ExampleResult(example, Verdict.PASSED, expected, actual, runs, seconds)
+
+
+def _judge_statement(
+    kind: ExampleKind, statement: Statement, run: StatementRun
+) -> tuple[Verdict, str, str, str]:
+    """(verdict, detail, documented text, actual text) for one statement."""
+    flags = statement_flags(statement)
+    checker = doctest.OutputChecker()
+    if run.exc_msg is None:
+        if statement.exc_msg is not None:
+            detail = f"expected {statement.documented_class} to be raised, but nothing was"
+            return Verdict.NO_RAISE, detail, statement.exc_msg, run.got
+        if checker.check_output(statement.want, run.got, flags):
+            return Verdict.PASSED, "", statement.want, run.got
+        return (
+            Verdict.DRIFTED,
+            "the output differs from the documented output",
+            statement.want,
+            run.got,
+        )
+    if kind is ExampleKind.UPSTREAM and statement.exc_msg is not None:
+        return _judge_as_doctest(statement, run, flags)
+    if statement.exc_msg is None:
+        what = {
+            ExampleKind.GOOD: "a good example",
+            ExampleKind.UNREACHABLE: "the evidence of unreachability",
+        }.get(kind, "a statement documented to run cleanly")
+        detail = f"{what} raised {run.exc_type}"
+        return Verdict.RAISED, detail, statement.want, run.transcript
+    if run.exc_type != statement.documented_class:
+        detail = f"raised {run.exc_type}, but the docstring documents {statement.documented_class}"
+        return Verdict.WRONG_CLASS, detail, statement.exc_msg, run.exc_msg
+    if checker.check_output(statement.exc_msg, run.exc_msg, flags):
+        loose = _too_loose(statement.exc_msg, run.exc_msg)
+        if loose:
+            return Verdict.TOO_LOOSE, loose, statement.exc_msg, run.exc_msg
+        return Verdict.PASSED, "", statement.exc_msg, run.exc_msg
+    detail = f"{run.exc_type} was raised, but its message differs from the documented text"
+    return Verdict.DRIFTED, detail, statement.exc_msg, run.exc_msg
+
+
+def _judge_as_doctest(
+    statement: Statement, run: StatementRun, flags: int
+) -> tuple[Verdict, str, str, str]:
+    """A documented traceback judged as plain doctest would (another project's example).
+
+    Under ``IGNORE_EXCEPTION_DETAIL`` only the class name counts, without its module,
+    as doctest has it; otherwise the whole exception line.
+    """
+    assert statement.exc_msg is not None
+    assert run.exc_msg is not None
+    documented, got = statement.exc_msg, run.exc_msg
+    if flags & doctest.IGNORE_EXCEPTION_DETAIL:
+        documented, got = _class_only(documented), _class_only(got)
+    if doctest.OutputChecker().check_output(documented, got, flags):
+        return Verdict.PASSED, "", statement.exc_msg, run.exc_msg
+    detail = f"{run.exc_type} was raised, which is not what the docstring documents"
+    return Verdict.DRIFTED, detail, statement.exc_msg, run.exc_msg
+
+
+def _class_only(exception_line: str) -> str:
+    """``Class:`` without module or message: what IGNORE_EXCEPTION_DETAIL compares."""
+    head = exception_line.split(":", 1)[0].strip()
+    return head.rpartition(".")[2] + ":\n"
+
+
+def _too_loose(documented: str, actual: str) -> str:
+    """Why ``documented`` would accept any message, or "" if it checks enough of it."""
+    # The wording is what counts: not JAX's note about hidden frames, nor a link.
+    spelled = "".join(
+        _URL.sub("", _message(documented)).replace(doctest.ELLIPSIS_MARKER, "").split()
+    )
+    total = "".join(_URL.sub("", strip_jax_note(_message(actual))).split())
+    if total and len(spelled) < MIN_CHECKED_SHARE * len(total):
+        return (
+            f"the documented text checks {len(spelled)} of the message's {len(total)} "
+            f"characters (less than {MIN_CHECKED_SHARE:.0%}); spell out its wording and "
+            "keep ... for the parts that vary"
+        )
+    return ""
+
+
+def _message(exception_line: str) -> str:
+    """An exception's text without its leading ``module.Class:``."""
+    head, colon, rest = exception_line.partition(":")
+    return rest if colon and " " not in head.strip() else exception_line
+
+
+def accepts(statement: Statement, text: str) -> bool:
+    """Whether ``statement``'s documented text (output or error) accepts ``text``."""
+    documented = _documented(statement)
+    return doctest.OutputChecker().check_output(documented, text, statement_flags(statement))
+
+
+def statement_flags(statement: Statement) -> int:
+    """The doctest option flags a statement is compared under: ours plus its inline options."""
+    flags = OPTION_FLAGS
+    for flag, enabled in statement.options:
+        flags = flags | flag if enabled else flags & ~flag
+    return flags
+
+
+def _documented(statement: Statement) -> str:
+    return statement.exc_msg if statement.exc_msg is not None else statement.want
+
+
+def _actual(run: StatementRun) -> str:
+    return run.exc_msg if run.exc_msg is not None else run.got
+
+
+def unified_diff(
+    documented: str, actual: str, label: str, names: tuple[str, str] = ("documented", "actual")
+) -> str:
+    """A unified diff of documented against actual text, labelled by location.
+
+    ``names`` name the two sides (the first is followed by the location).
+    """
+    lines = difflib.unified_diff(
+        documented.splitlines(keepends=True),
+        actual.splitlines(keepends=True),
+        fromfile=f"{names[0]} ({label})",
+        tofile=names[1],
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)

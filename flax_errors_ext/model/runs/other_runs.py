@@ -1,0 +1,416 @@
+"""Runs of the catalogue on other devices, set beside this build's own.
+
+A run on another machine (a GPU box: ``flax-errors check --json`` there, or
+``flax_errors_ext/execution/runs/device_runner.py``) or of another kind here (eight CPU
+devices, through ``XLA_FLAGS``) is an ``errors.json`` document. The site lists
+such documents (``flax_errors_device_runs``); :func:`parse_run` reads one, and
+:func:`compare` says, for an entry, what that run did with it beside this build:
+
+* **same**: every example both runs ran had the same verdict and, addresses and
+  temporary names aside, the same text: "Verified on CPU and on GPU (NVIDIA H200)";
+* **differs**: some example's verdict or text differs; each :class:`Difference`
+  names the example and holds both texts;
+* **not compared**: the run has no record of the entry, or ran none of its
+  examples as they are documented now.
+
+A run whose versions are not the build's says which (:meth:`DeviceRun.where`), so
+that a difference from another Flax is not read as one of the device. Pure:
+text in, records out; the Sphinx side reads the files and renders.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from flax_errors_ext.model.catalogue.records import Verdict
+from flax_errors_ext.model.history.timeline import comparable
+from flax_errors_ext.model.runs.entry_record import EntryRecord, EntryStatus
+from flax_errors_ext.model.runs.fingerprint import Device
+from flax_errors_ext.model.runs.report import SCHEMA_VERSION
+from flax_errors_ext.model.runs.tracebacks import strip_roots
+from flax_errors_ext.model.site.texts import verification_text
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from flax_errors_ext.model.runs.entry_record import ExampleRecord
+
+# Another machine's installed code, wherever its interpreter lives: the path up to
+# site-packages (``/opt/venv/lib/python3.12/site-packages/``) says nothing of the error.
+_INSTALLED_PREFIX = re.compile(
+    r"(?:[A-Za-z]:)?[/\\][^\s\"'<>()]*?[/\\](?:site|dist)-packages[/\\]"
+)
+# The folders above a temporary name (``/tmp/``, ``/scratch/me/``): where the
+# machine keeps its temporary files says nothing of the error either.
+_TEMPORARY_FOLDERS = re.compile(r"(?<![\w.])[^\s\"'<>()]*[/\\](?=tmp[\w-]{6,})")
+NOT_COMPARED = (EntryStatus.NOT_RUN, EntryStatus.UNDOCUMENTED, EntryStatus.MALFORMED)
+"""Statuses of an entry whose examples did not run, here or there."""
+
+
+class DeviceRunError(ValueError):
+    """A device run's document cannot be read; the message names the file and why."""
+
+
+@dataclasses.dataclass(frozen=True)
+class DeviceRun:
+    """One run of the catalogue elsewhere, as its ``errors.json`` document records it."""
+
+    source: str
+    """The file as the configuration names it (relative to ``conf.py``)."""
+    device: Device
+    versions: tuple[tuple[str, str], ...]
+    """(package, version) of the run, in the document's order."""
+    records: tuple[EntryRecord, ...]
+
+    @property
+    def version_map(self) -> dict[str, str]:
+        """The run's versions by package."""
+        return dict(self.versions)
+
+    def record(self, qualname: str) -> EntryRecord | None:
+        """The run's record of the entry ``qualname``, if it has one."""
+        return next((r for r in self.records if r.qualname == qualname), None)
+
+    def covers(self, qualname: str) -> bool:
+        """Whether the run ran the module of the entry ``qualname`` at all."""
+        module = qualname.rpartition(".")[0]
+        return any(r.qualname.rpartition(".")[0] == module for r in self.records)
+
+    def other_versions(self, versions: dict[str, str]) -> dict[str, str]:
+        """The run's versions of the packages whose version is not that of ``versions``."""
+        return {
+            name: version
+            for name, version in sorted(self.versions)
+            if versions.get(name) not in (None, version)
+        }
+
+    def where(self, versions: dict[str, str], device: Device | None = None) -> str:
+        """``GPU (NVIDIA H200)``, with the run's versions where they are not ``versions``.
+
+        ``GPU (NVIDIA H200) with flax 0.12.10, jax 0.11.2``: a run of other versions
+        says so, so that a difference it shows is not taken for one of the device.
+        A run on the build's own ``device`` is only its versions (``flax 0.12.8, jax
+        0.10.2``): another stack, whose differences are those of the versions.
+        """
+        other = ", ".join(f"{n} {v}" for n, v in self.other_versions(versions).items())
+        if device is not None and self.device == device and other:
+            return other
+        return f"{self.device.label} with {other}" if other else self.device.label
+
+    def summary(self) -> dict[str, Any]:
+        """The run as ``errors.json`` lists it: its file, device, versions and size."""
+        return {
+            "source": self.source,
+            "device": self.device.to_json(),
+            "versions": self.version_map,
+            "entries": len(self.records),
+        }
+
+
+def parse_run(text: str, source: str) -> DeviceRun:
+    """Read a device run from the text of its ``errors.json`` document.
+
+    Args:
+        text: The document, as ``flax-errors check --json`` printed it.
+        source: The file's name, for the messages and for ``errors.json``.
+
+    Raises:
+        DeviceRunError: naming ``source`` and what is wrong with it.
+    """
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise DeviceRunError(f"{source}: not JSON ({error})") from None
+    if not isinstance(data, dict) or "entries" not in data:
+        raise DeviceRunError(
+            f"{source}: not an errors.json document (a JSON object with 'schema', "
+            "'device', 'versions' and 'entries'; flax-errors check --json writes one)"
+        )
+    if data.get("schema") != SCHEMA_VERSION:
+        raise DeviceRunError(
+            f"{source}: errors.json schema {data.get('schema')!r}; this build reads "
+            f"schema {SCHEMA_VERSION}"
+        )
+    device = Device.from_json(data.get("device"))
+    if device is None:
+        raise DeviceRunError(
+            f"{source}: no device recorded ('device' is {data.get('device')!r}); a run "
+            "whose examples executed records the JAX devices they ran on"
+        )
+    versions = data.get("versions", {})
+    if not isinstance(versions, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in versions.items()
+    ):
+        raise DeviceRunError(f"{source}: 'versions' must map package names to versions")
+    entries = data["entries"]
+    if not isinstance(entries, list):
+        raise DeviceRunError(f"{source}: 'entries' must be a list of entry records")
+    records = []
+    for number, item in enumerate(entries, 1):
+        try:
+            if not isinstance(item, dict):
+                raise ValueError(f"not a JSON object: {item!r:.60}")
+            records.append(EntryRecord.from_json(item))
+        except ValueError as error:
+            name = item.get("qualname", "?") if isinstance(item, dict) else "?"
+            raise DeviceRunError(f"{source}: entry {number} ({name}): {error}") from None
+    return DeviceRun(source, device, tuple(versions.items()), tuple(records))
+
+
+class Agreement(enum.StrEnum):
+    """What another run did with an entry, beside this build."""
+
+    SAME = "same"
+    """Every example both ran: the same verdict and the same text."""
+    DIFFERS = "differs"
+    """Some example's verdict or text differs."""
+    NOT_COMPARED = "not-compared"
+    """Nothing to set side by side (see :attr:`DeviceOutcome.reason`)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Difference:
+    """One example that did something else on the other run."""
+
+    example: str
+    """``bad example 1``: its kind and number among the entry's examples of that kind;
+    ``the entry`` where the entry's status differs (an error one release raises and
+    another cannot), with the statuses as verdicts and each side's example verdicts
+    as its texts."""
+    here: Verdict | EntryStatus
+    there: Verdict | EntryStatus
+    text_here: str
+    text_there: str
+
+    def __str__(self) -> str:
+        if self.here is self.there:
+            return f"{self.example}: {self.here} in both, with other text"
+        return f"{self.example}: {self.there} there, {self.here} here"
+
+    def to_json(self) -> dict[str, Any]:
+        """The difference as ``errors.json`` records it."""
+        return {
+            "example": self.example,
+            "here": self.here.value,
+            "there": self.there.value,
+            "text_here": self.text_here,
+            "text_there": self.text_there,
+        }
+
+
+@dataclasses.dataclass(frozen=True)
+class DeviceOutcome:
+    """What one other run did with one entry."""
+
+    source: str
+    """The run's file."""
+    device: Device
+    where: str
+    """The run's device, and its versions where they are not the build's."""
+    agreement: Agreement
+    status: EntryStatus | None
+    """The entry's status in that run; None where it has no record of the entry."""
+    differences: tuple[Difference, ...] = ()
+    reason: str = ""
+    """Why nothing was compared (:attr:`Agreement.NOT_COMPARED`)."""
+    same_versions: bool = True
+    """Whether the run had the build's versions."""
+    same_device: bool = False
+    """Whether the run had the build's device: then only its versions differ, and
+    :attr:`where` names them alone."""
+
+    @property
+    def phrase(self) -> str:
+        """``on GPU (NVIDIA H200)``, or ``with flax 0.12.8, jax 0.10.2`` for another stack."""
+        return f"with {self.where}" if self.same_device else f"on {self.where}"
+
+    def title(self) -> str:
+        """``Differs on GPU (NVIDIA H200): bad example 1 no-raise there, passed here``."""
+        if self.agreement is Agreement.SAME:
+            return f"The same {self.phrase}"
+        if self.agreement is Agreement.NOT_COMPARED:
+            return f"Not compared {self.phrase}: {self.reason}"
+        return f"Differs {self.phrase}: " + "; ".join(str(d) for d in self.differences)
+
+    def to_json(self) -> dict[str, Any]:
+        """The outcome as an entry of ``errors.json`` records it."""
+        return {
+            "source": self.source,
+            "device": self.device.to_json(),
+            "where": self.where,
+            "agreement": self.agreement.value,
+            "status": self.status.value if self.status is not None else None,
+            "differences": [d.to_json() for d in self.differences],
+            "reason": self.reason,
+        }
+
+
+def normalised(text: str) -> str:
+    """``text`` as runs are compared: addresses, temporary names and install folders aside.
+
+    :func:`~flax_errors_ext.model.history.timeline.comparable` is the history's rule; a
+    path into another interpreter's ``site-packages`` reads as the path inside it,
+    and a temporary name as itself, whatever folder holds it (``TMPDIR``).
+    """
+    text = _TEMPORARY_FOLDERS.sub("", _INSTALLED_PREFIX.sub("", text))
+    return comparable(text).strip()
+
+
+def compare(
+    record: EntryRecord,
+    run: DeviceRun,
+    versions: dict[str, str],
+    roots: Sequence[str] = (),
+) -> DeviceOutcome | None:
+    """What ``run`` did with the entry of ``record``, beside this build.
+
+    Examples are paired by kind and number (the second bad example with the
+    second bad example); a pair whose documented text differs ran other example
+    code and is not compared, nor is an example that did not run on either side.
+
+    Args:
+        record: This build's record of the entry.
+        run: The other run.
+        versions: This build's versions.
+        roots: Folders this build's texts name files relative to, as
+            ``errors.json`` writes them (the other run's were written so there).
+
+    Returns:
+        The outcome; None where the run did not run the entry's module at all (a
+        GPU run of ``flax.errors`` says nothing of ``jax.errors``), or where it is
+        this build's own stack (the same device and versions: each stack's site
+        lists every stack's run).
+    """
+    same_versions = not run.other_versions(versions)
+    same_device = record.device is not None and run.device == record.device
+    if same_device and same_versions:
+        return None  # this build's own stack, as recorded for the others
+    where = run.where(versions, record.device)
+    theirs = run.record(record.qualname)
+
+    def outcome(
+        agreement: Agreement, differences: Iterable[Difference] = (), reason: str = ""
+    ) -> DeviceOutcome:
+        status = theirs.status if theirs is not None else None
+        return DeviceOutcome(
+            run.source,
+            run.device,
+            where,
+            agreement,
+            status,
+            tuple(differences),
+            reason,
+            same_versions,
+            same_device,
+        )
+
+    if theirs is None:
+        if not run.covers(record.qualname):
+            return None
+        return outcome(Agreement.NOT_COMPARED, reason="it has no record of this entry")
+    if record.status in NOT_COMPARED:
+        return outcome(Agreement.NOT_COMPARED, reason=f"{record.status} here")
+    if theirs.status in NOT_COMPARED:
+        return outcome(Agreement.NOT_COMPARED, reason=f"{theirs.status} there")
+    there = _numbered(theirs.examples)
+    differences = []
+    compared = 0
+    for label, mine in _numbered(record.examples).items():
+        other = there.get(label)
+        if (
+            other is None
+            or {mine.status, other.status} & {Verdict.NOT_RUN, Verdict.OTHER_VERSIONS}
+            or normalised(strip_roots(mine.expected, roots)) != normalised(other.expected)
+        ):
+            continue
+        compared += 1
+        text_here = strip_roots(mine.actual, roots)
+        if mine.status is not other.status or normalised(text_here) != normalised(other.actual):
+            differences.append(
+                Difference(label, mine.status, other.status, text_here, other.actual)
+            )
+    if theirs.status is not record.status and not differences:
+        # Each side ran only the examples that hold for its versions, and those
+        # agree; the entry itself does not.
+        differences.append(
+            Difference(
+                "the entry",
+                record.status,
+                theirs.status,
+                _verdicts(record.examples),
+                _verdicts(theirs.examples),
+            ),
+        )
+    if differences:
+        return outcome(Agreement.DIFFERS, differences)
+    if not compared:
+        return outcome(
+            Agreement.NOT_COMPARED, reason="its examples of this entry are not the ones here"
+        )
+    return outcome(Agreement.SAME)
+
+
+def _verdicts(examples: Sequence[ExampleRecord]) -> str:
+    """``bad example 1: passed``, a line per example of the entry's own."""
+    return "".join(f"{label}: {e.status}\n" for label, e in _numbered(examples).items())
+
+
+def _numbered(examples: Sequence[ExampleRecord]) -> dict[str, ExampleRecord]:
+    """The entry's own examples (not upstream ones) by ``bad example 1`` labels."""
+    found: dict[str, ExampleRecord] = {}
+    counts: dict[str, int] = {}
+    for example in examples:
+        if not example.kind.ours:
+            continue
+        counts[example.kind] = counts.get(example.kind, 0) + 1
+        found[f"{example.kind} example {counts[example.kind]}"] = example
+    return found
+
+
+def compare_all(
+    record: EntryRecord,
+    runs: Sequence[DeviceRun],
+    versions: dict[str, str],
+    roots: Sequence[str] = (),
+) -> list[DeviceOutcome]:
+    """What each run that ran the entry's module did with it, in the runs' order."""
+    found = (compare(record, run, versions, roots) for run in runs)
+    return [outcome for outcome in found if outcome is not None]
+
+
+def verified_text(record: EntryRecord, outcomes: Sequence[DeviceOutcome]) -> str:
+    """The entry's verification line, naming every device whose run saw the same.
+
+    ``Verified on CPU and on GPU (NVIDIA H200) · flax 0.12.8 · jax 0.10.2``: a run
+    with the build's versions joins the build's device; one with other versions
+    follows the build's versions, with its own: ``· and on GPU (NVIDIA H200) with
+    flax 0.12.10, jax 0.11.2``, so that no version is read as another run's.
+    """
+    same = [o for o in outcomes if o.agreement is Agreement.SAME]
+    text = verification_text(record, [o.where for o in same if o.same_versions])
+    if record.device is None:
+        return text
+    return "".join([text, *(f" · and {o.phrase}" for o in same if not o.same_versions)])
+
+
+def merge_document(document: dict[str, Any], runs: Sequence[DeviceRun]) -> dict[str, Any]:
+    """``errors.json`` with what each device run did with each entry.
+
+    The document gets ``device_runs`` (each run's file, device and versions) and
+    each entry ``devices``: the outcome of every run that ran its module. The
+    entries' texts are compared as the document holds them, paths already
+    relative. A document without runs is returned as it is.
+    """
+    if not runs:
+        return document
+    versions = {str(k): str(v) for k, v in document.get("versions", {}).items()}
+    entries = []
+    for data in document["entries"]:
+        record = EntryRecord.from_json(data)
+        outcomes = compare_all(record, runs, versions)
+        entries.append({**data, "devices": [o.to_json() for o in outcomes]})
+    return {**document, "device_runs": [run.summary() for run in runs], "entries": entries}

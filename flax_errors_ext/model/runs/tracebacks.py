@@ -1,0 +1,250 @@
+"""Tracebacks as the site shows them: trimmed to the reader's frames, no machine paths.
+
+A traceback from an example starts in ``doctest.py`` and, for a Flax error, runs
+through a dozen frames of Flax and JAX before the exception line. The reader's
+own code is in the ``<doctest ...>`` frames; the rest is shown on request.
+Whatever is shown names library files by their path inside their import root
+(``flax/linen/linear.py``), never by where the build machine keeps them, and
+leaves out the doctest runner's frame. Pure text in, text out: the site and the
+command line can both use it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import sysconfig
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator, Sequence
+
+TRACEBACK_HEADER = "Traceback (most recent call last):"
+_FRAME = re.compile(r'^  File "(?P<file>[^"]*)", line (?P<line>\d+)(?:, in (?P<function>.*))?')
+# Where doctest runs an example: the first frame of every example's traceback.
+_RUNNER = ("doctest.py", "__run")
+_ABSOLUTE = re.compile(r"^(?:/|[A-Za-z]:[/\\]|\\\\)")
+_SEPARATOR = re.compile(r"[/\\]")
+# JAX appends this note to the message of an error whose traceback it filtered;
+# it explains frames the short view hides anyway.
+_JAX_NOTE = re.compile(
+    r"\n-{20}\nFor simplicity, JAX has removed its internal frames[^\n]*(?=\n|$)"
+)
+# Installed code, wherever the interpreter lives: the standard library
+# (doctest.py included) and site-packages or dist-packages below it.
+_INSTALLED = re.compile(r"[/\\](site-packages|dist-packages|lib[/\\]python\d+\.\d+)[/\\]")
+
+
+def library_dirs() -> tuple[str, ...]:
+    """Folders whose frames are library internals: stdlib, site-packages and this package."""
+    paths = sysconfig.get_paths()
+    ours = Path(__file__).resolve().parents[2]
+    return tuple(
+        str(Path(p)) for p in {paths["stdlib"], paths["purelib"], paths["platlib"], str(ours)}
+    )
+
+
+def import_roots() -> tuple[str, ...]:
+    """The folders this interpreter imports from: the roots paths are shown relative to.
+
+    Every ``sys.path`` entry, and the folder above each top-level package already
+    imported: an editable install's import hook puts no folder on ``sys.path``.
+    Each also as its real path, since a module's source may be named either way.
+    Reads the interpreter's import state, as :func:`library_dirs` reads its layout;
+    worked out again only when ``sys.path`` or the number of modules has changed.
+    """
+    key = (tuple(sys.path), len(sys.modules))
+    if _import_roots[0] != key:
+        _import_roots[:] = [key, _find_import_roots()]
+    roots: tuple[str, ...] = _import_roots[1]
+    return roots
+
+
+_import_roots: list[Any] = [None, ()]
+"""The key (``sys.path``, number of modules) and the roots found for it."""
+
+
+def _find_import_roots() -> tuple[str, ...]:
+    found = {entry or "." for entry in sys.path if isinstance(entry, str)}
+    for name, module in list(sys.modules.items()):
+        path = getattr(module, "__file__", None)
+        if "." in name or not isinstance(path, str):
+            continue
+        folder, file = os.path.split(path)
+        if hasattr(module, "__path__") and os.path.basename(folder) == name:
+            found.add(os.path.dirname(folder))
+        elif file.split(".", 1)[0] == name:  # not an alias (_frozen_importlib)
+            found.add(folder)
+    roots = {os.path.abspath(entry) for entry in found}
+    return tuple(sorted(roots | {os.path.realpath(root) for root in roots}))
+
+
+def relative_path(path: str, roots: Iterable[str]) -> str:
+    """``path`` as the site may show it: inside the deepest of ``roots`` that holds it.
+
+    ``/venv/lib/python3.11/site-packages/flax/linen/linear.py`` becomes
+    ``flax/linen/linear.py``. An absolute path under none of them keeps its file
+    name alone, so no folder of the build machine is ever shown; a path that is
+    not absolute (``<doctest ...>``, or one already relative) is kept as it is.
+
+    Args:
+        path: A file name, as a traceback frame or a location names it.
+        roots: Folders paths are shown relative to (see :func:`import_roots`).
+    """
+    if not _ABSOLUTE.match(path):
+        return path
+    best = ""
+    for root in roots:
+        folder = root.rstrip("/\\")
+        if (
+            len(folder) > len(best)
+            and _SEPARATOR.search(folder)  # not a bare drive or the file system's root
+            and path.startswith(folder)
+            and path[len(folder) : len(folder) + 1] in ("/", "\\")
+        ):
+            best = folder
+    if best:
+        return path[len(best) + 1 :]
+    return _SEPARATOR.split(path)[-1]
+
+
+def is_internal(path: str, libraries: Iterable[str] = ()) -> bool:
+    """Whether a frame's file is library code rather than the reader's.
+
+    Args:
+        path: The file name a traceback frame names.
+        libraries: Extra folders that count as library code (see :func:`library_dirs`).
+    """
+    if path.startswith("<"):  # <doctest ...>, <stdin>, <string>: code the reader ran
+        return False
+    if _INSTALLED.search(path):
+        return True
+    return any(path == lib or path.startswith(lib.rstrip("/\\") + "/") for lib in libraries)
+
+
+def trim_traceback(text: str, internal: Callable[[str], bool] | None = None) -> str:
+    """``text`` with the library frames of every traceback in it dropped.
+
+    Everything that is not a frame of a traceback (output, the header, the
+    exception line and chained tracebacks' separators) is kept, as are frames
+    in the reader's code. JAX's note about filtered frames is dropped too.
+
+    Args:
+        text: Output of a doctest statement, possibly holding tracebacks.
+        internal: Decides whether a frame's file is library code; by default
+            :func:`is_internal` with :func:`library_dirs`.
+    """
+    if internal is None:
+        libraries = library_dirs()
+
+        def internal(path: str) -> bool:
+            return is_internal(path, libraries)
+
+    def keep(file: str, function: str, lines: list[str]) -> list[str]:
+        return [] if internal(file) else lines
+
+    return strip_jax_note(_map_frames(text, keep))
+
+
+def publishable(text: str, roots: Sequence[str]) -> str:
+    """``text`` as the site may publish it: no runner frame, no folder of the build machine.
+
+    The frame in which doctest runs the example (``doctest.py``, in ``__run``) is
+    the runner's, not the example's, and is dropped. Every frame's file is named
+    as :func:`relative_path` names it, and any other path under one of ``roots``
+    (in an error message, say) is written relative to it (:func:`strip_roots`).
+
+    Args:
+        text: Output of a doctest statement, possibly holding tracebacks.
+        roots: Folders paths are shown relative to (see :func:`import_roots`).
+    """
+
+    def publish(file: str, function: str, lines: list[str]) -> list[str]:
+        if (_SEPARATOR.split(file)[-1], function) == _RUNNER:
+            return []
+        shown = relative_path(file, roots)
+        if shown == file:
+            return lines
+        return [lines[0].replace(f'"{file}"', f'"{shown}"', 1), *lines[1:]]
+
+    return strip_roots(_map_frames(text, publish), roots)
+
+
+def strip_roots(text: str, roots: Iterable[str]) -> str:
+    """``text`` with every path under one of ``roots`` written relative to the deepest.
+
+    JAX's ``tracing the function apply at /venv/lib/python3.11/site-packages/...``
+    becomes ``tracing the function apply at flax/linen/module.py:2091``. A root
+    counts only where a path starts, not inside a longer path that contains it.
+    """
+    folders = {root.rstrip("/\\") for root in roots}
+    # Deepest first: the alternation takes the first root that matches.
+    ordered = sorted((f for f in folders if _SEPARATOR.search(f)), key=len, reverse=True)
+    if not ordered:
+        return text
+    alternatives = "|".join(re.escape(folder) for folder in ordered)
+    return re.sub(rf"(?<![\w.~/\\-])(?:{alternatives})[/\\]", "", text)
+
+
+def _map_frames(text: str, rewrite: Callable[[str, str, list[str]], list[str]]) -> str:
+    """``text`` with each frame of its tracebacks replaced by what ``rewrite`` returns.
+
+    A frame is its "File" line and the indented source and carets below it;
+    ``rewrite`` gets the frame's file, its function ("" if not named) and its lines.
+    """
+    lines = text.split("\n")
+    kept: list[str] = []
+    index, in_traceback = 0, False
+    while index < len(lines):
+        line = lines[index]
+        if line == TRACEBACK_HEADER:
+            in_traceback = True
+        elif in_traceback and (frame := _FRAME.match(line)):
+            end = index + 1
+            while end < len(lines) and lines[end].startswith("    "):
+                end += 1
+            kept.extend(rewrite(frame["file"], frame["function"] or "", lines[index:end]))
+            index = end
+            continue
+        elif in_traceback and not line.startswith("  "):
+            in_traceback = False  # the exception line: the traceback's frames are over
+        kept.append(line)
+        index += 1
+    return "\n".join(kept)
+
+
+def frame_lines(text: str) -> Iterator[tuple[int, re.Match[str]]]:
+    """The "File" line of each frame of the tracebacks in ``text``: its offset and match.
+
+    The same frames :func:`publishable` and :func:`trim_traceback` see; the match
+    has the groups ``file``, ``line`` and ``function`` (None if not named), and
+    starts at the line's start, ``offset`` characters into ``text``.
+    """
+    offset, in_traceback = 0, False
+    for line in text.split("\n"):
+        if line == TRACEBACK_HEADER:
+            in_traceback = True
+        elif in_traceback and (frame := _FRAME.match(line)):
+            yield offset, frame
+        elif in_traceback and not line.startswith("  "):
+            in_traceback = False  # the exception line: the traceback's frames are over
+        offset += len(line) + 1
+
+
+def strip_jax_note(text: str) -> str:
+    """``text`` without JAX's note about the frames it filtered."""
+    return _JAX_NOTE.sub("", text)
+
+
+def exception_lines(text: str) -> str:
+    """The exception text of the last traceback in ``text`` (its final lines), or ""."""
+    start = text.rfind(TRACEBACK_HEADER)
+    if start < 0:
+        return ""
+    lines = text[start:].split("\n")[1:]
+    first = next(
+        (i for i, line in enumerate(lines) if line and not line.startswith(" ")), len(lines)
+    )
+    return strip_jax_note("\n".join(lines[first:])).strip("\n")

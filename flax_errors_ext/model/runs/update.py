@@ -1,0 +1,332 @@
+"""Plan the rewrite of drifted documented text: what ``update`` changes, as text.
+
+A drifted statement's documented text (the final traceback lines of a bad example,
+or the output of any statement) is replaced by the text the example produced, and
+nothing else in the file moves: the prompt's indentation is kept, and so are the
+parts of the old text that still match, such as an author's ``...`` (doctest
+ELLIPSIS) over the part that varies and the way a long message was wrapped.
+
+Only drift is rewritten. A bad example that no longer raises, or raises another
+class, means the example or the code is wrong, and rewriting text cannot fix that.
+
+Edits go bottom-up, so the line numbers the parser recorded stay valid. Reading and
+writing the files is the command line's (:mod:`flax_errors_ext.cli.runs.source_files`);
+this module only turns a file's text and the edits into the new text.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import doctest
+import io
+import re
+import tokenize
+from typing import TYPE_CHECKING
+
+from flax_errors_ext.model.catalogue.records import Example, Verdict
+from flax_errors_ext.model.runs.judge import OPTION_FLAGS, judge, statement_flags
+from flax_errors_ext.model.runs.output_limit import is_cut
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from flax_errors_ext.model.catalogue.records import (
+        ExampleResult,
+        Location,
+        Statement,
+        StatementRun,
+    )
+
+_WORD = re.compile(r"(\S+)(\s*)")
+_ELLIPSIS = doctest.ELLIPSIS_MARKER
+
+
+class UpdateError(Exception):
+    """The documented text cannot be rewritten as planned; nothing was written."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Edit:
+    """Replace the documented text of one statement.
+
+    Lines are relative to the statement's prompt: the file holds each one after the
+    indentation of its ``>>>`` line.
+    """
+
+    location: Location
+    """The statement's ``>>>`` line."""
+    start: int
+    """The file line where the documented text starts."""
+    old: tuple[str, ...]
+    new: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"{self.location.path}:{self.start}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Skip:
+    """A failing statement that rewriting its text cannot fix."""
+
+    location: Location
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.reason}"
+
+
+def plan(results: Iterable[ExampleResult]) -> tuple[list[Edit], list[Skip]]:
+    """The edits that make the documented text match the runs, and what they cannot fix.
+
+    Every drifted statement of an example is rewritten, not only the first one the
+    verdict names. An example stops at its first failure that is not drift: the
+    statements after it ran in a state the documentation never described.
+    """
+    edits: list[Edit] = []
+    skips: list[Skip] = []
+    for result in results:
+        if result.verdict is Verdict.PASSED:
+            continue
+        statements = [s for s in result.example.statements if not s.skip]
+        stopped = False
+        for statement, run in zip(statements, result.runs, strict=False):
+            alone = Example(result.example.kind, (statement,), "", statement.location)
+            verdict = judge(alone, (run,))
+            if verdict.verdict is Verdict.PASSED:
+                continue
+            if verdict.verdict is not Verdict.DRIFTED:
+                reason = f"{verdict.verdict.value}: {verdict.detail}; only drifted text is updated"
+                skips.append(Skip(statement.location, reason))
+                stopped = True
+                break
+            try:
+                edits.append(_edit(statement, run))
+            except UpdateError as error:
+                skips.append(Skip(statement.location, str(error)))
+        if not stopped and len(result.runs) < len(statements):
+            skips.append(Skip(result.location, f"{result.verdict.value}: {result.detail}"))
+    return edits, skips
+
+
+def _edit(statement: Statement, run: StatementRun) -> Edit:
+    if statement.want_line <= 0:
+        raise UpdateError("the parser did not record where the documented text is")
+    if statement.exc_msg is not None:
+        documented, actual = statement.exc_msg, run.exc_msg or ""
+        # The message is the tail of the documented traceback; the header and the
+        # "..." stack lines above it stay as the author wrote them.
+        start = statement.want_line + statement.want.count("\n") - documented.count("\n")
+    else:
+        documented, actual, start = statement.want, run.got, statement.want_line
+    if is_cut(actual):
+        raise UpdateError(
+            "the output was cut to flax_errors_output_limit; raise the limit to update it"
+        )
+    new = rewrite(documented, actual, statement_flags(statement))
+    return Edit(statement.location, start, tuple(documented.splitlines()), tuple(new.splitlines()))
+
+
+def rewrite(documented: str, actual: str, flags: int = OPTION_FLAGS) -> str:
+    """Documented text that matches ``actual`` and keeps as much of ``documented`` as can.
+
+    Words are aligned with :class:`difflib.SequenceMatcher`. Unchanged words keep
+    their documented layout; a changed stretch keeps its documented words when they
+    still match the new ones (they hold an ``...``), and otherwise takes the actual
+    words with their actual layout. A trailing ``...`` stays trailing.
+
+    Raises:
+        UpdateError: if ``actual`` cannot be written as doctest output that matches.
+    """
+    checker = doctest.OutputChecker()
+    if checker.check_output(documented, actual, flags):
+        return documented
+    trailing = documented.rstrip().endswith(_ELLIPSIS)
+    candidates = [_merge(documented, actual, flags), _as_output(actual)]
+    for candidate in candidates:
+        if trailing and not candidate.rstrip().endswith(_ELLIPSIS):
+            candidate = candidate.rstrip() + _ELLIPSIS + "\n"  # noqa: PLW2901 - the variant to try
+        if checker.check_output(candidate, actual, flags):
+            return candidate
+    raise UpdateError(f"cannot write {actual!r} as documented output that doctest would accept")
+
+
+_Token = tuple[str, str]
+"""A word and the whitespace after it."""
+
+
+def _tokens(text: str) -> tuple[str, list[_Token]]:
+    lead = text[: len(text) - len(text.lstrip())]
+    return lead, [(m.group(1), m.group(2)) for m in _WORD.finditer(text)]
+
+
+def _join(tokens: Sequence[_Token]) -> str:
+    return "".join(word + space for word, space in tokens)
+
+
+def _merge(documented: str, actual: str, flags: int) -> str:
+    lead, doc = _tokens(documented)
+    _, act = _tokens(actual)
+    matcher = difflib.SequenceMatcher(None, [w for w, _ in doc], [w for w, _ in act], False)
+    merged: list[_Token] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        ours, theirs = doc[i1:i2], act[j1:j2]
+        if tag == "equal":
+            merged += [(word, _space(space, theirs[k][1])) for k, (word, space) in enumerate(ours)]
+        elif ours and _matches(ours, theirs, flags):
+            merged += ours
+        elif i2 == len(doc) and j2 == len(act) and ours and ours[-1][0].endswith(_ELLIPSIS):
+            merged += _cut_tail(ours, theirs)
+        elif len(ours) == len(theirs):
+            # Word for word: the new words take the old places, line breaks and all.
+            merged += [(word, _space(ours[k][1], space)) for k, (word, space) in enumerate(theirs)]
+        else:
+            merged += theirs
+    return _as_output(lead + _join(merged))
+
+
+def _matches(ours: Sequence[_Token], theirs: Sequence[_Token], flags: int) -> bool:
+    """Whether old words still match new ones (they hold an ``...``)."""
+    flat = [" ".join(word for word, _ in tokens) + "\n" for tokens in (ours, theirs)]
+    return doctest.OutputChecker().check_output(flat[0], flat[1], flags)
+
+
+def _space(documented: str, actual: str) -> str:
+    """The documented whitespace, unless the actual text breaks lines there more often.
+
+    An author's wrapping of a long line stays; a line break or blank line that the
+    output really has shows.
+    """
+    return actual if actual.count("\n") > documented.count("\n") else documented
+
+
+def _cut_tail(ours: Sequence[_Token], theirs: Sequence[_Token]) -> list[_Token]:
+    """The new words that correspond to an old tail ending in ``...``, then the ``...``.
+
+    The ``...`` hid whatever followed (a note JAX appends, say): keep hiding it, and
+    take only as many new words as the old ones before the ``...`` stood for.
+    """
+    last_word, last_space = ours[-1]
+    standalone = last_word == _ELLIPSIS
+    kept = list(ours[:-1]) if standalone else [*ours[:-1], (last_word[: -len(_ELLIPSIS)], "")]
+    target = " ".join(word for word, _ in kept if word)
+    best = max(
+        range(len(theirs) + 1),
+        key=lambda k: difflib.SequenceMatcher(
+            None, target, " ".join(w for w, _ in theirs[:k])
+        ).ratio(),
+    )
+    cut = list(theirs[:best])
+    if standalone:
+        before = ours[-2][1] if len(ours) > 1 else " "
+        if cut:
+            cut[-1] = (cut[-1][0], before)
+        return [*cut, (_ELLIPSIS, last_space)]
+    if not cut:
+        return [(_ELLIPSIS, last_space)]
+    cut[-1] = (cut[-1][0] + _ELLIPSIS, last_space)
+    return cut
+
+
+def _as_output(text: str) -> str:
+    """``text`` as doctest output: blank lines marked, no trailing spaces, one final newline."""
+    lines = [line.rstrip() for line in text.rstrip().split("\n")]
+    if lines == [""]:
+        return ""
+    return "".join((line or doctest.BLANKLINE_MARKER) + "\n" for line in lines)
+
+
+def apply(text: str, edits: Sequence[Edit], *, python: bool) -> str:
+    """``text`` (one file) with ``edits`` made, bottom-up; the rest stays byte for byte.
+
+    Args:
+        text: The file's content.
+        edits: Edits whose location is in this file.
+        python: Whether the file is Python source, where the text lives in a
+            docstring (backslashes are escaped unless the docstring is raw).
+
+    Raises:
+        UpdateError: if an edit's documented text is not where it was parsed from
+            (the file changed), edits overlap, or the new text cannot be written.
+    """
+    new_text, skips = apply_each(text, edits, python=python)
+    if skips:
+        raise UpdateError(skips[0].reason)
+    return new_text
+
+
+def apply_each(text: str, edits: Sequence[Edit], *, python: bool) -> tuple[str, list[Skip]]:
+    """Like :func:`apply`, but an edit that cannot be made is skipped, not fatal.
+
+    Returns:
+        The text with every edit that could be made, and a :class:`Skip` (with
+        the reason) for each one that could not.
+    """
+    lines = io.StringIO(text, newline="").readlines()
+    skips: list[Skip] = []
+    below = len(lines) + 1
+    for edit in sorted(edits, key=lambda e: e.start, reverse=True):
+        if edit.start + len(edit.old) > below:
+            skips.append(Skip(edit.location, f"{edit}: overlaps another edit"))
+            continue
+        try:
+            lines[edit.start - 1 : edit.start - 1 + len(edit.old)] = _replacement(
+                lines, text, edit, python=python
+            )
+        except UpdateError as error:
+            skips.append(Skip(edit.location, str(error)))
+        else:
+            below = edit.start
+    return "".join(lines), skips
+
+
+def _replacement(lines: list[str], text: str, edit: Edit, *, python: bool) -> list[str]:
+    """The lines that replace ``edit``'s documented text, checked against the file."""
+    prompt = _line(lines, edit.location.line, edit)
+    indent = prompt[: len(prompt) - len(prompt.lstrip())]
+    if not prompt.lstrip().startswith(">>>"):
+        raise UpdateError(f"{edit.location}: expected a '>>>' statement here")
+    raw = _raw_string(text, edit.location.line) if python else True
+    for offset, old in enumerate(edit.old):
+        found = _line(lines, edit.start + offset, edit)
+        if found.rstrip() != (indent + _escape(old, raw, python)).rstrip():
+            raise UpdateError(
+                f"{edit.location.path}:{edit.start + offset}: expected the documented "
+                f"text {old!r}, found {found.rstrip()!r}"
+            )
+    # New lines end like the line above them (the prompt, at least), so a file
+    # with CRLF endings keeps them.
+    ending = _ending(lines[edit.start - 2])
+    return [(indent + _escape(line, raw, python)).rstrip() + ending for line in edit.new]
+
+
+def _line(lines: list[str], number: int, edit: Edit) -> str:
+    if not 1 <= number <= len(lines):
+        raise UpdateError(f"{edit}: line {number} is past the end of the file")
+    return lines[number - 1].rstrip("\r\n")
+
+
+def _ending(line: str) -> str:
+    stripped = line.rstrip("\r\n")
+    return line[len(stripped) :] or "\n"
+
+
+def _escape(line: str, raw: bool, python: bool) -> str:
+    if not python:
+        return line
+    if '"""' in line or "'''" in line:
+        raise UpdateError(f"cannot write a triple quote into a docstring: {line!r}")
+    # In a plain docstring "\\" in the file is "\" in __doc__, which doctest reads.
+    return line if raw else line.replace("\\", "\\\\")
+
+
+def _raw_string(text: str, line: int) -> bool:
+    """Whether the string literal that holds ``line`` of Python source is raw."""
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.STRING and token.start[0] <= line <= token.end[0]:
+                prefix = token.string[: len(token.string) - len(token.string.lstrip("rRbBuUfF"))]
+                return "r" in prefix.lower()
+    except (tokenize.TokenError, SyntaxError) as error:
+        raise UpdateError(f"cannot read the Python source: {error}") from error
+    raise UpdateError(f"line {line} is not inside a string literal")

@@ -1,0 +1,1 @@
+"""What the site says and links: texts, areas, inventories, frame links, moved pages."""

@@ -1,0 +1,122 @@
+"""Links from the library frames of a published traceback to their source.
+
+A published frame names its file inside its import root (``flax/linen/linear.py``,
+see :mod:`flax_errors_ext.model.runs.tracebacks`), and the first part of that path is
+the package. Where the package's repository is known (:data:`DEFAULT_SOURCE_LINKS`,
+extended or overridden by ``flax_errors_source_links``), the frame's
+``File "...", line N`` links to that line at the tag of the version that ran.
+Every other frame (the reader's ``<doctest ...>``, this package's, a package whose
+repository is unknown, or a version that names no release) gets no link.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import string
+from typing import TYPE_CHECKING
+from urllib.parse import quote
+
+from flax_errors_ext.model.runs.tracebacks import frame_lines
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+DEFAULT_SOURCE_LINKS: Mapping[str, str] = {
+    "flax": "https://github.com/google/flax/blob/v{version}/{path}#L{line}",
+    "jax": "https://github.com/jax-ml/jax/blob/jax-v{version}/{path}#L{line}",
+}
+"""Packages whose repository holds each file at its path inside the import root,
+by tag: flax's tags are ``v0.12.8``, jax's ``jax-v0.10.2``. jaxlib is left out:
+its files are built, not kept in JAX's repository at that path."""
+
+FIELDS = ("version", "path", "line")
+"""What a template may name: the installed version, the file's path inside the
+import root (``flax/linen/linear.py``), and the line."""
+
+_RELEASE = re.compile(r"\d+(?:\.\d+)*")
+"""A version that is a release, and so has a tag (not ``0.13.0.dev1+g1a2b3c``)."""
+
+
+def template_problem(template: object) -> str:
+    """What is wrong with a URL template, or "" if nothing is."""
+    if not isinstance(template, str) or not template.startswith(("http://", "https://")):
+        return "must be an http(s) URL template"
+    try:
+        names = _names(template)
+    except ValueError as error:
+        return f"is not a format string ({error})"
+    unknown = sorted(names - set(FIELDS))
+    if unknown:
+        return f"names {unknown}; a template may name only {{version}}, {{path}} and {{line}}"
+    if "path" not in names:
+        return "must name {path}"
+    return ""
+
+
+def _names(template: str) -> set[str]:
+    """The fields a format string names."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+
+
+def link_templates(overrides: Mapping[str, str | None]) -> dict[str, str]:
+    """The URL template of each package: the defaults, with ``overrides`` on top.
+
+    An override of None takes a default's link away.
+    """
+    merged = {**DEFAULT_SOURCE_LINKS, **overrides}
+    return {package: template for package, template in merged.items() if template}
+
+
+@dataclasses.dataclass(frozen=True)
+class SourceLink:
+    """A span of a traceback's text that links to a line of source."""
+
+    start: int
+    end: int
+    url: str
+
+
+@dataclasses.dataclass(frozen=True)
+class SourceLinks:
+    """Where packages' files are published, and the versions that ran."""
+
+    templates: tuple[tuple[str, str], ...] = ()
+    """``(package, URL template)``: see :func:`link_templates`."""
+    versions: tuple[tuple[str, str], ...] = ()
+    """``(package, installed version)``, as a run records them."""
+
+    @classmethod
+    def of(cls, templates: Mapping[str, str], versions: Mapping[str, str]) -> SourceLinks:
+        """Links for ``templates`` (by package) at ``versions`` (by package)."""
+        return cls(tuple(templates.items()), tuple(versions.items()))
+
+    def url(self, path: str, line: int) -> str:
+        """The URL of ``line`` of a file shown as ``path``, or "" where none is known.
+
+        Args:
+            path: The file as a published frame names it, inside its import root.
+            line: The line number.
+        """
+        parts = re.split(r"[/\\]", path)
+        template = dict(self.templates).get(parts[0])
+        if template is None or len(parts) < 2 or any(p in ("", ".", "..") for p in parts):
+            return ""  # not a file inside a known package: absolute, <doctest ...>, a bare name
+        version = dict(self.versions).get(parts[0], "")
+        if "version" in _names(template) and not _RELEASE.fullmatch(version):
+            return ""
+        return template.format(version=version, path=quote("/".join(parts)), line=line)
+
+    def find(self, text: str) -> list[SourceLink]:
+        """The ``File "...", line N`` part of each frame in ``text`` that has a URL.
+
+        Args:
+            text: A published traceback (see
+                :func:`~flax_errors_ext.model.runs.tracebacks.publishable`).
+        """
+        found = []
+        for offset, frame in frame_lines(text):
+            url = self.url(frame["file"], int(frame["line"]))
+            if url:
+                found.append(SourceLink(offset + 2, offset + frame.end("line"), url))
+        return found

@@ -1,0 +1,269 @@
+"""What the site says about the catalogue, computed from the entries' records.
+
+The records are the entries' :class:`~flax_errors_ext.model.runs.entry_record.EntryRecord`,
+whose ``summary`` is the entry's one-line headline. Everything here is text and
+numbers; the Sphinx side turns it into nodes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import re
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from flax_errors_ext.model.catalogue.records import ExampleKind
+from flax_errors_ext.model.runs.tracebacks import strip_jax_note
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from flax_errors_ext.model.catalogue.records import Example
+    from flax_errors_ext.model.lookup.wordings import Wording
+    from flax_errors_ext.model.runs.entry_record import EntryRecord
+
+
+@dataclasses.dataclass(frozen=True)
+class Badge:
+    """How a status shows on the site: a word, a colour, and what it promises."""
+
+    label: str
+    colour: str
+    """A sphinx-design semantic colour (success, danger, info, warning, secondary)."""
+    meaning: str
+
+
+BADGES: dict[str, Badge] = {
+    "passed": Badge(
+        "verified", "success", "every example ran and printed exactly what is documented"
+    ),
+    "failed": Badge(
+        "drifted", "danger", "an example no longer does what is documented; see the entry"
+    ),
+    "malformed": Badge("malformed", "danger", "the entry's docstring breaks the format"),
+    "unreachable": Badge(
+        "unreachable", "info", "this Flax cannot raise it; the evidence is checked instead"
+    ),
+    "undocumented": Badge("undocumented", "warning", "no examples yet"),
+    "not-run": Badge("not run", "secondary", "examples were not executed in this build"),
+}
+BADGE_ORDER = ("passed", "unreachable", "failed", "malformed", "undocumented", "not-run")
+
+
+def badge(status: str) -> Badge:
+    """The badge for an entry status; an unknown status shows as itself."""
+    return BADGES.get(status, Badge(status, "secondary", status))
+
+
+def verification_text(record: EntryRecord, also_on: Sequence[str] = ()) -> str:
+    """What an entry's verification line says after its mark (passed) or badge (the rest).
+
+    ``Verified on CPU · flax 0.12.8 · jax 0.10.2 · jaxlib 0.10.2``: the device as
+    the record gives it, the versions by package name (a kernel reports them in
+    another order than the cache key keeps them). No date: an entry's page depends
+    only on what it was checked against, so rebuilds from the cache give the same page.
+    ``also_on`` names other devices whose runs saw the same: ``Verified on CPU and
+    on GPU (NVIDIA H200)`` (see :mod:`~flax_errors_ext.model.runs.other_runs`).
+    """
+    places = [f"on {where}" for where in (record.device.label, *also_on)] if record.device else []
+    on = f" {_listed(places)}" if places else ""
+    words = {
+        "passed": f"Verified{on}",
+        "unreachable": f"Evidence checked{on}",
+        "failed": "An example no longer does what is documented" + (f" (run{on})" if on else ""),
+        "malformed": "The docstring breaks the catalogue format",
+        "undocumented": "No examples yet",
+        "not-run": "Not run in this build: the outputs shown are the documented ones",
+    }.get(record.status.value, record.status.value)
+    return " · ".join([words, *(f"{name} {version}" for name, version in sorted(record.versions))])
+
+
+def _listed(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return " and ".join([", ".join(items[:-1]), items[-1]] if len(items) > 2 else items)
+
+
+def first_paragraph(text: str) -> tuple[str, int]:
+    """The first paragraph of reST text as one line, and the line its rest starts at.
+
+    The rest starts after the blank lines that follow the paragraph; at the end of
+    ``text`` when there is no more.
+    """
+    lines = text.split("\n")
+    start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
+    end = next((i for i in range(start, len(lines)) if not lines[i].strip()), len(lines))
+    rest = next((i for i in range(end, len(lines)) if lines[i].strip()), len(lines))
+    return " ".join(line.strip() for line in lines[start:end]), rest
+
+
+def first_screen(examples: Sequence[Example]) -> tuple[int, ...]:
+    """Which examples an entry shows before any tab, by index, in the order shown.
+
+    The first bad example, then the first good one: the wrong code and the fixed
+    code one after the other. Where the error cannot be raised, only the good
+    example (what to do); the evidence goes in a dropdown (:func:`evidence`).
+    Every other example goes in the tabs below.
+    """
+    kinds = [example.kind for example in examples]
+    bad = kinds.index(ExampleKind.BAD) if ExampleKind.BAD in kinds else None
+    good = kinds.index(ExampleKind.GOOD) if ExampleKind.GOOD in kinds else None
+    return tuple(index for index in (bad, good) if index is not None)
+
+
+def evidence(examples: Sequence[Example]) -> int | None:
+    """The index of the evidence an unreachable entry folds away, if it is one."""
+    kinds = [example.kind for example in examples]
+    if ExampleKind.BAD in kinds or ExampleKind.UNREACHABLE not in kinds:
+        return None
+    return kinds.index(ExampleKind.UNREACHABLE)
+
+
+def caption(examples: Sequence[Example], kind: ExampleKind) -> str:
+    """The first paragraph of the first ``kind`` example's description, as reST ("" if none)."""
+    found = next((example for example in examples if example.kind is kind), None)
+    return first_paragraph(found.description)[0] if found is not None else ""
+
+
+def fix_text(examples: Sequence[Example]) -> str:
+    """The one-line fix shown under an entry's headline: its first good example's caption.
+
+    "" where the entry has no bad example (see :func:`lead_lines`) or no good
+    example with a description.
+    """
+    if not any(example.kind is ExampleKind.BAD for example in examples):
+        return ""
+    return caption(examples, ExampleKind.GOOD)
+
+
+def lead_lines(examples: Sequence[Example]) -> tuple[tuple[str, str], ...]:
+    """The labelled one-liners under an entry's headline: ``(label, reST text)``.
+
+    ``Fix:`` for an error that can be raised; for one that cannot, when it is
+    (the evidence's first paragraph) and what to do (the good example's caption).
+    """
+    if evidence(examples) is None:
+        fix = fix_text(examples)
+        return (("Fix:", fix),) if fix else ()
+    lines = (
+        ("When it is raised:", caption(examples, ExampleKind.UNREACHABLE)),
+        ("What to do:", caption(examples, ExampleKind.GOOD)),
+    )
+    return tuple(line for line in lines if line[1])
+
+
+@dataclasses.dataclass(frozen=True)
+class Figures:
+    """The catalogue at a glance, for the landing page."""
+
+    entries: int
+    statuses: tuple[tuple[str, int], ...]
+    """(status, count), most reassuring first, zero counts left out."""
+    device: str
+    """Where the examples ran, or "" if nothing ran."""
+    versions: str
+    """``jax 0.10.2, jaxlib 0.10.2, flax 0.12.8``, or "" if unknown."""
+
+    @property
+    def executed(self) -> bool:
+        """Whether any example ran in this build or a cached one that still applies."""
+        return bool(self.device)
+
+
+def figures(records: Sequence[EntryRecord]) -> Figures:
+    """Count the entries by status and say where they were checked."""
+    counts = Counter(r.status.value for r in records)
+    order = [s for s in BADGE_ORDER if counts[s]] + sorted(set(counts) - set(BADGE_ORDER))
+    devices = [r.device for r in records if r.status != "not-run" and r.device is not None]
+    versions = next((r.versions for r in records if r.versions), ())
+    return Figures(
+        entries=len(records),
+        statuses=tuple((s, counts[s]) for s in order),
+        device=devices[0].label if devices else "",
+        versions=", ".join(f"{name} {version}" for name, version in versions),
+    )
+
+
+def search_entries(
+    records: Sequence[EntryRecord], roots: Sequence[str], wordings: Iterable[Wording] = ()
+) -> list[dict[str, Any]]:
+    """What the site search matches pasted error text against, one item per entry.
+
+    Each item has the entry's ``name``, ``qualname``, site-relative ``url`` with
+    its anchor, ``headline``, and the texts a reader may paste, each once:
+
+    - ``messages``: the documented and actual text of its bad examples' errors,
+      with paths relative to ``roots`` as ``errors.json`` has them;
+    - ``seen_as``: ``{"text", "note"}`` for each error its "also seen as" examples
+      raise (another class, where this one is not in place), the note being the
+      example's caption;
+    - ``older``: ``{"text", "versions"}`` for each wording that recorded past
+      releases printed and the newest recorded one no longer prints (``wordings``,
+      see :mod:`flax_errors_ext.model.lookup.wordings`).
+    """
+    past: dict[str, list[dict[str, str]]] = {}
+    for wording in wordings:
+        if not wording.current:
+            text = strip_jax_note(wording.text).strip()
+            past.setdefault(wording.qualname, []).append(
+                {"text": text, "versions": wording.versions}
+            )
+    items = []
+    for record in sorted(records, key=lambda r: r.qualname):
+        messages: list[str] = []
+        seen_as: list[dict[str, str]] = []
+        for example, raw in record.raised_texts(roots):
+            text = strip_jax_note(raw).strip()
+            if not text:
+                continue
+            if example.kind is ExampleKind.SEEN_AS:
+                seen_as.append({"text": text, "note": plain_text(example.caption)})
+            elif text not in messages:
+                messages.append(text)
+        items.append(
+            {
+                "name": record.name,
+                "qualname": record.qualname,
+                "url": record.url,
+                "headline": plain_text(record.summary),
+                "messages": messages,
+                "seen_as": seen_as,
+                "older": past.get(record.qualname, []),
+            }
+        )
+    return items
+
+
+_INLINE = re.compile(r"``(?P<literal>.+?)``|(?::[\w:.-]+:)?`(?P<ref>[^`]+?)`")
+_REF_TARGET = re.compile(r"\s*<[^<>]*>$")
+
+
+def inline_parts(text: str) -> list[tuple[str, bool]]:
+    """Split a reST one-liner into (text, is_code) parts, for rendering without a parser.
+
+    ````literal````, ```role``` and ``:role:`text <target>``` become code; nothing
+    else is interpreted, so the text can never become markup.
+    """
+    parts: list[tuple[str, bool]] = []
+    position = 0
+    for match in _INLINE.finditer(text):
+        if match.start() > position:
+            parts.append((text[position : match.start()], False))
+        code = match["literal"] or _REF_TARGET.sub("", match["ref"]).lstrip("~!")
+        parts.append((code, True))
+        position = match.end()
+    if position < len(text):
+        parts.append((text[position:], False))
+    return parts
+
+
+def plain_text(text: str, code_mark: str = "") -> str:
+    """ReST text without its inline markup; code parts wrapped in ``code_mark``."""
+    return "".join(
+        f"{code_mark}{part}{code_mark}" if code else part for part, code in inline_parts(text)
+    )
+
+
+def time_text(moment: datetime.datetime) -> str:
+    """``2026-11-30 14:05 UTC``."""
+    return moment.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")

@@ -1,0 +1,1 @@
+"""The catalogue directive: one section per error, its examples, other projects' prose."""

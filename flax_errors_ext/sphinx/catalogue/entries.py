@@ -1,0 +1,387 @@
+"""The catalogue directive: run each entry of a module and render what happened.
+
+``.. flax-errors-catalogue:: <module>`` renders one section per error, whose id is
+the error's full dotted name (the fragment of the URL the error prints). A reader
+who lands there sees, from the top: the error's name, what went wrong in one line,
+the fix in one line (the first good example's caption), whether and where it was
+verified, its history across Flax's releases where one is recorded (a strip and a
+line, see :mod:`flax_errors_ext.sphinx.history.strips`), then the first bad and the first
+good example one after the other, open,
+with any other examples as tabs below them (see :mod:`flax_errors_ext.sphinx.catalogue.examples`):
+a reader at 1280 by 900 pixels has the wrong code and the fixed code on the first screen.
+Then come the explanation, the signature and related errors.
+
+Examples are executed here, at read time, through :mod:`flax_errors_ext.execution.runs.run`;
+everything shown of a run is a literal block, so error text can never turn into
+markup. Each section also carries an invisible :class:`error_record` that the
+environment collector files away for ``errors.json`` and the index.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+from docutils import nodes
+from docutils.statemachine import StringList
+from sphinx.errors import ExtensionError
+from sphinx.util.docutils import SphinxDirective, switch_source_input
+
+from flax_errors_ext.execution.catalogue.modules import DiscoveryError, load_module
+from flax_errors_ext.execution.runs.run import (
+    EntryOutcome,
+    check_module,
+    default_jobs,
+    run_versions,
+)
+from flax_errors_ext.model.catalogue.records import Verdict
+from flax_errors_ext.model.catalogue.snippets import ran_statements
+from flax_errors_ext.model.history.releases import entry_codes
+from flax_errors_ext.model.history.view import build_release, build_row, module_history
+from flax_errors_ext.model.runs.tracebacks import strip_roots
+from flax_errors_ext.model.site.areas import area_of, area_rank
+from flax_errors_ext.model.site.inventory import INVENTORY_FILE
+from flax_errors_ext.model.site.moved_pages import unforwarded
+from flax_errors_ext.model.site.texts import inline_parts, lead_lines, verification_text
+from flax_errors_ext.sphinx.badges import status_badge
+from flax_errors_ext.sphinx.catalogue.examples import entry_examples
+from flax_errors_ext.sphinx.catalogue.foreign import foreign_passage
+from flax_errors_ext.sphinx.compat import NO_INDEX
+from flax_errors_ext.sphinx.history.strips import entry_history, retired_section
+from flax_errors_ext.sphinx.loggers import LOGGER, warn
+from flax_errors_ext.sphinx.runs import other_runs as device_runs
+from flax_errors_ext.sphinx.site.index import add_jump
+from flax_errors_ext.sphinx.site.linked_tracebacks import source_links
+from flax_errors_ext.sphinx.state import (
+    BuildState,
+    build_state,
+    error_record,
+    history_record,
+    see_also_placeholder,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from sphinx.application import Sphinx
+    from sphinx.domains.python import PythonDomain
+
+    from flax_errors_ext.model.catalogue.discover import ErrorModule, LeftOut
+    from flax_errors_ext.model.catalogue.records import FormatProblem, Prose
+    from flax_errors_ext.model.history.view import ModuleHistory
+    from flax_errors_ext.model.runs.entry_record import EntryRecord
+
+
+def signature_only(
+    app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]
+) -> None:
+    """Empty the docstring autodoc renders for an entry's signature.
+
+    The entry renders the docstring itself; autodoc contributes the signature.
+    Connected early (priority 400), before the handlers of other extensions a
+    project may load (sphinx-autodoc-typehints adds its type fields at 500).
+    """
+    if name in _SIGNATURE_ONLY:
+        lines[:] = []
+
+
+_SIGNATURE_ONLY: set[str] = set()
+"""Classes whose autodoc output is being built for a signature (one read at a time)."""
+
+
+class CatalogueDirective(SphinxDirective):
+    """Render every error class of one module as an executed catalogue entry."""
+
+    required_arguments = 1
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        """Discover, execute, judge and render every error class of the module."""
+        state = build_state(self.env)
+        try:
+            module = load_module(state.config.spec(self.arguments[0]), state.catalogue_folders)
+        except DiscoveryError as error:
+            warn(str(error), "import", self.get_location())
+            return []
+        if state.config.upstream == "off":
+            module = module.without_upstream()
+        self.env.note_dependency(str(module.path))
+        # Where its docstrings' references link (see flax_errors_ext.sphinx.catalogue.foreign).
+        self.env.note_dependency(str(INVENTORY_FILE))
+        for entry in module.entries:
+            self.env.note_dependency(entry.location.path)
+        # Example files that exist; one added later is caught by env-get-outdated.
+        for path in module.catalogue_paths:
+            self.env.note_dependency(path)
+        for problem in module.problems:
+            warn(problem.message, "catalogue", str(problem.location))
+        outcomes = check_module(
+            module, state.run, state.run.sources(), jobs=state.config.jobs or default_jobs()
+        )
+        roots = state.published_roots
+        history = self._history(module, outcomes, state, roots)
+        groups: dict[str, list[nodes.Node]] = {}
+        for outcome in outcomes:
+            entry_nodes = self._entry(outcome, state, history, roots)
+            groups.setdefault(area_of(outcome.entry.qualname), []).extend(entry_nodes)
+        rendered = _grouped(groups)
+        rendered += _left_out_note(module.left_out)
+        if history is not None:
+            rendered += retired_section(history)
+            rendered.append(history_record(history=history))
+        return rendered
+
+    def _history(
+        self,
+        module: ErrorModule,
+        outcomes: Sequence[EntryOutcome],
+        state: BuildState,
+        roots: Sequence[str],
+    ) -> ModuleHistory | None:
+        """The module's recorded history with this build's own runs as their release's row."""
+        found = state.histories.get(module.name)
+        if found is None:
+            return None
+        self.env.note_dependency(found.path)
+        rows = {}
+        for outcome in outcomes:
+            row = build_row(outcome.entry, outcome.results, roots)
+            if row is not None:
+                rows[outcome.entry.name] = row
+        classes = [e.name for e in module.entries] + [item.name for item in module.left_out]
+        current = build_release(state.run.fingerprint.version_map, classes, rows)
+        return module_history(
+            found.history,
+            entry_codes(module.entries),
+            current,
+            unreachable={
+                o.entry.name
+                for o in outcomes
+                if o.entry.unreachable_with(run_versions(state.run.fingerprint, o.entry))
+            },
+            source=found.path,
+        )
+
+    def _entry(
+        self,
+        outcome: EntryOutcome,
+        state: BuildState,
+        history: ModuleHistory | None,
+        roots: Sequence[str],
+    ) -> list[nodes.Node]:
+        entry, results = outcome.entry, outcome.results
+        section = nodes.section(ids=[entry.qualname], classes=["flax-errors-entry"])
+        section += nodes.title(entry.name, entry.name)
+        # An alias, so that autodoc of the same module beside the catalogue is the
+        # canonical description and neither warns of a duplicate.
+        python_domain = cast("PythonDomain", self.env.get_domain("py"))
+        python_domain.note_object(
+            entry.qualname,
+            "exception",
+            entry.qualname,
+            aliased=True,
+            location=(self.env.docname, self.lineno),
+        )
+        record = outcome.record(state.run.fingerprint)
+        section += _headline_paragraph(entry.summary)
+        # Read off the examples that hold for this build's versions.
+        leads = lead_lines([r.example for r in results if r.verdict is not Verdict.OTHER_VERSIONS])
+        for label, text in leads:
+            section += _lead_paragraph(label, text)
+        prose = entry.details
+        others = device_runs.merged(self.env, record, roots)  # runs on other devices
+        section += _status_line(record, others.text)
+        if history is not None:
+            section += entry_history(entry.name, history)
+        section += others.nodes
+        for problem in entry.problems:
+            section += _problem_box(problem, roots)
+        self._warn_unforwarded(outcome, state)
+        if results:
+            links = source_links(state.config.source_links, record.version_map)
+            section += entry_examples(results, self._rest, captions_shown=bool(leads), links=links)
+        if any(passage.text.strip() for passage in prose):
+            section += nodes.rubric("What it means", "What it means")
+        ran = ran_statements(entry.examples)  # the docstring's code blocks that run
+        for passage in prose:
+            if passage.foreign:
+                section += self._foreign_rest(passage, entry.qualname, ran)
+            else:
+                section += self._rest(passage.text, passage.path, passage.lines)
+        section += self._signature(entry.qualname)
+        section += see_also_placeholder(qualname=entry.qualname)
+        section += error_record(record=record, loaded=outcome.execution.loaded)
+        return [section]
+
+    def _warn_unforwarded(self, outcome: EntryOutcome, state: BuildState) -> None:
+        """Warn of a printed link to this error on a page this site neither has nor forwards.
+
+        The pages other releases link to are forwarded when their texts are known
+        (the history, the runs of other stacks); a release whose text is not yet
+        among them would send its readers nowhere.
+        """
+        spec = state.config.spec(outcome.entry.module)
+        forwarded = set(self.config["redirects"] or ())
+        for result in outcome.results:
+            for page in unforwarded(spec, result.actual, forwarded):
+                warn(
+                    f"{outcome.entry.qualname}: the error links to {spec.upstream}/{page}.html, "
+                    "a page this site neither has nor forwards; list a run of this release "
+                    "in flax_errors_device_runs, and the site forwards that page",
+                    "unforwarded",
+                    str(result.location),
+                )
+
+    def _rest(self, text: str, path: str, lines: Sequence[int]) -> list[nodes.Node]:
+        """Parse docstring reST, with each line located at its place in ``path``."""
+        if not text.strip():
+            return []
+        content = StringList()
+        for line_text, line in zip(text.splitlines(), lines, strict=False):
+            content.append(line_text, path, line - 1)
+        container = nodes.container()
+        # Docutils' own messages (broken inline markup, say) then name the
+        # docstring's file and line, not the page's.
+        with switch_source_input(self.state, content):
+            self.state.nested_parse(content, 0, container)
+        return list(container.children)
+
+    def _foreign_rest(
+        self, passage: Prose, qualname: str, ran: frozenset[str]
+    ) -> list[nodes.Node]:
+        """Render another project's docstring, or show it verbatim if its reST is broken.
+
+        Warnings about markup we cannot fix would only teach people to ignore
+        warnings, so the passage is parsed with the reporter silenced and, if it
+        produced any problem, shown as preformatted text instead. Its code blocks
+        that never run are labelled so (:func:`~.foreign.foreign_passage`).
+        """
+        reporter = self.state.document.reporter
+        level = reporter.report_level
+        reporter.report_level = reporter.SEVERE_LEVEL
+        try:
+            parsed = self._rest(passage.text, passage.path, passage.lines)
+        finally:
+            reporter.report_level = level
+        broken = any(
+            message["level"] >= 2
+            for node in parsed
+            for message in node.findall(nodes.system_message)
+        )
+        if not broken:
+            # References link by the inventory or render as their text (foreign.py).
+            return [foreign_passage(parsed, qualname, ran)]
+        LOGGER.info(f"{passage.path}:{passage.lines[0]}: docstring shown verbatim (invalid reST)")
+        return [nodes.literal_block(passage.text, passage.text, classes=["flax-errors-verbatim"])]
+
+    def _signature(self, qualname: str) -> list[nodes.Node]:
+        """The constructor's signature, as autodoc renders it; nothing where it cannot.
+
+        A signature autodoc cannot read (a constructor written in C, say) autodoc
+        leaves out itself. Another extension's autodoc handler may fail on such a
+        class (sphinx-autodoc-typehints 3.17.6 on ``jax.errors.JaxRuntimeError``,
+        whose nanobind ``__init__`` has no ``__qualname__``): the signature is left
+        out then too, said in the verbose log, and the build goes on.
+        """
+        content = StringList(
+            [f".. autoexception:: {qualname}", f"   :{NO_INDEX}:"], "<flax-errors>"
+        )
+        container = nodes.container(classes=["flax-errors-signature"])
+        _SIGNATURE_ONLY.add(qualname)
+        try:
+            self.state.nested_parse(content, 0, container)
+        except ExtensionError as error:
+            LOGGER.info(f"{qualname}: signature left out ({error})", location=self.get_location())
+            return []
+        finally:
+            _SIGNATURE_ONLY.discard(qualname)
+        return [container]
+
+
+def _grouped(groups: dict[str, list[nodes.Node]]) -> list[nodes.Node]:
+    """The entries under their index areas, with a line of links to the areas first.
+
+    A module whose errors all fall in one area keeps them as they are. Each entry
+    keeps its id, so every printed URL still lands on it.
+    """
+    if len(groups) < 2:
+        return [node for entries in groups.values() for node in entries]
+    jump = nodes.paragraph(classes=["flax-errors-areas"])
+    found: list[nodes.Node] = [jump]
+    for area in sorted(groups, key=area_rank):
+        anchor = "group-" + nodes.make_id(area)
+        add_jump(jump, area, anchor)
+        section = nodes.section(ids=[anchor], classes=["flax-errors-group"])
+        section += nodes.title(area, area)
+        section.extend(groups[area])
+        found.append(section)
+    return found
+
+
+def _left_out_note(left_out: Sequence[LeftOut]) -> list[nodes.Node]:
+    """Say which public classes of the module are not entries, and why."""
+    if not left_out:
+        return []
+    paragraph = nodes.paragraph(classes=["flax-errors-left-out"])
+    paragraph += nodes.Text("Not catalogued here: ")
+    for n, item in enumerate(left_out):
+        if n:
+            paragraph += nodes.Text("; ")
+        paragraph += nodes.literal(item.name, item.name)
+        paragraph += nodes.Text(f" ({item.reason})")
+    paragraph += nodes.Text(".")
+    return [paragraph]
+
+
+def _headline_paragraph(text: str) -> list[nodes.Node]:
+    if not text:
+        return []
+    paragraph = nodes.paragraph(classes=["flax-errors-headline"])
+    paragraph.extend(_inline(text))
+    return [paragraph]
+
+
+def _lead_paragraph(label: str, text: str) -> list[nodes.Node]:
+    """``Fix: Pass overwrite=True when ...``: an example's caption, under the headline."""
+    paragraph = nodes.paragraph(classes=["flax-errors-fix"])
+    paragraph += nodes.strong(label, label)
+    paragraph += nodes.Text(" ")
+    paragraph.extend(_inline(text))
+    return [paragraph]
+
+
+def _inline(text: str) -> list[nodes.Node]:
+    """A reST one-liner's text, with its inline literals as code and nothing else as markup."""
+    return [
+        nodes.literal(part, part) if code else nodes.Text(part)
+        for part, code in inline_parts(text)
+    ]
+
+
+def _status_line(record: EntryRecord, text: str = "") -> nodes.Node:
+    """The verification line: ``✓ Verified on CPU · flax 0.12.8 · jax 0.10.2 · ...``.
+
+    An entry that is not verified (drifted, unreachable, undocumented, not run)
+    leads with its status badge instead of the check mark. No date: an entry's
+    page depends only on what it was checked against (the landing page says when
+    the build ran), so rebuilds from the cache and ``-j`` give the same page.
+    """
+    passed = record.status.value == "passed"
+    lead = (
+        nodes.inline("✓", "✓", classes=["flax-errors-check"])
+        if passed
+        else status_badge(record.status)
+    )
+    return nodes.paragraph(
+        "",
+        "",
+        lead,
+        nodes.Text(" "),
+        nodes.Text(text or verification_text(record)),
+        classes=["flax-errors-status", record.status.value],
+    )
+
+
+def _problem_box(problem: FormatProblem, roots: Sequence[str]) -> nodes.warning:
+    box = nodes.warning()
+    box += nodes.literal_block("", strip_roots(str(problem), roots))
+    return box

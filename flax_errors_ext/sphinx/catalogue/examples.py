@@ -1,0 +1,308 @@
+"""An entry's examples: code, the real output, and the verdict.
+
+The first bad example and the first good one are shown one after the other, open,
+under "What raises it" and "The fix" (see :func:`~flax_errors_ext.model.site.texts.first_screen`);
+every other example (more bad and good ones, the evidence that an error cannot be
+raised, the library's own examples) is a sphinx-design tab below them.
+
+Each example's code block is the example as a doctest session whose output is
+what actually ran, with tracebacks trimmed to the reader's own frames
+(:mod:`flax_errors_ext.model.runs.tracebacks`); the full traceback is one click away
+in a dropdown. Both name library files inside their import root
+(``flax/linen/module.py``), never by a folder of the build machine, and leave
+out the doctest runner's frame; in the full traceback, a frame of a package whose
+repository is known links to its line at the tag of the version that ran
+(:mod:`flax_errors_ext.model.site.frame_links`). Everything shown of a run is a
+literal block, so error text never turns into markup.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+from sphinx_design.shared import create_component
+
+from flax_errors_ext.model.catalogue.conditions import describe
+from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
+from flax_errors_ext.model.runs.tracebacks import (
+    TRACEBACK_HEADER,
+    import_roots,
+    is_internal,
+    library_dirs,
+    publishable,
+    strip_roots,
+    trim_traceback,
+)
+from flax_errors_ext.model.site.texts import evidence, first_paragraph, first_screen
+from flax_errors_ext.sphinx.site.linked_tracebacks import traceback_block
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from flax_errors_ext.model.catalogue.records import ExampleResult
+    from flax_errors_ext.model.site.frame_links import SourceLinks
+
+    ParseRest = Callable[[str, str, Sequence[int]], list[nodes.Node]]
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_PASSED = {
+    ExampleKind.BAD: "Checked: raises exactly this error, with the documented text.",
+    ExampleKind.GOOD: "Checked: runs cleanly and prints the documented output.",
+    ExampleKind.UNREACHABLE: "Checked: the evidence still holds.",
+    ExampleKind.UPSTREAM: "Checked: prints what the library's own doctest documents.",
+    ExampleKind.SEEN_AS: "Checked: raises exactly that error, with the documented text.",
+}
+
+
+def entry_examples(
+    results: Sequence[ExampleResult],
+    parse_rest: ParseRest,
+    *,
+    captions_shown: bool,
+    links: SourceLinks | None = None,
+) -> list[nodes.Node]:
+    """The first bad and the first good example, open, then the others as tabs.
+
+    Where the error cannot be raised, the good example is open and the evidence
+    folded into a "How we know" dropdown.
+
+    Args:
+        results: The entry's examples with their verdicts, in docstring order.
+        parse_rest: Parses an example's description (reST) at its file lines.
+        captions_shown: Whether the captions of the first good example and of the
+            evidence are already shown under the headline (the fix line); their
+            boxes then leave that paragraph out.
+        links: Where the library frames of full tracebacks link to (see
+            :func:`source_links`); None links none.
+    """
+    totals = Counter(result.example.kind for result in results)
+    numbers: list[int] = []
+    seen: Counter[ExampleKind] = Counter()
+    for result in results:
+        seen[result.example.kind] += 1
+        numbers.append(seen[result.example.kind])
+    roots = import_roots()
+    # The first screen is for the examples that hold for this build's versions; the
+    # others (their ``:holds for:`` names other versions) wait in the tabs.
+    held = [i for i, result in enumerate(results) if result.verdict is not Verdict.OTHER_VERSIONS]
+    examples = [results[i].example for i in held]
+    shown = tuple(held[i] for i in first_screen(examples))
+    found_evidence = evidence(examples)
+    folded = held[found_evidence] if found_evidence is not None else None
+    # "What raises it" and "The fix" where there is something to fix; where the
+    # error cannot be raised, the evidence and the good example go by their kind.
+    fixes = any(results[index].example.kind is ExampleKind.BAD for index in shown)
+    found: list[nodes.Node] = []
+    for index in shown:
+        result = results[index]
+        kind = result.example.kind
+        heading = _FIRST_SCREEN[kind] if fixes and kind in _FIRST_SCREEN else kind.heading
+        skip = captions_shown and kind is ExampleKind.GOOD
+        found.append(
+            _shown(heading, _example(result, parse_rest, roots, links, skip_caption=skip), result)
+        )
+    if folded is not None:
+        result = results[folded]
+        title = "How we know it cannot be raised" + (
+            f": the evidence {result.verdict}" if result.verdict.failed else ""
+        )
+        box = _example(result, parse_rest, roots, links, skip_caption=captions_shown)
+        classes = ["flax-errors-evidence"] + (
+            ["flax-errors-failed"] if result.verdict.failed else []
+        )
+        found.append(dropdown(title, box, classes=classes))
+    rest = [i for i in range(len(results)) if i not in shown and i != folded]
+    if rest:
+        tab_set = create_component("tab-set", classes=["sd-tab-set", "flax-errors-examples"])
+        for index in rest:
+            result = results[index]
+            kind = result.example.kind
+            label = kind.heading + (f" {numbers[index]}" if totals[kind] > 1 else "")
+            if result.example.holds_for:
+                label += f" ({describe(result.example.holds_for)})"
+            tab_set += _tab(
+                label, _example(result, parse_rest, roots, links), failed=result.verdict.failed
+            )
+        found.append(tab_set)
+    return found
+
+
+_FIRST_SCREEN = {ExampleKind.BAD: "What raises it", ExampleKind.GOOD: "The fix"}
+"""The headings of the first bad and good example, where the error can be raised."""
+
+
+def _shown(heading: str, children: list[nodes.Node], result: ExampleResult) -> nodes.Node:
+    """An example shown open, under a small heading (red when the example failed)."""
+    classes = ["flax-errors-heading"] + (["flax-errors-failed"] if result.verdict.failed else [])
+    box = nodes.container(classes=["flax-errors-shown", result.example.kind.value])
+    box += nodes.rubric(heading, heading, classes=classes)
+    box.extend(children)
+    return box
+
+
+def _tab(label: str, children: list[nodes.Node], *, failed: bool) -> nodes.Node:
+    item = create_component("tab-item", classes=["sd-tab-item"], selected=False)
+    classes = ["sd-tab-label"] + (["flax-errors-failed"] if failed else [])
+    item += nodes.rubric(label, label, classes=classes)
+    content = create_component("tab-content", classes=["sd-tab-content"])
+    content.extend(children)
+    item += content
+    return item
+
+
+def _example(
+    result: ExampleResult,
+    parse_rest: ParseRest,
+    roots: Sequence[str],
+    links: SourceLinks | None,
+    *,
+    skip_caption: bool = False,
+) -> list[nodes.Node]:
+    """The example's box; ``skip_caption`` leaves out its description's first paragraph."""
+    example = result.example
+    box = nodes.container(
+        classes=["flax-errors-example", example.kind.value, result.verdict.value]
+    )
+    description = example.description
+    description_lines = description.count("\n") + 1
+    first = example.location.line - description_lines - 1
+    if skip_caption:
+        skipped = first_paragraph(description)[1]
+        description = "\n".join(description.split("\n")[skipped:])
+        first += skipped
+    if example.holds_for:
+        box += _holds_for_line(result)
+    box += parse_rest(description, example.location.path, _from(first))
+    box += nodes.literal_block(
+        "", transcript(result, roots=roots), language="pycon", classes=["flax-errors-transcript"]
+    )
+    # The verdict, then the full traceback: closed, it shares the verdict's line.
+    box += _verdict(result, roots)
+    full = full_tracebacks(result, roots=roots)
+    if full:
+        box += dropdown(
+            "Full traceback",
+            [traceback_block(text, links) for text in full],
+            classes=["flax-errors-full-traceback"],
+            margin="sd-mb-1",
+        )
+    if result.verdict.failed and result.diff:
+        box += nodes.literal_block("", strip_roots(result.diff, roots), language="diff")
+    return [box]
+
+
+def _holds_for_line(result: ExampleResult) -> nodes.Node:
+    """``Holds for flax < 0.12.9.``: the versions the example is true of."""
+    text = f"Holds for {describe(result.example.holds_for)}."
+    return nodes.paragraph("", "", nodes.Text(text), classes=["flax-errors-holds-for"])
+
+
+def _verdict(result: ExampleResult, roots: Sequence[str]) -> nodes.Node:
+    if result.verdict is Verdict.PASSED:
+        text = _PASSED[result.example.kind]
+    elif result.verdict is Verdict.NOT_RUN:
+        text = "Not run in this build: the output shown is the documented one."
+    elif result.verdict is Verdict.OTHER_VERSIONS:
+        text = (
+            f"Not run in this build: it {result.detail}. The output shown is the documented one."
+        )
+    else:
+        text = f"{result.verdict.value}" + (f": {result.detail}" if result.detail else "")
+    text = strip_roots(text, roots)
+    return nodes.paragraph("", "", nodes.Text(text), classes=["flax-errors-verdict"])
+
+
+def transcript(
+    result: ExampleResult, *, trim: bool = True, roots: Sequence[str] | None = None
+) -> str:
+    """The example as a doctest session, with what actually ran as its output.
+
+    Args:
+        result: The example and its runs.
+        trim: Drop library frames from tracebacks (see :func:`trim_traceback`).
+        roots: Folders the files of frames are shown relative to; by default
+            :func:`~flax_errors_ext.model.runs.tracebacks.import_roots`.
+    """
+    roots = import_roots() if roots is None else roots
+    internal = _internal(roots)
+    parts = []
+    runs = iter(result.runs)
+    for statement in result.example.statements:
+        lines = statement.source.rstrip("\n").split("\n")
+        parts.append(">>> " + "\n... ".join(lines) + "\n")
+        if statement.skip:
+            continue
+        run = next(runs, None)
+        if run is not None:
+            output = _ANSI.sub("", run.transcript)
+            parts.append(publishable(trim_traceback(output, internal) if trim else output, roots))
+        else:  # never ran: show what is documented
+            parts.append(statement.want)
+    return "".join(parts).rstrip("\n")
+
+
+def full_tracebacks(result: ExampleResult, *, roots: Sequence[str] | None = None) -> list[str]:
+    """The tracebacks of the example's runs, where trimming hid frames; all but the runner's.
+
+    Args:
+        result: The example and its runs.
+        roots: Folders the files of frames are shown relative to; by default
+            :func:`~flax_errors_ext.model.runs.tracebacks.import_roots`.
+    """
+    roots = import_roots() if roots is None else roots
+    internal = _internal(roots)
+    found = []
+    for run in result.runs:
+        output = _ANSI.sub("", run.transcript)
+        start = output.find(TRACEBACK_HEADER)
+        if start < 0:
+            continue
+        shown = publishable(output, roots)
+        if publishable(trim_traceback(output, internal), roots) != shown:
+            found.append(shown[shown.find(TRACEBACK_HEADER) :].rstrip("\n"))
+    return found
+
+
+def _internal(roots: Sequence[str]) -> Callable[[str], bool]:
+    """Library code: installed, this package, or anything imported from ``roots``.
+
+    The catalogued module and its helpers count too: the reader's own code is in
+    the ``<doctest ...>`` frames.
+    """
+    libraries = (*library_dirs(), *roots)
+
+    def internal(path: str) -> bool:
+        return is_internal(path, libraries)
+
+    return internal
+
+
+def dropdown(
+    title: str,
+    children: list[nodes.Node],
+    classes: Sequence[str] = (),
+    margin: str = "sd-mb-3",
+) -> nodes.Node:
+    """A closed sphinx-design dropdown (an HTML ``<details>``); ``margin``, its space below."""
+    container = create_component(
+        "dropdown",
+        opened=False,
+        type="dropdown",
+        has_title=True,
+        icon=None,
+        chevron=None,
+        container_classes=[margin, *classes],
+        title_classes=[],
+        body_classes=[],
+    )
+    container += nodes.rubric(title, title)
+    container.extend(children)
+    return container
+
+
+def _from(first_line: int) -> range:
+    """Consecutive file lines from ``first_line`` on, for text without gaps."""
+    return range(first_line, first_line + 100_000)

@@ -1,0 +1,147 @@
+"""Another project's docstring on the site: where its names link, and which code ran.
+
+Flax's and JAX's docstrings refer to their own sites' objects (``:meth:`Module.apply()
+<flax.linen.Module.apply>```, ``:func:`~jax.jit```). A Python reference that this
+site does not resolve itself links to the page that the inventory shipped with the
+package names (:mod:`flax_errors_ext.model.site.inventory`, read from the package, never
+fetched); one the inventory does not know, in a docstring that is not ours, renders
+as plain code rather than as a link that is not there.
+
+Their code blocks are shown as they are, and only their doctest statements run
+(as the entry's upstream example). Every other block is labelled "From Flax's
+docstring, not run" and carries :data:`NOT_RUN_CLASS`, which sphinx-copybutton's
+selector leaves out (:func:`narrow_copybutton`): the plain copy button is for code
+that ran.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+
+from flax_errors_ext.model.catalogue.snippets import block_runs, not_run_label
+from flax_errors_ext.model.site.inventory import INVENTORY_FILE, Inventory, Target
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from sphinx import addnodes
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+
+FOREIGN_CLASS = "flax-errors-foreign"
+"""The class of a container that holds another project's docstring."""
+NOT_RUN_CLASS = "flax-errors-not-run"
+"""The class of a code block of such a docstring that is shown but never run."""
+NOT_RUN_LABEL_CLASS = "flax-errors-not-run-label"
+"""The class of the line above such a block that says so."""
+EXTERNAL_CLASS = "flax-errors-api-link"
+"""The class of a link to Flax's or JAX's documentation, made from the inventory."""
+COPYBUTTON_DEFAULT = "div.highlight pre"
+"""sphinx-copybutton's own ``copybutton_selector``."""
+COPYBUTTON_SELECTOR = f"div:not(.{NOT_RUN_CLASS}) > div.highlight pre"
+"""Its selector here: every code block but those never run."""
+_ENTRY_CLASS = "flax-errors-entry"
+
+
+@functools.cache
+def shipped_inventory() -> Inventory:
+    """The inventory shipped with the package, read once per process."""
+    return Inventory.from_toml(INVENTORY_FILE.read_text("utf-8"))
+
+
+def foreign_passage(
+    parsed: Sequence[nodes.Node], qualname: str, ran: frozenset[str]
+) -> nodes.container:
+    """Another project's parsed docstring, its code blocks that never run labelled.
+
+    Args:
+        parsed: The docstring's nodes.
+        qualname: The error class it documents: its top-level package names the
+            project in the label.
+        ran: The first lines of the statements that run as the entry's upstream
+            example (:func:`~flax_errors_ext.model.catalogue.snippets.ran_statements`).
+    """
+    container = nodes.container("", *parsed, classes=[FOREIGN_CLASS])
+    label = not_run_label(shipped_inventory().project_name(qualname))
+    for block in list(container.findall(_is_code)):
+        if block_runs(block.astext(), ran) or not isinstance(block, nodes.Element):
+            continue
+        assert block.parent is not None  # inside the container
+        block["classes"].append(NOT_RUN_CLASS)
+        caption = nodes.paragraph(label, label, classes=[NOT_RUN_LABEL_CLASS])
+        block.parent.insert(block.parent.index(block), caption)
+    return container
+
+
+def _is_code(node: nodes.Node) -> bool:
+    return isinstance(node, nodes.literal_block | nodes.doctest_block)
+
+
+def resolve_reference(
+    app: Sphinx, env: Any, node: addnodes.pending_xref, contnode: nodes.Element
+) -> nodes.Element | None:
+    """A reference that nothing on this site resolves: a link by the inventory, or its text.
+
+    A Python reference the inventory knows becomes a link to that page (short names
+    settle on the docstring's own project: ``jit`` in JAX's docstring is ``jax.jit``).
+    Otherwise the text loses the ``xref`` class, so that it is not styled as a link
+    it is not: in another project's docstring always, and no warning fails ``-W``
+    for text the project cannot edit (JAX's ``:ref:`faq-...``` labels of its own
+    site); elsewhere for a name of a package the inventory documents
+    (``jax.no_such_function``), unless the project is ``nitpicky``, where Sphinx
+    warns of it as usual, as it does of any other name.
+    """
+    foreign, qualname = _context(node)
+    plain = foreign
+    if node.get("refdomain") == "py":
+        inventory = shipped_inventory()
+        target = inventory.find(node["reftarget"], qualname.partition(".")[0])
+        if target is not None:
+            return _link(target, contnode)
+        plain = foreign or (inventory.covers(node["reftarget"]) and not env.config.nitpicky)
+    if not plain:
+        return None
+    if isinstance(contnode, nodes.Element):  # a signature's annotation is Text
+        contnode["classes"] = [c for c in contnode["classes"] if c != "xref"]
+    return contnode
+
+
+def _link(target: Target, contnode: nodes.Element) -> nodes.reference:
+    reference = nodes.reference(
+        "",
+        "",
+        internal=False,
+        refuri=target.url,
+        reftitle=f"{target.name} ({target.site} documentation)",
+        classes=[EXTERNAL_CLASS],
+    )
+    reference += contnode
+    return reference
+
+
+def _context(node: nodes.Node) -> tuple[bool, str]:
+    """Whether the node is in another project's docstring, and the entry it is in."""
+    foreign, qualname = False, ""
+    parent = node.parent
+    while parent is not None:
+        classes = parent.get("classes", ()) if isinstance(parent, nodes.Element) else ()
+        foreign = foreign or FOREIGN_CLASS in classes
+        if _ENTRY_CLASS in classes and parent["ids"]:
+            qualname = parent["ids"][0]
+            break
+        parent = parent.parent
+    return foreign, qualname
+
+
+def narrow_copybutton(app: Sphinx, config: Config) -> None:
+    """Leave the blocks that never ran out of sphinx-copybutton's selector.
+
+    Only where the project keeps copybutton's own selector: a project that chose its
+    own keeps it. Connected before copybutton reads the value (``config-inited``,
+    priority 500).
+    """
+    if getattr(config, "copybutton_selector", None) == COPYBUTTON_DEFAULT:
+        config.copybutton_selector = COPYBUTTON_SELECTOR

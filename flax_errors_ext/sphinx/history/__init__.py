@@ -1,0 +1,1 @@
+"""Each error across the recorded releases, drawn on the site."""

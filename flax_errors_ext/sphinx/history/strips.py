@@ -1,0 +1,179 @@
+"""Each error across the recorded releases: an entry's strip and line, retired errors, the matrix.
+
+Everything shown is computed by :mod:`flax_errors_ext.model.history.view`; this
+module turns it into nodes. A cell is a :class:`history_cell`, an inline whose HTML
+carries its tooltip (the release, what its colour means, what each example did);
+other builders render it as its text.
+
+* Under an entry's verification line: its strip (one cell per release, labelled
+  ``0.12``) and its history in a line, with the releases its examples ran on rewritten
+  for (and the substitutions); where records of other code were left out, a note that
+  says which releases and why, instead of them.
+* At the end of the module's page: "Retired errors", one short section per class the
+  module had and has no longer, at the anchor its old URLs name.
+* In the error index, after the areas: every error by release, in a box that
+  scrolls sideways on a narrow screen instead of widening the page.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+
+from flax_errors_ext.model.history.view import LEGEND, CellState
+from flax_errors_ext.sphinx.table import table
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from sphinx.writers.html5 import HTML5Translator
+
+    from flax_errors_ext.model.history.view import (
+        Cell,
+        EntryHistory,
+        ModuleHistory,
+        RetiredError,
+    )
+
+    Link = Callable[[str, nodes.Node], nodes.Node]
+    """A link to an error's anchor, around the given node; the node alone if none."""
+
+CELL_CLASS = "flax-errors-cell"
+GLYPHS = {
+    CellState.SAME: "=",
+    CellState.CHANGED: "≠",
+    CellState.NOT_RAISED: "\u2013",  # an en dash
+    CellState.NOT_PRESENT: "\u00a0",
+    CellState.COULD_NOT_RUN: "\u00d7",  # a multiplication sign
+    CellState.PRESENT: "○",
+    CellState.STALE: "?",
+    CellState.NOT_RUN: "·",
+}
+"""What a cell of the matrix shows besides its colour, so that colour is not all."""
+
+
+class history_cell(nodes.inline):
+    """One release of an error's history: a coloured cell with a tooltip."""
+
+
+def visit_cell_html(self: HTML5Translator, node: history_cell) -> None:
+    """``<span class="flax-errors-cell same" title="...">``, newlines kept in the tooltip."""
+    classes = html.escape(" ".join(node["classes"]), quote=True)
+    title = html.escape(node["title"], quote=True).replace("\n", "&#10;")
+    self.body.append(f'<span class="{classes}" title="{title}">')
+
+
+def depart_cell_html(self: HTML5Translator, node: history_cell) -> None:
+    """Close the cell."""
+    self.body.append("</span>")
+
+
+def cell(item: Cell, module: str, text: str) -> history_cell:
+    """A cell showing ``text``, coloured by its state, with its tooltip."""
+    classes = [CELL_CLASS, item.state.value] + (["current"] if item.current else [])
+    node = history_cell(text, text, classes=classes)
+    node["title"] = item.title(module)
+    return node
+
+
+def strip(cells: Sequence[Cell], view: ModuleHistory) -> nodes.inline:
+    """An inline row of cells, each labelled with its release's short label."""
+    row = nodes.inline(classes=["flax-errors-strip"])
+    for number, item in enumerate(cells):
+        if number:
+            row += nodes.Text(" ")  # for text output; a flex row drops it
+        row += cell(item, view.module, view.label(item.release))
+    return row
+
+
+def entry_history(name: str, view: ModuleHistory) -> list[nodes.Node]:
+    """An entry's strip and line, and the note on records left out as stale."""
+    found = view.entry(name)
+    if found is None:
+        return []
+    line = nodes.paragraph(classes=["flax-errors-history"])
+    line += strip(found.cells, view)
+    if found.line:
+        line += nodes.Text(f" {found.line}.")
+    if found.rewritten:
+        line += nodes.Text(f" {found.rewritten}.")
+    return [line, *_stale_note(found, view)]
+
+
+def _stale_note(found: EntryHistory, view: ModuleHistory) -> list[nodes.Node]:
+    if not found.stale:
+        return []
+    text = (
+        f"History of flax {found.stale_releases} not shown: {Path(view.source).name} has "
+        "no record of this entry's bad examples as they are now (they changed, or are "
+        "new, since it was recorded)."
+    )
+    return [nodes.paragraph(text, text, classes=["flax-errors-history-stale"])]
+
+
+def retired_section(view: ModuleHistory) -> list[nodes.Node]:
+    """A "Retired errors" section: one short section per class the module has no longer."""
+    if not view.retired:
+        return []
+    title = "Retired errors"
+    section = nodes.section(ids=[f"retired-{nodes.make_id(view.module)}"])
+    section += nodes.title(title, title)
+    intro = (
+        f"Classes {view.module} had in a recorded release and has no longer. A link "
+        "that names one lands here."
+    )
+    section += nodes.paragraph(intro, intro)
+    for gone in view.retired:
+        section += _retired(gone, view)
+    return [section]
+
+
+def _retired(gone: RetiredError, view: ModuleHistory) -> nodes.section:
+    qualname = f"{view.module}.{gone.name}"
+    section = nodes.section(ids=[qualname], classes=["flax-errors-retired"])
+    section += nodes.title(gone.name, gone.name)
+    line = nodes.paragraph(classes=["flax-errors-history"])
+    line += strip(gone.cells, view)
+    line += nodes.Text(" " + gone.summary(view.module))
+    section += line
+    return section
+
+
+def matrix(view: ModuleHistory, link: Link, anchor: str) -> list[nodes.Node]:
+    """Every error of the module by release, with a legend, in a box that scrolls sideways."""
+    title = f"{view.module} across releases"
+    heading = nodes.rubric(title, title, ids=[anchor], classes=["flax-errors-area"])
+    intro = nodes.paragraph(classes=["flax-errors-legend"])
+    intro += nodes.Text("What each error's bad examples did on each Flax release")
+    if view.current:
+        intro += nodes.Text(f" (outlined: this build's own run, on flax {view.current})")
+    intro += nodes.Text("; hover over a cell for what its release raised. ")
+    used = {c.state for _, cells, _ in view.rows for c in cells}
+    for state in (s for s in LEGEND if s in used):
+        key = nodes.inline(classes=["flax-errors-key"])
+        meaning = state.meaning.replace("the module", view.module)
+        text = GLYPHS[state]
+        key += history_cell(text, text, classes=[CELL_CLASS, state.value], title=meaning)
+        key += nodes.Text(f"\u00a0{meaning}")
+        intro += key
+        intro += nodes.Text(" ")
+    cells: list[list[list[nodes.Node]]] = []
+    for name, found, gone in view.rows:
+        label = [link(f"{view.module}.{name}", nodes.literal(name, name))]
+        if gone:
+            label.append(nodes.Text(" (retired)"))
+        by_release = {c.release: c for c in found}
+        row: list[list[nodes.Node]] = [label]
+        for release in view.releases:
+            found_cell = by_release.get(release)
+            text = GLYPHS[found_cell.state] if found_cell else ""
+            row.append([cell(found_cell, view.module, text)] if found_cell else [])
+        cells.append(row)
+    columns = len(view.releases) + 1
+    labels = ["Error", *(view.label(r) for r in view.releases)]
+    box = nodes.container(classes=["flax-errors-matrix-box"])
+    box += table(["flax-errors-matrix"], (1,) * columns, labels, cells)
+    return [heading, intro, box]

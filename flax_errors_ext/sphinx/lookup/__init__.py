@@ -1,0 +1,1 @@
+"""Finding an entry from the site's search."""

@@ -1,0 +1,150 @@
+"""Runs on other devices beside each entry (``flax_errors_device_runs``).
+
+The documents are read once, on ``builder-inited``, before any ``-j`` reader
+forks; what each run did with an entry is worked out by
+:mod:`flax_errors_ext.model.runs.other_runs`. Here it becomes nodes: the devices
+that saw the same join the verification line ("Verified on CPU and on GPU
+(NVIDIA H200)"), a run that differs is a closed dropdown with both texts, and
+one that has nothing to compare is a short note. Every catalogue page depends
+on the files, so that editing one reads the pages again; ``errors.json`` gets
+each entry's outcome per run (:func:`merged_document`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+
+from flax_errors_ext.model.runs.other_runs import (
+    NOT_COMPARED,
+    Agreement,
+    DeviceRunError,
+    compare_all,
+    merge_document,
+    parse_run,
+    verified_text,
+)
+from flax_errors_ext.sphinx.catalogue.examples import dropdown
+from flax_errors_ext.sphinx.loggers import conf_location, warn
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+    from flax_errors_ext.model.runs.entry_record import EntryRecord
+    from flax_errors_ext.model.runs.other_runs import DeviceOutcome, DeviceRun
+
+SUBTYPE = "device-runs"
+"""The warning subtype of a device run that cannot be read."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ReadRun:
+    """A device run and the file it was read from."""
+
+    path: str
+    run: DeviceRun
+
+
+def setup_device_runs(app: Sphinx) -> None:
+    """Hand the listed runs to the environment once the builder is there."""
+    app.connect("builder-inited", read_runs)
+
+
+def read_runs(app: Sphinx) -> None:
+    """The runs ``flax_errors_device_runs`` lists for the pages; one not read is a warning.
+
+    Read on config-inited (build.validate_config, which imports this module), for the
+    pages they forward; warned of here, where Sphinx's warnings have an environment.
+    """
+    where = conf_location(app, "flax_errors_device_runs")
+    found, problems = app.flax_errors_device_runs  # type: ignore[attr-defined]
+    for problem in problems:
+        warn(problem, SUBTYPE, where)
+    app.env.flax_errors_device_runs = found  # type: ignore[attr-defined]
+
+
+def load_runs(confdir: Path, names: Sequence[str]) -> tuple[list[ReadRun], list[str]]:
+    """The runs the files ``names`` (relative to ``confdir``) hold, and why others are not."""
+    found = []
+    problems = []
+    for name in names:
+        path = (confdir / name).resolve()
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:
+            problems.append(f"device run {name} not read: {error}")
+            continue
+        try:
+            run = parse_run(text, name)
+        except DeviceRunError as error:
+            problems.append(f"device run not read: {error}")
+            continue
+        found.append(ReadRun(str(path), run))
+    return found, problems
+
+
+def runs_of(env: BuildEnvironment) -> list[ReadRun]:
+    """The runs :func:`read_runs` read (none before it ran)."""
+    found: list[ReadRun] = getattr(env, "flax_errors_device_runs", [])
+    return found
+
+
+@dataclasses.dataclass(frozen=True)
+class Merged:
+    """What an entry's section shows of the other runs."""
+
+    text: str
+    """The verification line's text, naming every device that saw the same."""
+    nodes: list[nodes.Node]
+    """A dropdown per run that differs, a note per run with nothing to compare."""
+
+
+def merged(env: BuildEnvironment, record: EntryRecord, roots: Sequence[str]) -> Merged:
+    """The entry's verification text and what the other runs add below it.
+
+    Notes each run's file as a dependency of the page being read.
+    """
+    read = runs_of(env)
+    for item in read:
+        env.note_dependency(item.path)
+    outcomes = compare_all(record, [item.run for item in read], record.version_map, roots)
+    shown: list[nodes.Node] = []
+    for outcome in outcomes:
+        if outcome.agreement is Agreement.DIFFERS:
+            here = record.device.label if record.device is not None else "this machine"
+            shown.append(_differences(outcome, here))
+        elif outcome.agreement is Agreement.NOT_COMPARED and record.status not in NOT_COMPARED:
+            # Where nothing ran here, the status line says so once, not once per run.
+            text = outcome.title() + "."
+            shown.append(nodes.paragraph(text, text, classes=["flax-errors-device-note"]))
+    return Merged(verified_text(record, outcomes), shown)
+
+
+def _differences(outcome: DeviceOutcome, here: str) -> nodes.Node:
+    """A closed dropdown: each differing example, with its text in this build and there."""
+    children: list[nodes.Node] = []
+    for difference in outcome.differences:
+        line = str(difference)
+        children.append(nodes.paragraph("", line[:1].upper() + line[1:] + "."))
+        there = outcome.phrase if outcome.same_device else f"on {outcome.device.label}"
+        for label, text in (
+            (f"This build, on {here}:", difference.text_here),
+            (f"{there[:1].upper()}{there[1:]}:", difference.text_there),
+        ):
+            shown = text.rstrip("\n") or "(nothing raised or printed)"
+            children.append(nodes.paragraph(label, label))
+            children.append(nodes.literal_block(shown, shown))
+    return dropdown(
+        outcome.title(), children, classes=["flax-errors-device-differs"], margin="sd-mb-2"
+    )
+
+
+def merged_document(env: BuildEnvironment, document: dict[str, Any]) -> dict[str, Any]:
+    """The ``errors.json`` document with each entry's outcome per device run."""
+    return merge_document(document, [item.run for item in runs_of(env)])

@@ -1,0 +1,1 @@
+"""Pages drawn from the whole catalogue: the index, figures, options, CLI reference."""

@@ -1,0 +1,224 @@
+"""The parts of the site drawn from the whole catalogue: index, figures, "See also".
+
+The error index (its area tables, then each recorded module's errors across Flax's
+releases), the landing page's figures and each entry's "See also" line need
+every entry's record, which only exists once all pages are read (and, with ``-j``,
+merged back from the readers). So their directives leave placeholder
+nodes, filled in ``doctree-resolved`` from ``env.flax_errors_records``; and the
+pages holding the index or the figures are written again on every build, so that
+they never show the figures of an older one (and every catalogue page, when any
+entry was read again).
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from docutils import nodes
+from sphinx.util.docutils import SphinxDirective
+
+from flax_errors_ext.model.site.areas import NOTES, area_of, area_rank, related
+from flax_errors_ext.model.site.texts import badge, figures, inline_parts, time_text
+from flax_errors_ext.sphinx.badges import status_badge
+from flax_errors_ext.sphinx.history.strips import matrix
+from flax_errors_ext.sphinx.state import (
+    CatalogueCollector,
+    LiveDocsCollector,
+    catalogue_figures,
+    catalogue_index,
+    read_now,
+    see_also_placeholder,
+)
+from flax_errors_ext.sphinx.table import table
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+    from flax_errors_ext.model.history.view import ModuleHistory
+    from flax_errors_ext.model.runs.entry_record import EntryRecord
+
+Records = dict[str, tuple[str, "EntryRecord"]]
+"""Each entry's docname and record, by full dotted name."""
+
+
+class IndexDirective(SphinxDirective):
+    """``.. flax-errors-index::``: every error, grouped by area, with its status."""
+
+    has_content = False
+    option_spec: ClassVar[dict[str, Any]] = {}
+
+    def run(self) -> list[nodes.Node]:
+        """Leave the placeholder."""
+        return [catalogue_index()]
+
+
+class FiguresDirective(SphinxDirective):
+    """``.. flax-errors-figures::``: how many errors, their statuses, when and where checked."""
+
+    has_content = False
+    option_spec: ClassVar[dict[str, Any]] = {}
+
+    def run(self) -> list[nodes.Node]:
+        """Leave the placeholder."""
+        return [catalogue_figures()]
+
+
+def rewrite_live_docs(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """The pages whose figures of the whole catalogue must be written again."""
+    live = LiveDocsCollector.live_docs(env)
+    if read_now(env):
+        # Entries were read again, so any page's "See also" may gain or lose a target.
+        live = live | set(CatalogueCollector.records(env))
+    return sorted(live & env.found_docs)
+
+
+def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Fill the index, the figures and the "See also" lines of a page being written."""
+    records = CatalogueCollector.by_qualname(app.env)
+
+    def link(qualname: str, *children: nodes.Node) -> nodes.reference:
+        target, _ = records[qualname]
+        uri = "" if target == docname else app.builder.get_relative_uri(docname, target)
+        return nodes.reference("", "", *children, refuri=f"{uri}#{qualname}", internal=True)
+
+    histories = CatalogueCollector.histories(app.env)
+
+    def link_any(qualname: str, child: nodes.Node) -> nodes.Node:
+        """A link to an entry, or to a retired error on its module's page."""
+        if qualname in records:
+            return link(qualname, child)
+        module = qualname.rpartition(".")[0]
+        target = next((d for d, v in sorted(histories.items()) if v.module == module), None)
+        if target is None:
+            return child
+        uri = "" if target == docname else app.builder.get_relative_uri(docname, target)
+        return nodes.reference("", "", child, refuri=f"{uri}#{qualname}", internal=True)
+
+    views = [histories[d] for d in sorted(histories)]
+    for index in list(doctree.findall(catalogue_index)):
+        listed = _index(records, link)
+        jump = listed[0]
+        assert isinstance(jump, nodes.paragraph)
+        index.replace_self(listed + _matrices(views, jump, link_any))
+    for shown in list(doctree.findall(catalogue_figures)):
+        shown.replace_self(_figures([r for _, r in records.values()]))
+    for placeholder in list(doctree.findall(see_also_placeholder)):
+        line = _see_also(placeholder["qualname"], records, link, app, docname)
+        if line is None:
+            placeholder.parent.remove(placeholder)
+        else:
+            placeholder.replace_self(line)
+
+
+def _index(records: Records, link: Any) -> list[nodes.Node]:
+    by_area: dict[str, list[EntryRecord]] = defaultdict(list)
+    for _, record in records.values():
+        by_area[area_of(record.qualname)].append(record)
+    areas = sorted(by_area, key=area_rank)
+    jump = nodes.paragraph(classes=["flax-errors-areas"])
+    result: list[nodes.Node] = [jump]
+    for area in areas:
+        anchor = "area-" + nodes.make_id(area)
+        add_jump(jump, area, anchor)
+        result.append(nodes.rubric(area, area, ids=[anchor], classes=["flax-errors-area"]))
+        rows = sorted(by_area[area], key=lambda r: r.name)
+        result.append(_index_table(rows, link))
+    return result
+
+
+def add_jump(jump: nodes.paragraph, title: str, anchor: str) -> None:
+    """Add a link to ``#anchor`` to a line of links at the top of a page, after a ``·``."""
+    if jump.children:
+        jump += nodes.Text(" · ")
+    jump += nodes.reference(title, title, refuri=f"#{anchor}", internal=True)
+
+
+def _matrices(views: list[ModuleHistory], jump: nodes.paragraph, link: Any) -> list[nodes.Node]:
+    """Each recorded module's errors across releases, linked from the index's first line."""
+    found: list[nodes.Node] = []
+    for view in views:
+        anchor = "history-" + nodes.make_id(view.module)
+        add_jump(jump, f"{view.module} across releases", anchor)
+        found += matrix(view, link, anchor)
+    return found
+
+
+def _index_table(rows: list[EntryRecord], link: Any) -> nodes.table:
+    cells = [
+        [
+            [link(record.qualname, nodes.literal(record.name, record.name))],
+            [
+                nodes.literal(part, part) if code else nodes.Text(part)
+                for part, code in inline_parts(record.summary)
+            ],
+            [status_badge(record.status)],
+        ]
+        for record in rows
+    ]
+    return table(
+        ["flax-errors-index"], (32, 56, 12), ("Error", "What went wrong", "Status"), cells
+    )
+
+
+def _figures(records: list[EntryRecord]) -> nodes.Node:
+    shown = figures(records)
+    box = nodes.container(classes=["flax-errors-figures"])
+    count = nodes.paragraph(classes=["flax-errors-count"])
+    count += nodes.strong(str(shown.entries), str(shown.entries))
+    count += nodes.Text(" errors catalogued")
+    box += count
+    statuses = nodes.paragraph(classes=["flax-errors-statuses"])
+    for number, (status, how_many) in enumerate(shown.statuses):
+        if number:
+            statuses += nodes.Text("  ")
+        statuses += status_badge(status, f"{how_many} {badge(status).label}")
+    box += statuses
+    if shown.executed:
+        text = f"Last verified {time_text(build_time())} on {shown.device}, with {shown.versions}."
+    else:
+        text = (
+            "The examples were not executed in this build, so nothing here is verified "
+            f"yet ({shown.versions or 'versions unknown'})."
+        )
+    box += nodes.paragraph("", "", nodes.Text(text), classes=["flax-errors-verified"])
+    return box
+
+
+def build_time() -> datetime.datetime:
+    """When this build checks the catalogue: now, or ``SOURCE_DATE_EPOCH`` if set.
+
+    ``SOURCE_DATE_EPOCH`` is the reproducible-builds convention Sphinx follows too.
+    """
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch and epoch.strip().isdigit():
+        return datetime.datetime.fromtimestamp(int(epoch), tz=datetime.UTC)
+    return datetime.datetime.now(tz=datetime.UTC)
+
+
+def _see_also(
+    qualname: str, records: Records, link: Any, app: Sphinx, docname: str
+) -> nodes.Node | None:
+    others = [other for other in related(qualname) if other in records]
+    note = NOTES.get(qualname)
+    if note is not None and note[0] not in app.env.found_docs:
+        note = None
+    if not others and note is None:
+        return None
+    line = nodes.paragraph(classes=["flax-errors-see-also"])
+    line += nodes.strong("See also:", "See also:")
+    line += nodes.Text(" ")
+    for number, other in enumerate(others):
+        if number:
+            line += nodes.Text(", ")
+        name = other.rpartition(".")[2]
+        line += link(other, nodes.literal(name, name))
+    if note is not None:
+        line += nodes.Text("; design note: " if others else "design note: ")
+        target, text = note
+        uri = app.builder.get_relative_uri(docname, target)
+        line += nodes.reference(text, text, refuri=uri, internal=True)
+    return line

@@ -1,0 +1,100 @@
+"""Full tracebacks whose library frames link to their source, highlighted as Sphinx would.
+
+The links themselves are found by :mod:`flax_errors_ext.model.site.frame_links`;
+here they become nodes. Sphinx drops the links of a block it highlights, so a
+block with links is highlighted here, token by token.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.metadata
+from itertools import pairwise
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+from docutils.utils.code_analyzer import Lexer, LexerError
+
+from flax_errors_ext.model.site.frame_links import SourceLinks, link_templates
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping, Sequence
+
+    from flax_errors_ext.model.site.frame_links import SourceLink
+
+
+def source_links(overrides: Mapping[str, str | None], versions: Mapping[str, str]) -> SourceLinks:
+    """Links to the source of library frames, for a run of the packages at ``versions``.
+
+    Args:
+        overrides: ``flax_errors_source_links``: the templates on top of the defaults.
+        versions: The versions a run recorded; a package it did not record (one
+            the setting adds) is taken at the version installed here.
+    """
+    templates = link_templates(overrides)
+    found = dict(versions)
+    for package in templates.keys() - found.keys():
+        with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+            found[package] = importlib.metadata.version(package)
+    return SourceLinks.of(templates, found)
+
+
+def traceback_block(text: str, links: SourceLinks | None = None) -> nodes.Element:
+    """A published traceback, highlighted, with its library frames linked to their source.
+
+    Without links it is a plain block that Sphinx highlights. Sphinx would drop
+    the links of a block it highlights, so one with links is highlighted here,
+    token by token as docutils' ``code`` directive does, in the markup Sphinx
+    writes (``div.highlight-pytb > div.highlight > pre``) so that the theme
+    colours it the same; its ``rawsource`` writes the links in reST, and differs
+    from its text, which is how Sphinx tells a parsed-literal block it keeps as it is.
+    """
+    found = links.find(text) if links is not None else []
+    if not found:
+        return nodes.literal_block("", text, language="pytb")
+    source, start = [], 0
+    for link in found:
+        source += [text[start : link.start], f"`{text[link.start : link.end]} <{link.url}>`__"]
+        start = link.end
+    block = nodes.literal_block("".join([*source, text[start:]]), "")
+    block.extend(_linked_tokens(text, found))
+    inner = nodes.container("", block, classes=["highlight"])
+    return nodes.container("", inner, classes=["highlight-pytb", "notranslate"])
+
+
+def _linked_tokens(text: str, links: Sequence[SourceLink]) -> list[nodes.Node]:
+    """``text`` as highlighted pieces, the pieces of each link's span in its reference."""
+    starts = {link.start: link for link in links}
+    found: list[nodes.Node] = []
+    reference: nodes.reference | None = None
+    end = -1
+    for start, piece, classes in _pieces(text, sorted({*starts, *(link.end for link in links)})):
+        if start in starts:
+            reference = nodes.reference("", "", refuri=starts[start].url)
+            end = starts[start].end
+            found.append(reference)
+        node = nodes.inline(piece, piece, classes=classes) if classes else nodes.Text(piece)
+        if reference is None:
+            found.append(node)
+        else:
+            reference += node
+        if start + len(piece) == end:
+            reference = None
+    return found
+
+
+def _pieces(text: str, cuts: Sequence[int]) -> Iterator[tuple[int, str, list[str]]]:
+    """``text``'s pytb tokens, split at ``cuts``: each piece's offset, text and classes."""
+    try:
+        tokens = list(Lexer(text, "pytb", tokennames="short"))
+    except LexerError:
+        tokens = []
+    if "".join(value for _, value in tokens) != text:
+        tokens = [([], text)]  # no Pygments, or it changed the text: plain, still linked
+    position = 0
+    for classes, value in tokens:
+        stop = position + len(value)
+        bounds = [position, *(cut for cut in cuts if position < cut < stop), stop]
+        for start, end in pairwise(bounds):
+            yield start, value[start - position : end - position], classes
+        position = stop

@@ -1,0 +1,235 @@
+"""Which classes of a listed module become entries, and where their examples come from."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import TYPE_CHECKING
+
+import pytest
+
+from flax_errors_ext.execution.catalogue.modules import DiscoveryError, load_module
+from flax_errors_ext.model.catalogue.discover import SHIPPED_CATALOGUE, catalogue_folders
+from flax_errors_ext.model.config import CatalogueConfig, ModuleSpec
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+DOCUMENTED = '''
+    """{summary}
+
+    Bad example:
+
+      >>> raise {name}("no")
+      Traceback (most recent call last):
+        ...
+      {module}.{name}: no
+
+    Good example:
+
+      >>> print(1)
+      1
+    """
+'''
+
+
+@pytest.fixture
+def make_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[str, str], str]:
+    """Write a module under a fresh name on sys.path; returns its name."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    counter = iter(range(1000))
+
+    def make(stem: str, source: str) -> str:
+        name = f"{stem}_{next(counter)}_{tmp_path.name.replace('-', '_')}"
+        (tmp_path / f"{name}.py").write_text(textwrap.dedent(source).replace("MODULE", name))
+        return name
+
+    return make
+
+
+def _documented(module: str, name: str, base: str = "Exception", summary: str = "A fault.") -> str:
+    body = DOCUMENTED.format(summary=summary, name=name, module=module)
+    return f"class {name}({base}):{body}\n"
+
+
+def test_plain_exception_classes_are_entries_and_imported_ones_are_named(
+    make_module: Callable[[str, str], str],
+) -> None:
+    source = (
+        "from json import JSONDecodeError\n\n"
+        "class Helper:\n    pass\n\n"
+        + _documented("MODULE", "FirstError")
+        + _documented("MODULE", "SecondError", base="KeyError")
+    )
+    name = make_module("plainlib", source)
+    module = load_module(name)
+    assert [e.name for e in module.entries] == ["FirstError", "SecondError"]
+    assert all(e.documented for e in module.entries)
+    assert module.entries[0].path == f"api_reference/{name}.html#{name}.FirstError"
+    reasons = {item.name: item.reason for item in module.left_out}
+    assert reasons == {
+        "JSONDecodeError": "imported from json.decoder; list it in __all__",
+        "Helper": "not an exception class",
+    }
+
+
+def test_a_base_class_without_examples_is_left_out_with_its_reason(
+    make_module: Callable[[str, str], str],
+) -> None:
+    source = (
+        'class LibError(Exception):\n    """The base of every error."""\n\n'
+        + _documented("MODULE", "ShapeError", base="LibError")
+        + _documented("MODULE", "DtypeError", base="LibError")
+    )
+    module = load_module(make_module("baselib", source))
+    assert [e.name for e in module.entries] == ["ShapeError", "DtypeError"]
+    (left_out,) = module.left_out
+    assert left_out.name == "LibError"
+    assert "base class of 2" in left_out.reason
+
+
+def test_all_bases_and_exclude_narrow_the_entries(make_module: Callable[[str, str], str]) -> None:
+    source = (
+        '__all__ = ["AError", "BError", "CError", "Imported"]\n'
+        "from json import JSONDecodeError as Imported\n\n"
+        + _documented("MODULE", "AError", base="ValueError")
+        + _documented("MODULE", "BError", base="KeyError")
+        + _documented("MODULE", "CError", base="ValueError")
+        + _documented("MODULE", "Unlisted")
+    )
+    name = make_module("narrowlib", source)
+    everything = load_module(name)
+    # __all__ decides: the imported class is exposed, the unlisted one is not.
+    assert [e.name for e in everything.entries] == ["AError", "BError", "CError", "Imported"]
+    narrowed = load_module(
+        ModuleSpec.from_value(
+            {"module": name, "bases": ["builtins.ValueError"], "exclude": ["CError"]}
+        )
+    )
+    assert [e.name for e in narrowed.entries] == ["AError", "Imported"]
+    reasons = {item.name: item.reason for item in narrowed.left_out}
+    assert reasons["BError"] == "not a subclass of builtins.ValueError"
+    assert reasons["CError"] == "excluded in flax_errors_modules"
+
+
+def test_a_module_with_no_entries_is_an_error_that_says_why(
+    make_module: Callable[[str, str], str],
+) -> None:
+    name = make_module("emptylib", "class Helper:\n    pass\n\ndef f():\n    pass\n")
+    with pytest.raises(
+        DiscoveryError,
+        match=rf"{name} yields no catalogue entries: .*Helper "
+        r"\(not an exception class\)",
+    ):
+        load_module(name)
+    bare = make_module("barelib", "VALUE = 1\n")
+    with pytest.raises(DiscoveryError, match="exposes no exception classes"):
+        load_module(bare)
+    excluded = make_module("excludedlib", _documented("MODULE", "OnlyError"))
+    with pytest.raises(DiscoveryError, match=r"OnlyError \(excluded in flax_errors_modules"):
+        load_module(ModuleSpec.from_value({"module": excluded, "exclude": ["OnlyError"]}))
+
+
+def test_project_catalogue_folders_add_to_the_shipped_one(tmp_path: Path) -> None:
+    folder = tmp_path / "catalogue" / "flax.errors"
+    folder.mkdir(parents=True)
+    shipped = (SHIPPED_CATALOGUE / "flax.errors" / "LazyInitError.txt").read_text()
+    (folder / "LazyInitError.txt").write_text(shipped.replace("\n", "\n\nOurs.\n", 1))
+    (folder / "LazyInitEror.txt").write_text(shipped)  # misspelled
+
+    module = load_module("flax.errors", catalogue_folders([tmp_path / "catalogue"]))
+    by_name = {e.name: e for e in module.entries}
+    shipped_only = load_module("flax.errors")
+    assert set(by_name) == {e.name for e in shipped_only.entries}  # none dropped
+    assert by_name["LazyInitError"].examples[0].location.path == str(folder / "LazyInitError.txt")
+    assert (
+        by_name["AlreadyExistsError"].examples[0].location.path.startswith(str(SHIPPED_CATALOGUE))
+    )
+    (problem,) = module.problems
+    assert problem.location.path == str(folder / "LazyInitEror.txt")
+    assert "names no class of flax.errors" in problem.message
+    assert "did you mean LazyInitError.txt?" in problem.message
+
+
+def test_jax_errors_are_found_where_jax_defines_them() -> None:
+    module = load_module("jax.errors")
+    by_name = {e.name: e for e in module.entries}
+    entry = by_name["TracerBoolConversionError"]
+    assert entry.qualname == "jax.errors.TracerBoolConversionError"
+    assert entry.path == "errors.html#jax.errors.TracerBoolConversionError"
+    assert entry.location.path.endswith("jax/_src/errors.py")
+    assert {item.name for item in module.left_out} >= {"JAXTypeError", "JAXIndexError"}
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ({"module": "m", "pages": "x"}, r"unknown key\(s\) \['pages'\]"),
+        ({"page": "x"}, "a dict with a 'module' key"),
+        ({"module": "m", "bases": "x.Y"}, "'bases' must be a list of names"),
+        (3, "a dotted name or a dict"),
+    ],
+)
+def test_module_settings_are_validated(value: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        CatalogueConfig.from_values({"flax_errors_modules": [value]})
+
+
+def test_known_modules_get_their_pages_and_upstream_sites() -> None:
+    config = CatalogueConfig.from_values(
+        {
+            "flax_errors_modules": [
+                "flax.errors",
+                "jax.errors",
+                {"module": "jax.errors", "page": "j"},
+            ]
+        }
+    )
+    flax, jax_spec = config.modules
+    assert flax.docname == "api_reference/flax.errors"
+    assert flax.upstream == "https://flax.readthedocs.io/en/latest"
+    assert (jax_spec.docname, jax_spec.upstream) == ("j", "https://docs.jax.dev/en/latest")
+    assert config.spec("other.errors").docname == "api_reference/other.errors"
+
+
+def test_sequence_settings_take_command_line_overrides() -> None:
+    """``-D flax_errors_catalogue_dirs=a,b`` reaches the build (Sphinx splits lists)."""
+    from sphinx.config import Config
+
+    config = Config({}, {"flax_errors_catalogue_dirs": "one,two"})
+    for name, default, _ in CatalogueConfig.options():
+        config.add(name, default, "env", ())
+    config.init_values()
+    values = {name: config[name] for name, _, _ in CatalogueConfig.options()}
+    assert CatalogueConfig.from_values(values).catalogue_dirs == ("one", "two")
+
+
+def test_a_library_docstring_that_adopted_the_format_is_the_entry(
+    make_module: Callable[[str, str], str], tmp_path: Path
+) -> None:
+    """After a library takes the patch ``flax-errors export`` writes, its file is not read."""
+    source = (
+        "class AdoptedError(Exception):\n"
+        '    """Adopted.\n\n'
+        "    Good example:\n\n"
+        "      >>> print(1)\n"
+        "      1\n"
+        '    """\n\n'
+        "class PlainError(Exception):\n"
+        '    """Only prose, as libraries write it."""\n'
+    )
+    name = make_module("adoptinglib", source)
+    folder = tmp_path / "catalogue" / name
+    folder.mkdir(parents=True)
+    for stem in ("AdoptedError", "PlainError"):
+        (folder / f"{stem}.txt").write_text(
+            "From the file.\n\nGood example:\n\n  >>> print(2)\n  2\n"
+        )
+    spec = ModuleSpec(name, upstream="https://lib.example/en")
+    module = load_module(spec, catalogue_folders([tmp_path / "catalogue"]))
+    by_name = {e.name: e for e in module.entries}
+    adopted, plain = by_name["AdoptedError"], by_name["PlainError"]
+    assert adopted.examples[0].statements[0].source == "print(1)\n"
+    assert adopted.examples[0].location.path.endswith(f"{name}.py")
+    assert plain.examples[0].statements[0].source == "print(2)\n"
+    assert plain.summary == "From the file."

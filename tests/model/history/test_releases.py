@@ -1,0 +1,554 @@
+"""The history of every error across Flax's releases: the model, its summaries, the runner."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+import tomllib
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from flax_errors_ext.model.catalogue.parse import parse_docstring
+from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, StatementRun
+from flax_errors_ext.model.history.releases import (
+    EntryRun,
+    ExampleRun,
+    History,
+    Outcome,
+    Pin,
+    Release,
+    ReleaseRun,
+    bad_examples,
+    code_hash,
+    entry_codes,
+    judge_run,
+    version_key,
+)
+from flax_errors_ext.model.history.timeline import (
+    comparable,
+    document,
+    entry_summary,
+    retired,
+    summaries,
+    timelines,
+)
+from flax_errors_ext.model.runs.fingerprint import Device
+
+REPO = Path(__file__).resolve().parents[3]
+HISTORY = REPO / "flax_errors_ext" / "history"
+RELEASE_RUNNER = REPO / "flax_errors_ext" / "execution" / "history" / "release_runner.py"
+
+ENTRY = """\
+Summary.
+
+Bad example:
+
+  >>> import flax
+  >>> x = flax.make()
+  >>> flax.use(x)
+  Traceback (most recent call last):
+    ...
+  flax.errors.MyError: documented text
+
+Good example:
+
+  >>> print(1)
+  1
+"""
+
+
+def entry(text: str = ENTRY, name: str = "MyError") -> ErrorEntry:
+    return parse_docstring(text, f"flax.errors.{name}", f"{name}.txt", 1)
+
+
+def bad(text: str = ENTRY) -> Example:
+    (example,) = bad_examples(entry(text))
+    return example
+
+
+def ok(got: str = "") -> StatementRun:
+    return StatementRun(got=got)
+
+
+def raised(text: str) -> StatementRun:
+    return StatementRun(got="", exc_type=text.split(":", 1)[0], exc_msg=text + "\n")
+
+
+ACCEPTED = {"flax.errors.MyError"}
+
+
+# --- judging one run ---
+
+
+def test_the_documented_error_is_raised_with_its_text() -> None:
+    run = judge_run(bad(), [ok(), ok(), raised("flax.errors.MyError: new text")], ACCEPTED)
+    assert run.outcome is Outcome.RAISED
+    assert run.exc_type == "flax.errors.MyError"
+    assert run.exc_text == "flax.errors.MyError: new text"
+    assert run.code == code_hash(bad())
+
+
+def test_another_exception_is_kept_with_its_text() -> None:
+    run = judge_run(bad(), [ok(), ok(), raised("ValueError: old wording")], ACCEPTED)
+    assert run.outcome is Outcome.RAISED_OTHER
+    assert (run.exc_type, run.exc_text) == ("ValueError", "ValueError: old wording")
+
+
+def test_the_class_may_be_accepted_under_its_own_path() -> None:
+    runs = [ok(), ok(), raised("flax.core.scope.MyError: text")]
+    assert judge_run(bad(), runs, ACCEPTED).outcome is Outcome.RAISED_OTHER
+    accepted = {*ACCEPTED, "flax.core.scope.MyError"}
+    assert judge_run(bad(), runs, accepted).outcome is Outcome.RAISED
+
+
+def test_nothing_raised() -> None:
+    run = judge_run(bad(), [ok(), ok(), ok("3\n")], ACCEPTED)
+    assert run.outcome is Outcome.NO_RAISE
+    assert run.exc_text == ""
+
+
+def test_an_earlier_statement_that_raises_means_it_could_not_run() -> None:
+    error = "AttributeError: module 'flax' has no attribute 'make'"
+    runs = [ok(), raised(error), raised("NameError: name 'x' is not defined")]
+    run = judge_run(bad(), runs, ACCEPTED)
+    assert run.outcome is Outcome.COULD_NOT_RUN
+    assert run.reason == f"statement 2 of 3 raised {error}"
+    assert run.exc_text == ""
+
+
+def test_an_earlier_statement_may_document_its_own_traceback() -> None:
+    text = ENTRY.replace(
+        "  >>> x = flax.make()\n",
+        "  >>> flax.check()\n  Traceback (most recent call last):\n    ...\n  KeyError: 'x'\n"
+        "  >>> x = flax.make()\n",
+    )
+    runs = [ok(), raised("KeyError: 'x'"), ok(), raised("flax.errors.MyError: text")]
+    assert judge_run(bad(text), runs, ACCEPTED).outcome is Outcome.RAISED
+
+
+def test_a_process_that_died_or_timed_out() -> None:
+    run = judge_run(bad(), None, ACCEPTED, "timed out after 120 s")
+    assert (run.outcome, run.reason) == (Outcome.COULD_NOT_RUN, "timed out after 120 s")
+    short = judge_run(bad(), [ok()], ACCEPTED)
+    assert short.outcome is Outcome.COULD_NOT_RUN
+    assert "1 of its 3 statements" in short.reason
+
+
+def test_machine_paths_and_jax_notes_are_not_kept() -> None:
+    note = (
+        "\n--------------------\nFor simplicity, JAX has removed its internal frames from "
+        "the traceback of the following exception."
+    )
+    error = "ImportError: cannot import name 'io' from 'flax' (/venv/site-packages/flax/x.py)"
+    runs = [ok(), raised(error), raised("flax.errors.MyError: text" + note)]
+    run = judge_run(bad(), runs, ACCEPTED, roots=["/venv/site-packages"])
+    assert run.reason.endswith("(flax/x.py)")
+    last = judge_run(bad(), [ok(), ok(), raised("flax.errors.MyError: text" + note)], ACCEPTED)
+    assert last.exc_text == "flax.errors.MyError: text"
+
+
+# --- code hashes ---
+
+
+def test_code_hash_follows_the_code_not_the_documented_text() -> None:
+    reworded = ENTRY.replace("documented text", "other text")
+    assert code_hash(bad(reworded)) == code_hash(bad())
+    changed = ENTRY.replace("flax.use(x)", "flax.use(x, 2)")
+    assert code_hash(bad(changed)) != code_hash(bad())
+    skipped = ENTRY.replace(
+        "  >>> import flax\n", "  >>> import flax\n  >>> y = 1  # doctest: +SKIP\n"
+    )
+    assert code_hash(bad(skipped)) == code_hash(bad())
+
+
+def test_entry_codes_one_hash_per_bad_example() -> None:
+    section = ENTRY[ENTRY.index("Bad example:") : ENTRY.index("Good example:")]
+    changed = section.replace("flax.use(x)", "flax.use(x, 2)")
+    two = ENTRY.replace("Good example:", changed + "Good example:")
+    other = entry(ENTRY.replace("MyError", "Other"), "Other")
+    codes = entry_codes([entry(two), other])
+    first, second = bad_examples(entry(two))
+    assert codes == {
+        "MyError": (code_hash(first), code_hash(second)),
+        "Other": (code_hash(bad()),),
+    }
+    assert code_hash(first) != code_hash(second)
+    unreachable = "Summary.\n\nUnreachable:\n\n  >>> print(1)\n  1\n"
+    assert entry_codes([entry(unreachable)]) == {"MyError": ()}
+
+
+# --- the data: JSON, merging, what needs a run ---
+
+CPU = Device("cpu", "cpu", 1)
+
+
+def release(
+    flax: str, jax: str = "0.4.30", classes: tuple[str, ...] = ("A", "B"), **entries: EntryRun
+) -> ReleaseRun:
+    return ReleaseRun(Release(flax, jax, jax, "3.11.7", CPU), classes, entries)
+
+
+def example(text: str = "", outcome: Outcome = Outcome.RAISED, code: str = "c1") -> ExampleRun:
+    exc_type = text.split(":", 1)[0] if text else ""
+    reason = text if outcome is Outcome.COULD_NOT_RUN else ""
+    if outcome is Outcome.COULD_NOT_RUN:
+        text, exc_type = "", ""
+    return ExampleRun(code, outcome, exc_type, text, reason)
+
+
+def present(*examples: ExampleRun) -> EntryRun:
+    return EntryRun(True, examples)
+
+
+def absent(*examples: ExampleRun) -> EntryRun:
+    return EntryRun(False, examples)
+
+
+def test_version_key_orders_minor_lines_numerically() -> None:
+    assert sorted(["0.10.7", "0.9.0", "0.12.8", "0.6.11", "0.9.0.1"], key=version_key) == [
+        "0.6.11",
+        "0.9.0",
+        "0.9.0.1",
+        "0.10.7",
+        "0.12.8",
+    ]
+
+
+def test_json_round_trip_is_canonical() -> None:
+    data = History(
+        (
+            release("0.8.5", A=present(example("flax.errors.A: x")), B=absent()),
+            ReleaseRun(Release("0.10.7", "0.6.2", "0.6.2", "3.11.7"), ("A",), {}),
+        )
+    )
+    text = json.dumps(data.to_json(), sort_keys=True)
+    again = History.from_json(json.loads(text))
+    assert again == data
+    assert again.releases[1].release.device is None
+    assert list(data.to_json()["releases"][0]["entries"]) == ["A", "B"]
+    assert data.to_json()["releases"][0]["entries"]["B"] == {"present": False, "examples": []}
+    with pytest.raises(ValueError, match="schema"):
+        History.from_json({"schema": 99, "releases": []})
+
+
+def test_merging_adds_releases_in_version_order() -> None:
+    data = History().merged(release("0.10.7")).merged(release("0.9.0")).merged(release("0.12.8"))
+    assert [r.release.flax for r in data.releases] == ["0.9.0", "0.10.7", "0.12.8"]
+
+
+def test_merging_a_partial_run_keeps_the_other_entries() -> None:
+    first = History().merged(
+        release("0.8.5", A=present(example("flax.errors.A: old")), B=absent())
+    )
+    rerun = first.merged(release("0.8.5", A=present(example("flax.errors.A: new", code="c2"))))
+    (recorded,) = rerun.releases
+    assert set(recorded.entries) == {"A", "B"}
+    assert recorded.entries["A"].examples[0].exc_text == "flax.errors.A: new"
+
+
+def test_merging_another_jax_replaces_the_release() -> None:
+    first = History().merged(release("0.8.5", A=present(), B=absent()))
+    other = first.merged(release("0.8.5", jax="0.4.31", A=present()))
+    (recorded,) = other.releases
+    assert set(recorded.entries) == {"A"}
+    assert recorded.release.jax == "0.4.31"
+
+
+def test_pending_runs_only_what_changed() -> None:
+    codes = {"A": ("c1",), "B": ("c1", "c2"), "C": ()}
+    plan = [Pin("0.8.5", "0.4.30", "0.4.30"), Pin("0.12.8", "0.10.2", "0.10.2")]
+    data = History()
+    assert data.pending(plan, codes) == {"0.8.5": ("A", "B", "C"), "0.12.8": ("A", "B", "C")}
+    done = release(
+        "0.8.5",
+        A=present(example(code="c1")),
+        B=present(example(code="c1"), example(code="c2")),
+        C=absent(),
+    )
+    data = data.merged(done)
+    assert data.pending(plan, codes) == {"0.12.8": ("A", "B", "C")}
+    assert data.pending(plan[:1], codes) == {}
+    assert data.pending(plan[:1], {**codes, "B": ("c1", "c3")}) == {"0.8.5": ("B",)}
+    assert data.pending(plan[:1], {**codes, "D": ("c4",)}) == {"0.8.5": ("D",)}
+    assert data.pending([Pin("0.8.5", "0.4.31", "0.4.31")], codes) == {"0.8.5": ("A", "B", "C")}
+
+
+def test_time_left_goes_by_recorded_paces() -> None:
+    assert History().seconds_left({"0.8.5": ("A",)}) is None
+    data = (
+        History()
+        .merged(dataclasses.replace(release("0.8.5"), pace=2.0))
+        .merged(dataclasses.replace(release("0.12.8"), pace=1.0))
+    )
+    todo = {"0.8.5": ("A", "B"), "0.12.8": ("A",), "0.9.0": ("A", "B", "C")}
+    assert data.seconds_left(todo) == 2 * 2.0 + 1 * 1.0 + 3 * 2.0  # unrecorded: the slowest
+    assert History.from_json(json.loads(json.dumps(data.to_json()))) == data
+
+
+def test_a_rerun_sets_the_pace_unless_it_ran_nothing() -> None:
+    first = History().merged(dataclasses.replace(release("0.8.5", A=present()), pace=2.0))
+    empty = first.merged(dataclasses.replace(release("0.8.5"), pace=0.0))
+    assert empty.releases[0].pace == 2.0
+    rerun = first.merged(dataclasses.replace(release("0.8.5", A=present()), pace=1.5))
+    assert rerun.releases[0].pace == 1.5
+
+
+# --- what the data says ---
+
+
+def history(
+    *runs: tuple[str, EntryRun], classes: dict[str, tuple[str, ...]] | None = None
+) -> History:
+    data = History()
+    for flax, run in runs:
+        names = (classes or {}).get(flax, ("A",) if run.present else ())
+        data = data.merged(release(flax, classes=names, A=run))
+    return data
+
+
+def test_raised_with_one_text_everywhere() -> None:
+    data = history(
+        ("0.6.11", present(example("flax.errors.A: text"))),
+        ("0.8.5", present(example("flax.errors.A: text"))),
+    )
+    assert (
+        entry_summary(data, "A")
+        == "raised with this text in every recorded release (0.6.11-0.8.5)"
+    )
+
+
+def test_raised_since_with_older_wordings_and_first_release() -> None:
+    data = history(
+        (
+            "0.4.2",
+            absent(example("statement 2 of 3 raised ImportError: no io", Outcome.COULD_NOT_RUN)),
+        ),
+        ("0.6.11", present(example("flax.errors.A: old text"))),
+        ("0.7.5", present(example("flax.errors.A: old text"))),
+        ("0.8.5", present(example("flax.errors.A: new text"))),
+        ("0.12.8", present(example("flax.errors.A: new text"))),
+    )
+    (line,) = timelines(data, "A")
+    assert line.raised_since == "0.8.5"
+    assert line.first_raised == "0.6.11"
+    assert line.no_longer_raised_since is None
+    assert entry_summary(data, "A") == (
+        "in flax.errors since 0.6.11; raised with this text since 0.8.5; before that: "
+        "«flax.errors.A: old text» (0.6.11-0.7.5), could not run (0.4.2, not in flax.errors: "
+        "statement 2 of 3 raised ImportError: no io); first raised in 0.6.11"
+    )
+
+
+def test_no_longer_raised() -> None:
+    data = history(
+        ("0.6.11", present(example("flax.errors.A: text"))),
+        ("0.9.0", present(example(outcome=Outcome.NO_RAISE))),
+        ("0.12.8", present(example("ValueError: checked earlier", Outcome.RAISED_OTHER))),
+    )
+    (line,) = timelines(data, "A")
+    assert line.no_longer_raised_since == "0.9.0"
+    assert line.raised_since is None
+    assert line.summary() == (
+        "no longer raised since 0.9.0: «ValueError: checked earlier» (0.12.8); before that: "
+        "raised nothing (0.9.0), «flax.errors.A: text» (0.6.11); first raised in 0.6.11"
+    )
+
+
+def test_never_raised() -> None:
+    data = history(("0.12.8", present(example(outcome=Outcome.NO_RAISE))))
+    assert (
+        entry_summary(data, "A")
+        == "never raised in the recorded releases; raised nothing (0.12.8)"
+    )
+
+
+def test_run_to_run_noise_does_not_split_a_span() -> None:
+    assert comparable("at 0x7f3a2b1c in /tmp/tmpab12cd_x/c.json") == "at 0x… in /tmp/tmp…/c.json"
+    data = history(
+        ("0.8.5", present(example('flax.errors.A: "/tmp/tmpab12cd_x/c.json" <x at 0x7f00aa>'))),
+        ("0.9.0", present(example('flax.errors.A: "/tmp/tmpzz99yy11/c.json" <x at 0x7f11bb>'))),
+    )
+    (line,) = timelines(data, "A")
+    assert len(line.spans) == 1
+    assert line.spans[0].versions == "0.8.5-0.9.0"
+
+
+def test_records_of_other_code_are_left_out() -> None:
+    data = history(
+        ("0.6.11", present(example("flax.errors.A: old", code="old"))),
+        ("0.8.5", present(example("flax.errors.A: new", code="new"))),
+    )
+    assert (
+        entry_summary(data, "A", ("new",))
+        == "raised with this text in every recorded release (0.8.5)"
+    )
+    assert entry_summary(data, "A", ("newer",)) == "no recorded release ran this code"
+
+
+def test_several_bad_examples_are_numbered() -> None:
+    data = history(
+        ("0.8.5", present(example("flax.errors.A: one"), example(outcome=Outcome.NO_RAISE))),
+    )
+    assert entry_summary(data, "A") == (
+        "bad example 1: raised with this text in every recorded release (0.8.5); "
+        "bad example 2: never raised in the recorded releases; raised nothing (0.8.5)"
+    )
+
+
+def test_long_texts_are_shortened_in_summaries_only() -> None:
+    text = "flax.errors.A: " + "word " * 100
+    data = history(("0.8.5", present(example(text))))
+    summary = entry_summary(data, "A", None)
+    assert summary == "raised with this text in every recorded release (0.8.5)"
+    clause = timelines(data, "A")[0].spans[0].describe()
+    assert clause.endswith("…» (0.8.5)")
+    assert len(clause) < 200
+    assert data.releases[0].entries["A"].examples[0].exc_text == text
+
+
+def test_retired_classes_with_the_text_they_raised_then() -> None:
+    old = ReleaseRun(
+        Release("0.6.11", "0.4.13", "0.4.13", "3.11.7"),
+        ("A", "Gone", "FlaxError"),
+        {
+            "A": present(
+                example("flax.errors.Gone: the old way (https://...)", Outcome.RAISED_OTHER)
+            )
+        },
+    )
+    middle = ReleaseRun(
+        Release("0.8.5", "0.4.30", "0.4.30", "3.11.7"), ("A", "Gone", "FlaxError"), {}
+    )
+    new = ReleaseRun(Release("0.12.8", "0.10.2", "0.10.2", "3.11.7"), ("A", "FlaxError"), {})
+    data = History().merged(new).merged(old).merged(middle)
+    (gone,) = retired(data)
+    assert (gone.name, gone.first, gone.last, gone.gone_since) == (
+        "Gone",
+        "0.6.11",
+        "0.8.5",
+        "0.12.8",
+    )
+    assert gone.texts == (("0.6.11", "flax.errors.Gone: the old way (https://...)"),)
+    assert retired(History()) == ()
+
+
+def test_presence_that_comes_and_goes() -> None:
+    data = history(
+        ("0.6.11", present(example("flax.errors.A: x"))),
+        ("0.8.5", absent(example("ValueError: y", Outcome.RAISED_OTHER))),
+        ("0.12.8", present(example("flax.errors.A: x"))),
+    )
+    assert entry_summary(data, "A").startswith("in flax.errors in 0.6.11, 0.12.8; ")
+    assert retired(data) == ()
+
+
+def test_the_document_holds_the_data_and_what_it_says() -> None:
+    data = history(("0.8.5", present(example("flax.errors.A: x"))))
+    written = json.loads(json.dumps(document(data, {"A": ("c1",)})))
+    assert History.from_json(written) == data
+    assert written["summaries"] == summaries(data, {"A": ("c1",)})
+    assert written["summaries"]["A"].startswith("raised with this text")
+    assert written["retired"] == []
+
+
+# --- the releases file and the recorded file ---
+
+
+def test_releases_toml_reaches_the_012_line_one_release_per_minor_line() -> None:
+    releases = tomllib.loads((HISTORY / "releases.toml").read_text("utf-8"))["release"]
+    versions = [r["flax"] for r in releases]
+    assert versions == sorted(versions, key=version_key)
+    # One per minor line on Python 3.11; today's release, which needs a newer Python,
+    # beside the newest on 3.11.
+    on_311 = [version_key(r["flax"])[:2] for r in releases if "python" not in r]
+    assert len(set(on_311)) == len(on_311)
+    assert (0, 12) in on_311
+    assert on_311[0] <= (0, 6)
+    newer = [r for r in releases if "python" in r]
+    assert [r["python"] for r in newer] == ["3.13"]
+    assert version_key(newer[0]["flax"]) > version_key(versions[-2])
+    for r in releases:
+        assert set(r) - {"python"} == {"flax", "jax", "jaxlib", "as_of"}
+        assert r["jax"] == r["jaxlib"]
+
+
+def test_the_recorded_file_reads_back() -> None:
+    path = HISTORY / "flax.json"
+    if not path.exists():
+        pytest.skip("nox -s history has not been run here")
+    written = json.loads(path.read_text("utf-8"))
+    data = History.from_json(written)
+    assert {k: written[k] for k in ("schema", "module", "releases")} == data.to_json()
+
+
+# --- the runner, in this interpreter ---
+
+
+def runner() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("release_runner", RELEASE_RUNNER)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_runner_imports_nothing_of_jax_or_flax_from_us() -> None:
+    script = str(RELEASE_RUNNER)
+    code = textwrap.dedent(
+        f"""
+        import importlib.util, sys
+        spec = importlib.util.spec_from_file_location("run_release", {script!r})
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        module.load_ours()
+        assert "flax_errors_ext.execution.runs.in_kernel" in sys.modules
+        print(sorted(m for m in ("jax", "jaxlib", "flax", "numpy") if m in sys.modules))
+        """
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd="/"
+    )
+    assert result.stdout.strip() == "[]"
+
+
+def test_the_runner_reads_the_catalogue() -> None:
+    folder = REPO / "flax_errors_ext" / "catalogue" / "flax.errors"
+    entries = runner().read_catalogue(folder, None)
+    assert len(entries) == len(list(folder.glob("*.txt")))
+    assert all(e.qualname.startswith("flax.errors.") for e in entries)
+    assert sum(len(bad_examples(e)) for e in entries) > len(entries)
+    only = runner().read_catalogue(folder, ["NameInUseError"])
+    assert [e.name for e in only] == ["NameInUseError"]
+
+
+def test_a_child_that_hangs_or_dies_does_not_stop_the_run() -> None:
+    module = runner()
+    assert module.in_child(sum, ([1, 2],), 30) == (3, "")
+    started = time.monotonic()
+    value, why = module.in_child(time.sleep, (30,), 0.5)
+    assert (value, why) == (None, "timed out after 0.5 s")
+    assert time.monotonic() - started < 10
+    value, why = module.in_child(os._exit, (3,), 30)
+    assert (value, why) == (None, "the process died (exit code 3)")
+    value, why = module.in_child(int, ("x",), 30)
+    assert value is None
+    assert why.startswith("the runner failed: ValueError")
+
+
+def test_exception_classes_of_a_module() -> None:
+    module = ModuleType("fake.errors")
+    exec(
+        "class FlaxError(Exception): pass\nclass A(FlaxError): pass\nclass _B(FlaxError): pass\n"
+        "Imported = KeyError\nclass NotAnError: pass\n",
+        vars(module),
+    )
+    assert runner().exception_classes(module) == ["A", "FlaxError"]

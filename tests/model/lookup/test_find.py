@@ -1,0 +1,196 @@
+"""Finding an entry by name, URL or pasted message (``flax-errors explain``)."""
+
+from __future__ import annotations
+
+import re
+
+import flax.errors
+import jax
+import jax.numpy as jnp
+import pytest
+from flax import linen as nn
+
+from flax_errors_ext.errors import JitPytreeError
+from flax_errors_ext.execution.catalogue.modules import load_module
+from flax_errors_ext.model.lookup.find import bounded, find, message_body, message_pattern, suggest
+
+ENTRIES = load_module("flax.errors").entries + (load_module("flax_errors_ext.errors").entries)
+
+
+def best(query: str) -> str:
+    """The dotted name of the best match; fails when there is none."""
+    matches = find(ENTRIES, query)
+    assert matches, f"nothing matches {query!r}"
+    return matches[0].entry.qualname
+
+
+def without_link(message: str) -> str:
+    """The message as someone might paste it: no class, no link."""
+    return re.split(r" \(https://|\nSee https://", message, maxsplit=1)[0]
+
+
+def flax_message(name: str, *args: object) -> str:
+    """The message Flax's own error class ``name`` builds from ``args``."""
+    return str(getattr(flax.errors, name)(*args))
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "ScopeParamShapeError",
+        "flax.errors.ScopeParamShapeError",
+        "scopeparamshapeerror",
+        "https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html#flax.errors.ScopeParamShapeError",
+    ],
+)
+def test_by_name_or_url(query: str) -> None:
+    matches = find(ENTRIES, query)
+
+    assert [m.entry.qualname for m in matches] == ["flax.errors.ScopeParamShapeError"]
+    assert matches[0].certain
+
+
+def raised(function: object) -> str:
+    """The message of the Flax error that calling ``function`` raises."""
+    assert callable(function)
+    with pytest.raises(flax.errors.FlaxError) as info:
+        function()
+    return str(info.value)
+
+
+def shape_mismatch() -> None:
+    class Encoder(nn.Module):
+        @nn.compact
+        def __call__(self, x: jax.Array) -> jax.Array:
+            return nn.Dense(16, name="proj")(x)
+
+    variables = Encoder().init(jax.random.key(0), jnp.ones((2, 5)))
+    Encoder().apply(variables, jnp.ones((2, 7)))
+
+
+def missing_param() -> None:
+    class Head(nn.Module):
+        @nn.compact
+        def __call__(self, x: jax.Array) -> jax.Array:
+            return nn.Dense(3, name="logits")(x)
+
+    variables = Head().init(jax.random.key(0), jnp.ones((1, 2)))
+    del variables["params"]["logits"]["kernel"]
+    Head().apply(variables, jnp.ones((1, 2)))
+
+
+# Real messages with other values than the documented ones: other parameter and
+# collection names, deeper scope paths, other shapes, other module names.
+PASTED = [
+    (raised(shape_mismatch), "flax.errors.ScopeParamShapeError"),
+    (raised(missing_param), "flax.errors.ScopeParamNotFoundError"),
+    (
+        flax_message("ScopeCollectionNotFound", "batch_stats", "var", "/Encoder/BatchNorm_3"),
+        "flax.errors.ScopeCollectionNotFound",
+    ),
+    (
+        flax_message("ModifyScopeVariableError", "cache", "index", "/Decoder/Attention_0"),
+        "flax.errors.ModifyScopeVariableError",
+    ),
+    (
+        flax_message("ScopeVariableNotFoundError", "scale", "stats", "/Block_4/Norm"),
+        "flax.errors.ScopeVariableNotFoundError",
+    ),
+    (flax_message("InvalidFilterError", 42), "flax.errors.InvalidFilterError"),
+    (
+        flax_message("NameInUseError", "param", "kernel", "Encoder"),
+        "flax.errors.NameInUseError",
+    ),
+    (
+        str(JitPytreeError("Encoder", "state['model']")),
+        "flax_errors_ext.errors.JitPytreeError",
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "qualname"), PASTED, ids=[q for _, q in PASTED])
+def test_pasted_message_without_class_or_link(message: str, qualname: str) -> None:
+    assert best(without_link(message)) == qualname
+
+
+@pytest.mark.parametrize(("message", "qualname"), PASTED, ids=[q for _, q in PASTED])
+def test_pasted_message_with_its_link(message: str, qualname: str) -> None:
+    match = find(ENTRIES, message)[0]
+
+    assert match.entry.qualname == qualname
+    assert match.how == "url"
+
+
+def test_pasted_traceback_names_the_error_raised_last() -> None:
+    traceback = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 3, in <module>\n'
+        "    state = restore(path)\n"
+        "KeyError: 'params'\n\n"
+        "During handling of the above exception, another exception occurred:\n\n"
+        "Traceback (most recent call last):\n"
+        'flax.errors.ScopeParamNotFoundError: Could not find parameter named "w" in scope "/".\n'
+    )
+
+    assert best(traceback) == "flax.errors.ScopeParamNotFoundError"
+
+
+def test_the_message_is_matched_not_the_jax_note() -> None:
+    message = (
+        'flax.errors.SomethingNew: For parameter "bias" in "/Dense_1", the given initializer '
+        "is expected to generate shape (3,), but the existing parameter it received has shape "
+        "(2,).\n--------------------\nFor simplicity, JAX has removed its internal frames."
+    )
+
+    assert message_body(message).endswith("has shape (2,).")
+    assert best(message) == "flax.errors.ScopeParamShapeError"
+
+
+def test_identical_messages_are_all_offered() -> None:
+    """Flax 0.12.8 raises two errors with one text; only the URL tells them apart."""
+    matches = find(ENTRIES, "Can't call compact methods on unbound modules")
+
+    assert {m.entry.name for m in matches if m.how == "message"} == {
+        "CallCompactUnboundModuleError",
+        "CallSetupUnboundModuleError",
+    }
+
+
+def test_message_pattern_treats_values_as_variable() -> None:
+    pattern = message_pattern(
+        'For parameter "kernel" in "/Dense_0", shape (4, 8), got (3, 8) at step 10 in ...'
+    )
+
+    assert pattern.search('For parameter "w" in "/A/B_2", shape (), got (7,) at step 3 in x y')
+    assert not pattern.search('For buffer "w" in "/A", shape (1,), got (7,) at step 3 in x')
+
+
+def test_unknown_names_get_suggestions() -> None:
+    assert find(ENTRIES, "ScopeParamShape") == []
+    assert suggest(ENTRIES, "ScopeParamShape")[0] == "flax.errors.ScopeParamShapeError"
+    assert find(ENTRIES, "the weather is nice today, thank you") == []
+
+
+def test_a_long_paste_is_looked_at_by_its_ends() -> None:
+    text = "a" * 100 + "b" * 50_000 + "c" * 100
+    kept = bounded(text, keep=1000)
+    assert len(kept) == 2001
+    assert kept.startswith("a" * 100)
+    assert kept.endswith("c" * 100)
+    assert bounded("short", keep=1000) == "short"
+
+
+def test_a_message_after_a_megabyte_of_log_is_found() -> None:
+    noise = "".join(f"step {n}: loss {n % 7}.{n % 13}\n" for n in range(60_000))
+    message = (
+        "flax.errors.ScopeParamShapeError: Initializer expected to generate shape (4, 4) "
+        'but got shape (3, 3) instead for parameter "kernel" in "/Dense_0".'
+    )
+    assert len(noise) > 1_000_000
+    (best, *_) = find(ENTRIES, noise + message)
+    assert best.entry.name == "ScopeParamShapeError"
+
+
+def test_text_that_resembles_no_error_gets_no_suggestion() -> None:
+    assert suggest(ENTRIES, "the weather was fine and the kettle boiled twice") == []
+    assert suggest(ENTRIES, "ScopeParamShapeErorr") == ["flax.errors.ScopeParamShapeError"]

@@ -1,0 +1,256 @@
+"""What the site shows of a run: no runner frame, no folder of the build machine."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import flax_errors_ext
+from flax_errors_ext.model.config import CatalogueConfig
+from flax_errors_ext.model.runs.entry_record import EntryRecord, relative_source
+from flax_errors_ext.model.runs.report import errors_document
+from flax_errors_ext.model.runs.tracebacks import (
+    import_roots,
+    is_internal,
+    publishable,
+    relative_path,
+    strip_roots,
+    trim_traceback,
+)
+from flax_errors_ext.model.site.frame_links import SourceLinks, link_templates
+
+VENV = "/home/me/venv/lib/python3.11/site-packages"
+ROOTS = (VENV, "/home/me/project", "/usr/lib/python3.11")
+
+_FULL = f"""\
+Traceback (most recent call last):
+  File "/usr/lib/python3.11/doctest.py", line 1353, in __run
+    exec(compile(example.source, filename, "single",
+  File "<doctest m.E[3]>", line 1, in <module>
+    MLP().apply(variables, batch)
+  File "{VENV}/flax/linen/module.py", line 9, in apply
+    return fn()
+           ^^^^
+  File "/home/me/project/flax_errors_ext/jit_hook.py", line 102, in _raise_for_module
+    raise JitPytreeError(type(module), _arg_path(module, caller))
+flax.errors.ScopeParamShapeError: see /home/me/project/README.md
+"""
+
+
+def test_published_traceback_drops_the_runner_and_names_files_in_their_roots() -> None:
+    assert publishable(_FULL, ROOTS) == (
+        "Traceback (most recent call last):\n"
+        '  File "<doctest m.E[3]>", line 1, in <module>\n'
+        "    MLP().apply(variables, batch)\n"
+        '  File "flax/linen/module.py", line 9, in apply\n'
+        "    return fn()\n"
+        "           ^^^^\n"
+        '  File "flax_errors_ext/jit_hook.py", line 102, in _raise_for_module\n'
+        "    raise JitPytreeError(type(module), _arg_path(module, caller))\n"
+        # A path in the message too.
+        "flax.errors.ScopeParamShapeError: see README.md\n"
+    )
+    assert publishable("(16, 2)\n", ROOTS) == "(16, 2)\n"
+
+
+def test_frames_of_code_imported_from_a_root_are_trimmed_wherever_it_lives() -> None:
+    # The hook's frame, in a checkout that is neither installed nor this one.
+    def internal(path: str) -> bool:
+        return is_internal(path, ROOTS)
+
+    shown = publishable(trim_traceback(_FULL, internal), ROOTS)
+    assert "jit_hook.py" not in shown
+    assert "module.py" not in shown
+    assert '  File "<doctest m.E[3]>", line 1, in <module>\n' in shown
+
+
+@pytest.mark.parametrize(
+    ("path", "shown"),
+    [
+        (f"{VENV}/jax/_src/tree_util.py", "jax/_src/tree_util.py"),
+        # The deepest root wins: a virtual environment inside the project.
+        ("/home/me/project/.venv/lib/site-packages/flax/errors.py", "flax/errors.py"),
+        ("/home/me/project/docs/catalogue/flax.errors/E.txt", "docs/catalogue/flax.errors/E.txt"),
+        ("/home/me/project-other/x.py", "x.py"),  # a sibling folder is not inside
+        ("/tmp/elsewhere/helper.py", "helper.py"),  # under no root: the file name alone
+        ("<doctest m.E[0]>", "<doctest m.E[0]>"),
+        ("<frozen importlib._bootstrap>", "<frozen importlib._bootstrap>"),
+        ("already/relative.py", "already/relative.py"),
+        ("C:\\Python311\\Lib\\site-packages\\jax\\api.py", "jax\\api.py"),
+    ],
+)
+def test_paths_are_shown_inside_the_deepest_root(path: str, shown: str) -> None:
+    roots = (
+        *ROOTS,
+        "/home/me/project/.venv/lib/site-packages",
+        "C:\\Python311\\Lib\\site-packages",
+    )
+    assert relative_path(path, roots) == shown
+
+
+def test_paths_in_messages_are_written_inside_their_root() -> None:
+    message = (
+        f"tracing the function apply at {VENV}/flax/linen/module.py:2091 for jit; "
+        "wrote /home/me/project/out.txt, not /data/home/me/project/x or /home/me/projects/y"
+    )
+    assert strip_roots(message, ROOTS) == (
+        "tracing the function apply at flax/linen/module.py:2091 for jit; "
+        "wrote out.txt, not /data/home/me/project/x or /home/me/projects/y"
+    )
+    assert strip_roots(message, ()) == message
+
+
+def test_the_file_system_root_is_no_root() -> None:
+    assert relative_path("/etc/x/y.py", ("/", "C:\\")) == "y.py"
+
+
+def test_this_interpreters_roots_hold_installed_packages_and_this_checkout() -> None:
+    roots = import_roots()
+    package = Path(flax_errors_ext.__file__).parent
+    assert relative_path(str(package / "jit_hook.py"), roots) == "flax_errors_ext/jit_hook.py"
+    assert relative_path(pytest.__file__, roots) == "pytest/__init__.py"
+
+
+def test_sources_in_errors_json_are_relative() -> None:
+    assert relative_source(f"{VENV}/flax/errors.py:937", ROOTS) == "flax/errors.py:937"
+    assert relative_source("/home/me/project/m.py", ROOTS) == "m.py"
+    record = EntryRecord.from_json(
+        {
+            "name": "E",
+            "qualname": "m.E",
+            "url": "api_reference/m.html#m.E",
+            "source": "/home/me/project/m.py:3",
+            "summary": "",
+            "status": "passed",
+            "executed": True,
+            "problems": [{"source": "/home/me/project/m.py:9", "message": "bad"}],
+            "examples": [
+                {
+                    "kind": "bad",
+                    "source": "/home/me/project/catalogue/m/E.txt:4",
+                    "status": "drifted",
+                    "expected": "m.E: at ...",
+                    "actual": f"m.E: at {VENV}/flax/core/scope.py:12",
+                    "seconds": 0.0,
+                    "detail": "",
+                    "diff": "--- documented (/home/me/project/catalogue/m/E.txt:6)\n",
+                }
+            ],
+        }
+    )
+    (entry,) = errors_document([record], executed=[], roots=ROOTS)["entries"]
+    assert entry["source"] == "m.py:3"
+    assert entry["problems"][0]["source"] == "m.py:9"
+    assert entry["examples"][0]["source"] == "catalogue/m/E.txt:4"
+    assert entry["examples"][0]["actual"] == "m.E: at flax/core/scope.py:12"
+    assert entry["examples"][0]["diff"] == "--- documented (catalogue/m/E.txt:6)\n"
+    # The search data holds the same text as errors.json.
+    assert [text for _, text in record.raised_texts(ROOTS)] == [
+        "m.E: at ...",
+        "m.E: at flax/core/scope.py:12",
+    ]
+    # The record itself keeps the full path: warnings point editors at the file.
+    assert record.source == "/home/me/project/m.py:3"
+
+
+VERSIONS = {"jax": "0.10.2", "jaxlib": "0.10.2", "flax": "0.12.8"}
+DEFAULT_LINKS = SourceLinks.of(link_templates({}), VERSIONS)
+
+
+def _linked(text: str, links: SourceLinks = DEFAULT_LINKS) -> list[tuple[str, str]]:
+    """(the text each link spans, its URL)."""
+    return [(text[link.start : link.end], link.url) for link in links.find(text)]
+
+
+def test_library_frames_link_to_their_line_at_the_installed_versions_tag() -> None:
+    shown = publishable(_FULL, ROOTS)
+    # Flax's files are at flax/... in its repository; its tags are v<version>.
+    assert _linked(shown) == [
+        (
+            'File "flax/linen/module.py", line 9',
+            "https://github.com/google/flax/blob/v0.12.8/flax/linen/module.py#L9",
+        )
+    ]
+    # The reader's frame and this package's own are not linked.
+    assert "<doctest" not in str(_linked(shown))
+    assert "jit_hook" not in str(_linked(shown))
+
+
+def test_jax_links_to_its_jax_v_tag_and_jaxlib_to_nothing() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "jax/_src/tree_util.py", line 361, in tree_map\n'
+        "    return treedef.unflatten(f(*xs) for xs in zip(*all_leaves))\n"
+        '  File "jaxlib/xla_client.py", line 5, in f\n'
+        '  File "<string>", line 15, in __init__\n'
+        '  File "model.py", line 4, in __call__\n'
+        "E: x"
+    )
+    assert _linked(text) == [
+        (
+            'File "jax/_src/tree_util.py", line 361',
+            "https://github.com/jax-ml/jax/blob/jax-v0.10.2/jax/_src/tree_util.py#L361",
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("path", "version"),
+    [
+        ("flax/linen/module.py", "not installed"),  # no version ran
+        ("flax/linen/module.py", "0.13.0.dev20260101+g1a2b3c"),  # no tag to link to
+        (f"{VENV}/flax/linen/module.py", "0.12.8"),  # never published: not in its root
+        ("flax", "0.12.8"),  # a bare name
+        ("flax/../setup.py", "0.12.8"),
+        ("flax_errors_ext/jit_hook.py", "0.12.8"),
+        ("<doctest flax.errors.E[0]>", "0.12.8"),
+    ],
+)
+def test_frames_without_a_known_release_file_are_not_linked(path: str, version: str) -> None:
+    links = SourceLinks.of(link_templates({}), {"flax": version})
+    assert links.url(path, 3) == ""
+
+
+def test_only_frames_of_a_traceback_are_linked() -> None:
+    # Output that merely looks like a frame, and a frame after the exception line.
+    text = (
+        '  File "flax/core/scope.py", line 1, in f\n'
+        "Traceback (most recent call last):\n"
+        '  File "flax/core/scope.py", line 2, in f\n'
+        "flax.errors.E: x\n"
+        '  File "flax/core/scope.py", line 3, in f\n'
+    )
+    assert [url.rsplit("#", 1)[1] for _, url in _linked(text)] == ["L2"]
+
+
+def test_the_setting_adds_and_overrides_repositories_and_none_takes_one_away() -> None:
+    templates = link_templates(
+        {"jax": None, "optax": "https://example.org/optax/{version}/{path}?line={line}"}
+    )
+    assert sorted(templates) == ["flax", "optax"]
+    links = SourceLinks.of(templates, {"optax": "0.2.6", "jax": "0.10.2"})
+    assert links.url("optax/_src/alias.py", 7) == (
+        "https://example.org/optax/0.2.6/optax/_src/alias.py?line=7"
+    )
+    assert links.url("jax/_src/api.py", 7) == ""
+    # A template that names no version links whatever version ran.
+    main = SourceLinks.of({"flax": "https://example.org/main/{path}#L{line}"}, {})
+    assert main.url("flax/core/scope.py", 5) == "https://example.org/main/flax/core/scope.py#L5"
+
+
+def test_the_setting_is_checked_when_read() -> None:
+    name = "flax_errors_source_links"
+    good = {"optax": "https://example.org/{version}/{path}#L{line}", "jax": None}
+    assert CatalogueConfig.from_values({name: good}).source_links == good
+    assert CatalogueConfig().source_links == {}
+    for bad, says in [
+        (["flax"], "must be a dict"),
+        ({"flax": "github.com/google/flax/{path}"}, "http(s) URL template"),
+        ({"flax": "https://example.org/{commit}/{path}"}, "names ['commit']"),
+        ({"flax": "https://example.org/{version}"}, "must name {path}"),
+        ({"flax": "https://example.org/{path"}, "not a format string"),
+    ]:
+        with pytest.raises(ValueError, match=re.escape(says)):
+            CatalogueConfig.from_values({name: bad})
