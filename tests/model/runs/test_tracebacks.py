@@ -12,6 +12,7 @@ from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.model.runs.entry_record import EntryRecord, relative_source
 from flax_errors_ext.model.runs.report import errors_document
 from flax_errors_ext.model.runs.tracebacks import (
+    exception_lines,
     import_roots,
     is_internal,
     publishable,
@@ -254,3 +255,60 @@ def test_the_setting_is_checked_when_read() -> None:
     ]:
         with pytest.raises(ValueError, match=re.escape(says)):
             CatalogueConfig.from_values({name: bad})
+
+
+_READER_AND_LIBRARY_FRAMES = """\
+Traceback (most recent call last):
+  File "/usr/lib/python3.11/doctest.py", line 1353, in __run
+    exec(compile(example.source, filename, "single",
+  File "<doctest m.E[3]>", line 1, in <module>
+    MLP().apply(variables, batch)
+  File "/venv/lib/python3.11/site-packages/flax/linen/module.py", line 9, in apply
+    return fn()
+           ^^^^
+  File "/home/me/project/model.py", line 4, in __call__
+    x = layer(x)
+flax.errors.ScopeParamShapeError: For parameter "kernel" ... (https://x)
+  - a continuation line of the message
+--------------------
+For simplicity, JAX has removed its internal frames from the traceback of the following \
+exception. Set JAX_TRACEBACK_FILTERING=off to include these.
+"""
+
+
+def test_trimmed_traceback_keeps_the_readers_frames_and_the_exception() -> None:
+    assert trim_traceback(_READER_AND_LIBRARY_FRAMES) == (
+        "Traceback (most recent call last):\n"
+        '  File "<doctest m.E[3]>", line 1, in <module>\n'
+        "    MLP().apply(variables, batch)\n"
+        '  File "/home/me/project/model.py", line 4, in __call__\n'
+        "    x = layer(x)\n"
+        'flax.errors.ScopeParamShapeError: For parameter "kernel" ... (https://x)\n'
+        "  - a continuation line of the message\n"
+    )
+    assert exception_lines(_READER_AND_LIBRARY_FRAMES) == (
+        'flax.errors.ScopeParamShapeError: For parameter "kernel" ... (https://x)\n'
+        "  - a continuation line of the message"
+    )
+    assert trim_traceback("(16, 2)\n") == "(16, 2)\n"
+
+
+@pytest.mark.parametrize(
+    ("path", "internal"),
+    [
+        ("<doctest m.E[0]>", False),
+        ("/usr/lib/python3.11/doctest.py", True),
+        ("C:\\Python311\\Lib\\site-packages\\jax\\api.py", True),
+        ("/usr/lib/python3/dist-packages/numpy/core.py", True),
+        ("/home/me/project/model.py", False),
+    ],
+)
+def test_library_frames_are_told_from_the_readers(path: str, internal: bool) -> None:
+    assert is_internal(path) is internal
+
+
+def test_this_packages_own_frames_are_library_frames() -> None:
+    hook = str(Path(flax_errors_ext.__file__).parent / "jit_hook.py")
+    assert trim_traceback(
+        f'Traceback (most recent call last):\n  File "{hook}", line 1\nE: x\n'
+    ) == ("Traceback (most recent call last):\nE: x\n")

@@ -7,13 +7,19 @@ from typing import Any
 import pytest
 
 from flax_errors_ext.model.catalogue.records import Example, ExampleKind, Location
+from flax_errors_ext.model.lookup.wordings import Wording
 from flax_errors_ext.model.runs.entry_record import EntryRecord
 from flax_errors_ext.model.site.texts import (
+    badge,
     evidence,
+    figures,
     first_paragraph,
     first_screen,
     fix_text,
+    inline_parts,
     lead_lines,
+    plain_text,
+    search_entries,
     verification_text,
 )
 
@@ -28,14 +34,14 @@ def _examples(*kinds: ExampleKind, description: str = "") -> list[Example]:
     ]
 
 
-def _record(status: str, **extra: Any) -> EntryRecord:
+def _record(status: str, name: str = "E", **extra: Any) -> EntryRecord:
     return EntryRecord.from_json(
         {
-            "name": "E",
-            "qualname": "m.E",
-            "url": "api_reference/m.html#m.E",
+            "name": name,
+            "qualname": f"m.{name}",
+            "url": f"api_reference/m.html#m.{name}",
             "source": "m.py:1",
-            "summary": "E summary.",
+            "summary": f"{name} summary.",
             "status": status,
             "executed": False,
             # As a kernel reports them: not in the cache key's order.
@@ -152,3 +158,104 @@ def test_lead_lines_say_the_fix_or_when_it_is_raised_and_what_to_do() -> None:
     )
     assert lead_lines(_examples(UNREACHABLE)) == (("When it is raised:", "The unreachable one."),)
     assert lead_lines(_examples(BAD)) == ()
+
+
+def test_badges_say_what_readers_need() -> None:
+    labels = {status: badge(status).label for status in ("passed", "failed", "unreachable")}
+    assert labels == {"passed": "verified", "failed": "drifted", "unreachable": "unreachable"}
+    assert badge("undocumented").label == "undocumented"
+    assert badge("something-new").label == "something-new"
+
+
+def _gpu_record(name: str, status: str, **extra: Any) -> EntryRecord:
+    return _record(
+        status,
+        name,
+        **{
+            "device": {"platform": "gpu", "device_kind": "NVIDIA H200", "count": 1},
+            "versions": {"jax": "1", "jaxlib": "1", "flax": "2"},
+            "examples": [],
+            **extra,
+        },
+    )
+
+
+def _example(kind: str, expected: str, actual: str) -> dict[str, Any]:
+    return {
+        "kind": kind,
+        "source": "m.py:2",
+        "status": "passed",
+        "expected": expected,
+        "actual": actual,
+        "seconds": 0.0,
+        "detail": "",
+        "diff": "",
+    }
+
+
+def test_figures_count_statuses_and_name_the_device() -> None:
+    shown = figures(
+        [_gpu_record("A", "passed"), _gpu_record("B", "passed"), _gpu_record("C", "failed")]
+    )
+    assert shown.entries == 3
+    assert shown.statuses == (("passed", 2), ("failed", 1))
+    assert shown.device == "GPU (NVIDIA H200)"
+    assert shown.versions == "jax 1, jaxlib 1, flax 2"
+    assert not figures([_gpu_record("A", "not-run", device={})]).executed
+
+
+def test_search_entries_hold_the_messages_of_bad_examples() -> None:
+    note = "\n--------------------\nFor simplicity, JAX has removed its internal frames. Set X."
+    record = _gpu_record(
+        "A",
+        "passed",
+        summary="Uses ``apply``.",
+        examples=[
+            _example("bad", "m.A: documented (...)\n", "m.A: real" + note),
+            _example("good", "(1, 2)\n", "(1, 2)\n"),
+        ],
+    )
+    (item,) = search_entries([record], roots=())
+    assert item["messages"] == ["m.A: documented (...)", "m.A: real"]
+    assert item["seen_as"] == []
+    assert item["older"] == []
+    assert item["headline"] == "Uses apply."
+    assert item["url"] == "api_reference/m.html#m.A"
+
+
+def test_search_entries_tell_other_errors_and_old_wordings_apart() -> None:
+    seen_as = dict(
+        _example("seen-as", "TypeError: not a valid JAX type\n", "TypeError: not valid\n"),
+        caption="Without ``install()``, JAX's own error.",
+    )
+    record = _gpu_record(
+        "A", "passed", examples=[_example("bad", "m.A: today\n", "m.A: today\n"), seen_as]
+    )
+    wordings = [
+        Wording("m.A", "m.A: the old words", "0.4.2-0.6.11"),
+        Wording("m.A", "m.A: today", "0.7.5-0.12.8", current=True),
+        Wording("m.B", "m.B: another entry's", "0.4.2"),
+    ]
+
+    (item,) = search_entries([record], roots=(), wordings=wordings)
+
+    assert item["messages"] == ["m.A: today"]
+    assert item["seen_as"] == [
+        {"text": "TypeError: not a valid JAX type", "note": "Without install(), JAX's own error."},
+        {"text": "TypeError: not valid", "note": "Without install(), JAX's own error."},
+    ]
+    # Today's wording is a message already; only the releases' older ones are added.
+    assert item["older"] == [{"text": "m.A: the old words", "versions": "0.4.2-0.6.11"}]
+
+
+def test_inline_markup_becomes_code_and_nothing_else() -> None:
+    assert inline_parts(
+        "Use ``jax.jit`` or :meth:`Module.apply() <flax.linen.Module.apply>`."
+    ) == [
+        ("Use ", False),
+        ("jax.jit", True),
+        (" or ", False),
+        ("Module.apply()", True),
+        (".", False),
+    ]
+    assert plain_text("*not* <b>bold</b>") == "*not* <b>bold</b>"
