@@ -53,7 +53,7 @@ import bench_guard
 from figures import FIGURES, TARGETS, Run, context, entry_share, target_ratios, write_figures
 
 from flax_errors_ext.execution.fork_server.client import retire_kept_server
-from flax_errors_ext.sphinx.build import WORK_DIR
+from flax_errors_ext.sphinx.context import WORK_DIR
 
 REPO = Path(__file__).resolve().parents[1]
 CATALOGUE = REPO / "flax_errors_ext" / "catalogue"

@@ -65,7 +65,7 @@ from typing import Any
 
 from flax.errors import FlaxError
 
-from flax_errors_ext.urls import entry_url
+from flax_errors_ext.layout import entry_url
 
 __all__ = ["JitPytreeError"]
 

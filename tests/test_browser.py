@@ -24,11 +24,11 @@ from playwright.sync_api import Browser, Dialog, Page, Request, Response, sync_p
 from sphinx.testing.util import SphinxTestApp
 
 from flax_errors_ext.execution.history.files import read_histories
+from flax_errors_ext.layout import FLAX_BASE_URL, base_url
 from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleKind
 from flax_errors_ext.model.config import KNOWN_MODULES
 from flax_errors_ext.model.history.releases import SHIPPED
 from flax_errors_ext.model.lookup.wordings import Wording, recorded_wordings
-from flax_errors_ext.urls import FLAX_BASE_URL, base_url
 from tests.site_links import check_site
 from tests.utils import FLAX, OURS, run_in_process, site_runs
 

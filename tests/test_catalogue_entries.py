@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from flax_errors_ext.execution.catalogue.modules import load_module
+from flax_errors_ext.layout import entry_url
 from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleKind
-from flax_errors_ext.urls import entry_url
 
 OWN_ENTRIES = load_module("flax_errors_ext.errors").entries
 

@@ -21,7 +21,7 @@ from jax._src import core
 
 from flax_errors_ext import install, uninstall
 from flax_errors_ext.errors import JitPytreeError
-from flax_errors_ext.urls import BASE_URL_ENV_VAR, FLAX_BASE_URL, entry_url
+from flax_errors_ext.layout import BASE_URL_ENV_VAR, FLAX_BASE_URL, entry_url
 
 QUALNAME = "flax_errors_ext.errors.JitPytreeError"
 X = jnp.ones((1, 3))

@@ -10,9 +10,17 @@ import argparse
 import enum
 import textwrap
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from flax_errors_ext import __version__
 from flax_errors_ext.cli.project import CONF_PLACES
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    # Generic for type checkers only: argparse's class cannot be subscripted at run time.
+    _Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
+    """The subparsers of ``flax-errors``, one per command."""
 
 PROG = "flax-errors"
 DEFAULT_CACHE_DIR = ".flax_errors_cache"
@@ -74,7 +82,16 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     catalogue = _catalogue_options()
     running = _running_options()
+    _add_list(commands, catalogue)
+    _add_explain(commands, catalogue)
+    _add_check(commands, catalogue, running)
+    _add_update(commands, catalogue, running)
+    _add_export(commands)
+    return parser
 
+
+def _add_list(commands: _Commands, catalogue: argparse.ArgumentParser) -> None:
+    """``list``: the entries and their status, read or recorded."""
     listing = _add(
         commands,
         "list",
@@ -95,6 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
         "or by check --json)",
     )
 
+
+def _add_explain(commands: _Commands, catalogue: argparse.ArgumentParser) -> None:
+    """``explain``: one entry, found by name, URL or message."""
     explain = _add(
         commands,
         "explain",
@@ -109,6 +129,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     explain.add_argument("query", nargs="+", metavar="QUERY", help="a name, URL or message")
 
+
+def _add_check(
+    commands: _Commands, catalogue: argparse.ArgumentParser, running: argparse.ArgumentParser
+) -> None:
+    """``check``: run the examples and report the failures."""
     check = _add(
         commands,
         "check",
@@ -136,6 +161,11 @@ def build_parser() -> argparse.ArgumentParser:
         "text that varies (an address, a temporary path) must be documented with ...",
     )
 
+
+def _add_update(
+    commands: _Commands, catalogue: argparse.ArgumentParser, running: argparse.ArgumentParser
+) -> None:
+    """``update``: rewrite the drifted text."""
     update = _add(
         commands,
         "update",
@@ -155,6 +185,9 @@ def build_parser() -> argparse.ArgumentParser:
     update.add_argument("names", nargs="*", metavar="NAME", help="errors to update (default: all)")
     update.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
 
+
+def _add_export(commands: _Commands) -> None:
+    """``export``: the patch that puts the catalogue into Flax's docstrings."""
     export = _add(
         commands,
         "export",
@@ -187,11 +220,10 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="write the patch to FILE instead of standard output",
     )
-    return parser
 
 
 def _add(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    commands: _Commands,
     name: str,
     parents: list[argparse.ArgumentParser],
     summary: str,

@@ -1,10 +1,12 @@
 """Execution: everything that runs processes and touches files, for site and CLI alike.
 
-``session`` sets up a run (kernelspec, compilation cache, cache database, kernel
-server, fingerprint); ``modules`` imports the listed modules and reads their
-catalogue files; ``notebook`` turns an entry into the notebook that runs it,
-``execute`` runs it through myst-nb's cached client, ``run`` checks a whole
-module. ``in_kernel`` is the code that runs inside each kernel, ``fork_server``
-the process that forks warm kernels, ``kernelspec`` what the kernels start from,
-and ``fingerprint`` gathers the versions, devices and source hashes.
+``session`` sets up one run (kernelspec, compilation cache, cache database,
+kernel server, fingerprint) and ``fork_server`` is the process that forks warm
+kernels. The rest is a folder per feature, named as in the other layers:
+
+* ``catalogue``: import the listed modules and read their catalogue files;
+* ``runs``: an entry's notebook, run through myst-nb's cached client, a whole
+  module checked, the code that runs inside each kernel, the build's fingerprint,
+  and the committed runs of other stacks and devices (``nox -s lock``, ``devices``);
+* ``history``: the recorded histories read, and past releases run (``nox -s history``).
 """

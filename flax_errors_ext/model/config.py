@@ -10,10 +10,10 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
+from flax_errors_ext.layout import DEFAULT_BASE_URL, FLAX_BASE_URL, SiteLayout
 from flax_errors_ext.model.history.releases import SHIPPED
 from flax_errors_ext.model.runs.output_limit import DEFAULT_LIMIT
 from flax_errors_ext.model.site.frame_links import template_problem
-from flax_errors_ext.urls import DEFAULT_BASE_URL, FLAX_BASE_URL, page_docname
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -117,7 +117,8 @@ class ModuleSpec:
     name: str
     """The module's dotted name: entries are ``<name>.<Class>``, their anchors too."""
     page: str = ""
-    """The docname of the module's page; empty means ``api_reference/<name>``."""
+    """The docname of the module's page; empty means the layout's own
+    (``api_reference/<name>``): ask :attr:`CatalogueConfig.layout`."""
     bases: tuple[str, ...] = ()
     """Dotted names of classes an entry must subclass; empty means any exception."""
     exclude: tuple[str, ...] = ()
@@ -125,11 +126,6 @@ class ModuleSpec:
     upstream: str = ""
     """The base URL of the documentation this module's errors print links to, if
     not this site: its URLs are this site's with that base."""
-
-    @property
-    def docname(self) -> str:
-        """The Sphinx docname of the page that holds the module's entries."""
-        return self.page or page_docname(self.name)
 
     @classmethod
     def from_value(cls, value: Any) -> ModuleSpec:
@@ -354,6 +350,11 @@ class CatalogueConfig:
                 raise ValueError(f"{name} {error}; got {values[name]!r}") from None
             kwargs[field.name] = _normalised(field.name, values[name])
         return cls(**kwargs)
+
+    @property
+    def layout(self) -> SiteLayout:
+        """Where every error lives on the site, each module's page as :meth:`spec` gives it."""
+        return SiteLayout.of([*map(ModuleSpec.from_value, KNOWN_MODULES), *self.modules])
 
     def spec(self, module: str) -> ModuleSpec:
         """The spec of a listed module, or the defaults of one the command line names."""

@@ -1,23 +1,20 @@
 """The Sphinx layer: the only part of the package that imports Sphinx.
 
-:func:`setup` registers everything in one place; each module holds the handlers
-and directives of one concern:
+:func:`setup` registers everything in one place. Beside it, the build's shared
+parts: :mod:`.build` (the lifecycle: context, run session, outdated pages, report),
+:mod:`.context` (what the whole build shares), :mod:`.state` (what the environment
+keeps of each page), :mod:`.loggers` (one warning type, a
+:class:`~flax_errors_ext.model.warning_subtypes.WarningSubtype` each), :mod:`.compat`
+(where Sphinx 6.2.1 to 9.x differ), :mod:`.table` and :mod:`.badges`. Then a folder
+per feature, named as in the other layers:
 
-* :mod:`.build`: the build's lifecycle (config, run session, outdated pages, report);
-* :mod:`.state`: what the environment keeps (build state, records, collectors);
-* :mod:`.entries`: the ``flax-errors-catalogue`` directive, one section per error,
-  with :mod:`.examples` (the example tabs) and :mod:`.badges`;
-* :mod:`.foreign`: another project's docstring (its references link by the
-  shipped inventory, its code that never runs is labelled);
-* :mod:`.device_runs`: runs on other devices beside each entry
-  (``flax_errors_device_runs``);
-* :mod:`.history`: each error across Flax's releases (an entry's strip and line,
-  retired errors, the index's matrix);
-* :mod:`.index`: the error index, the landing figures and "See also" lines;
-* :mod:`.search`: pasted error text in the site search;
-* :mod:`.options` and :mod:`.cli_reference`: the settings table and the command
-  line reference, generated from the code; :mod:`.table` builds their tables;
-* :mod:`.compat`: where the Sphinx releases supported (6.2.1 to 9.x) differ.
+* :mod:`.catalogue`: the ``flax-errors-catalogue`` directive (one section per
+  error), its examples, and another project's docstring;
+* :mod:`.runs`: other stacks' and devices' runs beside each entry;
+* :mod:`.history`: each error across Flax's releases;
+* :mod:`.site`: the error index, the landing figures, the options and warnings
+  tables and the command line reference, and linked tracebacks;
+* :mod:`.lookup`: pasted error text in the site search.
 """
 
 from __future__ import annotations
@@ -31,17 +28,16 @@ from flax_errors_ext.sphinx import build, compat, state
 from flax_errors_ext.sphinx.catalogue import entries, foreign
 from flax_errors_ext.sphinx.history import strips as history
 from flax_errors_ext.sphinx.lookup import search
-from flax_errors_ext.sphinx.runs import other_runs as device_runs
 from flax_errors_ext.sphinx.site import index
 from flax_errors_ext.sphinx.site.cli_reference import CliDirective
-from flax_errors_ext.sphinx.site.options import OptionsDirective
+from flax_errors_ext.sphinx.site.options import OptionsDirective, WarningsDirective
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
 
 STATIC_DIR = Path(__file__).parent / "static"
-ENV_VERSION = 4
+ENV_VERSION = 5
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -71,6 +67,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("flax-errors-index", index.IndexDirective)
     app.add_directive("flax-errors-figures", index.FiguresDirective)
     app.add_directive("flax-errors-options", OptionsDirective)
+    app.add_directive("flax-errors-warnings", WarningsDirective)
     app.add_directive("flax-errors-cli", CliDirective)
     app.add_env_collector(state.CatalogueCollector)
     app.add_env_collector(state.LiveDocsCollector)
@@ -78,13 +75,12 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_js_file("flax_errors_wrap.js", defer="defer")
     app.add_js_file("flax_errors_anchor.js", defer="defer")
 
-    app.connect("config-inited", build.validate_config)
+    app.connect("config-inited", build.make_context)
     app.connect("config-inited", _add_static_path)
     # Before sphinx-copybutton (priority 500) reads its selector.
     app.connect("config-inited", foreign.narrow_copybutton, priority=400)
     # After myst-nb's handler, which settles the cache path.
-    app.connect("builder-inited", build.prepare_build, priority=600)
-    device_runs.setup_device_runs(app)
+    app.connect("builder-inited", build.open_session, priority=600)
     app.connect("env-get-outdated", build.outdated_by_environment)
     app.connect("env-before-read-docs", build.start_reading)
     # Before other extensions' handlers (sphinx-autodoc-typehints adds type fields at 500).
@@ -97,7 +93,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", build.finish_build)
     return {
         "version": __version__,
-        # What the environment keeps (typed records, the build state): a new
+        # What the environment keeps (typed records, the build context): a new
         # number makes Sphinx discard environments an older layout pickled.
         "env_version": ENV_VERSION,
         "parallel_read_safe": True,

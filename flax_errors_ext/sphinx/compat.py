@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 import sphinx
 from docutils import nodes
 
+from flax_errors_ext.sphinx.context import WORK_DIR
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
@@ -75,9 +77,6 @@ def _keep_redirect_anchors(app: Sphinx, config: Config) -> None:
     default = getattr(sphinx_reredirects, "REDIRECT_FILE_DEFAULT_TEMPLATE", "location.hash")
     if "location.hash" in default or config.redirect_html_template_file:
         return
-    # Here, not at the top: build imports loggers, which imports this module.
-    from flax_errors_ext.sphinx.build import WORK_DIR
-
     path = Path(app.outdir).parent / WORK_DIR / "redirect.html"
     path.parent.mkdir(parents=True, exist_ok=True)
     if not path.is_file() or path.read_text(encoding="utf-8") != REDIRECT_TEMPLATE:

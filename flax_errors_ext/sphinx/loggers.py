@@ -1,6 +1,8 @@
 """The extension's warnings: one type, ``flax-errors``, a named subtype, always a location.
 
-A project can silence a subtype with ``suppress_warnings = ["flax-errors.<subtype>"]``.
+Every subtype is a :class:`~flax_errors_ext.model.warning_subtypes.WarningSubtype`
+(the options page lists them); a project can silence one with
+``suppress_warnings = ["flax-errors.<subtype>"]``.
 """
 
 from __future__ import annotations
@@ -17,19 +19,21 @@ if TYPE_CHECKING:
     from docutils import nodes
     from sphinx.application import Sphinx
 
+    from flax_errors_ext.model.warning_subtypes import WarningSubtype
+
 LOGGER = logging.getLogger("flax_errors_ext")
 WARNING_TYPE = "flax-errors"
 
 
-def warn(message: str, subtype: str, location: str | nodes.Node) -> None:
+def warn(message: str, subtype: WarningSubtype, location: str | nodes.Node) -> None:
     """Log a ``flax-errors.<subtype>`` warning at ``location`` (``file:line`` or a node).
 
     A location is text, never a path object: Sphinx's logging takes anything else for
     a ``(docname, line)`` pair and fails on it.
     """
     if not SHOWS_WARNING_TYPES:
-        message += f" [{WARNING_TYPE}.{subtype}]"
-    LOGGER.warning(message, type=WARNING_TYPE, subtype=subtype, location=location)
+        message += f" [{WARNING_TYPE}.{subtype.value}]"
+    LOGGER.warning(message, type=WARNING_TYPE, subtype=subtype.value, location=location)
 
 
 def conf_location(app: Sphinx, setting: str) -> str:

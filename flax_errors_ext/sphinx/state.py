@@ -1,50 +1,30 @@
-"""What a build keeps between its steps and between builds, in the environment.
+"""What the environment keeps of each document, between builds and from ``-j`` readers.
 
-:class:`BuildState` is set up once, before any ``-j`` worker forks; the collectors
-file each document's entry records and note the documents that show figures of
-the whole catalogue, and merge both back from parallel readers.
+The nodes carry a directive's records to the collectors; the collectors file each
+document's entry records and note the documents that show figures of the whole
+catalogue, and merge both back from parallel readers. What the whole build shares
+is its context (:mod:`flax_errors_ext.sphinx.context`).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, TypeVar
 
 from docutils import nodes
 from sphinx.environment.collectors import EnvironmentCollector
 
-from flax_errors_ext.model.runs.tracebacks import import_roots
-
 if TYPE_CHECKING:
     from collections.abc import Callable, Set
-    from pathlib import Path
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
-    from flax_errors_ext.execution.history.files import HistoryFile
-    from flax_errors_ext.execution.runs.run import RunSettings
-    from flax_errors_ext.model.config import CatalogueConfig
     from flax_errors_ext.model.history.view import ModuleHistory
     from flax_errors_ext.model.runs.entry_record import EntryRecord
     from flax_errors_ext.model.runs.loaded_files import LoadedFile
 
 
 T = TypeVar("T")
-
-
-@dataclasses.dataclass
-class BuildState:
-    """What every read of this build shares."""
-
-    config: CatalogueConfig
-    run: RunSettings
-    catalogue_folders: tuple[Path, ...]
-    """Where catalogue files are looked for, first first."""
-    histories: dict[str, HistoryFile] = dataclasses.field(default_factory=dict)
-    """The recorded histories (``flax_errors_history``), by the module each one names."""
-    published_roots: tuple[str, ...] = ()
-    """:func:`published_roots` of this build, for readers that have no application."""
 
 
 class error_record(nodes.General, nodes.Element):
@@ -68,21 +48,6 @@ class history_record(nodes.General, nodes.Element):
 
 
 NODES = (error_record, catalogue_index, catalogue_figures, see_also_placeholder, history_record)
-
-
-def published_roots(app: Sphinx) -> tuple[str, ...]:
-    """The folders that published text names files inside.
-
-    The project's (``conf.py``'s) and those modules were imported from: never the
-    build machine's folders above them.
-    """
-    return (str(app.confdir), *import_roots())
-
-
-def build_state(env: BuildEnvironment) -> BuildState:
-    """The state :func:`~flax_errors_ext.sphinx.build.prepare_build` set up."""
-    state: BuildState = env.flax_errors_state  # type: ignore[attr-defined]
-    return state
 
 
 def kept(env: BuildEnvironment, name: str, empty: Callable[[], T]) -> T:

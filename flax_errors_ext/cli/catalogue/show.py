@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from flax_errors_ext.cli.parser import PROG, ExitCode
 from flax_errors_ext.cli.selection import UsageError, load, unknown
 from flax_errors_ext.execution.history.files import read_histories
+from flax_errors_ext.layout import base_url
+from flax_errors_ext.model.catalogue.descriptions import first_paragraph
 from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
 from flax_errors_ext.model.history.timeline import retired
 from flax_errors_ext.model.lookup import find as lookup
@@ -17,8 +19,7 @@ from flax_errors_ext.model.lookup.wordings import by_entry, recorded_wordings, w
 from flax_errors_ext.model.runs.entry_record import EntryRecord, entry_record
 from flax_errors_ext.model.runs.judge import judge
 from flax_errors_ext.model.runs.report import SCHEMA_VERSION, errors_document, summary_line
-from flax_errors_ext.model.site.texts import first_paragraph, plain_text
-from flax_errors_ext.urls import base_url
+from flax_errors_ext.model.site.texts import plain_text
 
 if TYPE_CHECKING:
     import argparse
@@ -50,7 +51,10 @@ def list_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(document, indent=2))
         return ExitCode.OK
-    rows = [(r.status.value, r.qualname, f"{base}/{r.url}") for r in records]
+    rows = [
+        (r.status.value, r.qualname, e.site.url(base))
+        for e, r in zip(entries, records, strict=True)
+    ]
     widths = [max((len(row[i]) for row in rows), default=0) for i in range(2)]
     for status, qualname, url in rows:
         print(f"{status:<{widths[0]}}  {qualname:<{widths[1]}}  {url}")
@@ -128,8 +132,8 @@ def _retired_answer(
     The error's name, a URL to its anchor, or a message with its class: from a
     release that had it, whatever the release printed.
     """
+    layout = selection.project.config.layout
     for history in histories:
-        spec = selection.project.config.spec(history.module)
         for gone in retired(history):
             qualname = f"{history.module}.{gone.name}"
             if not re.search(rf"(?<![\w]){re.escape(gone.name)}(?!\w)", query):
@@ -142,7 +146,7 @@ def _retired_answer(
             if gone.texts:
                 release, text = gone.texts[-1]
                 lines.append(f"Last raised by a catalogue example in {release}:\n  {text}")
-            lines.append(f"Read online: {base}/{spec.docname}.html#{qualname}")
+            lines.append(f"Read online: {layout.printed(qualname).url(base)}")
             return "\n".join(lines)
     return None
 
@@ -175,7 +179,7 @@ def render_entry(entry: ErrorEntry, base: str) -> str:
     if not entry.examples:
         parts.append("This error has no examples yet.")
     parts += [_example(example) for example in entry.examples]
-    parts.append(f"Read online: {base}/{entry.path}\nDocumented at: {_where(entry)}")
+    parts.append(f"Read online: {entry.site.url(base)}\nDocumented at: {_where(entry)}")
     return "\n\n".join(parts)
 
 

@@ -211,32 +211,8 @@ def update_command(args: argparse.Namespace) -> int:
         for outcome in checked.outcomes
         for problem in outcome.entry.problems
     ]
-    refused: list[str] = []
-    partly: list[str] = []
-    """Statements whose new text could not be written (the others were)."""
-    made: dict[str, int] = {}
-    """Statements rewritten, by file."""
-    new_texts: dict[str, str] = {}
-    for path in sorted({edit.location.path for edit in edits}):
-        source = sources.get(path) or source_files.SourceFile.read(path)
-        sources[path] = source
-        mine = [edit for edit in edits if edit.location.path == path]
-        new_text, unwritable = rewrite.apply_each(source.text, mine, python=path.endswith(".py"))
-        partly += [str(skip) for skip in unwritable]
-        applied = len(mine) - len(unwritable)
-        if new_text != source.text:
-            made[path] = applied
-            new_texts[path] = new_text
-            print(source.diff(new_text, _label(path)), end="")
-    written: set[str] = set()
-    if not args.dry_run:
-        for path, new_text in new_texts.items():
-            try:
-                source_files.write(sources[path], new_text)
-            except rewrite.UpdateError as error:  # an edit meanwhile, or the encoding
-                refused.append(str(error))
-            else:
-                written.add(path)
+    new_texts, made, partly = _new_texts(edits, sources)
+    written, refused = (set(), []) if args.dry_run else _write_all(new_texts, sources)
     for line in skipped:
         print(f"cannot update {line}", file=sys.stderr)
     partly += [str(skip) for skip in varying]
@@ -255,6 +231,49 @@ def update_command(args: argparse.Namespace) -> int:
     if skipped or (args.dry_run and new_texts):
         return ExitCode.FAILED
     return ExitCode.OK
+
+
+def _new_texts(
+    edits: list[rewrite.Edit], sources: dict[str, source_files.SourceFile]
+) -> tuple[dict[str, str], dict[str, int], list[str]]:
+    """Each edited file's new text, its diff printed; nothing is written yet.
+
+    Returns:
+        The new texts by file; the statements rewritten, by file; the statements whose
+        new text could not be written (the others were). A file read only now is added
+        to ``sources``.
+    """
+    partly: list[str] = []
+    made: dict[str, int] = {}
+    new_texts: dict[str, str] = {}
+    for path in sorted({edit.location.path for edit in edits}):
+        source = sources.get(path) or source_files.SourceFile.read(path)
+        sources[path] = source
+        mine = [edit for edit in edits if edit.location.path == path]
+        new_text, unwritable = rewrite.apply_each(source.text, mine, python=path.endswith(".py"))
+        partly += [str(skip) for skip in unwritable]
+        applied = len(mine) - len(unwritable)
+        if new_text != source.text:
+            made[path] = applied
+            new_texts[path] = new_text
+            print(source.diff(new_text, _label(path)), end="")
+    return new_texts, made, partly
+
+
+def _write_all(
+    new_texts: dict[str, str], sources: dict[str, source_files.SourceFile]
+) -> tuple[set[str], list[str]]:
+    """Write each new text atomically: the files written, and why each other was refused."""
+    written: set[str] = set()
+    refused: list[str] = []
+    for path, new_text in new_texts.items():
+        try:
+            source_files.write(sources[path], new_text)
+        except rewrite.UpdateError as error:  # an edit meanwhile, or the encoding
+            refused.append(str(error))
+        else:
+            written.add(path)
+    return written, refused
 
 
 def _steady(

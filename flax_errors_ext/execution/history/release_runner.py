@@ -208,7 +208,8 @@ def run_entry(
     """
     from flax_errors_ext.model.catalogue.conditions import describe, versions_named
     from flax_errors_ext.model.catalogue.records import StatementRun
-    from flax_errors_ext.model.history.releases import EntryRun, bad_examples, judge_run
+    from flax_errors_ext.model.history.example_runs import bad_examples, judge_run
+    from flax_errors_ext.model.history.releases import EntryRun
     from flax_errors_ext.model.history.rewrites import rewrite
     from flax_errors_ext.model.runs.tracebacks import import_roots
 

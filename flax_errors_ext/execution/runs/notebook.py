@@ -21,7 +21,7 @@ from flax_errors_ext.model.runs.output_limit import DEFAULT_LIMIT
 if TYPE_CHECKING:
     from collections.abc import Collection
 
-    from flax_errors_ext.model.catalogue.records import ErrorEntry
+    from flax_errors_ext.model.catalogue.records import ErrorEntry, Example
     from flax_errors_ext.model.runs.fingerprint import Fingerprint
 
 KERNEL_MODULE = "flax_errors_ext.execution.runs.in_kernel"
@@ -56,35 +56,13 @@ def build_notebook(
         f"from {KERNEL_MODULE} import begin, finish, run_example\n"
         f"begin({fingerprint.to_json()!r}, {import_paths!r}, {output_limit!r})\n"
     )
-    cells = [
-        nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
-            setup, metadata={"flax_errors": {"role": "setup"}}
-        )
-    ]
+    cells = [_code_cell(setup, role="setup")]
     numbered = _number_statements(entry)
     total = sum(len(example.statements) for example in entry.examples)
     for index, example in enumerate(entry.examples):
-        statements = [(n, s.source) for n, s in numbered[index] if not s.skip]
-        lines = "".join(f"    ({n}, {source!r}),\n" for n, source in statements)
-        texts = {
-            n: (s.exc_msg if s.exc_msg is not None else s.want, statement_flags(s))
-            for n, s in numbered[index]
-            if n in documented and not s.skip
-        }
-        extra = f", documented={texts!r}" if texts else ""
-        if not example.kind.ours:
-            extra += f", module_namespace={entry.module!r}"
-        code = f"run_example({entry.qualname!r}, {total}, [\n{lines}]{extra})\n"
-        cells.append(
-            nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
-                code, metadata={"flax_errors": {"role": "example", "index": index}}
-            )
-        )
-    cells.append(
-        nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
-            "finish()\n", metadata={"flax_errors": {"role": "finish"}}
-        )
-    )
+        code = _example_code(entry, example, numbered[index], total, documented)
+        cells.append(_code_cell(code, role="example", index=index))
+    cells.append(_code_cell("finish()\n", role="finish"))
     notebook: NotebookNode = nbformat.v4.new_notebook(  # type: ignore[no-untyped-call]
         cells=cells,
         metadata={
@@ -97,6 +75,39 @@ def build_notebook(
         },
     )
     return notebook
+
+
+def _code_cell(source: str, **role: str | int) -> NotebookNode:
+    """A code cell whose metadata says what it is for (``role``, and an example's index)."""
+    cell: NotebookNode = nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
+        source, metadata={"flax_errors": role}
+    )
+    return cell
+
+
+def _example_code(
+    entry: ErrorEntry,
+    example: Example,
+    numbered: list[tuple[int, Any]],
+    total: int,
+    documented: Collection[int],
+) -> str:
+    """The cell that runs one example: its statements, numbered as doctest numbers them.
+
+    The documented text of the statements in ``documented`` goes along, and another
+    project's example runs in its module's namespace, as doctest would run it there.
+    """
+    statements = [(n, s.source) for n, s in numbered if not s.skip]
+    lines = "".join(f"    ({n}, {source!r}),\n" for n, source in statements)
+    texts = {
+        n: (s.exc_msg if s.exc_msg is not None else s.want, statement_flags(s))
+        for n, s in numbered
+        if n in documented and not s.skip
+    }
+    extra = f", documented={texts!r}" if texts else ""
+    if not example.kind.ours:
+        extra += f", module_namespace={entry.module!r}"
+    return f"run_example({entry.qualname!r}, {total}, [\n{lines}]{extra})\n"
 
 
 def statement_numbers(entry: ErrorEntry) -> list[list[int]]:

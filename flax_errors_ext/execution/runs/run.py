@@ -207,11 +207,55 @@ def submit_module(
     """
     # The module's code, docstrings aside, shapes what its examples raise.
     keyed = settings.fingerprint.with_source(module.name, source_hash(module.path))
+    checker = _ModuleChecker(module, settings, sources, keyed)
+    return [pool.submit(checker.check, entry) for entry in module.entries]
 
-    def run(entry: ErrorEntry, documented: frozenset[int]) -> EntryOutcome:
+
+@dataclasses.dataclass(frozen=True)
+class _ModuleChecker:
+    """Checks the entries of one module, each in a notebook keyed by the module's code."""
+
+    module: ErrorModule
+    settings: RunSettings
+    sources: SourceStates
+    keyed: Fingerprint
+    """The run's fingerprint with the module's docstring-free code hash."""
+
+    def check(self, entry: ErrorEntry) -> EntryOutcome:
+        """Run the examples that hold for the kernel's versions; set the others aside."""
+        versions = run_versions(self.settings.fingerprint, entry)
+        held = tuple(example for example in entry.examples if example.holds(versions))
+        if len(held) == len(entry.examples):
+            return self._check_held(entry)
+        # The examples for other versions never reach the kernel; each keeps its place.
+        outcome = self._check_held(dataclasses.replace(entry, examples=held))
+        verdicts = iter(outcome.results)
+        results = tuple(
+            next(verdicts) if example in held else set_aside(example, versions)
+            for example in entry.examples
+        )
+        return dataclasses.replace(outcome, entry=entry, results=results)
+
+    def _check_held(self, entry: ErrorEntry) -> EntryOutcome:
+        """Run every example; again with documented texts where a cut output drifted."""
+        if not entry.examples:
+            return EntryOutcome(entry, Execution(runs=()), ())
+        outcome = self._run(entry, frozenset())
+        documented = _cut_and_drifted(outcome)
+        if not documented:
+            return outcome
+        again = self._run(entry, documented)
+        executed = outcome.execution.executed or again.execution.executed
+        return dataclasses.replace(
+            again, execution=dataclasses.replace(again.execution, executed=executed)
+        )
+
+    def _run(self, entry: ErrorEntry, documented: frozenset[int]) -> EntryOutcome:
+        """Execute the entry's notebook (or fetch it from the cache) and judge each example."""
+        settings, module, sources = self.settings, self.module, self.sources
         notebook = build_notebook(
             entry,
-            keyed,
+            self.keyed,
             [module.import_path],
             settings.timeout,
             settings.output_limit,
@@ -234,35 +278,6 @@ def submit_module(
         if any(result.verdict.may_be_transient for result in results):
             forget(notebook, settings.nb_config)
         return EntryOutcome(entry, execution, results)
-
-    def check_held(entry: ErrorEntry) -> EntryOutcome:
-        if not entry.examples:
-            return EntryOutcome(entry, Execution(runs=()), ())
-        outcome = run(entry, frozenset())
-        documented = _cut_and_drifted(outcome)
-        if not documented:
-            return outcome
-        again = run(entry, documented)
-        executed = outcome.execution.executed or again.execution.executed
-        return dataclasses.replace(
-            again, execution=dataclasses.replace(again.execution, executed=executed)
-        )
-
-    def check(entry: ErrorEntry) -> EntryOutcome:
-        versions = run_versions(settings.fingerprint, entry)
-        held = tuple(example for example in entry.examples if example.holds(versions))
-        if len(held) == len(entry.examples):
-            return check_held(entry)
-        # The examples for other versions never reach the kernel; each keeps its place.
-        outcome = check_held(dataclasses.replace(entry, examples=held))
-        verdicts = iter(outcome.results)
-        results = tuple(
-            next(verdicts) if example in held else set_aside(example, versions)
-            for example in entry.examples
-        )
-        return dataclasses.replace(outcome, entry=entry, results=results)
-
-    return [pool.submit(check, entry) for entry in module.entries]
 
 
 def run_versions(fingerprint: Fingerprint, entry: ErrorEntry) -> dict[str, str]:

@@ -13,6 +13,7 @@ import difflib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from flax_errors_ext.layout import SiteLayout
 from flax_errors_ext.model.catalogue.parse import parse_docstring, parse_prose, parse_upstream
 from flax_errors_ext.model.catalogue.records import ErrorEntry, FormatProblem, Location
 
@@ -162,6 +163,7 @@ def module_entries(
         The entries, the base classes left out, and a problem for each catalogue
         file that names no candidate.
     """
+    layout = SiteLayout.of([spec])
     lines_by_path: dict[str, dict[str, tuple[int, int | None]]] = {}
     entries: list[tuple[tuple[int, int], ErrorEntry]] = []
     left_out: list[LeftOut] = []
@@ -171,21 +173,10 @@ def module_entries(
     for candidate in candidates:
         if candidate.path not in lines_by_path:
             lines_by_path[candidate.path] = _class_lines(candidate.source)
-        lines = lines_by_path[candidate.path]
+        line, entry = _candidate_entry(
+            candidate, spec.name, lines_by_path[candidate.path], catalogue_files
+        )
         cls = candidate.cls
-        docstring = cls.__dict__.get("__doc__") or ""
-        line, docstring_line = lines.get(cls.__name__, (1, None))
-        at = Location(candidate.path, docstring_line or line)
-        qualname = f"{spec.name}.{candidate.name}"
-        adopted = _adopted(docstring, qualname, at) if catalogue_files is not None else None
-        if adopted is not None:
-            entry = adopted
-        elif catalogue_files is not None:
-            entry = _supplemented(docstring, qualname, at, catalogue_files.get(candidate.name))
-        elif docstring:
-            entry = parse_docstring(docstring, qualname, at.path, at.line)
-        else:
-            entry = ErrorEntry(qualname, "", (), (), (), at)
         subclasses = sum(1 for other in classes if other is not cls and issubclass(other, cls))
         if subclasses and not entry.documented:
             left_out.append(
@@ -195,9 +186,8 @@ def module_entries(
                 )
             )
             continue
-        entries.append(
-            ((files[candidate.path], line), dataclasses.replace(entry, page=spec.docname))
-        )
+        located = dataclasses.replace(entry, located=layout.locate(entry.qualname))
+        entries.append(((files[candidate.path], line), located))
     entries.sort(key=lambda pair: pair[0])
     names = {c.name for c in candidates}
     problems = tuple(
@@ -206,6 +196,27 @@ def module_entries(
         if stem not in names
     )
     return tuple(e for _, e in entries), tuple(left_out), problems
+
+
+def _candidate_entry(
+    candidate: Candidate,
+    module: str,
+    lines: Mapping[str, tuple[int, int | None]],
+    catalogue_files: Mapping[str, CatalogueFile] | None,
+) -> tuple[int, ErrorEntry]:
+    """A candidate class's line in its file, and its entry (see :func:`module_entries`)."""
+    docstring = candidate.cls.__dict__.get("__doc__") or ""
+    line, docstring_line = lines.get(candidate.cls.__name__, (1, None))
+    at = Location(candidate.path, docstring_line or line)
+    qualname = f"{module}.{candidate.name}"
+    adopted = _adopted(docstring, qualname, at) if catalogue_files is not None else None
+    if adopted is not None:
+        return line, adopted
+    if catalogue_files is not None:
+        return line, _supplemented(docstring, qualname, at, catalogue_files.get(candidate.name))
+    if docstring:
+        return line, parse_docstring(docstring, qualname, at.path, at.line)
+    return line, ErrorEntry(qualname, "", (), (), (), at)
 
 
 def _stray_message(module: str, stem: str, names: set[str]) -> str:

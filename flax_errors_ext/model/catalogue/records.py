@@ -7,11 +7,13 @@ import doctest
 import enum
 from typing import TYPE_CHECKING, Any
 
+from flax_errors_ext.layout import DEFAULT_LAYOUT
 from flax_errors_ext.model.catalogue.conditions import Condition, holds
-from flax_errors_ext.urls import page_docname
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
+
+    from flax_errors_ext.layout import EntryLocation
 
 
 class ExampleKind(enum.StrEnum):
@@ -201,13 +203,18 @@ class ErrorEntry:
     examples: tuple[Example, ...]
     problems: tuple[FormatProblem, ...]
     location: Location
-    page: str = ""
-    """The docname of the page that shows the entry; empty means the default layout."""
+    located: EntryLocation | None = None
+    """Where discovery placed the entry on the site, by the configured layout; None
+    for an entry read on its own (see :attr:`site`)."""
 
     @property
-    def path(self) -> str:
-        """The entry's site-relative URL: its page and, as fragment, its full name."""
-        return f"{self.page or page_docname(self.module)}.html#{self.qualname}"
+    def site(self) -> EntryLocation:
+        """Where the entry lives on the site: its page, its anchor, its URL's path.
+
+        Where discovery did not place it, where a site that gives its module no
+        page of its own would.
+        """
+        return self.located or DEFAULT_LAYOUT.locate(self.qualname)
 
     @property
     def details(self) -> tuple[Prose, ...]:

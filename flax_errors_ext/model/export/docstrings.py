@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from flax_errors_ext.model.catalogue.discover import CatalogueFile
-    from flax_errors_ext.model.catalogue.records import Example
+    from flax_errors_ext.model.catalogue.records import ErrorEntry, Example
     from flax_errors_ext.model.export.fixes import DocstringFix
 
 _PREFIX = re.compile(r"([A-Za-z]*)('''|\"\"\"|'|\")")
@@ -99,7 +99,32 @@ def export_docstrings(
     classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
     starts = _line_starts(source)
     newline = "\r\n" if "\r\n" in source else "\n"
-    problems: list[FormatProblem] = [
+    problems = _unmatched(catalogue, fixes, classes, module, path)
+    edits: list[tuple[str, _Edit]] = []
+    for name, node in classes.items():
+        file = catalogue.get(name)
+        if file is None:
+            continue
+        mine = [fix for fix in fixes if fix.name == name]
+        edit, found = _export_class(source, starts, node, file, f"{module}.{name}", path, mine)
+        problems += found
+        if edit is not None and source[edit.start : edit.end] != edit.text.replace("\n", newline):
+            edits.append((name, dataclasses.replace(edit, text=edit.text.replace("\n", newline))))
+    text = source
+    for _, edit in sorted(edits, key=lambda pair: pair[1].start, reverse=True):
+        text = text[: edit.start] + edit.text + text[edit.end :]
+    return Exported(text, tuple(name for name, _ in edits), tuple(problems))
+
+
+def _unmatched(
+    catalogue: Mapping[str, CatalogueFile],
+    fixes: Sequence[DocstringFix],
+    classes: Mapping[str, ast.ClassDef],
+    module: str,
+    path: str,
+) -> list[FormatProblem]:
+    """Catalogue files that name no class of the module, and fixes that name no file."""
+    problems = [
         FormatProblem(_stray(module, name, classes), Location(file.path, 1))
         for name, file in catalogue.items()
         if name not in classes
@@ -117,20 +142,7 @@ def export_docstrings(
         for fix in fixes
         if fix.name not in catalogue
     ]
-    edits: list[tuple[str, _Edit]] = []
-    for name, node in classes.items():
-        file = catalogue.get(name)
-        if file is None:
-            continue
-        mine = [fix for fix in fixes if fix.name == name]
-        edit, found = _export_class(source, starts, node, file, f"{module}.{name}", path, mine)
-        problems += found
-        if edit is not None and source[edit.start : edit.end] != edit.text.replace("\n", newline):
-            edits.append((name, dataclasses.replace(edit, text=edit.text.replace("\n", newline))))
-    text = source
-    for _, edit in sorted(edits, key=lambda pair: pair[1].start, reverse=True):
-        text = text[: edit.start] + edit.text + text[edit.end :]
-    return Exported(text, tuple(name for name, _ in edits), tuple(problems))
+    return problems
 
 
 def unified_patch(old: str, new: str, label: str = "flax/errors.py") -> str:
@@ -165,20 +177,9 @@ def _export_class(
     fixes: Sequence[DocstringFix],
 ) -> tuple[_Edit | None, list[FormatProblem]]:
     """The edit that puts ``file``'s entry into the class's docstring, and what went wrong."""
-    wanted = parse_docstring(file.text, qualname, file.path, 1)
-    if wanted.problems:
-        return None, [
-            FormatProblem(
-                f"{qualname} is not exported: its entry is malformed: {p.message}", p.location
-            )
-            for p in wanted.problems
-        ]
-    if not wanted.summary:
-        return None, [
-            FormatProblem(
-                f"{qualname} is not exported: its file has no summary", Location(file.path, 1)
-            )
-        ]
+    wanted, refused = _catalogue_entry(file, qualname)
+    if refused:
+        return None, refused
     first = node.body[0]
     at = Location(path, first.lineno)
     start = _offset(source, starts, first.lineno, first.col_offset)
@@ -218,6 +219,25 @@ def _export_class(
         start = end = starts[first.lineno - 1]
         text = f"{indent}{text}\n"
     return _Edit(start, end, text), problems
+
+
+def _catalogue_entry(file: CatalogueFile, qualname: str) -> tuple[ErrorEntry, list[FormatProblem]]:
+    """The file's entry, and why it cannot be exported: it is malformed or has no summary."""
+    wanted = parse_docstring(file.text, qualname, file.path, 1)
+    if wanted.problems:
+        return wanted, [
+            FormatProblem(
+                f"{qualname} is not exported: its entry is malformed: {p.message}", p.location
+            )
+            for p in wanted.problems
+        ]
+    if not wanted.summary:
+        return wanted, [
+            FormatProblem(
+                f"{qualname} is not exported: its file has no summary", Location(file.path, 1)
+            )
+        ]
+    return wanted, []
 
 
 def _flax_prose(

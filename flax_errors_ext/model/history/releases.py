@@ -3,8 +3,9 @@
 ``nox -s history`` runs each entry's bad examples in a venv per Flax release
 (``flax_errors_ext/execution/history/release_runner.py``) and keeps what happened in
 ``flax_errors_ext/history/flax.json``. This module is that file's model: the typed
-records, their one JSON form, judging one run, merging a release's run into the
-data, and which (release, entry) pairs still need a run. Each example's record
+records, their one JSON form, merging a release's run into the data, and which
+(release, entry) pairs still need a run; judging one run is
+:mod:`~flax_errors_ext.model.history.example_runs`. Each example's record
 carries a hash of its code and the substitutions it ran with on that release (the
 rules of ``flax_errors_ext/history/rewrites.toml``:
 :mod:`~flax_errors_ext.model.history.rewrites`), so that a rerun runs only what
@@ -16,19 +17,14 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import hashlib
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, ExampleKind
 from flax_errors_ext.model.runs.fingerprint import Device
-from flax_errors_ext.model.runs.tracebacks import strip_jax_note, strip_roots
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Iterable, Mapping, Sequence
-
-    from flax_errors_ext.model.catalogue.records import StatementRun
+    from collections.abc import Mapping, Sequence
 
 SCHEMA = 1
 """The version of the file's layout; bumped when the runner records differently."""
@@ -128,7 +124,8 @@ class ExampleRun:
     """One bad example on one release."""
 
     code: str
-    """The hash of the example's code (:func:`code_hash`) when it ran."""
+    """The hash of the example's code when it ran
+    (:func:`~flax_errors_ext.model.history.example_runs.code_hash`)."""
     outcome: Outcome
     exc_type: str = ""
     """The dotted class of what the last statement raised (raised, raised-other)."""
@@ -257,7 +254,8 @@ class History:
         """The entries each planned release must run: ``{flax version: names}``.
 
         An entry runs where it has no record, or one whose code hashes differ from
-        ``codes`` (its bad examples now; :func:`entry_codes`), or whose examples ran
+        ``codes`` (its bad examples now;
+        :func:`~flax_errors_ext.model.history.example_runs.entry_codes`), or whose examples ran
         with other substitutions than ``rewrites`` makes there now (by flax version,
         then by entry, one tuple per bad example;
         :func:`~flax_errors_ext.model.history.rewrites.entry_rewrites`; none where
@@ -319,83 +317,3 @@ class History:
         releases = (ReleaseRun.from_json(r) for r in data.get("releases", ()))
         ordered = sorted(releases, key=lambda r: version_key(r.release.flax))
         return cls(tuple(ordered), str(data.get("module", "flax.errors")))
-
-
-def bad_examples(entry: ErrorEntry) -> tuple[Example, ...]:
-    """The examples the history runs: the entry's own bad examples."""
-    return tuple(e for e in entry.examples if e.kind is ExampleKind.BAD)
-
-
-def code_hash(example: Example) -> str:
-    """A hash of the code an example runs: its statements' sources, not their texts.
-
-    A reworded documented message leaves it alone (the record keeps what was raised);
-    any change to what runs changes it.
-    """
-    digest = hashlib.sha256()
-    for statement in example.statements:
-        if not statement.skip:
-            digest.update(statement.source.encode("utf-8") + b"\0")
-    return digest.hexdigest()[:16]
-
-
-def entry_codes(entries: Iterable[ErrorEntry]) -> dict[str, tuple[str, ...]]:
-    """Each entry's bad examples' code hashes, by class name."""
-    return {entry.name: tuple(code_hash(e) for e in bad_examples(entry)) for entry in entries}
-
-
-def judge_run(
-    example: Example,
-    runs: Sequence[StatementRun] | None,
-    accepted: Collection[str],
-    failure: str = "",
-    roots: Iterable[str] = (),
-    rewritten: Iterable[Substitution] = (),
-) -> ExampleRun:
-    """What one run of a bad example did.
-
-    Args:
-        example: The bad example.
-        runs: One record per statement that is not skipped; None if the process
-            died or timed out.
-        accepted: The dotted names that count as this entry's error
-            (``flax.errors.X``, and the class's own path if it lives elsewhere).
-        failure: Why there are no runs (with ``runs`` None).
-        roots: Folders the process imported from; paths under them are written
-            relative to them (``flax/__init__.py``), so no machine's folders are kept.
-        rewritten: The substitutions made in the example's code before it ran (the
-            record keeps them; ``example`` is the catalogue's, whose code it hashes).
-    """
-    made = tuple(rewritten)
-    run = _judged(code_hash(example), example, runs, accepted, failure, tuple(roots))
-    return dataclasses.replace(run, rewritten=made) if made else run
-
-
-def _judged(
-    code: str,
-    example: Example,
-    runs: Sequence[StatementRun] | None,
-    accepted: Collection[str],
-    failure: str,
-    folders: tuple[str, ...],
-) -> ExampleRun:
-    if runs is None:
-        return ExampleRun(code, Outcome.COULD_NOT_RUN, reason=failure or "it did not run")
-    chosen = [s for s in example.statements if not s.skip]
-    if len(runs) != len(chosen):
-        why = f"{len(runs)} of its {len(chosen)} statements reported back"
-        return ExampleRun(code, Outcome.COULD_NOT_RUN, reason=why)
-    for number, (statement, run) in enumerate(zip(chosen[:-1], runs[:-1], strict=True), 1):
-        if run.exc_msg is not None and statement.exc_msg is None:
-            why = f"statement {number} of {len(chosen)} raised {_exception(run.exc_msg, folders)}"
-            return ExampleRun(code, Outcome.COULD_NOT_RUN, reason=why)
-    last = runs[-1]
-    if last.exc_msg is None:
-        return ExampleRun(code, Outcome.NO_RAISE)
-    exc_type = last.exc_type or _exception(last.exc_msg, folders).split(":", 1)[0]
-    outcome = Outcome.RAISED if exc_type in accepted else Outcome.RAISED_OTHER
-    return ExampleRun(code, outcome, exc_type, _exception(last.exc_msg, folders))
-
-
-def _exception(text: str, roots: tuple[str, ...]) -> str:
-    return strip_roots(strip_jax_note(text), roots).strip("\n")

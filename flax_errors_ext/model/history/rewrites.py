@@ -19,7 +19,8 @@ import re
 import tomllib
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.model.history.releases import Substitution, bad_examples, version_key
+from flax_errors_ext.model.history.example_runs import bad_examples
+from flax_errors_ext.model.history.releases import Substitution, version_key
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -141,7 +142,7 @@ def entry_rewrites(
     """The substitutions each bad example of each entry runs with under ``rules``.
 
     By class name, one tuple per bad example: with the code hashes
-    (:func:`~flax_errors_ext.model.history.releases.entry_codes`), what a record must match
+    (:func:`~flax_errors_ext.model.history.example_runs.entry_codes`), what a record must match
     to count as done (:meth:`~flax_errors_ext.model.history.releases.History.pending`).
     """
     return {

@@ -11,10 +11,10 @@ import dataclasses
 import enum
 from typing import TYPE_CHECKING, Any
 
+from flax_errors_ext.model.catalogue.descriptions import first_paragraph
 from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
 from flax_errors_ext.model.runs.fingerprint import Device
 from flax_errors_ext.model.runs.tracebacks import relative_path, strip_roots
-from flax_errors_ext.model.site.texts import first_paragraph
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -89,7 +89,7 @@ class EntryRecord:
     name: str
     qualname: str
     url: str
-    """Site-relative: ``api_reference/<module>.html#<qualname>``."""
+    """Site-relative, with its anchor: :attr:`flax_errors_ext.layout.EntryLocation.path`."""
     source: str
     summary: str
     status: EntryStatus
@@ -197,7 +197,7 @@ def entry_record(
     return EntryRecord(
         name=entry.name,
         qualname=entry.qualname,
-        url=entry.path,
+        url=entry.site.path,
         source=str(entry.location),
         summary=entry.summary,
         status=entry_status(entry, results),

@@ -1,10 +1,8 @@
 """Runs of the catalogue on other devices, set beside this build's own.
 
-A run on another machine (a GPU box: ``flax-errors check --json`` there, or
-``flax_errors_ext/execution/runs/device_runner.py``) or of another kind here (eight CPU
-devices, through ``XLA_FLAGS``) is an ``errors.json`` document. The site lists
-such documents (``flax_errors_device_runs``); :func:`parse_run` reads one, and
-:func:`compare` says, for an entry, what that run did with it beside this build:
+Another run (:class:`~flax_errors_ext.model.runs.run_document.DeviceRun`, read from
+its ``errors.json`` document) is compared entry by entry: :func:`compare` says, for
+an entry, what that run did with it beside this build:
 
 * **same**: every example both runs ran had the same verdict and, addresses and
   temporary names aside, the same text: "Verified on CPU and on GPU (NVIDIA H200)";
@@ -13,31 +11,31 @@ such documents (``flax_errors_device_runs``); :func:`parse_run` reads one, and
 * **not compared**: the run has no record of the entry, or ran none of its
   examples as they are documented now.
 
-A run whose versions are not the build's says which (:meth:`DeviceRun.where`), so
-that a difference from another Flax is not read as one of the device. Pure:
-text in, records out; the Sphinx side reads the files and renders.
+A run whose versions are not the build's says which
+(:meth:`~flax_errors_ext.model.runs.run_document.DeviceRun.where`), so that a
+difference from another Flax is not read as one of the device. Pure: records in,
+records out; the Sphinx side reads the files and renders.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
-import json
 import re
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.catalogue.records import Verdict
 from flax_errors_ext.model.history.timeline import comparable
 from flax_errors_ext.model.runs.entry_record import EntryRecord, EntryStatus
-from flax_errors_ext.model.runs.fingerprint import Device
-from flax_errors_ext.model.runs.report import SCHEMA_VERSION
 from flax_errors_ext.model.runs.tracebacks import strip_roots
 from flax_errors_ext.model.site.texts import verification_text
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Sequence
 
     from flax_errors_ext.model.runs.entry_record import ExampleRecord
+    from flax_errors_ext.model.runs.fingerprint import Device
+    from flax_errors_ext.model.runs.run_document import DeviceRun
 
 # Another machine's installed code, wherever its interpreter lives: the path up to
 # site-packages (``/opt/venv/lib/python3.12/site-packages/``) says nothing of the error.
@@ -49,116 +47,6 @@ _INSTALLED_PREFIX = re.compile(
 _TEMPORARY_FOLDERS = re.compile(r"(?<![\w.])[^\s\"'<>()]*[/\\](?=tmp[\w-]{6,})")
 NOT_COMPARED = (EntryStatus.NOT_RUN, EntryStatus.UNDOCUMENTED, EntryStatus.MALFORMED)
 """Statuses of an entry whose examples did not run, here or there."""
-
-
-class DeviceRunError(ValueError):
-    """A device run's document cannot be read; the message names the file and why."""
-
-
-@dataclasses.dataclass(frozen=True)
-class DeviceRun:
-    """One run of the catalogue elsewhere, as its ``errors.json`` document records it."""
-
-    source: str
-    """The file as the configuration names it (relative to ``conf.py``)."""
-    device: Device
-    versions: tuple[tuple[str, str], ...]
-    """(package, version) of the run, in the document's order."""
-    records: tuple[EntryRecord, ...]
-
-    @property
-    def version_map(self) -> dict[str, str]:
-        """The run's versions by package."""
-        return dict(self.versions)
-
-    def record(self, qualname: str) -> EntryRecord | None:
-        """The run's record of the entry ``qualname``, if it has one."""
-        return next((r for r in self.records if r.qualname == qualname), None)
-
-    def covers(self, qualname: str) -> bool:
-        """Whether the run ran the module of the entry ``qualname`` at all."""
-        module = qualname.rpartition(".")[0]
-        return any(r.qualname.rpartition(".")[0] == module for r in self.records)
-
-    def other_versions(self, versions: dict[str, str]) -> dict[str, str]:
-        """The run's versions of the packages whose version is not that of ``versions``."""
-        return {
-            name: version
-            for name, version in sorted(self.versions)
-            if versions.get(name) not in (None, version)
-        }
-
-    def where(self, versions: dict[str, str], device: Device | None = None) -> str:
-        """``GPU (NVIDIA H200)``, with the run's versions where they are not ``versions``.
-
-        ``GPU (NVIDIA H200) with flax 0.12.10, jax 0.11.2``: a run of other versions
-        says so, so that a difference it shows is not taken for one of the device.
-        A run on the build's own ``device`` is only its versions (``flax 0.12.8, jax
-        0.10.2``): another stack, whose differences are those of the versions.
-        """
-        other = ", ".join(f"{n} {v}" for n, v in self.other_versions(versions).items())
-        if device is not None and self.device == device and other:
-            return other
-        return f"{self.device.label} with {other}" if other else self.device.label
-
-    def summary(self) -> dict[str, Any]:
-        """The run as ``errors.json`` lists it: its file, device, versions and size."""
-        return {
-            "source": self.source,
-            "device": self.device.to_json(),
-            "versions": self.version_map,
-            "entries": len(self.records),
-        }
-
-
-def parse_run(text: str, source: str) -> DeviceRun:
-    """Read a device run from the text of its ``errors.json`` document.
-
-    Args:
-        text: The document, as ``flax-errors check --json`` printed it.
-        source: The file's name, for the messages and for ``errors.json``.
-
-    Raises:
-        DeviceRunError: naming ``source`` and what is wrong with it.
-    """
-    try:
-        data = json.loads(text)
-    except ValueError as error:
-        raise DeviceRunError(f"{source}: not JSON ({error})") from None
-    if not isinstance(data, dict) or "entries" not in data:
-        raise DeviceRunError(
-            f"{source}: not an errors.json document (a JSON object with 'schema', "
-            "'device', 'versions' and 'entries'; flax-errors check --json writes one)"
-        )
-    if data.get("schema") != SCHEMA_VERSION:
-        raise DeviceRunError(
-            f"{source}: errors.json schema {data.get('schema')!r}; this build reads "
-            f"schema {SCHEMA_VERSION}"
-        )
-    device = Device.from_json(data.get("device"))
-    if device is None:
-        raise DeviceRunError(
-            f"{source}: no device recorded ('device' is {data.get('device')!r}); a run "
-            "whose examples executed records the JAX devices they ran on"
-        )
-    versions = data.get("versions", {})
-    if not isinstance(versions, dict) or not all(
-        isinstance(k, str) and isinstance(v, str) for k, v in versions.items()
-    ):
-        raise DeviceRunError(f"{source}: 'versions' must map package names to versions")
-    entries = data["entries"]
-    if not isinstance(entries, list):
-        raise DeviceRunError(f"{source}: 'entries' must be a list of entry records")
-    records = []
-    for number, item in enumerate(entries, 1):
-        try:
-            if not isinstance(item, dict):
-                raise ValueError(f"not a JSON object: {item!r:.60}")
-            records.append(EntryRecord.from_json(item))
-        except ValueError as error:
-            name = item.get("qualname", "?") if isinstance(item, dict) else "?"
-            raise DeviceRunError(f"{source}: entry {number} ({name}): {error}") from None
-    return DeviceRun(source, device, tuple(versions.items()), tuple(records))
 
 
 class Agreement(enum.StrEnum):
@@ -289,33 +177,50 @@ def compare(
     same_device = record.device is not None and run.device == record.device
     if same_device and same_versions:
         return None  # this build's own stack, as recorded for the others
-    where = run.where(versions, record.device)
     theirs = run.record(record.qualname)
+    if theirs is None and not run.covers(record.qualname):
+        return None
+    agreement, differences, reason = _agreement(record, theirs, roots)
+    return DeviceOutcome(
+        run.source,
+        run.device,
+        run.where(versions, record.device),
+        agreement,
+        theirs.status if theirs is not None else None,
+        differences,
+        reason,
+        same_versions,
+        same_device,
+    )
 
-    def outcome(
-        agreement: Agreement, differences: Iterable[Difference] = (), reason: str = ""
-    ) -> DeviceOutcome:
-        status = theirs.status if theirs is not None else None
-        return DeviceOutcome(
-            run.source,
-            run.device,
-            where,
-            agreement,
-            status,
-            tuple(differences),
-            reason,
-            same_versions,
-            same_device,
-        )
 
+def _agreement(
+    record: EntryRecord, theirs: EntryRecord | None, roots: Sequence[str]
+) -> tuple[Agreement, tuple[Difference, ...], str]:
+    """Whether the other run's record agrees, how it differs, or why it is not compared."""
     if theirs is None:
-        if not run.covers(record.qualname):
-            return None
-        return outcome(Agreement.NOT_COMPARED, reason="it has no record of this entry")
+        return Agreement.NOT_COMPARED, (), "it has no record of this entry"
     if record.status in NOT_COMPARED:
-        return outcome(Agreement.NOT_COMPARED, reason=f"{record.status} here")
+        return Agreement.NOT_COMPARED, (), f"{record.status} here"
     if theirs.status in NOT_COMPARED:
-        return outcome(Agreement.NOT_COMPARED, reason=f"{theirs.status} there")
+        return Agreement.NOT_COMPARED, (), f"{theirs.status} there"
+    differences, compared = _example_differences(record, theirs, roots)
+    if theirs.status is not record.status and not differences:
+        differences.append(_entry_difference(record, theirs))
+    if differences:
+        return Agreement.DIFFERS, tuple(differences), ""
+    if not compared:
+        return Agreement.NOT_COMPARED, (), "its examples of this entry are not the ones here"
+    return Agreement.SAME, (), ""
+
+
+def _example_differences(
+    record: EntryRecord, theirs: EntryRecord, roots: Sequence[str]
+) -> tuple[list[Difference], int]:
+    """The example pairs whose verdict or text differs, and how many pairs were compared.
+
+    A pair is compared where both sides ran it and documented the same text.
+    """
     there = _numbered(theirs.examples)
     differences = []
     compared = 0
@@ -333,25 +238,22 @@ def compare(
             differences.append(
                 Difference(label, mine.status, other.status, text_here, other.actual)
             )
-    if theirs.status is not record.status and not differences:
-        # Each side ran only the examples that hold for its versions, and those
-        # agree; the entry itself does not.
-        differences.append(
-            Difference(
-                "the entry",
-                record.status,
-                theirs.status,
-                _verdicts(record.examples),
-                _verdicts(theirs.examples),
-            ),
-        )
-    if differences:
-        return outcome(Agreement.DIFFERS, differences)
-    if not compared:
-        return outcome(
-            Agreement.NOT_COMPARED, reason="its examples of this entry are not the ones here"
-        )
-    return outcome(Agreement.SAME)
+    return differences, compared
+
+
+def _entry_difference(record: EntryRecord, theirs: EntryRecord) -> Difference:
+    """The entry's own status, where it differs and its examples agree.
+
+    Each side ran only the examples that hold for its versions, and those agree; the
+    entry itself does not: its texts are each side's example verdicts.
+    """
+    return Difference(
+        "the entry",
+        record.status,
+        theirs.status,
+        _verdicts(record.examples),
+        _verdicts(theirs.examples),
+    )
 
 
 def _verdicts(examples: Sequence[ExampleRecord]) -> str:

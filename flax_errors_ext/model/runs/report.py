@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.runs.entry_record import EntryStatus
 from flax_errors_ext.model.runs.tracebacks import import_roots
+from flax_errors_ext.model.warning_subtypes import WarningSubtype
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -103,8 +104,8 @@ class Failure:
     location: str
     """The docstring or catalogue-file line to fix."""
     subtype: str
-    """The warning subtype: the verdict (``drifted``, ``no-raise`` ...), ``malformed``
-    or ``undocumented``."""
+    """The warning subtype, a :class:`WarningSubtype`: the verdict (``drifted``,
+    ``no-raise`` ...), ``malformed`` or ``undocumented``."""
     message: str
     fails: bool = True
     """False for what fails only in strict mode: an entry without examples."""
@@ -123,7 +124,8 @@ def failures(
     without failing (unless warnings do), ``show`` and ``off`` are not reported.
     """
     found = [
-        Failure(p.source, "malformed", f"{record.qualname}: {p.message}") for p in record.problems
+        Failure(p.source, WarningSubtype.MALFORMED, f"{record.qualname}: {p.message}")
+        for p in record.problems
     ]
     for example in record.examples:
         if not example.status.failed:
@@ -135,12 +137,16 @@ def failures(
         if example.diff:
             message += "\n" + example.diff.rstrip("\n")
         if theirs:
-            found.append(Failure(example.source, "upstream", message, fails=upstream == "error"))
+            found.append(
+                Failure(
+                    example.source, WarningSubtype.UPSTREAM, message, fails=upstream == "error"
+                )
+            )
         else:
-            found.append(Failure(example.source, example.status.value, message))
+            found.append(Failure(example.source, WarningSubtype(example.status.value), message))
     if record.status is EntryStatus.UNDOCUMENTED:
         message = (
             f"{record.qualname} has no examples; add 'Bad example:' and 'Good example:' sections"
         )
-        found.append(Failure(record.source, "undocumented", message, fails=strict))
+        found.append(Failure(record.source, WarningSubtype.UNDOCUMENTED, message, fails=strict))
     return found

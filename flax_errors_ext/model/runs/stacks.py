@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+SETTLED = ("passed", "unreachable")
+"""The statuses every entry must have on every stack."""
+
 
 def statuses(text: str) -> dict[str, str]:
     """``{qualname: status}`` of an ``errors.json`` document."""
@@ -22,7 +25,12 @@ def statuses(text: str) -> dict[str, str]:
 
 
 def settle(
-    stack: str, text: str, before: str | None, settled: Sequence[str], *, accept: bool = False
+    stack: str,
+    text: str,
+    before: str | None,
+    settled: Sequence[str] = SETTLED,
+    *,
+    accept: bool = False,
 ) -> list[str]:
     """What keeps the run ``text`` from standing for ``stack``, one line per entry.
 

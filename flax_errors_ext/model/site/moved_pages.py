@@ -11,18 +11,21 @@ forwards to the module's page, anchor kept.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping
 
+    from flax_errors_ext.layout import SiteLayout
     from flax_errors_ext.model.config import ModuleSpec
     from flax_errors_ext.model.history.releases import History
 
 
 def moved_pages(
-    specs: Iterable[ModuleSpec], histories: Mapping[str, History], texts: Iterable[str] = ()
+    specs: Iterable[ModuleSpec],
+    layout: SiteLayout,
+    histories: Mapping[str, History],
+    texts: Iterable[str] = (),
 ) -> dict[str, str]:
     """``{old docname: docname now}`` for the pages the errors' links point to elsewhere.
 
@@ -30,14 +33,13 @@ def moved_pages(
     that errors raised: the runs of other stacks and devices, where a newer
     release may link to a page of a new layout (JAX's ``101/errors.html``). Only
     links into the module's ``upstream`` site count (this site mirrors its layout);
-    a path that is still the module's page is not a move.
+    which of their pages forward, and where to, ``layout`` says.
     """
     texts = tuple(texts)
     moved: dict[str, str] = {}
     for spec in specs:
         if not spec.upstream:
             continue
-        link = _link(spec)
         history = histories.get(spec.name)
         raised = [
             run.exc_text
@@ -46,31 +48,23 @@ def moved_pages(
             for run in entry.examples
         ]
         for text in (*raised, *texts):
-            for old in link.findall(text):
-                if old != spec.docname and ".." not in old.split("/"):
-                    moved.setdefault(old, spec.docname)
+            linked = layout.linked_pages(spec.upstream, spec.name, text)
+            for old, now in layout.forwards(spec.name, linked).items():
+                moved.setdefault(old, now)
     return dict(sorted(moved.items()))
 
 
-def unforwarded(spec: ModuleSpec, text: str, forwarded: Collection[str]) -> list[str]:
+def unforwarded(
+    spec: ModuleSpec, layout: SiteLayout, text: str, forwarded: Collection[str]
+) -> list[str]:
     """The pages of ``spec``'s upstream site that ``text`` links to and this site lacks.
 
-    A page is there when it is the module's own or one of ``forwarded`` (the
-    redirects). A link to any other page would land nowhere here: the errors of
-    some release print a page this site has not heard of.
+    A page is there when it is where the links land now (``layout``'s module page)
+    or one of ``forwarded`` (the redirects). A link to any other page would land
+    nowhere here: the errors of some release print a page this site has not heard of.
     """
     if not spec.upstream:
         return []
-    pages = dict.fromkeys(_link(spec).findall(text))
-    return [page for page in pages if page != spec.docname and page not in forwarded]
-
-
-def _link(spec: ModuleSpec) -> re.Pattern[str]:
-    """A link to one of the module's errors on its upstream site; its group is the page.
-
-    Only an anchor that names an error of the module counts: a message may also
-    link to a guide of that site, which this site neither has nor forwards.
-    """
-    return re.compile(
-        re.escape(spec.upstream + "/") + r"([\w./-]+?)\.html#" + re.escape(spec.name + ".")
-    )
+    here = layout.module_page(spec.name)
+    pages = layout.linked_pages(spec.upstream, spec.name, text)
+    return [page for page in pages if page != here and page not in forwarded]

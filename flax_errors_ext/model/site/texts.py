@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from flax_errors_ext.model.catalogue.descriptions import first_paragraph
 from flax_errors_ext.model.catalogue.records import ExampleKind
 from flax_errors_ext.model.runs.tracebacks import strip_jax_note
 
@@ -82,19 +83,6 @@ def verification_text(record: EntryRecord, also_on: Sequence[str] = ()) -> str:
 def _listed(items: Sequence[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     return " and ".join([", ".join(items[:-1]), items[-1]] if len(items) > 2 else items)
-
-
-def first_paragraph(text: str) -> tuple[str, int]:
-    """The first paragraph of reST text as one line, and the line its rest starts at.
-
-    The rest starts after the blank lines that follow the paragraph; at the end of
-    ``text`` when there is no more.
-    """
-    lines = text.split("\n")
-    start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
-    end = next((i for i in range(start, len(lines)) if not lines[i].strip()), len(lines))
-    rest = next((i for i in range(end, len(lines)) if lines[i].strip()), len(lines))
-    return " ".join(line.strip() for line in lines[start:end]), rest
 
 
 def first_screen(examples: Sequence[Example]) -> tuple[int, ...]:

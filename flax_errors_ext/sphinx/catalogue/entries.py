@@ -1,7 +1,8 @@
 """The catalogue directive: run each entry of a module and render what happened.
 
 ``.. flax-errors-catalogue:: <module>`` renders one section per error, whose id is
-the error's full dotted name (the fragment of the URL the error prints). A reader
+the anchor :class:`~flax_errors_ext.layout.SiteLayout` gives it (the error's full
+dotted name, the fragment of the URL the error prints). A reader
 who lands there sees, from the top: the error's name, what went wrong in one line,
 the fix in one line (the first good example's caption), whether and where it was
 verified, its history across Flax's releases where one is recorded (a strip and a
@@ -33,30 +34,25 @@ from flax_errors_ext.execution.runs.run import (
     default_jobs,
     run_versions,
 )
-from flax_errors_ext.model.catalogue.records import Verdict
 from flax_errors_ext.model.catalogue.snippets import ran_statements
-from flax_errors_ext.model.history.releases import entry_codes
+from flax_errors_ext.model.history.example_runs import entry_codes
 from flax_errors_ext.model.history.view import build_release, build_row, module_history
-from flax_errors_ext.model.runs.tracebacks import strip_roots
 from flax_errors_ext.model.site.areas import area_of, area_rank
 from flax_errors_ext.model.site.inventory import INVENTORY_FILE
 from flax_errors_ext.model.site.moved_pages import unforwarded
-from flax_errors_ext.model.site.texts import inline_parts, lead_lines, verification_text
-from flax_errors_ext.sphinx.badges import status_badge
+from flax_errors_ext.model.warning_subtypes import WarningSubtype
+from flax_errors_ext.sphinx.catalogue import entry_parts as parts
 from flax_errors_ext.sphinx.catalogue.examples import entry_examples
 from flax_errors_ext.sphinx.catalogue.foreign import foreign_passage
 from flax_errors_ext.sphinx.compat import NO_INDEX
-from flax_errors_ext.sphinx.history.strips import entry_history, retired_section
+from flax_errors_ext.sphinx.context import BuildContext, build_context
+from flax_errors_ext.sphinx.history.strips import retired_section
 from flax_errors_ext.sphinx.loggers import LOGGER, warn
 from flax_errors_ext.sphinx.runs import other_runs as device_runs
 from flax_errors_ext.sphinx.site.index import add_jump
 from flax_errors_ext.sphinx.site.linked_tracebacks import source_links
 from flax_errors_ext.sphinx.state import (
-    BuildState,
-    build_state,
-    error_record,
     history_record,
-    see_also_placeholder,
 )
 
 if TYPE_CHECKING:
@@ -66,9 +62,8 @@ if TYPE_CHECKING:
     from sphinx.domains.python import PythonDomain
 
     from flax_errors_ext.model.catalogue.discover import ErrorModule, LeftOut
-    from flax_errors_ext.model.catalogue.records import FormatProblem, Prose
+    from flax_errors_ext.model.catalogue.records import ErrorEntry, Prose
     from flax_errors_ext.model.history.view import ModuleHistory
-    from flax_errors_ext.model.runs.entry_record import EntryRecord
 
 
 def signature_only(
@@ -96,11 +91,11 @@ class CatalogueDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         """Discover, execute, judge and render every error class of the module."""
-        state = build_state(self.env)
+        state = build_context(self.env)
         try:
             module = load_module(state.config.spec(self.arguments[0]), state.catalogue_folders)
         except DiscoveryError as error:
-            warn(str(error), "import", self.get_location())
+            warn(str(error), WarningSubtype.IMPORT, self.get_location())
             return []
         if state.config.upstream == "off":
             module = module.without_upstream()
@@ -113,7 +108,7 @@ class CatalogueDirective(SphinxDirective):
         for path in module.catalogue_paths:
             self.env.note_dependency(path)
         for problem in module.problems:
-            warn(problem.message, "catalogue", str(problem.location))
+            warn(problem.message, WarningSubtype.CATALOGUE, str(problem.location))
         outcomes = check_module(
             module, state.run, state.run.sources(), jobs=state.config.jobs or default_jobs()
         )
@@ -134,7 +129,7 @@ class CatalogueDirective(SphinxDirective):
         self,
         module: ErrorModule,
         outcomes: Sequence[EntryOutcome],
-        state: BuildState,
+        state: BuildContext,
         roots: Sequence[str],
     ) -> ModuleHistory | None:
         """The module's recorded history with this build's own runs as their release's row."""
@@ -164,55 +159,81 @@ class CatalogueDirective(SphinxDirective):
     def _entry(
         self,
         outcome: EntryOutcome,
-        state: BuildState,
+        state: BuildContext,
         history: ModuleHistory | None,
         roots: Sequence[str],
     ) -> list[nodes.Node]:
-        entry, results = outcome.entry, outcome.results
-        section = nodes.section(ids=[entry.qualname], classes=["flax-errors-entry"])
-        section += nodes.title(entry.name, entry.name)
-        # An alias, so that autodoc of the same module beside the catalogue is the
-        # canonical description and neither warns of a duplicate.
+        """One error's section: its parts, in the order a reader meets them."""
+        self._note_exception(outcome.entry)
+        record = outcome.record(state.run.fingerprint)
+        page = parts.EntryPage(
+            outcome,
+            record,
+            others=device_runs.merged(self.env, record, roots),
+            history=history,
+            roots=roots,
+            source_links=state.config.source_links,
+        )
+        self._warn_unforwarded(outcome, state)
+        section = nodes.section(ids=[outcome.entry.site.anchor], classes=["flax-errors-entry"])
+        for part in (
+            parts.title,  # the error's name
+            parts.headline,  # what went wrong, in one line
+            parts.lead_captions,  # the fix, in one line: the first good example's caption
+            parts.status,  # whether and where it was verified
+            parts.history_strip,  # its releases, where a history is recorded
+            parts.other_runs,  # what other devices and stacks saw
+            parts.problems,  # what is wrong with its docstring
+            self._examples,  # the first bad and good examples open, the others as tabs
+            self._explanation,  # "What it means"
+            self._signature_part,  # the constructor's signature
+            parts.see_also,  # related errors
+            parts.record,  # what errors.json and the index are made from
+        ):
+            section += part(page)
+        return [section]
+
+    def _note_exception(self, entry: ErrorEntry) -> None:
+        """File the entry in the inventory (``objects.inv``) as an exception, at its anchor.
+
+        An alias, so that autodoc of the same module beside the catalogue is the
+        canonical description and neither warns of a duplicate.
+        """
         python_domain = cast("PythonDomain", self.env.get_domain("py"))
         python_domain.note_object(
             entry.qualname,
             "exception",
-            entry.qualname,
+            entry.site.anchor,
             aliased=True,
             location=(self.env.docname, self.lineno),
         )
-        record = outcome.record(state.run.fingerprint)
-        section += _headline_paragraph(entry.summary)
-        # Read off the examples that hold for this build's versions.
-        leads = lead_lines([r.example for r in results if r.verdict is not Verdict.OTHER_VERSIONS])
-        for label, text in leads:
-            section += _lead_paragraph(label, text)
-        prose = entry.details
-        others = device_runs.merged(self.env, record, roots)  # runs on other devices
-        section += _status_line(record, others.text)
-        if history is not None:
-            section += entry_history(entry.name, history)
-        section += others.nodes
-        for problem in entry.problems:
-            section += _problem_box(problem, roots)
-        self._warn_unforwarded(outcome, state)
-        if results:
-            links = source_links(state.config.source_links, record.version_map)
-            section += entry_examples(results, self._rest, captions_shown=bool(leads), links=links)
+
+    def _examples(self, page: parts.EntryPage) -> list[nodes.Node]:
+        """The first bad and good examples open, the others as tabs; nothing without any."""
+        results = page.outcome.results
+        if not results:
+            return []
+        links = source_links(page.source_links, page.record.version_map)
+        return entry_examples(results, self._rest, captions_shown=bool(page.leads), links=links)
+
+    def _explanation(self, page: parts.EntryPage) -> list[nodes.Node]:
+        """The heading "What it means" and the prose; another project's shown as it can be."""
+        prose = page.entry.details
+        shown: list[nodes.Node] = []
         if any(passage.text.strip() for passage in prose):
-            section += nodes.rubric("What it means", "What it means")
-        ran = ran_statements(entry.examples)  # the docstring's code blocks that run
+            shown.append(nodes.rubric("What it means", "What it means"))
+        ran = ran_statements(page.entry.examples)  # the docstring's code blocks that run
         for passage in prose:
             if passage.foreign:
-                section += self._foreign_rest(passage, entry.qualname, ran)
+                shown += self._foreign_rest(passage, page.entry.qualname, ran)
             else:
-                section += self._rest(passage.text, passage.path, passage.lines)
-        section += self._signature(entry.qualname)
-        section += see_also_placeholder(qualname=entry.qualname)
-        section += error_record(record=record, loaded=outcome.execution.loaded)
-        return [section]
+                shown += self._rest(passage.text, passage.path, passage.lines)
+        return shown
 
-    def _warn_unforwarded(self, outcome: EntryOutcome, state: BuildState) -> None:
+    def _signature_part(self, page: parts.EntryPage) -> list[nodes.Node]:
+        return self._signature(page.entry.qualname)
+
+    def _warn_unforwarded(self, outcome: EntryOutcome, state: BuildContext) -> None:
         """Warn of a printed link to this error on a page this site neither has nor forwards.
 
         The pages other releases link to are forwarded when their texts are known
@@ -222,12 +243,12 @@ class CatalogueDirective(SphinxDirective):
         spec = state.config.spec(outcome.entry.module)
         forwarded = set(self.config["redirects"] or ())
         for result in outcome.results:
-            for page in unforwarded(spec, result.actual, forwarded):
+            for page in unforwarded(spec, state.config.layout, result.actual, forwarded):
                 warn(
                     f"{outcome.entry.qualname}: the error links to {spec.upstream}/{page}.html, "
                     "a page this site neither has nor forwards; list a run of this release "
                     "in flax_errors_device_runs, and the site forwards that page",
-                    "unforwarded",
+                    WarningSubtype.UNFORWARDED,
                     str(result.location),
                 )
 
@@ -330,58 +351,3 @@ def _left_out_note(left_out: Sequence[LeftOut]) -> list[nodes.Node]:
         paragraph += nodes.Text(f" ({item.reason})")
     paragraph += nodes.Text(".")
     return [paragraph]
-
-
-def _headline_paragraph(text: str) -> list[nodes.Node]:
-    if not text:
-        return []
-    paragraph = nodes.paragraph(classes=["flax-errors-headline"])
-    paragraph.extend(_inline(text))
-    return [paragraph]
-
-
-def _lead_paragraph(label: str, text: str) -> list[nodes.Node]:
-    """``Fix: Pass overwrite=True when ...``: an example's caption, under the headline."""
-    paragraph = nodes.paragraph(classes=["flax-errors-fix"])
-    paragraph += nodes.strong(label, label)
-    paragraph += nodes.Text(" ")
-    paragraph.extend(_inline(text))
-    return [paragraph]
-
-
-def _inline(text: str) -> list[nodes.Node]:
-    """A reST one-liner's text, with its inline literals as code and nothing else as markup."""
-    return [
-        nodes.literal(part, part) if code else nodes.Text(part)
-        for part, code in inline_parts(text)
-    ]
-
-
-def _status_line(record: EntryRecord, text: str = "") -> nodes.Node:
-    """The verification line: ``✓ Verified on CPU · flax 0.12.8 · jax 0.10.2 · ...``.
-
-    An entry that is not verified (drifted, unreachable, undocumented, not run)
-    leads with its status badge instead of the check mark. No date: an entry's
-    page depends only on what it was checked against (the landing page says when
-    the build ran), so rebuilds from the cache and ``-j`` give the same page.
-    """
-    passed = record.status.value == "passed"
-    lead = (
-        nodes.inline("✓", "✓", classes=["flax-errors-check"])
-        if passed
-        else status_badge(record.status)
-    )
-    return nodes.paragraph(
-        "",
-        "",
-        lead,
-        nodes.Text(" "),
-        nodes.Text(text or verification_text(record)),
-        classes=["flax-errors-status", record.status.value],
-    )
-
-
-def _problem_box(problem: FormatProblem, roots: Sequence[str]) -> nodes.warning:
-    box = nodes.warning()
-    box += nodes.literal_block("", strip_roots(str(problem), roots))
-    return box

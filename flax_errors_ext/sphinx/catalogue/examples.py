@@ -26,6 +26,7 @@ from docutils import nodes
 from sphinx_design.shared import create_component
 
 from flax_errors_ext.model.catalogue.conditions import describe
+from flax_errors_ext.model.catalogue.descriptions import first_paragraph
 from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
 from flax_errors_ext.model.runs.tracebacks import (
     TRACEBACK_HEADER,
@@ -36,7 +37,7 @@ from flax_errors_ext.model.runs.tracebacks import (
     strip_roots,
     trim_traceback,
 )
-from flax_errors_ext.model.site.texts import evidence, first_paragraph, first_screen
+from flax_errors_ext.model.site.texts import evidence, first_screen
 from flax_errors_ext.sphinx.site.linked_tracebacks import traceback_block
 
 if TYPE_CHECKING:
@@ -78,12 +79,6 @@ def entry_examples(
         links: Where the library frames of full tracebacks link to (see
             :func:`source_links`); None links none.
     """
-    totals = Counter(result.example.kind for result in results)
-    numbers: list[int] = []
-    seen: Counter[ExampleKind] = Counter()
-    for result in results:
-        seen[result.example.kind] += 1
-        numbers.append(seen[result.example.kind])
     roots = import_roots()
     # The first screen is for the examples that hold for this build's versions; the
     # others (their ``:holds for:`` names other versions) wait in the tabs.
@@ -105,28 +100,11 @@ def entry_examples(
             _shown(heading, _example(result, parse_rest, roots, links, skip_caption=skip), result)
         )
     if folded is not None:
-        result = results[folded]
-        title = "How we know it cannot be raised" + (
-            f": the evidence {result.verdict}" if result.verdict.failed else ""
-        )
-        box = _example(result, parse_rest, roots, links, skip_caption=captions_shown)
-        classes = ["flax-errors-evidence"] + (
-            ["flax-errors-failed"] if result.verdict.failed else []
-        )
-        found.append(dropdown(title, box, classes=classes))
+        box = _example(results[folded], parse_rest, roots, links, skip_caption=captions_shown)
+        found.append(_evidence(results[folded], box))
     rest = [i for i in range(len(results)) if i not in shown and i != folded]
     if rest:
-        tab_set = create_component("tab-set", classes=["sd-tab-set", "flax-errors-examples"])
-        for index in rest:
-            result = results[index]
-            kind = result.example.kind
-            label = kind.heading + (f" {numbers[index]}" if totals[kind] > 1 else "")
-            if result.example.holds_for:
-                label += f" ({describe(result.example.holds_for)})"
-            tab_set += _tab(
-                label, _example(result, parse_rest, roots, links), failed=result.verdict.failed
-            )
-        found.append(tab_set)
+        found.append(_tabs(results, rest, parse_rest, roots, links))
     return found
 
 
@@ -141,6 +119,42 @@ def _shown(heading: str, children: list[nodes.Node], result: ExampleResult) -> n
     box += nodes.rubric(heading, heading, classes=classes)
     box.extend(children)
     return box
+
+
+def _evidence(result: ExampleResult, box: list[nodes.Node]) -> nodes.Node:
+    """The evidence that the error cannot be raised, folded in a dropdown."""
+    title = "How we know it cannot be raised" + (
+        f": the evidence {result.verdict}" if result.verdict.failed else ""
+    )
+    classes = ["flax-errors-evidence"] + (["flax-errors-failed"] if result.verdict.failed else [])
+    return dropdown(title, box, classes=classes)
+
+
+def _tabs(
+    results: Sequence[ExampleResult],
+    rest: Sequence[int],
+    parse_rest: ParseRest,
+    roots: Sequence[str],
+    links: SourceLinks | None,
+) -> nodes.Node:
+    """The examples at the indices ``rest`` as tabs, numbered within their kind."""
+    totals = Counter(result.example.kind for result in results)
+    numbers: list[int] = []
+    seen: Counter[ExampleKind] = Counter()
+    for result in results:
+        seen[result.example.kind] += 1
+        numbers.append(seen[result.example.kind])
+    tab_set = create_component("tab-set", classes=["sd-tab-set", "flax-errors-examples"])
+    for index in rest:
+        result = results[index]
+        kind = result.example.kind
+        label = kind.heading + (f" {numbers[index]}" if totals[kind] > 1 else "")
+        if result.example.holds_for:
+            label += f" ({describe(result.example.holds_for)})"
+        tab_set += _tab(
+            label, _example(result, parse_rest, roots, links), failed=result.verdict.failed
+        )
+    return tab_set
 
 
 def _tab(label: str, children: list[nodes.Node], *, failed: bool) -> nodes.Node:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from docutils import nodes
 
-from flax_errors_ext.model.history.view import LEGEND, CellState
+from flax_errors_ext.model.history.cells import LEGEND, CellState
 from flax_errors_ext.sphinx.table import table
 
 if TYPE_CHECKING:
@@ -31,12 +31,9 @@ if TYPE_CHECKING:
 
     from sphinx.writers.html5 import HTML5Translator
 
-    from flax_errors_ext.model.history.view import (
-        Cell,
-        EntryHistory,
-        ModuleHistory,
-        RetiredError,
-    )
+    from flax_errors_ext.model.history.cells import Cell
+    from flax_errors_ext.model.history.retired_errors import RetiredError
+    from flax_errors_ext.model.history.view import EntryHistory, ModuleHistory
 
     Link = Callable[[str, nodes.Node], nodes.Node]
     """A link to an error's anchor, around the given node; the node alone if none."""

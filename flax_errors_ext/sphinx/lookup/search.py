@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.lookup.wordings import recorded_wordings
 from flax_errors_ext.model.site.texts import search_entries
-from flax_errors_ext.sphinx.state import CatalogueCollector, build_state, published_roots
+from flax_errors_ext.sphinx.context import build_context, published_roots
+from flax_errors_ext.sphinx.state import CatalogueCollector
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -41,14 +42,17 @@ def write_data(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
     by_qualname = CatalogueCollector.by_qualname(app.env)
-    histories = [file.history for file in build_state(app.env).histories.values()]
+    histories = [file.history for file in build_context(app.env).histories.values()]
     items = search_entries(
         [record for _, record in by_qualname.values()],
         roots=published_roots(app),
         wordings=recorded_wordings(histories),
     )
+    layout = build_context(app.env).config.layout
     for item in items:
-        item["docname"] = by_qualname[item["qualname"]][0]
+        # Where the script's result links: the page by its docname, and the anchor.
+        location = layout.locate(item["qualname"])
+        item["docname"], item["anchor"] = location.page, location.anchor
     text = f"window.FLAX_ERRORS_SEARCH = {json.dumps(items, ensure_ascii=True, indent=1)};\n"
     static = Path(app.outdir, "_static")
     static.mkdir(parents=True, exist_ok=True)

@@ -1,76 +1,47 @@
 """Runs on other devices beside each entry (``flax_errors_device_runs``).
 
-The documents are read once, on ``builder-inited``, before any ``-j`` reader
-forks; what each run did with an entry is worked out by
+The documents are read once, on ``config-inited`` (:func:`load_runs`), into the
+build context; what each run did with an entry is worked out by
 :mod:`flax_errors_ext.model.runs.other_runs`. Here it becomes nodes: the devices
 that saw the same join the verification line ("Verified on CPU and on GPU
 (NVIDIA H200)"), a run that differs is a closed dropdown with both texts, and
 one that has nothing to compare is a short note. Every catalogue page depends
-on the files, so that editing one reads the pages again; ``errors.json`` gets
-each entry's outcome per run (:func:`merged_document`).
+on the files, so that editing one reads the pages again.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from docutils import nodes
 
 from flax_errors_ext.model.runs.other_runs import (
     NOT_COMPARED,
     Agreement,
-    DeviceRunError,
     compare_all,
-    merge_document,
-    parse_run,
     verified_text,
 )
+from flax_errors_ext.model.runs.run_document import DeviceRunError, parse_run
 from flax_errors_ext.sphinx.catalogue.examples import dropdown
-from flax_errors_ext.sphinx.loggers import conf_location, warn
+from flax_errors_ext.sphinx.context import ReadRun, build_context
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
 
-    from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
     from flax_errors_ext.model.runs.entry_record import EntryRecord
-    from flax_errors_ext.model.runs.other_runs import DeviceOutcome, DeviceRun
-
-SUBTYPE = "device-runs"
-"""The warning subtype of a device run that cannot be read."""
-
-
-@dataclasses.dataclass(frozen=True)
-class ReadRun:
-    """A device run and the file it was read from."""
-
-    path: str
-    run: DeviceRun
-
-
-def setup_device_runs(app: Sphinx) -> None:
-    """Hand the listed runs to the environment once the builder is there."""
-    app.connect("builder-inited", read_runs)
-
-
-def read_runs(app: Sphinx) -> None:
-    """The runs ``flax_errors_device_runs`` lists for the pages; one not read is a warning.
-
-    Read on config-inited (build.validate_config, which imports this module), for the
-    pages they forward; warned of here, where Sphinx's warnings have an environment.
-    """
-    where = conf_location(app, "flax_errors_device_runs")
-    found, problems = app.flax_errors_device_runs  # type: ignore[attr-defined]
-    for problem in problems:
-        warn(problem, SUBTYPE, where)
-    app.env.flax_errors_device_runs = found  # type: ignore[attr-defined]
+    from flax_errors_ext.model.runs.other_runs import DeviceOutcome
 
 
 def load_runs(confdir: Path, names: Sequence[str]) -> tuple[list[ReadRun], list[str]]:
-    """The runs the files ``names`` (relative to ``confdir``) hold, and why others are not."""
+    """The runs the files ``names`` (relative to ``confdir``) hold, and why others are not.
+
+    Read on config-inited, for the pages they forward too; what is not read is a
+    ``device-runs`` warning once Sphinx can log one.
+    """
     found = []
     problems = []
     for name in names:
@@ -89,12 +60,6 @@ def load_runs(confdir: Path, names: Sequence[str]) -> tuple[list[ReadRun], list[
     return found, problems
 
 
-def runs_of(env: BuildEnvironment) -> list[ReadRun]:
-    """The runs :func:`read_runs` read (none before it ran)."""
-    found: list[ReadRun] = getattr(env, "flax_errors_device_runs", [])
-    return found
-
-
 @dataclasses.dataclass(frozen=True)
 class Merged:
     """What an entry's section shows of the other runs."""
@@ -110,7 +75,7 @@ def merged(env: BuildEnvironment, record: EntryRecord, roots: Sequence[str]) -> 
 
     Notes each run's file as a dependency of the page being read.
     """
-    read = runs_of(env)
+    read = build_context(env).device_runs
     for item in read:
         env.note_dependency(item.path)
     outcomes = compare_all(record, [item.run for item in read], record.version_map, roots)
@@ -143,8 +108,3 @@ def _differences(outcome: DeviceOutcome, here: str) -> nodes.Node:
     return dropdown(
         outcome.title(), children, classes=["flax-errors-device-differs"], margin="sd-mb-2"
     )
-
-
-def merged_document(env: BuildEnvironment, document: dict[str, Any]) -> dict[str, Any]:
-    """The ``errors.json`` document with each entry's outcome per device run."""
-    return merge_document(document, [item.run for item in runs_of(env)])

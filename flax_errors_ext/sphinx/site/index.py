@@ -23,6 +23,7 @@ from sphinx.util.docutils import SphinxDirective
 from flax_errors_ext.model.site.areas import NOTES, area_of, area_rank, related
 from flax_errors_ext.model.site.texts import badge, figures, inline_parts, time_text
 from flax_errors_ext.sphinx.badges import status_badge
+from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.history.strips import matrix
 from flax_errors_ext.sphinx.state import (
     CatalogueCollector,
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
+    from flax_errors_ext.layout import EntryLocation
     from flax_errors_ext.model.history.view import ModuleHistory
     from flax_errors_ext.model.runs.entry_record import EntryRecord
 
@@ -79,24 +81,26 @@ def rewrite_live_docs(app: Sphinx, env: BuildEnvironment) -> list[str]:
 def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """Fill the index, the figures and the "See also" lines of a page being written."""
     records = CatalogueCollector.by_qualname(app.env)
+    layout = build_context(app.env).config.layout
+
+    def to(location: EntryLocation, *children: nodes.Node) -> nodes.reference:
+        page = location.page
+        uri = "" if page == docname else app.builder.get_relative_uri(docname, page)
+        return nodes.reference("", "", *children, refuri=f"{uri}#{location.anchor}", internal=True)
 
     def link(qualname: str, *children: nodes.Node) -> nodes.reference:
-        target, _ = records[qualname]
-        uri = "" if target == docname else app.builder.get_relative_uri(docname, target)
-        return nodes.reference("", "", *children, refuri=f"{uri}#{qualname}", internal=True)
+        return to(layout.locate(qualname), *children)
 
     histories = CatalogueCollector.histories(app.env)
+    recorded = {view.module for view in histories.values()}
 
     def link_any(qualname: str, child: nodes.Node) -> nodes.Node:
-        """A link to an entry, or to a retired error on its module's page."""
+        """A link to an entry, or to a retired error where its old URLs land."""
         if qualname in records:
             return link(qualname, child)
-        module = qualname.rpartition(".")[0]
-        target = next((d for d, v in sorted(histories.items()) if v.module == module), None)
-        if target is None:
+        if qualname.rpartition(".")[0] not in recorded:
             return child
-        uri = "" if target == docname else app.builder.get_relative_uri(docname, target)
-        return nodes.reference("", "", child, refuri=f"{uri}#{qualname}", internal=True)
+        return to(layout.printed(qualname), child)
 
     views = [histories[d] for d in sorted(histories)]
     for index in list(doctree.findall(catalogue_index)):

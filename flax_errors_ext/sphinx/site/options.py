@@ -1,4 +1,9 @@
-"""``.. flax-errors-options::``: the table of settings, generated from the config dataclass."""
+"""The generated tables of the options page: the settings, and the warnings' subtypes.
+
+``.. flax-errors-options::`` lists every setting from the config dataclass;
+``.. flax-errors-warnings::`` every warning subtype from its enum, by the name
+``suppress_warnings`` takes.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,8 @@ from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
 from flax_errors_ext.model.config import CatalogueConfig
+from flax_errors_ext.model.warning_subtypes import WarningSubtype
+from flax_errors_ext.sphinx.loggers import WARNING_TYPE
 from flax_errors_ext.sphinx.table import table
 
 
@@ -30,3 +37,32 @@ class OptionsDirective(SphinxDirective):
         return [
             table(["flax-errors-options"], (30, 15, 55), ("Setting", "Default", "Meaning"), rows)
         ]
+
+
+class WarningsDirective(SphinxDirective):
+    """A table of every warning the extension logs: ``flax-errors.<subtype>`` and its meaning."""
+
+    has_content = False
+    option_spec: ClassVar[dict[str, Any]] = {}
+
+    def run(self) -> list[nodes.Node]:
+        """Build the table, one row per subtype in the enum's order."""
+        rows: list[list[list[nodes.Node]]] = []
+        for subtype in WarningSubtype:
+            name = f"{WARNING_TYPE}.{subtype.value}"
+            rows.append([[nodes.literal(name, name)], _meaning(subtype.description)])
+        return [table(["flax-errors-warnings"], (30, 70), ("Warning", "Meaning"), rows)]
+
+
+def _meaning(description: str) -> list[nodes.Node]:
+    """The description as text, each ````name```` in it a literal.
+
+    Split by hand: the Sphinx releases supported before 7.4 parse no inline markup
+    for a directive.
+    """
+    parts = description.split("``")
+    return [
+        nodes.literal(part, part) if odd else nodes.Text(part)
+        for odd, part in ((i % 2 == 1, p) for i, p in enumerate(parts))
+        if part
+    ]

@@ -79,7 +79,7 @@
     return found.slice(0, MAX_RESULTS).map(([score, entry, note]) => [
       entry.docname,
       entry.name,
-      "#" + entry.qualname,
+      "#" + entry.anchor,
       note || null,
       Math.round(100 + 100 * score),
       entry.docname,

@@ -65,7 +65,7 @@ def test_plain_exception_classes_are_entries_and_imported_ones_are_named(
     module = load_module(name)
     assert [e.name for e in module.entries] == ["FirstError", "SecondError"]
     assert all(e.documented for e in module.entries)
-    assert module.entries[0].path == f"api_reference/{name}.html#{name}.FirstError"
+    assert module.entries[0].site.path == f"api_reference/{name}.html#{name}.FirstError"
     reasons = {item.name: item.reason for item in module.left_out}
     assert reasons == {
         "JSONDecodeError": "imported from json.decoder; list it in __all__",
@@ -156,7 +156,7 @@ def test_jax_errors_are_found_where_jax_defines_them() -> None:
     by_name = {e.name: e for e in module.entries}
     entry = by_name["TracerBoolConversionError"]
     assert entry.qualname == "jax.errors.TracerBoolConversionError"
-    assert entry.path == "errors.html#jax.errors.TracerBoolConversionError"
+    assert entry.site.path == "errors.html#jax.errors.TracerBoolConversionError"
     assert entry.location.path.endswith("jax/_src/errors.py")
     assert {item.name for item in module.left_out} >= {"JAXTypeError", "JAXIndexError"}
 
@@ -186,10 +186,14 @@ def test_known_modules_get_their_pages_and_upstream_sites() -> None:
         }
     )
     flax, jax_spec = config.modules
-    assert flax.docname == "api_reference/flax.errors"
+    layout = config.layout
+    assert layout.module_page(flax.name) == "api_reference/flax.errors"
     assert flax.upstream == "https://flax.readthedocs.io/en/latest"
-    assert (jax_spec.docname, jax_spec.upstream) == ("j", "https://docs.jax.dev/en/latest")
-    assert config.spec("other.errors").docname == "api_reference/other.errors"
+    assert jax_spec.upstream == "https://docs.jax.dev/en/latest"
+    assert layout.module_page("jax.errors") == "j"
+    assert layout.module_page("other.errors") == "api_reference/other.errors"
+    # A module the command line names, unlisted, still gets its known page.
+    assert CatalogueConfig().layout.module_page("jax.errors") == "errors"
 
 
 def test_sequence_settings_take_command_line_overrides() -> None:

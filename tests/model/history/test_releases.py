@@ -16,8 +16,7 @@ from types import ModuleType
 
 import pytest
 
-from flax_errors_ext.model.catalogue.parse import parse_docstring
-from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, StatementRun
+from flax_errors_ext.model.history.example_runs import bad_examples
 from flax_errors_ext.model.history.releases import (
     EntryRun,
     ExampleRun,
@@ -26,10 +25,6 @@ from flax_errors_ext.model.history.releases import (
     Pin,
     Release,
     ReleaseRun,
-    bad_examples,
-    code_hash,
-    entry_codes,
-    judge_run,
     version_key,
 )
 from flax_errors_ext.model.history.timeline import (
@@ -45,145 +40,6 @@ from flax_errors_ext.model.runs.fingerprint import Device
 REPO = Path(__file__).resolve().parents[3]
 HISTORY = REPO / "flax_errors_ext" / "history"
 RELEASE_RUNNER = REPO / "flax_errors_ext" / "execution" / "history" / "release_runner.py"
-
-ENTRY = """\
-Summary.
-
-Bad example:
-
-  >>> import flax
-  >>> x = flax.make()
-  >>> flax.use(x)
-  Traceback (most recent call last):
-    ...
-  flax.errors.MyError: documented text
-
-Good example:
-
-  >>> print(1)
-  1
-"""
-
-
-def entry(text: str = ENTRY, name: str = "MyError") -> ErrorEntry:
-    return parse_docstring(text, f"flax.errors.{name}", f"{name}.txt", 1)
-
-
-def bad(text: str = ENTRY) -> Example:
-    (example,) = bad_examples(entry(text))
-    return example
-
-
-def ok(got: str = "") -> StatementRun:
-    return StatementRun(got=got)
-
-
-def raised(text: str) -> StatementRun:
-    return StatementRun(got="", exc_type=text.split(":", 1)[0], exc_msg=text + "\n")
-
-
-ACCEPTED = {"flax.errors.MyError"}
-
-
-# --- judging one run ---
-
-
-def test_the_documented_error_is_raised_with_its_text() -> None:
-    run = judge_run(bad(), [ok(), ok(), raised("flax.errors.MyError: new text")], ACCEPTED)
-    assert run.outcome is Outcome.RAISED
-    assert run.exc_type == "flax.errors.MyError"
-    assert run.exc_text == "flax.errors.MyError: new text"
-    assert run.code == code_hash(bad())
-
-
-def test_another_exception_is_kept_with_its_text() -> None:
-    run = judge_run(bad(), [ok(), ok(), raised("ValueError: old wording")], ACCEPTED)
-    assert run.outcome is Outcome.RAISED_OTHER
-    assert (run.exc_type, run.exc_text) == ("ValueError", "ValueError: old wording")
-
-
-def test_the_class_may_be_accepted_under_its_own_path() -> None:
-    runs = [ok(), ok(), raised("flax.core.scope.MyError: text")]
-    assert judge_run(bad(), runs, ACCEPTED).outcome is Outcome.RAISED_OTHER
-    accepted = {*ACCEPTED, "flax.core.scope.MyError"}
-    assert judge_run(bad(), runs, accepted).outcome is Outcome.RAISED
-
-
-def test_nothing_raised() -> None:
-    run = judge_run(bad(), [ok(), ok(), ok("3\n")], ACCEPTED)
-    assert run.outcome is Outcome.NO_RAISE
-    assert run.exc_text == ""
-
-
-def test_an_earlier_statement_that_raises_means_it_could_not_run() -> None:
-    error = "AttributeError: module 'flax' has no attribute 'make'"
-    runs = [ok(), raised(error), raised("NameError: name 'x' is not defined")]
-    run = judge_run(bad(), runs, ACCEPTED)
-    assert run.outcome is Outcome.COULD_NOT_RUN
-    assert run.reason == f"statement 2 of 3 raised {error}"
-    assert run.exc_text == ""
-
-
-def test_an_earlier_statement_may_document_its_own_traceback() -> None:
-    text = ENTRY.replace(
-        "  >>> x = flax.make()\n",
-        "  >>> flax.check()\n  Traceback (most recent call last):\n    ...\n  KeyError: 'x'\n"
-        "  >>> x = flax.make()\n",
-    )
-    runs = [ok(), raised("KeyError: 'x'"), ok(), raised("flax.errors.MyError: text")]
-    assert judge_run(bad(text), runs, ACCEPTED).outcome is Outcome.RAISED
-
-
-def test_a_process_that_died_or_timed_out() -> None:
-    run = judge_run(bad(), None, ACCEPTED, "timed out after 120 s")
-    assert (run.outcome, run.reason) == (Outcome.COULD_NOT_RUN, "timed out after 120 s")
-    short = judge_run(bad(), [ok()], ACCEPTED)
-    assert short.outcome is Outcome.COULD_NOT_RUN
-    assert "1 of its 3 statements" in short.reason
-
-
-def test_machine_paths_and_jax_notes_are_not_kept() -> None:
-    note = (
-        "\n--------------------\nFor simplicity, JAX has removed its internal frames from "
-        "the traceback of the following exception."
-    )
-    error = "ImportError: cannot import name 'io' from 'flax' (/venv/site-packages/flax/x.py)"
-    runs = [ok(), raised(error), raised("flax.errors.MyError: text" + note)]
-    run = judge_run(bad(), runs, ACCEPTED, roots=["/venv/site-packages"])
-    assert run.reason.endswith("(flax/x.py)")
-    last = judge_run(bad(), [ok(), ok(), raised("flax.errors.MyError: text" + note)], ACCEPTED)
-    assert last.exc_text == "flax.errors.MyError: text"
-
-
-# --- code hashes ---
-
-
-def test_code_hash_follows_the_code_not_the_documented_text() -> None:
-    reworded = ENTRY.replace("documented text", "other text")
-    assert code_hash(bad(reworded)) == code_hash(bad())
-    changed = ENTRY.replace("flax.use(x)", "flax.use(x, 2)")
-    assert code_hash(bad(changed)) != code_hash(bad())
-    skipped = ENTRY.replace(
-        "  >>> import flax\n", "  >>> import flax\n  >>> y = 1  # doctest: +SKIP\n"
-    )
-    assert code_hash(bad(skipped)) == code_hash(bad())
-
-
-def test_entry_codes_one_hash_per_bad_example() -> None:
-    section = ENTRY[ENTRY.index("Bad example:") : ENTRY.index("Good example:")]
-    changed = section.replace("flax.use(x)", "flax.use(x, 2)")
-    two = ENTRY.replace("Good example:", changed + "Good example:")
-    other = entry(ENTRY.replace("MyError", "Other"), "Other")
-    codes = entry_codes([entry(two), other])
-    first, second = bad_examples(entry(two))
-    assert codes == {
-        "MyError": (code_hash(first), code_hash(second)),
-        "Other": (code_hash(bad()),),
-    }
-    assert code_hash(first) != code_hash(second)
-    unreachable = "Summary.\n\nUnreachable:\n\n  >>> print(1)\n  1\n"
-    assert entry_codes([entry(unreachable)]) == {"MyError": ()}
-
 
 # --- the data: JSON, merging, what needs a run ---
 

@@ -11,6 +11,12 @@ import pytest
 
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import ErrorEntry, StatementRun
+from flax_errors_ext.model.history.example_runs import (
+    bad_examples,
+    code_hash,
+    entry_codes,
+    judge_run,
+)
 from flax_errors_ext.model.history.releases import (
     EntryRun,
     ExampleRun,
@@ -20,10 +26,6 @@ from flax_errors_ext.model.history.releases import (
     Release,
     ReleaseRun,
     Substitution,
-    bad_examples,
-    code_hash,
-    entry_codes,
-    judge_run,
 )
 from flax_errors_ext.model.history.rewrites import (
     Rule,

@@ -22,6 +22,7 @@ from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import ExampleKind, StatementRun, Verdict
 from flax_errors_ext.model.config import CatalogueConfig
+from flax_errors_ext.model.history.example_runs import code_hash, entry_codes
 from flax_errors_ext.model.history.releases import (
     SHIPPED,
     SHIPPED_HISTORY,
@@ -31,8 +32,6 @@ from flax_errors_ext.model.history.releases import (
     Outcome,
     Release,
     ReleaseRun,
-    code_hash,
-    entry_codes,
 )
 from flax_errors_ext.model.history.timeline import comparable
 from flax_errors_ext.model.history.view import (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flax_errors_ext.layout import SiteLayout
 from flax_errors_ext.model.config import ModuleSpec
 from flax_errors_ext.model.history.releases import (
     EntryRun,
@@ -11,7 +12,7 @@ from flax_errors_ext.model.history.releases import (
     Release,
     ReleaseRun,
 )
-from flax_errors_ext.model.site.moved_pages import moved_pages
+from flax_errors_ext.model.site.moved_pages import moved_pages, unforwarded
 
 FLAX = "https://flax.readthedocs.io/en/latest"
 
@@ -40,15 +41,15 @@ def test_a_page_an_old_release_linked_to_forwards_to_the_modules_page() -> None:
         f"flax.errors.E: ({FLAX}/../evil.html#x)",
     )
 
-    assert moved_pages([spec], {"flax.errors": history}) == {
+    assert moved_pages([spec], SiteLayout.of([spec]), {"flax.errors": history}) == {
         "flax.errors": "api_reference/flax.errors"
     }
 
 
 def test_no_upstream_or_no_history_means_no_moves() -> None:
     history = _history(f"flax.errors.E: ({FLAX}/flax.errors.html#flax.errors.E)")
-    assert moved_pages([ModuleSpec("flax.errors")], {"flax.errors": history}) == {}
-    assert moved_pages([ModuleSpec("flax.errors", upstream=FLAX)], {}) == {}
+    assert moved_pages([ModuleSpec("flax.errors")], SiteLayout(), {"flax.errors": history}) == {}
+    assert moved_pages([ModuleSpec("flax.errors", upstream=FLAX)], SiteLayout(), {}) == {}
 
 
 def test_a_page_another_stack_linked_to_forwards_too() -> None:
@@ -59,4 +60,17 @@ def test_a_page_another_stack_linked_to_forwards_too() -> None:
         "jax.errors.KeyReuseError: consumed\n"
         "See https://docs.jax.dev/en/latest/errors.html#jax.errors.KeyReuseError\n",
     ]
-    assert moved_pages([jax], {}, raised) == {"101/errors": "errors"}
+    assert moved_pages([jax], SiteLayout.of([jax]), {}, raised) == {"101/errors": "errors"}
+
+
+def test_a_link_to_a_page_neither_kept_nor_forwarded_is_named() -> None:
+    jax = ModuleSpec("jax.errors", page="errors", upstream="https://docs.jax.dev/en/latest")
+    layout = SiteLayout.of([jax])
+    text = (
+        "See https://docs.jax.dev/en/latest/101/errors.html#jax.errors.KeyReuseError, "
+        "https://docs.jax.dev/en/latest/errors.html#jax.errors.KeyReuseError and "
+        "https://docs.jax.dev/en/latest/guide.html#jax.errors.KeyReuseError"
+    )
+    assert unforwarded(jax, layout, text, forwarded={"101/errors"}) == ["guide"]
+    assert unforwarded(jax, layout, text, forwarded=()) == ["101/errors", "guide"]
+    assert unforwarded(ModuleSpec("jax.errors"), layout, text, forwarded=()) == []

@@ -13,7 +13,6 @@ from flax_errors_ext.model.site.texts import (
     badge,
     evidence,
     figures,
-    first_paragraph,
     first_screen,
     fix_text,
     inline_parts,
@@ -87,13 +86,6 @@ def test_verification_line_says_where_and_against_what_without_a_date(
 
 def test_verification_line_without_versions_is_its_words_alone() -> None:
     assert verification_text(_record("passed", device=CPU, versions={})) == "Verified on CPU"
-
-
-def test_first_paragraph_is_one_line_and_says_where_the_rest_starts() -> None:
-    text = "Pass ``overwrite=True``\nwhen replacing is intended.\n\n\nMore.\nStill more."
-    assert first_paragraph(text) == ("Pass ``overwrite=True`` when replacing is intended.", 4)
-    assert first_paragraph("One line.") == ("One line.", 1)
-    assert first_paragraph("") == ("", 1)
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,168 @@
+"""Where each error lives on the site, and the URLs that lead there.
+
+:class:`SiteLayout` is the one place that decides it; everything else asks it: the
+URL this package's errors print, the entries' records (``errors.json``), discovery,
+``flax-errors list`` and ``explain``, the page writer (section ids and the
+inventory), the error index, the search data, and the pages that forward old URLs.
+
+Today's layout: every error module gets one page, ``api_reference/<module>.html``,
+and every error an anchor on it named by its full dotted name. This is the layout
+Flax's own error links use (``api_reference/flax.errors.html#flax.errors.<Name>``),
+so a URL printed by either maps onto this site by swapping the base. A project can
+give a module another page (JAX's errors live at ``errors.html``): see
+:class:`flax_errors_ext.model.config.ModuleSpec`.
+
+Part of the runtime: the errors import it to print their URL, so it imports only
+the standard library.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import posixpath
+import re
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+DEFAULT_BASE_URL = "https://flax-errors.readthedocs.io/en/latest"
+"""Where the published catalogue lives unless ``FLAX_ERRORS_BASE_URL`` says otherwise."""
+
+BASE_URL_ENV_VAR = "FLAX_ERRORS_BASE_URL"
+PAGE_DIR = "api_reference"
+FLAX_BASE_URL = "https://flax.readthedocs.io/en/latest"
+PAGE_SUFFIX = ".html"
+"""What a page's docname becomes in a URL (Sphinx's HTML builder)."""
+
+
+def base_url(configured: str = DEFAULT_BASE_URL) -> str:
+    """The site's base URL: ``$FLAX_ERRORS_BASE_URL`` if set, else ``configured``.
+
+    The runtime has no ``conf.py`` to read, so the errors this package raises print
+    the default unless the environment says otherwise; a site built with another
+    ``flax_errors_base_url`` (see the options page) sets the variable where it runs.
+    """
+    return (os.environ.get(BASE_URL_ENV_VAR) or configured).rstrip("/")
+
+
+@dataclasses.dataclass(frozen=True)
+class EntryLocation:
+    """Where one error is shown on the site: a page, and an anchor on it."""
+
+    qualname: str
+    """The error's full dotted name."""
+    page: str
+    """The Sphinx docname of the page (``api_reference/flax.errors``)."""
+    anchor: str
+    """The id on that page: the URL's fragment and the inventory's target."""
+
+    @property
+    def path(self) -> str:
+        """Site-relative, fragment included: ``api_reference/m.html#m.E``."""
+        return f"{self.page}{PAGE_SUFFIX}#{self.anchor}"
+
+    def url(self, base: str) -> str:
+        """The absolute URL on the site published at ``base``."""
+        return f"{base.rstrip('/')}/{self.path}"
+
+    def __str__(self) -> str:
+        return self.path
+
+
+class ConfiguredModule(Protocol):
+    """A module as configured: its dotted name and its page (empty: the layout's own).
+
+    :class:`flax_errors_ext.model.config.ModuleSpec` is one; the runtime cannot
+    import the model, so the layout asks only for these two.
+    """
+
+    @property
+    def name(self) -> str:
+        """The module's dotted name."""
+
+    @property
+    def page(self) -> str:
+        """The docname of the module's page, or empty."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SiteLayout:
+    """One page per error module, each error at an anchor named by its full dotted name.
+
+    Two places are kept apart, though they are the same today: where an entry is
+    shown (:meth:`locate`), and where the URL a library prints for the error lands
+    (:meth:`printed`, the module's page at the full dotted name, the convention of
+    Flax's and JAX's links). A layout with a page per error moves the first and
+    keeps the second, so that every URL printed so far still arrives.
+    """
+
+    pages: tuple[tuple[str, str], ...] = ()
+    """``(module, docname)`` for each module whose page is not ``api_reference/<module>``."""
+
+    @classmethod
+    def of(cls, modules: Iterable[ConfiguredModule]) -> SiteLayout:
+        """The layout of these modules' pages; a later module of a name wins."""
+        pages = {module.name: module.page for module in modules}
+        return cls(tuple((name, page) for name, page in pages.items() if page))
+
+    def module_page(self, module: str) -> str:
+        """The docname of the page that holds a module's errors."""
+        return dict(self.pages).get(module) or f"{PAGE_DIR}/{module}"
+
+    def locate(self, qualname: str) -> EntryLocation:
+        """Where the site shows an error's entry."""
+        # One page per module: the entry is where the printed links land.
+        return self.printed(qualname)
+
+    def printed(self, qualname: str) -> EntryLocation:
+        """Where the URL an error prints lands: its module's page, at its full name.
+
+        Also where an error that the module no longer has stays (a retired error's
+        old URL).
+        """
+        module = qualname.rpartition(".")[0]
+        return EntryLocation(qualname, self.module_page(module), qualname)
+
+    def linked_pages(self, base: str, module: str, text: str) -> list[str]:
+        """The pages of the site at ``base`` that URLs in ``text`` to ``module``'s errors name.
+
+        The inverse of :meth:`printed` for another site of this layout (the one a
+        module's errors print, whose pages this site mirrors). Only an anchor that
+        names an error of the module counts: a message may also link to a guide of
+        that site, which this site neither has nor forwards. Each page once, in order.
+        """
+        link = re.compile(
+            re.escape(base.rstrip("/") + "/")
+            + r"([\w./-]+?)"
+            + re.escape(PAGE_SUFFIX + "#" + module + ".")
+        )
+        return list(dict.fromkeys(link.findall(text)))
+
+    def forwards(self, module: str, linked: Iterable[str]) -> dict[str, str]:
+        """``{old docname: docname}`` for the ``linked`` pages that must forward.
+
+        ``linked`` are pages URLs to ``module``'s errors name (:meth:`linked_pages`);
+        each that is not where those URLs land now forwards there, anchor kept. A
+        path that climbs out of the site forwards nowhere.
+        """
+        now = self.module_page(module)
+        return {old: now for old in linked if old != now and ".." not in old.split("/")}
+
+    @staticmethod
+    def forward_uri(old: str, page: str) -> str:
+        """The URL by which the page ``old`` forwards to ``page``.
+
+        Relative, so that the site works under any base URL (``/en/latest/``).
+        """
+        return posixpath.relpath(f"{page}{PAGE_SUFFIX}", posixpath.dirname(old) or ".")
+
+
+DEFAULT_LAYOUT = SiteLayout()
+"""The layout of a site that gives no module a page of its own: this package's errors'."""
+
+
+def entry_url(qualname: str) -> str:
+    """The URL an error of this package prints, on the site its environment names."""
+    return DEFAULT_LAYOUT.printed(qualname).url(base_url())

@@ -1,0 +1,215 @@
+"""One release of one error's history, as a cell of the strip shows it.
+
+A :class:`Cell` is in a state a reader tells at a glance: raised with the text it has
+now, raised with other text, not raised, not in the module, could not run. A record
+made with other code than the entry's bad examples have now is *stale*: its cell says
+so instead of showing what that code did. Where an example ran rewritten for an old
+release (``rewrites.toml``), its cell keeps the substitutions it ran with. The helpers
+that quote an error's text live here too: the line and the retired errors quote the
+same way.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import re
+from typing import TYPE_CHECKING
+
+from flax_errors_ext.model.history.releases import Outcome
+from flax_errors_ext.model.history.timeline import comparable
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from flax_errors_ext.model.history.releases import ExampleRun, ReleaseRun, Substitution
+
+QUOTED = 90
+"""The characters of an error's text that the history line quotes."""
+TOOLTIP = 300
+"""The characters of a text that a cell's tooltip shows."""
+
+URL_TAIL = re.compile(r"\s*\(https?://\S+\)\s*$")
+"""A link at the end of an error's text: Flax's docs moved, the error did not."""
+
+
+class CellState(enum.StrEnum):
+    """What an entry's record says about one release, as a cell's colour shows it."""
+
+    SAME = "same"
+    CHANGED = "changed"
+    NOT_RAISED = "not-raised"
+    NOT_PRESENT = "not-present"
+    COULD_NOT_RUN = "could-not-run"
+    PRESENT = "present"
+    """In the module, with no bad example to run (an error that cannot be raised)."""
+    STALE = "stale"
+    """No record of the entry's bad examples as they are now (one of other code, or
+    none): what an older example did there is not shown."""
+    NOT_RUN = "not-run"
+    """The build's own release, where the build did not run the entry."""
+
+    @property
+    def meaning(self) -> str:
+        """What the cell tells, for its tooltip and the legend."""
+        return _MEANINGS[self]
+
+    @property
+    def known(self) -> bool:
+        """Whether the cell shows what a release did (not stale, not missing)."""
+        return self not in (CellState.STALE, CellState.NOT_RUN)
+
+    @property
+    def raised(self) -> bool:
+        """Whether the release raised the error."""
+        return self in (CellState.SAME, CellState.CHANGED)
+
+
+_MEANINGS = {
+    CellState.SAME: "raised with the latest text",
+    CellState.CHANGED: "raised with other text",
+    CellState.NOT_RAISED: "the example ran and did not raise it",
+    CellState.NOT_PRESENT: "not in the module",
+    CellState.COULD_NOT_RUN: "the example could not run",
+    CellState.PRESENT: "in the module; no example raises it",
+    CellState.STALE: "no record of the example as it is now; not shown",
+    CellState.NOT_RUN: "not run in this build",
+}
+
+
+LEGEND = (
+    CellState.SAME,
+    CellState.CHANGED,
+    CellState.NOT_RAISED,
+    CellState.NOT_PRESENT,
+    CellState.COULD_NOT_RUN,
+    CellState.PRESENT,
+    CellState.STALE,
+    CellState.NOT_RUN,
+)
+"""The states in the order a legend lists them."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Cell:
+    """One release of one error's history."""
+
+    release: str
+    state: CellState
+    wording: tuple[str, ...] = ()
+    """Per bad example, the text it raised the error with ("" where it did not)."""
+    notes: tuple[str, ...] = ()
+    """Per bad example (or raising example of another entry), what it did, in words."""
+    current: bool = False
+    """Whether the cell is this build's own run."""
+    rewritten: tuple[Substitution, ...] = ()
+    """The substitutions its examples ran with on this release (none shown if stale)."""
+
+    @property
+    def raised_text(self) -> str:
+        """The first text the release raised the error with ("" if none)."""
+        return next((text for text in self.wording if text), "")
+
+    def title(self, module: str) -> str:
+        """The cell's tooltip: the release, what the state means, what each example did."""
+        meaning = self.state.meaning.replace("the module", module)
+        head = f"flax {self.release}{' (this build)' if self.current else ''}: {meaning}"
+        shown = self.notes if self.state.known else ()
+        return "\n".join([head, *shown])
+
+
+def release_cell(name: str, codes: tuple[str, ...], record: ReleaseRun, current: bool) -> Cell:
+    """The cell of one release, with a raised one marked SAME until compared."""
+    release = record.release.flax
+    row = record.entries.get(name)
+    if row is None:
+        state = CellState.NOT_RUN if current else CellState.STALE
+        return Cell(release, state, current=current)
+    if row.codes != codes:
+        return Cell(release, CellState.STALE, current=current)
+    if not row.examples:
+        state = CellState.PRESENT if row.present else CellState.NOT_PRESENT
+        return Cell(release, state, current=current)
+    many = len(row.examples) > 1
+    notes = tuple(
+        (f"bad example {n}: " if many else "") + _what_it_did(run)
+        for n, run in enumerate(row.examples, 1)
+    )
+    rewritten = merged_substitutions(run.rewritten for run in row.examples)
+    wording = tuple(run.exc_text if run.outcome is Outcome.RAISED else "" for run in row.examples)
+    if not row.present:
+        state = CellState.NOT_PRESENT
+    elif any(wording):
+        state = CellState.SAME
+    elif any(run.outcome is not Outcome.COULD_NOT_RUN for run in row.examples):
+        state = CellState.NOT_RAISED
+    else:
+        state = CellState.COULD_NOT_RUN
+    return Cell(release, state, wording, notes, current, rewritten)
+
+
+def compared_with_latest(cells: list[Cell]) -> list[Cell]:
+    """Raised cells compared with the latest one that raised: same text, or changed."""
+    reference = next((c for c in reversed(cells) if c.state.raised), None)
+    if reference is None:
+        return cells
+    latest = cell_key(reference)
+    return [
+        dataclasses.replace(c, state=CellState.CHANGED)
+        if c.state.raised and cell_key(c) != latest
+        else c
+        for c in cells
+    ]
+
+
+def cell_key(cell: Cell) -> tuple[str, ...] | None:
+    """What two raised cells must share to read the same (None: not raised)."""
+    return tuple(compared_text(text) for text in cell.wording) if cell.state.raised else None
+
+
+def compared_text(text: str) -> str:
+    """An error's text as compared across releases.
+
+    Without what changes between runs (addresses, temporary names), nor the link to
+    the docs at its end, which moved with Flax's site and says nothing of the error.
+    """
+    return comparable(URL_TAIL.sub("", text))
+
+
+def _what_it_did(run: ExampleRun) -> str:
+    if run.outcome is Outcome.RAISED:
+        did = f"«{quote(exception_message(run.exc_text), TOOLTIP)}»"
+    elif run.outcome is Outcome.RAISED_OTHER:
+        did = f"raised {quote(run.exc_text, TOOLTIP)}"
+    elif run.outcome is Outcome.NO_RAISE:
+        did = "raised nothing"
+    else:
+        did = f"could not run: {quote(run.reason, TOOLTIP)}"
+    return did + rewritten_note(run)
+
+
+def rewritten_note(run: ExampleRun) -> str:
+    """`` (run as rewritten for this release: a → b)``, or "" where it ran as written."""
+    return f" ({run_as(run.rewritten)})" if run.rewritten else ""
+
+
+def run_as(made: Sequence[Substitution], where: str = "this release") -> str:
+    """``run as rewritten for <where>: a → b; c → d``, for a note or a summary."""
+    return f"run as rewritten for {where}: " + "; ".join(map(str, made))
+
+
+def merged_substitutions(groups: Iterable[Sequence[Substitution]]) -> tuple[Substitution, ...]:
+    """The substitutions of every group, each once, in the order first made."""
+    return tuple(dict.fromkeys(s for group in groups for s in group))
+
+
+def exception_message(text: str) -> str:
+    """An exception's text without its leading ``module.Class:``."""
+    head, colon, rest = text.partition(": ")
+    return rest if colon and " " not in head.strip() else text
+
+
+def quote(text: str, limit: int) -> str:
+    """``text`` on one line, cut to ``limit`` characters with an ellipsis."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

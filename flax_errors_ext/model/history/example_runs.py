@@ -1,0 +1,104 @@
+"""The bad examples the history runs, the hash of their code, and what one run did.
+
+:mod:`~flax_errors_ext.model.history.releases` records per release what each bad
+example did (an :class:`~flax_errors_ext.model.history.releases.ExampleRun`); this
+module makes that record from one run's statement records, the same way for
+``nox -s history`` and for the build's own release. The code hash ties a record to
+the code that ran, so that a rerun runs only what changed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from typing import TYPE_CHECKING
+
+from flax_errors_ext.model.catalogue.records import ExampleKind
+from flax_errors_ext.model.history.releases import ExampleRun, Outcome
+from flax_errors_ext.model.runs.tracebacks import strip_jax_note, strip_roots
+
+if TYPE_CHECKING:
+    from collections.abc import Collection, Iterable, Sequence
+
+    from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, StatementRun
+    from flax_errors_ext.model.history.releases import Substitution
+
+
+def bad_examples(entry: ErrorEntry) -> tuple[Example, ...]:
+    """The examples the history runs: the entry's own bad examples."""
+    return tuple(e for e in entry.examples if e.kind is ExampleKind.BAD)
+
+
+def code_hash(example: Example) -> str:
+    """A hash of the code an example runs: its statements' sources, not their texts.
+
+    A reworded documented message leaves it alone (the record keeps what was raised);
+    any change to what runs changes it.
+    """
+    digest = hashlib.sha256()
+    for statement in example.statements:
+        if not statement.skip:
+            digest.update(statement.source.encode("utf-8") + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def entry_codes(entries: Iterable[ErrorEntry]) -> dict[str, tuple[str, ...]]:
+    """Each entry's bad examples' code hashes, by class name."""
+    return {entry.name: tuple(code_hash(e) for e in bad_examples(entry)) for entry in entries}
+
+
+def judge_run(
+    example: Example,
+    runs: Sequence[StatementRun] | None,
+    accepted: Collection[str],
+    failure: str = "",
+    roots: Iterable[str] = (),
+    rewritten: Iterable[Substitution] = (),
+) -> ExampleRun:
+    """What one run of a bad example did.
+
+    Args:
+        example: The bad example.
+        runs: One record per statement that is not skipped; None if the process
+            died or timed out.
+        accepted: The dotted names that count as this entry's error
+            (``flax.errors.X``, and the class's own path if it lives elsewhere).
+        failure: Why there are no runs (with ``runs`` None).
+        roots: Folders the process imported from; paths under them are written
+            relative to them (``flax/__init__.py``), so no machine's folders are kept.
+        rewritten: The substitutions made in the example's code before it ran (the
+            record keeps them; ``example`` is the catalogue's, whose code it hashes).
+    """
+    made = tuple(rewritten)
+    run = _judged(code_hash(example), example, runs, accepted, failure, tuple(roots))
+    return dataclasses.replace(run, rewritten=made) if made else run
+
+
+def _judged(
+    code: str,
+    example: Example,
+    runs: Sequence[StatementRun] | None,
+    accepted: Collection[str],
+    failure: str,
+    folders: tuple[str, ...],
+) -> ExampleRun:
+    if runs is None:
+        return ExampleRun(code, Outcome.COULD_NOT_RUN, reason=failure or "it did not run")
+    chosen = [s for s in example.statements if not s.skip]
+    if len(runs) != len(chosen):
+        why = f"{len(runs)} of its {len(chosen)} statements reported back"
+        return ExampleRun(code, Outcome.COULD_NOT_RUN, reason=why)
+    for number, (statement, run) in enumerate(zip(chosen[:-1], runs[:-1], strict=True), 1):
+        if run.exc_msg is not None and statement.exc_msg is None:
+            why = f"statement {number} of {len(chosen)} raised {_exception(run.exc_msg, folders)}"
+            return ExampleRun(code, Outcome.COULD_NOT_RUN, reason=why)
+    last = runs[-1]
+    if last.exc_msg is None:
+        return ExampleRun(code, Outcome.NO_RAISE)
+    exc_type = last.exc_type or _exception(last.exc_msg, folders).split(":", 1)[0]
+    outcome = Outcome.RAISED if exc_type in accepted else Outcome.RAISED_OTHER
+    return ExampleRun(code, outcome, exc_type, _exception(last.exc_msg, folders))
+
+
+def _exception(text: str, roots: tuple[str, ...]) -> str:
+    return strip_roots(strip_jax_note(text), roots).strip("\n")

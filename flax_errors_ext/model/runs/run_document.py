@@ -1,0 +1,130 @@
+"""Another run of the catalogue, read from its ``errors.json`` document.
+
+A run on another machine (a GPU box: ``flax-errors check --json`` there, or
+``flax_errors_ext/execution/runs/device_runner.py``) or of another kind here (eight CPU
+devices, through ``XLA_FLAGS``) is an ``errors.json`` document. The site lists
+such documents (``flax_errors_device_runs``); :func:`parse_run` reads one into a
+:class:`DeviceRun`, refusing with the file's name what it cannot read, and
+:mod:`~flax_errors_ext.model.runs.other_runs` sets it beside this build. Pure:
+text in, records out; the Sphinx side reads the files.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from flax_errors_ext.model.runs.entry_record import EntryRecord
+from flax_errors_ext.model.runs.fingerprint import Device
+from flax_errors_ext.model.runs.report import SCHEMA_VERSION
+
+
+class DeviceRunError(ValueError):
+    """A device run's document cannot be read; the message names the file and why."""
+
+
+@dataclasses.dataclass(frozen=True)
+class DeviceRun:
+    """One run of the catalogue elsewhere, as its ``errors.json`` document records it."""
+
+    source: str
+    """The file as the configuration names it (relative to ``conf.py``)."""
+    device: Device
+    versions: tuple[tuple[str, str], ...]
+    """(package, version) of the run, in the document's order."""
+    records: tuple[EntryRecord, ...]
+
+    @property
+    def version_map(self) -> dict[str, str]:
+        """The run's versions by package."""
+        return dict(self.versions)
+
+    def record(self, qualname: str) -> EntryRecord | None:
+        """The run's record of the entry ``qualname``, if it has one."""
+        return next((r for r in self.records if r.qualname == qualname), None)
+
+    def covers(self, qualname: str) -> bool:
+        """Whether the run ran the module of the entry ``qualname`` at all."""
+        module = qualname.rpartition(".")[0]
+        return any(r.qualname.rpartition(".")[0] == module for r in self.records)
+
+    def other_versions(self, versions: dict[str, str]) -> dict[str, str]:
+        """The run's versions of the packages whose version is not that of ``versions``."""
+        return {
+            name: version
+            for name, version in sorted(self.versions)
+            if versions.get(name) not in (None, version)
+        }
+
+    def where(self, versions: dict[str, str], device: Device | None = None) -> str:
+        """``GPU (NVIDIA H200)``, with the run's versions where they are not ``versions``.
+
+        ``GPU (NVIDIA H200) with flax 0.12.10, jax 0.11.2``: a run of other versions
+        says so, so that a difference it shows is not taken for one of the device.
+        A run on the build's own ``device`` is only its versions (``flax 0.12.8, jax
+        0.10.2``): another stack, whose differences are those of the versions.
+        """
+        other = ", ".join(f"{n} {v}" for n, v in self.other_versions(versions).items())
+        if device is not None and self.device == device and other:
+            return other
+        return f"{self.device.label} with {other}" if other else self.device.label
+
+    def summary(self) -> dict[str, Any]:
+        """The run as ``errors.json`` lists it: its file, device, versions and size."""
+        return {
+            "source": self.source,
+            "device": self.device.to_json(),
+            "versions": self.version_map,
+            "entries": len(self.records),
+        }
+
+
+def parse_run(text: str, source: str) -> DeviceRun:
+    """Read a device run from the text of its ``errors.json`` document.
+
+    Args:
+        text: The document, as ``flax-errors check --json`` printed it.
+        source: The file's name, for the messages and for ``errors.json``.
+
+    Raises:
+        DeviceRunError: naming ``source`` and what is wrong with it.
+    """
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise DeviceRunError(f"{source}: not JSON ({error})") from None
+    if not isinstance(data, dict) or "entries" not in data:
+        raise DeviceRunError(
+            f"{source}: not an errors.json document (a JSON object with 'schema', "
+            "'device', 'versions' and 'entries'; flax-errors check --json writes one)"
+        )
+    if data.get("schema") != SCHEMA_VERSION:
+        raise DeviceRunError(
+            f"{source}: errors.json schema {data.get('schema')!r}; this build reads "
+            f"schema {SCHEMA_VERSION}"
+        )
+    device = Device.from_json(data.get("device"))
+    if device is None:
+        raise DeviceRunError(
+            f"{source}: no device recorded ('device' is {data.get('device')!r}); a run "
+            "whose examples executed records the JAX devices they ran on"
+        )
+    versions = data.get("versions", {})
+    if not isinstance(versions, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in versions.items()
+    ):
+        raise DeviceRunError(f"{source}: 'versions' must map package names to versions")
+    entries = data["entries"]
+    if not isinstance(entries, list):
+        raise DeviceRunError(f"{source}: 'entries' must be a list of entry records")
+    records = []
+    for number, item in enumerate(entries, 1):
+        try:
+            if not isinstance(item, dict):
+                raise ValueError(f"not a JSON object: {item!r:.60}")
+            records.append(EntryRecord.from_json(item))
+        except ValueError as error:
+            name = item.get("qualname", "?") if isinstance(item, dict) else "?"
+            raise DeviceRunError(f"{source}: entry {number} ({name}): {error}") from None
+    return DeviceRun(source, device, tuple(versions.items()), tuple(records))

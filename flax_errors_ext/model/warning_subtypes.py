@@ -1,0 +1,65 @@
+"""Every subtype of the extension's warnings: ``flax-errors.<subtype>``, one member each.
+
+A project silences one with ``suppress_warnings = ["flax-errors.<subtype>"]``, so a
+value, once published, never changes. Here in the model because the model words
+most of them (a failing example's verdict is its subtype); the options page lists
+them all from this enum.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Self
+
+
+class WarningSubtype(enum.StrEnum):
+    """The subtype a warning is logged under, with what it means for the docs' table."""
+
+    description: str
+
+    def __new__(cls, value: str, description: str = "") -> Self:
+        """A member whose value is its subtype's name and which carries its meaning.
+
+        The default is for the type checker only: a lookup by value
+        (``WarningSubtype("drifted")``) finds a member, it never makes one.
+        """
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.description = description
+        return member
+
+    # A failing example: one per failing verdict, named as the verdict is.
+    DRIFTED = (
+        "drifted",
+        "An example raised the documented class, or ran cleanly, but its text differs.",
+    )
+    NO_RAISE = "no-raise", "A bad example raised nothing."
+    WRONG_CLASS = "wrong-class", "A bad example raised, but not exactly the documented class."
+    RAISED = "raised", "A statement that documents no traceback raised (a good example failing)."
+    TOO_LOOSE = "too-loose", "The documented error text, ``...`` aside, checks almost nothing."
+    TIMED_OUT = "timed-out", "An example ran past ``flax_errors_timeout``."
+    CRASHED = "crashed", "The kernel died, or could not run the example."
+    UPSTREAM = (
+        "upstream",
+        "An example of another project's docstring failed (see ``flax_errors_upstream``).",
+    )
+    # An entry or a module.
+    MALFORMED = "malformed", "A docstring breaks the catalogue format."
+    UNDOCUMENTED = "undocumented", "An error class has no examples (an error if strict)."
+    CATALOGUE = "catalogue", "A catalogue file names no class of its module."
+    IMPORT = "import", "A module of ``flax_errors_modules`` cannot be imported or has no entry."
+    UNFORWARDED = (
+        "unforwarded",
+        "An error links to a page this site neither has nor forwards.",
+    )
+    # The build's inputs.
+    CACHE = "cache", "The execution cache could not be read; it was set aside for a new one."
+    DEVICE = "device", "The device the examples run on could not be probed."
+    HISTORY = "history", "A history file of ``flax_errors_history`` could not be read."
+    HISTORY_STALE = (
+        "history-stale",
+        "A recorded history is of other bad examples than the entry's now.",
+    )
+    DEVICE_RUNS = "device-runs", "A run of ``flax_errors_device_runs`` could not be read."
+    # The command line's own.
+    VARIES = "varies", "``flax-errors check --twice`` only: a text varies from run to run."

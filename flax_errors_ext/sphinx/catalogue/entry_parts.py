@@ -1,0 +1,150 @@
+"""The parts of an entry's section drawn from its run alone, one small function each.
+
+:meth:`flax_errors_ext.sphinx.catalogue.entries.CatalogueDirective._entry` lists
+every part of the section in the order a reader meets them; those that parse reST
+(the examples, the explanation, the signature) need the directive and live there.
+Each part here takes the :class:`EntryPage` and returns its nodes, none if it has
+nothing to show.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+
+from flax_errors_ext.model.catalogue.records import Verdict
+from flax_errors_ext.model.runs.tracebacks import strip_roots
+from flax_errors_ext.model.site.texts import inline_parts, lead_lines, verification_text
+from flax_errors_ext.sphinx.badges import status_badge
+from flax_errors_ext.sphinx.history.strips import entry_history
+from flax_errors_ext.sphinx.state import error_record, see_also_placeholder
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from flax_errors_ext.execution.runs.run import EntryOutcome
+    from flax_errors_ext.model.catalogue.records import ErrorEntry, FormatProblem
+    from flax_errors_ext.model.history.view import ModuleHistory
+    from flax_errors_ext.model.runs.entry_record import EntryRecord
+    from flax_errors_ext.sphinx.runs.other_runs import Merged
+
+
+@dataclasses.dataclass(frozen=True)
+class EntryPage:
+    """What the parts of one entry's section are drawn from."""
+
+    outcome: EntryOutcome
+    record: EntryRecord
+    others: Merged
+    """What the runs of other devices and stacks add."""
+    history: ModuleHistory | None
+    """The module's recorded history, with this build's row; None where none is."""
+    roots: Sequence[str]
+    """The folders published paths are shown relative to."""
+    source_links: Mapping[str, str | None]
+    """``flax_errors_source_links``."""
+
+    @property
+    def entry(self) -> ErrorEntry:
+        """The entry shown."""
+        return self.outcome.entry
+
+    @property
+    def leads(self) -> tuple[tuple[str, str], ...]:
+        """The one-line captions under the headline (the fix), of the examples that hold here."""
+        results = self.outcome.results
+        return lead_lines([r.example for r in results if r.verdict is not Verdict.OTHER_VERSIONS])
+
+
+def title(page: EntryPage) -> list[nodes.Node]:
+    """The error's name."""
+    return [nodes.title(page.entry.name, page.entry.name)]
+
+
+def headline(page: EntryPage) -> list[nodes.Node]:
+    """What went wrong, in one line: the summary."""
+    if not page.entry.summary:
+        return []
+    paragraph = nodes.paragraph(classes=["flax-errors-headline"])
+    paragraph.extend(_inline(page.entry.summary))
+    return [paragraph]
+
+
+def lead_captions(page: EntryPage) -> list[nodes.Node]:
+    """``Fix: Pass overwrite=True when ...``: the examples' captions, under the headline."""
+    found: list[nodes.Node] = []
+    for label, text in page.leads:
+        paragraph = nodes.paragraph(classes=["flax-errors-fix"])
+        paragraph += nodes.strong(label, label)
+        paragraph += nodes.Text(" ")
+        paragraph.extend(_inline(text))
+        found.append(paragraph)
+    return found
+
+
+def status(page: EntryPage) -> list[nodes.Node]:
+    """The verification line: ``✓ Verified on CPU · flax 0.12.8 · jax 0.10.2 · ...``.
+
+    An entry that is not verified (drifted, unreachable, undocumented, not run)
+    leads with its status badge instead of the check mark. No date: an entry's
+    page depends only on what it was checked against (the landing page says when
+    the build ran), so rebuilds from the cache and ``-j`` give the same page.
+    """
+    record = page.record
+    passed = record.status.value == "passed"
+    lead = (
+        nodes.inline("✓", "✓", classes=["flax-errors-check"])
+        if passed
+        else status_badge(record.status)
+    )
+    text = page.others.text or verification_text(record)
+    line = nodes.paragraph(
+        "",
+        "",
+        lead,
+        nodes.Text(" "),
+        nodes.Text(text),
+        classes=["flax-errors-status", record.status.value],
+    )
+    return [line]
+
+
+def history_strip(page: EntryPage) -> list[nodes.Node]:
+    """The entry's releases, where the module's history is recorded."""
+    return entry_history(page.entry.name, page.history) if page.history is not None else []
+
+
+def other_runs(page: EntryPage) -> list[nodes.Node]:
+    """What the runs of other devices and stacks saw differently, or did not compare."""
+    return list(page.others.nodes)
+
+
+def problems(page: EntryPage) -> list[nodes.Node]:
+    """A box for each thing wrong with the entry's docstring."""
+    return [_problem_box(problem, page.roots) for problem in page.entry.problems]
+
+
+def see_also(page: EntryPage) -> list[nodes.Node]:
+    """Related errors: a placeholder, filled once every page is read."""
+    return [see_also_placeholder(qualname=page.entry.qualname)]
+
+
+def record(page: EntryPage) -> list[nodes.Node]:
+    """The invisible record that errors.json and the index are made from."""
+    return [error_record(record=page.record, loaded=page.outcome.execution.loaded)]
+
+
+def _inline(text: str) -> list[nodes.Node]:
+    """A reST one-liner's text, with its inline literals as code and nothing else as markup."""
+    return [
+        nodes.literal(part, part) if code else nodes.Text(part)
+        for part, code in inline_parts(text)
+    ]
+
+
+def _problem_box(problem: FormatProblem, roots: Sequence[str]) -> nodes.warning:
+    box = nodes.warning()
+    box += nodes.literal_block("", strip_roots(str(problem), roots))
+    return box

@@ -1,0 +1,160 @@
+"""The build context: what one build knows, made once and kept in one place.
+
+:class:`BuildContext` is made on ``config-inited`` (the validated config, the
+history files, the other runs, the folders) and completed on ``builder-inited``
+(the run session and its settings), before any ``-j`` reader forks. As myst-nb
+keeps its config at ``env.mystnb_config``, the context lives on the environment,
+read through :func:`build_context`: directives and collectors have the
+environment, not the application. Sphinx has no environment yet on
+``config-inited``, so until ``builder-inited`` the application holds it
+(:func:`hold`, :func:`settle`). The environment is pickled between builds and by
+each ``-j`` reader: the live session is left out of the pickle, and the next build
+compares its fingerprint with the one the last build pickled.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from flax_errors_ext.model.runs.tracebacks import import_roots
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+    from flax_errors_ext.execution.history.files import HistoryFile
+    from flax_errors_ext.execution.runs.run import RunSettings
+    from flax_errors_ext.execution.session import Session
+    from flax_errors_ext.model.config import CatalogueConfig
+    from flax_errors_ext.model.runs.run_document import DeviceRun
+    from flax_errors_ext.model.warning_subtypes import WarningSubtype
+
+WORK_DIR = "flax_errors"
+"""The session's folder, beside the output folder (``_build/flax_errors``)."""
+
+_ATTRIBUTE = "flax_errors_context"
+"""The attribute of the application (until builder-inited), then of the environment."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ReadRun:
+    """A device run and the file it was read from."""
+
+    path: str
+    run: DeviceRun
+
+
+@dataclasses.dataclass(frozen=True)
+class DeferredWarning:
+    """A problem found before Sphinx can log warnings: logged on ``builder-inited``."""
+
+    message: str
+    subtype: WarningSubtype
+    location: str
+
+
+@dataclasses.dataclass
+class BuildContext:
+    """What every step and every read of one build shares."""
+
+    config: CatalogueConfig
+    catalogue_folders: tuple[Path, ...]
+    """Where catalogue files are looked for, first first."""
+    histories: dict[str, HistoryFile]
+    """The recorded histories (``flax_errors_history``), by the module each one names."""
+    device_runs: tuple[ReadRun, ...]
+    """The runs of other devices and stacks (``flax_errors_device_runs``) that were read."""
+    deferred: list[DeferredWarning] = dataclasses.field(default_factory=list)
+    """What could not be read on ``config-inited``, to warn of once Sphinx can."""
+    session: Session | None = None
+    """The run session, from ``builder-inited`` until ``build-finished``; never pickled."""
+    published_roots: tuple[str, ...] = ()
+    """:func:`published_roots` as the session opened, for readers that have no application."""
+    changed: bool = True
+    """Whether the run's fingerprint differs from the last build's: every page is read again."""
+    _run: RunSettings | None = None
+
+    @property
+    def run(self) -> RunSettings:
+        """What running an entry needs besides the entry (from ``builder-inited`` on)."""
+        if self._run is None:
+            raise LookupError("flax-errors: the run session is opened on builder-inited")
+        return self._run
+
+    def defer(self, message: str, subtype: WarningSubtype, location: str) -> None:
+        """Note a problem to warn of on ``builder-inited``."""
+        self.deferred.append(DeferredWarning(message, subtype, location))
+
+    def take_deferred(self) -> list[DeferredWarning]:
+        """The problems noted so far, in order; each is handed out once."""
+        taken, self.deferred = self.deferred, []
+        return taken
+
+    def start(self, session: Session, confdir: str, last: BuildContext | None) -> None:
+        """Keep the opened session and its settings; compare them with the ``last`` build's.
+
+        The published roots are asked once the settings are: probing the device may
+        import more.
+        """
+        settings = session.settings()
+        self.session = session
+        self._run = settings
+        self.published_roots = roots_of(confdir)
+        self.changed = (
+            last is None or last._run is None or last._run.fingerprint != (settings.fingerprint)
+        )
+
+    def close(self) -> None:
+        """Close the session (its kernel server) if one is open."""
+        if self.session is not None:
+            self.session.close()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The pickled context: everything but the live session (kernel server processes)."""
+        return {**self.__dict__, "session": None}
+
+
+def roots_of(confdir: str) -> tuple[str, ...]:
+    """The folders that published text names files inside.
+
+    The project's (``conf.py``'s folder) and those modules were imported from: never
+    the build machine's folders above them. Asked again at the end of a build, where
+    the modules the pages imported (an editable install's package) count too.
+    """
+    return (confdir, *import_roots())
+
+
+def published_roots(app: Sphinx) -> tuple[str, ...]:
+    """:func:`roots_of` the project's folder, now."""
+    return roots_of(str(app.confdir))
+
+
+def hold(app: Sphinx, context: BuildContext) -> None:
+    """Keep ``context`` on the application until the environment is there."""
+    setattr(app, _ATTRIBUTE, context)
+
+
+def settle(app: Sphinx) -> tuple[BuildContext, BuildContext | None]:
+    """Move the held context onto the environment; also the one the last build pickled."""
+    context = app_context(app)
+    last = getattr(app.env, _ATTRIBUTE, None)
+    delattr(app, _ATTRIBUTE)
+    setattr(app.env, _ATTRIBUTE, context)
+    return context, last if isinstance(last, BuildContext) else None
+
+
+def build_context(env: BuildEnvironment) -> BuildContext:
+    """This build's context, from ``builder-inited`` on."""
+    found = getattr(env, _ATTRIBUTE, None)
+    if not isinstance(found, BuildContext):
+        raise LookupError("flax-errors: the environment has no build context yet")
+    return found
+
+
+def app_context(app: Sphinx) -> BuildContext:
+    """This build's context, held by the application or, once settled, the environment."""
+    held = getattr(app, _ATTRIBUTE, None)
+    return held if isinstance(held, BuildContext) else build_context(app.env)

@@ -1,0 +1,248 @@
+"""Build Flax's docs as released, with the extension adopted, and exported (``nox -s flax_docs``).
+
+::
+
+    python -m tests.flax_docs.build --work DIR prepare --cache DIR --constraints FILE
+    python -m tests.flax_docs.build --work DIR run [--no-export]
+
+``prepare`` fetches Flax's sdist (:mod:`tests.flax_sdist`) at the version the
+constraints lock, and writes what the session installs: ``requirements/flax-docs.txt``
+(Flax's docs extra, with flax, jax and jaxlib as locked) and ``requirements/ours.txt``
+(the Sphinx Flax's docs pin, which this project must not move, and the locked pytest).
+``run`` builds Flax's docs, trimmed to the API reference, as released and with
+``adopt.patch``, and holds them to :mod:`tests.flax_docs.check`; then, unless
+``--no-export``, Flax's tree patched by ``flax-errors export`` is built from its
+docstrings alone and Flax's docstring doctests run on it. Each step's seconds are
+printed at the end, also when a check fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tests.flax_sdist import flax_source
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+PARTS = ("pyproject.toml", "docs/", "flax/")
+"""What is taken of Flax's sdist: its docs extra and pytest configuration, its docs,
+and its flax/ for the export build (on no other build's path)."""
+KEPT = ("api_reference",)
+"""The part of Flax's docs built: the API reference, flax.errors' page among it."""
+ROOT = "api_reference/index"
+ERRORS_PAGE = "api_reference/flax.errors"
+LOCKED = ("flax", "jax", "jaxlib")
+"""Taken from the constraints: the releases the examples run on."""
+BIN = Path(sys.executable).parent
+
+
+def locked_pins(constraints: str) -> dict[str, str]:
+    """``{name: version}`` of a constraints file's ``name==version`` lines."""
+    return dict(line.split("==", 1) for line in constraints.split() if "==" in line)
+
+
+def docs_requirements(pyproject: str, pins: Mapping[str, str]) -> tuple[list[str], list[str]]:
+    """What to install: Flax's docs extra with its releases, then the pins ours must keep.
+
+    Returns:
+        Flax's ``docs`` extra and the locked flax, jax and jaxlib; then the Sphinx
+        that extra pins and the locked pytest (for Flax's docstring doctests).
+    """
+    requirements = tomllib.loads(pyproject)["project"]["optional-dependencies"]["docs"]
+    sphinx = next(r for r in requirements if r.startswith("sphinx=="))
+    flax_docs = [*requirements, *(f"{name}=={pins[name]}" for name in LOCKED)]
+    return flax_docs, [sphinx, f"pytest=={pins['pytest']}"]
+
+
+def trim_options(conf: str, names: Iterable[str]) -> list[str]:
+    """sphinx-build options that build Flax's API reference alone, reading no notebook.
+
+    Every top-level part of Flax's docs (``names``) but :data:`KEPT` joins the
+    ``exclude_patterns`` of Flax's ``conf.py`` (``conf``), and the API reference's
+    index is the root page. Not ``nb_execution_mode=off``: the catalogue runs with
+    myst-nb's execution mode (off would show every entry not run); with the guides
+    left out no notebook is read, so none runs.
+    """
+    (flax_patterns,) = (
+        ast.literal_eval(node.value)
+        for node in ast.parse(conf).body
+        if isinstance(node, ast.Assign)
+        and [getattr(target, "id", "") for target in node.targets] == ["exclude_patterns"]
+    )
+    left_out = sorted(
+        name for name in names if name not in KEPT and not name.startswith(("_", "."))
+    )
+    patterns = [*flax_patterns, *left_out]
+    return ["-D", f"master_doc={ROOT}", "-D", "exclude_patterns=" + ",".join(patterns)]
+
+
+def prepare(work: Path, cache: Path, constraints: Path) -> None:
+    """Fetch the locked flax's sdist parts; write the requirements and where they are."""
+    started = time.time()
+    pins = locked_pins(constraints.read_text("utf-8"))
+    source = flax_source(pins["flax"], PARTS, cache.resolve())
+    flax_docs, ours = docs_requirements((source / "pyproject.toml").read_text("utf-8"), pins)
+    (work / "requirements").mkdir(parents=True, exist_ok=True)
+    (work / "requirements" / "flax-docs.txt").write_text("\n".join(flax_docs) + "\n", "utf-8")
+    (work / "requirements" / "ours.txt").write_text("\n".join(ours) + "\n", "utf-8")
+    prepared = {"source": str(source), "sphinx": ours[0], "started": started}
+    (work / "prepared.json").write_text(json.dumps(prepared), "utf-8")
+
+
+class Builds:
+    """The trees and builds of one run, and the seconds each step took."""
+
+    def __init__(self, work: Path, source: Path, trim: Sequence[str]) -> None:
+        self.work = work
+        self.source = source
+        self.trim = list(trim)
+        self.env = {**os.environ, "PYTHONPATH": str(REPO)}
+        self.seconds: dict[str, float] = {}
+
+    def tree(self, name: str, *patches: Path, flax: bool = False) -> Path:
+        """A fresh copy of Flax's docs (and flax/) in work/<name>, the patches applied."""
+        root = self.work / name
+        shutil.rmtree(root, ignore_errors=True)
+        shutil.copytree(self.source / "docs", root / "docs")
+        if flax:
+            shutil.copytree(self.source / "flax", root / "flax")
+        for patch in patches:
+            self.run("patch", "-p1", "--batch", "--forward", "--quiet", "-d", str(root),
+                     "-i", str(patch.resolve()))  # fmt: skip
+        return root
+
+    def build(self, root: Path, builder: str, *pages: str) -> None:
+        """sphinx-build of the tree; a warning or a failure is for the checks to read."""
+        self.run(
+            str(BIN / "sphinx-build"),
+            "-b", builder, "-d", str(root / "_build/doctrees"),
+            "-w", str(root / f"warnings-{builder}.txt"), "--keep-going", "-q",
+            *self.trim, str(root / "docs"), str(root / "_build" / builder),
+            *(str(root / "docs" / f"{page}.rst") for page in pages),
+            step=f"{root.name} {builder}",
+            # 1: a warning, a failed entry or doctest; check.py reads what was written.
+            allowed=(0, 1),
+        )  # fmt: skip
+
+    def run(
+        self, *command: str, step: str = "", allowed: Sequence[int] = (0,), cwd: Path | None = None
+    ) -> None:
+        """Run ``command`` in the builds' environment, timed as ``step`` if named."""
+        started = time.perf_counter()
+        print(" ".join(command), file=sys.stderr, flush=True)
+        status = subprocess.run(command, env=self.env, cwd=cwd, check=False).returncode
+        if status not in allowed:
+            raise SystemExit(f"failed with exit code {status}: {' '.join(command)}")
+        if step:
+            self.seconds[step] = time.perf_counter() - started
+
+
+def adopted(builds: Builds) -> Path:
+    """Build the released and the patched docs; check them. The patched tree.
+
+    Raises:
+        SystemExit: if the checks find problems.
+    """
+    from tests.flax_docs import check
+
+    plain = builds.tree("plain")
+    patched = builds.tree("patched", HERE / "adopt.patch")
+    for root in (plain, patched):
+        builds.build(root, "html")
+        # The html build's environment: only the page is tested, nothing read again.
+        builds.build(root, "doctest", ERRORS_PAGE)
+    if check.main(["adopted", str(plain), str(patched)]):
+        raise SystemExit(1)
+    return patched
+
+
+def exported(builds: Builds, patched: Path) -> None:
+    """Build Flax's tree with ``flax-errors export``'s patch; run its doctests; check them.
+
+    Raises:
+        SystemExit: if the checks find problems.
+    """
+    from tests.flax_docs import check
+
+    patch = builds.work / "export.patch"
+    builds.run(str(BIN / "flax-errors"), "export", "-o", str(patch))
+    export = builds.tree("export", HERE / "adopt.patch", patch, flax=True)
+    # Flax's conf.py puts the tree's root, with the patched flax/, first on the path;
+    # the kernels (and their server) find it there too. Its docstrings now hold the
+    # examples, and the extension reads them, not its own files.
+    builds.env["PYTHONPATH"] = os.pathsep.join([str(export), str(REPO)])
+    builds.build(export, "html")
+    # As Flax's CI tests its docstrings, with its pytest configuration.
+    builds.run(
+        str(BIN / "pytest"), "-c", str(builds.source / "pyproject.toml"), "--rootdir", ".",
+        "-p", "no:cacheprovider", "-q", "--doctest-modules",
+        "--junitxml=flax-doctest.xml", "flax/errors.py",
+        step="export pytest --doctest-modules", allowed=(0, 1), cwd=export,
+    )  # fmt: skip
+    junit = ["--doctest-junit", str(export / "flax-doctest.xml")]
+    if check.main(["exported", str(patched), str(export), *junit]):
+        raise SystemExit(1)
+
+
+def run(work: Path, *, export: bool) -> None:
+    """The builds and checks, from what :func:`prepare` wrote; the seconds, whatever happens."""
+    import sphinx
+
+    prepared = json.loads((work / "prepared.json").read_text("utf-8"))
+    if f"sphinx=={sphinx.__version__}" != prepared["sphinx"]:
+        raise SystemExit(
+            f"Sphinx {sphinx.__version__} installed, Flax's docs pin {prepared['sphinx']}"
+        )
+    source = Path(prepared["source"])
+    docs = source / "docs"
+    trim = trim_options((docs / "conf.py").read_text("utf-8"), (p.name for p in docs.iterdir()))
+    builds = Builds(work, source, trim)
+    # From the fetch to now: the sdist and the installs.
+    builds.seconds["install"] = time.time() - prepared["started"]
+    try:
+        patched = adopted(builds)
+        if export:
+            exported(builds, patched)
+    finally:
+        # Also when a check fails: the times are part of its report.
+        print(
+            "seconds: "
+            + ", ".join(f"{name} {value:.0f}" for name, value in builds.seconds.items()),
+            file=sys.stderr,
+        )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``prepare`` or ``run``, as the session calls them."""
+    parser = argparse.ArgumentParser(prog="python -m tests.flax_docs.build")
+    parser.add_argument("--work", type=Path, required=True, help="the trees and requirements")
+    steps = parser.add_subparsers(dest="step", required=True)
+    prepare_step = steps.add_parser("prepare", help="fetch Flax's sdist; write requirements")
+    prepare_step.add_argument("--cache", type=Path, required=True, help="where sdists are kept")
+    prepare_step.add_argument("--constraints", type=Path, required=True)
+    run_step = steps.add_parser("run", help="build and check")
+    run_step.add_argument("--no-export", action="store_true", help="stop before the export")
+    args = parser.parse_args(argv)
+    work = args.work.resolve()
+    if args.step == "prepare":
+        prepare(work, args.cache, args.constraints)
+    else:
+        run(work, export=not args.no_export)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
