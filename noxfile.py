@@ -151,7 +151,7 @@ def lock(session: nox.Session) -> None:
         for arg in ("--stack", python, str(lock_file(python)), resolved_for)
     ]  # fmt: skip
     session.run(
-        "python", "-m", "flax_errors_ext.execution.runs.lock",
+        "python", "-m", "flax_errors_ext.execution.other_runs.lock",
         f"--work={Path(session.bin).parent}", f"--uv={uv()}", *stacks,
         *(f"--with={requirement}" for requirement in FLAX_SUITE_DEPS), *session.posargs,
     )  # fmt: skip
@@ -211,7 +211,7 @@ def devices(session: nox.Session) -> None:
     """Run the catalogue on eight forced CPU devices into cpu-8-devices.json."""
     install_locked(session, "-e", ".[test]")
     session.run(
-        "python", "-m", "flax_errors_ext.execution.runs.committed_runs",
+        "python", "-m", "flax_errors_ext.execution.other_runs.committed",
         "--out=flax_errors_ext/history/cpu-8-devices.json", "--cpu-devices=8",
         # In the venv, not session.create_tmp(): that sets TMPDIR, and the examples'
         # temporary names would be named inside .nox/ in the document.

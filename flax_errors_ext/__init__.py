@@ -14,11 +14,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.jit_hook import install, uninstall
+from flax_errors_ext.version import __version__
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
-__version__ = "0.1.0"
 __all__ = ["__version__", "install", "setup", "uninstall"]
 
 

@@ -12,8 +12,8 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext import __version__
 from flax_errors_ext.cli.project import CONF_PLACES
+from flax_errors_ext.version import __version__
 
 if TYPE_CHECKING:
     from typing import TypeAlias

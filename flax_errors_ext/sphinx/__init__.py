@@ -22,7 +22,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext import __version__
 from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.sphinx import build, compat, state
 from flax_errors_ext.sphinx.catalogue import entries, foreign
@@ -31,6 +30,7 @@ from flax_errors_ext.sphinx.lookup import search
 from flax_errors_ext.sphinx.site import index
 from flax_errors_ext.sphinx.site.cli_reference import CliDirective
 from flax_errors_ext.sphinx.site.options import OptionsDirective, WarningsDirective
+from flax_errors_ext.version import __version__
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

@@ -32,9 +32,9 @@ from flax_errors_ext.execution.session import Session
 from flax_errors_ext.layout import SiteLayout
 from flax_errors_ext.model.catalogue.discover import catalogue_folders, catalogue_paths
 from flax_errors_ext.model.config import CatalogueConfig
+from flax_errors_ext.model.other_runs.comparison import merge_document
 from flax_errors_ext.model.runs.entry_record import EntryStatus
 from flax_errors_ext.model.runs.fingerprint import ProbeError
-from flax_errors_ext.model.runs.other_runs import merge_document
 from flax_errors_ext.model.runs.report import (
     coverage_line,
     errors_document,
@@ -53,7 +53,7 @@ from flax_errors_ext.sphinx.context import (
     settle,
 )
 from flax_errors_ext.sphinx.loggers import LOGGER, conf_location, warn
-from flax_errors_ext.sphinx.runs.other_runs import load_runs
+from flax_errors_ext.sphinx.other_runs.beside_entries import load_runs
 from flax_errors_ext.sphinx.state import CatalogueCollector, read_now
 
 if TYPE_CHECKING:
@@ -314,11 +314,10 @@ def _report_failures(records: Sequence[EntryRecord], config: CatalogueConfig) ->
     failed = 0
     for record in sorted(records, key=lambda r: r.qualname):
         for failure in failures(record, strict=config.strict, upstream=config.upstream):
-            subtype = WarningSubtype(failure.subtype)
-            if subtype is WarningSubtype.UNDOCUMENTED and failure.fails:
+            if failure.subtype is WarningSubtype.UNDOCUMENTED and failure.fails:
                 LOGGER.error(failure.message, location=failure.location)
             else:
-                warn(failure.message, subtype, failure.location)
+                warn(failure.message, failure.subtype, failure.location)
             failed += failure.fails
     return failed
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from flax_errors_ext.execution.runs.run import RunSettings
     from flax_errors_ext.execution.session import Session
     from flax_errors_ext.model.config import CatalogueConfig
-    from flax_errors_ext.model.runs.run_document import DeviceRun
+    from flax_errors_ext.model.other_runs.documents import DeviceRun
     from flax_errors_ext.model.warning_subtypes import WarningSubtype
 
 WORK_DIR = "flax_errors"

@@ -40,6 +40,7 @@ from flax_errors_ext.model.runs.report import (
     summary_line,
 )
 from flax_errors_ext.model.runs.variance import ellipsized, statement_texts, volatile_parts
+from flax_errors_ext.model.warning_subtypes import WarningSubtype
 
 if TYPE_CHECKING:
     from flax_errors_ext.cli.selection import Selection
@@ -121,7 +122,7 @@ def check_command(args: argparse.Namespace) -> int:
         (o.record(checked.fingerprint) for o in checked.outcomes), key=lambda r: r.qualname
     )
     found = [
-        Failure(str(problem.location), "catalogue", problem.message)
+        Failure(str(problem.location), WarningSubtype.CATALOGUE, problem.message)
         for module in chosen.modules
         for problem in module.problems
     ]
@@ -176,7 +177,7 @@ def _varying(chosen: Selection, checked: Checked, args: argparse.Namespace) -> l
             )
             proposal = ellipsized(first[location], text)
             message = f"its text varies from run to run; document it as\n{proposal}\n{diff}"
-            found.append(Failure(str(location), "varies", message))
+            found.append(Failure(str(location), WarningSubtype.VARIES, message))
     return found
 
 

@@ -29,7 +29,7 @@ def bad_examples(entry: ErrorEntry) -> tuple[Example, ...]:
     return tuple(e for e in entry.examples if e.kind is ExampleKind.BAD)
 
 
-def code_hash(example: Example) -> str:
+def example_code_hash(example: Example) -> str:
     """A hash of the code an example runs: its statements' sources, not their texts.
 
     A reworded documented message leaves it alone (the record keeps what was raised);
@@ -44,7 +44,9 @@ def code_hash(example: Example) -> str:
 
 def entry_codes(entries: Iterable[ErrorEntry]) -> dict[str, tuple[str, ...]]:
     """Each entry's bad examples' code hashes, by class name."""
-    return {entry.name: tuple(code_hash(e) for e in bad_examples(entry)) for entry in entries}
+    return {
+        entry.name: tuple(example_code_hash(e) for e in bad_examples(entry)) for entry in entries
+    }
 
 
 def judge_run(
@@ -70,7 +72,7 @@ def judge_run(
             record keeps them; ``example`` is the catalogue's, whose code it hashes).
     """
     made = tuple(rewritten)
-    run = _judged(code_hash(example), example, runs, accepted, failure, tuple(roots))
+    run = _judged(example_code_hash(example), example, runs, accepted, failure, tuple(roots))
     return dataclasses.replace(run, rewritten=made) if made else run
 
 

@@ -103,9 +103,9 @@ class Failure:
 
     location: str
     """The docstring or catalogue-file line to fix."""
-    subtype: str
-    """The warning subtype, a :class:`WarningSubtype`: the verdict (``drifted``,
-    ``no-raise`` ...), ``malformed`` or ``undocumented``."""
+    subtype: WarningSubtype
+    """The verdict's own (``drifted``, ``no-raise`` ...), ``malformed``,
+    ``undocumented``; the command line's ``catalogue`` and ``varies``."""
     message: str
     fails: bool = True
     """False for what fails only in strict mode: an entry without examples."""

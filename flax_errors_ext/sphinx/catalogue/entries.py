@@ -48,7 +48,7 @@ from flax_errors_ext.sphinx.compat import NO_INDEX
 from flax_errors_ext.sphinx.context import BuildContext, build_context
 from flax_errors_ext.sphinx.history.strips import retired_section
 from flax_errors_ext.sphinx.loggers import LOGGER, warn
-from flax_errors_ext.sphinx.runs import other_runs as device_runs
+from flax_errors_ext.sphinx.other_runs import beside_entries
 from flax_errors_ext.sphinx.site.index import add_jump
 from flax_errors_ext.sphinx.site.linked_tracebacks import source_links
 from flax_errors_ext.sphinx.state import (
@@ -121,7 +121,7 @@ class CatalogueDirective(SphinxDirective):
         rendered = _grouped(groups)
         rendered += _left_out_note(module.left_out)
         if history is not None:
-            rendered += retired_section(history)
+            rendered += retired_section(history, state.config.layout)
             rendered.append(history_record(history=history))
         return rendered
 
@@ -169,7 +169,7 @@ class CatalogueDirective(SphinxDirective):
         page = parts.EntryPage(
             outcome,
             record,
-            others=device_runs.merged(self.env, record, roots),
+            others=beside_entries.merged(self.env, record, roots),
             history=history,
             roots=roots,
             source_links=state.config.source_links,

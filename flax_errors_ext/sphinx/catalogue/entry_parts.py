@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from flax_errors_ext.model.catalogue.records import ErrorEntry, FormatProblem
     from flax_errors_ext.model.history.view import ModuleHistory
     from flax_errors_ext.model.runs.entry_record import EntryRecord
-    from flax_errors_ext.sphinx.runs.other_runs import Merged
+    from flax_errors_ext.sphinx.other_runs.beside_entries import Merged
 
 
 @dataclasses.dataclass(frozen=True)

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     from sphinx.writers.html5 import HTML5Translator
 
+    from flax_errors_ext.layout import SiteLayout
     from flax_errors_ext.model.history.cells import Cell
     from flax_errors_ext.model.history.retired_errors import RetiredError
     from flax_errors_ext.model.history.view import EntryHistory, ModuleHistory
@@ -111,8 +112,11 @@ def _stale_note(found: EntryHistory, view: ModuleHistory) -> list[nodes.Node]:
     return [nodes.paragraph(text, text, classes=["flax-errors-history-stale"])]
 
 
-def retired_section(view: ModuleHistory) -> list[nodes.Node]:
-    """A "Retired errors" section: one short section per class the module has no longer."""
+def retired_section(view: ModuleHistory, layout: SiteLayout) -> list[nodes.Node]:
+    """A "Retired errors" section: one short section per class the module has no longer.
+
+    Each stands where the links its class printed land (``layout.printed``).
+    """
     if not view.retired:
         return []
     title = "Retired errors"
@@ -124,13 +128,13 @@ def retired_section(view: ModuleHistory) -> list[nodes.Node]:
     )
     section += nodes.paragraph(intro, intro)
     for gone in view.retired:
-        section += _retired(gone, view)
+        section += _retired(gone, view, layout)
     return [section]
 
 
-def _retired(gone: RetiredError, view: ModuleHistory) -> nodes.section:
-    qualname = f"{view.module}.{gone.name}"
-    section = nodes.section(ids=[qualname], classes=["flax-errors-retired"])
+def _retired(gone: RetiredError, view: ModuleHistory, layout: SiteLayout) -> nodes.section:
+    anchor = layout.printed(f"{view.module}.{gone.name}").anchor
+    section = nodes.section(ids=[anchor], classes=["flax-errors-retired"])
     section += nodes.title(gone.name, gone.name)
     line = nodes.paragraph(classes=["flax-errors-history"])
     line += strip(gone.cells, view)

@@ -6,8 +6,8 @@ from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, StatementRun
 from flax_errors_ext.model.history.example_runs import (
     bad_examples,
-    code_hash,
     entry_codes,
+    example_code_hash,
     judge_run,
 )
 from flax_errors_ext.model.history.releases import Outcome
@@ -59,7 +59,7 @@ def test_the_documented_error_is_raised_with_its_text() -> None:
     assert run.outcome is Outcome.RAISED
     assert run.exc_type == "flax.errors.MyError"
     assert run.exc_text == "flax.errors.MyError: new text"
-    assert run.code == code_hash(bad())
+    assert run.code == example_code_hash(bad())
 
 
 def test_another_exception_is_kept_with_its_text() -> None:
@@ -126,13 +126,13 @@ def test_machine_paths_and_jax_notes_are_not_kept() -> None:
 
 def test_code_hash_follows_the_code_not_the_documented_text() -> None:
     reworded = ENTRY.replace("documented text", "other text")
-    assert code_hash(bad(reworded)) == code_hash(bad())
+    assert example_code_hash(bad(reworded)) == example_code_hash(bad())
     changed = ENTRY.replace("flax.use(x)", "flax.use(x, 2)")
-    assert code_hash(bad(changed)) != code_hash(bad())
+    assert example_code_hash(bad(changed)) != example_code_hash(bad())
     skipped = ENTRY.replace(
         "  >>> import flax\n", "  >>> import flax\n  >>> y = 1  # doctest: +SKIP\n"
     )
-    assert code_hash(bad(skipped)) == code_hash(bad())
+    assert example_code_hash(bad(skipped)) == example_code_hash(bad())
 
 
 def test_entry_codes_one_hash_per_bad_example() -> None:
@@ -143,9 +143,9 @@ def test_entry_codes_one_hash_per_bad_example() -> None:
     codes = entry_codes([entry(two), other])
     first, second = bad_examples(entry(two))
     assert codes == {
-        "MyError": (code_hash(first), code_hash(second)),
-        "Other": (code_hash(bad()),),
+        "MyError": (example_code_hash(first), example_code_hash(second)),
+        "Other": (example_code_hash(bad()),),
     }
-    assert code_hash(first) != code_hash(second)
+    assert example_code_hash(first) != example_code_hash(second)
     unreachable = "Summary.\n\nUnreachable:\n\n  >>> print(1)\n  1\n"
     assert entry_codes([entry(unreachable)]) == {"MyError": ()}

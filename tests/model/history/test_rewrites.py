@@ -13,8 +13,8 @@ from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import ErrorEntry, StatementRun
 from flax_errors_ext.model.history.example_runs import (
     bad_examples,
-    code_hash,
     entry_codes,
+    example_code_hash,
     judge_run,
 )
 from flax_errors_ext.model.history.releases import (
@@ -204,7 +204,7 @@ def test_the_record_says_it_ran_rewritten_and_keeps_the_catalogues_code_hash() -
     run = judge_run(example, runs, {"flax.errors.MyError"}, rewritten=made)
     assert run.outcome is Outcome.RAISED
     assert run.rewritten == (KEY,)
-    assert run.code == code_hash(example) != code_hash(runnable)
+    assert run.code == example_code_hash(example) != example_code_hash(runnable)
     assert judge_run(example, None, set(), "timed out", rewritten=made).rewritten == (KEY,)
     assert judge_run(example, runs, {"flax.errors.MyError"}).rewritten == ()
 

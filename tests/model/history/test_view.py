@@ -22,7 +22,7 @@ from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import ExampleKind, StatementRun, Verdict
 from flax_errors_ext.model.config import CatalogueConfig
-from flax_errors_ext.model.history.example_runs import code_hash, entry_codes
+from flax_errors_ext.model.history.example_runs import entry_codes, example_code_hash
 from flax_errors_ext.model.history.releases import (
     SHIPPED,
     SHIPPED_HISTORY,
@@ -318,7 +318,7 @@ def test_the_builds_row_is_judged_as_the_history_judges_a_release() -> None:
 
     assert row is not None
     assert row.present
-    assert row.codes == (code_hash(bad),)
+    assert row.codes == (example_code_hash(bad),)
     (run,) = row.examples
     assert (run.outcome, run.exc_text) == (Outcome.RAISED, "m.E: the text (https://x)")
     # Not run: no row; crashed: could not run, and why.

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from flax_errors_ext.model.runs.stacks import settle, statuses
+from flax_errors_ext.model.other_runs.stacks import settle, statuses
 
 SETTLED = ("passed", "unreachable")
 HISTORY = Path(__file__).resolve().parents[3] / "flax_errors_ext" / "history"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from flax_errors_ext.execution.runs.lock import Stack, lock, main
+from flax_errors_ext.execution.other_runs.lock import Stack, lock, main
 
 FAKE_UV = """\
 #!/bin/sh

@@ -6,8 +6,7 @@ import json
 from typing import Any
 
 from flax_errors_ext.model.catalogue.records import Verdict
-from flax_errors_ext.model.runs.entry_record import EntryRecord
-from flax_errors_ext.model.runs.other_runs import (
+from flax_errors_ext.model.other_runs.comparison import (
     Agreement,
     compare,
     compare_all,
@@ -15,7 +14,8 @@ from flax_errors_ext.model.runs.other_runs import (
     normalised,
     verified_text,
 )
-from flax_errors_ext.model.runs.run_document import parse_run
+from flax_errors_ext.model.other_runs.documents import parse_run
+from flax_errors_ext.model.runs.entry_record import EntryRecord
 
 CPU = {"platform": "cpu", "device_kind": "cpu", "count": 1}
 GPU = {"platform": "gpu", "device_kind": "NVIDIA H200", "count": 1}

@@ -5,7 +5,7 @@ A run kept beside the site's own (``flax_errors_device_runs``) is what
 of its own and refuses a document that names the checkout's folder, since it is
 committed. As a command, it writes the run on forced CPU devices::
 
-    python -m flax_errors_ext.execution.runs.committed_runs --out FILE --cache DIR \
+    python -m flax_errors_ext.execution.other_runs.committed --out FILE --cache DIR \
         [--cpu-devices 8]
 
 The file is replaced only once the run is written and kept.
@@ -73,7 +73,7 @@ def forced_devices(flags: str, count: int) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Write the catalogue's run on this machine's (or forced CPU) devices into ``--out``."""
     parser = argparse.ArgumentParser(
-        prog="python -m flax_errors_ext.execution.runs.committed_runs",
+        prog="python -m flax_errors_ext.execution.other_runs.committed",
         description="Run the catalogue into a document to commit (flax-errors check --json).",
     )
     parser.add_argument("--out", type=Path, required=True, help="the document to write")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from flax_errors_ext.model.other_runs.documents import DeviceRunError, parse_run
 from flax_errors_ext.model.runs.fingerprint import Device
-from flax_errors_ext.model.runs.run_document import DeviceRunError, parse_run
 
 HISTORY = Path(__file__).resolve().parents[3] / "flax_errors_ext" / "history"
 GPU = {"platform": "gpu", "device_kind": "NVIDIA H200", "count": 1}

@@ -10,7 +10,7 @@ so that a later build can set it beside its own.
 
 Usage, from a checkout of this repository::
 
-    PYTHONPATH=. python flax_errors_ext/execution/runs/device_runner.py \
+    PYTHONPATH=. python flax_errors_ext/execution/other_runs/device_runner.py \
         OUT.json [--jobs N] [NAME...]
 """
 

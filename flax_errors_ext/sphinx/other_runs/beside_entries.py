@@ -2,7 +2,7 @@
 
 The documents are read once, on ``config-inited`` (:func:`load_runs`), into the
 build context; what each run did with an entry is worked out by
-:mod:`flax_errors_ext.model.runs.other_runs`. Here it becomes nodes: the devices
+:mod:`flax_errors_ext.model.other_runs.comparison`. Here it becomes nodes: the devices
 that saw the same join the verification line ("Verified on CPU and on GPU
 (NVIDIA H200)"), a run that differs is a closed dropdown with both texts, and
 one that has nothing to compare is a short note. Every catalogue page depends
@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING
 
 from docutils import nodes
 
-from flax_errors_ext.model.runs.other_runs import (
+from flax_errors_ext.model.other_runs.comparison import (
     NOT_COMPARED,
     Agreement,
     compare_all,
     verified_text,
 )
-from flax_errors_ext.model.runs.run_document import DeviceRunError, parse_run
+from flax_errors_ext.model.other_runs.documents import DeviceRunError, parse_run
 from flax_errors_ext.sphinx.catalogue.examples import dropdown
 from flax_errors_ext.sphinx.context import ReadRun, build_context
 
@@ -32,8 +32,8 @@ if TYPE_CHECKING:
 
     from sphinx.environment import BuildEnvironment
 
+    from flax_errors_ext.model.other_runs.comparison import DeviceOutcome
     from flax_errors_ext.model.runs.entry_record import EntryRecord
-    from flax_errors_ext.model.runs.other_runs import DeviceOutcome
 
 
 def load_runs(confdir: Path, names: Sequence[str]) -> tuple[list[ReadRun], list[str]]:

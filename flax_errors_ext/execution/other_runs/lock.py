@@ -2,7 +2,7 @@
 
 What ``nox -s lock`` runs, from the repository's root::
 
-    python -m flax_errors_ext.execution.runs.lock --work DIR \
+    python -m flax_errors_ext.execution.other_runs.lock --work DIR \
         --stack 3.11 constraints/python3.11.txt 3.11 \
         --stack 3.13 constraints/python3.12-and-later.txt 3.12+ \
         [--with REQUIREMENT ...] [--uv UV] [--accept]
@@ -11,9 +11,9 @@ Each stack is resolved (``uv pip compile`` of pyproject.toml with every extra, a
 the ``--with`` requirements) into a scratch folder, for the Python it names alone
 (``3.11``) or for every Python from one on (``3.12+``); then a venv of the stack's
 Python is installed within it and ``flax-errors check --json`` runs there
-(:func:`~flax_errors_ext.execution.runs.committed_runs.check_document`). The
+(:func:`~flax_errors_ext.execution.other_runs.committed.check_document`). The
 constraints files and the stacks' runs (``python-<version>.json``) are written
-only if :func:`~flax_errors_ext.model.runs.stacks.settle` finds nothing: ``--accept``
+only if :func:`~flax_errors_ext.model.other_runs.stacks.settle` finds nothing: ``--accept``
 keeps a changed status (an error that became unreachable), never a failure.
 """
 
@@ -26,8 +26,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.execution.runs.committed_runs import RunNotKept, check_document
-from flax_errors_ext.model.runs.stacks import settle
+from flax_errors_ext.execution.other_runs.committed import RunNotKept, check_document
+from flax_errors_ext.model.other_runs.stacks import settle
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -134,7 +134,7 @@ def run(command: Sequence[str]) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Lock the stacks given; 1, saying why, where they are not kept."""
     parser = argparse.ArgumentParser(
-        prog="python -m flax_errors_ext.execution.runs.lock",
+        prog="python -m flax_errors_ext.execution.other_runs.lock",
         description="Resolve the stacks afresh; keep them if the catalogue's verdicts hold.",
     )
     parser.add_argument(

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from flax_errors_ext.execution.runs.committed_runs import (
+from flax_errors_ext.execution.other_runs.committed import (
     RunNotKept,
     check_document,
     forced_devices,
