@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
 import flax_errors_ext
-from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.model.runs.entry_record import EntryRecord, relative_source
 from flax_errors_ext.model.runs.report import errors_document
 from flax_errors_ext.model.runs.tracebacks import (
@@ -20,7 +18,6 @@ from flax_errors_ext.model.runs.tracebacks import (
     strip_roots,
     trim_traceback,
 )
-from flax_errors_ext.model.site.frame_links import SourceLinks, link_templates
 
 VENV = "/home/me/venv/lib/python3.11/site-packages"
 ROOTS = (VENV, "/home/me/project", "/usr/lib/python3.11")
@@ -154,107 +151,6 @@ def test_sources_in_errors_json_are_relative() -> None:
     ]
     # The record itself keeps the full path: warnings point editors at the file.
     assert record.source == "/home/me/project/m.py:3"
-
-
-VERSIONS = {"jax": "0.10.2", "jaxlib": "0.10.2", "flax": "0.12.8"}
-DEFAULT_LINKS = SourceLinks.of(link_templates({}), VERSIONS)
-
-
-def _linked(text: str, links: SourceLinks = DEFAULT_LINKS) -> list[tuple[str, str]]:
-    """(the text each link spans, its URL)."""
-    return [(text[link.start : link.end], link.url) for link in links.find(text)]
-
-
-def test_library_frames_link_to_their_line_at_the_installed_versions_tag() -> None:
-    shown = publishable(_FULL, ROOTS)
-    # Flax's files are at flax/... in its repository; its tags are v<version>.
-    assert _linked(shown) == [
-        (
-            'File "flax/linen/module.py", line 9',
-            "https://github.com/google/flax/blob/v0.12.8/flax/linen/module.py#L9",
-        )
-    ]
-    # The reader's frame and this package's own are not linked.
-    assert "<doctest" not in str(_linked(shown))
-    assert "jit_hook" not in str(_linked(shown))
-
-
-def test_jax_links_to_its_jax_v_tag_and_jaxlib_to_nothing() -> None:
-    text = (
-        "Traceback (most recent call last):\n"
-        '  File "jax/_src/tree_util.py", line 361, in tree_map\n'
-        "    return treedef.unflatten(f(*xs) for xs in zip(*all_leaves))\n"
-        '  File "jaxlib/xla_client.py", line 5, in f\n'
-        '  File "<string>", line 15, in __init__\n'
-        '  File "model.py", line 4, in __call__\n'
-        "E: x"
-    )
-    assert _linked(text) == [
-        (
-            'File "jax/_src/tree_util.py", line 361',
-            "https://github.com/jax-ml/jax/blob/jax-v0.10.2/jax/_src/tree_util.py#L361",
-        )
-    ]
-
-
-@pytest.mark.parametrize(
-    ("path", "version"),
-    [
-        ("flax/linen/module.py", "not installed"),  # no version ran
-        ("flax/linen/module.py", "0.13.0.dev20260101+g1a2b3c"),  # no tag to link to
-        (f"{VENV}/flax/linen/module.py", "0.12.8"),  # never published: not in its root
-        ("flax", "0.12.8"),  # a bare name
-        ("flax/../setup.py", "0.12.8"),
-        ("flax_errors_ext/jit_hook.py", "0.12.8"),
-        ("<doctest flax.errors.E[0]>", "0.12.8"),
-    ],
-)
-def test_frames_without_a_known_release_file_are_not_linked(path: str, version: str) -> None:
-    links = SourceLinks.of(link_templates({}), {"flax": version})
-    assert links.url(path, 3) == ""
-
-
-def test_only_frames_of_a_traceback_are_linked() -> None:
-    # Output that merely looks like a frame, and a frame after the exception line.
-    text = (
-        '  File "flax/core/scope.py", line 1, in f\n'
-        "Traceback (most recent call last):\n"
-        '  File "flax/core/scope.py", line 2, in f\n'
-        "flax.errors.E: x\n"
-        '  File "flax/core/scope.py", line 3, in f\n'
-    )
-    assert [url.rsplit("#", 1)[1] for _, url in _linked(text)] == ["L2"]
-
-
-def test_the_setting_adds_and_overrides_repositories_and_none_takes_one_away() -> None:
-    templates = link_templates(
-        {"jax": None, "optax": "https://example.org/optax/{version}/{path}?line={line}"}
-    )
-    assert sorted(templates) == ["flax", "optax"]
-    links = SourceLinks.of(templates, {"optax": "0.2.6", "jax": "0.10.2"})
-    assert links.url("optax/_src/alias.py", 7) == (
-        "https://example.org/optax/0.2.6/optax/_src/alias.py?line=7"
-    )
-    assert links.url("jax/_src/api.py", 7) == ""
-    # A template that names no version links whatever version ran.
-    main = SourceLinks.of({"flax": "https://example.org/main/{path}#L{line}"}, {})
-    assert main.url("flax/core/scope.py", 5) == "https://example.org/main/flax/core/scope.py#L5"
-
-
-def test_the_setting_is_checked_when_read() -> None:
-    name = "flax_errors_source_links"
-    good = {"optax": "https://example.org/{version}/{path}#L{line}", "jax": None}
-    assert CatalogueConfig.from_values({name: good}).source_links == good
-    assert CatalogueConfig().source_links == {}
-    for bad, says in [
-        (["flax"], "must be a dict"),
-        ({"flax": "github.com/google/flax/{path}"}, "http(s) URL template"),
-        ({"flax": "https://example.org/{commit}/{path}"}, "names ['commit']"),
-        ({"flax": "https://example.org/{version}"}, "must name {path}"),
-        ({"flax": "https://example.org/{path"}, "not a format string"),
-    ]:
-        with pytest.raises(ValueError, match=re.escape(says)):
-            CatalogueConfig.from_values({name: bad})
 
 
 _READER_AND_LIBRARY_FRAMES = """\

@@ -1,108 +1,126 @@
-"""Library frames of the full tracebacks link to their source at the installed version's tag.
-
-The pure part (which frames, which URL) is tested in ``test_core_tracebacks.py``;
-here, the blocks the site renders and a real build of ``tests/roots/test-source-links``.
-"""
+"""Links from the library frames of a published traceback to their source."""
 
 from __future__ import annotations
 
-import html
-import importlib.metadata
 import re
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pytest
-from docutils import nodes
 
+from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.model.site.frame_links import SourceLinks, link_templates
-from flax_errors_ext.sphinx.site.linked_tracebacks import source_links, traceback_block
-from tests.site_links import check_site
 
-if TYPE_CHECKING:
-    from sphinx.testing.util import SphinxTestApp
+VERSIONS = {"jax": "0.10.2", "jaxlib": "0.10.2", "flax": "0.12.8"}
+DEFAULT_LINKS = SourceLinks.of(link_templates({}), VERSIONS)
 
-TRACEBACK = (
+
+def _linked(text: str, links: SourceLinks = DEFAULT_LINKS) -> list[tuple[str, str]]:
+    """(the text each link spans, its URL)."""
+    return [(text[link.start : link.end], link.url) for link in links.find(text)]
+
+
+PUBLISHED = (
     "Traceback (most recent call last):\n"
     '  File "<doctest m.E[3]>", line 1, in <module>\n'
-    "    MLP().init(x)\n"
-    '  File "flax/linen/module.py", line 243, in init\n'
+    "    MLP().apply(variables, batch)\n"
+    '  File "flax/linen/module.py", line 9, in apply\n'
     "    return fn()\n"
-    "flax.errors.E: x"
+    '  File "flax_errors_ext/jit_hook.py", line 102, in _raise_for_module\n'
+    "    raise JitPytreeError(type(module), _arg_path(module, caller))\n"
+    "flax.errors.ScopeParamShapeError: see README.md\n"
 )
+"""A traceback as the site publishes it (``tracebacks.publishable``)."""
 
 
-def test_a_block_with_links_keeps_its_text_and_is_highlighted_with_them() -> None:
-    links = SourceLinks.of(link_templates({}), {"flax": "0.12.8"})
+def test_library_frames_link_to_their_line_at_the_installed_versions_tag() -> None:
+    shown = PUBLISHED
+    # Flax's files are at flax/... in its repository; its tags are v<version>.
+    assert _linked(shown) == [
+        (
+            'File "flax/linen/module.py", line 9',
+            "https://github.com/google/flax/blob/v0.12.8/flax/linen/module.py#L9",
+        )
+    ]
+    # The reader's frame and this package's own are not linked.
+    assert "<doctest" not in str(_linked(shown))
+    assert "jit_hook" not in str(_linked(shown))
 
-    block = traceback_block(TRACEBACK, links)
 
-    assert block.astext() == TRACEBACK
-    (reference,) = block.findall(nodes.reference)
-    assert reference["refuri"] == (
-        "https://github.com/google/flax/blob/v0.12.8/flax/linen/module.py#L243"
+def test_jax_links_to_its_jax_v_tag_and_jaxlib_to_nothing() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "jax/_src/tree_util.py", line 361, in tree_map\n'
+        "    return treedef.unflatten(f(*xs) for xs in zip(*all_leaves))\n"
+        '  File "jaxlib/xla_client.py", line 5, in f\n'
+        '  File "<string>", line 15, in __init__\n'
+        '  File "model.py", line 4, in __call__\n'
+        "E: x"
     )
-    assert reference.astext() == 'File "flax/linen/module.py", line 243'
-    # Highlighted as Sphinx highlights a pytb block, the link's pieces too.
-    assert block["classes"] == ["highlight-pytb", "notranslate"]
-    assert {"nb", "m"} <= {c for node in reference.findall(nodes.inline) for c in node["classes"]}
-    # Sphinx keeps the nodes of a literal block whose source is not its text.
-    (literal,) = block.findall(nodes.literal_block)
-    assert literal.rawsource != literal.astext()
-
-
-def test_a_block_without_links_is_left_to_sphinx() -> None:
-    for links in (None, SourceLinks.of(link_templates({"flax": None}), {"flax": "0.12.8"})):
-        block = traceback_block(TRACEBACK, links)
-        assert isinstance(block, nodes.literal_block)
-        assert block["language"] == "pytb"
-        assert block.astext() == TRACEBACK
-
-
-def test_a_package_the_run_did_not_record_links_at_its_installed_version() -> None:
-    links = source_links({"pytest": "https://example.org/{version}/{path}#L{line}"}, {})
-    assert dict(links.versions)["pytest"] == importlib.metadata.version("pytest")
-    # The run's own record wins over what is installed here.
-    assert dict(source_links({}, {"flax": "0.1.0"}).versions)["flax"] == "0.1.0"
-
-
-def _frames(page: str) -> list[tuple[str, str]]:
-    """(link or "", file) of every frame in the page's full tracebacks."""
-    full = "".join(re.findall(r"Full traceback.*?</pre>", page, flags=re.DOTALL))
-    return [
-        (href or "", html.unescape(file))
-        for href, file in re.findall(
-            r'(?:<a class="reference external" href="([^"]+)">)?'
-            r'File <span class="nb">(?:"|&quot;)(.+?)(?:"|&quot;)</span>',
-            full,
+    assert _linked(text) == [
+        (
+            'File "jax/_src/tree_util.py", line 361',
+            "https://github.com/jax-ml/jax/blob/jax-v0.10.2/jax/_src/tree_util.py#L361",
         )
     ]
 
 
-@pytest.mark.sphinx("html", testroot="source-links")
-def test_flax_and_jax_frames_link_to_their_tags_and_the_readers_do_not(
-    app: SphinxTestApp,
-) -> None:
-    app.build()
-    page = (Path(app.outdir) / "api_reference/source_links_errors.html").read_text()
-    assert "Checked: raises exactly this error, with the documented text." in page
-    frames = _frames(page)
-    flax, jax = importlib.metadata.version("flax"), importlib.metadata.version("jax")
+@pytest.mark.parametrize(
+    ("path", "version"),
+    [
+        ("flax/linen/module.py", "not installed"),  # no version ran
+        ("flax/linen/module.py", "0.13.0.dev20260101+g1a2b3c"),  # no tag to link to
+        (
+            "/home/me/venv/lib/python3.11/site-packages/flax/linen/module.py",
+            "0.12.8",
+        ),  # never published: not in its root
+        ("flax", "0.12.8"),  # a bare name
+        ("flax/../setup.py", "0.12.8"),
+        ("flax_errors_ext/jit_hook.py", "0.12.8"),
+        ("<doctest flax.errors.E[0]>", "0.12.8"),
+    ],
+)
+def test_frames_without_a_known_release_file_are_not_linked(path: str, version: str) -> None:
+    links = SourceLinks.of(link_templates({}), {"flax": version})
+    assert links.url(path, 3) == ""
 
-    linked = [(href, file) for href, file in frames if href]
-    assert any(file.startswith("flax/") for _, file in linked), frames
-    assert any(file.startswith("jax/") for _, file in linked), frames
-    for href, file in linked:
-        if file.startswith("flax/"):
-            pattern = rf"https://github\.com/google/flax/blob/v{re.escape(flax)}/{file}#L\d+"
-        else:
-            pattern = rf"https://github\.com/jax-ml/jax/blob/jax-v{re.escape(jax)}/{file}#L\d+"
-        assert re.fullmatch(pattern, href), (href, file)
-    # The reader's frames, and files of no known package, are not links.
-    unlinked = {file for href, file in frames if not href}
-    assert any(file.startswith("<doctest") for file in unlinked), frames
-    assert all(not file.startswith(("flax/", "jax/")) for file in unlinked), frames
-    # The offline link check lists them as external links, never as broken ones.
-    report = check_site(Path(app.outdir))
-    assert report.broken == []
-    assert {link.target for link in report.external} >= {href for href, _ in linked}
+
+def test_only_frames_of_a_traceback_are_linked() -> None:
+    # Output that merely looks like a frame, and a frame after the exception line.
+    text = (
+        '  File "flax/core/scope.py", line 1, in f\n'
+        "Traceback (most recent call last):\n"
+        '  File "flax/core/scope.py", line 2, in f\n'
+        "flax.errors.E: x\n"
+        '  File "flax/core/scope.py", line 3, in f\n'
+    )
+    assert [url.rsplit("#", 1)[1] for _, url in _linked(text)] == ["L2"]
+
+
+def test_the_setting_adds_and_overrides_repositories_and_none_takes_one_away() -> None:
+    templates = link_templates(
+        {"jax": None, "optax": "https://example.org/optax/{version}/{path}?line={line}"}
+    )
+    assert sorted(templates) == ["flax", "optax"]
+    links = SourceLinks.of(templates, {"optax": "0.2.6", "jax": "0.10.2"})
+    assert links.url("optax/_src/alias.py", 7) == (
+        "https://example.org/optax/0.2.6/optax/_src/alias.py?line=7"
+    )
+    assert links.url("jax/_src/api.py", 7) == ""
+    # A template that names no version links whatever version ran.
+    main = SourceLinks.of({"flax": "https://example.org/main/{path}#L{line}"}, {})
+    assert main.url("flax/core/scope.py", 5) == "https://example.org/main/flax/core/scope.py#L5"
+
+
+def test_the_setting_is_checked_when_read() -> None:
+    name = "flax_errors_source_links"
+    good = {"optax": "https://example.org/{version}/{path}#L{line}", "jax": None}
+    assert CatalogueConfig.from_values({name: good}).source_links == good
+    assert CatalogueConfig().source_links == {}
+    for bad, says in [
+        (["flax"], "must be a dict"),
+        ({"flax": "github.com/google/flax/{path}"}, "http(s) URL template"),
+        ({"flax": "https://example.org/{commit}/{path}"}, "names ['commit']"),
+        ({"flax": "https://example.org/{version}"}, "must name {path}"),
+        ({"flax": "https://example.org/{path"}, "not a format string"),
+    ]:
+        with pytest.raises(ValueError, match=re.escape(says)):
+            CatalogueConfig.from_values({name: bad})

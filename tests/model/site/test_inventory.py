@@ -12,25 +12,16 @@ from __future__ import annotations
 
 import importlib
 import re
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pytest
-from bs4 import BeautifulSoup
 
 from flax_errors_ext.model.catalogue.parse import parse_upstream
 from flax_errors_ext.model.catalogue.snippets import block_runs, not_run_label, ran_statements
 from flax_errors_ext.model.site.inventory import INVENTORY_FILE, Inventory, Target
 from flax_errors_ext.sphinx.catalogue.foreign import (
-    COPYBUTTON_SELECTOR,
-    NOT_RUN_CLASS,
-    NOT_RUN_LABEL_CLASS,
     shipped_inventory,
 )
 from tests.utils import FLAX, JAX, OURS
-
-if TYPE_CHECKING:
-    from sphinx.testing.util import SphinxTestApp
 
 INVENTORY = Inventory.from_toml(INVENTORY_FILE.read_text("utf-8"))
 FLAX_LINEN = "https://flax-linen.readthedocs.io/en/latest/"
@@ -185,68 +176,3 @@ def test_which_blocks_of_a_docstring_run() -> None:
     assert not block_runs('>>> print("skipped")  # doctest: +SKIP', ran)
     assert not block_runs("model.apply(variables, x)", ran)
     assert not_run_label("JAX") == "From JAX's docstring, not run"
-
-
-@pytest.mark.sphinx("html", testroot="foreign-prose")
-def test_a_foreign_docstring_links_known_names_and_labels_code_never_run(
-    app: SphinxTestApp,
-) -> None:
-    app.build()
-    assert app.statuscode == 0
-    assert "WARNING" not in app.warning.getvalue()
-    html = (Path(app.outdir) / "api_reference" / "foreign_lib.html").read_text()
-    soup = BeautifulSoup(html, "html.parser")
-    section = soup.find("section", id="foreign_lib.LinkedError")
-    assert section is not None
-
-    # Known names link to their documentation; the link keeps the role's text.
-    links = {
-        a.get_text(): a["href"]
-        for a in section.select("a.reference.external.flax-errors-api-link")
-    }
-    assert links == {
-        "Module.apply()": FLAX_LINEN
-        + "api_reference/flax.linen/module.html#flax.linen.Module.apply",
-        "jit()": JAX_DOCS + "_autosummary/jax.jit.html#jax.jit",
-        "nn.vmap": FLAX_LINEN + "api_reference/flax.linen/transformations.html#flax.linen.vmap",
-        # Our own prose (the catalogue file) links too.
-        "jax.vmap()": JAX_DOCS + "_autosummary/jax.vmap.html#jax.vmap",
-    }
-    # Unknown or ambiguous names are plain code, nothing styled as a link.
-    assert section.select("code.xref") == [
-        code for a in section.select("a.flax-errors-api-link") for code in a.select("code")
-    ]
-    codes = {code.get_text() for code in section.select("code.literal")}
-    assert {"jit()", "their.own.function()", "numpy.ndarray"} <= codes
-    assert "flax.linen.unknown_name()" in codes  # a Flax name of our own prose
-
-    # The blocks that never run: labelled, classed, and out of the copy button's reach.
-    not_run = section.select(f"div.{NOT_RUN_CLASS}")
-    texts = [block.get_text() for block in not_run]
-    assert len(not_run) == 3, texts
-    assert "model.apply(variables, inputs)" in texts[0]
-    assert "wrapped = jax.jit(model.apply)" in texts[1]
-    assert 'print("skipped")' in texts[2]
-    for block in not_run:
-        label = block.find_previous_sibling()
-        assert label is not None
-        assert label.name == "p"
-        assert NOT_RUN_LABEL_CLASS in label["class"]
-        # Typeset by docutils' smart quotes: an apostrophe, not a straight quote.
-        assert label.get_text() == "From foreign_lib\u2019s docstring, not run"
-    ran = [
-        block
-        for block in section.select(".flax-errors-foreign div.highlight")
-        if block.parent is not None and NOT_RUN_CLASS not in block.parent["class"]
-    ]
-    assert len(ran) == 1
-    assert "print(1 + 1)" in ran[0].get_text()
-    script = (Path(app.outdir) / "_static" / "copybutton.js").read_text()
-    assert f"const COPYBUTTON_SELECTOR = '{COPYBUTTON_SELECTOR}';" in script
-    copied = soup.select(COPYBUTTON_SELECTOR)
-    assert not {id(pre) for block in not_run for pre in block.select("pre")} & {
-        id(pre) for pre in copied
-    }
-    assert any("print(1 + 1)" in pre.get_text() for pre in copied)
-    # The checked examples keep their copy button.
-    assert any(pre.find_parent(class_="flax-errors-transcript") for pre in copied)

@@ -18,7 +18,7 @@ from tests.flax_suite.compare import Difference, Result, compare, main, read_jun
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-REPO = Path(__file__).parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PYTEST = (sys.executable, "-m", "pytest", "-p", "no:cacheprovider")
 SENTINEL = "tests.flax_suite.sentinel"
 CHANGED = "tests.linen.a_test.ATest::test_changed"

@@ -1,0 +1,108 @@
+"""Library frames of the full tracebacks link to their source at the installed version's tag.
+
+The pure part (which frames, which URL) is tested in ``tests/model/site/test_frame_links.py``;
+here, the blocks the site renders and a real build of ``tests/roots/test-source-links``.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib.metadata
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from docutils import nodes
+
+from flax_errors_ext.model.site.frame_links import SourceLinks, link_templates
+from flax_errors_ext.sphinx.site.linked_tracebacks import source_links, traceback_block
+from tests.site_links import check_site
+
+if TYPE_CHECKING:
+    from sphinx.testing.util import SphinxTestApp
+
+TRACEBACK = (
+    "Traceback (most recent call last):\n"
+    '  File "<doctest m.E[3]>", line 1, in <module>\n'
+    "    MLP().init(x)\n"
+    '  File "flax/linen/module.py", line 243, in init\n'
+    "    return fn()\n"
+    "flax.errors.E: x"
+)
+
+
+def test_a_block_with_links_keeps_its_text_and_is_highlighted_with_them() -> None:
+    links = SourceLinks.of(link_templates({}), {"flax": "0.12.8"})
+
+    block = traceback_block(TRACEBACK, links)
+
+    assert block.astext() == TRACEBACK
+    (reference,) = block.findall(nodes.reference)
+    assert reference["refuri"] == (
+        "https://github.com/google/flax/blob/v0.12.8/flax/linen/module.py#L243"
+    )
+    assert reference.astext() == 'File "flax/linen/module.py", line 243'
+    # Highlighted as Sphinx highlights a pytb block, the link's pieces too.
+    assert block["classes"] == ["highlight-pytb", "notranslate"]
+    assert {"nb", "m"} <= {c for node in reference.findall(nodes.inline) for c in node["classes"]}
+    # Sphinx keeps the nodes of a literal block whose source is not its text.
+    (literal,) = block.findall(nodes.literal_block)
+    assert literal.rawsource != literal.astext()
+
+
+def test_a_block_without_links_is_left_to_sphinx() -> None:
+    for links in (None, SourceLinks.of(link_templates({"flax": None}), {"flax": "0.12.8"})):
+        block = traceback_block(TRACEBACK, links)
+        assert isinstance(block, nodes.literal_block)
+        assert block["language"] == "pytb"
+        assert block.astext() == TRACEBACK
+
+
+def test_a_package_the_run_did_not_record_links_at_its_installed_version() -> None:
+    links = source_links({"pytest": "https://example.org/{version}/{path}#L{line}"}, {})
+    assert dict(links.versions)["pytest"] == importlib.metadata.version("pytest")
+    # The run's own record wins over what is installed here.
+    assert dict(source_links({}, {"flax": "0.1.0"}).versions)["flax"] == "0.1.0"
+
+
+def _frames(page: str) -> list[tuple[str, str]]:
+    """(link or "", file) of every frame in the page's full tracebacks."""
+    full = "".join(re.findall(r"Full traceback.*?</pre>", page, flags=re.DOTALL))
+    return [
+        (href or "", html.unescape(file))
+        for href, file in re.findall(
+            r'(?:<a class="reference external" href="([^"]+)">)?'
+            r'File <span class="nb">(?:"|&quot;)(.+?)(?:"|&quot;)</span>',
+            full,
+        )
+    ]
+
+
+@pytest.mark.sphinx("html", testroot="source-links")
+def test_flax_and_jax_frames_link_to_their_tags_and_the_readers_do_not(
+    app: SphinxTestApp,
+) -> None:
+    app.build()
+    page = (Path(app.outdir) / "api_reference/source_links_errors.html").read_text()
+    assert "Checked: raises exactly this error, with the documented text." in page
+    frames = _frames(page)
+    flax, jax = importlib.metadata.version("flax"), importlib.metadata.version("jax")
+
+    linked = [(href, file) for href, file in frames if href]
+    assert any(file.startswith("flax/") for _, file in linked), frames
+    assert any(file.startswith("jax/") for _, file in linked), frames
+    for href, file in linked:
+        if file.startswith("flax/"):
+            pattern = rf"https://github\.com/google/flax/blob/v{re.escape(flax)}/{file}#L\d+"
+        else:
+            pattern = rf"https://github\.com/jax-ml/jax/blob/jax-v{re.escape(jax)}/{file}#L\d+"
+        assert re.fullmatch(pattern, href), (href, file)
+    # The reader's frames, and files of no known package, are not links.
+    unlinked = {file for href, file in frames if not href}
+    assert any(file.startswith("<doctest") for file in unlinked), frames
+    assert all(not file.startswith(("flax/", "jax/")) for file in unlinked), frames
+    # The offline link check lists them as external links, never as broken ones.
+    report = check_site(Path(app.outdir))
+    assert report.broken == []
+    assert {link.target for link in report.external} >= {href for href, _ in linked}
