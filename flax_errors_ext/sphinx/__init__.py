@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.sphinx import build, compat, state
-from flax_errors_ext.sphinx.catalogue import entries, foreign
+from flax_errors_ext.sphinx.catalogue import entries, foreign, signatures
 from flax_errors_ext.sphinx.history import strips as history
 from flax_errors_ext.sphinx.lookup import search
 from flax_errors_ext.sphinx.site import index
@@ -44,9 +44,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
     """Register the extension: config values, nodes, directives, collectors and events."""
     needed_extensions = (
         "myst_nb",
-        # An entry's signature (entries.CatalogueDirective._signature), type hints
-        # included: autodoc shows them in the signature by itself.
+        # An entry's signature (entries.CatalogueDirective._signature), its types
+        # rendered by sphinx-autodoc-typehints, as its typehints_* options say.
         "sphinx.ext.autodoc",
+        "sphinx_autodoc_typehints",
         "sphinx_design",
         # Writes the pages that forward old page paths (see build._forward_moved_pages).
         "sphinx_reredirects",
@@ -77,13 +78,14 @@ def setup(app: Sphinx) -> dict[str, Any]:
 
     app.connect("config-inited", build.make_context)
     app.connect("config-inited", _add_static_path)
+    app.connect("config-inited", signatures.keep_types_in_signature)
     # Before sphinx-copybutton (priority 500) reads its selector.
     app.connect("config-inited", foreign.narrow_copybutton, priority=400)
     # After myst-nb's handler, which settles the cache path.
     app.connect("builder-inited", build.open_session, priority=600)
     app.connect("env-get-outdated", build.outdated_by_environment)
     app.connect("env-before-read-docs", build.start_reading)
-    # Before other extensions' handlers (sphinx-autodoc-typehints adds type fields at 500).
+    # Before other extensions' handlers (sphinx-autodoc-typehints adds type fields at 500+).
     app.connect("autodoc-process-docstring", entries.signature_only, priority=400)
     app.connect("env-updated", index.rewrite_live_docs)
     app.connect("doctree-resolved", index.resolve)

@@ -20,6 +20,8 @@ environment collector files away for ``errors.json`` and the index.
 
 from __future__ import annotations
 
+import sys
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any, cast
 
 from docutils import nodes
@@ -44,6 +46,7 @@ from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue import entry_parts as parts
 from flax_errors_ext.sphinx.catalogue.examples import entry_examples
 from flax_errors_ext.sphinx.catalogue.foreign import foreign_passage
+from flax_errors_ext.sphinx.catalogue.signatures import readable_constructor
 from flax_errors_ext.sphinx.compat import NO_INDEX
 from flax_errors_ext.sphinx.context import BuildContext, build_context
 from flax_errors_ext.sphinx.history.strips import retired_section
@@ -72,8 +75,9 @@ def signature_only(
     """Empty the docstring autodoc renders for an entry's signature.
 
     The entry renders the docstring itself; autodoc contributes the signature.
-    Connected early (priority 400), before the handlers of other extensions a
-    project may load (sphinx-autodoc-typehints adds its type fields at 500).
+    Connected early (priority 400), before the handlers of other extensions
+    (sphinx-autodoc-typehints adds its type fields at 500 or after, where an option
+    such as ``always_document_param_types`` asks for).
     """
     if name in _SIGNATURE_ONLY:
         lines[:] = []
@@ -297,19 +301,24 @@ class CatalogueDirective(SphinxDirective):
     def _signature(self, qualname: str) -> list[nodes.Node]:
         """The constructor's signature, as autodoc renders it; nothing where it cannot.
 
-        A signature autodoc cannot read (a constructor written in C, say) autodoc
-        leaves out itself. Another extension's autodoc handler may fail on such a
-        class (sphinx-autodoc-typehints 3.17.6 on ``jax.errors.JaxRuntimeError``,
-        whose nanobind ``__init__`` has no ``__qualname__``): the signature is left
-        out then too, said in the verbose log, and the build goes on.
+        A constructor written in C without a qualified name (jaxlib's
+        ``JaxRuntimeError.__init__``, a nanobind method) is read through a Python
+        one that states its signature (:func:`.signatures.readable_constructor`):
+        autodoc would show ``(*args, **kwargs)`` for it, and sphinx-autodoc-typehints
+        3.17.6 fails on it. Should another extension's autodoc handler fail all
+        the same, the signature is left out, said in the verbose log, and the
+        build goes on.
         """
+        module, _, name = qualname.rpartition(".")
+        cls = getattr(sys.modules.get(module), name, None)
         content = StringList(
             [f".. autoexception:: {qualname}", f"   :{NO_INDEX}:"], "<flax-errors>"
         )
         container = nodes.container(classes=["flax-errors-signature"])
         _SIGNATURE_ONLY.add(qualname)
         try:
-            self.state.nested_parse(content, 0, container)
+            with readable_constructor(cls) if isinstance(cls, type) else nullcontext():
+                self.state.nested_parse(content, 0, container)
         except ExtensionError as error:
             LOGGER.info(f"{qualname}: signature left out ({error})", location=self.get_location())
             return []

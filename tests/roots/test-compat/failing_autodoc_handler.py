@@ -1,5 +1,6 @@
 """Fails on every exception autodoc documents, as sphinx-autodoc-typehints 3.17.6 does
-on ``jax.errors.JaxRuntimeError``, whose nanobind ``__init__`` has no ``__qualname__``.
+on a nanobind ``__init__`` without a ``__qualname__`` (jaxlib's ``JaxRuntimeError``,
+which the extension now gives autodoc through a Python constructor: test-typehints).
 """
 
 

@@ -1,0 +1,201 @@
+"""What an entry's signature needs: a constructor autodoc can read, its types kept.
+
+An entry takes only the signature from autodoc (``CatalogueDirective._signature``)
+and renders the docstring itself. Two things keep that signature whole, with
+sphinx-autodoc-typehints' own options deciding how its types read:
+
+* A constructor written in C may have no qualified name: nanobind's methods, such
+  as ``__init__`` of jaxlib's ``JaxRuntimeError``, answer ``__qualname__`` with
+  None and state their signature only in their docstring. autodoc shows
+  ``(*args, **kwargs)`` for such a class, and sphinx-autodoc-typehints (3.17.6)
+  fails on it, splitting that None. :func:`readable_constructor` gives the class,
+  while autodoc reads it, a Python constructor that calls the C one and states
+  its signature.
+* sphinx-autodoc-typehints moves types out of a signature into the docstring's
+  fields, and the entry empties autodoc's docstring: :func:`keep_types_in_signature`
+  keeps them in the signature unless the project sets ``typehints_use_signature``.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+
+_CONSTRUCTORS = ("__new__", "__init__")
+"""The methods a class's signature is read from."""
+
+_STATED = re.compile(r"(?:[A-Za-z_][\w.]*)?(\(.*\))\s*(?:->\s*(.+))?")
+"""A signature a docstring's first line states: ``(self, msg: str) -> None``, its
+name (pybind11 writes ``__init__(...)``) optional."""
+
+
+@contextmanager
+def readable_constructor(cls: type) -> Iterator[None]:
+    """Give ``cls``, for the time autodoc reads it, a constructor with a qualified name.
+
+    Only a constructor without one (:func:`nameless_constructor`) is replaced: by a
+    Python function that calls it, so the class behaves the same meanwhile, and
+    that states its signature (:func:`stated_signature`). The class's own
+    attributes are put back afterwards. A class that takes no new attributes (a
+    built-in type) is left as it is.
+    """
+    own: dict[str, Any] = {}
+    try:
+        for name in _CONSTRUCTORS:
+            native = nameless_constructor(cls, name)
+            if native is None:
+                continue
+            before = cls.__dict__.get(name, _ABSENT)
+            try:
+                setattr(cls, name, _stand_in(cls, name, native))
+            except TypeError:  # an immutable type
+                continue
+            own[name] = before
+        yield
+    finally:
+        for name, before in own.items():
+            if before is _ABSENT:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, before)
+
+
+_ABSENT = object()
+
+
+def nameless_constructor(cls: type, name: str) -> Callable[..., Any] | None:
+    """The ``__new__`` or ``__init__`` that ``cls`` has whose ``__qualname__`` is not a string.
+
+    That is a method a C extension made without a name and scope (nanobind's
+    ``nb_method``), inherited or the class's own; None for any other.
+    """
+    for klass in cls.__mro__:
+        if name in vars(klass):
+            found = vars(klass)[name]
+            function = found.__func__ if isinstance(found, staticmethod) else found
+            qualname = getattr(function, "__qualname__", "")
+            return None if isinstance(qualname, str) else function
+    return None
+
+
+def stated_signature(function: Callable[..., Any]) -> inspect.Signature | None:
+    """The signature a C function states, in its docstring's first line or as CPython's do.
+
+    Its annotations and any default that is not a literal stay their source text.
+    None when it states none.
+    """
+    doc = getattr(function, "__doc__", None)
+    lines = doc.strip().splitlines() if isinstance(doc, str) else []
+    stated = _STATED.fullmatch(lines[0].strip()) if lines else None
+    if stated is not None:
+        parsed = _parsed(stated[1], stated[2])
+        if parsed is not None:
+            return parsed
+    try:
+        found = inspect.signature(function)
+    except (TypeError, ValueError):
+        return None
+    varargs = {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD}
+    return None if all(p.kind in varargs for p in found.parameters.values()) else found
+
+
+def _parsed(parameters: str, returns: str | None) -> inspect.Signature | None:
+    source = f"def _{parameters}{f' -> {returns}' if returns else ''}: pass"
+    try:
+        definition = ast.parse(source).body[0]
+    except SyntaxError:
+        return None
+    assert isinstance(definition, ast.FunctionDef)
+    arguments = definition.args
+    kind = inspect.Parameter
+    positional: list[tuple[ast.arg, Any]] = [
+        (a, kind.POSITIONAL_ONLY) for a in arguments.posonlyargs
+    ]
+    positional += [(a, kind.POSITIONAL_OR_KEYWORD) for a in arguments.args]
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(arguments.defaults))
+    defaults += arguments.defaults
+    found = [_parameter(a, k, d) for (a, k), d in zip(positional, defaults, strict=True)]
+    if arguments.vararg is not None:
+        found.append(_parameter(arguments.vararg, kind.VAR_POSITIONAL, None))
+    found += [
+        _parameter(a, kind.KEYWORD_ONLY, d)
+        for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
+    ]
+    if arguments.kwarg is not None:
+        found.append(_parameter(arguments.kwarg, kind.VAR_KEYWORD, None))
+    returned = ast.unparse(definition.returns) if definition.returns else inspect.Signature.empty
+    try:
+        return inspect.Signature(found, return_annotation=returned)
+    except ValueError:
+        return None
+
+
+def _parameter(argument: ast.arg, kind: Any, default: ast.expr | None) -> inspect.Parameter:
+    empty = inspect.Parameter.empty
+    annotation = ast.unparse(argument.annotation) if argument.annotation else empty
+    value: Any = empty
+    if default is not None:
+        try:
+            value = ast.literal_eval(default)
+        except ValueError:
+            value = _Source(ast.unparse(default))
+    return inspect.Parameter(argument.arg, kind, default=value, annotation=annotation)
+
+
+class _Source:
+    """A default value known only by its source text, which is also its repr."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _stand_in(cls: type, name: str, native: Callable[..., Any]) -> Any:
+    """A Python ``name`` for ``cls`` that calls ``native`` and states its signature."""
+
+    def constructor(*args: Any, **kwargs: Any) -> Any:
+        return native(*args, **kwargs)
+
+    constructor.__name__ = name
+    constructor.__qualname__ = f"{cls.__qualname__}.{name}"
+    constructor.__module__ = cls.__module__
+    constructor.__doc__ = getattr(native, "__doc__", None)
+    signature = stated_signature(native)
+    if signature is not None:
+        # What inspect.signature (autodoc) and sphinx-autodoc-typehints read.
+        vars(constructor)["__signature__"] = signature
+        annotations = {
+            p.name: p.annotation
+            for p in signature.parameters.values()
+            if p.annotation is not p.empty
+        }
+        if signature.return_annotation is not signature.empty:
+            annotations["return"] = signature.return_annotation
+        constructor.__annotations__ = annotations
+    return staticmethod(constructor) if name == "__new__" else constructor
+
+
+_USE_SIGNATURE = "typehints_use_signature"
+
+
+def keep_types_in_signature(app: Sphinx, config: Config) -> None:
+    """Turn sphinx-autodoc-typehints' ``typehints_use_signature`` on, unless the project sets it.
+
+    Left off, its types go to the docstring's parameter fields, and an entry's
+    docstring from autodoc is empty (the entry renders the docstring itself): an
+    entry would show no types at all. conf.py or ``-D`` may still set it either way.
+    """
+    if _USE_SIGNATURE in config._raw_config or _USE_SIGNATURE in config.overrides:
+        return
+    config[_USE_SIGNATURE] = True
