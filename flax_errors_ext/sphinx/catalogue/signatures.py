@@ -18,11 +18,12 @@ sphinx-autodoc-typehints' own options deciding how its types read:
 
 from __future__ import annotations
 
-import ast
 import inspect
 import re
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
+
+from sphinx.util.inspect import signature_from_str
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -90,75 +91,23 @@ def nameless_constructor(cls: type, name: str) -> Callable[..., Any] | None:
 def stated_signature(function: Callable[..., Any]) -> inspect.Signature | None:
     """The signature a C function states, in its docstring's first line or as CPython's do.
 
-    Its annotations and any default that is not a literal stay their source text.
-    None when it states none.
+    Read as autodoc reads a docstring's signature (``signature_from_str``): its
+    annotations and defaults stay their source text. None when it states none.
     """
     doc = getattr(function, "__doc__", None)
     lines = doc.strip().splitlines() if isinstance(doc, str) else []
     stated = _STATED.fullmatch(lines[0].strip()) if lines else None
     if stated is not None:
-        parsed = _parsed(stated[1], stated[2])
-        if parsed is not None:
-            return parsed
+        try:
+            return signature_from_str(f"{stated[1]} -> {stated[2]}" if stated[2] else stated[1])
+        except (SyntaxError, ValueError):
+            pass  # not a signature after all: ask inspect
     try:
         found = inspect.signature(function)
     except (TypeError, ValueError):
         return None
     varargs = {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD}
     return None if all(p.kind in varargs for p in found.parameters.values()) else found
-
-
-def _parsed(parameters: str, returns: str | None) -> inspect.Signature | None:
-    source = f"def _{parameters}{f' -> {returns}' if returns else ''}: pass"
-    try:
-        definition = ast.parse(source).body[0]
-    except SyntaxError:
-        return None
-    assert isinstance(definition, ast.FunctionDef)
-    arguments = definition.args
-    kind = inspect.Parameter
-    positional: list[tuple[ast.arg, Any]] = [
-        (a, kind.POSITIONAL_ONLY) for a in arguments.posonlyargs
-    ]
-    positional += [(a, kind.POSITIONAL_OR_KEYWORD) for a in arguments.args]
-    defaults: list[ast.expr | None] = [None] * (len(positional) - len(arguments.defaults))
-    defaults += arguments.defaults
-    found = [_parameter(a, k, d) for (a, k), d in zip(positional, defaults, strict=True)]
-    if arguments.vararg is not None:
-        found.append(_parameter(arguments.vararg, kind.VAR_POSITIONAL, None))
-    found += [
-        _parameter(a, kind.KEYWORD_ONLY, d)
-        for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
-    ]
-    if arguments.kwarg is not None:
-        found.append(_parameter(arguments.kwarg, kind.VAR_KEYWORD, None))
-    returned = ast.unparse(definition.returns) if definition.returns else inspect.Signature.empty
-    try:
-        return inspect.Signature(found, return_annotation=returned)
-    except ValueError:
-        return None
-
-
-def _parameter(argument: ast.arg, kind: Any, default: ast.expr | None) -> inspect.Parameter:
-    empty = inspect.Parameter.empty
-    annotation = ast.unparse(argument.annotation) if argument.annotation else empty
-    value: Any = empty
-    if default is not None:
-        try:
-            value = ast.literal_eval(default)
-        except ValueError:
-            value = _Source(ast.unparse(default))
-    return inspect.Parameter(argument.arg, kind, default=value, annotation=annotation)
-
-
-class _Source:
-    """A default value known only by its source text, which is also its repr."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __repr__(self) -> str:
-        return self.text
 
 
 def _stand_in(cls: type, name: str, native: Callable[..., Any]) -> Any:
