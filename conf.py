@@ -6,7 +6,8 @@ project = "flax-errors"
 author = "The flax-errors authors"
 copyright = "2026, the flax-errors authors"
 
-extensions = ["flax_errors_ext", "sphinx_copybutton"]
+# sphinx-autodoc-typehints: the types of each entry's constructor, as its options say.
+extensions = ["flax_errors_ext", "sphinx_copybutton", "sphinx_autodoc_typehints"]
 
 # Our error, Flax's, and JAX's (at errors.html#jax.errors.<Name>, where JAX's links
 # point). Their classes' base classes have no examples and are left out.

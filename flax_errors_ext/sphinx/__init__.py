@@ -44,10 +44,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
     """Register the extension: config values, nodes, directives, collectors and events."""
     needed_extensions = (
         "myst_nb",
-        # An entry's signature (entries.CatalogueDirective._signature), its types
-        # rendered by sphinx-autodoc-typehints, as its typehints_* options say.
+        # An entry's signature (entries.CatalogueDirective._signature). Its types as
+        # sphinx-autodoc-typehints' options say where the project loads it (this
+        # site's conf.py does); not loaded here, since it would reach every page.
         "sphinx.ext.autodoc",
-        "sphinx_autodoc_typehints",
         "sphinx_design",
         # Writes the pages that forward old page paths (see build._forward_moved_pages).
         "sphinx_reredirects",

@@ -135,16 +135,22 @@ def _stand_in(cls: type, name: str, native: Callable[..., Any]) -> Any:
     return staticmethod(constructor) if name == "__new__" else constructor
 
 
+TYPEHINTS = "sphinx_autodoc_typehints"
 _USE_SIGNATURE = "typehints_use_signature"
 
 
 def keep_types_in_signature(app: Sphinx, config: Config) -> None:
     """Turn sphinx-autodoc-typehints' ``typehints_use_signature`` on, unless the project sets it.
 
-    Left off, its types go to the docstring's parameter fields, and an entry's
-    docstring from autodoc is empty (the entry renders the docstring itself): an
-    entry would show no types at all. conf.py or ``-D`` may still set it either way.
+    Only where the project loads sphinx-autodoc-typehints. Left off, its types go to
+    the docstring's parameter fields, and an entry's docstring from autodoc is empty
+    (the entry renders the docstring itself): an entry would show no types at all.
+    conf.py or ``-D`` may still set it either way.
     """
+    if TYPEHINTS not in app.extensions:
+        return
+    # Sphinx keeps what conf.py set apart from the defaults only in _raw_config
+    # (6.2.1 to 9.2 alike); a default cannot tell "set to False" from "not set".
     if _USE_SIGNATURE in config._raw_config or _USE_SIGNATURE in config.overrides:
         return
     config[_USE_SIGNATURE] = True
