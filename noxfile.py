@@ -1,4 +1,4 @@
-"""Developer and CI sessions. ``nox -s tests`` is what CI runs; see README.md."""
+"""Developer and CI sessions: each installs what it needs and calls the package."""
 
 from __future__ import annotations
 
