@@ -8,6 +8,7 @@ generated from it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.layout import DEFAULT_BASE_URL, FLAX_BASE_URL, SiteLayout
@@ -351,9 +352,12 @@ class CatalogueConfig:
             kwargs[field.name] = _normalised(field.name, values[name])
         return cls(**kwargs)
 
-    @property
+    @functools.cached_property
     def layout(self) -> SiteLayout:
-        """Where every error lives on the site, each module's page as :meth:`spec` gives it."""
+        """Where every error lives on the site, each module's page as :meth:`spec` gives it.
+
+        Made once per config: every entry, link and redirect of a build asks it.
+        """
         return SiteLayout.of([*map(ModuleSpec.from_value, KNOWN_MODULES), *self.modules])
 
     def spec(self, module: str) -> ModuleSpec:

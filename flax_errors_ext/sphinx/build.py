@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from myst_nb.core.config import NbParserConfig
 from sphinx.errors import ConfigError
 
-from flax_errors_ext.execution.history.files import HistoryFile, read_histories
+from flax_errors_ext.execution.history.files import read_histories
 from flax_errors_ext.execution.session import Session
 from flax_errors_ext.layout import SiteLayout
 from flax_errors_ext.model.catalogue.discover import catalogue_folders, catalogue_paths
@@ -46,7 +46,6 @@ from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.context import (
     WORK_DIR,
     BuildContext,
-    app_context,
     build_context,
     hold,
     published_roots,
@@ -70,11 +69,6 @@ MYSTNB_CONFIG = "mystnb_config"
 """Where myst-nb keeps its config on the environment (set on its ``builder-inited``)."""
 
 
-def catalogue_config(app: Sphinx) -> CatalogueConfig:
-    """The validated configuration (from ``config-inited`` on)."""
-    return app_context(app).config
-
-
 def make_context(app: Sphinx, config: Config) -> None:
     """Make the build context; forward moved pages; keep the work folders out of the sources.
 
@@ -83,11 +77,7 @@ def make_context(app: Sphinx, config: Config) -> None:
     """
     context = _read_context(app, _validated(config))
     hold(app, context)
-    # The other runs' texts too: a newer release may link to a page of a new layout.
-    raised = [
-        e.actual for read in context.device_runs for r in read.run.records for e in r.examples
-    ]
-    _forward_moved_pages(app, config, context.histories, raised)
+    _forward_moved_pages(app, config, context)
     _exclude_work_folders(app, config)
 
 
@@ -184,18 +174,21 @@ def _prepared_session(app: Sphinx, config: CatalogueConfig) -> Session:
     return session
 
 
-def _forward_moved_pages(
-    app: Sphinx, config: Config, histories: dict[str, HistoryFile], raised: Sequence[str]
-) -> None:
+def _forward_moved_pages(app: Sphinx, config: Config, context: BuildContext) -> None:
     """Add a redirect for each page other releases link to that this site keeps elsewhere.
 
-    The project's own ``redirects``, and its pages, win. Set before the environment
-    compares this configuration with the last build's, and the same every build.
+    The pages are read from the histories and from the other runs' texts (a newer
+    release may link to a page of a new layout). The project's own ``redirects``,
+    and its pages, win. Set before the environment compares this configuration with
+    the last build's, and the same every build.
     """
+    raised = [
+        e.actual for read in context.device_runs for r in read.run.records for e in r.examples
+    ]
     moved = moved_pages(
-        catalogue_config(app).modules,
-        catalogue_config(app).layout,
-        {name: file.history for name, file in histories.items()},
+        context.config.modules,
+        context.config.layout,
+        {name: file.history for name, file in context.histories.items()},
         raised,
     )
     redirects = dict(config["redirects"] or {})

@@ -25,6 +25,11 @@ class HistoryFile:
     history: History
 
 
+def read_history_file(path: Path) -> History:
+    """The recorded history at ``path``; raises what reading or parsing it raises."""
+    return History.from_json(json.loads(path.read_text("utf-8")))
+
+
 def read_histories(
     folder: Path, names: Iterable[str], modules: set[str]
 ) -> tuple[dict[str, HistoryFile], list[str]]:
@@ -44,7 +49,7 @@ def read_histories(
     for name in filter(None, names):
         path = SHIPPED_HISTORY if name == SHIPPED else (folder / name).resolve()
         try:
-            history = History.from_json(json.loads(path.read_text("utf-8")))
+            history = read_history_file(path)
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
             problems.append(f"history file {path} not read: {error}")
             continue
