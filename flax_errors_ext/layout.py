@@ -5,12 +5,18 @@ URL this package's errors print, the entries' records (``errors.json``), discove
 ``flax-errors list`` and ``explain``, the page writer (section ids and the
 inventory), the error index, the search data, and the pages that forward old URLs.
 
-Today's layout: every error module gets one page, ``api_reference/<module>.html``,
-and every error an anchor on it named by its full dotted name. This is the layout
-Flax's own error links use (``api_reference/flax.errors.html#flax.errors.<Name>``),
-so a URL printed by either maps onto this site by swapping the base. A project can
-give a module another page (JAX's errors live at ``errors.html``): see
+Every error module has a page, ``api_reference/<module>.html``, with an anchor for
+each of its errors named by the error's full dotted name. This is the layout Flax's
+own error links use (``api_reference/flax.errors.html#flax.errors.<Name>``), so a
+URL printed by either maps onto this site by swapping the base. A project can give a
+module another page (JAX's errors live at ``errors.html``): see
 :class:`flax_errors_ext.model.config.ModuleSpec`.
+
+Each error's entry has a page of its own beside it, ``<module page>/<Name>.html``
+(the layout rustc's error index moved to when its one page grew), and the module's
+page is the index that printed URLs arrive at and are taken on from. A project
+whose modules have a few errors each can keep every entry on its module's page
+(``per_error=False``, the ``flax_errors_pages = "module"`` setting).
 
 Part of the runtime: the errors import it to print their URL, so it imports only
 the standard library.
@@ -89,32 +95,44 @@ class ConfiguredModule(Protocol):
 
 @dataclasses.dataclass(frozen=True)
 class SiteLayout:
-    """One page per error module, each error at an anchor named by its full dotted name.
+    """A page per error module, and one per error unless the entries stay on it.
 
-    Two places are kept apart, though they are the same today: where an entry is
-    shown (:meth:`locate`), and where the URL a library prints for the error lands
-    (:meth:`printed`, the module's page at the full dotted name, the convention of
-    Flax's and JAX's links). A layout with a page per error moves the first and
-    keeps the second, so that every URL printed so far still arrives.
+    Two places are kept apart: where an entry is shown (:meth:`locate`, its own
+    page), and where the URL a library prints for the error lands (:meth:`printed`,
+    the module's page at the full dotted name, the convention of Flax's and JAX's
+    links), which takes the reader on to the entry. Every URL printed so far still
+    arrives.
     """
 
     pages: tuple[tuple[str, str], ...] = ()
     """``(module, docname)`` for each module whose page is not ``api_reference/<module>``."""
+    per_error: bool = True
+    """Whether each entry has a page of its own; else it is shown on its module's page."""
 
     @classmethod
-    def of(cls, modules: Iterable[ConfiguredModule]) -> SiteLayout:
+    def of(cls, modules: Iterable[ConfiguredModule], *, per_error: bool = True) -> SiteLayout:
         """The layout of these modules' pages; a later module of a name wins."""
         pages = {module.name: module.page for module in modules}
-        return cls(tuple((name, page) for name, page in pages.items() if page))
+        return cls(tuple((name, page) for name, page in pages.items() if page), per_error)
 
     def module_page(self, module: str) -> str:
         """The docname of the page that holds a module's errors."""
         return dict(self.pages).get(module) or f"{PAGE_DIR}/{module}"
 
     def locate(self, qualname: str) -> EntryLocation:
-        """Where the site shows an error's entry."""
-        # One page per module: the entry is where the printed links land.
-        return self.printed(qualname)
+        """Where the site shows an error's entry: its page, at its full dotted name.
+
+        The anchor is the one the module's page has for it, so that a fragment
+        carried on from there still names the entry.
+        """
+        if not self.per_error:
+            return self.printed(qualname)
+        return EntryLocation(qualname, self.entry_page(qualname), qualname)
+
+    def entry_page(self, qualname: str) -> str:
+        """The docname of the page of an error's own: ``<module page>/<Name>``."""
+        module, _, name = qualname.rpartition(".")
+        return f"{self.module_page(module)}/{name}"
 
     def printed(self, qualname: str) -> EntryLocation:
         """Where the URL an error prints lands: its module's page, at its full name.

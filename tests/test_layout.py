@@ -1,7 +1,8 @@
 """Where an entry lives: the layout's answers, and every consumer agreeing with them.
 
-The pure tests pin today's layout (one page per module, anchors by full dotted
-name). The last test builds a copy of ``tests/roots/test-device-runs`` whose module
+The pure tests pin the layout (a page per error beside its module's page, where
+printed URLs land; anchors by full dotted name; or every entry on its module's
+page). The built tests build a copy of ``tests/roots/test-device-runs`` whose module
 has a page of its own and an upstream site, with execution off, and checks that
 the printed URL, the records, ``errors.json``, ``flax-errors list``, the pages'
 ids, the error index, the search data, ``objects.inv`` and the redirects all say
@@ -45,17 +46,29 @@ MakeApp = Callable[..., SphinxTestApp]
 OURS = "flax_errors_ext.errors.JitPytreeError"
 
 
-def test_an_entry_is_on_its_modules_page_at_its_full_name() -> None:
+def test_an_entry_has_a_page_of_its_own_and_printed_links_land_on_its_modules_page() -> None:
     location = DEFAULT_LAYOUT.locate("pkg.errors.BoomError")
 
     assert location == EntryLocation(
-        "pkg.errors.BoomError", "api_reference/pkg.errors", location.qualname
+        "pkg.errors.BoomError", "api_reference/pkg.errors/BoomError", location.qualname
     )
-    assert location.path == "api_reference/pkg.errors.html#pkg.errors.BoomError"
+    assert location.path == "api_reference/pkg.errors/BoomError.html#pkg.errors.BoomError"
     assert str(location) == location.path
     assert location.url("https://x.org/en/") == f"https://x.org/en/{location.path}"
-    # Printed links land where the entry is, as long as a module has one page.
-    assert DEFAULT_LAYOUT.printed("pkg.errors.BoomError") == location
+    assert DEFAULT_LAYOUT.printed("pkg.errors.BoomError") == EntryLocation(
+        "pkg.errors.BoomError", "api_reference/pkg.errors", "pkg.errors.BoomError"
+    )
+
+
+def test_a_layout_of_module_pages_shows_each_entry_where_printed_links_land() -> None:
+    layout = SiteLayout.of([ModuleSpec("jax.errors", page="errors")], per_error=False)
+
+    assert layout.locate("jax.errors.KeyReuseError") == layout.printed("jax.errors.KeyReuseError")
+    assert layout.locate("jax.errors.KeyReuseError").path == (
+        "errors.html#jax.errors.KeyReuseError"
+    )
+    assert CatalogueConfig.from_values({"flax_errors_pages": "module"}).layout.per_error is False
+    assert CatalogueConfig().layout.per_error is True
 
 
 def test_a_module_page_is_the_configured_one_the_last_listed_winning() -> None:
@@ -65,8 +78,10 @@ def test_a_module_page_is_the_configured_one_the_last_listed_winning() -> None:
 
     assert layout.module_page("jax.errors") == "errors"
     assert layout.module_page("a") == "api_reference/a"
-    assert layout.locate("x.y.b.E").page == "api_reference/x.y.b"
-    assert layout.locate("b.E").path == "x/b.html#b.E"
+    assert layout.locate("x.y.b.E").page == "api_reference/x.y.b/E"
+    assert layout.printed("x.y.b.E").page == "api_reference/x.y.b"
+    assert layout.locate("b.E").path == "x/b/E.html#b.E"
+    assert layout.printed("b.E").path == "x/b.html#b.E"
     assert SiteLayout.of([ModuleSpec("b", page="x/b"), ModuleSpec("b")]).module_page("b") == (
         "api_reference/b"
     )
@@ -130,10 +145,12 @@ def test_discovered_entries_and_their_records_are_where_the_layout_says() -> Non
             assert entry.site == layout.locate(entry.qualname)
             record = entry_record(entry, [], executed=False, device=None, versions={})
             assert record.url == layout.locate(entry.qualname).path
-    assert layout.locate("jax.errors.KeyReuseError").page == "errors"
-    # Printed by our own errors, documented in their bad examples: the same URL.
+    assert layout.locate("jax.errors.KeyReuseError").page == "errors/KeyReuseError"
+    # Printed by our own errors, documented in their bad examples: the module's page,
+    # which takes the reader on to the entry's.
     (ours,) = (e for e in load_module("flax_errors_ext.errors").entries if e.qualname == OURS)
-    assert ours.site.url(base_url()) == entry_url(OURS)
+    assert layout.printed(ours.qualname).url(base_url()) == entry_url(OURS)
+    assert ours.site.page == f"api_reference/flax_errors_ext.errors/{ours.name}"
 
 
 # A site built with a page of the layout's choosing --------------------------------------
@@ -190,7 +207,9 @@ def test_every_consumer_of_a_built_site_agrees_with_the_layout(
     qualnames = sorted(e["qualname"] for e in read_catalogue(html)["entries"])
     assert len(qualnames) == 3
     located = {q: layout.locate(q) for q in qualnames}
-    assert {location.page for location in located.values()} == {PAGE}
+    assert {location.page for location in located.values()} == {
+        f"{PAGE}/{q.rpartition('.')[2]}" for q in qualnames
+    }
 
     # errors.json, and `flax-errors list --json` on the same conf.py.
     assert {e["qualname"]: e["url"] for e in read_catalogue(html)["entries"]} == {
@@ -200,12 +219,24 @@ def test_every_consumer_of_a_built_site_agrees_with_the_layout(
     listed = json.loads(capsys.readouterr().out)["entries"]
     assert {e["qualname"]: e["url"] for e in listed} == {q: loc.path for q, loc in located.items()}
     # The page writer: each entry's section at its anchor, on its page; the inventory.
-    page = (html / f"{PAGE}.html").read_text()
     for location in located.values():
+        page = (html / f"{location.page}.html").read_text()
         assert re.search(rf'<section [^>]*id="{re.escape(location.anchor)}"', page)
     assert _inventory(html) == {q: location.path for q, location in located.items()}
+    # The module's page: at each printed anchor, a summary linking to the entry's page.
+    index_page = (html / f"{PAGE}.html").read_text()
+    for qualname, location in located.items():
+        printed = layout.printed(qualname)
+        assert printed.page == PAGE
+        summary = re.search(
+            rf'<section [^>]*id="{re.escape(printed.anchor)}"(.*?)</section>', index_page, re.S
+        )
+        assert summary, qualname
+        assert f'href="device/{qualname.rpartition(".")[2]}.html"' in summary.group(1)
     # The error index (at the site's root, so its links are the site paths) and search.
     index = (html / "index.html").read_text()
+    # (The toctree beside it lists the module page's sections: the printed anchors.)
+    index = index[index.index("<table") :]
     links = re.findall(r'<a class="reference internal" href="([^"]+#device_errors\.\w+)"', index)
     assert sorted(set(links)) == sorted(location.path for location in located.values())
     assert {(i["qualname"], i["docname"], i["anchor"]) for i in _search_items(html)} == {

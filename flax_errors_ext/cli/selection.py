@@ -85,7 +85,8 @@ def load(args: argparse.Namespace) -> Selection:
         sys.path.insert(0, os.getcwd())
     try:
         modules = tuple(
-            load_module(spec, chosen.catalogue_folders) for spec in chosen.config.modules
+            load_module(spec, chosen.catalogue_folders, layout=chosen.config.layout)
+            for spec in chosen.config.modules
         )
         if chosen.config.upstream == "off":
             modules = tuple(module.without_upstream() for module in modules)

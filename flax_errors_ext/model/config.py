@@ -182,6 +182,16 @@ class CatalogueConfig:
             _module_list,
         ),
     )
+    pages: str = dataclasses.field(
+        default="error",
+        metadata=_meta(
+            "'error': each entry on a page of its own (<module page>/<Name>.html), its "
+            "module's page an index of them, where the URLs the errors print land and are "
+            "taken on to the entry; 'module': every entry on its module's page, as a "
+            "library with a few errors may prefer.",
+            _choice("error", "module"),
+        ),
+    )
     timeout: int = dataclasses.field(
         default=120,
         metadata=_meta(
@@ -358,7 +368,10 @@ class CatalogueConfig:
 
         Made once per config: every entry, link and redirect of a build asks it.
         """
-        return SiteLayout.of([*map(ModuleSpec.from_value, KNOWN_MODULES), *self.modules])
+        return SiteLayout.of(
+            [*map(ModuleSpec.from_value, KNOWN_MODULES), *self.modules],
+            per_error=self.pages == "error",
+        )
 
     def spec(self, module: str) -> ModuleSpec:
         """The spec of a listed module, or the defaults of one the command line names."""

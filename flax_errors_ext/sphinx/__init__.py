@@ -8,8 +8,8 @@ keeps of each page), :mod:`.loggers` (one warning type, a
 (where Sphinx 6.2.1 to 9.x differ), :mod:`.table` and :mod:`.badges`. Then a folder
 per feature, named as in the other layers:
 
-* :mod:`.catalogue`: the ``flax-errors-catalogue`` directive (one section per
-  error), its examples, and another project's docstring;
+* :mod:`.catalogue`: each module's run, its page (``flax-errors-catalogue``) and
+  each entry's (``flax-errors-entry``), the examples, and another project's docstring;
 * :mod:`.runs`: other stacks' and devices' runs beside each entry;
 * :mod:`.history`: each error across Flax's releases;
 * :mod:`.site`: the error index, the landing figures, the options and warnings
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.sphinx import build, compat, state
-from flax_errors_ext.sphinx.catalogue import entries, foreign, signatures
+from flax_errors_ext.sphinx.catalogue import entries, foreign, module_page, signatures
 from flax_errors_ext.sphinx.history import strips as history
 from flax_errors_ext.sphinx.lookup import search
 from flax_errors_ext.sphinx.site import index
@@ -64,7 +64,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
         app.add_node(node)
     # Other builders render a cell as the inline it is.
     app.add_node(history.history_cell, html=(history.visit_cell_html, history.depart_cell_html))
-    app.add_directive("flax-errors-catalogue", entries.CatalogueDirective)
+    app.add_directive("flax-errors-catalogue", module_page.CatalogueDirective)
+    app.add_directive("flax-errors-entry", entries.EntryDirective)
     app.add_directive("flax-errors-index", index.IndexDirective)
     app.add_directive("flax-errors-figures", index.FiguresDirective)
     app.add_directive("flax-errors-options", OptionsDirective)

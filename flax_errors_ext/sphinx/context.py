@@ -25,9 +25,12 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
+    from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
+    from flax_errors_ext.execution.catalogue.modules import DiscoveryError
     from flax_errors_ext.execution.history.files import HistoryFile
     from flax_errors_ext.execution.runs.run import RunSettings
     from flax_errors_ext.execution.session import Session
+    from flax_errors_ext.model.catalogue.discover import ErrorModule
     from flax_errors_ext.model.config import CatalogueConfig
     from flax_errors_ext.model.other_runs.documents import DeviceRun
     from flax_errors_ext.model.warning_subtypes import WarningSubtype
@@ -75,6 +78,11 @@ class BuildContext:
     """:func:`published_roots` as the session opened, for readers that have no application."""
     changed: bool = True
     """Whether the run's fingerprint differs from the last build's: every page is read again."""
+    modules: dict[str, ErrorModule | DiscoveryError] = dataclasses.field(default_factory=dict)
+    """Each listed module as discovered on ``builder-inited``, or why it could not be;
+    never pickled (see :mod:`flax_errors_ext.sphinx.catalogue.module_runs`)."""
+    module_runs: dict[str, ModuleRun] = dataclasses.field(default_factory=dict)
+    """Each module's run in this build, by name, once run; never pickled."""
     _run: RunSettings | None = None
 
     @property
@@ -113,8 +121,12 @@ class BuildContext:
             self.session.close()
 
     def __getstate__(self) -> dict[str, Any]:
-        """The pickled context: everything but the live session (kernel server processes)."""
-        return {**self.__dict__, "session": None}
+        """The pickled context: none of the live session, the modules and their runs.
+
+        The session holds kernel server processes; the modules hold classes and the
+        runs, whole outcomes: the next build, and a ``-j`` reader's merge, need none.
+        """
+        return {**self.__dict__, "session": None, "modules": {}, "module_runs": {}}
 
 
 def roots_of(confdir: str) -> tuple[str, ...]:

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from types import ModuleType
 
+    from flax_errors_ext.layout import SiteLayout
+
 
 class DiscoveryError(Exception):
     """A module listed for the catalogue that cannot be read."""
@@ -40,7 +42,10 @@ _import_stamps: dict[str, int] = {}
 
 
 def load_module(
-    spec: ModuleSpec | str, folders: Sequence[Path] = (SHIPPED_CATALOGUE,)
+    spec: ModuleSpec | str,
+    folders: Sequence[Path] = (SHIPPED_CATALOGUE,),
+    *,
+    layout: SiteLayout | None = None,
 ) -> ErrorModule:
     """Import a listed module and read every error class it exposes into an entry.
 
@@ -74,7 +79,7 @@ def load_module(
         defined_in = _defining_file(cls, path, sources)
         candidates.append(Candidate(name, cls, str(defined_in), sources[defined_in]))
     files = _catalogue_files(spec.name, folders)
-    entries, bases_left_out, problems = module_entries(spec, candidates, files)
+    entries, bases_left_out, problems = module_entries(spec, candidates, files, layout)
     left_out += bases_left_out
     if not entries:
         raise DiscoveryError(_no_entries(spec, module, left_out))

@@ -16,11 +16,17 @@ from typing import TYPE_CHECKING
 from flax_errors_ext.layout import SiteLayout
 from flax_errors_ext.model.catalogue.parse import parse_docstring, parse_prose, parse_upstream
 from flax_errors_ext.model.catalogue.records import ErrorEntry, FormatProblem, Location
+from flax_errors_ext.model.catalogue.repairs import (
+    DOCSTRING_FIXES,
+    REPAIRS_FILE,
+    repaired_docstring,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from types import ModuleType
 
+    from flax_errors_ext.model.catalogue.repairs import DocstringFix
     from flax_errors_ext.model.config import ModuleSpec
 
 
@@ -65,7 +71,8 @@ class ErrorModule:
     left_out: tuple[LeftOut, ...] = ()
     """Its public classes that are not entries, each with the reason."""
     problems: tuple[FormatProblem, ...] = ()
-    """Catalogue files that name no class of the module."""
+    """Catalogue files that name no class of the module, and repairs to its
+    docstrings that are not made (:mod:`~flax_errors_ext.model.catalogue.repairs`)."""
     catalogue_paths: tuple[str, ...] = ()
     """Every catalogue file read for it (a change to one changes its entries)."""
 
@@ -142,6 +149,9 @@ def module_entries(
     spec: ModuleSpec,
     candidates: Sequence[Candidate],
     catalogue_files: Mapping[str, CatalogueFile] | None,
+    layout: SiteLayout | None = None,
+    *,
+    fixes: Sequence[DocstringFix] | None = None,
 ) -> tuple[tuple[ErrorEntry, ...], tuple[LeftOut, ...], tuple[FormatProblem, ...]]:
     """The entries of a module's candidate classes, in source order.
 
@@ -158,12 +168,24 @@ def module_entries(
             they are, and each class's examples come from its catalogue file, by
             class name (a class without one has no examples yet), unless its
             docstring has adopted the format and holds examples itself.
+        layout: Where the site shows each entry (the build's); by default, where a
+            site that lists only this module would.
+        fixes: The exact repairs to make in another project's docstrings before
+            they are read (:mod:`~flax_errors_ext.model.catalogue.repairs`); None:
+            those listed for the module in ``DOCSTRING_FIXES``. Our own docstrings
+            get none.
 
     Returns:
         The entries, the base classes left out, and a problem for each catalogue
-        file that names no candidate.
+        file that names no candidate and for each repair not made (its text is
+        gone from the docstring, or its class from the module).
     """
-    layout = SiteLayout.of([spec])
+    layout = layout or SiteLayout.of([spec])
+    if fixes is None:
+        fixes = DOCSTRING_FIXES.get(spec.name, ())
+    if catalogue_files is None:
+        fixes = ()
+    problems: list[FormatProblem] = []
     lines_by_path: dict[str, dict[str, tuple[int, int | None]]] = {}
     entries: list[tuple[tuple[int, int], ErrorEntry]] = []
     left_out: list[LeftOut] = []
@@ -173,9 +195,11 @@ def module_entries(
     for candidate in candidates:
         if candidate.path not in lines_by_path:
             lines_by_path[candidate.path] = _class_lines(candidate.source)
-        line, entry = _candidate_entry(
-            candidate, spec.name, lines_by_path[candidate.path], catalogue_files
+        mine = [fix for fix in fixes if fix.name == candidate.name]
+        line, entry, stale = _candidate_entry(
+            candidate, spec.name, lines_by_path[candidate.path], catalogue_files, mine
         )
+        problems += stale
         cls = candidate.cls
         subclasses = sum(1 for other in classes if other is not cls and issubclass(other, cls))
         if subclasses and not entry.documented:
@@ -190,12 +214,21 @@ def module_entries(
         entries.append(((files[candidate.path], line), located))
     entries.sort(key=lambda pair: pair[0])
     names = {c.name for c in candidates}
-    problems = tuple(
+    problems += [
         FormatProblem(_stray_message(spec.name, stem, names), Location(file.path, 1))
         for stem, file in (catalogue_files or {}).items()
         if stem not in names
-    )
-    return tuple(e for _, e in entries), tuple(left_out), problems
+    ]
+    problems += [
+        FormatProblem(
+            f"a repair of {fix.name}'s docstring is not made: {spec.name} has no such class; "
+            f"review it in {REPAIRS_FILE}",
+            Location(candidates[0].path, 1),
+        )
+        for fix in fixes
+        if fix.name not in names and candidates
+    ]
+    return tuple(e for _, e in entries), tuple(left_out), tuple(problems)
 
 
 def _candidate_entry(
@@ -203,20 +236,29 @@ def _candidate_entry(
     module: str,
     lines: Mapping[str, tuple[int, int | None]],
     catalogue_files: Mapping[str, CatalogueFile] | None,
-) -> tuple[int, ErrorEntry]:
-    """A candidate class's line in its file, and its entry (see :func:`module_entries`)."""
+    fixes: Sequence[DocstringFix],
+) -> tuple[int, ErrorEntry, list[FormatProblem]]:
+    """A candidate class's line in its file, its entry, and the repairs not made in it.
+
+    See :func:`module_entries`; the repairs are made in a library's docstring
+    before it is read, whether it is shown beside a catalogue file or has adopted
+    the format.
+    """
     docstring = candidate.cls.__dict__.get("__doc__") or ""
     line, docstring_line = lines.get(candidate.cls.__name__, (1, None))
     at = Location(candidate.path, docstring_line or line)
     qualname = f"{module}.{candidate.name}"
+    docstring, stale = repaired_docstring(docstring, fixes)
+    problems = [FormatProblem(fix.stale_message(), at) for fix in stale]
     adopted = _adopted(docstring, qualname, at) if catalogue_files is not None else None
     if adopted is not None:
-        return line, adopted
+        return line, adopted, problems
     if catalogue_files is not None:
-        return line, _supplemented(docstring, qualname, at, catalogue_files.get(candidate.name))
+        ours = catalogue_files.get(candidate.name)
+        return line, _supplemented(docstring, qualname, at, ours), problems
     if docstring:
-        return line, parse_docstring(docstring, qualname, at.path, at.line)
-    return line, ErrorEntry(qualname, "", (), (), (), at)
+        return line, parse_docstring(docstring, qualname, at.path, at.line), problems
+    return line, ErrorEntry(qualname, "", (), (), (), at), problems
 
 
 def _stray_message(module: str, stem: str, names: set[str]) -> str:

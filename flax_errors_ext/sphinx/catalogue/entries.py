@@ -1,21 +1,24 @@
-"""The catalogue directive: run each entry of a module and render what happened.
+"""One error's entry: its section, rendered from its module's run in this build.
 
-``.. flax-errors-catalogue:: <module>`` renders one section per error, whose id is
-the anchor :class:`~flax_errors_ext.layout.SiteLayout` gives it (the error's full
-dotted name, the fragment of the URL the error prints). A reader
-who lands there sees, from the top: the error's name, what went wrong in one line,
-the fix in one line (the first good example's caption), whether and where it was
-verified, its history across Flax's releases where one is recorded (a strip and a
-line, see :mod:`flax_errors_ext.sphinx.history.strips`), then the first bad and the first
-good example one after the other, open,
-with any other examples as tabs below them (see :mod:`flax_errors_ext.sphinx.catalogue.examples`):
-a reader at 1280 by 900 pixels has the wrong code and the fixed code on the first screen.
-Then come the explanation, the signature and related errors.
+``.. flax-errors-entry:: <module>.<Name>`` renders the entry on a page of its own
+(the page the layout gives it, written by :mod:`.stubs`); the module's page
+(:mod:`.module_page`) shows every entry of a module where the layout keeps them
+there. Either way the section's id is the anchor
+:class:`~flax_errors_ext.layout.SiteLayout` gives the entry (the error's full
+dotted name). A reader who lands there sees, from the top: the error's name, what
+went wrong in one line, the fix in one line (the first good example's caption),
+whether and where it was verified, then the first bad and the first good example
+one after the other, open, with any other examples as tabs below them (see
+:mod:`flax_errors_ext.sphinx.catalogue.examples`): a reader at 1280 by 900 pixels
+has the wrong code and the fixed code on the first screen. Then come the
+explanation, the other examples, the history across Flax's releases where one is
+recorded (:mod:`flax_errors_ext.sphinx.history.strips`), what other stacks and
+devices saw, the signature and related errors.
 
-Examples are executed here, at read time, through :mod:`flax_errors_ext.execution.runs.run`;
-everything shown of a run is a literal block, so error text can never turn into
-markup. Each section also carries an invisible :class:`error_record` that the
-environment collector files away for ``errors.json`` and the index.
+The examples ran before the page was read (:mod:`.module_runs`); everything shown
+of a run is a literal block, so error text can never turn into markup. Each
+section also carries an invisible :class:`error_record` that the environment
+collector files away for ``errors.json`` and the index.
 """
 
 from __future__ import annotations
@@ -29,34 +32,21 @@ from docutils.statemachine import StringList
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective, switch_source_input
 
-from flax_errors_ext.execution.catalogue.modules import DiscoveryError, load_module
-from flax_errors_ext.execution.runs.run import (
-    EntryOutcome,
-    check_module,
-    default_jobs,
-    run_versions,
-)
+from flax_errors_ext.execution.catalogue.modules import DiscoveryError
 from flax_errors_ext.model.catalogue.snippets import ran_statements
-from flax_errors_ext.model.history.example_runs import entry_codes
-from flax_errors_ext.model.history.view import build_release, build_row, module_history
-from flax_errors_ext.model.site.areas import area_of, area_rank
 from flax_errors_ext.model.site.inventory import INVENTORY_FILE
 from flax_errors_ext.model.site.moved_pages import unforwarded
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue import entry_parts as parts
-from flax_errors_ext.sphinx.catalogue.examples import entry_examples
+from flax_errors_ext.sphinx.catalogue.examples import EntryExamples, entry_examples
 from flax_errors_ext.sphinx.catalogue.foreign import foreign_passage
+from flax_errors_ext.sphinx.catalogue.module_runs import module_run
 from flax_errors_ext.sphinx.catalogue.signatures import readable_constructor
 from flax_errors_ext.sphinx.compat import NO_INDEX
 from flax_errors_ext.sphinx.context import BuildContext, build_context
-from flax_errors_ext.sphinx.history.strips import retired_section
 from flax_errors_ext.sphinx.loggers import LOGGER, warn
 from flax_errors_ext.sphinx.other_runs import beside_entries
-from flax_errors_ext.sphinx.site.index import add_jump
 from flax_errors_ext.sphinx.site.linked_tracebacks import source_links
-from flax_errors_ext.sphinx.state import (
-    history_record,
-)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -64,7 +54,8 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.domains.python import PythonDomain
 
-    from flax_errors_ext.model.catalogue.discover import ErrorModule, LeftOut
+    from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
+    from flax_errors_ext.execution.runs.run import EntryOutcome
     from flax_errors_ext.model.catalogue.records import ErrorEntry, Prose
     from flax_errors_ext.model.history.view import ModuleHistory
 
@@ -87,87 +78,36 @@ _SIGNATURE_ONLY: set[str] = set()
 """Classes whose autodoc output is being built for a signature (one read at a time)."""
 
 
-class CatalogueDirective(SphinxDirective):
-    """Render every error class of one module as an executed catalogue entry."""
+class EntryRenderer(SphinxDirective):
+    """What the catalogue's directives share: rendering one entry's section from its run."""
 
-    required_arguments = 1
-    has_content = False
+    def _module_run(self, name: str) -> ModuleRun | None:
+        """The module's run in this build, its files noted as this page's dependencies.
 
-    def run(self) -> list[nodes.Node]:
-        """Discover, execute, judge and render every error class of the module."""
+        None, with a warning at the directive, where the module cannot be read.
+        """
         state = build_context(self.env)
         try:
-            module = load_module(state.config.spec(self.arguments[0]), state.catalogue_folders)
+            found = module_run(state, name)
         except DiscoveryError as error:
             warn(str(error), WarningSubtype.IMPORT, self.get_location())
-            return []
-        if state.config.upstream == "off":
-            module = module.without_upstream()
+            return None
+        module = found.module
         self.env.note_dependency(str(module.path))
         # Where its docstrings' references link (see flax_errors_ext.sphinx.catalogue.foreign).
         self.env.note_dependency(str(INVENTORY_FILE))
-        for entry in module.entries:
-            self.env.note_dependency(entry.location.path)
         # Example files that exist; one added later is caught by env-get-outdated.
         for path in module.catalogue_paths:
             self.env.note_dependency(path)
-        for problem in module.problems:
-            warn(problem.message, WarningSubtype.CATALOGUE, str(problem.location))
-        outcomes = check_module(
-            module, state.run, state.run.sources(), jobs=state.config.jobs or default_jobs()
-        )
-        roots = state.published_roots
-        history = self._history(module, outcomes, state, roots)
-        groups: dict[str, list[nodes.Node]] = {}
-        for outcome in outcomes:
-            entry_nodes = self._entry(outcome, state, history, roots)
-            groups.setdefault(area_of(outcome.entry.qualname), []).extend(entry_nodes)
-        rendered = _grouped(groups)
-        rendered += _left_out_note(module.left_out)
-        if history is not None:
-            rendered += retired_section(history, state.config.layout)
-            rendered.append(history_record(history=history))
-        return rendered
+        if found.history is not None and found.history.source:
+            self.env.note_dependency(found.history.source)
+        return found
 
-    def _history(
-        self,
-        module: ErrorModule,
-        outcomes: Sequence[EntryOutcome],
-        state: BuildContext,
-        roots: Sequence[str],
-    ) -> ModuleHistory | None:
-        """The module's recorded history with this build's own runs as their release's row."""
-        found = state.histories.get(module.name)
-        if found is None:
-            return None
-        self.env.note_dependency(found.path)
-        rows = {}
-        for outcome in outcomes:
-            row = build_row(outcome.entry, outcome.results, roots)
-            if row is not None:
-                rows[outcome.entry.name] = row
-        classes = [e.name for e in module.entries] + [item.name for item in module.left_out]
-        current = build_release(state.run.fingerprint.version_map, classes, rows)
-        return module_history(
-            found.history,
-            entry_codes(module.entries),
-            current,
-            unreachable={
-                o.entry.name
-                for o in outcomes
-                if o.entry.unreachable_with(run_versions(state.run.fingerprint, o.entry))
-            },
-            source=found.path,
-        )
-
-    def _entry(
-        self,
-        outcome: EntryOutcome,
-        state: BuildContext,
-        history: ModuleHistory | None,
-        roots: Sequence[str],
-    ) -> list[nodes.Node]:
+    def _entry(self, outcome: EntryOutcome, history: ModuleHistory | None) -> list[nodes.Node]:
         """One error's section: its parts, in the order a reader meets them."""
+        state = build_context(self.env)
+        roots = state.published_roots
+        self.env.note_dependency(outcome.entry.location.path)
         self._note_exception(outcome.entry)
         record = outcome.record(state.run.fingerprint)
         page = parts.EntryPage(
@@ -180,16 +120,18 @@ class CatalogueDirective(SphinxDirective):
         )
         self._warn_unforwarded(outcome, state)
         section = nodes.section(ids=[outcome.entry.site.anchor], classes=["flax-errors-entry"])
+        examples = self._entry_examples(page)
         for part in (
             parts.title,  # the error's name
             parts.headline,  # what went wrong, in one line
             parts.lead_captions,  # the fix, in one line: the first good example's caption
             parts.status,  # whether and where it was verified
+            parts.problems,  # what is wrong with its docstring
+            lambda _: examples.first,  # the first bad and good examples, open, side by side
+            self._explanation,  # "What it means"
+            lambda _: examples.others,  # the other examples, as tabs
             parts.history_strip,  # its releases, where a history is recorded
             parts.other_runs,  # what other devices and stacks saw
-            parts.problems,  # what is wrong with its docstring
-            self._examples,  # the first bad and good examples open, the others as tabs
-            self._explanation,  # "What it means"
             self._signature_part,  # the constructor's signature
             parts.see_also,  # related errors
             parts.record,  # what errors.json and the index are made from
@@ -212,11 +154,11 @@ class CatalogueDirective(SphinxDirective):
             location=(self.env.docname, self.lineno),
         )
 
-    def _examples(self, page: parts.EntryPage) -> list[nodes.Node]:
+    def _entry_examples(self, page: parts.EntryPage) -> EntryExamples:
         """The first bad and good examples open, the others as tabs; nothing without any."""
         results = page.outcome.results
         if not results:
-            return []
+            return EntryExamples([], [])
         links = source_links(page.source_links, page.record.version_map)
         return entry_examples(results, self._rest, captions_shown=bool(page.leads), links=links)
 
@@ -327,36 +269,25 @@ class CatalogueDirective(SphinxDirective):
         return [container]
 
 
-def _grouped(groups: dict[str, list[nodes.Node]]) -> list[nodes.Node]:
-    """The entries under their index areas, with a line of links to the areas first.
+class EntryDirective(EntryRenderer):
+    """``.. flax-errors-entry:: <module>.<Name>``: one error's entry, on a page of its own."""
 
-    A module whose errors all fall in one area keeps them as they are. Each entry
-    keeps its id, so every printed URL still lands on it.
-    """
-    if len(groups) < 2:
-        return [node for entries in groups.values() for node in entries]
-    jump = nodes.paragraph(classes=["flax-errors-areas"])
-    found: list[nodes.Node] = [jump]
-    for area in sorted(groups, key=area_rank):
-        anchor = "group-" + nodes.make_id(area)
-        add_jump(jump, area, anchor)
-        section = nodes.section(ids=[anchor], classes=["flax-errors-group"])
-        section += nodes.title(area, area)
-        section.extend(groups[area])
-        found.append(section)
-    return found
+    required_arguments = 1
+    has_content = False
 
-
-def _left_out_note(left_out: Sequence[LeftOut]) -> list[nodes.Node]:
-    """Say which public classes of the module are not entries, and why."""
-    if not left_out:
-        return []
-    paragraph = nodes.paragraph(classes=["flax-errors-left-out"])
-    paragraph += nodes.Text("Not catalogued here: ")
-    for n, item in enumerate(left_out):
-        if n:
-            paragraph += nodes.Text("; ")
-        paragraph += nodes.literal(item.name, item.name)
-        paragraph += nodes.Text(f" ({item.reason})")
-    paragraph += nodes.Text(".")
-    return [paragraph]
+    def run(self) -> list[nodes.Node]:
+        """The entry's section, from its module's run in this build."""
+        qualname = self.arguments[0]
+        found = self._module_run(qualname.rpartition(".")[0])
+        if found is None:
+            return []
+        outcome = found.outcome(qualname)
+        if outcome is None:
+            warn(
+                f"{qualname}: {found.module.name} has no catalogue entry of that name "
+                f"(its entries: {', '.join(e.name for e in found.module.entries)})",
+                WarningSubtype.CATALOGUE,
+                self.get_location(),
+            )
+            return []
+        return self._entry(outcome, found.history)

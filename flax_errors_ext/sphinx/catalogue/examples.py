@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from docutils import nodes
 from sphinx_design.shared import create_component
@@ -64,8 +64,8 @@ def entry_examples(
     *,
     captions_shown: bool,
     links: SourceLinks | None = None,
-) -> list[nodes.Node]:
-    """The first bad and the first good example, open, then the others as tabs.
+) -> EntryExamples:
+    """The first bad and the first good example, open, and the others as tabs.
 
     Where the error cannot be raised, the good example is open and the evidence
     folded into a "How we know" dropdown.
@@ -99,13 +99,35 @@ def entry_examples(
         found.append(
             _shown(heading, _example(result, parse_rest, roots, links, skip_caption=skip), result)
         )
+    found = _paired(found)
     if folded is not None:
         box = _example(results[folded], parse_rest, roots, links, skip_caption=captions_shown)
         found.append(_evidence(results[folded], box))
     rest = [i for i in range(len(results)) if i not in shown and i != folded]
-    if rest:
-        found.append(_tabs(results, rest, parse_rest, roots, links))
-    return found
+    others = [_tabs(results, rest, parse_rest, roots, links)] if rest else []
+    return EntryExamples(found, others)
+
+
+class EntryExamples(NamedTuple):
+    """An entry's examples as its page places them."""
+
+    first: list[nodes.Node]
+    """The first bad and good example, open (side by side where the page is wide)."""
+    others: list[nodes.Node]
+    """The other examples, as tabs, shown after the explanation."""
+
+
+def _paired(shown: list[nodes.Node]) -> list[nodes.Node]:
+    """The examples shown open, side by side on a wide screen where there are two.
+
+    As Flax's own docs set a mistake beside its fix (their ``codediff``
+    directive): the fixed code then starts as high on the page as the wrong code.
+    """
+    if len(shown) < 2:
+        return shown
+    pair = nodes.container(classes=["flax-errors-pair"])
+    pair.extend(shown)
+    return [pair]
 
 
 _FIRST_SCREEN = {ExampleKind.BAD: "What raises it", ExampleKind.GOOD: "The fix"}

@@ -27,8 +27,9 @@ def test_list_shows_status_and_url(capsys: pytest.CaptureFixture[str]) -> None:
     assert rows["flax_errors_ext.errors.JitPytreeError"] == [
         "not-run",  # nothing ran: the status a build with execution off records
         "flax_errors_ext.errors.JitPytreeError",
+        # The entry's own page.
         "https://flax-errors.readthedocs.io/en/latest/api_reference/"
-        "flax_errors_ext.errors.html#flax_errors_ext.errors.JitPytreeError",
+        "flax_errors_ext.errors/JitPytreeError.html#flax_errors_ext.errors.JitPytreeError",
     ]
     assert rows["flax.errors.MPARestoreDataCorruptedError"][0] == "not-run"
     assert out.splitlines()[-1].startswith(f"{len(rows)} errors: ")
@@ -44,7 +45,8 @@ def test_list_json_is_an_errors_json(capsys: pytest.CaptureFixture[str]) -> None
     record = next(r for r in document["entries"] if r["name"] == "JitPytreeError")
     assert record["status"] == "not-run"  # what a build with execution off records
     assert record["url"] == (
-        "api_reference/flax_errors_ext.errors.html#flax_errors_ext.errors.JitPytreeError"
+        "api_reference/flax_errors_ext.errors/JitPytreeError.html"
+        "#flax_errors_ext.errors.JitPytreeError"
     )
     assert {e["kind"] for e in record["examples"]} == {"bad", "good", "seen-as"}
 
@@ -143,7 +145,8 @@ def test_explain_a_pasted_jax_traceback(
 
     assert code == ExitCode.OK
     assert out.startswith("TracerBoolConversionError (jax.errors.TracerBoolConversionError)\n")
-    assert "/errors.html#jax.errors.TracerBoolConversionError" in out
+    assert "Read online: https://flax-errors.readthedocs.io/en/latest/errors/" in out
+    assert "/errors/TracerBoolConversionError.html#jax.errors.TracerBoolConversionError" in out
 
 
 @pytest.mark.parametrize(

@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
 from flax_errors_ext.execution.catalogue.modules import DiscoveryError, load_module
-from flax_errors_ext.model.catalogue.discover import SHIPPED_CATALOGUE, catalogue_folders
+from flax_errors_ext.model.catalogue.discover import (
+    SHIPPED_CATALOGUE,
+    Candidate,
+    CatalogueFile,
+    catalogue_folders,
+    module_entries,
+)
+from flax_errors_ext.model.catalogue.repairs import DOCSTRING_FIXES, DocstringFix
 from flax_errors_ext.model.config import CatalogueConfig, ModuleSpec
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from pathlib import Path
 
 DOCUMENTED = '''
     """{summary}
@@ -65,7 +72,9 @@ def test_plain_exception_classes_are_entries_and_imported_ones_are_named(
     module = load_module(name)
     assert [e.name for e in module.entries] == ["FirstError", "SecondError"]
     assert all(e.documented for e in module.entries)
-    assert module.entries[0].site.path == f"api_reference/{name}.html#{name}.FirstError"
+    assert module.entries[0].site.path == (
+        f"api_reference/{name}/FirstError.html#{name}.FirstError"
+    )
     reasons = {item.name: item.reason for item in module.left_out}
     assert reasons == {
         "JSONDecodeError": "imported from json.decoder; list it in __all__",
@@ -156,7 +165,9 @@ def test_jax_errors_are_found_where_jax_defines_them() -> None:
     by_name = {e.name: e for e in module.entries}
     entry = by_name["TracerBoolConversionError"]
     assert entry.qualname == "jax.errors.TracerBoolConversionError"
-    assert entry.site.path == "errors.html#jax.errors.TracerBoolConversionError"
+    assert entry.site.path == (
+        "errors/TracerBoolConversionError.html#jax.errors.TracerBoolConversionError"
+    )
     assert entry.location.path.endswith("jax/_src/errors.py")
     assert {item.name for item in module.left_out} >= {"JAXTypeError", "JAXIndexError"}
 
@@ -237,3 +248,95 @@ def test_a_library_docstring_that_adopted_the_format_is_the_entry(
     assert adopted.examples[0].location.path.endswith(f"{name}.py")
     assert plain.examples[0].statements[0].source == "print(2)\n"
     assert plain.summary == "From the file."
+
+
+LIBRARY = '''
+class ShapeError(Exception):
+  """The shape is wrong.
+
+  Applied with ``(5, 5, 1)`` after init with ``(5, 5)``::
+
+    f(x)
+  """
+
+
+class RightError(Exception):
+  """Already right: ``(5, 5)``."""
+'''
+
+SWAPPED = DocstringFix(
+    "ShapeError",
+    old="``(5, 5, 1)`` after init with ``(5, 5)``",
+    new="``(5, 5)`` after init with ``(5, 5, 1)``",
+    why="",
+)
+
+
+def _library_entries(
+    fixes: list[DocstringFix] | None, source: str = LIBRARY
+) -> tuple[dict[str, object], tuple[str, ...]]:
+    namespace: dict[str, type] = {}
+    exec(compile(source, "lib.py", "exec"), namespace)
+    candidates = [
+        Candidate(n, namespace[n], "lib.py", source) for n in ("ShapeError", "RightError")
+    ]
+    files = {"ShapeError": CatalogueFile("cat/ShapeError.txt", "Ours.\n")}
+    entries, _, problems = module_entries(ModuleSpec("lib"), candidates, files, fixes=fixes)
+    return {e.name: e for e in entries}, tuple(str(p) for p in problems)
+
+
+def test_a_librarys_docstring_is_shown_with_its_repairs_made() -> None:
+    by_name, problems = _library_entries([SWAPPED])
+    assert problems == ()
+    theirs = by_name["ShapeError"].prose[0]  # type: ignore[attr-defined]
+    assert theirs.foreign
+    assert "Applied with ``(5, 5)`` after init with ``(5, 5, 1)``::" in theirs.text
+    assert "(5, 5, 1)`` after" not in theirs.text
+    # Every line keeps its line in lib.py: the repaired one is line 5.
+    numbered = dict(zip(theirs.text.split("\n"), theirs.lines, strict=True))
+    assert numbered["Applied with ``(5, 5)`` after init with ``(5, 5, 1)``::"] == 5
+    assert numbered["  f(x)"] == 7
+    assert by_name["RightError"].prose[0].text == "Already right: ``(5, 5)``."  # type: ignore[attr-defined]
+
+
+def test_a_repair_whose_text_is_gone_is_reported_at_the_docstring() -> None:
+    """A stale repair is a module problem (a warning on the site), not a broken entry."""
+    gone = DocstringFix("RightError", old="Gone words", new="New words", why="")
+    missing = DocstringFix("LostError", old="a", new="b", why="")
+    by_name, problems = _library_entries([SWAPPED, gone, missing])
+    assert problems == (
+        "lib.py:12: RightError: a repair is not made, its docstring no longer holds "
+        "'Gone words'; review it in flax_errors_ext/model/catalogue/repairs.py",
+        "lib.py:1: a repair of LostError's docstring is not made: lib has no such class; "
+        "review it in flax_errors_ext/model/catalogue/repairs.py",
+    )
+    assert by_name["RightError"].problems == ()  # type: ignore[attr-defined]
+    assert by_name["RightError"].prose[0].text == "Already right: ``(5, 5)``."  # type: ignore[attr-defined]
+
+
+def test_a_docstring_the_library_already_put_right_is_not_harmed() -> None:
+    fixed = LIBRARY.replace("``(5, 5, 1)`` after init with ``(5, 5)``", SWAPPED.new)
+    by_name, problems = _library_entries([SWAPPED], fixed)
+    assert problems == ()
+    theirs = by_name["ShapeError"].prose[0]  # type: ignore[attr-defined]
+    assert theirs.text.count("(5, 5, 1)") == 1
+    assert "Applied with ``(5, 5)`` after init with ``(5, 5, 1)``::" in theirs.text
+
+
+def test_the_listed_repairs_are_the_modules_own_and_ours_get_none(
+    make_module: Callable[[str, str], str],
+) -> None:
+    # By default the module's repairs come from DOCSTRING_FIXES, keyed by its name.
+    shape = {e.name: e for e in load_module("flax.errors").entries}["ScopeParamShapeError"]
+    assert "the apply shape\n(``(5, 5)``) is different from the init shape" in shape.prose[0].text
+    assert DOCSTRING_FIXES["flax.errors"]
+    # A module whose docstrings are ours (no catalogue folder) is read as it is.
+    name = make_module("ourlib", _documented("MODULE", "ShapeError", summary="Old words."))
+    spec = ModuleSpec.from_value(name)
+    namespace = vars(__import__(name))
+    source = (Path(namespace["__file__"])).read_text()
+    candidate = Candidate("ShapeError", namespace["ShapeError"], namespace["__file__"], source)
+    stale = DocstringFix("ShapeError", old="Old words.", new="New words.", why="")
+    entries, _, problems = module_entries(spec, [candidate], None, fixes=[stale])
+    assert problems == ()
+    assert entries[0].summary == "Old words."

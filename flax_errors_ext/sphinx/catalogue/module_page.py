@@ -1,0 +1,157 @@
+"""A module's page: the index of its errors, where the URLs they print land.
+
+``.. flax-errors-catalogue:: <module>`` renders, for each error of the module, a
+short section at the anchor the error's printed URL names (its full dotted name):
+the name, what went wrong in one line, and a link to the entry's own page. A
+small script takes a reader who arrives at ``#<module>.<Name>`` on to that page,
+fragment kept; without scripts the reader lands on the summary and its link. A
+hidden toctree lists the entries' pages under the module's, for the sidebar and
+the previous and next links.
+
+Where the layout keeps the entries on the module's page (``flax_errors_pages =
+"module"``), or the module is not one the build lists (so no entry has a page of
+its own), the page shows every entry in full instead
+(:class:`~.entries.EntryRenderer`). Either way the entries are grouped by index
+area, and the page ends with the public classes left out and the retired errors.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+from docutils.statemachine import StringList
+from sphinx import addnodes
+
+from flax_errors_ext.model.site.areas import area_of, area_rank
+from flax_errors_ext.model.site.texts import inline_parts
+from flax_errors_ext.model.warning_subtypes import WarningSubtype
+from flax_errors_ext.sphinx.catalogue.entries import EntryRenderer
+from flax_errors_ext.sphinx.context import build_context
+from flax_errors_ext.sphinx.history.strips import retired_section
+from flax_errors_ext.sphinx.loggers import warn
+from flax_errors_ext.sphinx.site.index import add_jump
+from flax_errors_ext.sphinx.state import history_record
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from flax_errors_ext.model.catalogue.discover import LeftOut
+    from flax_errors_ext.model.catalogue.records import ErrorEntry
+
+FORWARD_SCRIPT = """<script>
+(() => {
+  /* A URL an error printed names its entry here: go on to the entry's own page. */
+  let wanted;
+  try { wanted = decodeURIComponent(window.location.hash.slice(1)); } catch { return; }
+  const found = wanted ? document.getElementById(wanted) : null;
+  const link = found ? found.querySelector(".flax-errors-entry-link a") : null;
+  if (link) window.location.replace(link.href.split("#")[0] + window.location.hash);
+})();
+</script>"""
+"""Run as soon as the summaries above it are parsed: the reader sees no page in between."""
+
+
+class CatalogueDirective(EntryRenderer):
+    """Render a module's errors: an index of their pages, or every entry in full."""
+
+    required_arguments = 1
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        """The module's errors, grouped by area, then what is left out and retired."""
+        state = build_context(self.env)
+        found = self._module_run(self.arguments[0])
+        if found is None:
+            return []
+        module = found.module
+        for problem in module.problems:
+            warn(problem.message, WarningSubtype.CATALOGUE, str(problem.location))
+        layout = state.config.layout
+        indexed = layout.per_error and any(s.name == module.name for s in state.config.modules)
+        groups: dict[str, list[nodes.Node]] = {}
+        for outcome in found.outcomes:
+            shown = (
+                [self._summary(outcome.entry)] if indexed else self._entry(outcome, found.history)
+            )
+            groups.setdefault(area_of(outcome.entry.qualname), []).extend(shown)
+        rendered = _grouped(groups)
+        if indexed:
+            rendered.append(nodes.raw("", FORWARD_SCRIPT, format="html"))
+            # In the order the page shows them.
+            ranked = sorted(found.outcomes, key=lambda o: area_rank(area_of(o.entry.qualname)))
+            rendered += self._toctree([o.entry for o in ranked])
+        rendered += _left_out_note(module.left_out)
+        if found.history is not None:
+            rendered += retired_section(found.history, layout)
+            rendered.append(history_record(history=found.history))
+        return rendered
+
+    def _summary(self, entry: ErrorEntry) -> nodes.section:
+        """The entry's name, what went wrong, and the link to its page, at its printed anchor."""
+        state = build_context(self.env)
+        anchor = state.config.layout.printed(entry.qualname).anchor
+        section = nodes.section(ids=[anchor], classes=["flax-errors-summary"])
+        section += nodes.title(entry.name, entry.name)
+        if entry.summary:
+            line = nodes.paragraph(classes=["flax-errors-headline"])
+            line.extend(
+                nodes.literal(part, part) if code else nodes.Text(part)
+                for part, code in inline_parts(entry.summary)
+            )
+            section += line
+        text = f"Read the entry for {entry.name}: its examples and its fix"
+        link = addnodes.pending_xref(
+            "",
+            nodes.inline(text, text),
+            refdomain="std",
+            reftype="doc",
+            reftarget="/" + entry.site.page,
+            refexplicit=True,
+            refdoc=self.env.docname,
+        )
+        section += nodes.paragraph("", "", link, classes=["flax-errors-entry-link"])
+        return section
+
+    def _toctree(self, entries: Sequence[ErrorEntry]) -> list[nodes.Node]:
+        """A hidden toctree of the entries' pages: the sidebar, previous and next."""
+        lines = [".. toctree::", "   :hidden:", ""]
+        lines += [f"   {e.name} </{e.site.page}>" for e in entries]
+        container = nodes.container()
+        self.state.nested_parse(StringList(lines, "<flax-errors>"), 0, container)
+        return list(container.children)
+
+
+def _grouped(groups: dict[str, list[nodes.Node]]) -> list[nodes.Node]:
+    """The entries under their index areas, with a line of links to the areas first.
+
+    A module whose errors all fall in one area keeps them as they are. Each entry
+    keeps its id, so every printed URL still lands on it.
+    """
+    if len(groups) < 2:
+        return [node for entries in groups.values() for node in entries]
+    jump = nodes.paragraph(classes=["flax-errors-areas"])
+    found: list[nodes.Node] = [jump]
+    for area in sorted(groups, key=area_rank):
+        anchor = "group-" + nodes.make_id(area)
+        add_jump(jump, area, anchor)
+        section = nodes.section(ids=[anchor], classes=["flax-errors-group"])
+        section += nodes.title(area, area)
+        section.extend(groups[area])
+        found.append(section)
+    return found
+
+
+def _left_out_note(left_out: Sequence[LeftOut]) -> list[nodes.Node]:
+    """Say which public classes of the module are not entries, and why."""
+    if not left_out:
+        return []
+    paragraph = nodes.paragraph(classes=["flax-errors-left-out"])
+    paragraph += nodes.Text("Not catalogued here: ")
+    for n, item in enumerate(left_out):
+        if n:
+            paragraph += nodes.Text("; ")
+        paragraph += nodes.literal(item.name, item.name)
+        paragraph += nodes.Text(f" ({item.reason})")
+    paragraph += nodes.Text(".")
+    return [paragraph]

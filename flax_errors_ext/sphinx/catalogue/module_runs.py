@@ -1,0 +1,100 @@
+"""Each catalogue module, discovered once and run once per build, for all its pages.
+
+A module's errors are shown on several pages: its own (the index that printed URLs
+land on) and, in the default layout, a page per error. Those pages are read in any
+order and, with ``-j``, by several processes. So every module is discovered when
+the build opens (its entries' pages are written from that), and the modules whose
+pages will be read are run before the reading starts, every entry of a module at
+once (its kernels side by side), in the main process: each page then renders from
+that one run, and a ``-j`` reader inherits it instead of running it again.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from flax_errors_ext.execution.catalogue.module_runs import ModuleRun, run_module
+from flax_errors_ext.execution.catalogue.modules import DiscoveryError, load_module
+from flax_errors_ext.execution.runs.run import default_jobs
+from flax_errors_ext.sphinx.loggers import LOGGER
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from flax_errors_ext.model.catalogue.discover import ErrorModule
+    from flax_errors_ext.sphinx.context import BuildContext
+
+
+def discover(context: BuildContext) -> None:
+    """Discover every configured module into the context; what fails is kept as its error."""
+    for spec in context.config.modules:
+        try:
+            context.modules[spec.name] = load_module(
+                spec, context.catalogue_folders, layout=context.config.layout
+            )
+        except DiscoveryError as error:
+            context.modules[spec.name] = error
+
+
+def discovered(context: BuildContext, name: str) -> ErrorModule:
+    """The module as this build discovered it (a module no setting lists: now).
+
+    Raises:
+        DiscoveryError: saying why it could not be read.
+    """
+    found = context.modules.get(name)
+    if found is None:
+        found = context.modules[name] = load_module(
+            context.config.spec(name), context.catalogue_folders, layout=context.config.layout
+        )
+    if isinstance(found, DiscoveryError):
+        raise found
+    return found
+
+
+def catalogue_pages(context: BuildContext) -> dict[str, str]:
+    """Every page that shows a module's errors, by docname: the module it shows.
+
+    The modules' pages, and each entry's own where the layout gives it one.
+    """
+    layout = context.config.layout
+    pages = {layout.module_page(spec.name): spec.name for spec in context.config.modules}
+    if layout.per_error:
+        for found in context.modules.values():
+            if not isinstance(found, DiscoveryError):
+                pages.update({e.site.page: found.name for e in found.entries})
+    return pages
+
+
+def run_before_reading(context: BuildContext, docnames: Iterable[str]) -> None:
+    """Run every module a page of which is about to be read, before any reader forks."""
+    pages = catalogue_pages(context)
+    for name in dict.fromkeys(pages[d] for d in docnames if d in pages):
+        try:
+            module_run(context, name)
+        except DiscoveryError:
+            continue  # the module's page warns of it, at its own location
+
+
+def module_run(context: BuildContext, name: str) -> ModuleRun:
+    """The module's run in this build: run on first asking, then kept.
+
+    Raises:
+        DiscoveryError: if the module cannot be read (saying why).
+    """
+    found = context.module_runs.get(name)
+    if found is not None:
+        return found
+    module = discovered(context, name)
+    if context.config.upstream == "off":
+        module = module.without_upstream()
+    LOGGER.info(f"flax-errors: running the {len(module.entries)} entries of {name}")
+    found = run_module(
+        module,
+        context.run,
+        jobs=context.config.jobs or default_jobs(),
+        history=context.histories.get(name),
+        roots=context.published_roots,
+    )
+    context.module_runs[name] = found
+    return found
