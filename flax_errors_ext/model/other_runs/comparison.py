@@ -110,6 +110,8 @@ class DeviceOutcome:
     same_device: bool = False
     """Whether the run had the build's device: then only its versions differ, and
     :attr:`where` names them alone."""
+    versions: str = ""
+    """The run's versions that are not the build's (``flax 0.12.8, jax 0.10.2``), or empty."""
 
     @property
     def phrase(self) -> str:
@@ -191,6 +193,7 @@ def compare(
         reason,
         same_versions,
         same_device,
+        ", ".join(f"{n} {v}" for n, v in run.other_versions(versions).items()),
     )
 
 

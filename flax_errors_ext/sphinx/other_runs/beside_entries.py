@@ -4,8 +4,9 @@ The documents are read once, on ``config-inited`` (:func:`load_runs`), into the
 build context; what each run did with an entry is worked out by
 :mod:`flax_errors_ext.model.other_runs.comparison`. Here it becomes nodes: the devices
 that saw the same join the verification line ("Verified on CPU and on GPU
-(NVIDIA H200)"), a run that differs is a closed dropdown with both texts, and
-one that has nothing to compare is a short note. Every catalogue page depends
+(NVIDIA H200)"), runs that differ alike are said once: a sentence for what differs
+only in a link's page or a line number, a closed dropdown with both texts for the
+rest; a run that has nothing to compare is a short note. Every catalogue page depends
 on the files, so that editing one reads the pages again.
 """
 
@@ -23,6 +24,8 @@ from flax_errors_ext.model.other_runs.comparison import (
     verified_text,
 )
 from flax_errors_ext.model.other_runs.documents import DeviceRunError, parse_run
+from flax_errors_ext.model.other_runs.groups import differing
+from flax_errors_ext.model.other_runs.incidental import PrintedLinks
 from flax_errors_ext.sphinx.catalogue.examples import dropdown
 from flax_errors_ext.sphinx.context import ReadRun, build_context
 
@@ -33,6 +36,7 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
     from flax_errors_ext.model.other_runs.comparison import DeviceOutcome
+    from flax_errors_ext.model.other_runs.groups import DifferingRuns
     from flax_errors_ext.model.runs.entry_record import EntryRecord
 
 
@@ -75,29 +79,60 @@ def merged(env: BuildEnvironment, record: EntryRecord, roots: Sequence[str]) -> 
 
     Notes each run's file as a dependency of the page being read.
     """
-    read = build_context(env).device_runs
-    for item in read:
+    context = build_context(env)
+    for item in context.device_runs:
         env.note_dependency(item.path)
-    outcomes = compare_all(record, [item.run for item in read], record.version_map, roots)
+    runs = [item.run for item in context.device_runs]
+    outcomes = compare_all(record, runs, record.version_map, roots)
+    module = record.qualname.rpartition(".")[0]
+    upstream = context.config.spec(module).upstream
+    links = PrintedLinks(context.config.layout, module, upstream) if upstream else None
+    here = record.device.label if record.device is not None else "this machine"
+    return Merged(verified_text(record, outcomes), shown_nodes(record, outcomes, links, here))
+
+
+def shown_nodes(
+    record: EntryRecord,
+    outcomes: Sequence[DeviceOutcome],
+    links: PrintedLinks | None,
+    here: str,
+) -> list[nodes.Node]:
+    """What the ``outcomes`` add below the verification line, in the runs' order.
+
+    Runs that differ alike are said once; a difference only in a link's page or a
+    line number is a sentence, the others a closed dropdown with both texts.
+    """
+    groups = {group.outcomes[0]: group for group in differing(outcomes, links)}
     shown: list[nodes.Node] = []
     for outcome in outcomes:
-        if outcome.agreement is Agreement.DIFFERS:
-            here = record.device.label if record.device is not None else "this machine"
-            shown.append(_differences(outcome, here))
+        group = groups.get(outcome)
+        if group is not None:
+            shown.extend(_differences(group, here))
         elif outcome.agreement is Agreement.NOT_COMPARED and record.status not in NOT_COMPARED:
             # Where nothing ran here, the status line says so once, not once per run.
-            text = outcome.title() + "."
-            shown.append(nodes.paragraph(text, text, classes=["flax-errors-device-note"]))
-    return Merged(verified_text(record, outcomes), shown)
+            shown.append(_note(outcome.title() + "."))
+    return shown
 
 
-def _differences(outcome: DeviceOutcome, here: str) -> nodes.Node:
-    """A closed dropdown: each differing example, with its text in this build and there."""
+def _note(text: str) -> nodes.Node:
+    return nodes.paragraph(text, text, classes=["flax-errors-device-note"])
+
+
+def _differences(group: DifferingRuns, here: str) -> list[nodes.Node]:
+    """The group's incidental differences as a sentence, then a closed dropdown of the others.
+
+    The dropdown holds each difference with its text in this build and there.
+    """
+    found: list[nodes.Node] = []
+    if group.incidental:
+        found.append(_note(group.sentence()))
+    if not group.shown:
+        return found
     children: list[nodes.Node] = []
-    for difference in outcome.differences:
+    there = group.there
+    for difference in group.shown:
         line = str(difference)
         children.append(nodes.paragraph("", line[:1].upper() + line[1:] + "."))
-        there = outcome.phrase if outcome.same_device else f"on {outcome.device.label}"
         for label, text in (
             (f"This build, on {here}:", difference.text_here),
             (f"{there[:1].upper()}{there[1:]}:", difference.text_there),
@@ -105,6 +140,7 @@ def _differences(outcome: DeviceOutcome, here: str) -> nodes.Node:
             shown = text.rstrip("\n") or "(nothing raised or printed)"
             children.append(nodes.paragraph(label, label))
             children.append(nodes.literal_block(shown, shown))
-    return dropdown(
-        outcome.title(), children, classes=["flax-errors-device-differs"], margin="sd-mb-2"
+    found.append(
+        dropdown(group.title(), children, classes=["flax-errors-device-differs"], margin="sd-mb-2")
     )
+    return found

@@ -39,12 +39,16 @@ def _project(tmp_path: Path) -> Path:
 
 
 def _section(app: SphinxTestApp, qualname: str) -> str:
-    """The text of an entry's section, tags and markup aside."""
-    page = (Path(app.outdir) / "api_reference" / "device_errors.html").read_text()
-    start = page.index(f'id="{qualname}"')
-    end = page.find("<section", start + 1)
-    text = re.sub(r"<[^>]+>", "", page[start : end if end > 0 else len(page)])
-    return html.unescape(re.sub(r"\s+", " ", text))
+    """The text of an entry's section, tags and markup aside, on whichever page shows it."""
+    tag = re.compile(rf'<section[^>]*class="flax-errors-entry"[^>]*id="{re.escape(qualname)}"')
+    for path in sorted(Path(app.outdir).rglob("*.html")):
+        page = path.read_text()
+        found = tag.search(page)
+        if found is not None:
+            end = page.find("<section", found.end())
+            text = re.sub(r"<[^>]+>", "", page[found.start() : end if end > 0 else len(page)])
+            return html.unescape(re.sub(r"\s+", " ", text))
+    raise AssertionError(f"no page shows the entry {qualname}")
 
 
 def test_an_entry_not_run_here_has_no_note_per_run(make_app: MakeApp, tmp_path: Path) -> None:
@@ -121,3 +125,78 @@ def test_an_edited_run_is_shown_on_the_next_build_and_a_broken_one_is_named(
     assert "[flax-errors.device-runs]" in warnings
     assert "device run not read: runs/gpu.json: not JSON" in warnings
     assert GPU not in _section(broken, "device_errors.SteadyError")
+
+
+FLAX = "https://flax.readthedocs.io/en/latest"
+
+
+def _older_run(data: dict[str, Any], device: dict[str, Any], here: dict[str, Any]) -> str:
+    """``data``'s run moved onto ``device`` and older versions: SteadyError links to the
+    page Flax 0.5 printed, PlacedError is worded otherwise; each text otherwise ``here``'s."""
+    old = {"jax": "0.10.2", "jaxlib": "0.10.2", "flax": "0.12.8"}
+    data = json.loads(json.dumps(data))
+    data["device"] = device
+    data["versions"] = old
+    for item in data["entries"]:
+        item["device"] = device
+        item["versions"] = old
+        mine = entry(here, item["name"])["examples"]
+        for example, my_example in zip(item["examples"], mine, strict=False):
+            example["actual"] = my_example["actual"]
+    steady = entry(data, "SteadyError")["examples"][0]
+    steady["actual"] = steady["actual"].replace(
+        "/api_reference/flax.errors.html#", "/flax.errors.html#"
+    )
+    placed = entry(data, "PlacedError")["examples"][0]
+    placed["actual"] = placed["actual"].replace("no room on the", "no space left on the")
+    return json.dumps(data)
+
+
+def test_runs_that_differ_alike_are_said_once_and_a_links_page_in_a_sentence(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    """Two runs of the same older versions: SteadyError's link names another page of
+    Flax's site there (one sentence, no texts), PlacedError is worded otherwise (both
+    texts, once for both runs); errors.json keeps each run's outcome as it was."""
+    srcdir = _project(tmp_path)
+    modules = [{"module": "device_errors", "upstream": FLAX}]
+    first = make_app("html", srcdir=srcdir, confoverrides={"flax_errors_modules": modules})
+    first.build()
+    here = read_catalogue(Path(first.outdir))
+    device = entry(here, "SteadyError")["device"]
+    data = json.loads((srcdir / "runs" / "gpu.json").read_text())
+    (srcdir / "runs" / "stack.json").write_text(_older_run(data, device, here))
+    eight = {**device, "count": 8}
+    (srcdir / "runs" / "eight.json").write_text(_older_run(data, eight, here))
+    runs = ["runs/gpu.json", "runs/eight.json", "runs/stack.json"]
+
+    app = make_app(
+        "html",
+        srcdir=srcdir,
+        confoverrides={"flax_errors_modules": modules, "flax_errors_device_runs": runs},
+    )
+    app.build()
+
+    assert app.statuscode == 0
+    label = Device.from_json(device).label  # type: ignore[union-attr]
+    old = "flax 0.12.8, jax 0.10.2, jaxlib 0.10.2"
+    both = f"with {old} on {label} \u00d78 and on {label}"
+    steady = _section(app, "device_errors.SteadyError")
+    assert steady.count(old) == 1
+    assert (
+        f"Bad example 1: the same message {both}, except the page of its link"
+        " (flax.errors.html; api_reference/flax.errors.html in this build)."
+    ) in steady
+    assert "Differs" not in steady
+    assert "This build, on" not in steady
+    placed = _section(app, "device_errors.PlacedError")
+    if device["platform"] != "gpu":
+        assert placed.count(f"Differs {both}: bad example 1: passed in both, with other text") == 1
+        assert placed.count("no space left on the") == 1
+        assert f"On {label} \u00d78 and on {label}:" in placed
+    # The record and the verdicts are as before: one outcome per run.
+    catalogue = read_catalogue(Path(app.outdir))
+    outcomes = {e["name"]: e["devices"] for e in catalogue["entries"]}
+    assert [o["agreement"] for o in outcomes["SteadyError"]] == ["same", "differs", "differs"]
+    assert [o["source"] for o in outcomes["SteadyError"]] == runs
+    assert "/flax.errors.html#" in outcomes["SteadyError"][1]["differences"][0]["text_there"]
