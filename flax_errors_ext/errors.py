@@ -192,7 +192,8 @@ class JitPytreeError(FlaxError):
 
     Good example:
 
-        Mark the module static; it becomes a compile-time constant.
+        Mark the Module argument static (``static_argnums`` or ``static_argnames``);
+        it becomes a compile-time constant.
 
         >>> import jax
         >>> import jax.numpy as jnp

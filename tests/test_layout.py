@@ -225,7 +225,7 @@ def test_every_consumer_of_a_built_site_agrees_with_the_layout(
     assert _inventory(html) == {q: location.path for q, location in located.items()}
     # The module's page: at each printed anchor, a summary linking to the entry's page.
     index_page = (html / f"{PAGE}.html").read_text()
-    for qualname, location in located.items():
+    for qualname in located:
         printed = layout.printed(qualname)
         assert printed.page == PAGE
         summary = re.search(

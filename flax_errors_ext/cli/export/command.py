@@ -18,8 +18,8 @@ from flax_errors_ext.cli.parser import PROG, ExitCode
 from flax_errors_ext.cli.runs.source_files import SourceFile
 from flax_errors_ext.cli.selection import UsageError
 from flax_errors_ext.model.catalogue.discover import SHIPPED_CATALOGUE, CatalogueFile
+from flax_errors_ext.model.catalogue.repairs import DOCSTRING_FIXES
 from flax_errors_ext.model.export.docstrings import ExportError, export_docstrings, unified_patch
-from flax_errors_ext.model.export.fixes import FLAX_FIXES
 from flax_errors_ext.model.runs.update import UpdateError
 
 if TYPE_CHECKING:
@@ -36,7 +36,11 @@ def export_command(args: argparse.Namespace) -> int:
     try:
         source = SourceFile.read(path)
         exported = export_docstrings(
-            source.text, catalogue_files(), module=MODULE, path=str(path), fixes=FLAX_FIXES
+            source.text,
+            catalogue_files(),
+            module=MODULE,
+            path=str(path),
+            fixes=DOCSTRING_FIXES.get(MODULE, ()),
         )
     except OSError as error:
         print(

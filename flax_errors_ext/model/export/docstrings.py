@@ -13,7 +13,8 @@ docstring holds them in that order:
   whole where Flax cut it with a blank line (as the site shows it);
 - Flax's prose and code blocks stay, line for line, except a paragraph or block the
   file holds itself (so a second export finds everything it added and adds nothing)
-  and the exact repairs of :mod:`~flax_errors_ext.model.export.fixes`;
+  and the exact repairs of :mod:`~flax_errors_ext.model.catalogue.repairs` (the same
+  the site makes);
 - the rest of the file follows verbatim: the explanation, then every section.
 
 Lines keep the docstring's indentation. A docstring that then holds a backslash
@@ -37,13 +38,14 @@ from typing import TYPE_CHECKING
 
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import FormatProblem, Location
+from flax_errors_ext.model.catalogue.repairs import repaired
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from flax_errors_ext.model.catalogue.discover import CatalogueFile
     from flax_errors_ext.model.catalogue.records import ErrorEntry, Example
-    from flax_errors_ext.model.export.fixes import DocstringFix
+    from flax_errors_ext.model.catalogue.repairs import DocstringFix
 
 _PREFIX = re.compile(r"([A-Za-z]*)('''|\"\"\"|'|\")")
 
@@ -60,7 +62,7 @@ class Exported:
     changed: tuple[str, ...]
     """The classes whose docstrings the new text changes, in source order."""
     problems: tuple[FormatProblem, ...]
-    """Catalogue files that name no class, entries left unchanged, fixes not made."""
+    """Catalogue files that name no class, entries left unchanged, repairs not made."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -123,7 +125,7 @@ def _unmatched(
     module: str,
     path: str,
 ) -> list[FormatProblem]:
-    """Catalogue files that name no class of the module, and fixes that name no file."""
+    """Catalogue files that name no class of the module, and repairs that name no file."""
     problems = [
         FormatProblem(_stray(module, name, classes), Location(file.path, 1))
         for name, file in catalogue.items()
@@ -131,7 +133,7 @@ def _unmatched(
     ]
     problems += [
         FormatProblem(
-            f"a fix for {fix.name}'s docstring is not made: "
+            f"a repair of {fix.name}'s docstring is not made: "
             + (
                 "it has no catalogue file"
                 if fix.name in classes
@@ -250,19 +252,8 @@ def _flax_prose(
         if key not in held:
             kept += [*[""] * gap, *chunk] if kept else chunk
     kept = _joined_opening(kept)
-    text = "\n".join(kept)
-    problems = []
-    for fix in fixes:
-        if fix.old in text:
-            text = text.replace(fix.old, fix.new)
-        elif not fix.new or fix.new not in text:
-            problems.append(
-                FormatProblem(
-                    f"{fix.name}: a fix is not made, its docstring no longer holds "
-                    f"{fix.old!r}; review it in flax_errors_ext/model/export/fixes.py",
-                    at,
-                )
-            )
+    text, stale = repaired("\n".join(kept), fixes)
+    problems = [FormatProblem(fix.stale_message(), at) for fix in stale]
     return (text.split("\n") if text else []), problems
 
 

@@ -21,6 +21,7 @@ from flax_errors_ext.cli import ExitCode, main
 from flax_errors_ext.cli.export import command as cli_export
 from flax_errors_ext.model.catalogue.discover import CatalogueFile
 from flax_errors_ext.model.catalogue.parse import parse_docstring
+from flax_errors_ext.model.catalogue.repairs import DOCSTRING_FIXES, DocstringFix
 from flax_errors_ext.model.export.docstrings import (
     Exported,
     ExportError,
@@ -28,7 +29,8 @@ from flax_errors_ext.model.export.docstrings import (
     same_examples,
     unified_patch,
 )
-from flax_errors_ext.model.export.fixes import FLAX_FIXES, DocstringFix
+
+FLAX_FIXES = DOCSTRING_FIXES["flax.errors"]
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -410,9 +412,9 @@ def test_a_fix_whose_text_is_gone_is_reported() -> None:
 
     assert "        raise FooError('x')\n" in result.text
     assert [str(p) for p in result.problems] == [
-        "m.py:16: a fix for BarError's docstring is not made: it has no catalogue file",
-        "m.py:5: FooError: a fix is not made, its docstring no longer holds 'Gone words'; "
-        "review it in flax_errors_ext/model/export/fixes.py",
+        "m.py:16: a repair of BarError's docstring is not made: it has no catalogue file",
+        "m.py:5: FooError: a repair is not made, its docstring no longer holds 'Gone words'; "
+        "review it in flax_errors_ext/model/catalogue/repairs.py",
     ]
 
 

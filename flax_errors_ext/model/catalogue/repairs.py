@@ -1,0 +1,190 @@
+"""Exact repairs to the wrong text of a library's own docstrings, on the site and in export.
+
+A library's docstring is shown as it is (:func:`~.parse.parse_prose`) and
+``flax-errors export`` keeps it in the patched docstring
+(:mod:`flax_errors_ext.model.export.docstrings`). Where it is wrong (a code block
+that cannot run, a shape swapped, markup that does not render), a
+:class:`DocstringFix` here replaces one exact text of one class's docstring (every
+occurrence of it) with the right one. Both take the repairs from
+:data:`DOCSTRING_FIXES`, so that the site and the patch say the same. Nothing is
+guessed: a repair whose text the library no longer has is reported at the
+docstring's ``file:line`` rather than silently dropped, and a docstring that
+already holds the repaired text is left as it is.
+
+The texts are those of the docstring as ``inspect.cleandoc`` gives it (indented
+relative to the docstring, not to the file). A repair keeps the number of lines,
+so that every later line of the docstring keeps its ``file:line``. Each ``why``
+says what was wrong and what was measured.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+REPAIRS_FILE = "flax_errors_ext/model/catalogue/repairs.py"
+"""Where a stale repair is to be reviewed, as the reports name it."""
+
+
+@dataclasses.dataclass(frozen=True)
+class DocstringFix:
+    """One exact substitution in one class's docstring."""
+
+    name: str
+    """The class whose docstring it is made in."""
+    old: str
+    """The exact text replaced; never a part of ``new``, so that a second export
+    finds it made already (``new`` present, ``old`` gone)."""
+    new: str
+    why: str
+
+    def __post_init__(self) -> None:
+        if not self.old or self.old in self.new:
+            raise ValueError(f"a repair of {self.name} must replace text that it does not keep")
+        if self.old.count("\n") != self.new.count("\n"):
+            raise ValueError(
+                f"a repair of {self.name} must keep the number of lines, so that the "
+                "docstring's later lines keep their file:line"
+            )
+
+    def stale_message(self) -> str:
+        """What a report says when the docstring holds neither text."""
+        return (
+            f"{self.name}: a repair is not made, its docstring no longer holds "
+            f"{self.old!r}; review it in {REPAIRS_FILE}"
+        )
+
+
+def repaired(text: str, fixes: Sequence[DocstringFix]) -> tuple[str, tuple[DocstringFix, ...]]:
+    """``text`` with every repair made, and the repairs it holds neither text of.
+
+    A repair whose ``new`` text is there and ``old`` is not was made already (by
+    the library, or by an earlier export): it changes nothing and is not stale. One
+    that only deletes (``new`` empty) is stale once ``old`` is gone.
+    """
+    stale = []
+    for fix in fixes:
+        if fix.old in text:
+            text = text.replace(fix.old, fix.new)
+        elif not fix.new or fix.new not in text:
+            stale.append(fix)
+    return text, tuple(stale)
+
+
+def repaired_docstring(
+    docstring: str, fixes: Sequence[DocstringFix]
+) -> tuple[str, tuple[DocstringFix, ...]]:
+    """A ``__doc__`` with the repairs made, line for line, and the stale repairs.
+
+    Without a repair to make, the docstring is returned as it is. Otherwise it comes
+    back dedented as ``inspect.cleandoc`` would (which is how the repairs are
+    written, and how it is read anyway), with every line kept, blank ones
+    included, so that line ``n`` of it is still line ``n`` of the docstring.
+    """
+    if not fixes:
+        return docstring, ()
+    raw = docstring.expandtabs().split("\n")
+    indents = [len(line) - len(line.lstrip()) for line in raw[1:] if line.strip()]
+    indent = min(indents, default=0)
+    lines = [raw[0].strip(), *(line[indent:].rstrip() for line in raw[1:])]
+    text, stale = repaired("\n".join(lines), fixes)
+    return (docstring if text == "\n".join(lines) else text), stale
+
+
+DOCSTRING_FIXES: Mapping[str, tuple[DocstringFix, ...]] = {
+    "flax.errors": (
+        DocstringFix(
+            "SetAttributeInModuleSetupError",
+            old="SomeModule(",
+            new="Foo(",
+            why="Both code blocks define ``Foo`` and then call ``SomeModule``, which nothing "
+            "defines: a NameError, not the error shown. With ``Foo`` the first block raises "
+            "SetAttributeInModuleSetupError and the second runs (flax 0.12.8).",
+        ),
+        DocstringFix(
+            "CallSetupUnboundModuleError",
+            old="self.submodule = MySubModule()",
+            new="self.submodule = nn.Dense(3)",
+            why="``MySubModule`` is defined nowhere, so ``setup()`` could never have run. With "
+            "a Dense layer, ``module.setup()`` raises CallSetupUnboundModuleError (with the "
+            "text of the compact-method error, which the bad example documents) and the "
+            "``nn.apply`` block returns the Dense layer (flax 0.12.8).",
+        ),
+        DocstringFix(
+            "InvalidScopeError",
+            old="created::\n\nwith Scope(variables, rngs=rngs).temporary() as root:\n"
+            "  y = fn(root, *args, **kwargs)\n  # Here root is valid.\n# Here root is invalid.",
+            new="created::\n\n  with Scope(variables, rngs=rngs).temporary() as root:\n"
+            "    y = fn(root, *args, **kwargs)\n    # Here root is valid.\n"
+            "  # Here root is invalid.",
+            why="The code after ``::`` is not indented, so reST finds no literal block "
+            "('Literal block expected; none found') and shows the code as a definition list.",
+        ),
+        DocstringFix(
+            "ScopeParamShapeError",
+            old="(``(5, 5, 1)``) is different from the init shape (``(5, 5``)",
+            new="(``(5, 5)``) is different from the init shape (``(5, 5, 1)``)",
+            why="The prose swaps the two shapes (and leaves the second unclosed): the code "
+            "block below it initializes with ``jnp.ones((5, 5, 1))`` and applies with "
+            "``jnp.ones((5, 5))``. Run as written (with ``lecun_normal`` from "
+            "``jax.nn.initializers``), it raises ScopeParamShapeError: the initializer is "
+            "expected to generate (5, 8), the existing kernel has (1, 8), as the prose's "
+            "next sentence says (flax 0.12.8 and 0.12.12).",
+        ),
+        DocstringFix(
+            "ScopeParamShapeError",
+            old="which results in this error.::",
+            new="which results in this error::",
+            why="reST keeps one colon of a ``::`` that follows text, so the sentence was "
+            "shown ending in '.:'.",
+        ),
+        DocstringFix(
+            "NameInUseError",
+            old="nn.Dense(feature=3",
+            new="nn.Dense(features=3",
+            why="``nn.Dense`` has no ``feature`` field: the three calls that show sharing "
+            "raise ``TypeError: Dense.__init__() got an unexpected keyword argument "
+            "'feature'`` before any name is reused (flax 0.12.8 and 0.12.12).",
+        ),
+        DocstringFix(
+            "AssignSubModuleError",
+            old="x``nn.compact``",
+            new="``nn.compact``",
+            why="A stray ``x`` before the literal: reST shows 'xnn.compact'.",
+        ),
+        DocstringFix(
+            "InvalidInstanceModuleError",
+            old="class instead of\n  instance.",
+            new="class instead of\n  # instance.",
+            why="The comment after ``B.apply(vs, x)`` wraps onto a line of its own, so the "
+            "code block holds ``instance.`` as a statement (a SyntaxError if run).",
+        ),
+        DocstringFix(
+            "AlreadyExistsError",
+            old="existing files in.",
+            new="existing files.",
+            why="The sentence ends in a stray 'in'.",
+        ),
+        DocstringFix(
+            "MPACheckpointingRequiredError",
+            old="from jax.experimental.gda_serialization import serialization as gdas",
+            new="from jax.experimental.array_serialization import serialization as gdas",
+            why="``jax.experimental.gda_serialization`` does not exist (ModuleNotFoundError "
+            "on jax 0.10.2 and 0.12); ``GlobalAsyncCheckpointManager`` is in "
+            "``jax.experimental.array_serialization.serialization``, where "
+            "``flax/training/checkpoints.py`` imports it from (flax 0.12.8 and 0.12.12).",
+        ),
+        DocstringFix(
+            "MPACheckpointingRequiredError",
+            old="save_checkpoint(..., gda_manager=gda_manager)",
+            new="save_checkpoint_multiprocess(..., gda_manager=gda_manager)",
+            why="``save_checkpoint`` takes no ``gda_manager`` (a TypeError); "
+            "``save_checkpoint_multiprocess`` and ``restore_checkpoint`` do "
+            "(``flax/training/checkpoints.py``, flax 0.12.8 and 0.12.12).",
+        ),
+    ),
+}
+"""The repairs, by the module whose docstrings they are made in."""

@@ -1,0 +1,99 @@
+"""The exact repairs to a library's docstrings, and the list that the site and export share."""
+
+from __future__ import annotations
+
+import inspect
+
+import flax.errors
+import pytest
+
+from flax_errors_ext.model.catalogue.repairs import (
+    DOCSTRING_FIXES,
+    DocstringFix,
+    repaired,
+    repaired_docstring,
+)
+
+DOCSTRING = """The shape is wrong.
+
+    The apply shape (``(5, 5, 1)``) differs
+    from the init shape::
+
+      f(x)
+    """
+
+
+def test_a_repair_replaces_every_occurrence_and_reports_none() -> None:
+    fix = DocstringFix("E", old="a(1)", new="a(2)", why="")
+    assert repaired("a(1) then a(1)", [fix]) == ("a(2) then a(2)", ())
+
+
+def test_a_repair_already_made_is_neither_made_again_nor_stale() -> None:
+    fix = DocstringFix("E", old="a(1)", new="a(1, 2)", why="")
+    assert repaired("a(1, 2)", [fix]) == ("a(1, 2)", ())
+
+
+def test_a_repair_whose_texts_are_both_gone_is_stale() -> None:
+    gone = DocstringFix("E", old="a(1)", new="a(2)", why="")
+    deleted = DocstringFix("E", old=" extra", new="", why="")
+    assert repaired("b(3)", [gone, deleted]) == ("b(3)", (gone, deleted))
+    assert "no longer holds 'a(1)'" in gone.stale_message()
+    assert gone.stale_message().endswith("review it in flax_errors_ext/model/catalogue/repairs.py")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "why"),
+    [
+        ("x", "xy", "does not keep"),
+        ("", "y", "does not keep"),
+        ("one line", "two\nlines", "number of lines"),
+    ],
+)
+def test_a_repair_must_replace_its_text_and_keep_the_lines(old: str, new: str, why: str) -> None:
+    with pytest.raises(ValueError, match=why):
+        DocstringFix("E", old=old, new=new, why="")
+
+
+def test_a_docstring_is_repaired_line_for_line_as_cleandoc_reads_it() -> None:
+    fix = DocstringFix("E", old="(``(5, 5, 1)``) differs", new="(``(5, 5)``) differs", why="")
+    text, stale = repaired_docstring(DOCSTRING, [fix])
+    assert stale == ()
+    assert text.split("\n") == [
+        "The shape is wrong.",
+        "",
+        "The apply shape (``(5, 5)``) differs",
+        "from the init shape::",
+        "",
+        "  f(x)",
+        "",
+    ]
+    # Line n is still line n: what the site numbers from the docstring's first line.
+    assert len(text.split("\n")) == len(DOCSTRING.split("\n"))
+    assert inspect.cleandoc(text) == inspect.cleandoc(DOCSTRING).replace("(5, 5, 1)", "(5, 5)")
+
+
+def test_a_docstring_without_a_repair_to_make_is_returned_as_it_is() -> None:
+    made = DocstringFix("E", old="(5, 5, 1)", new="(5, 5, 2)", why="")
+    assert repaired_docstring(DOCSTRING, []) == (DOCSTRING, ())
+    right = DOCSTRING.replace("(5, 5, 1)", "(5, 5, 2)")
+    assert repaired_docstring(right, [made]) == (right, ())
+
+
+def test_every_flax_repair_applies_to_the_installed_flax() -> None:
+    """A repair that Flax has made itself changes nothing; none may be stale."""
+    for fix in DOCSTRING_FIXES["flax.errors"]:
+        docstring = inspect.cleandoc(getattr(flax.errors, fix.name).__doc__)
+        assert fix.old in docstring or fix.new in docstring, fix
+        assert fix.why, fix
+
+
+def test_scope_param_shape_errors_shapes_are_put_the_right_way_round() -> None:
+    docstring = flax.errors.ScopeParamShapeError.__doc__ or ""
+    fixes = [f for f in DOCSTRING_FIXES["flax.errors"] if f.name == "ScopeParamShapeError"]
+    text, stale = repaired_docstring(docstring, fixes)
+    assert stale == ()
+    assert "the apply shape\n(``(5, 5)``) is different from the init shape (``(5, 5, 1)``)" in text
+    # The code block the prose describes: init with (5, 5, 1), apply with (5, 5).
+    assert "init(random.key(0), jnp.ones((5, 5, 1)))" in text
+    assert "apply(variables, jnp.ones((5, 5)))" in text
+    assert "this error::" in text
