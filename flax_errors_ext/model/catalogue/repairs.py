@@ -186,5 +186,25 @@ DOCSTRING_FIXES: Mapping[str, tuple[DocstringFix, ...]] = {
             "(``flax/training/checkpoints.py``, flax 0.12.8 and 0.12.12).",
         ),
     ),
+    "jax.errors": (
+        DocstringFix(
+            "NonConcreteBooleanIndexError",
+            old="unless `x` is marked as static, and so",
+            new="because it depends on the values in `x`, and so",
+            why="An array cannot be marked static: ``jax.jit(lambda x: x[x > 0], "
+            "static_argnums=0)`` called with ``jnp.arange(-5, 5)`` (or a NumPy array) raises "
+            "``ValueError: Non-hashable static arguments are not supported`` (jax 0.10.2 and "
+            "0.12.0.1, whose docstrings hold the same sentence).",
+        ),
+        DocstringFix(
+            "UnexpectedTracerError",
+            old="``When the Tracer was created, the final 5 stack frames were...``",
+            new="``When the value was created, the final 5 stack frames ...``",
+            why="The message it quotes says 'When the value was created, the final 5 stack "
+            "frames (most recent last) excluding JAX-internal frames were:' "
+            "(``jax/_src/core.py``, jax 0.10.2 and 0.12.0.1); no release we run prints "
+            "'When the Tracer was created'.",
+        ),
+    ),
 }
 """The repairs, by the module whose docstrings they are made in."""

@@ -5,6 +5,9 @@ from __future__ import annotations
 import inspect
 
 import flax.errors
+import jax
+import jax.errors
+import jax.numpy as jnp
 import pytest
 
 from flax_errors_ext.model.catalogue.repairs import (
@@ -97,3 +100,37 @@ def test_scope_param_shape_errors_shapes_are_put_the_right_way_round() -> None:
     assert "init(random.key(0), jnp.ones((5, 5, 1)))" in text
     assert "apply(variables, jnp.ones((5, 5)))" in text
     assert "this error::" in text
+
+
+def test_every_jax_repair_applies_to_the_installed_jax() -> None:
+    """The same check for jax.errors, on whichever jax this stack runs."""
+    for fix in DOCSTRING_FIXES["jax.errors"]:
+        docstring = inspect.cleandoc(getattr(jax.errors, fix.name).__doc__)
+        assert fix.old in docstring or fix.new in docstring, fix
+        assert fix.why, fix
+
+
+def test_the_jax_repairs_are_made_and_none_is_stale() -> None:
+    by_class: dict[str, list[DocstringFix]] = {}
+    for fix in DOCSTRING_FIXES["jax.errors"]:
+        by_class.setdefault(fix.name, []).append(fix)
+    texts = {}
+    for name, fixes in by_class.items():
+        docstring = getattr(jax.errors, name).__doc__ or ""
+        texts[name], stale = repaired_docstring(docstring, fixes)
+        assert stale == (), name
+        assert len(texts[name].split("\n")) == len(docstring.split("\n")), name
+    # An array cannot be marked static (it is not hashable), so the prose no longer says so.
+    assert "marked as static" not in texts["NonConcreteBooleanIndexError"]
+    boolean = texts["NonConcreteBooleanIndexError"]
+    assert "compile-time\n  because it depends on the values in `x`, and so" in boolean
+    # The quoted words are those the message prints.
+    leaked = texts["UnexpectedTracerError"]
+    assert "``When the value was created, the final 5 stack frames ...``" in leaked
+
+
+def test_an_array_cannot_be_marked_static_as_the_repaired_prose_says() -> None:
+    """What the NonConcreteBooleanIndexError repair rests on, measured on this stack's jax."""
+    positive_values = jax.jit(lambda x: x[x > 0], static_argnums=0)
+    with pytest.raises(ValueError, match="Non-hashable static arguments are not supported"):
+        positive_values(jnp.arange(-5, 5))
