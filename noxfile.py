@@ -111,10 +111,14 @@ def site_build(python: str) -> tuple[str, ...]:
 
 @nox.session(python=NEWEST)
 def linkcheck(session: nox.Session) -> None:
-    """Offline: every local link and anchor of the built site resolves (builds it first)."""
+    """Offline: every local link and anchor resolves, every landing page within its weight.
+
+    Builds the site first.
+    """
     install_locked(session, "-e", ".[docs]")
     session.run("sphinx-build", *SITE_BUILD)
     session.run("python", "-m", "tests.site_links", "docs/_build/html")
+    session.run("python", "-m", "tests.site_weight", "docs/_build/html")
 
 
 @nox.session(python=PYTHON)

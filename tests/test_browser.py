@@ -30,6 +30,7 @@ from flax_errors_ext.model.config import KNOWN_MODULES
 from flax_errors_ext.model.history.releases import SHIPPED
 from flax_errors_ext.model.lookup.wordings import Wording, recorded_wordings
 from tests.site_links import check_site
+from tests.site_weight import BUDGET, weigh
 from tests.utils import FLAX, OURS, run_in_process, site_runs
 
 if TYPE_CHECKING:
@@ -170,9 +171,10 @@ def _watched_tab(browser: Browser, *, width: int, height: int) -> Iterator[Page]
     opened.on("response", on_response)
 
     def on_failed(request: Request) -> None:
-        # A page that forwards (location.replace) aborts its own load: the browser
-        # moved on, nothing is missing.
-        if request.is_navigation_request() and request.failure == "net::ERR_ABORTED":
+        # A page that forwards (location.replace) aborts its own load and the files it
+        # was still fetching: the browser moved on, nothing is missing. (A missing
+        # file is a 404 response; a fetch from the network fails to connect.)
+        if request.failure == "net::ERR_ABORTED":
             return
         missing.append(request.url)
 
@@ -217,6 +219,8 @@ def test_printed_url_lands_on_the_entry(
 
     page.goto(_local(match.group(0), site_url))
 
+    # The module's page, where the URL lands, takes the reader on to the entry's own.
+    page.wait_for_url(f"**/{entry.site.page}.html#{qualname}")
     section = page.locator(f'section[id="{qualname}"]')
     heading = section.locator("h1, h2, h3").first
     assert heading.inner_text().rstrip("#¶ \n") == entry.name
@@ -289,8 +293,10 @@ def test_landing_shows_the_fix_and_its_code_on_the_first_screen(
     title, fix_box, status, bad, code = (
         shown[part] for part in ("title", "fix", "status", "bad", "good")
     )
-    # In reading order: the name, the fix, the verification, the wrong and the fixed code.
-    assert 0 <= title["top"] < fix_box["top"] < status["top"] < bad["top"] < code["top"]
+    # In reading order: the name, the fix, the verification, then the wrong code and
+    # the fixed code side by side, as high on the page as each other.
+    assert 0 <= title["top"] < fix_box["top"] < status["top"] < bad["top"]
+    assert status["top"] < code["top"] < height
     assert fix_box["bottom"] <= height, shown
     assert status["bottom"] <= height, shown
     if lines is None:
@@ -298,6 +304,44 @@ def test_landing_shows_the_fix_and_its_code_on_the_first_screen(
     else:
         assert code["top"] + shown["padding"] + lines * shown["line"] <= height, shown
     _screenshot(screen, tmp_path, f"first-screen-{entry.name}.png")
+
+
+# Where the code of the first bad and good example starts, from the top of the window.
+_CODE_TOPS = """(qualname) => {
+  const section = document.getElementById(qualname);
+  const top = (kind) => {
+    const code = section.querySelector(`.flax-errors-shown.${kind} .flax-errors-transcript pre`);
+    return code ? code.getBoundingClientRect().top : null;
+  };
+  return { bad: top("bad"), good: top("good") };
+}"""
+
+
+def test_every_entry_shows_the_wrong_and_the_fixed_code_on_the_first_screen(
+    screen: Page, phone: Page, site: Path, site_url: str
+) -> None:
+    """A laptop shows both codes from the first screen; a phone the wrong one, then the fix."""
+    entries = json.loads((site / "errors.json").read_text())["entries"]
+    with_bad = 0
+    for entry in entries:
+        url = site_url + entry["url"]
+        tops = {}
+        for tab, height in ((screen, SCREEN_HEIGHT), (phone, PHONE_HEIGHT)):
+            tab.goto(url)
+            tops[height] = found = tab.evaluate(_CODE_TOPS, entry["qualname"])
+            if found["bad"] is None:
+                break
+            assert 0 < found["bad"] < height, (entry["qualname"], height, found)
+        if tops[SCREEN_HEIGHT]["bad"] is None:
+            continue
+        with_bad += 1
+        laptop, small = tops[SCREEN_HEIGHT], tops[PHONE_HEIGHT]
+        if laptop["good"] is not None:
+            assert 0 < laptop["good"] < SCREEN_HEIGHT, (entry["qualname"], laptop)
+            assert small["good"] > small["bad"], (entry["qualname"], small)
+    # Every entry with a bad example it can raise here has one open (JitPytreeError,
+    # Flax's and JAX's): none was skipped by a page that lost its examples.
+    assert with_bad >= len(entries) - 5, with_bad
 
 
 def test_landing_page_says_what_and_links_to_the_index(
@@ -335,7 +379,7 @@ def _phone_pages(site: Path) -> dict[str, str]:
     return {
         "landing": "index.html",
         "error-index": "error_index.html",
-        "flax-errors": urls["flax.errors.ScopeParamShapeError"].partition("#")[0],
+        "flax-errors": "api_reference/flax.errors.html",
         "entry": urls["flax_errors_ext.errors.JitPytreeError"],
     }
 
@@ -522,7 +566,7 @@ def test_old_anchors_land_on_retired_entries(
 ) -> None:
     retired = _retired_names()
     assert len(retired) >= 3
-    page_url = _urls(site)["flax.errors.ScopeParamShapeError"].partition("#")[0]
+    page_url = "api_reference/flax.errors.html"  # where printed URLs land
     for name in retired[:3]:
         screen.goto(f"{site_url}{page_url}#flax.errors.{name}")
 
@@ -552,7 +596,7 @@ def test_jaxs_newer_page_layout_lands_on_the_entry(page: Page, site_url: str) ->
 
     page.goto(url.replace(JAX_BASE_URL + "/", site_url) + "#" + fragment)
 
-    page.wait_for_url(f"**/errors.html#{fragment}")
+    page.wait_for_url(f"**/errors/{fragment.rpartition('.')[2]}.html#{fragment}")
     assert "/101/" not in page.url
     heading = page.locator(f'section[id="{fragment}"]').locator("h1, h2, h3").first
     box = heading.bounding_box()
@@ -560,7 +604,9 @@ def test_jaxs_newer_page_layout_lands_on_the_entry(page: Page, site_url: str) ->
     assert 0 <= box["y"] < HEIGHT
 
 
-def test_a_url_of_an_old_page_layout_lands_on_the_entry(page: Page, site_url: str) -> None:
+def test_a_url_of_an_old_page_layout_lands_on_the_entry(
+    page: Page, site: Path, site_url: str
+) -> None:
     """Flax 0.4 and 0.5 printed .../en/latest/flax.errors.html#...: the URL still lands."""
     histories, _ = read_histories(ROOT, [SHIPPED], {"flax.errors"})
     printed = [
@@ -576,7 +622,9 @@ def test_a_url_of_an_old_page_layout_lands_on_the_entry(page: Page, site_url: st
 
     page.goto(_local(old.group(0), site_url))
 
-    page.wait_for_url(f"**/api_reference/flax.errors.html#{old.group(2)}")
+    # The entry's page, or the module's where the error is retired.
+    landing = _urls(site).get(old.group(2), f"api_reference/flax.errors.html#{old.group(2)}")
+    page.wait_for_url(f"**/{landing}")
     heading = page.locator(f'section[id="{old.group(2)}"]').locator("h1, h2, h3").first
     box = heading.bounding_box()
     assert box is not None
@@ -602,7 +650,7 @@ def test_an_anchor_that_no_recorded_release_had_says_so(page: Page, site_url: st
 def test_copy_button_copies_the_code_without_prompts_or_output(page: Page, site_url: str) -> None:
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     qualname = "flax.errors.ScopeParamShapeError"
-    page.goto(f"{site_url}api_reference/flax.errors.html#{qualname}")
+    page.goto(f"{site_url}api_reference/flax.errors/ScopeParamShapeError.html")
     block = page.locator(f'section[id="{qualname}"] .flax-errors-transcript').first
     block.hover()
     block.locator("button.copybtn").click()
@@ -620,6 +668,13 @@ def test_copy_button_copies_the_code_without_prompts_or_output(page: Page, site_
 def test_internal_links_of_the_real_site_resolve(site: Path) -> None:
     report = check_site(site)
     assert report.broken == []
+
+
+def test_every_landing_page_of_the_real_site_is_within_its_weight(site: Path) -> None:
+    """The pages a printed URL leads to (nox -s linkcheck weighs the executed site too)."""
+    weights = weigh(site)
+    assert len(weights) >= len(_urls(site)) + 3  # every entry's page, and the modules'
+    assert [str(w) for w in weights if w.over(BUDGET)] == []
 
 
 def _served_root(tmp_path_factory: pytest.TempPathFactory, root: str) -> Iterator[str]:
@@ -640,12 +695,13 @@ def test_hostile_error_text_stays_text_in_pages_and_search(
     page: Page, hostile_site_url: str
 ) -> None:
     page.goto(hostile_site_url + "api_reference/site_a_errors.html#site_a_errors.LeakyError")
+    page.wait_for_url("**/api_reference/site_a_errors/LeakyError.html#site_a_errors.LeakyError")
     assert "<script>alert(1)</script>" in page.locator("body").inner_text()
     page.goto(hostile_site_url + "search.html?q=leaf+leaked+alert+script+into+the+forest")
     page.wait_for_selector("#search-results li a")
     first = page.locator("#search-results li").first
     assert first.locator("a").get_attribute("href") == (
-        "api_reference/site_a_errors.html#site_a_errors.LeakyError"
+        "api_reference/site_a_errors/LeakyError.html#site_a_errors.LeakyError"
     )
     assert "<script>" in first.inner_text()  # shown as text; the page fixture saw no alert
 
@@ -681,7 +737,7 @@ def foreign_prose_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
 def test_code_never_run_is_labelled_and_has_no_copy_button(
     page: Page, foreign_prose_url: str
 ) -> None:
-    page.goto(foreign_prose_url + "api_reference/foreign_lib.html#foreign_lib.LinkedError")
+    page.goto(foreign_prose_url + "api_reference/foreign_lib/LinkedError.html")
     prose = page.locator(".flax-errors-foreign")
     not_run = prose.locator("div.flax-errors-not-run")
     assert not_run.count() == 3

@@ -87,7 +87,8 @@ def test_the_command_line_reads_the_project_conf(project: Path) -> None:
     listed = _cli(project, "list")
     assert listed.returncode == ExitCode.OK, listed.stderr
     assert (
-        f"{BASE}/api_reference/mylib.errors.html#mylib.errors.ShapeMismatchError" in listed.stdout
+        f"{BASE}/api_reference/mylib.errors/ShapeMismatchError.html#mylib.errors.ShapeMismatchError"
+        in listed.stdout
     )
 
 

@@ -50,6 +50,18 @@ def project_from_root(root: str, tmp_path: Path) -> Path:
     return project
 
 
+def module_html(outdir: Path, page: str) -> str:
+    """A module's page and its entries' pages (``<page>/<Name>.html``), as one text.
+
+    For tests of what an entry shows, whichever page of the module shows it: the
+    entries' pages come first, in name order, so that the first element of an
+    entry's id is the entry's section, not its summary on the module's page.
+    """
+    module = outdir / f"{page}.html"
+    entries = sorted((outdir / page).glob("*.html")) if (outdir / page).is_dir() else []
+    return "\n".join(path.read_text() for path in (*entries, module))
+
+
 def read_catalogue(outdir: Path) -> dict[str, Any]:
     """The errors.json a build wrote."""
     catalogue: dict[str, Any] = json.loads((outdir / "errors.json").read_text())

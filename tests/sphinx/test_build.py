@@ -17,7 +17,7 @@ import pytest
 from sphinx.testing.util import SphinxTestApp
 
 from flax_errors_ext.model.runs.fingerprint import Device
-from tests.utils import entry, project_from_root, read_catalogue
+from tests.utils import entry, module_html, project_from_root, read_catalogue
 
 MakeApp = Callable[..., SphinxTestApp]
 
@@ -49,7 +49,8 @@ def rebuild_after_editing(
 
 
 def page(app: SphinxTestApp, module: str) -> str:
-    return (Path(app.outdir) / "api_reference" / f"{module}.html").read_text()
+    """The module's page and its entries' pages."""
+    return module_html(Path(app.outdir), f"api_reference/{module}")
 
 
 @pytest.mark.sphinx("html", testroot="passing")
@@ -60,7 +61,9 @@ def test_passing_entry_is_executed_rendered_and_recorded(app: SphinxTestApp) -> 
     assert "flax-errors" not in warnings(app)
     record = entry(catalogue, "ShapeError")
     assert record["qualname"] == "passing_errors.ShapeError"
-    assert record["url"] == "api_reference/passing_errors.html#passing_errors.ShapeError"
+    assert record["url"] == (
+        "api_reference/passing_errors/ShapeError.html#passing_errors.ShapeError"
+    )
     assert re.search(r"passing_errors\.py:7$", record["source"])
     assert record["status"] == "passed"
     assert [(e["kind"], e["status"]) for e in record["examples"]] == [
@@ -442,10 +445,11 @@ def test_parallel_build_matches_serial(
 
 
 def _entries_html(html: str) -> str:
-    start = html.index('<section class="flax-errors-entry"')
-    entries = html[start : html.index("</main>") if "</main>" in html else len(html)]
+    """Every entry's section, of the pages of one module."""
+    entries = re.findall(r'<section class="flax-errors-entry".*?(?=</main>|$)', html, re.S)
+    assert entries
     # When each build checked its entries is the one thing that may differ.
-    return re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d( UTC)?", "<time>", entries)
+    return re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d( UTC)?", "<time>", "".join(entries))
 
 
 @pytest.mark.sphinx("html", testroot="incremental")
@@ -577,7 +581,7 @@ def test_upstream_examples_run_with_verdicts_of_their_own(
         for name, e in by_name.items()
     }
     assert upstream == {"HeldError": ["passed"], "StaleError": ["drifted"]}
-    page = (Path(app.outdir) / "api_reference" / "upstream_lib.html").read_text()
+    page = module_html(Path(app.outdir), "api_reference/upstream_lib")
     assert "own examples</label>" in page  # the upstream tab
     # Unresolved references are code, not styled as the links they are not.
     assert "their.own.function()" in page

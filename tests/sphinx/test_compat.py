@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.utils import entry, read_catalogue
+from tests.utils import entry, module_html, read_catalogue
 
 if TYPE_CHECKING:
     from sphinx.testing.util import SphinxTestApp
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 def test_entries_build_alike_on_every_sphinx(app: SphinxTestApp) -> None:
     app.build()
     catalogue = read_catalogue(Path(app.outdir))
-    page = (Path(app.outdir) / "api_reference" / "compat_errors.html").read_text()
+    page = module_html(Path(app.outdir), "api_reference/compat_errors")
     warnings = app.warning.getvalue()
 
     # The root's extension fails on every exception autodoc documents: the entries

@@ -168,7 +168,8 @@ def figures(records: Sequence[EntryRecord]) -> Figures:
         entries=len(records),
         statuses=tuple((s, counts[s]) for s in order),
         device=devices[0].label if devices else "",
-        versions=", ".join(f"{name} {version}" for name, version in versions),
+        # By name, as each entry's line lists them: the same text cold or warm.
+        versions=", ".join(f"{name} {version}" for name, version in sorted(versions)),
     )
 
 

@@ -22,7 +22,8 @@
       return;
     }
     if (!DOTTED_NAME.test(wanted) || document.getElementById(wanted)) return;
-    if (!document.querySelector("section.flax-errors-entry")) return;
+    // Only on a page of the catalogue: an entry's, or a module's index of them.
+    if (!document.querySelector("section.flax-errors-entry, section.flax-errors-summary")) return;
     const name = wanted.split(".").pop();
     const notice = document.createElement("div");
     notice.id = NOTICE_ID;

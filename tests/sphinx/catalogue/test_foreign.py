@@ -13,6 +13,7 @@ from flax_errors_ext.sphinx.catalogue.foreign import (
     NOT_RUN_CLASS,
     NOT_RUN_LABEL_CLASS,
 )
+from tests.utils import module_html
 
 if TYPE_CHECKING:
     from sphinx.testing.util import SphinxTestApp
@@ -28,7 +29,7 @@ def test_a_foreign_docstring_links_known_names_and_labels_code_never_run(
     app.build()
     assert app.statuscode == 0
     assert "WARNING" not in app.warning.getvalue()
-    html = (Path(app.outdir) / "api_reference" / "foreign_lib.html").read_text()
+    html = module_html(Path(app.outdir), "api_reference/foreign_lib")
     soup = BeautifulSoup(html, "html.parser")
     section = soup.find("section", id="foreign_lib.LinkedError")
     assert section is not None

@@ -22,6 +22,7 @@ from flax_errors_ext.sphinx.catalogue.signatures import (
     readable_constructor,
     stated_signature,
 )
+from tests.utils import module_html
 
 if TYPE_CHECKING:
     from sphinx.testing.util import SphinxTestApp
@@ -32,7 +33,7 @@ NATIVE = "(msg: str | None = None, code: int | None = None)"
 
 def signatures(app: SphinxTestApp) -> dict[str, tuple[str, str]]:
     """Each entry's signature as a reader sees it, and any fields below it, by class."""
-    html = (Path(app.outdir) / "api_reference" / "typehints_errors.html").read_text()
+    html = module_html(Path(app.outdir), "api_reference/typehints_errors")
     shown = {}
     for section in BeautifulSoup(html, "html.parser").select("section.flax-errors-entry"):
         block = section.select_one("div.flax-errors-signature")

@@ -15,6 +15,7 @@ from sphinx.testing.util import SphinxTestApp
 from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.model.history.example_runs import entry_codes
 from tests.site_links import check_site
+from tests.utils import module_html
 
 MakeApp = Callable[..., SphinxTestApp]
 ROOT = Path(__file__).parents[2] / "roots" / "test-history"
@@ -67,7 +68,7 @@ def test_the_site_shows_each_errors_history_and_flags_a_stale_one(
     assert app.statuscode == 0
     warnings = app.warning.getvalue()
     out = Path(app.outdir)
-    page = (out / "api_reference" / "history_errors.html").read_text()
+    page = module_html(out, "api_reference/history_errors")
     index = (out / "errors.html").read_text()
 
     # The entry kept up to date: its strip, one cell per release and the build's last,
@@ -129,8 +130,8 @@ def test_the_site_shows_each_errors_history_and_flags_a_stale_one(
     assert '<div class="flax-errors-matrix-box' in matrix
     rows = re.findall(r'<tr class="row-\w+"><td><p><a [^>]*href="([^"]+)"', matrix)
     assert rows == [
-        "api_reference/history_errors.html#history_errors.EditedError",
-        "api_reference/history_errors.html#history_errors.KeptError",
+        "api_reference/history_errors/EditedError.html#history_errors.EditedError",
+        "api_reference/history_errors/KeptError.html#history_errors.KeptError",
         "api_reference/history_errors.html#history_errors.OldError",
     ]
     assert "(retired)" in matrix
@@ -155,7 +156,7 @@ def test_a_history_recorded_again_is_shown_on_the_next_build(
     again.build()
 
     assert "history-stale" not in again.warning.getvalue()
-    page = (Path(again.outdir) / "api_reference" / "history_errors.html").read_text()
+    page = module_html(Path(again.outdir), "api_reference/history_errors")
     edited = _section(page, "history_errors.EditedError")
     assert "not shown" not in edited
     assert STALE_TEXT in edited  # what the file now says that code raised

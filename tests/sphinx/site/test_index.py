@@ -58,7 +58,11 @@ def test_landing_page_counts_every_entry_and_says_where_it_was_verified(
     assert "<strong>3</strong> errors catalogued" in page
     assert ">2 verified</span>" in page
     assert ">1 undocumented</span>" in page
-    assert re.search(r"Last verified \d{4}-\d\d-\d\d \d\d:\d\d UTC on CPU, with jax ", page)
+    assert re.search(
+        r"Last verified \d{4}-\d\d-\d\d \d\d:\d\d UTC on CPU, with flax [\d.]+, jax [\d.]+, "
+        r"jaxlib [\d.]+\.",
+        page,
+    )
 
 
 @pytest.mark.sphinx("html", testroot="site")
@@ -67,9 +71,9 @@ def test_index_lists_every_entry_with_its_status_and_link(app: SphinxTestApp) ->
 
     page = html(app, "errors.html")
     assert _index_rows(page) == [
-        ("api_reference/site_a_errors.html#site_a_errors.BareError", "undocumented"),
-        ("api_reference/site_a_errors.html#site_a_errors.LeakyError", "verified"),
-        ("api_reference/site_b_errors.html#site_b_errors.CalmError", "verified"),
+        ("api_reference/site_a_errors/BareError.html#site_a_errors.BareError", "undocumented"),
+        ("api_reference/site_a_errors/LeakyError.html#site_a_errors.LeakyError", "verified"),
+        ("api_reference/site_b_errors/CalmError.html#site_b_errors.CalmError", "verified"),
     ]
     # Another library's errors show up under their module's name.
     assert 'id="area-site-a-errors"' in page
@@ -83,12 +87,12 @@ def test_error_text_is_in_sphinx_search_index_and_search_data(app: SphinxTestApp
     app.build()
     text = html(app, "searchindex.js")
     index = json.loads(text[text.index("(") + 1 : text.rindex(")")])
-    page = index["docnames"].index("api_reference/site_a_errors")
+    page = index["docnames"].index("api_reference/site_a_errors/LeakyError")
     # A word that occurs only in the error's message: literal blocks are indexed.
     found = index["terms"]["forest"]
     assert page in (found if isinstance(found, list) else [found])
     leaky = next(item for item in search_data(app) if item["name"] == "LeakyError")
-    assert leaky["docname"] == "api_reference/site_a_errors"
+    assert leaky["docname"] == "api_reference/site_a_errors/LeakyError"
     assert leaky["messages"][0].startswith("site_a_errors.LeakyError: leaf 1 leaked")
 
 
@@ -99,7 +103,7 @@ def test_error_text_is_escaped_on_index_landing_and_entries(app: SphinxTestApp) 
     for name in ("index.html", "errors.html", "api_reference/site_a_errors.html", "search.html"):
         assert SCRIPT not in html(app, name), name
     assert ESCAPED in html(app, "errors.html")
-    entry = html(app, "api_reference/site_a_errors.html")
+    entry = html(app, "api_reference/site_a_errors/LeakyError.html")
     assert entry.count(ESCAPED) >= 3  # headline, short output and full traceback
     # The search data carries the text as JSON data, which the page never parses as HTML.
     leaky = next(item for item in search_data(app) if item["name"] == "LeakyError")
@@ -111,10 +115,8 @@ def test_entry_shows_both_examples_open_trimmed_output_and_the_full_traceback(
     app: SphinxTestApp,
 ) -> None:
     app.build()
-    page = html(app, "api_reference/site_a_errors.html")
-    entry = page[
-        page.index('id="site_a_errors.LeakyError"') : page.index('id="site_a_errors.BareError"')
-    ]
+    page = html(app, "api_reference/site_a_errors/LeakyError.html")
+    entry = page[page.index('id="site_a_errors.LeakyError"') :]
 
     # The wrong code and the fixed code one after the other, open: no tabs to click.
     headings = re.findall(r'<p class="flax-errors-heading[^"]*">(.*?)</p>', entry)
@@ -152,7 +154,7 @@ def test_entry_shows_both_examples_open_trimmed_output_and_the_full_traceback(
     # The headline is not repeated as the explanation's first paragraph.
     assert entry.count("that leak") == 1
     # An entry without examples keeps its badge.
-    bare = page[page.index('id="site_a_errors.BareError"') :]
+    bare = html(app, "api_reference/site_a_errors/BareError.html")
     assert re.search(r">undocumented</span> No examples yet · flax ", bare)
 
 
@@ -186,7 +188,9 @@ def test_no_folder_of_the_build_machine_is_published(app: SphinxTestApp) -> None
         e["name"]: e["source"] for e in json.loads((out / "errors.json").read_text())["entries"]
     }
     assert sources["LeakyError"] == "site_a_errors.py:7"
-    assert "&quot;jax/_src/tree_util.py&quot;" in html(app, "api_reference/site_a_errors.html")
+    assert "&quot;jax/_src/tree_util.py&quot;" in html(
+        app, "api_reference/site_a_errors/LeakyError.html"
+    )
 
 
 @pytest.mark.sphinx("html", testroot="site", srcdir="site_see_also")
@@ -195,11 +199,12 @@ def test_see_also_links_go_both_ways(app: SphinxTestApp, monkeypatch: pytest.Mon
     monkeypatch.setattr(areas, "RELATED", {leaky: (calm,), calm: (leaky,)})
     app.build()
 
-    page_a = html(app, "api_reference/site_a_errors.html")
-    page_b = html(app, "api_reference/site_b_errors.html")
-    assert f'href="site_b_errors.html#{calm}"' in page_a
-    assert f'href="site_a_errors.html#{leaky}"' in page_b
-    assert page_a.count("See also:") == 1  # BareError relates to nothing: no line
+    page_a = html(app, "api_reference/site_a_errors/LeakyError.html")
+    page_b = html(app, "api_reference/site_b_errors/CalmError.html")
+    assert f'href="../site_b_errors/CalmError.html#{calm}"' in page_a
+    assert f'href="../site_a_errors/LeakyError.html#{leaky}"' in page_b
+    # BareError relates to nothing: no line.
+    assert "See also:" not in html(app, "api_reference/site_a_errors/BareError.html")
 
 
 @pytest.mark.sphinx("html", testroot="site", srcdir="site_parallel", parallel=2)
@@ -222,10 +227,10 @@ def test_index_follows_the_catalogue_without_being_edited(
 
     assert again.statuscode == 1  # the drift fails the build, and the index says so
     rows = dict(_index_rows(html(again, "errors.html")))
-    assert rows["api_reference/site_b_errors.html#site_b_errors.CalmError"] == "drifted"
+    assert rows["api_reference/site_b_errors/CalmError.html#site_b_errors.CalmError"] == "drifted"
     assert ">1 drifted</span>" in html(again, "index.html")
     # The entry says so too, where the reader lands, and marks the example that failed.
-    calm = html(again, "api_reference/site_b_errors.html")
+    calm = html(again, "api_reference/site_b_errors/CalmError.html")
     assert ">drifted</span> An example no longer does what is documented (run on CPU)" in calm
     assert '<p class="flax-errors-heading flax-errors-failed rubric">What raises it</p>' in calm
     assert '<p class="flax-errors-heading rubric">The fix</p>' in calm

@@ -18,6 +18,7 @@ from docutils import nodes
 from flax_errors_ext.model.site.frame_links import SourceLinks, link_templates
 from flax_errors_ext.sphinx.site.linked_tracebacks import source_links, traceback_block
 from tests.site_links import check_site
+from tests.utils import module_html
 
 if TYPE_CHECKING:
     from sphinx.testing.util import SphinxTestApp
@@ -84,7 +85,7 @@ def test_flax_and_jax_frames_link_to_their_tags_and_the_readers_do_not(
     app: SphinxTestApp,
 ) -> None:
     app.build()
-    page = (Path(app.outdir) / "api_reference/source_links_errors.html").read_text()
+    page = module_html(Path(app.outdir), "api_reference/source_links_errors")
     assert "Checked: raises exactly this error, with the documented text." in page
     frames = _frames(page)
     flax, jax = importlib.metadata.version("flax"), importlib.metadata.version("jax")

@@ -1,0 +1,116 @@
+"""A module's page and its entries' pages, as the default layout and the other write them.
+
+Built from ``tests/roots/test-site`` (two modules, three errors) with execution off:
+what is checked here is where things are, not what ran.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from sphinx.testing.util import SphinxTestApp
+
+from flax_errors_ext.sphinx.catalogue.module_page import FORWARD_SCRIPT
+from flax_errors_ext.sphinx.catalogue.stubs import STUB_MARKER
+from tests.utils import read_catalogue
+
+MakeApp = Callable[..., SphinxTestApp]
+OFF = {"nb_execution_mode": "off"}
+
+
+def _section(html: str, anchor: str) -> str:
+    found = re.search(rf'<section [^>]*id="{re.escape(anchor)}"[^>]*>(.*?)</section>', html, re.S)
+    assert found, f"no section {anchor}"
+    return found.group(1)
+
+
+@pytest.mark.sphinx("html", testroot="site", confoverrides=OFF)
+def test_each_error_has_its_page_and_its_modules_page_indexes_them(app: SphinxTestApp) -> None:
+    app.build()
+    assert app.statuscode == 0, app.warning.getvalue()
+    html = Path(app.outdir)
+
+    module_page = (html / "api_reference" / "site_a_errors.html").read_text()
+    for name in ("LeakyError", "BareError"):
+        entry_page = (html / "api_reference" / "site_a_errors" / f"{name}.html").read_text()
+        # The entry in full on its own page, titled by the error's name.
+        assert re.search(rf"<title>{name}\b", entry_page)
+        assert f'<section class="flax-errors-entry" id="site_a_errors.{name}">' in entry_page
+        # On the module's page, at the anchor printed URLs name: the summary and a link.
+        summary = _section(module_page, f"site_a_errors.{name}")
+        assert "flax-errors-summary" in module_page
+        assert f'href="site_a_errors/{name}.html"' in summary
+        assert 'class="flax-errors-entry"' not in summary
+    # The script that takes a printed URL's reader on, once, after the summaries.
+    assert module_page.count(FORWARD_SCRIPT) == 1
+    assert module_page.index(FORWARD_SCRIPT) > module_page.index('id="site_a_errors.BareError"')
+    # The entries' pages are under the module's page in the navigation.
+    entry_page = (html / "api_reference" / "site_a_errors" / "LeakyError.html").read_text()
+    assert 'href="../site_a_errors.html"' in entry_page
+    # Everything that points at an entry points at its page.
+    urls = {e["qualname"]: e["url"] for e in read_catalogue(html)["entries"]}
+    assert urls["site_b_errors.CalmError"] == (
+        "api_reference/site_b_errors/CalmError.html#site_b_errors.CalmError"
+    )
+    index = (html / "errors.html").read_text()
+    assert 'href="api_reference/site_b_errors/CalmError.html#site_b_errors.CalmError"' in index
+
+
+@pytest.mark.sphinx(
+    "html",
+    testroot="site",
+    srcdir="site_module_pages",
+    confoverrides={**OFF, "flax_errors_pages": "module"},
+)
+def test_a_project_can_keep_every_entry_on_its_modules_page(app: SphinxTestApp) -> None:
+    app.build()
+    assert app.statuscode == 0, app.warning.getvalue()
+    html = Path(app.outdir)
+
+    module_page = (html / "api_reference" / "site_a_errors.html").read_text()
+    assert '<section class="flax-errors-entry" id="site_a_errors.LeakyError">' in module_page
+    assert FORWARD_SCRIPT not in module_page
+    assert not (html / "api_reference" / "site_a_errors").exists()
+    urls = {e["qualname"]: e["url"] for e in read_catalogue(html)["entries"]}
+    assert urls["site_a_errors.LeakyError"] == (
+        "api_reference/site_a_errors.html#site_a_errors.LeakyError"
+    )
+
+
+@pytest.mark.sphinx("html", testroot="site", srcdir="site_stale_pages", confoverrides=OFF)
+def test_an_entrys_page_goes_with_its_error_and_a_projects_own_page_stays(
+    app: SphinxTestApp, make_app: MakeApp
+) -> None:
+    srcdir = Path(app.srcdir)
+    folder = srcdir / "api_reference" / "site_a_errors"
+    own = folder / "Notes.rst"
+    own.write_text(":orphan:\n\nNotes\n=====\n\nThe project's own page.\n")
+    gone = folder / "RetiredError.rst"
+    gone.write_text(f"{STUB_MARKER}\n\n:orphan:\n\n.. flax-errors-entry:: site_a_errors.Retired\n")
+
+    # The pages are written when the build opens.
+    again = make_app("html", srcdir=srcdir, confoverrides=OFF)
+    again.build()
+
+    assert again.statuscode == 0, again.warning.getvalue()
+    assert not gone.exists()
+    assert own.read_text().endswith("The project's own page.\n")
+    assert (folder / "LeakyError.rst").read_text().startswith(STUB_MARKER)
+    assert "Retired" not in again.warning.getvalue()
+
+
+@pytest.mark.sphinx("html", testroot="site", srcdir="site_unknown_entry", confoverrides=OFF)
+def test_an_entry_directive_naming_no_error_is_a_located_warning(app: SphinxTestApp) -> None:
+    page = Path(app.srcdir) / "typo.rst"
+    page.write_text(":orphan:\n\n.. flax-errors-entry:: site_a_errors.LeakyEror\n")
+
+    app.build()
+
+    warnings = app.warning.getvalue()
+    assert "typo.rst:3: WARNING: site_a_errors.LeakyEror: site_a_errors has no catalogue " in (
+        re.sub(r"\x1b\[[0-9;]*m", "", warnings)
+    )
+    assert "(its entries: LeakyError, BareError)" in warnings
