@@ -718,9 +718,7 @@ def test_the_flax_page_is_grouped_by_area_and_names_wrap_between_words(
     for link in jump.all():
         target = (link.get_attribute("href") or "").lstrip("#")
         assert page.locator(f'section[id="{target}"]').count() == 1
-    assert page.locator(
-        'section.flax-errors-group section[id="flax.errors.LazyInitError"]'
-    ).count()
+    assert page.locator('section.flax-errors-group [id="flax.errors.LazyInitError"]').count()
     # The contents list breaks long CamelCase names between words, and keeps their text.
     name = "ApplyScopeInvalidVariablesStructureError"
     link = page.locator("nav a", has_text=name).first

@@ -228,9 +228,7 @@ def test_every_consumer_of_a_built_site_agrees_with_the_layout(
     for qualname in located:
         printed = layout.printed(qualname)
         assert printed.page == PAGE
-        summary = re.search(
-            rf'<section [^>]*id="{re.escape(printed.anchor)}"(.*?)</section>', index_page, re.S
-        )
+        summary = re.search(rf'id="{re.escape(printed.anchor)}">(.*?)</div>', index_page, re.S)
         assert summary, qualname
         assert f'href="device/{qualname.rpartition(".")[2]}.html"' in summary.group(1)
     # The error index (at the site's root, so its links are the site paths) and search.

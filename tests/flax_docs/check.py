@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 MODULE = "flax.errors"
 PAGE = "api_reference/flax.errors.html"
 """Where Flax's errors link to, on Flax's site and on this build's alike."""
+ENTRY_PAGES = PAGE.removesuffix(".html")
+"""The folder of the errors' own pages, ``<ENTRY_PAGES>/<Name>.html`` (the default layout)."""
 FLAX_SITE = "https://flax.readthedocs.io/en/latest/"
 SETTLED = ("passed", "unreachable")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -101,13 +103,24 @@ def check_entries(document: dict[str, Any], documented: set[str], page_ids: set[
             problems.append(f"{qualname}: {entry['status']}, not {' or '.join(SETTLED)}")
         if not entry["executed"]:
             problems.append(f"{qualname}: not run in this build")
-        if entry["url"] != f"{PAGE}#{qualname}" or qualname not in page_ids:
-            problems.append(f"{qualname}: not at {PAGE}#{qualname} (its url: {entry['url']})")
+        if entry["url"] not in entry_urls(qualname) or qualname not in page_ids:
+            problems.append(
+                f"{qualname}: not at {PAGE}#{qualname} and its own page (its url: {entry['url']})"
+            )
         for example in entry["examples"]:
             for link in PRINTED_LINK.findall(example["actual"]):
                 if link.partition("#")[2] not in page_ids:
                     problems.append(f"{example['source']}: prints {link}, no such anchor")
     return problems
+
+
+def entry_urls(qualname: str) -> set[str]:
+    """Where an entry may be: on Flax's page at its anchor, or on its own page beside it.
+
+    Either way the printed anchor must be on Flax's page (``check_entries``).
+    """
+    name = qualname.rpartition(".")[2]
+    return {f"{PAGE}#{qualname}", f"{ENTRY_PAGES}/{name}.html#{qualname}"}
 
 
 def printed_links(document: dict[str, Any]) -> Counter[str]:
@@ -143,8 +156,9 @@ def _target(item: Any) -> tuple[str, str]:
 def compare_inventories(plain: Inventory, patched: Inventory) -> tuple[list[str], Counter[str]]:
     """Differences that break a link, and a count of those that the adoption may make.
 
-    The module and what lives under it may change; the page may gain labels (Flax's
-    autosectionlabel makes one of each heading). Anything else is a problem.
+    The module and what lives under it may change; the page and the entries' pages
+    may gain labels (Flax's autosectionlabel makes one of each heading). Anything
+    else is a problem.
     """
     problems: list[str] = []
     allowed: Counter[str] = Counter()
@@ -156,8 +170,12 @@ def compare_inventories(plain: Inventory, patched: Inventory) -> tuple[list[str]
         change = "removed" if after is None else "added" if before is None else "changed"
         if name == MODULE or name.startswith(MODULE + "."):
             allowed[f"{change} {role} of {MODULE}"] += 1
-        elif before is None and after is not None and after[0].startswith(PAGE + "#"):
-            allowed[f"added {role} on {PAGE}"] += 1
+        elif (
+            before is None
+            and after is not None
+            and after[0].startswith((PAGE + "#", ENTRY_PAGES + "/"))
+        ):
+            allowed[f"added {role} on {PAGE} or an entry's page"] += 1
         else:
             problems.append(f"{role} {name}: {change} ({before} -> {after})")
     return problems, allowed

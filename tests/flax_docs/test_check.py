@@ -116,7 +116,10 @@ def test_the_adopted_build_passes_when_it_adds_only_labels_on_the_page(
     assert check.main(["adopted", str(plain), str(patched)]) == 0
     out = capsys.readouterr().out
     assert "2 entries (2 passed), 2 run in this build" in out
-    assert "differences allowed: 1 added std:label on api_reference/flax.errors.html" in out
+    assert (
+        "differences allowed: 1 added std:label on api_reference/flax.errors.html "
+        "or an entry's page" in out
+    )
     assert out.rstrip().endswith("adopted: ok")
 
 
@@ -140,7 +143,8 @@ def test_each_broken_promise_of_the_adopted_build_is_named(
     for problem in (
         "    WARNING: new one",
         "flax.errors.AlreadyExistsError: failed, not passed or unreachable",
-        f"flax.errors.AlreadyExistsError: not at {PAGE}#flax.errors.AlreadyExistsError",
+        f"flax.errors.AlreadyExistsError: not at {PAGE}#flax.errors.AlreadyExistsError and its "
+        "own page",
         "flax.errors.ScopeParamShapeError: not run in this build",
         f"prints {PAGE}#flax.errors.Gone, no such anchor",
         "py:class flax.linen.Dense: removed",
@@ -148,6 +152,22 @@ def test_each_broken_promise_of_the_adopted_build_is_named(
     ):
         assert problem in out
     assert "adopted: FAILED, 8 problem(s)" in out
+
+
+def test_an_entry_on_its_own_page_passes_where_its_anchor_is_on_flaxs_page() -> None:
+    qualname = f"flax.errors.{NAMES[0]}"
+    on_its_page = entry(NAMES[0])
+    on_its_page["url"] = f"api_reference/flax.errors/{NAMES[0]}.html#{qualname}"
+    document = {"entries": [on_its_page]}
+
+    assert check.check_entries(document, {qualname}, {qualname}) == []
+    # The printed anchor must still be on Flax's page, where the printed URL lands.
+    assert (
+        f"{qualname}: not at {PAGE}#{qualname} and its own page (its url: {on_its_page['url']})"
+        in check.check_entries(document, {qualname}, set())
+    )
+    elsewhere = {**on_its_page, "url": f"api_reference/other/{NAMES[0]}.html#{qualname}"}
+    assert check.check_entries({"entries": [elsewhere]}, {qualname}, {qualname}) != []
 
 
 def test_inventory_changes_of_the_module_are_allowed_and_counted() -> None:

@@ -87,19 +87,24 @@ class CatalogueDirective(EntryRenderer):
             rendered.append(history_record(history=found.history))
         return rendered
 
-    def _summary(self, entry: ErrorEntry) -> nodes.section:
-        """The entry's name, what went wrong, and the link to its page, at its printed anchor."""
+    def _summary(self, entry: ErrorEntry) -> nodes.container:
+        """The entry's name, what went wrong, and the link to its page, at its printed anchor.
+
+        Not a section: the entry's page has the section titled by the name, and a
+        project that labels every section (``sphinx.ext.autosectionlabel``) would
+        otherwise get two of each label.
+        """
         state = build_context(self.env)
         anchor = state.config.layout.printed(entry.qualname).anchor
-        section = nodes.section(ids=[anchor], classes=["flax-errors-summary"])
-        section += nodes.title(entry.name, entry.name)
+        summary = nodes.container(ids=[anchor], classes=["flax-errors-summary"])
+        summary += nodes.rubric(entry.name, entry.name, classes=["flax-errors-summary-name"])
         if entry.summary:
             line = nodes.paragraph(classes=["flax-errors-headline"])
             line.extend(
                 nodes.literal(part, part) if code else nodes.Text(part)
                 for part, code in inline_parts(entry.summary)
             )
-            section += line
+            summary += line
         text = f"Read the entry for {entry.name}: its examples and its fix"
         link = addnodes.pending_xref(
             "",
@@ -110,8 +115,8 @@ class CatalogueDirective(EntryRenderer):
             refexplicit=True,
             refdoc=self.env.docname,
         )
-        section += nodes.paragraph("", "", link, classes=["flax-errors-entry-link"])
-        return section
+        summary += nodes.paragraph("", "", link, classes=["flax-errors-entry-link"])
+        return summary
 
     def _toctree(self, entries: Sequence[ErrorEntry]) -> list[nodes.Node]:
         """A hidden toctree of the entries' pages: the sidebar, previous and next."""

@@ -23,7 +23,7 @@
     }
     if (!DOTTED_NAME.test(wanted) || document.getElementById(wanted)) return;
     // Only on a page of the catalogue: an entry's, or a module's index of them.
-    if (!document.querySelector("section.flax-errors-entry, section.flax-errors-summary")) return;
+    if (!document.querySelector("section.flax-errors-entry, .flax-errors-summary")) return;
     const name = wanted.split(".").pop();
     const notice = document.createElement("div");
     notice.id = NOTICE_ID;

@@ -6,7 +6,7 @@
 document.addEventListener("DOMContentLoaded", () => {
   const camel = /^[A-Z][A-Za-z0-9]{15,}$/;
   const places = document.querySelectorAll(
-    "nav a, :is(section.flax-errors-entry, section.flax-errors-summary) > :is(h1, h2, h3, h4)",
+    "nav a, section.flax-errors-entry > :is(h1, h2, h3, h4), .flax-errors-summary-name",
   );
   for (const place of places) {
     for (const node of [...place.childNodes]) {

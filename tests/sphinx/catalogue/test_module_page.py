@@ -21,9 +21,12 @@ MakeApp = Callable[..., SphinxTestApp]
 OFF = {"nb_execution_mode": "off"}
 
 
-def _section(html: str, anchor: str) -> str:
-    found = re.search(rf'<section [^>]*id="{re.escape(anchor)}"[^>]*>(.*?)</section>', html, re.S)
-    assert found, f"no section {anchor}"
+def _summary(html: str, anchor: str) -> str:
+    """The summary at ``anchor`` on a module's page (a box of paragraphs, not a section)."""
+    found = re.search(
+        rf'<div class="flax-errors-summary[^"]*" id="{re.escape(anchor)}">(.*?)</div>', html, re.S
+    )
+    assert found, f"no summary at {anchor}"
     return found.group(1)
 
 
@@ -40,8 +43,8 @@ def test_each_error_has_its_page_and_its_modules_page_indexes_them(app: SphinxTe
         assert re.search(rf"<title>{name}\b", entry_page)
         assert f'<section class="flax-errors-entry" id="site_a_errors.{name}">' in entry_page
         # On the module's page, at the anchor printed URLs name: the summary and a link.
-        summary = _section(module_page, f"site_a_errors.{name}")
-        assert "flax-errors-summary" in module_page
+        summary = _summary(module_page, f"site_a_errors.{name}")
+        assert f'<p class="flax-errors-summary-name rubric">{name}</p>' in summary
         assert f'href="site_a_errors/{name}.html"' in summary
         assert 'class="flax-errors-entry"' not in summary
     # The script that takes a printed URL's reader on, once, after the summaries.
