@@ -12,7 +12,7 @@
 3. ``env-get-outdated``: if the fingerprint changed since the last build, every
    catalogue page is read again; a page with a failing entry always is.
 4. ``env-before-read-docs``: run every module a page of which will be read, each
-   entry in a kernel of its own (:mod:`flax_errors_ext.sphinx.catalogue.module_runs`).
+   entry in a kernel of its own (:mod:`flax_errors_ext.sphinx.catalogue.per_build`).
 5. Reading a page renders from those runs: a module's page
    (:mod:`flax_errors_ext.sphinx.catalogue.module_page`) and an entry's
    (:mod:`flax_errors_ext.sphinx.catalogue.entries`).
@@ -47,7 +47,7 @@ from flax_errors_ext.model.runs.report import (
 )
 from flax_errors_ext.model.site.moved_pages import moved_pages
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
-from flax_errors_ext.sphinx.catalogue import module_runs
+from flax_errors_ext.sphinx.catalogue import per_build
 from flax_errors_ext.sphinx.catalogue.stubs import write_stubs
 from flax_errors_ext.sphinx.context import (
     WORK_DIR,
@@ -154,7 +154,7 @@ def open_session(app: Sphinx) -> None:
     context, last = settle(app)
     for deferred in context.take_deferred():
         warn(deferred.message, deferred.subtype, deferred.location)
-    module_runs.discover(context)
+    per_build.discover(context)
     write_stubs(context, Path(app.srcdir), tuple(app.config.source_suffix))
     context.start(_prepared_session(app, context.config), str(app.confdir), last)
     device = context.run.fingerprint.device
@@ -211,7 +211,7 @@ def outdated_by_environment(
     by_doc = CatalogueCollector.records(env)
     context = build_context(env)
     if context.changed:
-        return sorted((set(by_doc) | set(module_runs.catalogue_pages(context))) & env.found_docs)
+        return sorted((set(by_doc) | set(per_build.catalogue_pages(context))) & env.found_docs)
     # A page with a failing entry, so that every build checks it again (from the
     # cache only where the run itself is trusted); a page whose undocumented entry
     # has gained a catalogue file since it was read; and a page whose runs loaded a
@@ -244,10 +244,10 @@ def start_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> No
     read_now(env).clear()
     context = build_context(env)
     session = context.session
-    pages = set(module_runs.catalogue_pages(context)) | set(CatalogueCollector.records(env))
+    pages = set(per_build.catalogue_pages(context)) | set(CatalogueCollector.records(env))
     if session is not None and session.executes and pages & set(docnames):
         session.start_server()
-    module_runs.run_before_reading(context, docnames)
+    per_build.run_before_reading(context, docnames)
 
 
 def finish_build(app: Sphinx, exception: Exception | None) -> None:

@@ -80,7 +80,7 @@ class BuildContext:
     """Whether the run's fingerprint differs from the last build's: every page is read again."""
     modules: dict[str, ErrorModule | DiscoveryError] = dataclasses.field(default_factory=dict)
     """Each listed module as discovered on ``builder-inited``, or why it could not be;
-    never pickled (see :mod:`flax_errors_ext.sphinx.catalogue.module_runs`)."""
+    never pickled (see :mod:`flax_errors_ext.sphinx.catalogue.per_build`)."""
     module_runs: dict[str, ModuleRun] = dataclasses.field(default_factory=dict)
     """Each module's run in this build, by name, once run; never pickled."""
     _run: RunSettings | None = None

@@ -1,7 +1,7 @@
 """A module's run: every entry run at once, and its history with this run's row.
 
 The pages that show a module's errors (its own, and each entry's) all render from
-one such run per build (:mod:`flax_errors_ext.sphinx.catalogue.module_runs` keeps it).
+one such run per build (:mod:`flax_errors_ext.sphinx.catalogue.per_build` keeps it).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ explanation, the other examples, the history across Flax's releases where one is
 recorded (:mod:`flax_errors_ext.sphinx.history.strips`), what other stacks and
 devices saw, the signature and related errors.
 
-The examples ran before the page was read (:mod:`.module_runs`); everything shown
+The examples ran before the page was read (:mod:`.per_build`); everything shown
 of a run is a literal block, so error text can never turn into markup. Each
 section also carries an invisible :class:`error_record` that the environment
 collector files away for ``errors.json`` and the index.
@@ -40,7 +40,7 @@ from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue import entry_parts as parts
 from flax_errors_ext.sphinx.catalogue.examples import EntryExamples, entry_examples
 from flax_errors_ext.sphinx.catalogue.foreign import foreign_passage
-from flax_errors_ext.sphinx.catalogue.module_runs import module_run
+from flax_errors_ext.sphinx.catalogue.per_build import module_run
 from flax_errors_ext.sphinx.catalogue.signatures import readable_constructor
 from flax_errors_ext.sphinx.compat import NO_INDEX
 from flax_errors_ext.sphinx.context import BuildContext, build_context
