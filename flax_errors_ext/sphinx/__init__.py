@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from sphinx.config import Config
 
 STATIC_DIR = Path(__file__).parent / "static"
-ENV_VERSION = 5
+ENV_VERSION = 6
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

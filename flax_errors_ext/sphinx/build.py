@@ -154,9 +154,9 @@ def open_session(app: Sphinx) -> None:
     context, last = settle(app)
     for deferred in context.take_deferred():
         warn(deferred.message, deferred.subtype, deferred.location)
-    per_build.discover(context)
-    write_stubs(context, Path(app.srcdir), tuple(app.config.source_suffix))
     context.start(_prepared_session(app, context.config), str(app.confdir), last)
+    per_build.discover(context, last)
+    write_stubs(context, Path(app.srcdir), tuple(app.config.source_suffix))
     device = context.run.fingerprint.device
     if isinstance(device, ProbeError):
         warn(str(device), WarningSubtype.DEVICE, conf_location(app, "extensions"))

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
-    from flax_errors_ext.execution.catalogue.modules import DiscoveryError
+    from flax_errors_ext.execution.catalogue.modules import DiscoveryError, ModulePages
     from flax_errors_ext.execution.history.files import HistoryFile
     from flax_errors_ext.execution.runs.run import RunSettings
     from flax_errors_ext.execution.session import Session
@@ -83,6 +83,8 @@ class BuildContext:
     never pickled (see :mod:`flax_errors_ext.sphinx.catalogue.per_build`)."""
     module_runs: dict[str, ModuleRun] = dataclasses.field(default_factory=dict)
     """Each module's run in this build, by name, once run; never pickled."""
+    module_pages: dict[str, ModulePages] = dataclasses.field(default_factory=dict)
+    """Each listed module's entry pages, by name: kept for the next build."""
     _run: RunSettings | None = None
 
     @property

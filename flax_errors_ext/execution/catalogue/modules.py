@@ -8,6 +8,7 @@ file system. What counts as an entry is decided in
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib
 import inspect
 import re
@@ -93,6 +94,47 @@ def load_module(
         problems,
         tuple(f.path for f in (files or {}).values()),
     )
+
+
+@dataclasses.dataclass(frozen=True)
+class ModulePages:
+    """The pages a module's entries get, and the state of the files that decided them.
+
+    A build keeps it, so that the next one can write the same pages without
+    importing the module (and the libraries it imports) while none of those files
+    has changed: the catalogue's entries are the module's classes.
+    """
+
+    module: str
+    pages: tuple[tuple[str, str], ...]
+    """``(docname, full dotted name)`` of each entry with a page of its own."""
+    files: tuple[tuple[str, int], ...]
+    """Each file the module and its entries were read from, with its ``st_mtime_ns``."""
+
+    @classmethod
+    def of(cls, module: ErrorModule, layout: SiteLayout) -> ModulePages:
+        """The pages ``layout`` gives the module's entries, stamped with its files now."""
+        pages = (
+            tuple((layout.locate(e.qualname).page, e.qualname) for e in module.entries)
+            if layout.per_error
+            else ()
+        )
+        paths = {str(module.path), *module.catalogue_paths}
+        for entry in module.entries:
+            paths.add(entry.location.path)
+            paths.update(passage.path for passage in entry.prose)
+        return cls(module.name, pages, tuple((path, _stamp(path)) for path in sorted(paths)))
+
+    def unchanged(self) -> bool:
+        """Whether every file it was read from is as it was."""
+        return all(_stamp(path) == stamp for path, stamp in self.files)
+
+
+def _stamp(path: str) -> int:
+    try:
+        return Path(path).stat().st_mtime_ns
+    except OSError:
+        return -1
 
 
 def _no_entries(spec: ModuleSpec, module: ModuleType, left_out: Sequence[LeftOut]) -> str:

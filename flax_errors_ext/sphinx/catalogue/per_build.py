@@ -2,8 +2,9 @@
 
 A module's errors are shown on several pages: its own (the index that printed URLs
 land on) and, in the default layout, a page per error. Those pages are read in any
-order and, with ``-j``, by several processes. So every module is discovered when
-the build opens (its entries' pages are written from that), and the modules whose
+order and, with ``-j``, by several processes. So every module's entry pages are
+known when the build opens (discovered then, or kept from the last build while
+nothing they came from has changed), and the modules whose
 pages will be read are run before the reading starts, every entry of a module at
 once (its kernels side by side), in the main process: each page then renders from
 that one run, and a ``-j`` reader inherits it instead of running it again.
@@ -14,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.execution.catalogue.module_runs import ModuleRun, run_module
-from flax_errors_ext.execution.catalogue.modules import DiscoveryError, load_module
+from flax_errors_ext.execution.catalogue.modules import DiscoveryError, ModulePages, load_module
 from flax_errors_ext.execution.runs.run import default_jobs
 from flax_errors_ext.sphinx.loggers import LOGGER
 
@@ -25,15 +26,25 @@ if TYPE_CHECKING:
     from flax_errors_ext.sphinx.context import BuildContext
 
 
-def discover(context: BuildContext) -> None:
-    """Discover every configured module into the context; what fails is kept as its error."""
+def discover(context: BuildContext, last: BuildContext | None) -> None:
+    """Find every configured module's entry pages; discover the modules that need it.
+
+    A module whose pages the last build found, with the same settings and run
+    fingerprint, none of whose files has changed since, keeps them unread: a build
+    with nothing to read then imports no library. Any other module is discovered
+    now; what fails is kept as its error, for its page to warn of.
+    """
+    reusable = last is not None and not context.changed and last.config == context.config
     for spec in context.config.modules:
+        kept = last.module_pages.get(spec.name) if reusable and last is not None else None
+        if kept is not None and kept.unchanged():
+            context.module_pages[spec.name] = kept
+            continue
         try:
-            context.modules[spec.name] = load_module(
-                spec, context.catalogue_folders, layout=context.config.layout
-            )
-        except DiscoveryError as error:
-            context.modules[spec.name] = error
+            module = discovered(context, spec.name)
+        except DiscoveryError:
+            continue
+        context.module_pages[spec.name] = ModulePages.of(module, context.config.layout)
 
 
 def discovered(context: BuildContext, name: str) -> ErrorModule:
@@ -44,9 +55,13 @@ def discovered(context: BuildContext, name: str) -> ErrorModule:
     """
     found = context.modules.get(name)
     if found is None:
-        found = context.modules[name] = load_module(
-            context.config.spec(name), context.catalogue_folders, layout=context.config.layout
-        )
+        try:
+            found = load_module(
+                context.config.spec(name), context.catalogue_folders, layout=context.config.layout
+            )
+        except DiscoveryError as error:
+            found = error
+        context.modules[name] = found
     if isinstance(found, DiscoveryError):
         raise found
     return found
@@ -59,10 +74,8 @@ def catalogue_pages(context: BuildContext) -> dict[str, str]:
     """
     layout = context.config.layout
     pages = {layout.module_page(spec.name): spec.name for spec in context.config.modules}
-    if layout.per_error:
-        for found in context.modules.values():
-            if not isinstance(found, DiscoveryError):
-                pages.update({e.site.page: found.name for e in found.entries})
+    for found in context.module_pages.values():
+        pages.update({docname: found.module for docname, _ in found.pages})
     return pages
 
 

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.execution.catalogue.modules import DiscoveryError
-
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
@@ -30,9 +28,8 @@ def write_stubs(context: BuildContext, srcdir: Path, suffixes: Sequence[str]) ->
         page = layout.module_page(spec.name)
         heading = f"{spec.name}\n{'=' * len(spec.name)}"
         _write(srcdir, page, f"{heading}\n\n.. flax-errors-catalogue:: {spec.name}\n", suffixes)
-        found = context.modules.get(spec.name)
-        entries = [] if found is None or isinstance(found, DiscoveryError) else found.entries
-        pages = {e.site.page: e.qualname for e in entries} if layout.per_error else {}
+        found = context.module_pages.get(spec.name)
+        pages = dict(found.pages) if found is not None else {}
         for docname, qualname in pages.items():
             _write(srcdir, docname, f".. flax-errors-entry:: {qualname}\n", suffixes)
         _remove_stale(srcdir / page, {docname.rpartition("/")[2] for docname in pages})

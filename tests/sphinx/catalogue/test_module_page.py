@@ -9,10 +9,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
+from flax_errors_ext.sphinx.catalogue import per_build
 from flax_errors_ext.sphinx.catalogue.module_page import FORWARD_SCRIPT
 from flax_errors_ext.sphinx.catalogue.stubs import STUB_MARKER
 from tests.utils import read_catalogue
@@ -117,3 +119,31 @@ def test_an_entry_directive_naming_no_error_is_a_located_warning(app: SphinxTest
         re.sub(r"\x1b\[[0-9;]*m", "", warnings)
     )
     assert "(its entries: LeakyError, BareError)" in warnings
+
+
+@pytest.mark.sphinx("html", testroot="site", srcdir="site_unchanged", confoverrides=OFF)
+def test_a_build_with_nothing_changed_reads_no_module(
+    app: SphinxTestApp, make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app.build()
+    loaded: list[str] = []
+    real = per_build.load_module
+
+    def counted(spec: Any, *args: Any, **kwargs: Any) -> Any:
+        loaded.append(spec.name)
+        return real(spec, *args, **kwargs)
+
+    monkeypatch.setattr(per_build, "load_module", counted)
+
+    again = make_app("html", srcdir=app.srcdir, confoverrides=OFF)
+    again.build()
+    # Its pages are known from the last build: no library is imported to find them.
+    assert loaded == []
+    assert "0 added, 0 changed, 0 removed" in again.status.getvalue()
+
+    module = Path(app.srcdir) / "site_b_errors.py"
+    module.write_text(module.read_text() + "\n")
+    edited = make_app("html", srcdir=app.srcdir, confoverrides=OFF)
+    edited.build()
+    assert loaded == ["site_b_errors"]  # the edited module only, found again
+    assert edited.statuscode == 0
