@@ -36,12 +36,15 @@ if TYPE_CHECKING:
 
 
 def open_cache_database(path: Path) -> str | None:
-    """Open (or create) the jupyter-cache database; set a broken one aside.
+    """Open (or create) the jupyter-cache database; rebuild a broken one from its notebooks.
 
     An unreadable database (truncated, overwritten, from an incompatible version)
-    is moved to ``<path>.broken-<time>`` and a new one created, so that the run goes
-    on with the same verdicts (everything runs again). Returns what was done, for a
-    warning, or None when the database was fine.
+    is moved aside, to ``global.db.broken-<time>`` in the cache folder, and a new one
+    indexes the executed notebooks the folder keeps, each under the hash its folder
+    is named by: nothing they hold is lost, and no example runs again for it. Where
+    even that fails, the whole folder is set aside and a new one started (every
+    example then runs again). Returns what was done, for the build's log, or None
+    when the database was fine.
     """
     from jupyter_cache import get_cache
 
@@ -50,16 +53,54 @@ def open_cache_database(path: Path) -> str | None:
         cache.list_cache_records()
         cache.list_project_records()
     except Exception as error:  # sqlalchemy's, sqlite3's or jupyter-cache's own
-        aside = _free_name(path.with_name(f"{path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}"))
+        why = f"{type(error).__name__}: {(str(error).splitlines() or ['no message'])[0]}"
+    else:
+        return None
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    database = path / DATABASE_FILE
+    try:
+        aside = _free_name(database.with_name(f"{database.name}.broken-{stamp}"))
+        database.rename(aside)
+        kept = _index_cached_notebooks(path)
+    except Exception:  # the folder itself is unusable: start afresh beside it
+        aside = _free_name(path.with_name(f"{path.name}.broken-{stamp}"))
         path.rename(aside)
         get_cache(str(path)).list_cache_records()
-        why = (str(error).splitlines() or ["no message"])[0]
         return (
-            f"the execution cache at {path} could not be read ({type(error).__name__}: "
-            f"{why}); it was moved to {aside} and a new one started, so every example "
-            "runs again"
+            f"the execution cache at {path} could not be read ({why}); it was moved to "
+            f"{aside} and a new one started, so every example runs again"
         )
-    return None
+    return (
+        f"the execution cache database {database} could not be read ({why}); it was "
+        f"moved to {aside} and rebuilt from the {kept} executed notebook(s) the cache "
+        "keeps, which are reused as before"
+    )
+
+
+DATABASE_FILE = "global.db"
+"""jupyter-cache's database, in its cache folder."""
+
+
+def _index_cached_notebooks(path: Path) -> int:
+    """Create the cache's database anew and record each executed notebook it keeps.
+
+    jupyter-cache keeps each executed notebook at ``executed/<hash>/base.ipynb``,
+    the hash of the notebook's code: the record it needs is that hash. Returns
+    how many were recorded.
+    """
+    from jupyter_cache import get_cache
+    from jupyter_cache.cache.db import NbCacheRecord
+
+    cache = get_cache(str(path))
+    cache.list_cache_records()  # creates the database
+    db = cache.db
+    kept = 0
+    for notebook in sorted(path.glob("executed/*/base.ipynb")):
+        NbCacheRecord.create_record(
+            uri=str(notebook), hashkey=notebook.parent.name, db=db, description="recovered"
+        )
+        kept += 1
+    return kept
 
 
 def _free_name(wanted: Path) -> Path:

@@ -53,7 +53,11 @@ class WarningSubtype(enum.StrEnum):
         "An error links to a page this site neither has nor forwards.",
     )
     # The build's inputs.
-    CACHE = "cache", "The execution cache could not be read; it was set aside for a new one."
+    CACHE = (
+        "cache",
+        "Not logged since a broken execution cache is rebuilt and said in the log; "
+        "the name stays valid in ``suppress_warnings``.",
+    )
     DEVICE = "device", "The device the examples run on could not be probed."
     HISTORY = "history", "A history file of ``flax_errors_history`` could not be read."
     HISTORY_STALE = (

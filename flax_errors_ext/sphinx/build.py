@@ -174,7 +174,9 @@ def _prepared_session(app: Sphinx, config: CatalogueConfig) -> Session:
     session = Session(Path(app.outdir).parent / WORK_DIR, config, nb_config)
     session.prepare()
     if session.recovered:
-        warn(session.recovered, WarningSubtype.CACHE, nb_config.execution_cache_path)
+        # Recovered, not a problem of the project: said, as Sphinx says it of a broken
+        # environment pickle, never a warning that fails -W.
+        LOGGER.info(f"flax-errors: {session.recovered}")
     return session
 
 

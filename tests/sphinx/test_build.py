@@ -175,7 +175,7 @@ def test_a_helper_touched_but_not_changed_runs_nothing_again(
 
 @pytest.mark.sphinx("html", testroot="passing")
 @pytest.mark.parametrize("damage", [b"", b"not a database" * 100])
-def test_a_broken_cache_database_is_set_aside_and_the_build_goes_on(
+def test_a_broken_cache_database_is_rebuilt_from_its_notebooks_and_said_in_the_log(
     app: SphinxTestApp, make_app: MakeApp, damage: bytes
 ) -> None:
     first = build(app)
@@ -186,11 +186,17 @@ def test_a_broken_cache_database_is_set_aside_and_the_build_goes_on(
 
     catalogue = read_catalogue(Path(again.outdir))
     assert again.statuscode == 0
-    assert "[flax-errors.cache]" in warnings(again)
-    assert f"the execution cache at {database.parent} could not be read" in warnings(again)
+    # An info line, not a warning that fails -W, and no location made up for it.
+    assert "[flax-errors" not in warnings(again)
+    assert "cache" not in warnings(again)
+    status = again.status.getvalue()
+    assert f"flax-errors: the execution cache database {database} could not be read" in status
+    assert "rebuilt from the 1 executed notebook(s) the cache keeps" in status
+    # Nothing else in the cache was lost: the entry is read again, and not run again.
+    assert catalogue["executed"] == []
     assert [e["status"] for e in catalogue["entries"]] == [e["status"] for e in first["entries"]]
-    assert list(database.parent.parent.glob(".jupyter_cache.broken-*/global.db"))
-    assert "[flax-errors" not in warnings(rebuild(make_app, again))  # the new database works
+    assert list(database.parent.glob("global.db.broken-*"))
+    assert "could not be read" not in rebuild(make_app, again).status.getvalue()
 
 
 @pytest.mark.sphinx("html", testroot="latin1")
