@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
+from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.sphinx.catalogue import per_build
 from flax_errors_ext.sphinx.catalogue.module_page import FORWARD_SCRIPT
 from flax_errors_ext.sphinx.catalogue.stubs import STUB_MARKER
@@ -127,7 +128,7 @@ def test_a_build_with_nothing_changed_reads_no_module(
 ) -> None:
     app.build()
     loaded: list[str] = []
-    real = per_build.load_module
+    real = load_module
 
     def counted(spec: Any, *args: Any, **kwargs: Any) -> Any:
         loaded.append(spec.name)
