@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -26,7 +27,7 @@ from flax_errors_ext.cli.project import DEFAULT_MODULES
 from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.execution.fork_server import server as fork_server
 from flax_errors_ext.execution.runs.in_kernel import run_statements
-from flax_errors_ext.execution.runs.kernelspec import share_compilation_cache
+from flax_errors_ext.execution.runs.kernelspec import compilation_cache_env
 from flax_errors_ext.execution.runs.run import default_jobs
 
 
@@ -42,7 +43,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=0)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="flax-errors-floor-") as cache:
-        share_compilation_cache(Path(cache))
+        # The forked workers are this process's children: its environment is theirs.
+        os.environ.update(compilation_cache_env(Path(cache)))
         fork_server.preload()
         entries = []
         for module_name in DEFAULT_MODULES:

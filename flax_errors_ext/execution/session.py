@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
 from flax_errors_ext.execution.fork_server.client import WarmKernelServer
-from flax_errors_ext.execution.runs.kernelspec import install_kernelspec, share_compilation_cache
+from flax_errors_ext.execution.runs.kernelspec import compilation_cache_env, install_kernelspec
 from flax_errors_ext.execution.runs.probe import build_fingerprint, probe_device
 from flax_errors_ext.execution.runs.run import RunSettings
 
@@ -96,8 +96,13 @@ def _index_cached_notebooks(path: Path) -> int:
     db = cache.db
     kept = 0
     for notebook in sorted(path.glob("executed/*/base.ipynb")):
+        # ``data``: myst-nb reads a cached run's time from it (not recorded any more).
         NbCacheRecord.create_record(
-            uri=str(notebook), hashkey=notebook.parent.name, db=db, description="recovered"
+            uri=str(notebook),
+            hashkey=notebook.parent.name,
+            db=db,
+            data={},
+            description="recovered",
         )
         kept += 1
     return kept
@@ -121,6 +126,8 @@ class Session:
         self.nb_config = nb_config
         self._server: WarmKernelServer | None = None
         self._fingerprint: Fingerprint | None = None
+        self.kernel_env: dict[str, str] = {}
+        """What the kernels' environment adds to this process's (set by :meth:`prepare`)."""
         self.recovered: str | None = None
         """Set by :meth:`prepare` when the cache database was unreadable: what was done."""
 
@@ -136,9 +143,9 @@ class Session:
 
     def prepare(self) -> None:
         """The kernelspec, the compilation cache and the cache database, before any run."""
-        install_kernelspec(self.work_dir / "jupyter")
         if self.executes and self.config.compilation_cache:
-            share_compilation_cache(self.work_dir / "jax_cache")
+            self.kernel_env = compilation_cache_env(self.work_dir / "jax_cache")
+        install_kernelspec(self.work_dir / "jupyter", self.kernel_env)
         if self.nb_config.execution_mode == "cache":
             self.recovered = open_cache_database(Path(self.nb_config.execution_cache_path))
 
@@ -149,7 +156,9 @@ class Session:
         """
         wanted = self.executes and self.config.warm_kernels and hasattr(os, "fork")
         if self._server is None and wanted:
-            self._server = WarmKernelServer(self.work_dir, linger=self.config.keep_kernel_server)
+            self._server = WarmKernelServer(
+                self.work_dir, linger=self.config.keep_kernel_server, env=self.kernel_env
+            )
         return self._server
 
     def fingerprint(self) -> Fingerprint:

@@ -232,7 +232,8 @@ class CatalogueConfig:
         default=True,
         metadata=_meta(
             "Share JAX's persistent compilation cache between the build's kernels "
-            "(in _build/flax_errors/jax_cache), unless JAX_COMPILATION_CACHE_DIR is set.",
+            "(in _build/flax_errors/jax_cache), unless JAX_COMPILATION_CACHE_DIR is set. "
+            "Set in the kernels' environment only, never in the Sphinx process's.",
             _bool,
             changes_pages=False,
         ),

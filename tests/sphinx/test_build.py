@@ -195,8 +195,23 @@ def test_a_broken_cache_database_is_rebuilt_from_its_notebooks_and_said_in_the_l
     # Nothing else in the cache was lost: the entry is read again, and not run again.
     assert catalogue["executed"] == []
     assert [e["status"] for e in catalogue["entries"]] == [e["status"] for e in first["entries"]]
+    assert entry(catalogue, "ShapeError")["status"] == "passed"
     assert list(database.parent.glob("global.db.broken-*"))
     assert "could not be read" not in rebuild(make_app, again).status.getvalue()
+
+
+@pytest.mark.sphinx("html", testroot="kernel-env")
+def test_the_compilation_cache_is_set_in_the_kernels_only(app: SphinxTestApp) -> None:
+    if "JAX_COMPILATION_CACHE_DIR" in os.environ:
+        pytest.skip("the environment chose a compilation cache, which the build leaves alone")
+    catalogue = build(app)
+
+    # The kernel saw the build's cache (its good example prints it) ...
+    assert app.statuscode == 0, warnings(app)
+    assert entry(catalogue, "CacheSharedError")["status"] == "passed"
+    # ... and the Sphinx process, and whatever else it runs, did not get it.
+    assert "JAX_COMPILATION_CACHE_DIR" not in os.environ
+    assert "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS" not in os.environ
 
 
 @pytest.mark.sphinx("html", testroot="latin1")

@@ -83,7 +83,7 @@ def run_entries(chosen: Selection, args: argparse.Namespace) -> Checked:
         entry_pool(config.jobs or default_jobs()) as pool,
     ):
         if session.recovered:
-            print(f"warning: {session.recovered}", file=sys.stderr)
+            print(f"note: {session.recovered}", file=sys.stderr)
         settings = session.settings()
         if isinstance(settings.fingerprint.device, ProbeError):
             print(f"warning: {settings.fingerprint.device}", file=sys.stderr)

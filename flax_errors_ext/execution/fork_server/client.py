@@ -27,6 +27,8 @@ from flax_errors_ext.execution.fork_server.protocol import (
 from flax_errors_ext.execution.runs.probe import probe_device, read_device
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from flax_errors_ext.model.runs.fingerprint import Device, ProbeError
 
 SERVER_LOG = "kernel-server.log"
@@ -43,10 +45,15 @@ class WarmKernelServer:
     :mod:`flax_errors_ext.execution.fork_server.server`) and otherwise stops it and starts its own.
     """
 
-    def __init__(self, state_dir: Path, *, linger: float = 0) -> None:
+    def __init__(
+        self, state_dir: Path, *, linger: float = 0, env: Mapping[str, str] | None = None
+    ) -> None:
         state_dir.mkdir(parents=True, exist_ok=True)
         self._kept = state_dir / KEPT_SERVER
         self._linger = linger
+        # The kernels' environment (this process's and the kernelspec's ``env``): the
+        # server imports under it, and the kernels it forks ask with it.
+        self._env = {**os.environ, **(env or {})}
         self._log: IO[Any] | None = None
         self._process: subprocess.Popen[bytes] | None = None
         address = self._reuse() if linger > 0 else None
@@ -62,7 +69,7 @@ class WarmKernelServer:
         address = _kept_address(self._kept)
         if address is None:
             return None
-        request = FreshnessRequest(executable=sys.executable, env=dict(os.environ))
+        request = FreshnessRequest(executable=sys.executable, env=self._env)
         answer = ask(address, request, timeout=10, wait=False)
         return address if answer is not None and not answer.get("stale") else None
 
@@ -76,6 +83,7 @@ class WarmKernelServer:
             stdin=subprocess.DEVNULL,
             stdout=self._log,
             stderr=self._log,
+            env=self._env,
             # A server kept for later must not share the build's terminal signals.
             start_new_session=self._linger > 0,
         )

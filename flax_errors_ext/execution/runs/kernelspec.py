@@ -13,25 +13,28 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from pathlib import Path
 
 KERNEL_NAME = "flax-errors"
 KERNELSPEC = {"name": KERNEL_NAME, "display_name": "Python 3 (flax-errors)", "language": "python"}
 
 
-def install_kernelspec(data_dir: Path) -> None:
+def install_kernelspec(data_dir: Path, env: Mapping[str, str] | None = None) -> None:
     """Write the kernelspec under ``data_dir`` and put it on ``JUPYTER_PATH``.
 
     Jupyter finds kernelspecs through ``JUPYTER_PATH``; setting it in this
     process's environment reaches every kernel manager the build starts,
-    including those of ``-j`` workers.
+    including those of ``-j`` workers. ``env`` is set in each kernel's environment
+    only (the kernelspec's ``env``), never in this process's: the Sphinx process
+    and whatever else it runs (a project's own notebooks) keep theirs.
     """
     spec_dir = data_dir / "kernels" / KERNEL_NAME
     spec_dir.mkdir(parents=True, exist_ok=True)
-    spec = {
+    spec: dict[str, Any] = {
         "argv": [
             sys.executable,
             "-m",
@@ -45,25 +48,29 @@ def install_kernelspec(data_dir: Path) -> None:
         "interrupt_mode": "signal",
         "metadata": {"debugger": False},
     }
+    if env:
+        spec["env"] = dict(env)
     (spec_dir / "kernel.json").write_text(json.dumps(spec, indent=1), encoding="utf-8")
     paths = os.environ.get("JUPYTER_PATH", "").split(os.pathsep)
     if str(data_dir) not in paths:
         os.environ["JUPYTER_PATH"] = os.pathsep.join([str(data_dir), *filter(None, paths)])
 
 
-def share_compilation_cache(cache_dir: Path) -> None:
-    """Let every kernel of the build reuse what the others compiled.
+def compilation_cache_env(cache_dir: Path) -> dict[str, str]:
+    """The environment that lets every kernel of the build reuse what the others compiled.
 
     Each entry's kernel is fresh, so without this each one recompiles the same
     small XLA programs (``init`` of a Dense layer, random keys) that a single
-    doctest process compiles once. JAX reads these variables when it is imported,
-    so they are set before any kernel (or the warm server) starts. A user's own
-    choice of cache directory is left alone.
+    doctest process compiles once. JAX reads these variables when it is imported:
+    they go to the kernels and the warm server that forks them, as they start. A
+    user's own choice of cache directory is left alone (nothing is returned).
     """
     if "JAX_COMPILATION_CACHE_DIR" in os.environ:
-        return
-    os.environ["JAX_COMPILATION_CACHE_DIR"] = str(cache_dir)
-    # Cache every program: the ones examples compile are small and quick, which
-    # is exactly what JAX's defaults leave out.
-    os.environ["JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"] = "0"
-    os.environ["JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES"] = "0"
+        return {}
+    return {
+        "JAX_COMPILATION_CACHE_DIR": str(cache_dir),
+        # Cache every program: the ones examples compile are small and quick, which
+        # is exactly what JAX's defaults leave out.
+        "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",
+        "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES": "0",
+    }

@@ -80,7 +80,7 @@ def test_check_runs_again_when_a_helper_it_loaded_changed(
 
 
 @pytest.mark.kernels
-def test_check_sets_a_broken_cache_aside_and_runs_again(
+def test_check_rebuilds_a_broken_cache_database_and_runs_nothing_again(
     fake: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert run(capsys, "check", "SteadyError", *MODULE)[0] == ExitCode.OK
@@ -89,9 +89,10 @@ def test_check_sets_a_broken_cache_aside_and_runs_again(
 
     code, out, err = run(capsys, "check", "SteadyError", *MODULE)
 
-    assert code == ExitCode.OK
-    assert f"warning: the execution cache at {database.parent} could not be read" in err
-    assert "1 ran now" in out
+    assert code == ExitCode.OK, (out, err)
+    assert f"note: the execution cache database {database} could not be read" in err
+    assert "rebuilt from the 1 executed notebook(s) the cache keeps" in err
+    assert "0 ran now" in out, out
 
 
 def test_an_unexpected_failure_is_one_line_with_its_own_status(
