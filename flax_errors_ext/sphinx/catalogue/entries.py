@@ -82,9 +82,10 @@ class EntryRenderer(SphinxDirective):
     """What the catalogue's directives share: rendering one entry's section from its run."""
 
     def _module_run(self, name: str) -> ModuleRun | None:
-        """The module's run in this build, its files noted as this page's dependencies.
+        """The module's run in this build, the files all its pages show noted as this page's.
 
-        None, with a warning at the directive, where the module cannot be read.
+        None, with a warning at the directive, where the module cannot be read. Each
+        entry's own files are noted where its section is rendered (:meth:`_entry`).
         """
         state = build_context(self.env)
         try:
@@ -96,9 +97,6 @@ class EntryRenderer(SphinxDirective):
         self.env.note_dependency(str(module.path))
         # Where its docstrings' references link (see flax_errors_ext.sphinx.catalogue.foreign).
         self.env.note_dependency(str(INVENTORY_FILE))
-        # Example files that exist; one added later is caught by env-get-outdated.
-        for path in module.catalogue_paths:
-            self.env.note_dependency(path)
         if found.history is not None and found.history.source:
             self.env.note_dependency(found.history.source)
         return found
@@ -107,7 +105,11 @@ class EntryRenderer(SphinxDirective):
         """One error's section: its parts, in the order a reader meets them."""
         state = build_context(self.env)
         roots = state.published_roots
+        # Its example file, where it has one (one added later is caught by
+        # env-get-outdated), and the files its prose comes from.
         self.env.note_dependency(outcome.entry.location.path)
+        for passage in outcome.entry.prose:
+            self.env.note_dependency(passage.path)
         self._note_exception(outcome.entry)
         record = outcome.record(state.run.fingerprint)
         page = parts.EntryPage(

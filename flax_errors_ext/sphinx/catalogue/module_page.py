@@ -65,6 +65,9 @@ class CatalogueDirective(EntryRenderer):
         if found is None:
             return []
         module = found.module
+        # Every summary comes from an example file or docstring of the module.
+        for path in module.catalogue_paths:
+            self.env.note_dependency(path)
         for problem in module.problems:
             warn(problem.message, WarningSubtype.CATALOGUE, str(problem.location))
         layout = state.config.layout
