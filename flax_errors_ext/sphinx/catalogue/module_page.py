@@ -1,8 +1,8 @@
 """A module's page: the index of its errors, where the URLs they print land.
 
 ``.. flax-errors-catalogue:: <module>`` renders, for each error of the module, a
-short section at the anchor the error's printed URL names (its full dotted name):
-the name, what went wrong in one line, and a link to the entry's own page. A
+short box at the anchor the error's printed URL names (its full dotted name): the
+name, what went wrong in one line, and a link to the entry's own page. A
 small script takes a reader who arrives at ``#<module>.<Name>`` on to that page,
 fragment kept; without scripts the reader lands on the summary and its link. A
 hidden toctree lists the entries' pages under the module's, for the sidebar and

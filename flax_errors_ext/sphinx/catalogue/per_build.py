@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from flax_errors_ext.execution.catalogue.module_runs import ModuleRun, run_module
 from flax_errors_ext.execution.catalogue.modules import DiscoveryError, ModulePages, load_module
 from flax_errors_ext.execution.runs.run import default_jobs
+from flax_errors_ext.layout import SiteLayout
 from flax_errors_ext.sphinx.loggers import LOGGER
 
 if TYPE_CHECKING:
@@ -55,10 +56,13 @@ def discovered(context: BuildContext, name: str) -> ErrorModule:
     """
     found = context.modules.get(name)
     if found is None:
+        spec = context.config.spec(name)
+        listed = any(s.name == name for s in context.config.modules)
+        # A module no setting lists gets no pages of its own: its entries are shown
+        # where its directive is.
+        layout = context.config.layout if listed else SiteLayout.of([spec], per_error=False)
         try:
-            found = load_module(
-                context.config.spec(name), context.catalogue_folders, layout=context.config.layout
-            )
+            found = load_module(spec, context.catalogue_folders, layout=layout)
         except DiscoveryError as error:
             found = error
         context.modules[name] = found

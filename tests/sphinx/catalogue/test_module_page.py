@@ -148,3 +148,23 @@ def test_a_build_with_nothing_changed_reads_no_module(
     edited.build()
     assert loaded == ["site_b_errors"]  # the edited module only, found again
     assert edited.statuscode == 0
+
+
+@pytest.mark.sphinx(
+    "html",
+    testroot="site",
+    srcdir="site_unlisted",
+    confoverrides={**OFF, "flax_errors_modules": ["site_a_errors"]},
+)
+def test_a_module_no_setting_lists_is_shown_in_full_where_its_directive_is(
+    app: SphinxTestApp,
+) -> None:
+    (Path(app.srcdir) / "unlisted.rst").write_text(
+        ":orphan:\n\nUnlisted\n========\n\n.. flax-errors-catalogue:: site_b_errors\n"
+    )
+    app.build()
+
+    page = (Path(app.outdir) / "unlisted.html").read_text()
+    assert '<section class="flax-errors-entry" id="site_b_errors.CalmError">' in page
+    assert FORWARD_SCRIPT not in page
+    assert not (Path(app.srcdir) / "api_reference" / "site_b_errors").exists()
