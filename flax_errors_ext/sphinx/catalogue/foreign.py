@@ -85,8 +85,11 @@ def resolve_reference(
 ) -> nodes.Element | None:
     """A reference that nothing on this site resolves: a link by the inventory, or its text.
 
-    A Python reference the inventory knows becomes a link to that page (short names
-    settle on the docstring's own project: ``jit`` in JAX's docstring is ``jax.jit``).
+    Only in the catalogue's own entries: a reference anywhere else on a project's
+    site is the project's, resolved (or warned of) as it would be without this
+    extension. A Python reference the inventory knows becomes a link to that page
+    (short names settle on the docstring's own project: ``jit`` in JAX's docstring
+    is ``jax.jit``).
     Otherwise the text loses the ``xref`` class, so that it is not styled as a link
     it is not: in another project's docstring always, and no warning fails ``-W``
     for text the project cannot edit (JAX's ``:ref:`faq-...``` labels of its own
@@ -95,6 +98,8 @@ def resolve_reference(
     warns of it as usual, as it does of any other name.
     """
     foreign, qualname = _context(node)
+    if not qualname:
+        return None
     plain = foreign
     if node.get("refdomain") == "py":
         inventory = shipped_inventory()

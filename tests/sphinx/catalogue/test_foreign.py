@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -85,3 +86,29 @@ def test_a_foreign_docstring_links_known_names_and_labels_code_never_run(
     assert any("print(1 + 1)" in pre.get_text() for pre in copied)
     # The checked examples keep their copy button.
     assert any(pre.find_parent(class_="flax-errors-transcript") for pre in copied)
+
+
+@pytest.mark.sphinx(
+    "html",
+    testroot="foreign-prose",
+    srcdir="foreign_prose_elsewhere",
+    confoverrides={"nitpicky": True, "nb_execution_mode": "off"},
+)
+def test_references_on_the_projects_own_pages_are_left_to_the_project(
+    app: SphinxTestApp,
+) -> None:
+    """The inventory links only the catalogue's entries: elsewhere Sphinx decides."""
+    (Path(app.srcdir) / "notes.rst").write_text(
+        ":orphan:\n\nNotes\n=====\n\nSee :py:func:`jax.jit` and :py:func:`jax.no_such_function`.\n"
+    )
+    app.build()
+
+    notes = (Path(app.outdir) / "notes.html").read_text()
+    assert "flax-errors-api-link" not in notes
+    assert JAX_DOCS not in notes
+    # A nitpicky project hears of each, as it would without the extension.
+    warnings = app.warning.getvalue()
+    assert re.search(
+        r"notes\.rst:\d+: WARNING: py:func reference target not found: jax\.jit\b", warnings
+    )
+    assert "py:func reference target not found: jax.no_such_function" in warnings
