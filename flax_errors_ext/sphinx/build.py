@@ -246,10 +246,13 @@ def start_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> No
     read_now(env).clear()
     context = build_context(env)
     session = context.session
-    pages = set(per_build.catalogue_pages(context)) | set(CatalogueCollector.records(env))
-    if session is not None and session.executes and pages & set(docnames):
+    modules = per_build.modules_read(context, docnames)
+    # Pages that showed entries before, among them any whose directive shows a module
+    # no setting lists (it runs as the page is read).
+    recorded = set(CatalogueCollector.records(env)) & set(docnames)
+    if session is not None and session.executes and (modules or recorded):
         session.start_server()
-    per_build.run_before_reading(context, docnames)
+    per_build.run_all(context, modules)
 
 
 def finish_build(app: Sphinx, exception: Exception | None) -> None:

@@ -71,7 +71,8 @@ class CatalogueDirective(EntryRenderer):
         for problem in module.problems:
             warn(problem.message, WarningSubtype.CATALOGUE, str(problem.location))
         layout = state.config.layout
-        indexed = layout.per_error and any(s.name == module.name for s in state.config.modules)
+        # Where the entries have pages of their own (not where printed URLs land).
+        indexed = any(e.site != layout.printed(e.qualname) for e in module.entries)
         groups: dict[str, list[nodes.Node]] = {}
         for outcome in found.outcomes:
             shown = (

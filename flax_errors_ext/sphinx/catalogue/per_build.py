@@ -83,10 +83,15 @@ def catalogue_pages(context: BuildContext) -> dict[str, str]:
     return pages
 
 
-def run_before_reading(context: BuildContext, docnames: Iterable[str]) -> None:
-    """Run every module a page of which is about to be read, before any reader forks."""
+def modules_read(context: BuildContext, docnames: Iterable[str]) -> list[str]:
+    """The listed modules a page of which is among ``docnames``, each once, in order."""
     pages = catalogue_pages(context)
-    for name in dict.fromkeys(pages[d] for d in docnames if d in pages):
+    return list(dict.fromkeys(pages[d] for d in docnames if d in pages))
+
+
+def run_all(context: BuildContext, names: Iterable[str]) -> None:
+    """Run these modules now (before any reader forks); one that cannot be read is skipped."""
+    for name in names:
         try:
             module_run(context, name)
         except DiscoveryError:
