@@ -27,7 +27,13 @@ one-edit case can edit an example file without touching the repository):
 Also the peak memory of a cold ``-j 2`` build: the largest total resident memory of
 the build's whole process tree (Sphinx, readers, kernel server, kernels), sampled.
 
-Run it with ``nox -s bench`` (``-- --rounds N`` for more rounds). A complete run
+Then, side by side, the site's catalogue and a generated library of ``--entries``
+light errors (bench_scaling.py): each one's cold build against the isolation limit
+(1.2 x doctest + off-cold), the overhead per entry, and warm ``-E`` against
+execution off.
+
+Run it with ``nox -s bench`` (``-- --rounds N`` for more rounds; ``-- --scaling-only
+--entries 200 --rounds 1`` for the two catalogues' table alone, quickly). A complete run
 also writes its figures into ``docs/guide/_figures/build.md.inc``, which the
 documentation's performance page includes: the figures are never typed by hand.
 ``-- --note TEXT`` adds a sentence about the run (a busy machine, say) under them.
@@ -50,6 +56,7 @@ from pathlib import Path
 from typing import Any
 
 import bench_guard
+import bench_scaling
 from figures import FIGURES, TARGETS, Run, context, entry_share, target_ratios, write_figures
 
 from flax_errors_ext.execution.fork_server.client import retire_kept_server
@@ -63,6 +70,8 @@ KEEP_SERVER = ("-D", "flax_errors_keep_kernel_server=120")
 
 class Site:
     """A private copy of the site: sources, conf.py and the Flax example files."""
+
+    name = "this site"
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -80,7 +89,7 @@ class Site:
         command = [sys.executable, "-m", "sphinx", "-q", "-b", "html", "-c", str(self.root)]
         command += ["-D", f"flax_errors_catalogue_dirs={self.root / 'catalogue'}", *options]
         command += [str(self.root / "docs"), str(self.outdir(name))]
-        return _timed(command, cwd=self.root, env=_isolated_env())
+        return bench_scaling.timed(command, cwd=self.root, env=bench_scaling.isolated_env())
 
     def outdir(self, name: str) -> Path:
         """The HTML output folder of the build called ``name``."""
@@ -103,6 +112,14 @@ class Site:
         """The errors.json the build called ``name`` wrote."""
         return dict(json.loads((self.outdir(name) / "errors.json").read_text()))
 
+    def doctest(self) -> float:
+        """The baseline: the same examples under ``pytest --doctest-modules``."""
+        return baseline(self)
+
+    def floor(self) -> float:
+        """The same examples, a fresh forked process per entry."""
+        return floor(self)
+
     def edit_one_example(self) -> None:
         """Add a new, harmless statement to one entry's first good example."""
         self.edits += 1
@@ -114,39 +131,20 @@ class Site:
         path.write_text(f"{text[:first_prompt]}  >>> _ = {self.edits}\n{text[first_prompt:]}")
 
 
-def _timed(command: list[str], cwd: Path, env: dict[str, str]) -> float:
-    started = time.perf_counter()
-    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=False)
-    seconds = time.perf_counter() - started
-    if done.returncode != 0:
-        raise SystemExit(f"failed ({done.returncode}): {' '.join(command)}\n{done.stderr[-3000:]}")
-    return seconds
-
-
-def _isolated_env() -> dict[str, str]:
-    """The caller's environment without a JAX compilation cache of its own choosing.
-
-    Each measured run must start from the caches the benchmark gives it.
-    """
-    return {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("JAX_COMPILATION", "JAX_PERSISTENT"))
-    }
-
-
 def baseline(site: Site) -> float:
     """pytest's doctests over the same examples, in one process."""
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--doctest-modules"]
     command += ["--doctest-glob=*.txt", "-o", "doctest_optionflags=ELLIPSIS NORMALIZE_WHITESPACE"]
     command += [str(REPO / "flax_errors_ext" / "errors.py"), str(site.root / "catalogue")]
-    return _timed(command, cwd=site.root, env=_isolated_env())
+    return bench_scaling.timed(command, cwd=site.root, env=bench_scaling.isolated_env())
 
 
 def floor(site: Site) -> float:
     """Every entry in a fresh forked process of its own, without Jupyter or Sphinx."""
     command = [sys.executable, str(Path(__file__).with_name("bench_floor.py"))]
-    return _timed([*command, str(site.root / "catalogue")], cwd=site.root, env=_isolated_env())
+    return bench_scaling.timed(
+        [*command, str(site.root / "catalogue")], cwd=site.root, env=bench_scaling.isolated_env()
+    )
 
 
 def check(site: Site) -> float:
@@ -155,7 +153,7 @@ def check(site: Site) -> float:
     shutil.rmtree(cache, ignore_errors=True)
     command = [sys.executable, "-m", "flax_errors_ext", "check", "--cache-dir", str(cache)]
     command += ["--catalogue-dir", str(site.root / "catalogue")]
-    return _timed(command, cwd=site.root, env=_isolated_env())
+    return bench_scaling.timed(command, cwd=site.root, env=bench_scaling.isolated_env())
 
 
 def peak_memory(site: Site) -> tuple[float, float]:
@@ -180,7 +178,7 @@ def peak_memory(site: Site) -> tuple[float, float]:
     process = subprocess.Popen(
         command,
         cwd=site.root,
-        env=_isolated_env(),
+        env=bench_scaling.isolated_env(),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -223,7 +221,18 @@ def main() -> None:
         "--figures", type=Path, default=FIGURES, help="where to write the figures (Markdown)"
     )
     parser.add_argument("--note", default="", help="a sentence about this run, for the figures")
+    parser.add_argument(
+        "--entries", type=int, default=200, help="errors in the generated library (0: none)"
+    )
+    parser.add_argument(
+        "--scaling-only",
+        action="store_true",
+        help="measure only the site against the generated library (writes no figures)",
+    )
     args = parser.parse_args()
+    if args.scaling_only:
+        print(scaling_table(args.entries, args.rounds))
+        return
     samples: dict[str, list[float]] = {}
     executed_after_edit: list[int] = []
     with tempfile.TemporaryDirectory(prefix="flax-errors-bench-") as tmp:
@@ -254,6 +263,8 @@ def main() -> None:
         entries = site.entries("cold")
         record = site.record("cold")
         j2_seconds, j2_gib = peak_memory(site)
+    scaling = scaling_table(args.entries, args.rounds)
+    print(scaling)
     guard = bench_guard.main()
     _report(samples, entries, executed_after_edit, guard, j2_seconds, j2_gib)
     # Each in a process of its own (the dependency check imports what a kernel does).
@@ -278,9 +289,19 @@ def main() -> None:
         context=context(record),
         measured=datetime.date.today().isoformat(),
         note=args.note,
+        scaling=scaling,
     )
     write_figures(args.figures, run)
     print(f"\nwrote {args.figures}")
+
+
+def scaling_table(entries: int, rounds: int) -> str:
+    """The site and a generated library of ``entries`` errors, measured side by side."""
+    with tempfile.TemporaryDirectory(prefix="flax-errors-bench-") as tmp:
+        catalogues: list[bench_scaling.Catalogue] = [Site(Path(tmp) / "site")]
+        if entries:
+            catalogues.append(bench_scaling.Library(Path(tmp) / "generated", entries))
+        return bench_scaling.table(bench_scaling.measure(catalogues, rounds))
 
 
 def _report(

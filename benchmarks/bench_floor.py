@@ -41,13 +41,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("catalogue_dir", type=Path)
     parser.add_argument("--jobs", type=int, default=0)
+    parser.add_argument(
+        "--module",
+        action="append",
+        help="an error module to run instead of the site's (repeat for several)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="flax-errors-floor-") as cache:
         # The forked workers are this process's children: its environment is theirs.
         os.environ.update(compilation_cache_env(Path(cache)))
         fork_server.preload()
         entries = []
-        for module_name in DEFAULT_MODULES:
+        for module_name in args.module or DEFAULT_MODULES:
             module = load_module(module_name, [args.catalogue_dir]).without_upstream()
             for entry in module.entries:
                 statements = [s for example in entry.examples for s in example.statements]

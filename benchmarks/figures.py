@@ -37,6 +37,8 @@ class Run:
     measured: str
     """The day, ISO 8601."""
     note: str = ""
+    scaling: str = ""
+    """bench_scaling.py's table: the site and a generated library, side by side."""
 
 
 ROWS = (
@@ -227,6 +229,14 @@ def figures_markdown(run: Run, previous: dict[str, Any]) -> str:
         "| --- | --- | --- | --- |",
         *("|" + "|".join(f" {cell} " if cell else " " for cell in row) + "|" for row in rows),
     ]
+    if run.scaling:
+        lines += [
+            "",
+            "The site and a generated library of light errors, side by side (minimum of "
+            "the rounds; the isolation limit is 1.2 x doctest + off-cold):",
+            "",
+            run.scaling,
+        ]
     return "\n".join(lines) + "\n"
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
 from flax_errors_ext.execution.fork_server.client import WarmKernelServer
+from flax_errors_ext.execution.runs.execute import DATABASE_FILE
 from flax_errors_ext.execution.runs.kernelspec import compilation_cache_env, install_kernelspec
 from flax_errors_ext.execution.runs.probe import build_fingerprint, probe_device
 from flax_errors_ext.execution.runs.run import RunSettings
@@ -75,10 +76,6 @@ def open_cache_database(path: Path) -> str | None:
         f"moved to {aside} and rebuilt from the {kept} executed notebook(s) the cache "
         "keeps, which are reused as before"
     )
-
-
-DATABASE_FILE = "global.db"
-"""jupyter-cache's database, in its cache folder."""
 
 
 def _index_cached_notebooks(path: Path) -> int:

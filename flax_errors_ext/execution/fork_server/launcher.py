@@ -19,7 +19,7 @@ from flax_errors_ext.execution.fork_server.protocol import (
     SERVER_ENV_VAR,
     KernelRequest,
     connect,
-    encode,
+    send,
 )
 
 
@@ -34,7 +34,9 @@ def launch(argv: list[str]) -> None:
     if connection is None:
         ordinary_kernel(argv)
         return
-    connection.sendall(encode(KernelRequest(argv=argv, cwd=os.getcwd(), env=dict(os.environ))))
+    request = KernelRequest(argv=argv, cwd=os.getcwd(), env=dict(os.environ))
+    # The kernel writes where jupyter_client told this process to write.
+    send(connection, request, streams=(sys.stdout.fileno(), sys.stderr.fileno()))
     replies = connection.makefile()
     pid = json.loads(replies.readline())["pid"]
 

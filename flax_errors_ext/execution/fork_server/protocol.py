@@ -17,6 +17,7 @@ from typing import Any, TypeAlias
 SERVER_ENV_VAR = "FLAX_ERRORS_KERNEL_SERVER"
 """Names the build's server (``SOCKET:PID``) to the launchers its kernels start."""
 _WAIT_FOR_SERVER_S = 60.0
+_MAX_STREAMS = 2  # a launcher's stdout and stderr
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,6 +83,24 @@ def decode(line: str) -> Request:
         return _TYPES[data["type"]](**fields)
     except TypeError as error:
         raise ValueError(f"malformed {data['type']}: {error}") from None
+
+
+def send(connection: socket.socket, request: Request, streams: tuple[int, ...] = ()) -> None:
+    """Send ``request``, and with it the open files ``streams`` (the server gets copies)."""
+    data = encode(request)
+    sent = socket.send_fds(connection, [data], list(streams)) if streams else 0
+    connection.sendall(data[sent:])
+
+
+def receive(connection: socket.socket) -> tuple[str, list[int]]:
+    """The request line on ``connection``, and the open files sent with it (the caller's)."""
+    data, fds, _, _ = socket.recv_fds(connection, 1 << 16, _MAX_STREAMS)
+    while data and not data.endswith(b"\n"):
+        more = connection.recv(1 << 16)
+        if not more:
+            break
+        data += more
+    return data.decode(errors="replace"), list(fds)
 
 
 def ask(

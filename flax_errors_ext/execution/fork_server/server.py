@@ -35,6 +35,7 @@ from flax_errors_ext.execution.fork_server.protocol import (
     Request,
     StopRequest,
     decode,
+    receive,
 )
 
 PRELOAD = (
@@ -190,7 +191,12 @@ class _Server:
             if key.data == "accept":
                 self.last_active = time.monotonic()
                 connection, _ = self.listener.accept()
-                self._answer(connection, connection.makefile().readline())
+                line, streams = receive(connection)
+                try:
+                    self._answer(connection, line, streams)
+                finally:
+                    for fd in streams:
+                        os.close(fd)
             elif key.data == "signal":
                 os.read(self.wake_read, 512)
                 _reap(self.kernels, self.selector)
@@ -206,7 +212,7 @@ class _Server:
             return os.getppid() != self.build  # the build died without stopping us
         return time.monotonic() - self.last_active >= self.linger
 
-    def _answer(self, connection: socket.socket, line: str) -> None:
+    def _answer(self, connection: socket.socket, line: str, streams: list[int]) -> None:
         try:
             request: Request = decode(line)
         except ValueError as error:
@@ -225,7 +231,7 @@ class _Server:
                 self.linger = 0.0
                 _reply(connection, {"stopping": True})
             case KernelRequest():
-                pid = _fork_kernel(connection, request, self.import_env, inherited)
+                pid = _fork_kernel(connection, request, self.import_env, inherited, streams)
                 self.kernels[pid] = connection
                 self.selector.register(connection, selectors.EVENT_READ, pid)
 
@@ -298,7 +304,14 @@ def _fork_kernel(
     request: KernelRequest,
     import_env: _ImportEnvironment,
     inherited: list[socket.socket],
+    streams: list[int],
 ) -> int:
+    """Fork a kernel for ``request``; its output goes to the launcher's ``streams``.
+
+    The launcher's stdout and stderr are where jupyter_client wanted the kernel's
+    (a kernel that fails to start is told of by what it wrote there); without
+    them, the kernel writes to the server's log.
+    """
     pid = os.fork()
     if pid:
         connection.sendall(json.dumps({"pid": pid}).encode() + b"\n")
@@ -306,6 +319,9 @@ def _fork_kernel(
     try:
         _become_child(inherited)
         connection.close()
+        for target, fd in zip((1, 2), streams, strict=False):
+            os.dup2(fd, target)
+            os.close(fd)
         os.chdir(request.cwd)
         os.environ.clear()
         os.environ.update(request.env)

@@ -1,39 +1,44 @@
-"""Run an entry's notebook through myst-nb's execution client and jupyter-cache.
+"""Run an entry's notebook in a fresh kernel, through jupyter-cache when caching.
 
-This module owns the notebook file on disk and the reading of the kernel's records
-out of the executed notebook. Execution itself is myst-nb's
-(:func:`myst_nb.core.execute.create_client`): in ``cache`` mode it looks the notebook
-up in jupyter-cache, and only on a miss starts a kernel, runs it with nbclient and
-caches the result. A run that times out or loses its kernel is never cached.
+This module owns the notebook file on disk, the execution cache's look-ups and
+records, and the reading of the kernel's records out of the executed notebook. In
+myst-nb's ``cache`` mode a notebook is looked up once in jupyter-cache (the same
+database and records as myst-nb's own), and only on a miss runs, in a kernel
+started by :mod:`~flax_errors_ext.execution.runs.kernel` and driven by nbclient;
+in any other mode that runs it always. A run that times out or loses its kernel
+is never cached.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
+import copy
 import dataclasses
 import json
-import logging
+import tempfile
+import threading
 import time
 import zlib
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import nbformat
-from myst_nb.core.execute import create_client
+from nbclient.exceptions import CellExecutionError, CellTimeoutError
 from nbformat import NotebookNode
 
 from flax_errors_ext.execution.runs.in_kernel import RESULT_MIME
+from flax_errors_ext.execution.runs.kernel import KernelStartError, run_in_kernel
 from flax_errors_ext.model.catalogue.records import StatementRun, Verdict
 from flax_errors_ext.model.runs.fingerprint import Device
 from flax_errors_ext.model.runs.loaded_files import LoadedFile
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-    from pathlib import Path
+    from collections.abc import Callable, Iterator
 
+    from jupyter_cache.base import JupyterCacheBase
     from myst_nb.core.config import NbParserConfig
-
-_LOGGER = logging.getLogger(__name__)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,22 +58,6 @@ class Execution:
     versions: dict[str, str] = dataclasses.field(default_factory=dict)
     loaded: tuple[LoadedFile, ...] = ()
     """Every file the kernel had loaded code from when the examples were done."""
-
-
-class _MystNbLogger(logging.LoggerAdapter[logging.Logger]):
-    """Takes myst-nb's messages (and its ``subtype`` keyword) to our debug log.
-
-    The verdicts say what went wrong, located at the docstring; myst-nb's own
-    warnings would only repeat it, pointing at a generated notebook.
-    """
-
-    def process(self, msg: Any, kwargs: Any) -> tuple[Any, Any]:
-        kwargs.pop("subtype", None)
-        kwargs.pop("line", None)
-        return msg, kwargs
-
-    def warning(self, msg: Any, *args: Any, **kwargs: Any) -> None:
-        self.debug(msg, *args, **kwargs)
 
 
 def execute_notebook(
@@ -99,56 +88,114 @@ def execute_notebook(
 def _execute(
     notebook: NotebookNode, path: Path, nb_config: NbParserConfig, examples: int
 ) -> Execution:
-    executed = _cache_record(notebook, nb_config) is None
+    cache = _cache(nb_config)
+    if cache is not None:
+        with contextlib.suppress(KeyError):  # KeyError: not in the cache
+            _, merged = cache.merge_match_into_notebook(notebook)
+            return _served(merged, examples)
+    result = copy.deepcopy(notebook)
     started = time.perf_counter()
     try:
-        with create_client(notebook, str(path), nb_config, _MystNbLogger(_LOGGER)) as client:
-            result = client.notebook
-            metadata = client.exec_metadata or {}
+        with _working_dir(path, nb_config) as cwd:
+            asyncio.run(
+                run_in_kernel(
+                    result,
+                    cwd,
+                    timeout=notebook.metadata["execution"]["timeout"],
+                    output=path.with_suffix(".kernel.log"),
+                )
+            )
+    except KernelStartError as error:
+        return _failed(notebook, examples, started, Verdict.CRASHED, f"{error}")
+    except CellTimeoutError:
+        timeout = notebook.metadata["execution"]["timeout"]
+        detail = f"an example ran past the {timeout} s timeout"
+        return _failed(result, examples, started, Verdict.TIMED_OUT, detail)
+    except CellExecutionError as error:
+        detail = f"the notebook failed to run ({error.ename}): {_last_line(str(error))}"
+        return _failed(result, examples, started, Verdict.CRASHED, detail)
     except Exception as error:  # a dead kernel surfaces here (nbclient's DeadKernelError)
-        return Execution(
-            runs=_read_runs(notebook, examples),
-            failure=Verdict.CRASHED,
-            failure_detail=f"the kernel died or could not run: {type(error).__name__}: {error}",
-            executed=True,
-            seconds=time.perf_counter() - started,
-        )
+        detail = f"the kernel died or could not run: {type(error).__name__}: {error}"
+        return _failed(result, examples, started, Verdict.CRASHED, detail)
     seconds = time.perf_counter() - started
-    runs = _read_runs(result, examples)
+    if cache is not None:
+        from jupyter_cache.base import CacheBundleIn
+
+        bundle = CacheBundleIn(result, str(path), data={"execution_seconds": seconds})
+        cache.cache_notebook_bundle(bundle, check_validity=False, overwrite=True)
+    return dataclasses.replace(_served(result, examples), executed=True, seconds=seconds)
+
+
+def _served(result: NotebookNode, examples: int) -> Execution:
+    """What a notebook that ran to the end (now, or when it was cached) recorded."""
     last = _finish_record(result)
-    execution = Execution(
-        runs=runs,
-        executed=executed,
-        seconds=seconds,
+    return Execution(
+        runs=_read_runs(result, examples),
         device=Device.from_json(last.get("device")),
         versions=last.get("versions", {}),
         loaded=_loaded(last),
     )
-    if metadata.get("succeeded", True):
-        return execution
-    error_name = metadata.get("error") or "error"
-    timed_out = "Timeout" in error_name
-    detail = (
-        f"an example ran past the {notebook.metadata['execution']['timeout']} s timeout"
-        if timed_out
-        else f"the notebook failed to run ({error_name}): {_last_line(metadata.get('traceback'))}"
-    )
-    return dataclasses.replace(
-        execution,
-        failure=Verdict.TIMED_OUT if timed_out else Verdict.CRASHED,
+
+
+def _failed(
+    result: NotebookNode, examples: int, started: float, failure: Verdict, detail: str
+) -> Execution:
+    return Execution(
+        runs=_read_runs(result, examples),
+        failure=failure,
         failure_detail=detail,
+        executed=True,
+        seconds=time.perf_counter() - started,
     )
 
 
-def _cache_record(notebook: NotebookNode, nb_config: NbParserConfig) -> Any:
+@contextlib.contextmanager
+def _working_dir(path: Path, nb_config: NbParserConfig) -> Iterator[Path]:
+    """Where the kernel runs: beside the notebook, or a fresh folder (``nb_execution_in_temp``)."""
+    if nb_config.execution_in_temp:
+        with tempfile.TemporaryDirectory() as folder:
+            yield Path(folder)
+    else:
+        yield path.parent.resolve()
+
+
+DATABASE_FILE = "global.db"
+"""jupyter-cache's database, in its cache folder."""
+
+_caches: dict[str, tuple[tuple[int, int] | None, JupyterCacheBase]] = {}
+"""Each cache folder's cache, with the identity of the database file it opened."""
+_caches_lock = threading.Lock()
+
+
+def _cache(nb_config: NbParserConfig) -> JupyterCacheBase | None:
+    """The execution cache, in ``cache`` mode: one per folder, for every thread.
+
+    Its database engine is made once, rather than once per entry, and made again
+    when the database file is another: one set aside and rebuilt
+    (:func:`~flax_errors_ext.execution.session.open_cache_database`) or a folder
+    removed since, whose old connection would still read the file that is gone.
+    """
     if nb_config.execution_mode != "cache":
         return None
     from jupyter_cache import get_cache
 
+    folder = str(nb_config.execution_cache_path or ".jupyter_cache")
+    database = Path(folder) / DATABASE_FILE
+    with _caches_lock:
+        identity, cache = _caches.get(folder, (None, None))
+        if cache is None or identity is None or identity != _identity(database):
+            cache = get_cache(folder)
+            cache.list_cache_records()  # creates the database where there is none
+            _caches[folder] = (_identity(database), cache)
+        return cache
+
+
+def _identity(database: Path) -> tuple[int, int] | None:
     try:
-        return get_cache(nb_config.execution_cache_path).match_cache_notebook(notebook)
-    except KeyError:
+        found = database.stat()
+    except OSError:
         return None
+    return found.st_dev, found.st_ino
 
 
 def _loaded(finish: dict[str, Any]) -> tuple[LoadedFile, ...]:
@@ -170,12 +217,10 @@ def forget(notebook: NotebookNode, nb_config: NbParserConfig) -> None:
     For runs that failed in a way the environment may have caused: the next build
     runs them afresh rather than trusting a stored failure.
     """
-    record = _cache_record(notebook, nb_config)
-    if record is not None:
-        from jupyter_cache import get_cache
-
+    cache = _cache(nb_config)
+    if cache is not None:
         with contextlib.suppress(KeyError):
-            get_cache(nb_config.execution_cache_path).remove_cache(record.pk)
+            cache.remove_cache(cache.match_cache_notebook(notebook).pk)
 
 
 def _records(notebook: NotebookNode, role: str) -> dict[int, dict[str, Any]]:

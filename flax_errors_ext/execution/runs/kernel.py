@@ -1,0 +1,140 @@
+"""One entry's kernel: started, handed to nbclient, always shut down.
+
+nbclient left to start a kernel itself registers an exit handler before the
+start, and a start that fails (a kernel that dies before it answers) unsets its
+kernel manager without removing that handler: the reason goes to nbclient's log,
+and the process ends on nbclient's ``assert self.km is not None``. So the kernel
+is started here, and nbclient gets it ready to run; a failed start raises
+:class:`KernelStartError`, which says why: the kernel's exit status and the last
+lines it wrote.
+
+Kernels talk over Unix sockets of their own rather than TCP: with TCP, jupyter_client
+picks free ports and lets go of them before the kernel binds them, and another
+kernel (of this build, a parallel reader, or any process on the machine) may take
+one in between, so that the kernel dies on start.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import shutil
+import tempfile
+import threading
+import uuid
+from typing import TYPE_CHECKING, Any
+
+from jupyter_client.manager import AsyncKernelManager
+from nbclient import NotebookClient
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from nbformat import NotebookNode
+
+STARTUP_TIMEOUT_S = 120.0
+"""How long a kernel may take to answer once started (a busy machine's builds)."""
+_LAST_WORDS = 2000  # characters of a failed kernel's output a failure shows
+
+_sockets_lock = threading.Lock()
+_sockets: list[str] = []
+
+
+def _socket_dir() -> str:
+    """A private folder for this process's kernel sockets, short enough for their paths."""
+    with _sockets_lock:
+        if not _sockets:
+            _sockets.append(tempfile.mkdtemp(prefix="flax-errors-k"))
+            atexit.register(shutil.rmtree, _sockets[0], ignore_errors=True)
+        return _sockets[0]
+
+
+class KernelStartError(RuntimeError):
+    """A kernel that did not start; the message says why."""
+
+
+class _KernelManager(AsyncKernelManager):
+    """A kernel manager whose kernel listens on Unix sockets no other kernel names."""
+
+    def _transport_default(self) -> str:
+        return "ipc"
+
+    def _ip_default(self) -> str:
+        return os.path.join(_socket_dir(), uuid.uuid4().hex[:16])
+
+
+async def run_in_kernel(
+    notebook: NotebookNode, cwd: Path, *, timeout: int | None, output: Path
+) -> None:
+    """Run every cell of ``notebook`` (in place) in a fresh kernel started in ``cwd``.
+
+    Args:
+        notebook: The notebook; its kernelspec names the kernel.
+        cwd: The kernel's working folder.
+        timeout: Seconds each cell may run (None: no limit).
+        output: Where the kernel process's own stdout and stderr go (a start that
+            fails quotes its end).
+
+    Raises:
+        KernelStartError: if the kernel did not start or answer.
+        nbclient.exceptions.CellExecutionError: a cell raised.
+        nbclient.exceptions.CellTimeoutError: a cell ran past ``timeout``.
+        nbclient.exceptions.DeadKernelError: the kernel died while running.
+    """
+    manager = _KernelManager(kernel_name=notebook.metadata.kernelspec.name)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    with output.open("wb") as stream:
+        try:
+            await manager.start_kernel(cwd=str(cwd), stdout=stream, stderr=stream)
+        except Exception as error:
+            raise KernelStartError(f"the kernel could not be launched: {error}") from error
+        kernel = manager.client()
+        try:
+            kernel.start_channels()
+            try:
+                await kernel.wait_for_ready(timeout=STARTUP_TIMEOUT_S)
+            except RuntimeError as error:
+                raise KernelStartError(await _why(manager, error, output)) from None
+            client = NotebookClient(
+                notebook,
+                km=manager,
+                timeout=timeout,
+                allow_errors=False,
+                record_timing=False,
+                startup_timeout=STARTUP_TIMEOUT_S,
+            )
+            client.kc = kernel
+            await client.async_execute()
+        finally:
+            kernel.stop_channels()
+            await _shut_down(manager)
+
+
+async def _shut_down(manager: _KernelManager) -> None:
+    """Stop the kernel at once and remove its files.
+
+    Every cell has run and its outputs are in (nbclient waits for each cell's last
+    message), and nothing of the kernel outlives it: an orderly shutdown would only
+    add its own teardown and jupyter_client's polling to every entry.
+    """
+    with contextlib.suppress(RuntimeError):  # "No kernel is running!": it already ended
+        if await manager.is_alive():
+            await manager.shutdown_kernel(now=True)
+    await manager.cleanup_resources()
+
+
+async def _why(manager: _KernelManager, error: RuntimeError, output: Path) -> str:
+    """Why a kernel did not answer: its exit status and its last words, if it ended."""
+    status: Any = None
+    if manager.provisioner is not None:
+        status = await manager.provisioner.poll()
+    if status is None:
+        reason = f"the kernel did not answer within {STARTUP_TIMEOUT_S:.0f} s ({error})"
+    else:
+        reason = f"the kernel exited with status {status} before it answered"
+    with contextlib.suppress(OSError):
+        words = output.read_text(encoding="utf-8", errors="replace").strip()
+        if words:
+            reason += f"; it wrote:\n{words[-_LAST_WORDS:]}"
+    return reason

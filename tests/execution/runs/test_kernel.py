@@ -1,0 +1,85 @@
+"""An entry's kernel: a start that fails says why, and a forked kernel writes where told."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from flax_errors_ext.execution.fork_server.client import WarmKernelServer
+from flax_errors_ext.execution.fork_server.protocol import SERVER_ENV_VAR
+from flax_errors_ext.execution.runs import kernel
+from flax_errors_ext.execution.runs.kernel import KernelStartError, run_in_kernel
+from flax_errors_ext.execution.runs.kernelspec import KERNEL_NAME, KERNELSPEC, install_kernelspec
+
+pytestmark = pytest.mark.kernels
+
+EXITS_AT_ONCE = "import sys; sys.stderr.write('no kernel today: {reason}\\n'); sys.exit(3)"
+
+
+def failing_kernelspec(data_dir: Path, reason: str) -> None:
+    """A ``flax-errors`` kernelspec under ``data_dir`` whose kernel exits at once, status 3."""
+    spec = data_dir / "kernels" / KERNEL_NAME
+    spec.mkdir(parents=True)
+    argv = [sys.executable, "-c", EXITS_AT_ONCE.format(reason=reason), "{connection_file}"]
+    (spec / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": "failing"}))
+
+
+def _notebook() -> nbformat.NotebookNode:
+    notebook: nbformat.NotebookNode = nbformat.v4.new_notebook(  # type: ignore[no-untyped-call]
+        cells=[nbformat.v4.new_code_cell("1 + 1")],  # type: ignore[no-untyped-call]
+        metadata={"kernelspec": KERNELSPEC},
+    )
+    return notebook
+
+
+def test_a_kernel_that_exits_at_once_says_its_status_and_what_it_wrote(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    failing_kernelspec(tmp_path / "jupyter", "the port was taken")
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
+    output = tmp_path / "kernel.log"
+    with pytest.raises(KernelStartError) as raised:
+        asyncio.run(run_in_kernel(_notebook(), tmp_path, timeout=30, output=output))
+    message = str(raised.value)
+    assert "the kernel exited with status 3 before it answered" in message
+    assert "no kernel today: the port was taken" in message
+
+
+def test_a_notebook_runs_in_a_kernel_on_unix_sockets_it_removes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JUPYTER_PATH", "")
+    install_kernelspec(tmp_path / "jupyter")
+    sockets = Path(kernel._socket_dir())
+    before = set(sockets.iterdir())
+    notebook = _notebook()
+    asyncio.run(run_in_kernel(notebook, tmp_path, timeout=60, output=tmp_path / "kernel.log"))
+    assert notebook.cells[0].outputs[0]["data"]["text/plain"] == "2"
+    assert notebook.metadata["language_info"]["name"] == "python"
+    # The kernel's sockets went with it.
+    assert set(sockets.iterdir()) == before
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="warm kernels need os.fork")
+def test_a_forked_kernel_writes_to_its_launchers_stderr(tmp_path: Path) -> None:
+    server = WarmKernelServer(tmp_path / "state")
+    try:
+        env = {**os.environ, SERVER_ENV_VAR: os.environ[SERVER_ENV_VAR]}
+        launch = [sys.executable, "-m", "flax_errors_ext.execution.fork_server", "launch"]
+        with (tmp_path / "stderr").open("wb") as stderr:
+            done = subprocess.run(
+                [*launch, "--no-such-flag"], env=env, stderr=stderr, timeout=120, check=False
+            )
+    finally:
+        server.stop()
+    # The kernel, forked by the server, failed on its arguments: its launcher exits
+    # with its status, and what it wrote is where the launcher's stderr went.
+    assert done.returncode != 0
+    assert "no-such-flag" in (tmp_path / "stderr").read_text()
