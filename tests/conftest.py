@@ -8,6 +8,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from flax_errors_ext.cli.catalogue.snapshot import CACHE_ENV
+from tests.root_modules import forget_root_modules
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
@@ -27,9 +30,19 @@ def _forget_root_modules() -> Iterator[None]:
     """Each test imports its root's error module afresh, as a new sphinx-build would."""
     before = set(sys.modules)
     yield
-    for name in set(sys.modules) - before:
-        if name.endswith("_errors"):
-            del sys.modules[name]
+    forget_root_modules(before)
+
+
+@pytest.fixture(scope="session")
+def snapshot_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One folder of catalogue snapshots (``flax-errors explain``'s) for the session."""
+    return tmp_path_factory.mktemp("catalogue-snapshots")
+
+
+@pytest.fixture(autouse=True)
+def _own_snapshots(snapshot_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reads or writes the user's own catalogue snapshots."""
+    monkeypatch.setenv(CACHE_ENV, str(snapshot_folder))
 
 
 _KERNEL_FIXTURES = {"app", "make_app"}

@@ -125,7 +125,9 @@ def _add_explain(commands: _Commands, catalogue: argparse.ArgumentParser) -> Non
         flax.errors.ScopeParamShapeError, in any case), its URL, or an error message
         as you got it, with its own parameter names, scope paths and shapes. Quote a
         message, or pass - to read it from standard input (a whole traceback is
-        fine).""",
+        fine). A message answers only if it shows a documented one (values aside);
+        any other is "not in the catalogue" (exit status 6), quoting the exception
+        line read, with the entries it merely resembles as a hint.""",
     )
     explain.add_argument("query", nargs="+", metavar="QUERY", help="a name, URL or message")
 
@@ -199,8 +201,11 @@ def _add_export(commands: _Commands) -> None:
         patch -p1 or git apply takes it at the root of Flax's source tree). Each
         catalogued class's docstring opens with the file's summary, keeps Flax's
         prose and code blocks (with exact repairs to the few broken ones), and ends
-        with the file's explanation and example sections, so that the site built
-        from the patched docstrings alone has the same examples. Classes without a
+        with the file's explanation and an Examples: section holding one bad and
+        one good example that hold on every supported release, in Flax's style
+        (pyink's 80 columns and 2-space indents, URLs elided with ...); the site
+        built from the patched docstrings gives the same verdicts for them.
+        Paragraphs bound to one release stay on the site. Classes without a
         catalogue file are left unchanged; exporting a patched file changes
         nothing. Problems go to standard error, each at its file:line.""",
     )

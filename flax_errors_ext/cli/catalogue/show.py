@@ -7,6 +7,7 @@ import re
 import sys
 from typing import TYPE_CHECKING
 
+from flax_errors_ext.cli.catalogue.snapshot import load_read_only
 from flax_errors_ext.cli.parser import PROG, ExitCode
 from flax_errors_ext.cli.selection import UsageError, load, unknown
 from flax_errors_ext.execution.history.files import read_histories
@@ -23,6 +24,7 @@ from flax_errors_ext.model.site.texts import plain_text
 
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Mapping, Sequence
     from pathlib import Path
 
     from flax_errors_ext.cli.selection import Selection
@@ -82,7 +84,7 @@ def explain_command(args: argparse.Namespace) -> int:
     query = " ".join(args.query)
     if query.strip() == "-":
         query = sys.stdin.read()
-    selection = load(args)
+    selection = load_read_only(args)
     entries = selection.entries
     histories = _histories(selection)
     wordings = recorded_wordings(histories)
@@ -93,7 +95,7 @@ def explain_command(args: argparse.Namespace) -> int:
         if gone is not None:
             print(gone)
             return ExitCode.OK
-        print(f"{PROG}: {unknown(entries, query)}", file=sys.stderr)
+        print(f"{PROG}: {_refusal(entries, query, by_entry(wordings))}", file=sys.stderr)
         return ExitCode.NO_MATCH
     best = matches[0]
     older = wording_of(wordings, best.entry.qualname, query)
@@ -122,6 +124,24 @@ def explain_command(args: argparse.Namespace) -> int:
             f"Also {'named' if best.certain else 'matching'}: {', '.join(others)}", file=sys.stderr
         )
     return ExitCode.OK
+
+
+def _refusal(entries: list[ErrorEntry], query: str, older: Mapping[str, Sequence[str]]) -> str:
+    """What is said of a query that no entry answers.
+
+    For a name, the closest names; for a pasted error, the line read and the
+    entries it merely resembles, as a hint.
+    """
+    if lookup.looks_like_name(query):
+        return unknown(entries, query)
+    lines = [f"not in the catalogue: {lookup.exception_line(query)}"]
+    near = lookup.nearest(entries, query, older)
+    if near:
+        lines.append(
+            "  Nearest entries (not a match: their documented messages differ): "
+            + ", ".join(match.entry.qualname for match in near)
+        )
+    return "\n".join(lines)
 
 
 def _retired_answer(

@@ -5,7 +5,11 @@ matched, in this order of trust, by the URL it prints (its fragment is the entry
 dotted name), by an error class it names, and by its message. Messages carry the
 values of one particular run (a parameter name, a scope path, a shape), so each
 documented message becomes a pattern in which ``...`` and those values are
-wildcards; a message that matches no pattern is ranked by how alike it is.
+wildcards (:mod:`~flax_errors_ext.model.lookup.patterns`). A message that matches
+no pattern answers only if it is nearly the same text with the same distinctive
+values (a class of the reader's code where the documented one has one); any other
+is not in the catalogue, however alike, and :func:`nearest` offers the entries
+it resembles as a hint.
 """
 
 from __future__ import annotations
@@ -16,6 +20,12 @@ import doctest
 import re
 from typing import TYPE_CHECKING
 
+from flax_errors_ext.model.lookup.patterns import (
+    example_names,
+    keeps_distinctive,
+    message_pattern,
+    normalise,
+)
 from flax_errors_ext.model.runs.tracebacks import strip_jax_note
 
 if TYPE_CHECKING:
@@ -25,6 +35,9 @@ if TYPE_CHECKING:
 
 MIN_SIMILARITY = 0.6
 """How alike a message must be to a documented one to be offered without a match."""
+MIN_ALIKE = 0.85
+"""How alike a message that matches no pattern must be to answer, its distinctive
+values kept (:func:`~flax_errors_ext.model.lookup.patterns.keeps_distinctive`)."""
 MIN_FRAGMENT = 20
 """Characters a pasted fragment needs before it may match as part of a message."""
 KEEP_CHARS = 16_000
@@ -37,51 +50,16 @@ _NAME = re.compile(r"[\w.]+")
 _FRAGMENT = re.compile(r"#([A-Za-z_][\w.]*\w)")
 _URL = re.compile(r"https?://[^\s)\]>'\"]+")
 _EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*: ", re.MULTILINE)
-_LINK = re.compile(r"\s*\(https?://[^\s)]*\)")
-
-# The parts of a message that vary from run to run, and the pattern each becomes.
-_VARIABLE = re.compile(
-    r"""
-      (?P<repr><[\w.]+\ [^<>\n]*?\ at\ 0x[0-9a-fA-F]*(?:\.\.\.)?>)
-    | (?P<ellipsis>\.\.\.)
-    | (?P<url>https?://[^\s)]+)
-    | (?P<dq>"[^"\n]*")
-    | (?P<sq>(?<!\w)'[^'\n]*'(?!\w))
-    | (?P<bq>`[^`\n]*`)
-    | (?P<shape>\((?:\s*\d+\s*,)*\s*\d*\s*\))
-    | (?P<path>(?<![\w/:.])/[\w/]*)
-    | (?P<id>\b[A-Za-z]\w*_\d+\b)
-    | (?P<num>\b\d+(?:\.\d+)?\b)
-    | (?P<space>\s+)
-    """,
-    re.VERBOSE,
-)
-_WILDCARDS = {
-    "repr": r"<[^<>]*>",
-    "ellipsis": r".*?",
-    "url": r"[^\s)]*",
-    "dq": r'"[^"]*"',
-    "sq": r"'[^']*'",
-    "bq": r"`[^`]*`",
-    "shape": r"\([\d\s,]*\)",
-    "path": r"/[\w/]*",
-    "id": r"\w+",
-    "num": r"\d+(?:\.\d+)?",
-    "space": r"\s+",
+_LINK = re.compile(r"\s*\(https?://[^\s)]*\)|\n\s*See https?://\S*\s*$")
+PASTE_SYNTAX = {
+    "name": _NAME.pattern,
+    "fragment": _FRAGMENT.pattern,
+    "url": _URL.pattern,
+    "exception_line": _EXCEPTION_LINE.pattern,
+    "link": _LINK.pattern,
 }
-_PLACEHOLDERS = {
-    "repr": "<object>",
-    "ellipsis": " ",
-    "url": "<url>",
-    "dq": "<q>",
-    "sq": "<q>",
-    "bq": "<q>",
-    "shape": "<shape>",
-    "path": "<path>",
-    "id": "<id>",
-    "num": "<n>",
-    "space": " ",
-}
+"""How a paste's parts are told apart, for a matcher outside Python (the site search):
+``exception_line`` is read line by line (JavaScript's ``m`` flag)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -91,7 +69,8 @@ class Match:
     entry: ErrorEntry
     how: str
     """``name``, ``url``, ``class`` (the text names the error), ``message`` (a
-    documented message matches, values aside) or ``similar``."""
+    documented message matches, values aside), ``alike`` (nearly a documented
+    message, with its distinctive values) or ``similar`` (a hint, not an answer)."""
     score: float
     """1.0 for a name, URL or class; for messages, how alike they are (0 to 1)."""
     example: Example | None = None
@@ -125,6 +104,11 @@ def find(
         if found:
             return found
     return _by_message(entries, query, older or {})
+
+
+def looks_like_name(query: str) -> bool:
+    """Whether ``query`` is a bare name (a class name or a dotted one), not a message."""
+    return bool(_NAME.fullmatch(bounded(query).strip()))
 
 
 def bounded(text: str, keep: int = KEEP_CHARS) -> str:
@@ -191,8 +175,29 @@ def _by_class(entries: Sequence[ErrorEntry], query: str) -> list[Match]:
 def _by_message(
     entries: Sequence[ErrorEntry], query: str, older: Mapping[str, Sequence[str]]
 ) -> list[Match]:
-    ranked = _ranked(entries, query, older)
-    return [m for m in ranked if m.how == "message" or m.score >= MIN_SIMILARITY]
+    # A message answers when it shows a documented one, values aside, or is nearly
+    # the same text with the same distinctive values: JAX's generic errors resemble a
+    # documented one word for word except in the value that makes it this error (a
+    # string where a Module was passed). Likeness alone is a hint (:func:`nearest`).
+    return [m for m in _ranked(entries, query, older) if m.how in ("message", "alike")]
+
+
+def nearest(
+    entries: Sequence[ErrorEntry],
+    query: str,
+    older: Mapping[str, Sequence[str]] | None = None,
+    count: int = 3,
+) -> list[Match]:
+    """The entries whose messages a pasted error resembles without matching, closest first.
+
+    For a hint beside "not in the catalogue": only those about as alike as
+    :data:`MIN_SIMILARITY`.
+    """
+    ranked = _ranked(entries, bounded(query).strip(), older)
+    return [m for m in ranked if m.how == "similar" and m.score >= MIN_SIMILARITY][:count]
+
+
+_STRENGTH = {"message": 3, "alike": 2, "similar": 1}
 
 
 def _ranked(
@@ -202,30 +207,41 @@ def _ranked(
     flat = normalise(body)
     matches = []
     for entry in entries:
-        best: tuple[bool, float] = (False, 0.0)
+        best: tuple[int, float] = (0, 0.0)
         closest: Example | None = None
         texts: list[tuple[Example | None, str]] = [*documented_messages(entry)]
-        texts += [(None, _strip_class(text)) for text in (older or {}).get(entry.qualname, ())]
+        texts += [(None, strip_class(text)) for text in (older or {}).get(entry.qualname, ())]
         for example, documented in texts:
             known = normalise(documented)
-            hit = shows(documented, known, body, flat)
+            names = example_names(example) if example is not None else frozenset()
             ratio = difflib.SequenceMatcher(None, known, flat, autojunk=False).ratio()
-            if (hit, ratio) > best:
-                best, closest = (hit, ratio), example
+            if shows(documented, known, body, flat, names=names):
+                strength = _STRENGTH["message"]
+            elif ratio >= MIN_ALIKE and keeps_distinctive(known, flat):
+                strength = _STRENGTH["alike"]
+            else:
+                strength = _STRENGTH["similar"]
+            if (strength, ratio) > best:
+                best, closest = (strength, ratio), example
         if best[1] > 0:
-            how = "message" if best[0] else "similar"
+            how = next(name for name, value in _STRENGTH.items() if value == best[0])
             matches.append(Match(entry, how, best[1], closest))
-    return sorted(matches, key=lambda m: (m.how == "message", m.score), reverse=True)
+    return sorted(matches, key=lambda m: (_STRENGTH[m.how], m.score), reverse=True)
 
 
 def shows(
-    documented: str, known: str, body: str, flat: str, min_fragment: int = MIN_FRAGMENT
+    documented: str,
+    known: str,
+    body: str,
+    flat: str,
+    min_fragment: int = MIN_FRAGMENT,
+    names: frozenset[str] = frozenset(),
 ) -> bool:
     """Whether a pasted message shows a documented one.
 
     It does if it holds the whole documented text (its variable parts with any
-    value, see :func:`message_pattern`), or is a part of it at least
-    ``min_fragment`` characters long.
+    value, see :func:`~flax_errors_ext.model.lookup.patterns.message_pattern`), or
+    is a part of it at least ``min_fragment`` characters long.
 
     Args:
         documented: The documented message, without its class.
@@ -233,8 +249,10 @@ def shows(
         body: The pasted message (:func:`message_body`).
         flat: ``normalise(body)``.
         min_fragment: The shortest part of a message that counts.
+        names: The names the documented message's example gives, which match any
+            name (:func:`~flax_errors_ext.model.lookup.patterns.example_names`).
     """
-    if message_pattern(documented).search(body):
+    if message_pattern(documented, names).search(body):
         return True
     return len(flat) >= min_fragment and flat in known
 
@@ -251,7 +269,7 @@ def documented_messages(entry: ErrorEntry) -> Iterator[tuple[Example, str]]:
             continue
         for statement in example.statements:
             if statement.exc_msg is not None:
-                yield example, _strip_class(statement.exc_msg)
+                yield example, strip_class(statement.exc_msg)
 
 
 def message_body(text: str) -> str:
@@ -264,10 +282,24 @@ def message_body(text: str) -> str:
     lines = list(_EXCEPTION_LINE.finditer(text))
     if lines:
         text = text[lines[-1].start() :]
-    return _strip_class(text).strip()
+    return strip_class(text).strip()
 
 
-def _strip_class(message: str) -> str:
+def exception_line(text: str, width: int = 160) -> str:
+    """The line of a paste that says what was read: its last exception line.
+
+    A traceback's first line (``Traceback (most recent call last):``) says nothing of
+    the error; its final ``Class: message`` line does. Without one, the first line
+    that is not blank. Cut to ``width`` characters.
+    """
+    text = strip_jax_note(bounded(text).replace("\r\n", "\n"))
+    lines = list(_EXCEPTION_LINE.finditer(text))
+    start = lines[-1].start() if lines else 0
+    line = next((line for line in text[start:].split("\n") if line.strip()), "").strip()
+    return line if len(line) <= width else line[: width - 3] + "..."
+
+
+def strip_class(message: str) -> str:
     """The message without its class and without the link Flax appends.
 
     People paste messages with or without the link, and its base differs between
@@ -277,31 +309,3 @@ def _strip_class(message: str) -> str:
     message = message[match.end() :] if match else message
     message = _LINK.sub("", message).rstrip()
     return message.removesuffix(doctest.ELLIPSIS_MARKER).rstrip()
-
-
-def message_pattern(documented: str) -> re.Pattern[str]:
-    """A pattern that matches ``documented`` with other values in its variable parts.
-
-    ``...`` matches anything, as with doctest's ELLIPSIS; quoted text, numbers,
-    shapes, scope paths, numbered names (``Dense_0``), object reprs
-    (``<function f at 0x7f...>``) and URLs match any value of their kind; any
-    whitespace matches any whitespace.
-    """
-    documented = documented.strip()
-    parts = []
-    at = 0
-    for match in _VARIABLE.finditer(documented):
-        parts.append(re.escape(documented[at : match.start()]))
-        parts.append(_WILDCARDS[match.lastgroup or "space"])
-        at = match.end()
-    parts.append(re.escape(documented[at:]))
-    return re.compile("".join(parts), re.DOTALL)
-
-
-def normalise(text: str) -> str:
-    """``text`` with its variable parts replaced by placeholders, for similarity."""
-
-    def placeholder(match: re.Match[str]) -> str:
-        return _PLACEHOLDERS[match.lastgroup or "space"]
-
-    return " ".join(_VARIABLE.sub(placeholder, text).casefold().split())

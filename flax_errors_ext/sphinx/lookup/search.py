@@ -4,9 +4,11 @@ Sphinx's search indexes every word of the site, error text included, but it
 ranks whole pages, and one page holds all of a module's errors. So the build also
 writes the catalogue's error messages to ``_static/flax_errors_search_data.js``
 (today's, the other errors an entry is "also seen as", and the wordings of past
-releases from the recorded history), and the search page loads
-``flax_errors_search.js``, which matches the query against them and puts the
-matching entries, with their anchors and what the match was, first.
+releases from the recorded history), each with the pattern ``flax-errors
+explain`` matches it by (:mod:`flax_errors_ext.model.lookup.rules`), and the
+search page loads ``flax_errors_search.js``, which matches the query as
+``explain`` does and puts the entries it answers with, with their anchors and
+what the match was, first.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from flax_errors_ext.execution.catalogue.modules import DiscoveryError
+from flax_errors_ext.model.lookup.rules import entry_rules, matching_settings
 from flax_errors_ext.model.lookup.wordings import recorded_wordings
 from flax_errors_ext.model.site.texts import search_entries
 from flax_errors_ext.sphinx.context import build_context, published_roots
@@ -24,6 +28,9 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
 DATA_FILE = "flax_errors_search_data.js"
+SETTINGS_FILE = "flax_errors_search_settings.js"
+RULES_FILE = "flax_errors_search_rules.json"
+"""Beside the environment: each module's rules as the last build wrote them."""
 SCRIPT_FILE = "flax_errors_search.js"
 
 
@@ -33,6 +40,7 @@ def add_scripts(
     """Load the message search on the search page."""
     if pagename == "search":
         # Deferred: they run once Sphinx's searchtools.js is loaded, before it searches.
+        app.add_js_file(SETTINGS_FILE, defer="defer")
         app.add_js_file(DATA_FILE, defer="defer")
         app.add_js_file(SCRIPT_FILE, defer="defer")
 
@@ -53,7 +61,43 @@ def write_data(app: Sphinx, exception: Exception | None) -> None:
         # Where the script's result links: the page by its docname, and the anchor.
         location = layout.locate(item["qualname"])
         item["docname"], item["anchor"] = location.page, location.anchor
+    rules = _rules(app)
+    for item in items:
+        item["rules"] = rules.get(item["qualname"], [])
     text = f"window.FLAX_ERRORS_SEARCH = {json.dumps(items, ensure_ascii=True, indent=1)};\n"
     static = Path(app.outdir, "_static")
     static.mkdir(parents=True, exist_ok=True)
     (static / DATA_FILE).write_text(text, encoding="utf-8")
+    settings = json.dumps(matching_settings(), ensure_ascii=True, indent=1)
+    (static / SETTINGS_FILE).write_text(
+        f"window.FLAX_ERRORS_SEARCH_SETTINGS = {settings};\n", encoding="utf-8"
+    )
+
+
+def _rules(app: Sphinx) -> dict[str, Any]:
+    """Each entry's texts as the search matches them, by dotted name.
+
+    See :func:`~flax_errors_ext.model.lookup.rules.entry_rules`.
+
+    A module this build did not discover (nothing it came from changed) keeps the
+    rules the last build wrote, kept beside the environment; the wordings are
+    today's either way.
+    """
+    context = build_context(app.env)
+    kept_file = Path(app.doctreedir, RULES_FILE)
+    try:
+        kept: dict[str, Any] = json.loads(kept_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        kept = {}
+    histories = [file.history for file in context.histories.values()]
+    wordings = recorded_wordings(histories)
+    by_module: dict[str, Any] = {}
+    for spec in context.config.modules:
+        module = context.modules.get(spec.name)
+        if module is not None and not isinstance(module, DiscoveryError):
+            by_module[spec.name] = entry_rules(module.entries, wordings)
+        elif isinstance(kept.get(spec.name), dict):
+            by_module[spec.name] = kept[spec.name]
+    kept_file.parent.mkdir(parents=True, exist_ok=True)
+    kept_file.write_text(json.dumps(by_module), encoding="utf-8")
+    return {qualname: texts for rules in by_module.values() for qualname, texts in rules.items()}

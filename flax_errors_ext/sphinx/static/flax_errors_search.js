@@ -1,98 +1,228 @@
 /*
- * flax-errors: pasted error text finds its entry.
+ * flax-errors: pasted error text finds its entry, as `flax-errors explain` finds it.
  *
  * Sphinx's search ranks whole pages, and one page holds all of a module's errors.
- * This matches the query against the catalogue's error messages (written by the
- * build to flax_errors_search_data.js) and puts matching entries, with their
- * anchors, at the top of Sphinx's own results. Words are compared, not the exact
- * text, so a message naming other parameters or shapes than the documented one
- * still finds its entry. The messages include the other errors an entry is "also
- * seen as" and the wordings of past releases; a result's line says which matched.
+ * This runs explain's lookup (flax_errors_ext/model/lookup/find.py) on the query and
+ * puts the entries it answers with, with their anchors, at the top of Sphinx's own
+ * results. It holds no knowledge of its own: the build writes every text's pattern
+ * and normalised form (flax_errors_search_data.js, each entry's `rules`) and the
+ * variable kinds, paste syntax and thresholds (flax_errors_search_settings.js), all
+ * from the Python that explain runs. Steps, in explain's order: a bare name; a URL
+ * whose anchor is an entry; the class the text names; the message, matched against
+ * a documented one's pattern or as a part of it, else nearly alike with the same
+ * distinctive values. Text that matches no entry adds no result: Sphinx's own stay.
  * Nothing here builds HTML: Sphinx escapes what it shows.
  */
 "use strict";
 
 (() => {
   if (typeof Search === "undefined" || typeof Search._performSearch !== "function") return;
-
-  const MIN_SHARED_WORDS = 3;
-  const MIN_SHARE = 0.6; // of the query's words found in the entry's messages
+  const settings = window.FLAX_ERRORS_SEARCH_SETTINGS;
+  if (!settings) return;
   const MAX_RESULTS = 5;
-
-  const words = (text) =>
-    new Set(
-      (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) || []).filter((w) => w.length > 1),
-    );
-
-  // What each text an entry is found by says about the match, in the result's line.
-  const texts = (entry) => [
-    ...entry.messages.map((text) => ({ text, note: entry.headline })),
-    ...(entry.seen_as || []).map(({ text, note }) => ({
-      text,
-      note: `Also seen as this error: ${note || "the same mistake, where this one is not in place."}`,
-    })),
-    ...(entry.older || []).map(({ text, versions }) => ({
-      text,
-      note: `Worded as flax ${versions} worded it; today's text is on the entry.`,
-    })),
-  ];
-
-  const entries = (window.FLAX_ERRORS_SEARCH || []).map((entry) => {
-    const known = texts(entry).map(({ text, note }) => ({ words: words(text), note }));
-    return {
-      entry,
-      known,
-      names: new Set([entry.name.toLowerCase(), entry.qualname.toLowerCase()]),
-      words: new Set([...words(entry.qualname), ...known.flatMap((k) => [...k.words])]),
-    };
-  });
-
-  const sharedWith = (asked, known) => {
-    let shared = 0;
-    for (const word of asked) if (known.has(word)) shared += 1;
-    return shared;
-  };
-
+  const STRENGTH = { message: 3, alike: 2 };
+  const syntax = settings.syntax;
+  const NAME = new RegExp(`^(?:${syntax.name})$`);
+  const URL = new RegExp(syntax.url, "g");
+  const FRAGMENT = new RegExp(syntax.fragment, "g");
+  const EXCEPTION_LINE = new RegExp(syntax.exception_line, "gm");
+  const LINK = new RegExp(syntax.link, "g");
+  const VARIABLE = new RegExp(
+    settings.kinds.map(({ name, pattern }) => `(?<${name}>${pattern})`).join("|"),
+    "g",
+  );
+  const PLACEHOLDER = Object.fromEntries(settings.kinds.map((k) => [k.name, k.placeholder]));
   // JAX's note about the frames it filtered, pasted with its message: not the error's
   // words. A search field holds one line, so the note may come with spaces for breaks.
-  const JAX_NOTE = /-{20,}\s*For simplicity, JAX has removed its internal frames.*?(?:to include these\.|$)/gs;
+  const JAX_NOTE = /-{20}\s*For simplicity, JAX has removed its internal frames.*?(?:to include these\.|$)/gs;
 
-  const matches = (query) => {
-    const asked = words(query.replace(JAX_NOTE, " "));
-    if (asked.size < MIN_SHARED_WORDS) return [];
-    const found = [];
-    for (const { entry, known, names, words: all } of entries) {
-      const shared = sharedWith(asked, all);
-      const share = shared / asked.size;
-      if (shared < MIN_SHARED_WORDS || share < MIN_SHARE) continue;
-      const named = [...asked].some((word) => names.has(word)) ? 1 : 0;
-      // The text the query is closest to says what kind of match this is.
-      let closest = { shared: -1, note: entry.headline };
-      for (const text of known) {
-        const count = sharedWith(asked, text.words);
-        if (count > closest.shared) closest = { shared: count, note: text.note };
-      }
-      // Most of the query found, then the entry named, then the closest message.
-      found.push([share + named + shared / all.size / 10, entry, closest.note]);
-    }
-    found.sort((a, b) => b[0] - a[0]);
-    return found.slice(0, MAX_RESULTS).map(([score, entry, note]) => [
-      entry.docname,
-      entry.name,
-      "#" + entry.anchor,
-      note || null,
-      Math.round(100 + 100 * score),
-      entry.docname,
-      "flax-errors",
-    ]);
+  const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const compiled = new Map();
+  const pattern = (source) => {
+    if (!compiled.has(source)) compiled.set(source, new RegExp(source, "s"));
+    return compiled.get(source);
   };
+
+  const entries = (window.FLAX_ERRORS_SEARCH || []).map((entry) => ({
+    entry,
+    named: new RegExp(`(?<![\\w])${escape(entry.name)}(?!\\w)`, "g"),
+    rules: entry.rules || [],
+  }));
+
+  // find.py's normalise: variable parts become placeholders, case and spacing folded.
+  const normalise = (text) =>
+    text
+      .replace(VARIABLE, (...args) => {
+        const groups = args[args.length - 1];
+        const kind = Object.keys(groups).find((name) => groups[name] !== undefined);
+        return PLACEHOLDER[kind || "space"];
+      })
+      .toLowerCase()
+      .split(/\s+/)
+      .filter(Boolean)
+      .join(" ");
+
+  // find.py's strip_class: no class before the message, no link after it.
+  const stripClass = (message) => {
+    EXCEPTION_LINE.lastIndex = 0;
+    const head = EXCEPTION_LINE.exec(message);
+    let text = head && head.index === 0 ? message.slice(head[0].length) : message;
+    text = text.replace(LINK, "").trimEnd();
+    return (text.endsWith("...") ? text.slice(0, -3) : text).trimEnd();
+  };
+
+  // find.py's message_body: the last exception line on, without its class.
+  const messageBody = (text) => {
+    text = text.replace(/\r\n/g, "\n").replace(JAX_NOTE, " ");
+    let last = -1;
+    for (const match of text.matchAll(EXCEPTION_LINE)) last = match.index;
+    return stripClass(last >= 0 ? text.slice(last) : text).trim();
+  };
+
+  // difflib.SequenceMatcher(None, a, b, autojunk=False).ratio(), as find.py ranks by.
+  const ratio = (a, b) => {
+    if (!a.length && !b.length) return 1;
+    const positions = new Map();
+    for (let j = 0; j < b.length; j++) {
+      if (!positions.has(b[j])) positions.set(b[j], []);
+      positions.get(b[j]).push(j);
+    }
+    let matched = 0;
+    const queue = [[0, a.length, 0, b.length]];
+    while (queue.length) {
+      const [alo, ahi, blo, bhi] = queue.pop();
+      let besti = alo;
+      let bestj = blo;
+      let size = 0;
+      let lengths = new Map();
+      for (let i = alo; i < ahi; i++) {
+        const next = new Map();
+        for (const j of positions.get(a[i]) || []) {
+          if (j < blo) continue;
+          if (j >= bhi) break;
+          const k = (lengths.get(j - 1) || 0) + 1;
+          next.set(j, k);
+          if (k > size) [besti, bestj, size] = [i - k + 1, j - k + 1, k];
+        }
+        lengths = next;
+      }
+      if (!size) continue;
+      matched += size;
+      if (alo < besti && blo < bestj) queue.push([alo, besti, blo, bestj]);
+      if (besti + size < ahi && bestj + size < bhi) {
+        queue.push([besti + size, ahi, bestj + size, bhi]);
+      }
+    }
+    return (2 * matched) / (a.length + b.length);
+  };
+
+  const keepsDistinctive = (known, flat) =>
+    settings.distinctive.every((mark) => flat.split(mark).length >= known.split(mark).length);
+
+  const note = (entry, rule) => {
+    if (!rule) return entry.headline;
+    if (rule.kind === "seen-as") {
+      return `Also seen as this error: ${rule.note || "the same mistake, where this one is not in place."}`;
+    }
+    if (rule.kind === "older") {
+      return `Worded as flax ${rule.note} worded it; today's text is on the entry.`;
+    }
+    return entry.headline;
+  };
+
+  // find.py's _ranked, for one entry: its text the message shows best, and how.
+  const bestRule = (rules, body, flat) => {
+    let best = null;
+    for (const rule of rules) {
+      const score = ratio(rule.known, flat);
+      let strength = 0;
+      if (pattern(rule.pattern).test(body)) strength = STRENGTH.message;
+      else if (flat.length >= settings.min_fragment && rule.known.includes(flat)) {
+        strength = STRENGTH.message;
+      } else if (score >= settings.min_alike && keepsDistinctive(rule.known, flat)) {
+        strength = STRENGTH.alike;
+      }
+      const better =
+        strength &&
+        (!best || strength > best.rank[0] || (strength === best.rank[0] && score > best.rank[1]));
+      if (better) best = { rule, rank: [strength, score] };
+    }
+    return best;
+  };
+
+  // A name, URL or class identifies the entry; its text the message shows, if any,
+  // still says what was matched (a past release's wording, another error's text).
+  const certain = (found, query) => {
+    const body = messageBody(query).slice(-settings.message_chars);
+    const flat = normalise(body);
+    return found.map((entry) => {
+      const rules = entries.find((e) => e.entry === entry)?.rules || [];
+      const best = bestRule(rules, body, flat);
+      return { entry, rule: best ? best.rule : null, rank: [4, 1] };
+    });
+  };
+
+  // find.py's find: the entries the query means, best first; none for other text.
+  const lookup = (raw) => {
+    const query = raw.trim();
+    if (!query) return [];
+    if (NAME.test(query)) {
+      const folded = query.toLowerCase();
+      const all = entries.map(({ entry }) => entry);
+      const exact = all.filter((e) => e.name === query || e.qualname === query);
+      return certain(
+        exact.length
+          ? exact
+          : all.filter((e) => [e.name, e.qualname].some((n) => n.toLowerCase() === folded)),
+        query,
+      );
+    }
+    const anchors = [...query.matchAll(URL)].flatMap(([url]) =>
+      [...url.matchAll(FRAGMENT)].map((m) => m[1]),
+    );
+    const byUrl = anchors
+      .reverse()
+      .map((anchor) => entries.find(({ entry }) => entry.qualname === anchor))
+      .filter(Boolean);
+    if (byUrl.length) return certain([...new Set(byUrl.map(({ entry }) => entry))], query);
+    const text = query.replace(URL, " ");
+    const named = entries
+      .map(({ entry, named: re }) => [Math.max(-1, ...[...text.matchAll(re)].map((m) => m.index)), entry])
+      .filter(([at]) => at >= 0)
+      .sort((a, b) => b[0] - a[0]);
+    if (named.length) return certain(named.map(([, entry]) => entry), query);
+    const body = messageBody(query).slice(-settings.message_chars);
+    const flat = normalise(body);
+    const found = [];
+    for (const { entry, rules } of entries) {
+      const best = bestRule(rules, body, flat);
+      if (best) found.push({ entry, ...best });
+    }
+    return found.sort((a, b) => b.rank[0] - a.rank[0] || b.rank[1] - a.rank[1]);
+  };
+
+  const results = (query) =>
+    lookup(query)
+      .slice(0, MAX_RESULTS)
+      .map(({ entry, rule, rank }) => [
+        entry.docname,
+        entry.name,
+        "#" + entry.anchor,
+        note(entry, rule) || null,
+        Math.round(100 * (rank[0] + rank[1])),
+        entry.docname,
+        "flax-errors",
+      ]);
+
+  // For the tests, which hold the site search to explain's answers on whole corpora.
+  window.FLAX_ERRORS_LOOKUP = (query) => lookup(query).map(({ entry }) => entry.qualname);
 
   const sphinxSearch = Search._performSearch;
   Search._performSearch = (query, ...rest) => {
-    const results = sphinxSearch(query, ...rest);
-    const ours = matches(query);
+    const found = sphinxSearch(query, ...rest);
+    const ours = results(query);
     const places = new Set(ours.map((r) => r[0] + r[2]));
     // Sphinx shows results from the end of the list.
-    return [...results.filter((r) => !places.has(r[0] + r[2])), ...ours.reverse()];
+    return [...found.filter((r) => !places.has(r[0] + r[2])), ...ours.reverse()];
   };
 })();

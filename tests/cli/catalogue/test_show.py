@@ -226,24 +226,58 @@ def test_explain_a_message_says_it_matched(capsys: pytest.CaptureFixture[str]) -
     assert "matches the documented text of flax.errors.ScopeParamNotFoundError" in err
 
 
-@pytest.mark.parametrize(
-    ("query", "suggestion"),
-    [
-        ("ScopeParamShape", "did you mean flax.errors.ScopeParamShapeError?"),
-        # Text that resembles no error gets no unrelated suggestion.
-        ("RuntimeError: the kettle boiled over twice today", None),
-    ],
-)
-def test_explain_what_matches_nothing_exits_6_with_only_close_suggestions(
-    capsys: pytest.CaptureFixture[str], query: str, suggestion: str | None
+def test_explain_a_name_that_matches_nothing_exits_6_with_close_names(
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code, out, err = run(capsys, "explain", query)
+    code, out, err = run(capsys, "explain", "ScopeParamShape")
 
     # Its own status: a script tells "nothing matched" from a mistyped command (2).
     assert code == ExitCode.NO_MATCH
     assert out == ""
-    assert f"no catalogued error matches {query!r}" in err
-    if suggestion is None:
-        assert "did you mean" not in err
-    else:
-        assert suggestion in err
+    assert "no catalogued error matches 'ScopeParamShape'" in err
+    assert "did you mean flax.errors.ScopeParamShapeError?" in err
+
+
+def test_explain_an_error_that_resembles_nothing_says_so_without_hints(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, "explain", "RuntimeError: the kettle boiled over twice today")
+
+    assert code == ExitCode.NO_MATCH
+    assert out == ""
+    assert err == (
+        "flax-errors: not in the catalogue: RuntimeError: the kettle boiled over twice today\n"
+    )
+
+
+def test_explain_a_traceback_of_an_uncatalogued_error_quotes_its_exception_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """JAX's error for a string passed to a jitted function: like JitPytreeError's
+    "also seen as" message, but a string is not a Module."""
+    line = (
+        "TypeError: Error interpreting argument to <function step at 0x7f35ba5f3a60> as an "
+        "abstract array. The problematic value is of type <class 'str'> and was passed to "
+        "the function at path batch."
+    )
+    pasted = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 12, in <module>\n'
+        '    step("hello")\n'
+        f"{line}\n"
+        "This typically means that a jit-wrapped function was called with a non-array "
+        "argument, and this argument was not marked as static using the static_argnums or "
+        "static_argnames parameters of jax.jit.\n"
+    )
+    monkeypatch.setattr(sys, "stdin", io.StringIO(pasted))
+
+    code, out, err = run(capsys, "explain", "-")
+
+    assert code == ExitCode.NO_MATCH
+    assert out == ""
+    first, hint = err.splitlines()
+    assert first == f"flax-errors: not in the catalogue: {line[:157]}..."
+    assert hint == (
+        "  Nearest entries (not a match: their documented messages differ): "
+        "flax_errors_ext.errors.JitPytreeError"
+    )

@@ -12,7 +12,8 @@ from flax import linen as nn
 
 from flax_errors_ext.errors import JitPytreeError
 from flax_errors_ext.execution.catalogue.modules import load_module
-from flax_errors_ext.model.lookup.find import bounded, find, message_body, message_pattern, suggest
+from flax_errors_ext.model.lookup.find import bounded, find, message_body, suggest
+from flax_errors_ext.model.lookup.patterns import message_pattern
 
 ENTRIES = load_module("flax.errors").entries + (load_module("flax_errors_ext.errors").entries)
 
@@ -79,6 +80,22 @@ def missing_param() -> None:
     Head().apply(variables, jnp.ones((1, 2)))
 
 
+def jax_own_error() -> str:
+    """JAX's own error for a Module passed to a jitted function, without the hook."""
+
+    class Encoder(nn.Module):
+        @nn.compact
+        def __call__(self, x: jax.Array) -> jax.Array:
+            return nn.Dense(2)(x)
+
+    x = jnp.ones((1, 3))
+    variables = Encoder().init(jax.random.key(0), x)
+    step = jax.jit(lambda model, variables, x: model.apply(variables, x))
+    with pytest.raises(TypeError) as info:
+        step(Encoder(), variables, x)
+    return f"TypeError: {info.value}"
+
+
 # Real messages with other values than the documented ones: other parameter and
 # collection names, deeper scope paths, other shapes, other module names.
 PASTED = [
@@ -119,6 +136,14 @@ def test_pasted_message_with_its_link(message: str, qualname: str) -> None:
 
     assert match.entry.qualname == qualname
     assert match.how == "url"
+
+
+def test_jaxs_own_error_for_a_module_finds_jit_pytree_error() -> None:
+    """The "also seen as" message, for a class defined in a function (``<locals>``)."""
+    message = jax_own_error()
+    assert "<locals>.Encoder'>" in message
+
+    assert best(message) == "flax_errors_ext.errors.JitPytreeError"
 
 
 def test_pasted_traceback_names_the_error_raised_last() -> None:

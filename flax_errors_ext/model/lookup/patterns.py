@@ -1,0 +1,176 @@
+"""What in an error message is a value of one run, and the pattern a message becomes.
+
+A documented message carries the values of the run that produced it: a parameter
+name, a scope path, a shape, an object's address, the class and variable names
+the example itself defines. Each such part becomes a wildcard of its kind, so
+that a reader's message with other values still matches; everything else must be
+there word for word. The same patterns serve the site search's JavaScript
+(:func:`variable_kinds`, :func:`pattern_source`), so both answer alike.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import functools
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from flax_errors_ext.model.catalogue.records import Example
+
+VALUE_LIBRARIES = ("builtins", "numpy", "jax", "jaxlib", "ml_dtypes")
+"""Packages whose types are values that JAX transforms take, not classes a user wrote.
+
+A documented ``<class '...MLP'>`` stands for a class of the user's own code (the
+elided part is its module, ``__main__`` or theirs), and so does a pasted class
+of any other package, or an unqualified one that is not a builtin type: a value
+whose type is a builtin or one of these packages' is another mistake."""
+
+_USER_CODE = r"(?!(?:" + "|".join(VALUE_LIBRARIES) + r")\.)"
+# A class's module and qualified name; a class defined in a function has <locals>.
+_QUALIFIED = r"(?:(?:[A-Za-z_]\w*|<locals>)\.)+[A-Za-z_]\w*"
+_BUILTIN_TYPES = sorted(
+    {name for name, value in vars(builtins).items() if isinstance(value, type)}
+    | {"NoneType", "function", "module", "method"}
+)
+# A class of the user's code as Python prints it: qualified by a module that is not a
+# value library's, or unqualified (defined where __name__ is not set, as in a
+# kernel) and not a builtin type.
+_USER_CLASS = _USER_CODE + _QUALIFIED + "|(?!(?:" + "|".join(_BUILTIN_TYPES) + r")')[A-Za-z_]\w*"
+
+# (name, pattern, what a documented value of the kind matches, its placeholder when
+# comparing by likeness). Earlier kinds win where two start at one place. Only syntax
+# that Python's re and JavaScript's RegExp read alike.
+_KINDS: tuple[tuple[str, str, str, str], ...] = (
+    ("repr", r"<[\w.]+ [^<>\n]*? at 0x[0-9a-fA-F]*(?:\.\.\.)?>", r"<[^<>]*>", "<object>"),
+    ("ellipsis", r"\.\.\.", r"[\s\S]*?", " "),
+    ("url", r"https?://[^\s)]+", r"[^\s)]*", "<url>"),
+    (
+        "type",
+        r"<class '(?:\.\.\.[A-Za-z_]\w*|" + _USER_CLASS + ")'>",
+        "<class '(?:" + _USER_CLASS + ")'>",
+        "<type>",
+    ),
+    ("dq", r'"[^"\n]*"', r'"[^"]*"', "<q>"),
+    ("sq", r"(?<!\w)'[^'\n]*'(?!\w)", r"'[^']*'", "<q>"),
+    ("bq", r"`[^`\n]*`", r"`[^`]*`", "<q>"),
+    ("shape", r"\((?:\s*\d+\s*,)*\s*\d*\s*\)", r"\([\d\s,]*\)", "<shape>"),
+    ("path", r"(?<![\w/:.])/[\w/]*", r"/[\w/]*", "<path>"),
+    ("id", r"\b[A-Za-z]\w*_\d+\b", r"\w+", "<id>"),
+    ("num", r"\b\d+(?:\.\d+)?\b", r"\d+(?:\.\d+)?", "<n>"),
+    ("space", r"\s+", r"\s+", " "),
+)
+_VARIABLE = re.compile("|".join(f"(?P<{name}>{pattern})" for name, pattern, _, _ in _KINDS))
+_WILDCARDS = {name: wildcard for name, _, wildcard, _ in _KINDS}
+_PLACEHOLDERS = {name: placeholder for name, _, _, placeholder in _KINDS}
+DISTINCTIVE = ("<type>",)
+"""Placeholders for values that tell one mistake from another, not just one run's."""
+_NAME_WILDCARD = r"\w+"
+_MIN_NAME = 2
+"""Names shorter than this stay literal: ``x`` is too common a word to be a value."""
+
+
+def variable_kinds() -> list[dict[str, str]]:
+    """The variable parts of messages, for a matcher outside Python (the site search).
+
+    Each is ``{"name", "pattern", "placeholder"}``, in the order they are tried.
+    """
+    return [
+        {"name": name, "pattern": pattern, "placeholder": placeholder}
+        for name, pattern, _, placeholder in _KINDS
+    ]
+
+
+def pattern_source(documented: str, names: frozenset[str] = frozenset()) -> str:
+    """The source of :func:`message_pattern`, to be compiled with DOTALL (JavaScript's ``s``)."""
+    documented = documented.strip()
+    parts = []
+    at = 0
+    for match in _VARIABLE.finditer(documented):
+        parts.append(_literal(documented[at : match.start()], names))
+        parts.append(_WILDCARDS[match.lastgroup or "space"])
+        at = match.end()
+    parts.append(_literal(documented[at:], names))
+    return "".join(parts)
+
+
+def message_pattern(documented: str, names: frozenset[str] = frozenset()) -> re.Pattern[str]:
+    """A pattern that matches ``documented`` with other values in its variable parts.
+
+    ``...`` matches anything, as with doctest's ELLIPSIS; quoted text, numbers,
+    shapes, scope paths, numbered names (``Dense_0``), object reprs
+    (``<function f at 0x7f...>``), a user's class (``<class '...MLP'>``) and URLs
+    match any value of their kind; so does each of ``names`` (the example's own
+    names, :func:`example_names`) as a whole word; any whitespace matches any
+    whitespace.
+    """
+    return re.compile(pattern_source(documented, names), re.DOTALL)
+
+
+def _literal(text: str, names: frozenset[str]) -> str:
+    if not names or not text:
+        return re.escape(text)
+    parts = []
+    at = 0
+    for word in re.finditer(r"\b\w+\b", text):
+        if word.group() in names:
+            parts += [re.escape(text[at : word.start()]), _NAME_WILDCARD]
+            at = word.end()
+    parts.append(re.escape(text[at:]))
+    return "".join(parts)
+
+
+def normalise(text: str) -> str:
+    """``text`` with its variable parts replaced by placeholders, for similarity."""
+
+    def placeholder(match: re.Match[str]) -> str:
+        return _PLACEHOLDERS[match.lastgroup or "space"]
+
+    return " ".join(_VARIABLE.sub(placeholder, text).casefold().split())
+
+
+def keeps_distinctive(known: str, flat: str) -> bool:
+    """Whether a pasted message has every distinctive value of a documented one.
+
+    ``flat`` and ``known`` are both normalised. A distinctive value is a user's
+    class where the documented text has one.
+
+    A message that differs from the documented one only in that value is another
+    mistake (a string passed where a Module was).
+    """
+    return all(flat.count(mark) >= known.count(mark) for mark in DISTINCTIVE)
+
+
+def example_names(example: Example) -> frozenset[str]:
+    """The names an example's code gives: its classes, functions, arguments, variables.
+
+    They are the example's values as much as a shape is: a reader's own code raises
+    the same message with its own names (``Module Encoder`` where the example's
+    class is ``MLP``). String constants that are identifiers count too (the
+    ``name="proj"`` of a layer). Code that does not parse gives none.
+    """
+    return _names("\n".join(statement.source for statement in example.statements))
+
+
+@functools.lru_cache(maxsize=1024)
+def _names(source: str) -> frozenset[str]:
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return frozenset()
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            found.add(node.name)
+        elif isinstance(node, ast.arg):
+            found.add(node.arg)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            found.add(node.id)
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and node.value.isidentifier()
+        ):
+            found.add(node.value)
+    return frozenset(name for name in found if len(name) >= _MIN_NAME)

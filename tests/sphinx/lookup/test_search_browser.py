@@ -1,0 +1,131 @@
+"""The site search answers a pasted error as ``flax-errors explain`` does, in a real browser.
+
+One browser, one built site (execution off), one tab: every documented message,
+old wording and real uncatalogued error (``tests/model/lookup/negatives.toml``)
+is put to the search page's lookup and to :func:`~flax_errors_ext.model.lookup.find.find`,
+and their answers must agree; each documented message's exception line, typed
+into the search page, must bring its entry's own page first.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tomllib
+import urllib.parse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from flax_errors_ext.execution.catalogue.modules import load_module
+from flax_errors_ext.execution.history.files import read_histories
+from flax_errors_ext.model.history.releases import SHIPPED
+from flax_errors_ext.model.lookup.find import documented_messages, find
+from flax_errors_ext.model.lookup.wordings import by_entry, recorded_wordings
+from tests.chromium import NEEDS_CHROMIUM
+from tests.test_browser import _build, _serve, browser, page
+from tests.utils import site_runs
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from playwright.sync_api import Page
+
+    from flax_errors_ext.model.catalogue.records import ErrorEntry
+
+__all__ = ["browser", "page"]  # the fixtures, shared with test_browser
+
+ROOT = Path(__file__).parents[3]
+MODULES = ("flax_errors_ext.errors", "flax.errors", "jax.errors")
+"""The real site's modules (``conf.py``), in its order."""
+
+pytestmark = [
+    pytest.mark.kernels,
+    NEEDS_CHROMIUM,
+]
+
+
+@pytest.fixture(scope="module")
+def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real site, built with execution off, served from localhost."""
+    srcdir = tmp_path_factory.mktemp("search-site") / "docs"
+    shutil.copytree(ROOT / "docs", srcdir, ignore=shutil.ignore_patterns("_build"))
+    shutil.copy(ROOT / "conf.py", srcdir / "conf.py")
+    yield from _serve(next(_build(srcdir, flax_errors_device_runs=site_runs())))
+
+
+def _corpus() -> tuple[list[ErrorEntry], dict[str, list[str]], list[tuple[str, str]]]:
+    """The entries, old wordings by entry, and every (query, what it is) to put to both."""
+    entries = [entry for name in MODULES for entry in load_module(name).entries]
+    histories, _ = read_histories(ROOT, [SHIPPED], set(MODULES))
+    wordings = recorded_wordings(file.history for file in histories.values())
+    queries: list[tuple[str, str]] = []
+    for entry in entries:
+        for n, (_, message) in enumerate(documented_messages(entry)):
+            line = message.split("\n", 1)[0]
+            queries += [(f"{entry.qualname}: {line}", f"{entry.name} {n}, exception line")]
+            queries += [(line, f"{entry.name} {n}, first line"), (message, f"{entry.name} {n}")]
+    queries += [(w.text, f"{w.qualname} as flax {w.versions} worded it") for w in wordings]
+    negatives = tomllib.loads((ROOT / "tests/model/lookup/negatives.toml").read_text("utf-8"))
+    for case in negatives["negative"]:
+        text = case["text"]
+        queries += [(text, case["id"]), (text.split("\n", 1)[0], f"{case['id']}, exception line")]
+    older = {name: list(texts) for name, texts in by_entry(wordings).items()}
+    return entries, older, queries
+
+
+def _search_page(page: Page, site_url: str, query: str = "") -> None:
+    page.goto(site_url + "search.html?q=" + urllib.parse.quote(query))
+    page.wait_for_function("() => typeof window.FLAX_ERRORS_LOOKUP === 'function'")
+
+
+def test_the_site_search_answers_every_paste_as_explain_does(page: Page, site_url: str) -> None:
+    entries, older, queries = _corpus()
+    _search_page(page, site_url)
+    answered = page.evaluate(
+        "(queries) => queries.map((q) => window.FLAX_ERRORS_LOOKUP(q))", [q for q, _ in queries]
+    )
+
+    disagree = []
+    for (query, what), theirs in zip(queries, answered, strict=True):
+        ours = find(entries, query, older)
+        best = [m.entry.qualname for m in ours if (m.how, m.score) == (ours[0].how, ours[0].score)]
+        if (theirs[:1] == [] and best) or (theirs[:1] != [] and theirs[0] not in best):
+            disagree.append((what, best, theirs[:3]))
+    assert len(queries) > 300
+    assert disagree == []
+
+
+def test_a_documented_exception_line_brings_its_entry_first(page: Page, site_url: str) -> None:
+    entries, older, _ = _corpus()
+    wrong = []
+    checked = 0
+    for entry in entries:
+        for _, message in documented_messages(entry):
+            line = message.split("\n", 1)[0]
+            # Two errors Flax raises with one text are both first for explain.
+            ours = find(entries, line, older)
+            best = {
+                m.entry.qualname for m in ours if (m.how, m.score) == (ours[0].how, ours[0].score)
+            }
+            assert entry.qualname in best, line
+            _search_page(page, site_url, line)
+            page.wait_for_function(
+                "() => document.querySelector('#search-results p.search-summary')?.innerText"
+            )
+            first = page.locator("#search-results li > a").first.get_attribute("href") or ""
+            checked += 1
+            if first.partition("#")[2] not in best:
+                wrong.append((entry.qualname, line[:60], first))
+    assert checked > 50
+    assert wrong == []
+
+
+def test_an_uncatalogued_error_brings_no_entry_as_a_match(page: Page, site_url: str) -> None:
+    negatives = tomllib.loads((ROOT / "tests/model/lookup/negatives.toml").read_text("utf-8"))
+    for case in negatives["negative"]:
+        _search_page(page, site_url, case["text"].split("\n", 1)[0])
+        page.wait_for_function(
+            "() => document.querySelector('#search-results p.search-summary')?.innerText"
+        )
+        assert page.locator("#search-results li.kind-flax-errors").count() == 0, case["id"]
