@@ -5,7 +5,10 @@ catalogue, releases.toml, rewrites.toml and the recorded history, makes (or
 reuses) one venv per release with uv, runs
 ``flax_errors_ext/execution/history/release_runner.py`` there, and merges each
 release's run into the file, written atomically after every release, so that a
-failed or interrupted run (Ctrl-C) keeps the entries it finished.
+failed or interrupted run (Ctrl-C) keeps the entries it finished. Given a
+:class:`SliceOut`, it writes the chosen releases' records into a slice file
+instead (:mod:`~flax_errors_ext.model.history.slices`), for
+:mod:`~flax_errors_ext.execution.history.merging` to merge.
 
 It uses the standard library and the model alone: it runs on any Python 3.11,
 from the repository's root, with nothing of this project installed.
@@ -23,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from flax_errors_ext.execution.history.files import read_history_file
 from flax_errors_ext.model.catalogue.parse import parse_docstring
+from flax_errors_ext.model.history.example_runs import entry_codes
 from flax_errors_ext.model.history.plan import (
     PINNED,
     HistoryPlan,
@@ -32,9 +36,10 @@ from flax_errors_ext.model.history.plan import (
 )
 from flax_errors_ext.model.history.releases import History, ReleaseRun
 from flax_errors_ext.model.history.rewrites import parse_rules
+from flax_errors_ext.model.history.slices import catalogue_digest, slice_of
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Mapping, Sequence
+    from collections.abc import Callable, Collection, Mapping, Sequence
 
     from flax_errors_ext.model.catalogue.records import ErrorEntry
     from flax_errors_ext.model.history.plan import PlannedRelease
@@ -59,6 +64,15 @@ class HistoryFiles:
     def out(self) -> Path:
         """The history file written."""
         return self.folder / "flax.json"
+
+
+@dataclasses.dataclass(frozen=True)
+class SliceOut:
+    """A slice file to write instead of flax.json, and which part of the releases it is."""
+
+    path: Path
+    part: str
+    """``K/N``, or the Flax versions named."""
 
 
 def read_entries(catalogue: Path) -> list[ErrorEntry]:
@@ -87,6 +101,32 @@ def plan(files: HistoryFiles, only: Collection[str] = ()) -> tuple[History, Hist
     rules = parse_rules((files.folder / "rewrites.toml").read_text("utf-8"))
     history = read_history(files.out)
     return history, plan_history(history, releases, read_entries(files.catalogue), rules)
+
+
+def digest(files: HistoryFiles) -> str:
+    """The catalogue and rewrites this checkout records: what every slice of a run shares."""
+    rules = parse_rules((files.folder / "rewrites.toml").read_text("utf-8"))
+    return catalogue_digest(entry_codes(read_entries(files.catalogue)), rules)
+
+
+def writer(
+    files: HistoryFiles, todo: HistoryPlan, into: SliceOut | None
+) -> Callable[[History], None]:
+    """What keeps a history: flax.json, or the slice file of the releases of ``todo``."""
+    if into is None:
+        return lambda history: write_history(files.out, history, todo.codes)
+    catalogue, releases = digest(files), [r.flax for r in todo.releases]
+
+    def write_slice(history: History) -> None:
+        into.path.parent.mkdir(parents=True, exist_ok=True)
+        piece = slice_of(history, into.part, catalogue, releases)
+        temporary = into.path.with_name(into.path.name + ".tmp")
+        temporary.write_text(
+            json.dumps(piece.to_json(), indent=1, ensure_ascii=False) + "\n", "utf-8"
+        )
+        temporary.replace(into.path)
+
+    return write_slice
 
 
 def release_venv(release: PlannedRelease, venvs: Path, uv: str) -> Path:
@@ -139,8 +179,13 @@ def run_release(command: Sequence[str]) -> int:
         raise
 
 
-def record(files: HistoryFiles, only: Collection[str] = (), uv: str = "uv") -> None:
+def record(
+    files: HistoryFiles, only: Collection[str] = (), uv: str = "uv", into: SliceOut | None = None
+) -> None:
     """Run every release of releases.toml (``only`` those) that has entries to run.
+
+    Into flax.json, or into the slice file ``into``: the records of every release
+    chosen, those with nothing left to run as flax.json has them.
 
     Raises:
         SystemExit: if a venv cannot be made or a runner fails; what was
@@ -148,6 +193,9 @@ def record(files: HistoryFiles, only: Collection[str] = (), uv: str = "uv") -> N
     """
     history, todo = plan(files, only)
     say(todo.summary())
+    keep = writer(files, todo, into)
+    if into is not None:
+        keep(history)
     started = time.monotonic()
     runs = files.work / "runs"
     runs.mkdir(parents=True, exist_ok=True)
@@ -167,10 +215,11 @@ def record(files: HistoryFiles, only: Collection[str] = (), uv: str = "uv") -> N
                 history = history.merged(
                     ReleaseRun.from_json(json.loads(partial.read_text("utf-8")))
                 )
-                write_history(files.out, history, todo.codes)
+                keep(history)
         if code:
             raise SystemExit(f"flax {release.flax}: the runner failed with exit code {code}")
-    say(f"{len(chosen)} releases run in {time.monotonic() - started:.0f} s; see {files.out}")
+    out = files.out if into is None else into.path
+    say(f"{len(chosen)} releases run in {time.monotonic() - started:.0f} s; see {out}")
 
 
 def say(line: str) -> None:

@@ -44,7 +44,9 @@ from flax_errors_ext.model.runs.fingerprint import Device
 from flax_errors_ext.model.runs.judge import judge
 from flax_errors_ext.model.runs.report import errors_document, failures, summary_line
 
-MODULES = ("flax_errors_ext.errors", "flax.errors")
+MODULES = ("flax_errors_ext.errors", "flax.errors", "jax.errors")
+"""What ``flax-errors check`` catalogues without a ``conf.py``, so that both make one
+catalogue's runs (``nox -s devices -- --merge`` refuses runs of two)."""
 ENTRIES: list[ErrorEntry] = []
 """Read before the processes fork, so that each child finds its entry by number."""
 

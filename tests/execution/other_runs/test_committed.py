@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 import pytest
 
@@ -13,9 +13,6 @@ from flax_errors_ext.execution.other_runs.committed import (
     forced_devices,
     main,
 )
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 FAKE_CHECK = """\
 #!/bin/sh
@@ -81,3 +78,38 @@ def test_the_command_replaces_the_document_once_written(
     monkeypatch.setenv("XLA_FLAGS", str(tmp_path))
     assert main(args) == 1
     assert json.loads(out.read_text("utf-8"))["xla_flags"] == flags
+
+
+HISTORY = Path(__file__).resolve().parents[3] / "flax_errors_ext" / "history"
+
+
+def test_runs_made_apart_are_kept_by_their_devices(tmp_path: Path) -> None:
+    # As CI downloads the jobs' runs: each in a folder of its own, named by the job.
+    cpu = (HISTORY / "cpu-8-devices.json").read_text("utf-8")
+    gpu = json.loads(cpu)
+    gpu["device"] = {"platform": "gpu", "device_kind": "NVIDIA H200", "count": 1}
+    for job, text in (("cpu-8", cpu), ("gpu", json.dumps(gpu))):
+        (tmp_path / "runs" / job).mkdir(parents=True)
+        (tmp_path / "runs" / job / "run.json").write_text(text, "utf-8")
+    into = tmp_path / "history"
+    into.mkdir()
+    assert main(["--merge", str(tmp_path / "runs"), "--into", str(into)]) == 0
+    assert sorted(p.name for p in into.iterdir()) == ["cpu-8-devices.json", "nvidia-h200.json"]
+    assert (into / "cpu-8-devices.json").read_text("utf-8") == cpu
+
+
+def test_conflicting_runs_are_named_and_nothing_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cpu = (HISTORY / "cpu-8-devices.json").read_text("utf-8")
+    (tmp_path / "runs").mkdir()
+    for name in ("a.json", "b.json"):
+        (tmp_path / "runs" / name).write_text(cpu, "utf-8")
+    into = tmp_path / "history"
+    into.mkdir()
+    assert main(["--merge", str(tmp_path / "runs"), "--into", str(into)]) == 1
+    assert list(into.iterdir()) == []
+    error = capsys.readouterr().err
+    assert f"{tmp_path / 'runs' / 'b.json'}: a second run on CPU \u00d78, as " in error
+    assert main(["--merge", str(tmp_path / "none"), "--into", str(into)]) == 1
+    assert "none: no run (*.json) in it" in capsys.readouterr().err
