@@ -53,7 +53,9 @@ html_theme_options = {
     "navbar_persistent": [],
 }
 html_last_updated_fmt = "%Y-%m-%d %H:%M UTC"
-# The build must work offline: no intersphinx, no remote assets.
+# The build must work offline: no intersphinx, no remote assets. The entries' links to
+# Flax's, JAX's and Python's docs come from the Sphinx inventories the package ships
+# (flax_errors_ext/inventory/), read from disk and only inside the entries.
 intersphinx_mapping: dict[str, tuple[str, None]] = {}
 
 # Copy buttons copy the code only: no >>> / ... prompts and no output lines, so what

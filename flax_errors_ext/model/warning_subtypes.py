@@ -65,5 +65,10 @@ class WarningSubtype(enum.StrEnum):
         "A recorded history is of other bad examples than the entry's now.",
     )
     DEVICE_RUNS = "device-runs", "A run of ``flax_errors_device_runs`` could not be read."
+    REDIRECTS = (
+        "redirects",
+        "Pages moved, but sphinx-reredirects, which forwards them, is not installed "
+        "(``pip install flax-errors[redirects]``).",
+    )
     # The command line's own.
     VARIES = "varies", "``flax-errors check --twice`` only: a text varies from run to run."

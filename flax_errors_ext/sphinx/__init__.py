@@ -49,8 +49,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
         # site's conf.py does); not loaded here, since it would reach every page.
         "sphinx.ext.autodoc",
         "sphinx_design",
-        # Writes the pages that forward old page paths (see build._forward_moved_pages).
-        "sphinx_reredirects",
+        # sphinx-reredirects, which forwards moved pages, is loaded only where a page
+        # moved (site.redirects), once the configuration says so.
     )
     for needed in needed_extensions:
         app.setup_extension(needed)

@@ -1,12 +1,15 @@
 """Where the Sphinx releases the extension supports differ: one shim per difference.
 
 The extension runs on Sphinx 6.2.1 (Flax's documentation pins it) through 9.x, with
-the sphinx-design and sphinx-reredirects releases each allows. Each shim says which
+the sphinx-design and sphinx-reredirects (where a project loads it) releases each
+allows. Each shim says which
 versions need it: once pyproject.toml's lower bounds pass those, it goes.
 """
 
 from __future__ import annotations
 
+import io
+import posixpath
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,12 +69,35 @@ REDIRECT_TEMPLATE = """\
 """A redirect page that keeps the URL's ``#anchor``, the part an error's URL needs."""
 
 
-def _keep_redirect_anchors(app: Sphinx, config: Config) -> None:
+def read_inventory(data: bytes, base: str) -> list[tuple[str, str, str]]:
+    """An ``objects.inv``'s objects: ``(object type, name, URL)``, URLs under ``base``.
+
+    Read by Sphinx's own reader. Sphinx < 8.2 gives each object as a tuple; later
+    ones as an item whose tuple form is deprecated, and read it with ``loads``.
+    """
+    from sphinx.util.inventory import InventoryFile
+
+    if hasattr(InventoryFile, "loads"):
+        objects: Any = InventoryFile.loads(data, uri=base).data
+    else:  # Sphinx < 8.2
+        objects = InventoryFile.load(io.BytesIO(data), base, posixpath.join)
+    return [
+        (objtype, name, item.uri if hasattr(item, "uri") else item[2])
+        for objtype, items in objects.items()
+        for name, item in items.items()
+    ]
+
+
+def keep_redirect_anchors(app: Sphinx, config: Config) -> None:
     """Give sphinx-reredirects < 0.1.6 (0.1.4 is the last for Sphinx < 7.1) our template.
 
     Its own redirect page drops the ``#anchor``, and an error's printed URL ends in
-    one. A template the project sets is kept.
+    one. A template the project sets is kept. Nothing where sphinx-reredirects is
+    not loaded (an optional extra, loaded where pages moved: :mod:`.site.redirects`,
+    which calls this once it has loaded it).
     """
+    if "sphinx_reredirects" not in app.extensions:
+        return
     import sphinx_reredirects  # type: ignore[import-untyped]
 
     default = getattr(sphinx_reredirects, "REDIRECT_FILE_DEFAULT_TEMPLATE", "location.hash")
@@ -88,4 +114,4 @@ def _keep_redirect_anchors(app: Sphinx, config: Config) -> None:
 def setup_compat(app: Sphinx) -> None:
     """Register the shims this Sphinx and its extensions need (the others do nothing)."""
     app.add_node(tooltip_badge, html=(_visit_tooltip_badge, _depart_tooltip_badge))
-    app.connect("config-inited", _keep_redirect_anchors)
+    app.connect("config-inited", keep_redirect_anchors)

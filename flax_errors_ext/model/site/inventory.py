@@ -1,52 +1,85 @@
-"""Where Flax's and JAX's API names are documented: the inventory shipped with the package.
+"""Where Flax's, JAX's and Python's API names are documented: their sites' inventories.
 
-``flax_errors_ext/inventory/api.toml`` lists, for each documentation site, the names
-each of its pages documents; its header says how every URL was derived, and
-``tests/model/site/test_inventory.py`` checks each name against the installed libraries. A
-reference in a docstring that this site does not resolve itself (``:meth:`Module.apply()
-<flax.linen.Module.apply>```) links to the page the inventory gives; a name it does
-not know stays plain code. The site never fetches an inventory while it builds.
+Each site of :data:`SITES` has its Sphinx inventory (``objects.inv``) shipped in
+``flax_errors_ext/inventory/`` (its README says where each came from, and
+``python -m tests.inventories`` makes them again), read the way
+``intersphinx_mapping`` names a site: the URL its targets are relative to, and a
+local file, never fetched. A reference in a catalogue entry that this site does
+not resolve itself (``:meth:`Module.apply() <flax.linen.Module.apply>```) links
+to the page the inventory gives; a name no inventory has stays plain code.
 
-Pure: the Sphinx layer reads :data:`INVENTORY_FILE` and hands its text to
-:meth:`Inventory.from_toml`.
+Pure: the Sphinx layer reads the files (``sphinx.util.inventory``) and hands their
+Python objects to :meth:`Inventory.from_sites`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import tomllib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-INVENTORY_FILE = Path(__file__).resolve().parents[2] / "inventory" / "api.toml"
-"""The inventory shipped with this package."""
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+INVENTORY_DIR = Path(__file__).resolve().parents[2] / "inventory"
+"""The inventories shipped with this package."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Site:
+    """A documentation site and its inventory, as an ``intersphinx_mapping`` entry says it."""
+
+    name: str
+    """How a link's title names it (``Flax Linen``, ``JAX``)."""
+    base: str
+    """The URL the inventory's targets are relative to, ending in ``/``."""
+    file: str
+    """Its ``objects.inv``, in :data:`INVENTORY_DIR`."""
+
+    @property
+    def path(self) -> Path:
+        """The inventory file."""
+        return INVENTORY_DIR / self.file
+
+
+SITES = (
+    Site("Flax Linen", "https://flax-linen.readthedocs.io/en/latest/", "flax-linen.inv"),
+    Site("Flax NNX", "https://flax.readthedocs.io/en/latest/", "flax-nnx.inv"),
+    Site("JAX", "https://docs.jax.dev/en/latest/", "jax.inv"),
+    Site("Python", "https://docs.python.org/3/", "python.inv"),
+)
+"""The sites the catalogue's entries link to. Where two document a name (Flax
+Linen's and NNX's ``FrozenDict``), the first listed is linked."""
+
+ALIASES = {
+    "nn": "flax.linen",
+    "linen": "flax.linen",
+    "nnx": "flax.nnx",
+    "jnp": "jax.numpy",
+    "lax": "jax.lax",
+}
+"""A docstring's shorthand for a module, as Flax and JAX write it (``:func:`nn.compact```)."""
+
+PROJECTS = {"flax": "Flax", "jax": "JAX", "jaxlib": "JAX"}
+"""How labels name a docstring's project ("From Flax's docstring, not run")."""
+
+PYTHON_OBJECTS = frozenset(
+    {"module", "class", "exception", "function", "method", "attribute", "property", "data"}
+)
+"""The Python domain's object types (``py:function``): the only ones a Python role links to."""
 
 
 @dataclasses.dataclass(frozen=True)
 class Target:
-    """One documented name: the page of a site that documents it."""
+    """One documented name: where a site documents it."""
 
     name: str
     """The full dotted name (``flax.linen.Module.apply``)."""
     site: str
     """The site's name (``Flax Linen``, ``JAX``)."""
-    base: str
-    """The site's root URL, ending in ``/``."""
-    page: str
-    """The page, relative to :attr:`base`."""
-    module: bool = False
-    """A module, whose anchor is ``module-<name>`` (Sphinx's ``automodule``)."""
-
-    @property
-    def anchor(self) -> str:
-        """The fragment of the page where the name is documented."""
-        return f"module-{self.name}" if self.module else self.name
-
-    @property
-    def url(self) -> str:
-        """Where the name is documented."""
-        return f"{self.base}{self.page}#{self.anchor}"
+    url: str
+    """Where the name is documented."""
 
     @property
     def project(self) -> str:
@@ -62,38 +95,39 @@ class Inventory:
     """The documented names, the modules' shorthands, and the projects' names."""
 
     targets: tuple[Target, ...]
-    aliases: tuple[tuple[str, str], ...] = ()
-    """A docstring's shorthand for a module and the module (``nn``, ``flax.linen``)."""
-    projects: tuple[tuple[str, str], ...] = ()
-    """A top-level package and how prose names its project (``jax``, ``JAX``)."""
+    aliases: tuple[tuple[str, str], ...] = tuple(sorted(ALIASES.items()))
+    projects: tuple[tuple[str, str], ...] = tuple(sorted(PROJECTS.items()))
 
     @classmethod
-    def from_toml(cls, text: str) -> Inventory:
-        """Read the inventory's file format (see ``flax_errors_ext/inventory/api.toml``).
+    def from_sites(cls, sites: Iterable[tuple[Site, Iterable[tuple[str, str, str]]]]) -> Inventory:
+        """The inventory of each site's objects: ``(object type, name, URL)`` each.
 
-        Raises:
-            ValueError: The text is not TOML, lacks a site's name or base, lists
-                objects of their own pages without saying where those pages are, or
-                names an object twice.
+        Object types are the domain's (``py:function``); only the Python domain's
+        count. Where several sites document a name, the first one's is kept.
         """
-        data = tomllib.loads(text)
-        targets: list[Target] = []
-        for site in data.get("site", []):
-            targets.extend(_site_targets(site))
-        seen: dict[str, Target] = {}
-        for target in targets:
-            if target.name in seen:
-                raise ValueError(f"{target.name} is in the inventory twice: {seen[target.name]}")
-            seen[target.name] = target
-        return cls(
-            tuple(sorted(targets, key=lambda t: t.name)),
-            tuple(sorted(data.get("aliases", {}).items())),
-            tuple(sorted(data.get("projects", {}).items())),
-        )
+        by_name: dict[str, Target] = {}
+        for site, objects in sites:
+            for objtype, name, url in objects:
+                domain, _, kind = objtype.partition(":")
+                if domain == "py" and kind in PYTHON_OBJECTS:
+                    by_name.setdefault(name, Target(name, site.name, url))
+        return cls(tuple(sorted(by_name.values(), key=lambda t: t.name)))
 
     @functools.cached_property
     def _by_name(self) -> dict[str, Target]:
         return {target.name: target for target in self.targets}
+
+    @functools.cached_property
+    def _by_last(self) -> dict[str, list[Target]]:
+        """The targets by the last part of their names (``apply``), to find an ending fast."""
+        last: dict[str, list[Target]] = {}
+        for target in self.targets:
+            last.setdefault(target.name.rpartition(".")[2], []).append(target)
+        return last
+
+    @functools.cached_property
+    def _packages(self) -> frozenset[str]:
+        return frozenset(target.project for target in self.targets)
 
     def find(self, reference: str, project: str = "") -> Target | None:
         """The target that a reference names, or None where that is not certain.
@@ -122,7 +156,11 @@ class Inventory:
                 return self._by_name[candidate]
         if dot and not head[:1].isupper():
             return None
-        ending = [target for target in self.targets if target.name.endswith("." + name)]
+        ending = [
+            target
+            for target in self._by_last.get(name.rpartition(".")[2], ())
+            if target.name.endswith("." + name)
+        ]
         if len(ending) > 1 and project:
             ending = [target for target in ending if target.project == project]
         return ending[0] if len(ending) == 1 else None
@@ -130,11 +168,10 @@ class Inventory:
     def covers(self, reference: str) -> bool:
         """Whether a reference's full name is in a package the inventory documents.
 
-        ``jax.no_such_function`` is (and, not in the inventory, no link); ``jit`` and
-        ``itertools.chain`` are not.
+        ``jax.no_such_function`` is (and, not in the inventory, no link);
+        ``their.own.function`` and ``jit`` are not.
         """
-        package = self._names(reference)[1].partition(".")[0]
-        return any(target.project == package for target in self.targets)
+        return self._names(reference)[1].partition(".")[0] in self._packages
 
     def _names(self, reference: str) -> tuple[str, str]:
         """The reference as a name, and that name with a module's shorthand spelled out."""
@@ -146,21 +183,3 @@ class Inventory:
         """How prose names the project a dotted name belongs to: ``Flax`` for ``flax.errors``."""
         package = qualname.partition(".")[0]
         return dict(self.projects).get(package, package)
-
-
-def _site_targets(site: dict[str, Any]) -> list[Target]:
-    try:
-        name, base = str(site["name"]), str(site["base"])
-    except KeyError as error:
-        raise ValueError(f"a site of the inventory has no {error.args[0]!r}") from None
-    own_pages = site.get("autosummary")
-    if site.get("objects") and own_pages is None:
-        raise ValueError(f"site {name!r} lists objects but no 'autosummary' folder for them")
-    targets = [
-        Target(obj, name, base, f"{own_pages}{obj}.html") for obj in site.get("objects", [])
-    ]
-    for page in site.get("page", []):
-        path = str(page["path"])
-        targets += [Target(obj, name, base, path) for obj in page.get("objects", [])]
-        targets += [Target(mod, name, base, path, module=True) for mod in page.get("modules", [])]
-    return targets

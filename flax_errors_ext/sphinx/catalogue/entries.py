@@ -34,7 +34,7 @@ from sphinx.util.docutils import SphinxDirective, switch_source_input
 
 from flax_errors_ext.execution.catalogue.modules import DiscoveryError
 from flax_errors_ext.model.catalogue.snippets import ran_statements
-from flax_errors_ext.model.site.inventory import INVENTORY_FILE
+from flax_errors_ext.model.site.inventory import SITES
 from flax_errors_ext.model.site.moved_pages import unforwarded
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue import entry_parts as parts
@@ -96,7 +96,8 @@ class EntryRenderer(SphinxDirective):
         module = found.module
         self.env.note_dependency(str(module.path))
         # Where its docstrings' references link (see flax_errors_ext.sphinx.catalogue.foreign).
-        self.env.note_dependency(str(INVENTORY_FILE))
+        for site in SITES:
+            self.env.note_dependency(str(site.path))
         if found.history is not None and found.history.source:
             self.env.note_dependency(found.history.source)
         return found
@@ -189,7 +190,8 @@ class EntryRenderer(SphinxDirective):
         among them would send its readers nowhere.
         """
         spec = state.config.spec(outcome.entry.module)
-        forwarded = set(self.config["redirects"] or ())
+        # No redirects where sphinx-reredirects is not loaded (no page moved).
+        forwarded = set(getattr(self.config, "redirects", None) or ())
         for result in outcome.results:
             for page in unforwarded(spec, state.config.layout, result.actual, forwarded):
                 warn(

@@ -1,11 +1,14 @@
 """Another project's docstring on the site: where its names link, and which code ran.
 
 Flax's and JAX's docstrings refer to their own sites' objects (``:meth:`Module.apply()
-<flax.linen.Module.apply>```, ``:func:`~jax.jit```). A Python reference that this
-site does not resolve itself links to the page that the inventory shipped with the
-package names (:mod:`flax_errors_ext.model.site.inventory`, read from the package, never
-fetched); one the inventory does not know, in a docstring that is not ours, renders
-as plain code rather than as a link that is not there.
+<flax.linen.Module.apply>```, ``:func:`~jax.jit```). A Python reference in an entry
+that this site does not resolve itself links to the page that the sites' Sphinx
+inventories shipped with the package name (:mod:`flax_errors_ext.model.site.inventory`:
+``objects.inv`` files read from the package by Sphinx's reader, as
+``intersphinx_mapping`` reads a local file, never fetched); one they do not know, in
+a docstring that is not ours, renders as plain code rather than as a link that is
+not there. ``sphinx.ext.intersphinx`` itself is not loaded with them: it would link
+references on every page of a project, and these links are the entries' alone.
 
 Their code blocks are shown as they are, and only their doctest statements run
 (as the entry's upstream example). Every other block is labelled "From Flax's
@@ -22,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 
 from flax_errors_ext.model.catalogue.snippets import block_runs, not_run_label
-from flax_errors_ext.model.site.inventory import INVENTORY_FILE, Inventory, Target
+from flax_errors_ext.model.site.inventory import SITES, Inventory, Target
+from flax_errors_ext.sphinx.compat import read_inventory
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -38,7 +42,7 @@ NOT_RUN_CLASS = "flax-errors-not-run"
 NOT_RUN_LABEL_CLASS = "flax-errors-not-run-label"
 """The class of the line above such a block that says so."""
 EXTERNAL_CLASS = "flax-errors-api-link"
-"""The class of a link to Flax's or JAX's documentation, made from the inventory."""
+"""The class of a link to another site's documentation, made from its inventory."""
 COPYBUTTON_DEFAULT = "div.highlight pre"
 """sphinx-copybutton's own ``copybutton_selector``."""
 COPYBUTTON_SELECTOR = f"div:not(.{NOT_RUN_CLASS}) > div.highlight pre"
@@ -48,8 +52,10 @@ _ENTRY_CLASS = "flax-errors-entry"
 
 @functools.cache
 def shipped_inventory() -> Inventory:
-    """The inventory shipped with the package, read once per process."""
-    return Inventory.from_toml(INVENTORY_FILE.read_text("utf-8"))
+    """The inventories shipped with the package, read once per process."""
+    return Inventory.from_sites(
+        (site, read_inventory(site.path.read_bytes(), site.base)) for site in SITES
+    )
 
 
 def foreign_passage(
@@ -83,7 +89,7 @@ def _is_code(node: nodes.Node) -> bool:
 def resolve_reference(
     app: Sphinx, env: Any, node: addnodes.pending_xref, contnode: nodes.Element
 ) -> nodes.Element | None:
-    """A reference that nothing on this site resolves: a link by the inventory, or its text.
+    """A reference that nothing on this site resolves: a link by the inventories, or its text.
 
     Only in the catalogue's own entries: a reference anywhere else on a project's
     site is the project's, resolved (or warned of) as it would be without this

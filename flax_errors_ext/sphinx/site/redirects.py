@@ -1,0 +1,76 @@
+"""The pages that forward old page paths, written by sphinx-reredirects where pages moved.
+
+Which pages moved is read from what errors raised
+(:func:`~flax_errors_ext.model.site.moved_pages.moved_pages`). Most projects have
+none, so sphinx-reredirects is an optional extra (``flax-errors[redirects]``),
+loaded on ``config-inited`` only once a page is known to have moved: a project
+without moved pages never loads it, and one without it installed gets one warning
+naming the extra, and the build goes on (the old URLs then land nowhere).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sphinx.errors import ExtensionError
+
+from flax_errors_ext.layout import SiteLayout
+from flax_errors_ext.model.warning_subtypes import WarningSubtype
+from flax_errors_ext.sphinx import compat
+from flax_errors_ext.sphinx.loggers import conf_location
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+
+    from flax_errors_ext.sphinx.context import BuildContext
+
+EXTENSION = "sphinx_reredirects"
+"""The extension that writes the forwarding pages."""
+EXTRA = "flax-errors[redirects]"
+"""What to install for it."""
+
+
+def forward(app: Sphinx, config: Config, moved: Mapping[str, str], context: BuildContext) -> None:
+    """Add a redirect for each moved page, loading sphinx-reredirects if none is loaded.
+
+    Args:
+        app: The application, on ``config-inited``: the environment has not yet
+            compared this configuration with the last build's, so the redirects
+            count in that comparison.
+        config: Its configuration.
+        moved: ``{old docname: docname now}``. A page the project has itself is
+            left to it, as are the project's own ``redirects``.
+        context: Where a missing sphinx-reredirects is noted, to warn of once
+            Sphinx can.
+    """
+    suffixes = tuple(config.source_suffix)
+    pending = {
+        old: SiteLayout.forward_uri(old, now)
+        for old, now in moved.items()
+        if not any(Path(app.srcdir, old + suffix).exists() for suffix in suffixes)
+    }
+    if not pending:
+        return
+    if EXTENSION not in app.extensions:
+        try:
+            app.setup_extension(EXTENSION)
+        except ExtensionError:
+            pages = ", ".join(sorted(pending))
+            context.defer(
+                f"errors link to pages this site keeps elsewhere ({pages}), and "
+                f"{EXTENSION}, which would forward them, is not installed: "
+                f"pip install {EXTRA}",
+                WarningSubtype.REDIRECTS,
+                conf_location(app, "extensions"),
+            )
+            return
+        # Loaded after the project's own config-inited handlers ran.
+        compat.keep_redirect_anchors(app, config)
+    redirects = dict(config.redirects or {})
+    for old, uri in pending.items():
+        redirects.setdefault(old, uri)
+    config.redirects = redirects
