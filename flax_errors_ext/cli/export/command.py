@@ -3,8 +3,10 @@
 Reads ``flax/errors.py`` (the installed flax's, found without importing it, or the
 file ``--flax-source`` names) and the catalogue files shipped for ``flax.errors``,
 and writes a unified diff that ``patch -p1`` or ``git apply`` applies at the root of
-Flax's source tree. What goes where is decided in
-:mod:`flax_errors_ext.model.export.docstrings`.
+Flax's source tree: docstrings in Flax's style, each with one bad and one good
+example that hold on every supported release. What goes where is decided in
+:mod:`flax_errors_ext.model.export.docstrings`; the examples' code is formatted with
+pyink (the ``export`` extra).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from flax_errors_ext.cli.selection import UsageError
 from flax_errors_ext.model.catalogue.discover import SHIPPED_CATALOGUE, CatalogueFile
 from flax_errors_ext.model.catalogue.repairs import DOCSTRING_FIXES
 from flax_errors_ext.model.export.docstrings import ExportError, export_docstrings, unified_patch
+from flax_errors_ext.model.export.style import FormatterMissingError
 from flax_errors_ext.model.runs.update import UpdateError
 
 if TYPE_CHECKING:
@@ -48,7 +51,8 @@ def export_command(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return ExitCode.ERROR
-    except (ExportError, UpdateError) as error:  # their messages name the file (and line)
+    except (ExportError, UpdateError, FormatterMissingError) as error:
+        # Their messages name the file (and line), or what to install.
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return ExitCode.ERROR
     patch = unified_patch(source.text, exported.text, LABEL)

@@ -10,6 +10,13 @@ error that cannot be raised, runs like a good example: its statements print the
 evidence, so that the claim drifts when the library changes. Every problem is
 reported with the ``file:line`` it sits on, and the rest of the docstring is
 still read.
+
+A library's docstrings in Google style (napoleon) hold the same examples in an
+``Example:`` or ``Examples:`` section instead (what ``flax-errors export`` writes):
+each run of doctest blocks, after its prose, is one example, bad when it ends in a
+traceback and good when it does not. A section that holds a malformed example is
+reported and yields none, so that a library's own examples, written for its
+doctest and not for this format, are never read as the catalogue's.
 """
 
 from __future__ import annotations
@@ -35,6 +42,8 @@ from flax_errors_ext.model.catalogue.records import (
 )
 
 SECTION_TITLES = {f"{kind.section_title}:": kind for kind in ExampleKind if kind.ours}
+NAPOLEON_TITLES = ("Example:", "Examples:")
+"""Napoleon's titles of a section of examples, which a library's docstrings use."""
 _TITLE = re.compile(r"^[A-Z][\w \-]*:\s*$")
 _DOCTEST_LINE = re.compile(r"line (\d+) of the docstring")
 
@@ -69,11 +78,17 @@ def parse_docstring(docstring: str, qualname: str, path: str, first_line: int) -
             if example is not None:
                 examples.append(example)
             i = body_end
+        elif line.text in NAPOLEON_TITLES and has_body and _holds_doctest(body):
+            found, section_problems = _parse_napoleon(body, qualname, location)
+            problems.extend(section_problems)
+            examples.extend(found)
+            i = body_end
         elif _TITLE.match(line.text) and has_body and _holds_doctest(body):
             problems.append(
                 FormatProblem(
                     f"unknown section title {line.text.strip()!r}; a section that holds "
-                    "examples must be titled 'Bad example:', 'Good example:' or 'Unreachable:'",
+                    "examples must be titled 'Bad example:', 'Good example:', 'Unreachable:' "
+                    "or 'Examples:'",
                     location,
                 )
             )
@@ -207,9 +222,7 @@ def _parse_section(
     kind: ExampleKind, body: list[_Line], qualname: str, title: Location
 ) -> tuple[Example | None, list[FormatProblem]]:
     path = title.path
-    indents = [len(b.text) - len(b.text.lstrip()) for b in body if b.text.strip()]
-    indent = min(indents, default=0)
-    body = [_Line(b.number, b.text[indent:]) for b in body]
+    body = _dedent(body)
     holds_for, body, condition_problem = _holds_for(body, path)
     if condition_problem is not None:
         return None, [condition_problem]
@@ -217,7 +230,89 @@ def _parse_section(
     if start is None:
         return None, [FormatProblem(f"'{kind.section_title}:' has no >>> statements", title)]
     description = "\n".join(b.text for b in body[:start]).strip()
-    block = body[start:]
+    return _parse_block(kind, description, body[start:], qualname, path, holds_for)
+
+
+def _parse_napoleon(
+    body: list[_Line], qualname: str, title: Location
+) -> tuple[list[Example], list[FormatProblem]]:
+    """The examples of an ``Examples:`` section: each its prose and its doctest blocks.
+
+    Blocks with no prose between them are one example (a definition, a blank line,
+    then its call), whose kind is read from its last statement's documented output;
+    a traceback ends one.
+    """
+    examples: list[Example] = []
+    problems: list[FormatProblem] = []
+    for description, block in _napoleon_examples(_dedent(body)):
+        text = "\n".join(b.text for b in block) + "\n"
+        try:
+            parsed = doctest.DocTestParser().get_examples(text, qualname)
+        except ValueError:
+            parsed = []  # _parse_block reports it, at its line
+        run = [item for item in parsed if not item.options.get(doctest.SKIP)]
+        kind = ExampleKind.BAD if run and run[-1].exc_msg is not None else ExampleKind.GOOD
+        example, found = _parse_block(kind, description, block, qualname, title.path, ())
+        problems.extend(found)
+        if example is not None:
+            examples.append(example)
+    return ([] if problems else examples), problems
+
+
+def _napoleon_examples(body: list[_Line]) -> list[tuple[str, list[_Line]]]:
+    """The section's examples: the prose before each, and its doctest lines."""
+    found: list[tuple[str, list[_Line]]] = []
+    prose: list[str] = []
+    block: list[_Line] = []
+    i = 0
+    while i < len(body):
+        line = body[i]
+        if not line.text.lstrip().startswith(">>>"):
+            if block and line.text.strip():
+                found.append(("\n".join(prose).strip(), block))
+                prose, block = [], []
+            if not block:
+                prose.append(line.text)
+            i += 1
+            continue
+        end = _paragraph_end(body, i)
+        indent = len(line.text) - len(line.text.lstrip())
+        if block and _ends_in_traceback(block):
+            found.append(("\n".join(prose).strip(), block))
+            prose, block = [], []
+        if block:
+            block.append(_Line(body[i - 1].number, ""))
+        block += [_Line(b.number, b.text[indent:]) for b in body[i:end]]
+        i = end
+    if block:
+        found.append(("\n".join(prose).strip(), block))
+    return found
+
+
+def _ends_in_traceback(block: list[_Line]) -> bool:
+    text = "\n".join(b.text for b in block) + "\n"
+    try:
+        parsed = doctest.DocTestParser().get_examples(text)
+    except ValueError:
+        return False
+    return bool(parsed) and parsed[-1].exc_msg is not None
+
+
+def _dedent(body: list[_Line]) -> list[_Line]:
+    indents = [len(b.text) - len(b.text.lstrip()) for b in body if b.text.strip()]
+    indent = min(indents, default=0)
+    return [_Line(b.number, b.text[indent:]) for b in body]
+
+
+def _parse_block(
+    kind: ExampleKind,
+    description: str,
+    block: list[_Line],
+    qualname: str,
+    path: str,
+    holds_for: tuple[Condition, ...],
+) -> tuple[Example | None, list[FormatProblem]]:
+    """One example from its doctest lines, or the problems that stop it."""
     text = "\n".join(b.text for b in block) + "\n"
     try:
         parsed = doctest.DocTestParser().parse(text, qualname)

@@ -1,27 +1,26 @@
 """Put the catalogue's examples into the library's own docstrings, as a patch.
 
 ``flax-errors export`` writes a patch against ``flax/errors.py`` that Flax's
-maintainers can adopt, after which the site can be built from Flax's docstrings
-alone, with the same examples and so the same verdicts. A catalogue file holds an
-entry in the catalogue format (:mod:`~flax_errors_ext.model.catalogue.parse`): its own
-one-line summary, its explanation, then its example sections. The site shows the
-file's summary, then Flax's docstring, then the rest of the file; a patched
-docstring holds them in that order:
+maintainers can keep, in Flax's style (:mod:`~flax_errors_ext.model.export.style`):
+after it the site can be built from Flax's docstrings alone, and gives the same
+verdicts for the examples they hold. A catalogued class's docstring becomes:
 
-- the file's summary becomes the docstring's first line (the summary autodoc and the
-  site show); Flax's opening sentence stays, as the first paragraph after it, made
-  whole where Flax cut it with a blank line (as the site shows it);
-- Flax's prose and code blocks stay, line for line, except a paragraph or block the
-  file holds itself (so a second export finds everything it added and adds nothing)
-  and the exact repairs of :mod:`~flax_errors_ext.model.catalogue.repairs` (the same
-  the site makes);
-- the rest of the file follows verbatim: the explanation, then every section.
+- the file's summary, as the docstring's first line (the summary autodoc and the
+  site show), wrapped to Flax's width; Flax's opening sentence stays, as the first
+  paragraph after it, made whole where Flax cut it with a blank line;
+- Flax's prose and code blocks, line for line, except a paragraph or block the
+  export writes itself (so a second export finds everything it added and adds
+  nothing) and the exact repairs of :mod:`~flax_errors_ext.model.catalogue.repairs`
+  (the same the site makes);
+- the file's explanation, rewrapped, less each paragraph bound to a release;
+- an ``Examples:`` section with one bad and one good example
+  (:mod:`~flax_errors_ext.model.export.examples`); the site keeps the rest.
 
 Lines keep the docstring's indentation. A docstring that then holds a backslash
 becomes raw (``r\"\"\"``) where Flax's own text holds none, so that the doctests read
 as they run; otherwise backslashes and triple quotes are escaped. The new docstring
-is read back as Python reads it and parsed: a class whose examples would differ from
-its file's is left unchanged and reported, as is a file that names no class.
+is read back as Python reads it and parsed: a class whose examples would not read
+back as written is left unchanged and reported, as is a file that names no class.
 
 Pure: the source and the files come in as text, and the patched source goes out.
 """
@@ -33,19 +32,23 @@ import dataclasses
 import difflib
 import io
 import re
+import textwrap
 import tokenize
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.model.catalogue.parse import parse_docstring
+from flax_errors_ext.model.catalogue.parse import SECTION_TITLES, parse_docstring
 from flax_errors_ext.model.catalogue.records import FormatProblem, Location
 from flax_errors_ext.model.catalogue.repairs import repaired
+from flax_errors_ext.model.export.examples import examples_section, kept_examples
+from flax_errors_ext.model.export.style import WIDTH, mentions_release, wrapped_prose
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from flax_errors_ext.model.catalogue.discover import CatalogueFile
-    from flax_errors_ext.model.catalogue.records import ErrorEntry, Example
+    from flax_errors_ext.model.catalogue.records import ErrorEntry
     from flax_errors_ext.model.catalogue.repairs import DocstringFix
+    from flax_errors_ext.model.export.examples import Section
 
 _PREFIX = re.compile(r"([A-Za-z]*)('''|\"\"\"|'|\")")
 
@@ -159,16 +162,6 @@ def unified_patch(old: str, new: str, label: str = "flax/errors.py") -> str:
     )
 
 
-def same_examples(ours: Sequence[Example], theirs: Sequence[Example]) -> bool:
-    """Whether two entries' examples are the same: kinds, prose, code, documented output."""
-    return [_shape(example) for example in ours] == [_shape(example) for example in theirs]
-
-
-def _shape(example: Example) -> tuple[object, ...]:
-    statements = tuple((s.source, s.want, s.exc_msg, s.options) for s in example.statements)
-    return (example.kind, example.description, example.holds_for, statements)
-
-
 def _export_class(
     source: str,
     starts: list[int],
@@ -205,12 +198,24 @@ def _export_class(
         match = _PREFIX.match(literal)
         prefix, quote = (match.group(1), match.group(2)) if match else ("", '"""')
         quote = quote if len(quote) == 3 else '"""'
-    flax_lines, problems = _flax_prose(theirs or "", file.text, fixes, at)
-    value = _compose(file.text, flax_lines, indent)
+    section = examples_section(kept_examples(wanted), len(indent))
+    opening = len(indent) + len(prefix) + len(quote)
+    summary, ours = _ours(file.text, section, len(indent), opening)
+    held = [file.text, "\n".join(summary), "\n".join(ours)]
+    flax_lines, problems = _flax_prose(theirs or "", held, fixes, at)
+    value = _compose(summary, flax_lines, ours, indent)
+    if not value:
+        return None, [
+            *problems,
+            FormatProblem(
+                f"{qualname} is left unchanged: its file holds nothing for every release", at
+            ),
+        ]
     text = _literal(value, prefix, quote, flax_backslash=any("\\" in x for x in flax_lines))
     got = parse_docstring(ast.literal_eval(text), qualname, path, first.lineno)
-    if got.problems or not same_examples(got.examples, wanted.examples):
-        why = got.problems[0].message if got.problems else "its examples would differ"
+    shape = tuple((e.kind, len(e.statements)) for e in got.examples)
+    if got.problems or shape != (section.shape if section else ()):
+        why = got.problems[0].message if got.problems else "its examples would read otherwise"
         return None, [
             *problems,
             FormatProblem(f"{qualname} is left unchanged: in its docstring, {why}", at),
@@ -243,10 +248,10 @@ def _catalogue_entry(file: CatalogueFile, qualname: str) -> tuple[ErrorEntry, li
 
 
 def _flax_prose(
-    docstring: str, catalogue: str, fixes: Sequence[DocstringFix], at: Location
+    docstring: str, ours: Sequence[str], fixes: Sequence[DocstringFix], at: Location
 ) -> tuple[list[str], list[FormatProblem]]:
-    """Flax's docstring, dedented, less what the catalogue file holds, with the fixes made."""
-    held = {key for key, _, _ in _chunks(_cleaned(catalogue))}
+    """Flax's docstring, dedented, less what ``ours`` hold, with the fixes made."""
+    held = {key for text in ours for key, _, _ in _chunks(_cleaned(text))}
     kept: list[str] = []
     for key, chunk, gap in _chunks(_cleaned(docstring)):
         if key not in held:
@@ -257,15 +262,60 @@ def _flax_prose(
     return (text.split("\n") if text else []), problems
 
 
-def _compose(catalogue: str, flax_lines: list[str], indent: str) -> str:
-    """The new docstring's value: the file's summary, Flax's prose, the rest of the file."""
+def _ours(
+    catalogue: str, section: Section | None, indent: int, opening: int
+) -> tuple[list[str], list[str]]:
+    """What the export writes, dedented: the summary, then explanation and examples.
+
+    ``indent`` is the docstring's; ``opening``, the width before the summary on its
+    line (indent and quotes). Any paragraph bound to one release is left out.
+    """
     lines = _cleaned(catalogue)
     end = next((i for i, line in enumerate(lines) if not line), len(lines))
-    summary, rest = lines[:end], _trimmed(lines[end:])
-    body = summary[1:]
-    for part in (flax_lines, rest):
+    summary_text = " ".join(line.strip() for line in lines[:end])
+    rest = lines[end:]
+    end = next((i for i, line in enumerate(rest) if line in SECTION_TITLES), len(rest))
+    explanation = [
+        paragraph
+        for paragraph in re.split(r"\n\s*\n", "\n".join(rest[:end]).strip())
+        if paragraph and not mentions_release(paragraph)
+    ]
+    summary: list[str] = []
+    if summary_text and not mentions_release(summary_text):
+        summary = textwrap.wrap(
+            summary_text,
+            WIDTH - indent,
+            initial_indent=" " * (opening - indent),
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        summary[0] = summary[0].strip()
+    body: list[str] = []
+    for part in (
+        wrapped_prose("\n\n".join(explanation), WIDTH - indent) if explanation else [],
+        list(section.lines) if section else [],
+    ):
         if part:
-            body += ["", *part]
+            body += ["", *part] if body else part
+    return summary, body
+
+
+def _compose(summary: list[str], flax_lines: list[str], ours: list[str], indent: str) -> str:
+    """The new docstring's value: our summary, Flax's prose, then the rest of ours.
+
+    Without a summary of ours (it named a release), Flax's opening paragraph is it.
+    """
+    if not summary:
+        end = next((i for i, line in enumerate(flax_lines) if not line), len(flax_lines))
+        summary, flax_lines = flax_lines[:end], flax_lines[end + 1 :]
+    body = summary[1:]
+    for part in (flax_lines, ours):
+        if part:
+            body += ["", *part] if body or summary else part
+    if not summary:
+        if not body:
+            return ""
+        return "\n".join([body[0], *(f"{indent}{x}" if x else "" for x in body[1:]), indent])
     if not body:
         return summary[0]
     return "\n".join([summary[0], *(f"{indent}{x}" if x else "" for x in body), indent])

@@ -163,3 +163,75 @@ def test_an_opening_sentence_cut_by_a_blank_line_is_made_whole() -> None:
     # An opening that ends its sentence keeps its paragraph.
     whole = "A whole sentence.\n\n  Another paragraph.\n"
     assert parse_prose(whole, "f.py", 1)[1][0].text == "A whole sentence.\n\nAnother paragraph."
+
+
+NAPOLEON = """\
+Examples:
+
+  A call that fails.
+
+  >>> def f():
+  ...   raise ValueError
+  >>> f()
+  Traceback (most recent call last):
+    ...
+  pkg.errors.MyError: text
+
+  >>> x = [1, 2]
+
+  >>> x
+  [1, 2]
+"""
+
+
+def test_a_napoleon_section_is_read_as_a_bad_and_a_good_example() -> None:
+    entry = parse("An explanation.\n\n" + NAPOLEON)
+
+    assert entry.problems == ()
+    assert [p.text for p in entry.prose] == ["Summary of the error.\n\nAn explanation."]
+    bad, good = entry.examples
+    assert (bad.kind, bad.description, len(bad.statements)) == (
+        ExampleKind.BAD,
+        "A call that fails.",
+        2,
+    )
+    assert bad.statements[-1].documented_class == "pkg.errors.MyError"
+    assert str(bad.location) == "pkg/errors.py:18"
+    # A traceback ends an example; blocks with no prose between them are one.
+    assert (good.kind, good.description) == (ExampleKind.GOOD, "")
+    assert [(s.source, s.want) for s in good.statements] == [
+        ("x = [1, 2]\n", ""),
+        ("x\n", "[1, 2]\n"),
+    ]
+    assert [s.location.line for s in good.statements] == [25, 27]
+    assert parse("An explanation.\n\n" + NAPOLEON.replace("Examples:", "Example:")) == entry
+
+
+@pytest.mark.parametrize(
+    ("change", "line", "message"),
+    [
+        (("pkg.errors.MyError: text", "ValueError: text"), 18, "documents ValueError"),
+        (("  >>> x\n  [1, 2]", "  >>> x\n  [1, 2]\n  >>> y = = 1"), 27, "broken doctest syntax"),
+        (
+            ("  >>> f()", "  >>> f()  # doctest: +IGNORE_EXCEPTION_DETAIL"),
+            18,
+            "IGNORE_EXCEPTION_DETAIL would hide drift",
+        ),
+    ],
+)
+def test_a_napoleon_section_with_a_problem_yields_no_example(
+    change: tuple[str, str], line: int, message: str
+) -> None:
+    entry = parse(NAPOLEON.replace(*change))
+
+    (problem,) = entry.problems
+    assert message in problem.message
+    assert str(problem.location) == f"pkg/errors.py:{line}"
+    # Not even the good one: such a section is a library's own, not the catalogue's.
+    assert entry.examples == ()
+
+
+def test_a_napoleon_section_of_prose_stays_explanation() -> None:
+    entry = parse("Examples:\n  Call it twice.\n")
+    assert (entry.problems, entry.examples) == ((), ())
+    assert entry.prose[-1].text.endswith("Examples:\n  Call it twice.")
