@@ -199,6 +199,19 @@ class CatalogueConfig:
             _positive_int("seconds"),
         ),
     )
+    execution_mode: str = dataclasses.field(
+        default="auto",
+        metadata=_meta(
+            "How the catalogue's examples run, whatever myst-nb does with the project's "
+            "own notebooks: 'auto' follows nb_execution_mode ('auto' and 'inline' run "
+            "as 'cache'); 'cache' runs each entry once and serves it from the execution "
+            "cache until its code or message changes; 'force' runs every entry on every "
+            "build; 'off' runs none (each entry is shown not run). A project whose "
+            "notebooks stay unexecuted (nb_execution_mode = 'off') sets 'cache' to keep "
+            "its errors' examples checked.",
+            _choice("auto", "cache", "force", "off"),
+        ),
+    )
     jobs: int = dataclasses.field(
         default=0,
         metadata=_meta(
@@ -373,6 +386,16 @@ class CatalogueConfig:
             [*map(ModuleSpec.from_value, KNOWN_MODULES), *self.modules],
             per_error=self.pages == "error",
         )
+
+    def run_mode(self, notebooks: str) -> str:
+        """The myst-nb execution mode of the entries, myst-nb's being ``notebooks``.
+
+        :attr:`execution_mode`, unless ``'auto'``: then as the project's notebooks run,
+        but that each error needs a kernel of its own and a cached run is what keeps a
+        warm build fast, so myst-nb's ``'auto'`` and ``'inline'`` mean ``'cache'``.
+        """
+        mode = notebooks if self.execution_mode == "auto" else self.execution_mode
+        return "cache" if mode in ("auto", "inline") else mode
 
     def spec(self, module: str) -> ModuleSpec:
         """The spec of a listed module, or the defaults of one the command line names."""

@@ -33,7 +33,6 @@ from sphinx.errors import ConfigError
 
 from flax_errors_ext.execution.history.files import read_histories
 from flax_errors_ext.execution.session import Session
-from flax_errors_ext.layout import SiteLayout
 from flax_errors_ext.model.catalogue.discover import catalogue_folders, catalogue_paths
 from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.model.other_runs.comparison import merge_document
@@ -59,6 +58,7 @@ from flax_errors_ext.sphinx.context import (
 )
 from flax_errors_ext.sphinx.loggers import LOGGER, conf_location, warn
 from flax_errors_ext.sphinx.other_runs.beside_entries import load_runs
+from flax_errors_ext.sphinx.site import redirects
 from flax_errors_ext.sphinx.state import CatalogueCollector, read_now
 
 if TYPE_CHECKING:
@@ -167,10 +167,9 @@ def _prepared_session(app: Sphinx, config: CatalogueConfig) -> Session:
     nb_config = getattr(app.env, MYSTNB_CONFIG)
     if not isinstance(nb_config, NbParserConfig):
         raise ConfigError("flax-errors needs myst-nb's configuration (myst_nb in extensions)")
-    if nb_config.execution_mode in ("auto", "inline"):
-        # Each error needs a kernel of its own, and a cached run is what keeps a
-        # warm build fast: myst-nb's default "auto" means "cache" for the catalogue.
-        nb_config = dataclasses.replace(nb_config, execution_mode="cache")
+    nb_config = dataclasses.replace(
+        nb_config, execution_mode=config.run_mode(nb_config.execution_mode)
+    )
     session = Session(Path(app.outdir).parent / WORK_DIR, config, nb_config)
     session.prepare()
     if session.recovered:
@@ -181,12 +180,13 @@ def _prepared_session(app: Sphinx, config: CatalogueConfig) -> Session:
 
 
 def _forward_moved_pages(app: Sphinx, config: Config, context: BuildContext) -> None:
-    """Add a redirect for each page other releases link to that this site keeps elsewhere.
+    """Forward each page other releases link to that this site keeps elsewhere.
 
     The pages are read from the histories and from the other runs' texts (a newer
-    release may link to a page of a new layout). The project's own ``redirects``,
-    and its pages, win. Set before the environment compares this configuration with
-    the last build's, and the same every build.
+    release may link to a page of a new layout); :func:`.site.redirects.forward`
+    writes the redirects, loading sphinx-reredirects only when a page moved. Set
+    before the environment compares this configuration with the last build's, and
+    the same every build.
     """
     raised = [
         e.actual for read in context.device_runs for r in read.run.records for e in r.examples
@@ -197,13 +197,7 @@ def _forward_moved_pages(app: Sphinx, config: Config, context: BuildContext) -> 
         {name: file.history for name, file in context.histories.items()},
         raised,
     )
-    redirects = dict(config["redirects"] or {})
-    suffixes = tuple(config.source_suffix)
-    for old, now in moved.items():
-        if any(Path(app.srcdir, old + suffix).exists() for suffix in suffixes):
-            continue
-        redirects.setdefault(old, SiteLayout.forward_uri(old, now))
-    config.redirects = redirects
+    redirects.forward(app, config, moved, context)
 
 
 def outdated_by_environment(

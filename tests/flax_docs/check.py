@@ -15,7 +15,8 @@ print; (c) the same inventory but for ``flax.errors`` and what lives under it, a
 labels the page gains; (d) ``-b doctest`` of the page passes. ``exported`` holds the
 build from a flax patched by ``flax-errors export``, whose docstrings now hold the
 examples (the extension then reads no catalogue file for them), to the same
-verdict for every entry and example, read from the docstrings, no warning added,
+status for every entry (an unreachable one's exported good example passes), one bad
+and one good example each, all passed, read from the docstrings, no warning added,
 and (with ``--doctest-junit``) Flax's docstring doctests of the exported
 flax/errors.py each passed or skipped. Each prints its figures, and the
 problems it finds; 1 if there are any.
@@ -32,6 +33,10 @@ import sysconfig
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from tests.flax_docs import page_warnings
+from tests.flax_docs.page_warnings import rewritten_pages
+from tests.flax_docs.series import SERIES, read_series
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -51,24 +56,36 @@ PRINTED_LINK = re.compile(re.escape(FLAX_SITE) + r"(" + re.escape(PAGE) + r"#[\w
 Inventory = dict[tuple[str, str], tuple[str, str]]
 """``(role, name)`` to ``(location, display name)``, as objects.inv lists them."""
 
+Verdicts = dict[str, tuple[str, tuple[tuple[str, str], ...]]]
+"""Each entry's status, and each of its examples' kind and status, in order."""
 
-def warnings_of(tree: Path, builder: str = "html") -> Counter[str]:
-    """The lines of a build's warnings file, paths aside.
 
-    The tree's folder is written ``<tree>``, and flax's, installed or the tree's own
-    (the export mode's), ``<flax>``.
+def warning_lines(tree: Path, builder: str = "html") -> list[str]:
+    """The lines of a build's warnings file, in order, paths aside.
+
+    The tree's folder is written ``<tree>``, flax's, installed or the tree's own (the
+    export mode's), ``<flax>``, and the other installed packages' folder ``<site>``.
     """
-    text = ANSI.sub("", (tree / f"warnings-{builder}.txt").read_text("utf-8"))
+    path = tree / f"warnings-{builder}.txt"
+    if not path.is_file():  # not built: docs_nnx as released has no errors page to test
+        return []
+    text = ANSI.sub("", path.read_text("utf-8"))
     root = str(tree.resolve())
-    places = {f"{root}/flax/": "<flax>/", f"{sysconfig.get_paths()['purelib']}/flax/": "<flax>/"}
-    lines: Counter[str] = Counter()
+    purelib = sysconfig.get_paths()["purelib"]
+    places = {f"{root}/flax/": "<flax>/", f"{purelib}/flax/": "<flax>/", purelib: "<site>"}
+    lines: list[str] = []
     for raw in text.splitlines():
         if raw.strip():
             line = raw
             for place, name in places.items():
                 line = line.replace(place, name)
-            lines[line.replace(root, "<tree>").rstrip()] += 1
+            lines.append(line.replace(root, "<tree>").rstrip())
     return lines
+
+
+def warnings_of(tree: Path, builder: str = "html") -> Counter[str]:
+    """The lines of a build's warnings file, paths aside, counted."""
+    return Counter(warning_lines(tree, builder))
 
 
 def count(lines: Counter[str]) -> int:
@@ -173,7 +190,7 @@ def compare_inventories(plain: Inventory, patched: Inventory) -> tuple[list[str]
         elif (
             before is None
             and after is not None
-            and after[0].startswith((PAGE + "#", ENTRY_PAGES + "/"))
+            and (after[0].partition("#")[0] == PAGE or after[0].startswith(ENTRY_PAGES + "/"))
         ):
             allowed[f"added {role} on {PAGE} or an entry's page"] += 1
         else:
@@ -183,14 +200,17 @@ def compare_inventories(plain: Inventory, patched: Inventory) -> tuple[list[str]
 
 def doctest_summary(tree: Path) -> dict[str, int]:
     """The figures of ``-b doctest``'s output.txt: tests, and failures of each kind."""
-    text = (tree / "_build" / "doctest" / "output.txt").read_text("utf-8")
+    path = tree / "_build" / "doctest" / "output.txt"
+    if not path.is_file():
+        return {}
+    text = path.read_text("utf-8")
     return {
         label: int(number)
         for number, label in re.findall(r"^\s*(\d+) (tests|failures in \w+(?: \w+)?)$", text, re.M)
     }
 
 
-def verdicts(document: dict[str, Any]) -> dict[str, tuple[str, tuple[tuple[str, str], ...]]]:
+def verdicts(document: dict[str, Any]) -> Verdicts:
     """Each entry's status, and each of its examples' kind and status, in order."""
     return {
         entry["qualname"]: (
@@ -201,6 +221,35 @@ def verdicts(document: dict[str, Any]) -> dict[str, tuple[str, tuple[tuple[str, 
     }
 
 
+def exported_verdicts(adopted: Verdicts, exported: Verdicts) -> list[str]:
+    """Where the exported docstrings' verdicts break the adopted build's.
+
+    A docstring keeps at most one bad and one good example of an entry (the site
+    keeps the rest), so the example lists differ by design. Each entry keeps its
+    status, but for an unreachable one: its evidence stays on the site, and its
+    exported good example alone passes. Every exported example passes.
+    """
+    problems: list[str] = []
+    for qualname in sorted(set(adopted) | set(exported)):
+        if qualname not in exported or qualname not in adopted:
+            problems.append(
+                f"{qualname}: only in the {'adopted' if qualname in adopted else 'exported'} build"
+            )
+            continue
+        (was, _), (now, examples) = adopted[qualname], exported[qualname]
+        if now != was and (was, now) != ("unreachable", "passed"):
+            problems.append(f"{qualname}: {was} adopted, {now} exported")
+        kinds = Counter(kind for kind, _ in examples)
+        if not examples or any(n > 1 for n in kinds.values()):
+            problems.append(f"{qualname}: {_counted(kinds)} exported, not one bad and one good")
+        problems += [
+            f"{qualname}: its exported {kind} example {status}"
+            for kind, status in examples
+            if status != "passed"
+        ]
+    return problems
+
+
 def example_sources(document: dict[str, Any]) -> Counter[str]:
     """How many examples were read from each kind of file (a docstring, a catalogue file)."""
     return Counter(
@@ -208,6 +257,24 @@ def example_sources(document: dict[str, Any]) -> Counter[str]:
         for entry in document["entries"]
         for example in entry["examples"]
     )
+
+
+def released_errors(plain: Path) -> set[str]:
+    """The errors Flax documents: its page's classes, else every class its errors link for.
+
+    docs_nnx has no page of its errors as released; the errors whose messages link to
+    it are then :mod:`flax.errors`' public exception classes.
+    """
+    if (plain / "_build" / "html" / PAGE).is_file():
+        return anchors(_page(plain))
+    from tests.flax_docs.landing import flax_errors
+
+    return set(flax_errors())
+
+
+def _by_page(tree: Path, builder: str, docs: str, inventory: Inventory) -> dict[str, Counter[str]]:
+    found = page_warnings.warnings(warning_lines(tree, builder))
+    return page_warnings.by_page(found, docs, page_warnings.object_pages(inventory))
 
 
 def _errors_json(tree: Path) -> dict[str, Any]:
@@ -235,23 +302,38 @@ def _counted(counts: Counter[str] | dict[str, int]) -> str:
     return ", ".join(f"{number} {label}" for label, number in sorted(counts.items())) or "none"
 
 
-def adopted(plain: Path, patched: Path) -> list[str]:
+def adopted(plain: Path, patched: Path, docs: str = "docs") -> list[str]:
     """Checks (a) to (d) of the patched build against the released one; their problems."""
     problems: list[str] = []
-    # (a) warnings, paths aside
+    # (a) warnings, paths aside, page by page
+    before_inventory = read_inventory(plain / "_build" / "html" / "objects.inv")
+    after_inventory = read_inventory(patched / "_build" / "html" / "objects.inv")
+    rewritten = rewritten_pages((f for p in read_series(SERIES) for f in p.files), docs)
+    released = _by_page(plain, "html", docs, before_inventory)
+    adopted = _by_page(patched, "html", docs, after_inventory)
     for builder in ("html", "doctest"):
-        before, after = warnings_of(plain, builder), warnings_of(patched, builder)
-        new = added(before, after)
-        gone = added(after, before)
-        print(
-            f"(a) {builder} warnings: {count(before)} as released, {count(after)} adopted; "
-            f"lines {len(new)} added, {len(gone)} gone"
-        )
-        _report(f"    no {builder} warning added", new, lines=True)
-        problems += new
+        if builder == "html":
+            rows = page_warnings.compare(released, adopted, rewritten)
+        else:
+            # A page the extension reads again (one with an entry not passed) makes
+            # Sphinx check the environment again, and repeat the html build's warnings
+            # of it: those are the html build's, compared above, not the doctest's.
+            rows = page_warnings.compare(
+                page_warnings.beyond(_by_page(plain, builder, docs, before_inventory), released),
+                page_warnings.beyond(_by_page(patched, builder, docs, after_inventory), adopted),
+                rewritten,
+            )
+        new = [f"{row.page}: {w}" for row in rows for w in row.added]
+        hidden = [f"{row.page}: {w}" for row in rows for w in row.hidden]
+        print(f"(a) {builder} warnings by page (fixed: gone from a page the series rewrites)")
+        for line in page_warnings.table(rows):
+            print(f"    {line}")
+        _report(f"    no {builder} warning added", new)
+        _report(f"    no {builder} warning hidden", hidden)
+        problems += new + hidden
     # (b) entries, run and settled, at the anchors Flax prints
     document = _errors_json(patched)
-    documented, page_ids = anchors(_page(plain)), anchors(_page(patched))
+    documented, page_ids = released_errors(plain), anchors(_page(patched))
     entries = [e for e in document["entries"] if e["qualname"].startswith(MODULE)]
     statuses = Counter(e["status"] for e in entries)
     examples = Counter(x["status"] for e in entries for x in e["examples"])
@@ -264,8 +346,6 @@ def adopted(plain: Path, patched: Path) -> list[str]:
     _report("    every error an entry, settled, at its anchor", found)
     problems += found
     # (c) the inventories
-    before_inventory = read_inventory(plain / "_build" / "html" / "objects.inv")
-    after_inventory = read_inventory(patched / "_build" / "html" / "objects.inv")
     broken, allowed = compare_inventories(before_inventory, after_inventory)
     print(
         f"(c) objects.inv: {len(before_inventory)} entries as released, "
@@ -274,13 +354,13 @@ def adopted(plain: Path, patched: Path) -> list[str]:
     _report(f"    the same but for {MODULE} and labels on its page", broken)
     problems += broken
     # (d) -b doctest of the page
-    summary, released = doctest_summary(patched), doctest_summary(plain)
+    summary, as_released = doctest_summary(patched), doctest_summary(plain)
     failing = [f"{n} {label}" for label, n in summary.items() if label != "tests" and n]
     if "tests" not in summary:
         failing.append("no doctest summary in output.txt")
     print(
         f"(d) -b doctest of {PAGE}: {summary.get('tests', 0)} tests, {len(failing)} failing "
-        f"(as released: {released.get('tests', 0)} tests)"
+        f"(as released: {as_released.get('tests', 0)} tests)"
     )
     _report("    doctest passes", failing)
     return problems + failing
@@ -304,15 +384,12 @@ def exported(patched: Path, export: Path, doctest_junit: Path | None = None) -> 
         if ".txt:" in example["source"]
     ]
     old, new = verdicts(before), verdicts(after)
-    for qualname in sorted(set(old) | set(new)):
-        if old.get(qualname) != new.get(qualname):
-            problems.append(
-                f"{qualname}: {old.get(qualname)} adopted, {new.get(qualname)} exported"
-            )
-    same = sum(old[q] == new.get(q) for q in old)
+    problems += exported_verdicts(old, new)
+    same = sum(old[q][0] == new[q][0] for q in old if q in new)
     print(
         f"verdicts: {same} of {len(old)} entries the same, with "
-        f"{sum(len(v[1]) for v in new.values())} examples exported "
+        f"{sum(len(v[1]) for v in new.values())} examples exported of "
+        f"{sum(len(v[1]) for v in old.values())} "
         f"({_counted(Counter(v[0] for v in new.values()))})"
     )
     adopted_warnings, export_warnings = warnings_of(patched), warnings_of(export)
@@ -346,13 +423,16 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("before", type=Path, help="PLAIN for adopted, PATCHED for exported")
     parser.add_argument("after", type=Path, help="PATCHED for adopted, EXPORT for exported")
     parser.add_argument(
+        "--docs", choices=("docs", "docs_nnx"), default="docs", help="adopted: the tree built"
+    )
+    parser.add_argument(
         "--doctest-junit",
         type=Path,
         help="exported: JUnit XML of pytest --doctest-modules on the exported flax/errors.py",
     )
     args = parser.parse_args(None if argv is None else list(argv))
     if args.mode == "adopted":
-        problems = adopted(args.before, args.after)
+        problems = adopted(args.before, args.after, args.docs)
     else:
         problems = exported(args.before, args.after, args.doctest_junit)
     print(f"{args.mode}: {'FAILED, ' + str(len(problems)) + ' problem(s)' if problems else 'ok'}")

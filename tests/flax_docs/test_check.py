@@ -141,7 +141,7 @@ def test_each_broken_promise_of_the_adopted_build_is_named(
     assert check.main(["adopted", str(plain), str(patched)]) == 1
     out = capsys.readouterr().out
     for problem in (
-        "    WARNING: new one",
+        "    (no page): WARNING: new one",
         "flax.errors.AlreadyExistsError: failed, not passed or unreachable",
         f"flax.errors.AlreadyExistsError: not at {PAGE}#flax.errors.AlreadyExistsError and its "
         "own page",
@@ -152,6 +152,25 @@ def test_each_broken_promise_of_the_adopted_build_is_named(
     ):
         assert problem in out
     assert "adopted: FAILED, 8 problem(s)" in out
+
+
+def test_a_warning_gone_from_a_page_the_series_keeps_is_hidden(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    errors = "<flax>/errors.py:docstring of flax.errors.AlreadyExistsError:3: WARNING: e\n"
+    kept = "docs/api_reference/flax.linen/layers.rst:7: WARNING: k\n"
+    released = make_tree(
+        tmp_path / "plain", warnings=f"{tmp_path}/plain/{kept}".replace("<flax>", "") + errors
+    )
+    # The errors page is rewritten by the series: its docstrings' warning is fixed.
+    patched = make_tree(tmp_path / "patched", warnings="")
+    assert check.main(["adopted", str(released), str(patched)]) == 1
+    out = capsys.readouterr().out
+    assert "no html warning hidden: 1 problem(s)" in out
+    assert "    api_reference/flax.linen/layers: <tree>/docs/api_reference/flax.linen/" in out
+    table = out[out.index("page ") : out.index("no html warning added")]
+    assert "api_reference/flax.errors" in table
+    assert table.split("(all 2 pages)")[1].split()[:5] == ["2", "0", "0", "1", "1"]
 
 
 def test_an_entry_on_its_own_page_passes_where_its_anchor_is_on_flaxs_page() -> None:
@@ -219,6 +238,29 @@ def test_a_verdict_that_differs_in_the_export_build_fails_it(
     assert check.main(args) == 1
     out = capsys.readouterr().out
     assert "verdicts: 1 of 2 entries the same" in out
-    assert "flax.errors.ScopeParamShapeError: ('passed', (('bad', 'passed')," in out
+    assert "flax.errors.ScopeParamShapeError: passed adopted, failed exported" in out
+    assert "flax.errors.ScopeParamShapeError: its exported bad example drifted" in out
     assert "2 tests: 1 failed, 1 passed" in out
     assert "flax.errors::flax.errors.ScopeParamShapeError: failed" in out
+
+
+def test_an_exported_entry_keeps_its_status_with_one_bad_and_one_good_example() -> None:
+    many = ("passed", (("bad", "passed"), ("bad", "passed"), ("good", "passed")))
+    one_each = ("passed", (("bad", "passed"), ("good", "passed")))
+    assert check.exported_verdicts({"flax.errors.A": many}, {"flax.errors.A": one_each}) == []
+    # Unreachable on the site (its evidence stays there): its good example alone passes.
+    unreachable = ("unreachable", (("good", "passed"), ("unreachable", "passed")))
+    good_only = ("passed", (("good", "passed"),))
+    assert (
+        check.exported_verdicts({"flax.errors.U": unreachable}, {"flax.errors.U": good_only}) == []
+    )
+    # But a passed entry may not turn unreachable, nor keep two bad examples, nor lose one.
+    assert check.exported_verdicts(
+        {"flax.errors.A": one_each}, {"flax.errors.A": unreachable}
+    ) == ["flax.errors.A: passed adopted, unreachable exported"]
+    assert check.exported_verdicts({"flax.errors.A": many}, {"flax.errors.A": many}) == [
+        "flax.errors.A: 2 bad, 1 good exported, not one bad and one good"
+    ]
+    assert check.exported_verdicts({"flax.errors.A": many}, {}) == [
+        "flax.errors.A: only in the adopted build"
+    ]

@@ -655,3 +655,29 @@ def test_a_printed_link_to_a_page_this_site_lacks_is_a_located_warning(
     # A link to a guide of that site, and one to the error's own page, are no such page.
     assert "guide.html" not in text
     assert "HomeError" not in text
+
+
+@pytest.mark.sphinx("html", testroot="notebooks-off")
+def test_entries_run_while_the_projects_notebooks_stay_unexecuted(app: SphinxTestApp) -> None:
+    catalogue = build(app)
+
+    assert app.statuscode == 0
+    assert "flax-errors" not in warnings(app)
+    record = entry(catalogue, "ShapeError")
+    assert record["status"] == "passed"
+    assert record["executed"]
+    # The project's notebook is shown as saved: its cell has no output.
+    guide = (Path(app.outdir) / "guide.html").read_text(encoding="utf-8")
+    assert "print" in guide
+    assert "executed here" not in guide
+
+
+@pytest.mark.sphinx(
+    "html", testroot="notebooks-off", confoverrides={"flax_errors_execution_mode": "auto"}
+)
+def test_entries_follow_the_notebooks_execution_mode_by_default(app: SphinxTestApp) -> None:
+    catalogue = build(app)
+
+    record = entry(catalogue, "ShapeError")
+    assert record["status"] == "not-run"
+    assert not record["executed"]
