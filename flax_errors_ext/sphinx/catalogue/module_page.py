@@ -28,7 +28,7 @@ from flax_errors_ext.model.site.texts import inline_parts
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue.entries import EntryRenderer
 from flax_errors_ext.sphinx.context import build_context
-from flax_errors_ext.sphinx.history.strips import retired_section
+from flax_errors_ext.sphinx.history.strips import retired_box
 from flax_errors_ext.sphinx.loggers import warn
 from flax_errors_ext.sphinx.site.index import add_jump
 from flax_errors_ext.sphinx.state import history_record
@@ -87,7 +87,7 @@ class CatalogueDirective(EntryRenderer):
             rendered += self._toctree([o.entry for o in ranked])
         rendered += _left_out_note(module.left_out)
         if found.history is not None:
-            rendered += retired_section(found.history, layout)
+            rendered += retired_box(found.history, layout)
             rendered.append(history_record(history=found.history))
         return rendered
 
@@ -135,7 +135,10 @@ def _grouped(groups: dict[str, list[nodes.Node]]) -> list[nodes.Node]:
     """The entries under their index areas, with a line of links to the areas first.
 
     A module whose errors all fall in one area keeps them as they are. Each entry
-    keeps its id, so every printed URL still lands on it.
+    keeps its id, so every printed URL still lands on it. An area is a box with a
+    rubric, not a section: a project that labels every section
+    (``sphinx.ext.autosectionlabel``) would otherwise get a label such as
+    ``transforms`` that its own pages already have.
     """
     if len(groups) < 2:
         return [node for entries in groups.values() for node in entries]
@@ -144,10 +147,10 @@ def _grouped(groups: dict[str, list[nodes.Node]]) -> list[nodes.Node]:
     for area in sorted(groups, key=area_rank):
         anchor = "group-" + nodes.make_id(area)
         add_jump(jump, area, anchor)
-        section = nodes.section(ids=[anchor], classes=["flax-errors-group"])
-        section += nodes.title(area, area)
-        section.extend(groups[area])
-        found.append(section)
+        group = nodes.container(ids=[anchor], classes=["flax-errors-group"])
+        group += nodes.rubric(area, area, classes=["flax-errors-area"])
+        group.extend(groups[area])
+        found.append(group)
     return found
 
 

@@ -9,7 +9,7 @@ other builders render it as its text.
   ``0.12``) and its history in a line, with the releases its examples ran on rewritten
   for (and the substitutions); where records of other code were left out, a note that
   says which releases and why, instead of them.
-* At the end of the module's page: "Retired errors", one short section per class the
+* At the end of the module's page: "Retired errors", one short box per class the
   module had and has no longer, at the anchor its old URLs name.
 * In the error index, after the areas: every error by release, in a box that
   scrolls sideways on a narrow screen instead of widening the page.
@@ -112,35 +112,37 @@ def _stale_note(found: EntryHistory, view: ModuleHistory) -> list[nodes.Node]:
     return [nodes.paragraph(text, text, classes=["flax-errors-history-stale"])]
 
 
-def retired_section(view: ModuleHistory, layout: SiteLayout) -> list[nodes.Node]:
-    """A "Retired errors" section: one short section per class the module has no longer.
+def retired_box(view: ModuleHistory, layout: SiteLayout) -> list[nodes.Node]:
+    """A "Retired errors" box: one short box per class the module has no longer.
 
-    Each stands where the links its class printed land (``layout.printed``).
+    Each stands where the links its class printed land (``layout.printed``). Boxes
+    with rubrics, not sections, for the reason ``module_page._grouped`` gives: no
+    label of the project's own pages is taken.
     """
     if not view.retired:
         return []
     title = "Retired errors"
-    section = nodes.section(ids=[f"retired-{nodes.make_id(view.module)}"])
-    section += nodes.title(title, title)
+    box = nodes.container(ids=[f"retired-{nodes.make_id(view.module)}"])
+    box += nodes.rubric(title, title, classes=["flax-errors-area"])
     intro = (
         f"Classes {view.module} had in a recorded release and has no longer. A link "
         "that names one lands here."
     )
-    section += nodes.paragraph(intro, intro)
+    box += nodes.paragraph(intro, intro)
     for gone in view.retired:
-        section += _retired(gone, view, layout)
-    return [section]
+        box += _retired(gone, view, layout)
+    return [box]
 
 
-def _retired(gone: RetiredError, view: ModuleHistory, layout: SiteLayout) -> nodes.section:
+def _retired(gone: RetiredError, view: ModuleHistory, layout: SiteLayout) -> nodes.container:
     anchor = layout.printed(f"{view.module}.{gone.name}").anchor
-    section = nodes.section(ids=[anchor], classes=["flax-errors-retired"])
-    section += nodes.title(gone.name, gone.name)
+    box = nodes.container(ids=[anchor], classes=["flax-errors-retired"])
+    box += nodes.rubric(gone.name, gone.name, classes=["flax-errors-retired-name"])
     line = nodes.paragraph(classes=["flax-errors-history"])
     line += strip(gone.cells, view)
     line += nodes.Text(" " + gone.summary(view.module))
-    section += line
-    return section
+    box += line
+    return box
 
 
 def matrix(view: ModuleHistory, link: Link, anchor: str) -> list[nodes.Node]:
