@@ -29,6 +29,8 @@ from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleKind
 from flax_errors_ext.model.config import KNOWN_MODULES
 from flax_errors_ext.model.history.releases import SHIPPED
 from flax_errors_ext.model.lookup.wordings import Wording, recorded_wordings
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS, NEEDS_CHROMIUM
+from tests.root_modules import forget_root_modules
 from tests.site_links import check_site
 from tests.site_weight import BUDGET, weigh
 from tests.utils import FLAX, OURS, run_in_process, site_runs
@@ -36,18 +38,6 @@ from tests.utils import FLAX, OURS, run_in_process, site_runs
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-CHROMIUM = shutil.which("chromium") or next(
-    (p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if Path(p).is_file()), None
-)
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 ARTIFACTS_ENV_VAR = "FLAX_ERRORS_ARTIFACTS"
 HEIGHT = 860
 """The browser window's height: what a reader sees first."""
@@ -59,11 +49,7 @@ ROOT = Path(__file__).parents[1]
 
 pytestmark = [
     pytest.mark.kernels,
-    pytest.mark.skipif(
-        CHROMIUM is None,
-        reason="no chromium installed (Debian: apt-get install chromium); browsers are never "
-        "downloaded for these tests",
-    ),
+    NEEDS_CHROMIUM,
 ]
 
 # JitPytreeError and two Flax errors: one early on its page, one near the end.
@@ -106,9 +92,7 @@ def _build(srcdir: Path, **confoverrides: Any) -> Iterator[Path]:
         app.cleanup()
         # Module fixtures outlive conftest's per-test cleanup: forget the root's error
         # modules here, or later tests would import this copy of them.
-        for name in set(sys.modules) - before:
-            if name.endswith("_errors"):
-                del sys.modules[name]
+        forget_root_modules(before)
     yield Path(app.outdir)
 
 
@@ -710,15 +694,17 @@ def test_the_flax_page_is_grouped_by_area_and_names_wrap_between_words(
     page: Page, site_url: str
 ) -> None:
     page.goto(site_url + "/api_reference/flax.errors.html")
-    groups = page.locator("section.flax-errors-group")
+    groups = page.locator("div.flax-errors-group")
     assert groups.count() >= 5
     # A line of links to the areas at the top; each entry still has its own id.
     jump = page.locator(".flax-errors-areas a")
     assert jump.count() == groups.count()
     for link in jump.all():
         target = (link.get_attribute("href") or "").lstrip("#")
-        assert page.locator(f'section[id="{target}"]').count() == 1
-    assert page.locator('section.flax-errors-group [id="flax.errors.LazyInitError"]').count()
+        assert page.locator(f'div.flax-errors-group[id="{target}"]').count() == 1
+    assert page.locator('div.flax-errors-group [id="flax.errors.LazyInitError"]').count()
+    # Boxes, not sections: no heading a project's autosectionlabel would label.
+    assert page.locator("section.flax-errors-group").count() == 0
     # The contents list breaks long CamelCase names between words, and keeps their text.
     name = "ApplyScopeInvalidVariablesStructureError"
     link = page.locator("nav a", has_text=name).first
