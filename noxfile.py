@@ -211,16 +211,23 @@ def flax_suite(session: nox.Session) -> None:
 def flax_docs_python() -> str:
     """The Python of the NNX docs build: 3.12, as Flax's Read the Docs config has it.
 
-    ``python3.12`` on ``PATH``, else pyenv's; without either, the newest Python found
-    (flax's own floor is 3.12), and the session says which it took.
+    ``python3.12`` on ``PATH``, else the newest 3.12 pyenv holds; without either, the
+    newest Python found (flax's own floor is 3.12), and the session says which it took.
     """
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
     candidates = [
         shutil.which("python3.12"),
-        str(Path.home() / ".pyenv/versions/3.12.1/bin/python3.12"),
+        *sorted(map(str, pyenv.glob("3.12.*/bin/python3.12")), key=_version_key, reverse=True),
         shutil.which("python3.13"),
     ]
     # pyenv's shims are on PATH whether or not they can run the version they name.
     return next((c for c in candidates if c and _runs(c)), "3.12")
+
+
+def _version_key(python: str) -> tuple[int, ...]:
+    """``(3, 12, 7)`` of ``.../versions/3.12.7/bin/python3.12``: 3.12.10 sorts above 3.12.9."""
+    release = Path(python).parents[1].name
+    return tuple(int(part) for part in release.split(".") if part.isdigit())
 
 
 def _runs(python: str) -> bool:
@@ -230,31 +237,49 @@ def _runs(python: str) -> bool:
         return False
 
 
-def _flax_docs(session: nox.Session, tree: str, python: str, *newest: str) -> None:
-    """Prepare, install as Flax's docs job would, then build and check ``tree``."""
+FLAX_DOCS_TREES = {
+    "docs": (PYTHON, ()),
+    # Flax's Read the Docs config for docs_nnx installs ".[all, testing, docs]" on
+    # Python 3.12, then JAX's newest: no extra is called "all", and the API reference
+    # built here imports nothing of "testing" (TensorFlow, torch).
+    "docs_nnx": (flax_docs_python(), ("jax", "jaxlib")),
+}
+"""Each of Flax's documentation trees: the Python it builds on, what it takes newest."""
+
+
+@nox.session
+@nox.parametrize(
+    ("python", "tree"),
+    [(python, tree) for tree, (python, _) in FLAX_DOCS_TREES.items()],
+    ids=list(FLAX_DOCS_TREES),
+)
+def flax_docs(session: nox.Session, tree: str) -> None:
+    """Flax's documentation with flax_errors_ext adopted: Linen's docs/, NNX's docs_nnx/.
+
+    Each tree is built as released and with the patch series, on the Python and
+    versions Flax builds it with; docs/ then from the exported docstrings (``--
+    --no-export`` stops before), and every URL Flax prints is opened in a browser
+    on docs_nnx (flax.readthedocs.io). ``-s "flax_docs(docs_nnx)"`` builds one.
+    """
+    session.log(f"{tree} on Python {session.python}")
     session.install("pip")  # to fetch Flax's sdist
     work = Path(session.bin).parent / "flax-docs"
     build = ("python", "-m", "tests.flax_docs.build", f"--work={work}")
+    newest = FLAX_DOCS_TREES[tree][1]
+    stack = PYTHON if tree == "docs" else "3.12"
     session.run(
         *build, "prepare", f"--tree={tree}", f"--cache={session.cache_dir}/flax-sdist",
-        f"--constraints={lock_file(python)}", *(("--newest", *newest) if newest else ()),
+        f"--constraints={lock_file(stack)}", *(("--newest", *newest) if newest else ()),
     )  # fmt: skip
     # Flax's docs extra, which the patch series makes name flax-errors with the extras
-    # it needs: this checkout provides it, keeping the Sphinx that Flax pins.
+    # it needs: this checkout provides it, keeping the Sphinx that Flax pins. docs/ is
+    # then built from the exported docstrings, which pyink formats (the export extra).
     session.install(
         "-r", str(work / "requirements" / "flax-docs.txt"),
-        "-e", ".", "-r", str(work / "requirements" / "ours.txt"),
+        "-e", ".[export]" if tree == "docs" else ".",
+        "-r", str(work / "requirements" / "ours.txt"),
     )  # fmt: skip
     session.run(*build, "run", *session.posargs)
-
-
-@nox.session(python=PYTHON)
-def flax_docs(session: nox.Session) -> None:
-    """Flax Linen's documentation (docs/) with flax_errors_ext adopted, then exported.
-
-    ``-- --no-export`` stops before the export.
-    """
-    _flax_docs(session, "docs", PYTHON)
 
 
 @nox.session(python=(PYTHON, NEWEST))
@@ -270,19 +295,6 @@ def flax_export(session: nox.Session) -> None:
         "python", "-m", "tests.flax_export.run", f"--constraints={lock_file(str(session.python))}",
         f"--cache={session.cache_dir}/flax-sdist", f"--work={session.create_tmp()}",
     )  # fmt: skip
-
-
-@nox.session(python=flax_docs_python())
-def flax_docs_nnx(session: nox.Session) -> None:
-    """Flax's NNX documentation (docs_nnx/, flax.readthedocs.io) with flax_errors_ext adopted.
-
-    On Python 3.12 with the newest jax and jaxlib, as Flax's Read the Docs config
-    installs them; every URL Flax prints is then opened in a browser.
-    """
-    session.log(f"Python {session.python}")
-    # Flax's config installs ".[all, testing, docs]": no extra is called "all", and
-    # the API reference built here imports nothing of "testing" (TensorFlow, torch).
-    _flax_docs(session, "docs_nnx", "3.12", "jax", "jaxlib")
 
 
 @nox.session(python=PYTHON, venv_backend="uv")

@@ -16,6 +16,7 @@ import re
 import shutil
 import sys
 import threading
+import urllib.parse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -554,8 +555,8 @@ def test_old_anchors_land_on_retired_entries(
     for name in retired[:3]:
         screen.goto(f"{site_url}{page_url}#flax.errors.{name}")
 
-        section = screen.locator(f'section[id="flax.errors.{name}"]')
-        heading = section.locator("h1, h2, h3, h4").first
+        section = screen.locator(f'div.flax-errors-retired[id="flax.errors.{name}"]')
+        heading = section.locator("p.rubric").first
         assert heading.inner_text().rstrip("#¶ \n") == name
         box = heading.bounding_box()
         assert box is not None
@@ -681,7 +682,9 @@ def test_hostile_error_text_stays_text_in_pages_and_search(
     page.goto(hostile_site_url + "api_reference/site_a_errors.html#site_a_errors.LeakyError")
     page.wait_for_url("**/api_reference/site_a_errors/LeakyError.html#site_a_errors.LeakyError")
     assert "<script>alert(1)</script>" in page.locator("body").inner_text()
-    page.goto(hostile_site_url + "search.html?q=leaf+leaked+alert+script+into+the+forest")
+    # The message as a reader pastes it: the search answers with the entry, and its note.
+    pasted = "site_a_errors.LeakyError: leaf 7 leaked <script>alert(1)</script> into the forest"
+    page.goto(hostile_site_url + "search.html?q=" + urllib.parse.quote_plus(pasted))
     page.wait_for_selector("#search-results li a")
     first = page.locator("#search-results li").first
     assert first.locator("a").get_attribute("href") == (
