@@ -125,23 +125,24 @@ def release_cell(name: str, codes: tuple[str, ...], record: ReleaseRun, current:
     if row is None:
         state = CellState.NOT_RUN if current else CellState.STALE
         return Cell(release, state, current=current)
-    if row.codes != codes:
+    runs = row.runs_of(codes)
+    if runs is None:
         return Cell(release, CellState.STALE, current=current)
-    if not row.examples:
+    if not runs:
         state = CellState.PRESENT if row.present else CellState.NOT_PRESENT
         return Cell(release, state, current=current)
-    many = len(row.examples) > 1
+    many = len(runs) > 1
     notes = tuple(
         (f"bad example {n}: " if many else "") + _what_it_did(run)
-        for n, run in enumerate(row.examples, 1)
+        for n, run in enumerate(runs, 1)
     )
-    rewritten = merged_substitutions(run.rewritten for run in row.examples)
-    wording = tuple(run.exc_text if run.outcome is Outcome.RAISED else "" for run in row.examples)
+    rewritten = merged_substitutions(run.rewritten for run in runs)
+    wording = tuple(run.exc_text if run.outcome is Outcome.RAISED else "" for run in runs)
     if not row.present:
         state = CellState.NOT_PRESENT
     elif any(wording):
         state = CellState.SAME
-    elif any(run.outcome is not Outcome.COULD_NOT_RUN for run in row.examples):
+    elif any(run.outcome is not Outcome.COULD_NOT_RUN for run in runs):
         state = CellState.NOT_RAISED
     else:
         state = CellState.COULD_NOT_RUN

@@ -9,6 +9,7 @@ the code that ran, so that a rerun runs only what changed.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import hashlib
 from typing import TYPE_CHECKING
@@ -30,16 +31,25 @@ def bad_examples(entry: ErrorEntry) -> tuple[Example, ...]:
 
 
 def example_code_hash(example: Example) -> str:
-    """A hash of the code an example runs: its statements' sources, not their texts.
+    """A hash of the code an example runs: its statements' syntax trees, not their texts.
 
-    A reworded documented message leaves it alone (the record keeps what was raised);
-    any change to what runs changes it.
+    A reworded documented message leaves it alone (the record keeps what was raised),
+    and so does code formatted anew (``flax-errors export`` formats it as Flax does:
+    other indents, quotes, line breaks or comments); any change to what runs changes it.
     """
     digest = hashlib.sha256()
     for statement in example.statements:
         if not statement.skip:
-            digest.update(statement.source.encode("utf-8") + b"\0")
+            digest.update(_syntax(statement.source).encode("utf-8") + b"\0")
     return digest.hexdigest()[:16]
+
+
+def _syntax(source: str) -> str:
+    """The statement's syntax tree, as text; its source where it does not parse alone."""
+    try:
+        return ast.dump(ast.parse(source))
+    except SyntaxError:
+        return source
 
 
 def entry_codes(entries: Iterable[ErrorEntry]) -> dict[str, tuple[str, ...]]:

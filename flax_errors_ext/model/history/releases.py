@@ -174,10 +174,16 @@ class EntryRun:
         """The code hashes its examples ran with."""
         return tuple(example.code for example in self.examples)
 
-    @property
-    def rewrites(self) -> tuple[tuple[Substitution, ...], ...]:
-        """The substitutions each of its examples ran with."""
-        return tuple(example.rewritten for example in self.examples)
+    def runs_of(self, codes: Sequence[str]) -> tuple[ExampleRun, ...] | None:
+        """The records of the examples with these code hashes, in their order.
+
+        None where one of them has no record. An entry that keeps fewer examples
+        than ran (a docstring keeps one bad example, the catalogue file more) still
+        has a record of each it keeps.
+        """
+        found = {example.code: example for example in self.examples}
+        runs = tuple(found.get(code) for code in codes)
+        return None if None in runs else tuple(run for run in runs if run is not None)
 
     def to_json(self) -> dict[str, Any]:
         """The entry's record."""
@@ -253,7 +259,7 @@ class History:
     ) -> dict[str, tuple[str, ...]]:
         """The entries each planned release must run: ``{flax version: names}``.
 
-        An entry runs where it has no record, or one whose code hashes differ from
+        An entry runs where it has no record, or one without a record of each of
         ``codes`` (its bad examples now;
         :func:`~flax_errors_ext.model.history.example_runs.entry_codes`), or whose examples ran
         with other substitutions than ``rewrites`` makes there now (by flax version,
@@ -275,8 +281,8 @@ class History:
                     name
                     for name in sorted(codes)
                     if name not in entries
-                    or entries[name].codes != codes[name]
-                    or entries[name].rewrites != made.get(name, ((),) * len(codes[name]))
+                    or _rewrites(entries[name].runs_of(codes[name]))
+                    != made.get(name, ((),) * len(codes[name]))
                 )
             if names:
                 todo[pin.flax] = names
@@ -317,3 +323,8 @@ class History:
         releases = (ReleaseRun.from_json(r) for r in data.get("releases", ()))
         ordered = sorted(releases, key=lambda r: version_key(r.release.flax))
         return cls(tuple(ordered), str(data.get("module", "flax.errors")))
+
+
+def _rewrites(runs: Sequence[ExampleRun] | None) -> tuple[tuple[Substitution, ...], ...] | None:
+    """The substitutions each run was made with (None: no records, which nothing matches)."""
+    return None if runs is None else tuple(run.rewritten for run in runs)

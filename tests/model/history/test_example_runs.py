@@ -135,6 +135,18 @@ def test_code_hash_follows_the_code_not_the_documented_text() -> None:
     assert example_code_hash(bad(skipped)) == example_code_hash(bad())
 
 
+def test_code_hash_follows_what_runs_not_how_it_is_formatted() -> None:
+    """flax-errors export formats the code as Flax does: its records still hold."""
+    formatted = ENTRY.replace(
+        "  >>> x = flax.make()\n",
+        "  >>> x = flax.make(  # made here\n  ... )\n",
+    ).replace("flax.use(x)", "flax.use( x )")
+    assert example_code_hash(bad(formatted)) == example_code_hash(bad())
+    assert example_code_hash(bad(ENTRY.replace("flax.use(x)", "flax.use('x')"))) != (
+        example_code_hash(bad())
+    )
+
+
 def test_entry_codes_one_hash_per_bad_example() -> None:
     section = ENTRY[ENTRY.index("Bad example:") : ENTRY.index("Good example:")]
     changed = section.replace("flax.use(x)", "flax.use(x, 2)")

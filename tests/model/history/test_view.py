@@ -189,6 +189,20 @@ def test_a_record_of_other_code_is_stale_and_never_shown() -> None:
     assert "no record of the example as it is now" in entry.cells[0].title("m")
 
 
+def test_an_entry_keeping_one_of_the_examples_that_ran_shows_that_ones_record() -> None:
+    """A docstring keeps one bad example where the catalogue file had two."""
+    two = EntryRun(True, (raised("m.E: first", "c1"), raised("m.E: second", "c2")))
+    recorded = history(release("0.1", {"E": two}), release("0.2", {"E": two}))
+
+    view = module_history(recorded, {"E": ("c2",)})
+
+    assert states(view) == ["same", "same"]
+    assert line(view) == "Raised with this text in every release shown (0.1-0.2)"
+    assert "first" not in titles(view)
+    # Kept with no bad example at all: where the class was, without a run to show.
+    assert states(module_history(recorded, {"E": ()})) == ["present", "present"]
+
+
 def test_the_builds_own_run_replaces_the_record_of_its_release() -> None:
     recorded = history(
         release("0.1", {"E": EntryRun(True, (raised("m.E: first"),))}),
