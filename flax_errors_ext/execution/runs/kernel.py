@@ -91,7 +91,10 @@ async def run_in_kernel(
             raise KernelStartError(f"the kernel could not be launched: {error}") from error
         kernel = manager.client()
         try:
-            kernel.start_channels()
+            # No stdin channel, as nbclient has none for a client of its own: an example
+            # that asks for input fails at once (StdinNotImplementedError), not at the
+            # timeout.
+            kernel.start_channels(stdin=False)
             try:
                 await kernel.wait_for_ready(timeout=STARTUP_TIMEOUT_S)
             except RuntimeError as error:

@@ -133,8 +133,7 @@ def release_cell(name: str, codes: tuple[str, ...], record: ReleaseRun, current:
         return Cell(release, state, current=current)
     many = len(runs) > 1
     notes = tuple(
-        (f"bad example {n}: " if many else "") + _what_it_did(run)
-        for n, run in enumerate(runs, 1)
+        (f"bad example {n}: " if many else "") + _what_it_did(run) for n, run in enumerate(runs, 1)
     )
     rewritten = merged_substitutions(run.rewritten for run in runs)
     wording = tuple(run.exc_text if run.outcome is Outcome.RAISED else "" for run in runs)

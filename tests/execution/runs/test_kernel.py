@@ -11,6 +11,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from nbclient.exceptions import CellExecutionError
 
 from flax_errors_ext.execution.fork_server.client import WarmKernelServer
 from flax_errors_ext.execution.fork_server.protocol import SERVER_ENV_VAR
@@ -65,6 +66,18 @@ def test_a_notebook_runs_in_a_kernel_on_unix_sockets_it_removes(
     assert notebook.metadata["language_info"]["name"] == "python"
     # The kernel's sockets went with it.
     assert set(sockets.iterdir()) == before
+
+
+def test_an_example_that_asks_for_input_fails_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JUPYTER_PATH", "")
+    install_kernelspec(tmp_path / "jupyter")
+    notebook = _notebook()
+    notebook.cells[0].source = "input('your name? ')"
+    with pytest.raises(CellExecutionError) as raised:
+        asyncio.run(run_in_kernel(notebook, tmp_path, timeout=600, output=tmp_path / "log"))
+    assert raised.value.ename == "StdinNotImplementedError"
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="warm kernels need os.fork")
