@@ -47,9 +47,28 @@ def example_code_hash(example: Example) -> str:
 def _syntax(source: str) -> str:
     """The statement's syntax tree, as text; its source where it does not parse alone."""
     try:
-        return ast.dump(ast.parse(source))
+        return _tree_text(ast.parse(source))
     except SyntaxError:
         return source
+
+
+def _tree_text(node: object) -> str:
+    """A syntax tree as text, the same on every Python that parses it alike.
+
+    Not :func:`ast.dump`: Python 3.13's leaves out the fields that are empty or
+    None, and newer Pythons add such fields (3.12's ``type_params``), so each would
+    hash the same code differently. Here an empty field is always left out.
+    """
+    if isinstance(node, ast.AST):
+        fields = ", ".join(
+            f"{name}={_tree_text(value)}"
+            for name, value in ast.iter_fields(node)
+            if value is not None and value != []
+        )
+        return f"{type(node).__name__}({fields})"
+    if isinstance(node, list):
+        return "[" + ", ".join(_tree_text(item) for item in node) + "]"
+    return repr(node)
 
 
 def entry_codes(entries: Iterable[ErrorEntry]) -> dict[str, tuple[str, ...]]:
