@@ -133,7 +133,7 @@ def _read(path: Path) -> ErrorModule | None:
     """The snapshot's module, or None if there is none, it cannot be read, or it is stale."""
     try:
         snapshot = pickle.loads(path.read_bytes())  # our own cache, see above
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError, ValueError):
+    except Exception:  # absent, truncated, or of classes since moved (ImportError): read anew
         return None
     if not isinstance(snapshot, Snapshot) or not snapshot.current():
         return None

@@ -99,3 +99,22 @@ def test_an_edited_docstring_is_read_again(
     assert code == ExitCode.OK
     assert "the lever broke" in out
     assert "the spring broke" not in out
+
+
+def test_a_broken_snapshot_is_read_anew(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    snapshot_folder = tmp_path / "snapshots"
+    monkeypatch.setenv(CACHE_ENV, str(snapshot_folder))
+    (tmp_path / "snap_errors.py").write_text(ERRORS.format(part="spring"))
+    (tmp_path / "conf.py").write_text('flax_errors_modules = ["snap_errors"]\n')
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert run(capsys, "explain", "WidgetError")[0] == ExitCode.OK
+    (snapshot,) = snapshot_folder.glob("snap_errors-*.pickle")
+    # Truncated, then naming a class that no longer exists where it was.
+    for broken in (snapshot.read_bytes()[:40], b"\x80\x04\x95cno_such_module\nThing\n."):
+        snapshot.write_bytes(broken)
+        code, out, _ = run(capsys, "explain", "WidgetError")
+        assert code == ExitCode.OK
+        assert "the spring broke" in out
