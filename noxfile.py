@@ -238,19 +238,20 @@ def _runs(python: str) -> bool:
 
 
 FLAX_DOCS_TREES = {
-    "docs": (PYTHON, ()),
+    "docs": (PYTHON, PYTHON, ()),
     # Flax's Read the Docs config for docs_nnx installs ".[all, testing, docs]" on
     # Python 3.12, then JAX's newest: no extra is called "all", and the API reference
     # built here imports nothing of "testing" (TensorFlow, torch).
-    "docs_nnx": (flax_docs_python(), ("jax", "jaxlib")),
+    "docs_nnx": (flax_docs_python(), "3.12", ("jax", "jaxlib")),
 }
-"""Each of Flax's documentation trees: the Python it builds on, what it takes newest."""
+"""Each of Flax's documentation trees: the Python it builds on, the stack whose locked
+versions it takes, and what it takes newest instead."""
 
 
 @nox.session
 @nox.parametrize(
     ("python", "tree"),
-    [(python, tree) for tree, (python, _) in FLAX_DOCS_TREES.items()],
+    [(python, tree) for tree, (python, _, _) in FLAX_DOCS_TREES.items()],
     ids=list(FLAX_DOCS_TREES),
 )
 def flax_docs(session: nox.Session, tree: str) -> None:
@@ -265,8 +266,7 @@ def flax_docs(session: nox.Session, tree: str) -> None:
     session.install("pip")  # to fetch Flax's sdist
     work = Path(session.bin).parent / "flax-docs"
     build = ("python", "-m", "tests.flax_docs.build", f"--work={work}")
-    newest = FLAX_DOCS_TREES[tree][1]
-    stack = PYTHON if tree == "docs" else "3.12"
+    _, stack, newest = FLAX_DOCS_TREES[tree]
     session.run(
         *build, "prepare", f"--tree={tree}", f"--cache={session.cache_dir}/flax-sdist",
         f"--constraints={lock_file(stack)}", *(("--newest", *newest) if newest else ()),

@@ -13,30 +13,18 @@ from typing import TYPE_CHECKING
 import pytest
 
 from flax_errors_ext.execution.history import __main__ as command
-from flax_errors_ext.execution.history.recording import HistoryFiles, read_entries, read_history
-from flax_errors_ext.model.history.example_runs import entry_codes
-from flax_errors_ext.model.history.releases import (
-    EntryRun,
-    ExampleRun,
-    Outcome,
-    Release,
-    ReleaseRun,
+from flax_errors_ext.execution.history.recording import HistoryFiles, read_history
+from tests.execution.history.history_files import (
+    ENTRY,
+    NAMES,
+    history_files,
+    raised_run,
+    stand_in_venv,
 )
-from flax_errors_ext.model.runs.fingerprint import Device
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-ENTRY = """\
-Summary.
-
-Bad example:
-
-  >>> make({name}())
-  Traceback (most recent call last):
-    ...
-  flax.errors.{name}: text
-"""
 RELEASES = {
     "0.8.5": {"flax": "0.8.5", "jax": "0.4.30", "jaxlib": "0.4.30", "as_of": "2024-06-27"},
     "0.9.0": {"flax": "0.9.0", "jax": "0.4.31", "jaxlib": "0.4.31", "as_of": "2024-08-28"},
@@ -51,32 +39,11 @@ cat "$(dirname "$0")/run.json" > "$out"
 @pytest.fixture
 def files(tmp_path: Path) -> HistoryFiles:
     """Two entries and two releases, each release's venv made, its runner a stand-in."""
-    folder, catalogue = tmp_path / "history", tmp_path / "flax.errors"
-    folder.mkdir()
-    catalogue.mkdir()
-    for name in ("A", "B"):
-        (catalogue / f"{name}.txt").write_text(ENTRY.format(name=name), "utf-8")
-    tables = "".join(
-        "[[release]]\n" + "".join(f'{k} = "{v}"\n' for k, v in table.items())
-        for table in RELEASES.values()
-    )
-    (folder / "releases.toml").write_text(tables, "utf-8")
-    (folder / "rewrites.toml").write_text("", "utf-8")
-    files = HistoryFiles(tmp_path / "work", folder, catalogue)
-    codes = entry_codes(read_entries(catalogue))
-    for flax, table in RELEASES.items():
-        bin_folder = files.work / "releases" / f"flax-{flax}" / "bin"
-        bin_folder.mkdir(parents=True)
-        (bin_folder.parent / "flax-errors-release.json").write_text(json.dumps(table), "utf-8")
-        (bin_folder / "python").write_text(FAKE_RUNNER, "utf-8")
-        (bin_folder / "python").chmod(0o755)
-        release = Release(flax, table["jax"], table["jaxlib"], "3.11.7", Device("cpu", "cpu", 1))
-        entries = {
-            name: EntryRun(True, (ExampleRun(codes[name][0], Outcome.RAISED, "E", "E: t"),))
-            for name in ("A", "B")
-        }
-        run = ReleaseRun(release, ("A", "B"), entries, 1.0)
-        (bin_folder / "run.json").write_text(json.dumps(run.to_json()), "utf-8")
+    files = history_files(tmp_path, list(RELEASES.values()))
+    for table in RELEASES.values():
+        venv = stand_in_venv(files, table, FAKE_RUNNER)
+        run = raised_run(files, table, NAMES, 1.0)
+        (venv / "bin" / "run.json").write_text(json.dumps(run.to_json()), "utf-8")
     return files
 
 

@@ -17,37 +17,18 @@ from flax_errors_ext.execution.history import __main__ as command
 from flax_errors_ext.execution.history.recording import (
     HistoryFiles,
     plan,
-    read_entries,
     read_history,
     record,
     release_venv,
     write_history,
 )
-from flax_errors_ext.model.history.example_runs import entry_codes
 from flax_errors_ext.model.history.plan import PlannedRelease
-from flax_errors_ext.model.history.releases import (
-    EntryRun,
-    ExampleRun,
-    History,
-    Outcome,
-    Release,
-    ReleaseRun,
-)
-from flax_errors_ext.model.runs.fingerprint import Device
+from flax_errors_ext.model.history.releases import History, ReleaseRun
+from tests.execution.history.history_files import history_files, raised_run, stand_in_venv
 
 REPO = Path(__file__).resolve().parents[3]
 NO_UV = "/bin/false"
 """A uv that fails: these tests make no venv."""
-ENTRY = """\
-Summary.
-
-Bad example:
-
-  >>> make({name}())
-  Traceback (most recent call last):
-    ...
-  flax.errors.{name}: text
-"""
 RELEASE = {"flax": "0.8.5", "jax": "0.4.30", "jaxlib": "0.4.30", "as_of": "2024-06-27"}
 FAKE_RUNNER = """\
 #!/bin/sh
@@ -59,32 +40,14 @@ exit "${FAKE_STATUS:-0}"
 
 
 def run_of(*names: str, files: HistoryFiles) -> ReleaseRun:
-    codes = entry_codes(read_entries(files.catalogue))
-    entries = {
-        name: EntryRun(True, (ExampleRun(codes[name][0], Outcome.RAISED, "E", "E: t"),))
-        for name in names
-    }
-    release = Release("0.8.5", "0.4.30", "0.4.30", "3.11.7", Device("cpu", "cpu", 1))
-    return ReleaseRun(release, ("A", "B"), entries, 1.5)
+    return raised_run(files, RELEASE, names, 1.5)
 
 
 @pytest.fixture
 def files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> HistoryFiles:
     """A history of two entries and one release, whose venv is made and runs FAKE_RUNNER."""
-    folder, catalogue = tmp_path / "history", tmp_path / "flax.errors"
-    folder.mkdir()
-    catalogue.mkdir()
-    for name in ("A", "B"):
-        (catalogue / f"{name}.txt").write_text(ENTRY.format(name=name), "utf-8")
-    toml = "".join(f'{key} = "{value}"\n' for key, value in RELEASE.items())
-    (folder / "releases.toml").write_text("[[release]]\n" + toml, "utf-8")
-    (folder / "rewrites.toml").write_text("", "utf-8")
-    files = HistoryFiles(tmp_path / "work", folder, catalogue)
-    venv = files.work / "releases" / "flax-0.8.5"
-    (venv / "bin").mkdir(parents=True)
-    (venv / "flax-errors-release.json").write_text(json.dumps(RELEASE), "utf-8")
-    (venv / "bin" / "python").write_text(FAKE_RUNNER, "utf-8")
-    (venv / "bin" / "python").chmod(0o755)
+    files = history_files(tmp_path, [RELEASE])
+    stand_in_venv(files, RELEASE, FAKE_RUNNER)
     partial = tmp_path / "partial.json"
     partial.write_text(json.dumps(run_of("A", "B", files=files).to_json()), "utf-8")
     monkeypatch.setenv("FAKE_RUN", str(partial))
