@@ -31,6 +31,8 @@ from flax_errors_ext.model.catalogue.conditions import (
     ConditionError,
     parse_conditions,
 )
+from flax_errors_ext.model.catalogue.docstring_lines import Line, dedent, paragraph_end
+from flax_errors_ext.model.catalogue.napoleon import napoleon_examples
 from flax_errors_ext.model.catalogue.records import (
     ErrorEntry,
     Example,
@@ -48,19 +50,12 @@ _TITLE = re.compile(r"^[A-Z][\w \-]*:\s*$")
 _DOCTEST_LINE = re.compile(r"line (\d+) of the docstring")
 
 
-@dataclasses.dataclass(frozen=True)
-class _Line:
-    number: int
-    """The line in the source file."""
-    text: str
-
-
 def parse_docstring(docstring: str, qualname: str, path: str, first_line: int) -> ErrorEntry:
     """Parse ``docstring`` (as found in ``__doc__``) that starts at ``path:first_line``."""
     lines = _clean(docstring, first_line)
     summary, summary_end = _summary(lines)
     # The summary stays in the prose: it is the explanation's opening paragraph.
-    explanation: list[_Line] = lines[:summary_end]
+    explanation: list[Line] = lines[:summary_end]
     examples: list[Example] = []
     problems: list[FormatProblem] = []
     i = summary_end
@@ -101,7 +96,7 @@ def parse_docstring(docstring: str, qualname: str, path: str, first_line: int) -
                     location,
                 )
             )
-            i = _paragraph_end(lines, i)
+            i = paragraph_end(lines, i)
         else:
             explanation.append(line)
             i += 1
@@ -129,7 +124,7 @@ def parse_prose(docstring: str, path: str, first_line: int) -> tuple[str, tuple[
     return sentence, tuple(dataclasses.replace(p, foreign=True) for p in _prose(lines, path))
 
 
-def _joined_opening(lines: list[_Line]) -> list[_Line]:
+def _joined_opening(lines: list[Line]) -> list[Line]:
     """The lines with an opening sentence that a blank line cuts in two made whole.
 
     Many of Flax's docstrings put a blank line after the line that holds the
@@ -169,13 +164,13 @@ def parse_upstream(docstring: str, path: str, first_line: int) -> Example | None
     return Example(ExampleKind.UPSTREAM, tuple(statements), "", statements[0].location)
 
 
-def _summary(lines: list[_Line]) -> tuple[str, int]:
+def _summary(lines: list[Line]) -> tuple[str, int]:
     """The first paragraph as one line, and the index where the rest starts."""
     end = next((i for i, line in enumerate(lines) if not line.text.strip()), len(lines))
     return " ".join(line.text.strip() for line in lines[:end]), end
 
 
-def _prose(lines: list[_Line], path: str) -> tuple[Prose, ...]:
+def _prose(lines: list[Line], path: str) -> tuple[Prose, ...]:
     while lines and not lines[0].text.strip():
         lines = lines[1:]
     while lines and not lines[-1].text.strip():
@@ -186,19 +181,19 @@ def _prose(lines: list[_Line], path: str) -> tuple[Prose, ...]:
     return (Prose(text, path, tuple(line.number for line in lines)),)
 
 
-def _clean(docstring: str, first_line: int) -> list[_Line]:
+def _clean(docstring: str, first_line: int) -> list[Line]:
     """Dedent like :func:`inspect.cleandoc`, but keep every line's file number."""
     raw = docstring.expandtabs().split("\n")
     indents = [len(text) - len(text.lstrip()) for text in raw[1:] if text.strip()]
     indent = min(indents, default=0)
-    lines = [_Line(first_line, raw[0].strip())]
-    lines += [_Line(first_line + n, text[indent:].rstrip()) for n, text in enumerate(raw[1:], 1)]
+    lines = [Line(first_line, raw[0].strip())]
+    lines += [Line(first_line + n, text[indent:].rstrip()) for n, text in enumerate(raw[1:], 1)]
     while lines and not lines[0].text:
         lines.pop(0)
     return lines
 
 
-def _block_end(lines: list[_Line], start: int) -> int:
+def _block_end(lines: list[Line], start: int) -> int:
     """The index after the indented (or blank) lines that start at ``start``."""
     i = start
     while i < len(lines) and (not lines[i].text or lines[i].text[0].isspace()):
@@ -206,23 +201,15 @@ def _block_end(lines: list[_Line], start: int) -> int:
     return i
 
 
-def _paragraph_end(lines: list[_Line], start: int) -> int:
-    """The index of the first blank line at or after ``start``."""
-    i = start
-    while i < len(lines) and lines[i].text.strip():
-        i += 1
-    return i
-
-
-def _holds_doctest(body: list[_Line]) -> bool:
+def _holds_doctest(body: list[Line]) -> bool:
     return any(line.text.lstrip().startswith(">>>") for line in body)
 
 
 def _parse_section(
-    kind: ExampleKind, body: list[_Line], qualname: str, title: Location
+    kind: ExampleKind, body: list[Line], qualname: str, title: Location
 ) -> tuple[Example | None, list[FormatProblem]]:
     path = title.path
-    body = _dedent(body)
+    body = dedent(body)
     holds_for, body, condition_problem = _holds_for(body, path)
     if condition_problem is not None:
         return None, [condition_problem]
@@ -234,7 +221,7 @@ def _parse_section(
 
 
 def _parse_napoleon(
-    body: list[_Line], qualname: str, title: Location
+    body: list[Line], qualname: str, title: Location
 ) -> tuple[list[Example], list[FormatProblem]]:
     """The examples of an ``Examples:`` section: each its prose and its doctest blocks.
 
@@ -244,7 +231,7 @@ def _parse_napoleon(
     """
     examples: list[Example] = []
     problems: list[FormatProblem] = []
-    for description, block in _napoleon_examples(_dedent(body)):
+    for description, block in napoleon_examples(dedent(body)):
         text = "\n".join(b.text for b in block) + "\n"
         try:
             parsed = doctest.DocTestParser().get_examples(text, qualname)
@@ -259,55 +246,10 @@ def _parse_napoleon(
     return ([] if problems else examples), problems
 
 
-def _napoleon_examples(body: list[_Line]) -> list[tuple[str, list[_Line]]]:
-    """The section's examples: the prose before each, and its doctest lines."""
-    found: list[tuple[str, list[_Line]]] = []
-    prose: list[str] = []
-    block: list[_Line] = []
-    i = 0
-    while i < len(body):
-        line = body[i]
-        if not line.text.lstrip().startswith(">>>"):
-            if block and line.text.strip():
-                found.append(("\n".join(prose).strip(), block))
-                prose, block = [], []
-            if not block:
-                prose.append(line.text)
-            i += 1
-            continue
-        end = _paragraph_end(body, i)
-        indent = len(line.text) - len(line.text.lstrip())
-        if block and _ends_in_traceback(block):
-            found.append(("\n".join(prose).strip(), block))
-            prose, block = [], []
-        if block:
-            block.append(_Line(body[i - 1].number, ""))
-        block += [_Line(b.number, b.text[indent:]) for b in body[i:end]]
-        i = end
-    if block:
-        found.append(("\n".join(prose).strip(), block))
-    return found
-
-
-def _ends_in_traceback(block: list[_Line]) -> bool:
-    text = "\n".join(b.text for b in block) + "\n"
-    try:
-        parsed = doctest.DocTestParser().get_examples(text)
-    except ValueError:
-        return False
-    return bool(parsed) and parsed[-1].exc_msg is not None
-
-
-def _dedent(body: list[_Line]) -> list[_Line]:
-    indents = [len(b.text) - len(b.text.lstrip()) for b in body if b.text.strip()]
-    indent = min(indents, default=0)
-    return [_Line(b.number, b.text[indent:]) for b in body]
-
-
 def _parse_block(
     kind: ExampleKind,
     description: str,
-    block: list[_Line],
+    block: list[Line],
     qualname: str,
     path: str,
     holds_for: tuple[Condition, ...],
@@ -342,8 +284,8 @@ def _parse_block(
 
 
 def _holds_for(
-    body: list[_Line], path: str
-) -> tuple[tuple[Condition, ...], list[_Line], FormatProblem | None]:
+    body: list[Line], path: str
+) -> tuple[tuple[Condition, ...], list[Line], FormatProblem | None]:
     """The section's ``:holds for:`` conditions, if its first line gives them, and the rest.
 
     Anywhere else in the section the line would be read as prose, silently, so it
@@ -364,7 +306,7 @@ def _holds_for(
     return (), body, None
 
 
-def _statement(item: doctest.Example, location: Location, block: list[_Line]) -> Statement:
+def _statement(item: doctest.Example, location: Location, block: list[Line]) -> Statement:
     """A parsed doctest example as a statement, located in the file ``block`` came from."""
     return Statement(
         source=item.source,
@@ -376,7 +318,7 @@ def _statement(item: doctest.Example, location: Location, block: list[_Line]) ->
     )
 
 
-def _want_line(block: list[_Line], item: doctest.Example) -> int:
+def _want_line(block: list[Line], item: doctest.Example) -> int:
     """The file line after the statement's source: where its documented output starts."""
     after = item.lineno + item.source.count("\n")
     return block[after].number if after < len(block) else block[-1].number + 1
