@@ -337,6 +337,33 @@ def test_example_that_kills_its_kernel(app: SphinxTestApp) -> None:
     assert _cache_records(app) == 0
 
 
+@pytest.mark.sphinx("html", testroot="passing", freshenv=True)
+def test_a_cache_that_fails_is_the_entrys_crash_not_the_builds(
+    app: SphinxTestApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from jupyter_cache.cache.main import JupyterCacheBase
+
+    def lost(*_: Any, **__: Any) -> None:
+        raise KeyError("Notebook file does not exist for cache record PK: 9")
+
+    # Whatever an earlier test left in the root's cache is missed, and the run is kept.
+    monkeypatch.setattr(JupyterCacheBase, "merge_match_into_notebook", lost)
+    monkeypatch.setattr(JupyterCacheBase, "cache_notebook_bundle", lost)
+    catalogue = build(app)
+
+    assert app.statuscode == 1
+    examples = entry(catalogue, "ShapeError")["examples"]
+    assert [e["status"] for e in examples] == ["crashed", "crashed"]
+    text = warnings(app)
+    assert re.search(
+        r"passing_errors\.py:\d+: WARNING: .*crashed: flax-errors could not run it: "
+        r"KeyError: 'Notebook file does not exist for cache record PK: 9'",
+        text,
+    )
+    assert "Traceback" not in text
+    assert "Extension error" not in text
+
+
 def _cache_records(app: SphinxTestApp) -> int:
     from jupyter_cache import get_cache
 

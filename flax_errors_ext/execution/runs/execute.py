@@ -88,11 +88,11 @@ def execute_notebook(
 def _execute(
     notebook: NotebookNode, path: Path, nb_config: NbParserConfig, examples: int
 ) -> Execution:
-    cache = _cache(nb_config)
-    if cache is not None:
-        with contextlib.suppress(KeyError):  # KeyError: not in the cache
-            _, merged = cache.merge_match_into_notebook(notebook)
-            return _served(merged, examples)
+    with _cache_held(nb_config) as cache:
+        if cache is not None:
+            with contextlib.suppress(KeyError):  # KeyError: not in the cache
+                _, merged = cache.merge_match_into_notebook(notebook)
+                return _served(merged, examples)
     result = copy.deepcopy(notebook)
     started = time.perf_counter()
     try:
@@ -118,11 +118,7 @@ def _execute(
         detail = f"the kernel died or could not run: {type(error).__name__}: {error}"
         return _failed(result, examples, started, Verdict.CRASHED, detail)
     seconds = time.perf_counter() - started
-    if cache is not None:
-        from jupyter_cache.base import CacheBundleIn
-
-        bundle = CacheBundleIn(result, str(path), data={"execution_seconds": seconds})
-        cache.cache_notebook_bundle(bundle, check_validity=False, overwrite=True)
+    remember(result, path, nb_config, seconds)
     return dataclasses.replace(_served(result, examples), executed=True, seconds=seconds)
 
 
@@ -164,30 +160,42 @@ DATABASE_FILE = "global.db"
 
 _caches: dict[str, tuple[tuple[int, int] | None, JupyterCacheBase]] = {}
 """Each cache folder's cache, with the identity of the database file it opened."""
-_caches_lock = threading.Lock()
+_cache_lock = threading.Lock()
+"""Held by the one thread using a cache (or choosing one) at a time."""
 
 
-def _cache(nb_config: NbParserConfig) -> JupyterCacheBase | None:
-    """The execution cache, in ``cache`` mode: one per folder, for every thread.
+@contextlib.contextmanager
+def _cache_held(nb_config: NbParserConfig) -> Iterator[JupyterCacheBase | None]:
+    """The execution cache in ``cache`` mode (None otherwise), no other thread's meanwhile.
 
-    Its database engine is made once, rather than once per entry, and made again
-    when the database file is another: one set aside and rebuilt
+    The entries run in the threads of one pool, and jupyter-cache's writes are not
+    atomic: a record is made before its notebook is written, and the truncation
+    that ends every write lists the records to keep and those to drop in two
+    queries, so a record another thread makes between them is dropped, its notebook
+    not yet written (jupyter-cache's KeyError, out of the build's first step). Each
+    look-up, write and removal is therefore whole before the next begins; the
+    kernels still run side by side.
+
+    One cache per folder, for every thread: its database engine is made once,
+    rather than once per entry, and made again when the database file is another:
+    one set aside and rebuilt
     (:func:`~flax_errors_ext.execution.session.open_cache_database`) or a folder
     removed since, whose old connection would still read the file that is gone.
     """
     if nb_config.execution_mode != "cache":
-        return None
+        yield None
+        return
     from jupyter_cache import get_cache
 
     folder = str(nb_config.execution_cache_path or ".jupyter_cache")
     database = Path(folder) / DATABASE_FILE
-    with _caches_lock:
+    with _cache_lock:
         identity, cache = _caches.get(folder, (None, None))
         if cache is None or identity is None or identity != _identity(database):
             cache = get_cache(folder)
             cache.list_cache_records()  # creates the database where there is none
             _caches[folder] = (_identity(database), cache)
-        return cache
+        yield cache
 
 
 def _identity(database: Path) -> tuple[int, int] | None:
@@ -211,16 +219,26 @@ def unpack_loaded(packed: Any) -> tuple[LoadedFile, ...]:
         return ()
 
 
+def remember(result: NotebookNode, path: Path, nb_config: NbParserConfig, seconds: float) -> None:
+    """Keep the outputs of ``result``, a notebook that ran to the end, in ``cache`` mode."""
+    with _cache_held(nb_config) as cache:
+        if cache is not None:
+            from jupyter_cache.base import CacheBundleIn
+
+            bundle = CacheBundleIn(result, str(path), data={"execution_seconds": seconds})
+            cache.cache_notebook_bundle(bundle, check_validity=False, overwrite=True)
+
+
 def forget(notebook: NotebookNode, nb_config: NbParserConfig) -> None:
     """Drop the cached outputs of ``notebook``, if there are any.
 
     For runs that failed in a way the environment may have caused: the next build
     runs them afresh rather than trusting a stored failure.
     """
-    cache = _cache(nb_config)
-    if cache is not None:
-        with contextlib.suppress(KeyError):
-            cache.remove_cache(cache.match_cache_notebook(notebook).pk)
+    with _cache_held(nb_config) as cache:
+        if cache is not None:
+            with contextlib.suppress(KeyError):
+                cache.remove_cache(cache.match_cache_notebook(notebook).pk)
 
 
 def _records(notebook: NotebookNode, role: str) -> dict[int, dict[str, Any]]:

@@ -222,7 +222,25 @@ class _ModuleChecker:
     """The run's fingerprint with the module's docstring-free code hash."""
 
     def check(self, entry: ErrorEntry) -> EntryOutcome:
-        """Run the examples that hold for the kernel's versions; set the others aside."""
+        """Run the examples that hold for the kernel's versions; set the others aside.
+
+        Whatever goes wrong in running them (the execution cache's database, the
+        notebook's folder) is this entry's crash, said on its page, never an
+        exception out of the build's reading step that names no entry.
+        """
+        try:
+            return self._check(entry)
+        except Exception as error:
+            detail = f"flax-errors could not run it: {type(error).__name__}: {error}"
+            execution = Execution(
+                runs=(None,) * len(entry.examples), failure=Verdict.CRASHED, failure_detail=detail
+            )
+            results = tuple(
+                judge(example, None, Verdict.CRASHED, detail) for example in entry.examples
+            )
+            return EntryOutcome(entry, execution, results)
+
+    def _check(self, entry: ErrorEntry) -> EntryOutcome:
         versions = run_versions(self.settings.fingerprint, entry)
         held = tuple(example for example in entry.examples if example.holds(versions))
         if len(held) == len(entry.examples):

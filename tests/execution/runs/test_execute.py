@@ -1,0 +1,81 @@
+"""The execution cache as the entries' threads share it."""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+import nbformat
+from jupyter_cache.cache.main import JupyterCacheBase
+from myst_nb.core.config import NbParserConfig
+
+from flax_errors_ext.execution.runs.execute import execute_notebook, forget, remember
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    import pytest
+
+THREADS = 6
+
+
+def _executed(number: int) -> nbformat.NotebookNode:
+    """A notebook as a kernel leaves it: one code cell, run, with its output."""
+    cell = nbformat.v4.new_code_cell(f"print({number})", execution_count=1)  # type: ignore[no-untyped-call]
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=f"{number}\n")]  # type: ignore[no-untyped-call]
+    notebook: nbformat.NotebookNode = nbformat.v4.new_notebook(cells=[cell])  # type: ignore[no-untyped-call]
+    notebook.metadata["execution"] = {"timeout": 5}
+    return notebook
+
+
+def test_the_threads_use_the_cache_one_at_a_time_and_lose_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # jupyter-cache makes a record before writing its notebook, and a write's
+    # truncation lists the records to keep and to drop in two queries: another
+    # thread inside the cache meanwhile loses its record (a KeyError out of a build).
+    inside, most = 0, 0
+    count = threading.Lock()
+
+    def slowed(method: Callable[..., Any]) -> Callable[..., Any]:
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            nonlocal inside, most
+            with count:
+                inside += 1
+                most = max(most, inside)
+            try:
+                time.sleep(0.02)  # widens what would be a race into a certainty
+                return method(*args, **kwargs)
+            finally:
+                with count:
+                    inside -= 1
+
+        return counted
+
+    for name in ("cache_notebook_bundle", "merge_match_into_notebook", "remove_cache"):
+        monkeypatch.setattr(JupyterCacheBase, name, slowed(getattr(JupyterCacheBase, name)))
+    nb_config = NbParserConfig(execution_mode="cache", execution_cache_path=str(tmp_path / "c"))
+
+    def cycle(number: int) -> tuple[bool, bool]:
+        path = tmp_path / f"entry{number}.ipynb"
+        remember(_executed(number), path, nb_config, seconds=0.1)
+        # Served from the cache: with a record lost it would start a kernel, which
+        # this notebook's metadata cannot name.
+        served = execute_notebook(_executed(number), path, nb_config, examples=0)
+        forget(_executed(number), nb_config)
+        return served.executed, served.failure is None
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        outcomes = list(pool.map(cycle, range(THREADS)))
+
+    assert outcomes == [(False, True)] * THREADS
+    assert most == 1
+    # Each forgotten: nothing left behind, record or notebook.
+    from jupyter_cache import get_cache
+
+    cache = get_cache(str(tmp_path / "c"))
+    assert cache.list_cache_records() == []
+    assert not any((tmp_path / "c" / "executed").iterdir())
