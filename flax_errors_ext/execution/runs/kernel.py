@@ -16,12 +16,15 @@ one in between, so that the kernel dies on start.
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import contextlib
 import os
+import queue
 import shutil
 import tempfile
 import threading
+import time
 import uuid
 from typing import TYPE_CHECKING, Any
 
@@ -29,12 +32,21 @@ from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
     from pathlib import Path
 
+    from jupyter_client.asynchronous.client import AsyncKernelClient
     from nbformat import NotebookNode
 
 STARTUP_TIMEOUT_S = 120.0
 """How long a kernel may take to answer once started (a busy machine's builds)."""
+_REPLY_WAIT_S = 1.0
+"""How long a ``kernel_info`` request waits for its reply before the kernel is looked at."""
+_IDLE_WAIT_S = 0.05
+"""How long, after the reply, its idle status may take before the request is sent again."""
+_STOP_POLL_S = 0.002
+_STOP_WAIT_S = 5.0
+"""How long a killed kernel may take to end before it is left to end on its own."""
 _LAST_WORDS = 2000  # characters of a failed kernel's output a failure shows
 
 _sockets_lock = threading.Lock()
@@ -93,10 +105,11 @@ async def run_in_kernel(
         try:
             # No stdin channel, as nbclient has none for a client of its own: an example
             # that asks for input fails at once (StdinNotImplementedError), not at the
-            # timeout.
-            kernel.start_channels(stdin=False)
+            # timeout. No heartbeat either (a thread per kernel): whether the kernel
+            # lives is asked of its process, through the manager.
+            kernel.start_channels(stdin=False, hb=False)
             try:
-                await kernel.wait_for_ready(timeout=STARTUP_TIMEOUT_S)
+                await _until_ready(kernel, STARTUP_TIMEOUT_S)
             except RuntimeError as error:
                 raise KernelStartError(await _why(manager, error, output)) from None
             client = NotebookClient(
@@ -114,16 +127,88 @@ async def run_in_kernel(
             await _shut_down(manager)
 
 
+async def _until_ready(kernel: AsyncKernelClient, timeout: float) -> None:
+    """Wait until the kernel answers and its IOPub messages reach this client.
+
+    As jupyter_client's ``wait_for_ready`` does, but without its last step: a wait
+    of 0.2 s for stray IOPub messages, which no kernel sends here, and which would be
+    most of the catalogue's time on a library of light entries. Ready is the
+    kernel's own *idle* status for a ``kernel_info`` request, on IOPub: IOPub keeps
+    the kernel's order, so every start-up message came before it. The shell reply
+    comes however late the kernel starts; its idle status only once this client's
+    IOPub subscription has reached the kernel (until then, messages are dropped), so
+    a reply without one is asked again.
+
+    Raises:
+        RuntimeError: the kernel died, or did not answer within ``timeout`` seconds.
+    """
+    deadline = time.monotonic() + timeout
+    asked: set[str] = set()
+    while time.monotonic() < deadline:
+        asked.add(kernel.kernel_info())
+        if not await _replied(kernel, asked, wait=_REPLY_WAIT_S):
+            if not await kernel.is_alive():
+                raise RuntimeError("Kernel died before replying to kernel_info")
+            continue
+        if await _idle_after(kernel, asked, wait=_IDLE_WAIT_S):
+            return
+    raise RuntimeError(f"Kernel didn't respond in {timeout:.0f} seconds")
+
+
+async def _replied(kernel: AsyncKernelClient, asked: set[str], *, wait: float) -> bool:
+    """Whether a shell reply to one of the ``asked`` requests comes within ``wait``."""
+    return await _message_within(
+        kernel.get_shell_msg, lambda message: message["parent_header"].get("msg_id") in asked, wait
+    )
+
+
+async def _idle_after(kernel: AsyncKernelClient, asked: set[str], *, wait: float) -> bool:
+    """Whether an IOPub *idle* status for one of the ``asked`` requests comes within ``wait``."""
+    return await _message_within(
+        kernel.get_iopub_msg,
+        lambda message: (
+            message["msg_type"] == "status"
+            and message["content"].get("execution_state") == "idle"
+            and message["parent_header"].get("msg_id") in asked
+        ),
+        wait,
+    )
+
+
+async def _message_within(
+    receive: Callable[..., Awaitable[dict[str, Any]]],
+    wanted: Callable[[dict[str, Any]], bool],
+    wait: float,
+) -> bool:
+    """Whether ``receive`` gives a ``wanted`` message within ``wait`` seconds (others dropped)."""
+    until = time.monotonic() + wait
+    while (left := until - time.monotonic()) > 0:
+        try:
+            message = await receive(timeout=left)
+        except queue.Empty:
+            return False
+        if wanted(message):
+            return True
+    return False
+
+
 async def _shut_down(manager: _KernelManager) -> None:
     """Stop the kernel at once and remove its files.
 
     Every cell has run and its outputs are in (nbclient waits for each cell's last
     message), and nothing of the kernel outlives it: an orderly shutdown would only
-    add its own teardown and jupyter_client's polling to every entry.
+    add its own teardown. The kill is jupyter_client's, the wait for the process to
+    end is in short steps: its own sleeps 0.1 s at a time, which the process, killed,
+    never needs.
     """
-    with contextlib.suppress(RuntimeError):  # "No kernel is running!": it already ended
-        if await manager.is_alive():
-            await manager.shutdown_kernel(now=True)
+    provisioner = manager.provisioner
+    if provisioner is not None and manager.has_kernel:
+        await provisioner.kill()
+        until = time.monotonic() + _STOP_WAIT_S
+        while await provisioner.poll() is None and time.monotonic() < until:
+            await asyncio.sleep(_STOP_POLL_S)
+        if await provisioner.poll() is not None:
+            await provisioner.wait()  # collects the process and closes its pipes
     await manager.cleanup_resources()
 
 
