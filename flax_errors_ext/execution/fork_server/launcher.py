@@ -8,19 +8,13 @@ status. If no server can be reached, it becomes an ordinary IPython kernel.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 import signal
 import sys
 from typing import Any
 
-from flax_errors_ext.execution.fork_server.protocol import (
-    SERVER_ENV_VAR,
-    KernelRequest,
-    connect,
-    send,
-)
+from flax_errors_ext.execution.fork_server.forked_kernel import request_kernel
+from flax_errors_ext.execution.fork_server.protocol import SERVER_ENV_VAR
 
 
 def ordinary_kernel(argv: list[str]) -> None:
@@ -30,22 +24,18 @@ def ordinary_kernel(argv: list[str]) -> None:
 
 def launch(argv: list[str]) -> None:
     """Be the kernel process for jupyter_client: a warm kernel if possible."""
-    connection = connect(os.environ.get(SERVER_ENV_VAR, ""))
-    if connection is None:
+    # The kernel writes where jupyter_client told this process to write.
+    streams = (sys.stdout.fileno(), sys.stderr.fileno())
+    address = os.environ.get(SERVER_ENV_VAR, "")
+    kernel = request_kernel(address, argv, os.getcwd(), dict(os.environ), streams)
+    if kernel is None:
         ordinary_kernel(argv)
         return
-    request = KernelRequest(argv=argv, cwd=os.getcwd(), env=dict(os.environ))
-    # The kernel writes where jupyter_client told this process to write.
-    send(connection, request, streams=(sys.stdout.fileno(), sys.stderr.fileno()))
-    replies = connection.makefile()
-    pid = json.loads(replies.readline())["pid"]
 
     def forward(signum: int, _: Any) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signum)
+        kernel.send_signal(signum)
 
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGQUIT):
         signal.signal(signum, forward)
-    line = replies.readline()  # blocks until the kernel exits (or the server dies)
-    status = json.loads(line)["status"] if line else 1
+    status = kernel.wait()  # until the kernel exits (or the server dies)
     sys.exit(status if status >= 0 else 128 - status)

@@ -1,11 +1,14 @@
 """What the catalogue's kernels start from: a kernelspec of our own, and JAX's cache.
 
-Notebooks name the ``flax-errors`` kernel. Its kernelspec runs the fork server's
-launcher (:mod:`flax_errors_ext.execution.fork_server.launcher`) with this
-interpreter, which asks the warm kernel server, when one runs, to fork a kernel
-that has already imported ipykernel, jax and flax, and otherwise starts an
-ordinary IPython kernel. The notebooks are the same either way, so the execution
-cache does not care which ran them.
+Notebooks name the ``flax-errors`` kernel. Its provisioner
+(:mod:`flax_errors_ext.execution.fork_server.provisioner`) asks the warm kernel
+server, when one runs, to fork a kernel that has already imported ipykernel, jax
+and flax; otherwise its command runs the fork server's launcher
+(:mod:`flax_errors_ext.execution.fork_server.launcher`) with this interpreter,
+which asks the same of the server, or becomes an ordinary IPython kernel. Where
+this package is not installed (no entry point names the provisioner) the command
+alone does it. The notebooks are the same either way, so the execution cache does
+not care which ran them.
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 KERNEL_NAME = "flax-errors"
+PROVISIONER = "flax-errors-fork-server"
+"""The kernelspec's provisioner (:mod:`flax_errors_ext.execution.fork_server.provisioner`),
+named by this package's ``jupyter_client.kernel_provisioners`` entry point."""
 KERNELSPEC = {"name": KERNEL_NAME, "display_name": "Python 3 (flax-errors)", "language": "python"}
 
 
@@ -48,12 +54,22 @@ def install_kernelspec(data_dir: Path, env: Mapping[str, str] | None = None) -> 
         "interrupt_mode": "signal",
         "metadata": {"debugger": False},
     }
+    if _provisioner_installed():
+        spec["metadata"]["kernel_provisioner"] = {"provisioner_name": PROVISIONER}
     if env:
         spec["env"] = dict(env)
     (spec_dir / "kernel.json").write_text(json.dumps(spec, indent=1), encoding="utf-8")
     paths = os.environ.get("JUPYTER_PATH", "").split(os.pathsep)
     if str(data_dir) not in paths:
         os.environ["JUPYTER_PATH"] = os.pathsep.join([str(data_dir), *filter(None, paths)])
+
+
+def _provisioner_installed() -> bool:
+    """Whether jupyter_client finds :data:`PROVISIONER` (this package is installed)."""
+    from importlib.metadata import entry_points
+
+    found = entry_points(group="jupyter_client.kernel_provisioners", name=PROVISIONER)
+    return bool(list(found))
 
 
 def compilation_cache_env(cache_dir: Path) -> dict[str, str]:

@@ -130,7 +130,7 @@ def test_a_server_exits_when_its_build_dies_without_stopping_it(tmp_path: Path, 
 
 
 _WARM_OR_NOT = """
-import os, sys, tempfile
+import json, os, sys, tempfile
 from pathlib import Path
 if sys.argv[1] == "imported":
     import jax  # sets a few variables of its own, as Sphinx's process does on reading
@@ -140,23 +140,37 @@ from myst_nb.core.config import NbParserConfig
 from flax_errors_ext.execution.session import Session
 from flax_errors_ext.model.config import CatalogueConfig
 with Session(Path(tempfile.mkdtemp()), CatalogueConfig(), NbParserConfig()) as session:
+    if sys.argv[2] == "launcher":  # as where this package's entry points are not installed
+        spec = Path(session.work_dir, "jupyter/kernels/flax-errors/kernel.json")
+        spec.write_text(json.dumps({**json.loads(spec.read_text()), "metadata": {}}))
     server = session.start_server()
     server.probe_device()  # the server serves from now on
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
-        "import os, sys; print(os.getppid(), 'jax' in sys.modules)"
+        "import os, sys; print(os.getpid(), os.getppid(), 'jax' in sys.modules)"
     )])
-    NotebookClient(notebook, kernel_name="flax-errors").execute()
-    print(server.pid, notebook.cells[0].outputs[0]["text"])
+    client = NotebookClient(notebook, kernel_name="flax-errors")
+    with client.setup_kernel():
+        started = client.km.provisioner.pid
+        client.execute_cell(notebook.cells[0], 0)
+    print(server.pid, started, notebook.cells[0].outputs[0]["text"])
 """
 
 
+@pytest.mark.parametrize("start", ["provisioner", "launcher"])
 @pytest.mark.parametrize("build", ["imported", "never-imported"])
-def test_kernels_are_forked_warm_whether_or_not_the_build_imported_jax(build: str) -> None:
+def test_kernels_are_forked_warm_whether_or_not_the_build_imported_jax(
+    build: str, start: str
+) -> None:
     done = subprocess.run(
-        [sys.executable, "-c", _WARM_OR_NOT, build], capture_output=True, text=True, check=False
+        [sys.executable, "-c", _WARM_OR_NOT, build, start],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     # The kernel writes its own start-up notes where its launcher's stdout goes: here.
-    server, parent, has_jax = done.stdout.strip().splitlines()[-1].split()
+    server, started, kernel, parent, has_jax = done.stdout.strip().splitlines()[-1].split()
 
     assert (parent, has_jax) == (server, "True")
+    # The provisioner asks the server itself; the launcher is a process between them.
+    assert (started == kernel) is (start == "provisioner")
