@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import sys
 
+from flax_errors_ext.execution.fork_server.protocol import LAUNCH, SERVE
+
 
 def main(argv: list[str]) -> None:
     """Entry point: ``serve SOCKET BUILD-PID`` or ``launch KERNEL-ARGS...``."""
     command, *rest = argv or [""]
-    if command == "serve":
+    if command == SERVE:
         from flax_errors_ext.execution.fork_server.server import serve
 
         serve(rest[0], int(rest[1]))
-    elif command == "launch":
+    elif command == LAUNCH:
         from flax_errors_ext.execution.fork_server.launcher import launch
 
         launch(rest)

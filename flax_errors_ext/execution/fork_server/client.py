@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from flax_errors_ext.execution.fork_server.protocol import (
+    SERVE,
     SERVER_ENV_VAR,
     FreshnessRequest,
     LingerRequest,
@@ -77,7 +78,7 @@ class WarmKernelServer:
         # A short path of its own: Unix socket paths are limited to ~100 bytes.
         socket_path = Path(tempfile.mkdtemp(prefix="flax-errors-")) / "kernels.sock"
         self._log = log_path.open("ab")
-        serve = ["serve", str(socket_path), str(os.getpid())]
+        serve = [SERVE, str(socket_path), str(os.getpid())]
         self._process = subprocess.Popen(
             [sys.executable, "-m", "flax_errors_ext.execution.fork_server", *serve],
             stdin=subprocess.DEVNULL,

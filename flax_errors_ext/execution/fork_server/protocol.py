@@ -16,6 +16,13 @@ from typing import Any, TypeAlias
 
 SERVER_ENV_VAR = "FLAX_ERRORS_KERNEL_SERVER"
 """Names the build's server (``SOCKET:PID``) to the launchers its kernels start."""
+SERVE = "serve"
+"""``python -m flax_errors_ext.execution.fork_server serve SOCKET BUILD-PID``: be the server."""
+LAUNCH = "launch"
+"""``python -m flax_errors_ext.execution.fork_server launch KERNEL-ARGS...``: be a kernel.
+
+The kernelspec's command (:mod:`flax_errors_ext.execution.runs.kernelspec`); the
+provisioner takes the kernel's own arguments from after this word."""
 _WAIT_FOR_SERVER_S = 60.0
 _MAX_STREAMS = 2  # a launcher's stdout and stderr
 

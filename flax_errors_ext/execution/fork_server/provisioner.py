@@ -18,13 +18,10 @@ from typing import TYPE_CHECKING, Any
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 
 from flax_errors_ext.execution.fork_server.forked_kernel import request_kernel
-from flax_errors_ext.execution.fork_server.protocol import SERVER_ENV_VAR
+from flax_errors_ext.execution.fork_server.protocol import LAUNCH, SERVER_ENV_VAR
 
 if TYPE_CHECKING:
     from jupyter_client.connect import KernelConnectionInfo
-
-LAUNCH = "launch"
-"""The kernelspec command's word after which the kernel's own arguments come."""
 
 
 class ForkServerProvisioner(LocalProvisioner):

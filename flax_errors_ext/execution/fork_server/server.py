@@ -52,12 +52,22 @@ PRELOAD = (
 )
 # Imported lazily by every kernel (JAX's first lowering, the kernel's own start-up),
 # so importing them once here spares each kernel that work. Not required: a JAX
-# or IPython without one of them still gets a working server.
+# or IPython without one of them still gets a working server. Only modules that
+# are the same whenever imported: not doctest, whose debugger subclasses pdb's
+# class as found at import, which IPython's start-up replaces (every example
+# then crashed on a missing ``set_theme_name``).
 WARM_UP = (
     "jaxlib.mlir.dialects.mhlo",
+    "jaxlib.mlir.dialects.builtin",
     "IPython.core.completerlib",
     "IPython.core.debugger",
+    "IPython.core.logger",
+    "IPython.core.oinspect",
+    "IPython.utils.wildcard",
     "IPython.extensions.storemagic",
+    "readline",
+    "concurrent.futures.thread",
+    "runpy",
     "argcomplete",
     "traitlets.config.argcomplete_config",
     "sqlite3",
@@ -100,8 +110,13 @@ class _ImportEnvironment:
         return self._chosen(env) == self._seen
 
 
-def preload() -> None:
+def preload() -> dict[str, int]:
     """Import what every kernel needs, and make sure that this left no backend running.
+
+    Returns:
+        Every file imported, with its modification time: noted once here for the
+        kernels to report as their dependencies (see
+        :func:`~flax_errors_ext.execution.runs.kernel_files.note_loaded_files`).
 
     Raises:
         SystemExit: if a JAX backend started on import: its threads would not
@@ -119,6 +134,9 @@ def preload() -> None:
 
     if xla_bridge.backends_are_initialized():
         raise SystemExit("flax-errors kernel server: a JAX backend started on import; not serving")
+    from flax_errors_ext.execution.runs.kernel_files import note_loaded_files
+
+    return {path: mtime for path, _, mtime in note_loaded_files().values()}
 
 
 def serve(path: str, build: int) -> None:
@@ -132,8 +150,8 @@ def serve(path: str, build: int) -> None:
     if sys.path and sys.path[0] in ("", os.getcwd()):
         del sys.path[0]
     before = dict(os.environ)
-    preload()
-    _Server(path, build, _ImportEnvironment(before, dict(os.environ))).run()
+    imported = preload()
+    _Server(path, build, _ImportEnvironment(before, dict(os.environ)), imported).run()
 
 
 class _Server:
@@ -146,10 +164,12 @@ class _Server:
     import-time environment, and not one file it imported changed since.
     """
 
-    def __init__(self, path: str, build: int, import_env: _ImportEnvironment) -> None:
+    def __init__(
+        self, path: str, build: int, import_env: _ImportEnvironment, imported: dict[str, int]
+    ) -> None:
         self.path = path
         self.import_env = import_env
-        self.imported = _imported_files()
+        self.imported = imported
         self.build = build
         self.kernels: dict[int, socket.socket] = {}  # kernel pid -> its launcher's connection
         self.linger: float | None = None  # None: serving the build that started us
@@ -238,17 +258,6 @@ class _Server:
 
 def _exit_on_signal(signum: int, _: object) -> None:
     raise SystemExit(128 + signum)
-
-
-def _imported_files() -> dict[str, int]:
-    """Every file this process imported code from, with its modification time."""
-    files = {}
-    for module in list(sys.modules.values()):
-        path = getattr(module, "__file__", None)
-        if path:
-            with contextlib.suppress(OSError):
-                files[path] = os.stat(path).st_mtime_ns
-    return files
 
 
 def _stale(

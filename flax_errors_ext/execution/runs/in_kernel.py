@@ -17,7 +17,6 @@ the cut keeps what that text matched in the whole output.
 
 from __future__ import annotations
 
-import base64
 import concurrent.futures
 import doctest
 import functools
@@ -28,9 +27,9 @@ import json
 import os
 import sys
 import time
-import zlib
 from typing import Any
 
+from flax_errors_ext.execution.runs.kernel_files import loaded_files
 from flax_errors_ext.model.runs.output_limit import cut, fit
 
 RESULT_MIME = "application/vnd.flax-errors.run+json"
@@ -242,27 +241,6 @@ def finish() -> None:
     except Exception as error:  # the record is informative; the verdicts stand without it
         device = {"error": repr(error)}
     _publish({"device": device, "versions": package_versions(), "loaded": loaded_files()})
-
-
-def loaded_files() -> str:
-    """Every file a module of this process was loaded from, packed for the notebook.
-
-    The run's dependencies: a later run is trusted only while none of them changed.
-    A JSON list of ``[path, size, mtime_ns]``, compressed and base64-encoded: one
-    string of a few tens of KB instead of a thousand small lists in every cached
-    notebook, which jupyter-cache and nbformat would read and validate each time.
-    """
-    found = {}
-    for module in list(sys.modules.values()):
-        path = getattr(module, "__file__", None)
-        if isinstance(path, str) and path not in found:
-            try:
-                stat = os.stat(path)
-            except OSError:
-                continue
-            found[path] = (path, stat.st_size, stat.st_mtime_ns)
-    packed = zlib.compress(json.dumps(sorted(found.values())).encode(), 6)
-    return base64.b64encode(packed).decode("ascii")
 
 
 def device_record() -> dict[str, Any]:

@@ -45,9 +45,12 @@ def install_kernelspec(data_dir: Path, env: Mapping[str, str] | None = None) -> 
             sys.executable,
             "-m",
             "flax_errors_ext.execution.fork_server",
-            "launch",
+            "launch",  # fork_server.protocol.LAUNCH (that package imports this one)
             "-f",
             "{connection_file}",
+            # An entry's kernel runs a few cells once: IPython's input history,
+            # a database written by a thread of its own, is never read again.
+            "--HistoryManager.enabled=False",
         ],
         "display_name": KERNELSPEC["display_name"],
         "language": "python",
