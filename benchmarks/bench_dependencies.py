@@ -25,7 +25,7 @@ import jax.numpy  # noqa: F401
 import flax_errors_ext.errors  # noqa: F401
 from flax_errors_ext.execution.runs.execute import unpack_loaded
 from flax_errors_ext.execution.runs.file_states import SourceStates
-from flax_errors_ext.execution.runs.kernel_files import loaded_files
+from flax_errors_ext.execution.runs.kernel_environment import loaded_files
 
 ENTRIES = 100
 TARGET_S = 1.0

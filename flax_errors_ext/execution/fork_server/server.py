@@ -53,7 +53,7 @@ PRELOAD = (
 # Imported lazily by every kernel (JAX's first lowering, the kernel's own start-up),
 # so importing them once here spares each kernel that work. Not required: a JAX
 # or IPython without one of them still gets a working server. Only modules that
-# are the same whenever imported: not doctest, whose debugger subclasses pdb's
+# are the same whenever imported: not doctest (nor what imports it), whose debugger subclasses pdb's
 # class as found at import, which IPython's start-up replaces (every example
 # then crashed on a missing ``set_theme_name``).
 WARM_UP = (
@@ -66,6 +66,8 @@ WARM_UP = (
     "IPython.utils.wildcard",
     "IPython.extensions.storemagic",
     "readline",
+    "unittest",  # doctest's own imports, all but doctest itself (see below)
+    "difflib",
     "concurrent.futures.thread",
     "runpy",
     "argcomplete",
@@ -116,7 +118,7 @@ def preload() -> dict[str, int]:
     Returns:
         Every file imported, with its modification time: noted once here for the
         kernels to report as their dependencies (see
-        :func:`~flax_errors_ext.execution.runs.kernel_files.note_loaded_files`).
+        :func:`~flax_errors_ext.execution.runs.kernel_environment.note_environment`).
 
     Raises:
         SystemExit: if a JAX backend started on import: its threads would not
@@ -134,9 +136,9 @@ def preload() -> dict[str, int]:
 
     if xla_bridge.backends_are_initialized():
         raise SystemExit("flax-errors kernel server: a JAX backend started on import; not serving")
-    from flax_errors_ext.execution.runs.kernel_files import note_loaded_files
+    from flax_errors_ext.execution.runs.kernel_environment import note_environment
 
-    return {path: mtime for path, _, mtime in note_loaded_files().values()}
+    return {path: mtime for path, _, mtime in note_environment().values()}
 
 
 def serve(path: str, build: int) -> None:

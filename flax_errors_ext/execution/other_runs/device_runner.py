@@ -28,11 +28,8 @@ from typing import Any
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 
 from flax_errors_ext.execution.catalogue.modules import load_module
-from flax_errors_ext.execution.runs.in_kernel import (
-    device_record,
-    package_versions,
-    run_statements,
-)
+from flax_errors_ext.execution.runs.in_kernel import device_record, run_statements
+from flax_errors_ext.execution.runs.kernel_environment import package_versions
 from flax_errors_ext.model.catalogue.records import (
     ErrorEntry,
     ExampleResult,

@@ -211,7 +211,7 @@ def _loaded(finish: dict[str, Any]) -> tuple[LoadedFile, ...]:
 
 
 def unpack_loaded(packed: Any) -> tuple[LoadedFile, ...]:
-    """The files :func:`~.kernel_files.loaded_files` packed; () if none."""
+    """The files :func:`~.kernel_environment.loaded_files` packed; () if none."""
     try:
         items = json.loads(zlib.decompress(base64.b64decode(packed)))
         return tuple(LoadedFile.from_json(item) for item in items)

@@ -21,7 +21,6 @@ import concurrent.futures
 import doctest
 import functools
 import importlib
-import importlib.metadata
 import importlib.util
 import json
 import os
@@ -29,11 +28,10 @@ import sys
 import time
 from typing import Any
 
-from flax_errors_ext.execution.runs.kernel_files import loaded_files
+from flax_errors_ext.execution.runs.kernel_environment import loaded_files, package_versions
 from flax_errors_ext.model.runs.output_limit import cut, fit
 
 RESULT_MIME = "application/vnd.flax-errors.run+json"
-PACKAGES = ("jax", "jaxlib", "flax")
 
 # Makes doctest take the exception path and hand us its own rendering of the
 # exception line, whatever the statement raised.
@@ -41,17 +39,6 @@ _ANY_EXCEPTION = "\x00flax-errors: any exception\n"
 
 _output_limit: int | None = None
 """Set by :func:`begin`: the characters of a statement's text that are kept."""
-
-
-def package_versions() -> dict[str, str]:
-    """The installed versions of the packages whose behaviour the catalogue records."""
-    versions = {}
-    for name in PACKAGES:
-        try:
-            versions[name] = importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            versions[name] = "not installed"
-    return versions
 
 
 def begin(fingerprint: str, import_paths: list[str], output_limit: int | None = None) -> None:

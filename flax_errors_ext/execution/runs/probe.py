@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from flax_errors_ext.execution.runs.in_kernel import package_versions
+from flax_errors_ext.execution.runs.kernel_environment import package_versions
 from flax_errors_ext.model.runs.fingerprint import Device, Fingerprint, ProbeError, code_hash
 
 RUNTIME_MODULES = (

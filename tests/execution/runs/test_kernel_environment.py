@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import importlib
+import importlib.metadata
 import json
 import os
 import sys
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from flax_errors_ext.execution.runs import kernel_files
+from flax_errors_ext.execution.runs import kernel_environment
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -28,17 +29,18 @@ def _unpacked(packed: str) -> dict[str, tuple[int, int]]:
 def module_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A module of its own, imported from ``tmp_path``; forgotten after the test."""
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(kernel_files, "_known_files", {})
-    path = tmp_path / "kernel_files_subject.py"
+    monkeypatch.setattr(kernel_environment, "_known_files", {})
+    monkeypatch.setattr(kernel_environment, "_known_versions", {})
+    path = tmp_path / "kernel_environment_subject.py"
     path.write_text("VALUE = 1\n", encoding="utf-8")
     yield path
-    sys.modules.pop("kernel_files_subject", None)
-    sys.modules.pop("kernel_files_later", None)
+    sys.modules.pop("kernel_environment_subject", None)
+    sys.modules.pop("kernel_environment_later", None)
 
 
 def test_a_noted_file_is_reported_as_it_was_when_noted(module_file: Path) -> None:
-    importlib.import_module("kernel_files_subject")
-    noted = kernel_files.note_loaded_files()
+    importlib.import_module("kernel_environment_subject")
+    noted = kernel_environment.note_environment()
     size = len("VALUE = 1\n")
     assert noted[str(module_file)][1:] == (size, module_file.stat().st_mtime_ns)
 
@@ -46,14 +48,28 @@ def test_a_noted_file_is_reported_as_it_was_when_noted(module_file: Path) -> Non
     # so that the next build sees the change and runs the entry again.
     module_file.write_text("VALUE = 22\n", encoding="utf-8")
     os.utime(module_file, ns=(1, 1))
-    reported = _unpacked(kernel_files.loaded_files())
+    reported = _unpacked(kernel_environment.loaded_files())
     assert reported[str(module_file)] == (size, noted[str(module_file)][2])
 
 
 def test_a_file_loaded_after_the_note_is_looked_at(module_file: Path) -> None:
-    kernel_files.note_loaded_files()
-    later = module_file.with_name("kernel_files_later.py")
+    kernel_environment.note_environment()
+    later = module_file.with_name("kernel_environment_later.py")
     later.write_text("VALUE = 333\n", encoding="utf-8")
-    importlib.import_module("kernel_files_later")
-    reported = _unpacked(kernel_files.loaded_files())
+    importlib.import_module("kernel_environment_later")
+    reported = _unpacked(kernel_environment.loaded_files())
     assert reported[str(later)] == (len("VALUE = 333\n"), later.stat().st_mtime_ns)
+
+
+def test_versions_noted_by_the_server_are_not_read_again(
+    module_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    read = kernel_environment.package_versions()
+    assert set(read) == set(kernel_environment.PACKAGES)
+    kernel_environment.note_environment()
+
+    def unreadable(name: str) -> str:
+        raise AssertionError(f"{name}'s version read again")
+
+    monkeypatch.setattr(importlib.metadata, "version", unreadable)
+    assert kernel_environment.package_versions() == read
