@@ -10,7 +10,7 @@ each of its errors named by the error's full dotted name. This is the layout Fla
 own error links use (``api_reference/flax.errors.html#flax.errors.<Name>``), so a
 URL printed by either maps onto this site by swapping the base. A project can give a
 module another page (JAX's errors live at ``errors.html``): see
-:class:`flax_errors_ext.model.config.ModuleSpec`.
+:class:`flax_errors_ext.model.config.module_spec.ModuleSpec`.
 
 Each error's entry has a page of its own beside it, ``<module page>/<Name>.html``
 (the layout rustc's error index moved to when its one page grew), and the module's
@@ -80,7 +80,7 @@ class EntryLocation:
 class ConfiguredModule(Protocol):
     """A module as configured: its dotted name and its page (empty: the layout's own).
 
-    :class:`flax_errors_ext.model.config.ModuleSpec` is one; the runtime cannot
+    :class:`flax_errors_ext.model.config.module_spec.ModuleSpec` is one; the runtime cannot
     import the model, so the layout asks only for these two.
     """
 

@@ -33,7 +33,8 @@ from flax_errors_ext.layout import (
     base_url,
     entry_url,
 )
-from flax_errors_ext.model.config import CatalogueConfig, ModuleSpec
+from flax_errors_ext.model.config import CatalogueConfig
+from flax_errors_ext.model.config.module_spec import ModuleSpec
 from flax_errors_ext.model.runs.entry_record import entry_record
 from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.lookup.search import DATA_FILE

@@ -25,7 +25,7 @@ from flax_errors_ext.model.catalogue.discover import (
     module_entries,
     public_classes,
 )
-from flax_errors_ext.model.config import ModuleSpec
+from flax_errors_ext.model.config.module_spec import ModuleSpec
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

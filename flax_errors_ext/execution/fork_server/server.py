@@ -53,9 +53,9 @@ PRELOAD = (
 # Imported lazily by every kernel (JAX's first lowering, the kernel's own start-up),
 # so importing them once here spares each kernel that work. Not required: a JAX
 # or IPython without one of them still gets a working server. Only modules that
-# are the same whenever imported: not doctest (nor what imports it), whose debugger subclasses pdb's
-# class as found at import, which IPython's start-up replaces (every example
-# then crashed on a missing ``set_theme_name``).
+# are the same whenever imported: not doctest (nor what imports it), whose
+# debugger subclasses pdb's class as found at import, which IPython's start-up
+# replaces (every example then crashed on a missing ``set_theme_name``).
 WARM_UP = (
     "jaxlib.mlir.dialects.mhlo",
     "jaxlib.mlir.dialects.builtin",

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from types import ModuleType
 
     from flax_errors_ext.model.catalogue.repairs import DocstringFix
-    from flax_errors_ext.model.config import ModuleSpec
+    from flax_errors_ext.model.config.module_spec import ModuleSpec
 
 
 SHIPPED_CATALOGUE = Path(__file__).resolve().parents[2] / "catalogue"

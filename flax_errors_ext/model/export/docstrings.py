@@ -30,16 +30,21 @@ from __future__ import annotations
 import ast
 import dataclasses
 import difflib
-import io
 import re
 import textwrap
-import tokenize
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.model.catalogue.parse import SECTION_TITLES, parse_docstring
 from flax_errors_ext.model.catalogue.records import FormatProblem, Location
 from flax_errors_ext.model.catalogue.repairs import repaired
 from flax_errors_ext.model.export.examples import examples_section, kept_examples
+from flax_errors_ext.model.export.literals import (
+    STRING_PREFIX,
+    is_one_string,
+    line_starts,
+    source_index,
+    string_literal,
+)
 from flax_errors_ext.model.export.style import WIDTH, mentions_release, wrapped_prose
 
 if TYPE_CHECKING:
@@ -49,8 +54,6 @@ if TYPE_CHECKING:
     from flax_errors_ext.model.catalogue.records import ErrorEntry
     from flax_errors_ext.model.catalogue.repairs import DocstringFix
     from flax_errors_ext.model.export.examples import Section
-
-_PREFIX = re.compile(r"([A-Za-z]*)('''|\"\"\"|'|\")")
 
 
 class ExportError(Exception):
@@ -102,7 +105,7 @@ def export_docstrings(
             f"{path}:{error.lineno or 1}: cannot read it as Python: {error.msg}"
         ) from None
     classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
-    starts = _line_starts(source)
+    starts = line_starts(source)
     newline = "\r\n" if "\r\n" in source else "\n"
     problems = _unmatched(catalogue, fixes, classes, module, path)
     edits: list[tuple[str, _Edit]] = []
@@ -177,8 +180,8 @@ def _export_class(
         return None, refused
     first = node.body[0]
     at = Location(path, first.lineno)
-    start = _offset(source, starts, first.lineno, first.col_offset)
-    end = _offset(source, starts, first.end_lineno or first.lineno, first.end_col_offset or 0)
+    start = source_index(source, starts, first.lineno, first.col_offset)
+    end = source_index(source, starts, first.end_lineno or first.lineno, first.end_col_offset or 0)
     indent = source[starts[first.lineno - 1] : start]
     if indent.strip():
         return None, [FormatProblem(f"{qualname}: its body shares a line with the class", at)]
@@ -190,12 +193,12 @@ def _export_class(
         else None
     )
     if isinstance(constant, str):
-        if not _one_string(literal):
+        if not is_one_string(literal):
             return None, [
                 FormatProblem(f"{qualname}: its docstring is not one string literal", at)
             ]
         theirs = constant
-        match = _PREFIX.match(literal)
+        match = STRING_PREFIX.match(literal)
         prefix, quote = (match.group(1), match.group(2)) if match else ("", '"""')
         quote = quote if len(quote) == 3 else '"""'
     section = examples_section(kept_examples(wanted), len(indent))
@@ -211,7 +214,7 @@ def _export_class(
                 f"{qualname} is left unchanged: its file holds nothing for every release", at
             ),
         ]
-    text = _literal(value, prefix, quote, flax_backslash=any("\\" in x for x in flax_lines))
+    text = string_literal(value, prefix, quote, flax_backslash=any("\\" in x for x in flax_lines))
     got = parse_docstring(ast.literal_eval(text), qualname, path, first.lineno)
     shape = tuple((e.kind, len(e.statements)) for e in got.examples)
     if got.problems or shape != (section.shape if section else ()):
@@ -321,25 +324,6 @@ def _compose(summary: list[str], flax_lines: list[str], ours: list[str], indent:
     return "\n".join([summary[0], *(f"{indent}{x}" if x else "" for x in body), indent])
 
 
-def _literal(value: str, prefix: str, quote: str, *, flax_backslash: bool) -> str:
-    """``value`` as a string literal, raw where that keeps it readable."""
-    letters = prefix.replace("r", "").replace("R", "")
-    raw_ok = (
-        quote not in value
-        and not value.endswith(("\\", quote[0]))
-        and "\r" not in value
-        and "\x00" not in value
-    )
-    was_raw = prefix != letters
-    if raw_ok and (was_raw or ("\\" in value and not flax_backslash)):
-        return f"{prefix if was_raw else letters + 'r'}{quote}{value}{quote}"
-    body = value.replace("\\", "\\\\").replace("\r", "\\r")
-    # Every quote of a run that could close the string, and one that would touch the end.
-    closing = re.compile(f"{quote[0]}{{2,}}|{quote[0]}\\Z")
-    body = closing.sub(lambda run: f"\\{quote[0]}" * len(run.group()), body)
-    return f"{letters}{quote}{body}{quote}"
-
-
 def _cleaned(text: str) -> list[str]:
     """A docstring's lines as :func:`inspect.cleandoc` gives them, each right-stripped."""
     raw = text.expandtabs().split("\n")
@@ -392,25 +376,6 @@ def _joined_opening(lines: list[str]) -> list[str]:
         if opening and not opening.endswith((".", "!", "?", ":", ")", "::")):
             return [lines[0], *lines[2:]]
     return lines
-
-
-def _one_string(literal: str) -> bool:
-    tokens = tokenize.generate_tokens(io.StringIO(literal).readline)
-    kinds = [t.type for t in tokens if t.type not in (tokenize.NEWLINE, tokenize.ENDMARKER)]
-    return kinds == [tokenize.STRING]
-
-
-def _line_starts(source: str) -> list[int]:
-    starts = [0]
-    for line in source.split("\n")[:-1]:
-        starts.append(starts[-1] + len(line) + 1)
-    return starts
-
-
-def _offset(source: str, starts: list[int], lineno: int, byte_offset: int) -> int:
-    """The index in ``source`` of ``ast``'s (line, UTF-8 byte offset) position."""
-    line = source[starts[lineno - 1] : starts[lineno] if lineno < len(starts) else len(source)]
-    return starts[lineno - 1] + len(line.encode("utf-8")[:byte_offset].decode("utf-8", "replace"))
 
 
 def _lines(text: str) -> list[str]:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping
 
     from flax_errors_ext.layout import SiteLayout
-    from flax_errors_ext.model.config import ModuleSpec
+    from flax_errors_ext.model.config.module_spec import ModuleSpec
     from flax_errors_ext.model.history.releases import History
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from flax_errors_ext.execution.catalogue.modules import ModulePages, load_module
 from flax_errors_ext.layout import SiteLayout
-from flax_errors_ext.model.config import ModuleSpec
+from flax_errors_ext.model.config.module_spec import ModuleSpec
 
 if TYPE_CHECKING:
     from pathlib import Path

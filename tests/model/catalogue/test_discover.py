@@ -17,7 +17,8 @@ from flax_errors_ext.model.catalogue.discover import (
     module_entries,
 )
 from flax_errors_ext.model.catalogue.repairs import DOCSTRING_FIXES, DocstringFix
-from flax_errors_ext.model.config import CatalogueConfig, ModuleSpec
+from flax_errors_ext.model.config import CatalogueConfig
+from flax_errors_ext.model.config.module_spec import ModuleSpec
 
 if TYPE_CHECKING:
     from collections.abc import Callable

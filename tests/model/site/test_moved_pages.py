@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flax_errors_ext.layout import SiteLayout
-from flax_errors_ext.model.config import ModuleSpec
+from flax_errors_ext.model.config.module_spec import ModuleSpec
 from flax_errors_ext.model.history.releases import (
     EntryRun,
     ExampleRun,

@@ -11,159 +11,27 @@ import dataclasses
 import functools
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.layout import DEFAULT_BASE_URL, FLAX_BASE_URL, SiteLayout
+from flax_errors_ext.layout import DEFAULT_BASE_URL, SiteLayout
+from flax_errors_ext.model.config.module_spec import KNOWN_MODULES, ModuleSpec
+from flax_errors_ext.model.config.values import (
+    boolean,
+    file_list,
+    folder_list,
+    http_url,
+    meta,
+    module_list,
+    non_negative_int,
+    one_of,
+    positive_int,
+    source_links,
+)
 from flax_errors_ext.model.history.releases import SHIPPED
 from flax_errors_ext.model.runs.output_limit import DEFAULT_LIMIT
-from flax_errors_ext.model.site.frame_links import template_problem
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Iterator
 
 PREFIX = "flax_errors_"
-
-
-def _module_list(value: Any) -> None:
-    if not isinstance(value, list | tuple):
-        raise TypeError(
-            "must be a list of dotted module names, or of dicts such as "
-            "{'module': 'jax.errors', 'page': 'errors'}"
-        )
-    for item in value:
-        ModuleSpec.from_value(item)
-
-
-def _folder_list(value: Any) -> None:
-    if isinstance(value, str):
-        return
-    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-        raise TypeError("must be a folder, or a list of folders")
-
-
-def _file_list(value: Any) -> None:
-    if isinstance(value, str):
-        return
-    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-        raise TypeError("must be a file, or a list of files")
-
-
-def _choice(*choices: str) -> Callable[[Any], None]:
-    def validate(value: Any) -> None:
-        if value not in choices:
-            raise TypeError("must be one of " + ", ".join(repr(c) for c in choices))
-
-    return validate
-
-
-def _url(value: Any) -> None:
-    if not isinstance(value, str) or not value.startswith(("http://", "https://")):
-        raise TypeError("must be an http(s) URL")
-
-
-def _positive_int(unit: str) -> Callable[[Any], None]:
-    def validate(value: Any) -> None:
-        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-            raise TypeError(f"must be a positive whole number of {unit}")
-
-    return validate
-
-
-def _non_negative_int(value: Any) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise TypeError("must be a whole number, 0 or more")
-
-
-def _source_links(value: Any) -> None:
-    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
-        raise TypeError("must be a dict of package name to URL template (or None)")
-    for package, template in value.items():
-        problem = template_problem(template) if template is not None else ""
-        if problem:
-            raise TypeError(f"{package!r}: the template {problem}")
-
-
-def _bool(value: Any) -> None:
-    if not isinstance(value, bool):
-        raise TypeError("must be True or False")
-
-
-def _meta(
-    help_text: str, validator: Callable[[Any], None], *, changes_pages: bool = True
-) -> dict[str, Any]:
-    """A field's metadata.
-
-    ``changes_pages=False``: the setting only changes how fast the examples run, so
-    changing it need not read any page again.
-    """
-    return {"help": help_text, "validator": validator, "changes_pages": changes_pages}
-
-
-KNOWN_MODULES: dict[str, dict[str, Any]] = {
-    "flax.errors": {"upstream": FLAX_BASE_URL},
-    "jax.errors": {"page": "errors", "upstream": "https://docs.jax.dev/en/latest"},
-}
-"""Where the errors of well-known modules point: their page and the site they print.
-
-A module listed by name alone takes these, so that the URL its errors print,
-rebased onto this site, lands on its entry. A dict in ``flax_errors_modules``
-overrides any of them.
-"""
-
-_SPEC_KEYS = {"module", "page", "bases", "exclude", "upstream"}
-
-
-@dataclasses.dataclass(frozen=True)
-class ModuleSpec:
-    """One catalogued module, and what of it becomes entries on which page."""
-
-    name: str
-    """The module's dotted name: entries are ``<name>.<Class>``, their anchors too."""
-    page: str = ""
-    """The docname of the module's page; empty means the layout's own
-    (``api_reference/<name>``): ask :attr:`CatalogueConfig.layout`."""
-    bases: tuple[str, ...] = ()
-    """Dotted names of classes an entry must subclass; empty means any exception."""
-    exclude: tuple[str, ...] = ()
-    """Class names that are left out."""
-    upstream: str = ""
-    """The base URL of the documentation this module's errors print links to, if
-    not this site: its URLs are this site's with that base."""
-
-    @classmethod
-    def from_value(cls, value: Any) -> ModuleSpec:
-        """A spec from a ``flax_errors_modules`` item: a dotted name, or a dict.
-
-        Raises:
-            TypeError: saying what is wrong with ``value``.
-        """
-        if isinstance(value, ModuleSpec):
-            return value
-        if isinstance(value, str):
-            value = {"module": value}
-        if not isinstance(value, dict) or not isinstance(value.get("module"), str):
-            raise TypeError(
-                f"each module must be a dotted name or a dict with a 'module' key; got {value!r}"
-            )
-        unknown = set(value) - _SPEC_KEYS
-        if unknown:
-            raise TypeError(
-                f"{value['module']}: unknown key(s) {sorted(unknown)}; "
-                f"the keys are {sorted(_SPEC_KEYS)}"
-            )
-        merged = {**KNOWN_MODULES.get(value["module"], {}), **value}
-        for key in ("page", "upstream"):
-            if not isinstance(merged.get(key, ""), str):
-                raise TypeError(f"{value['module']}: {key!r} must be a string")
-        for key in ("bases", "exclude"):
-            names = merged.get(key, ())
-            if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
-                raise TypeError(f"{value['module']}: {key!r} must be a list of names")
-        return cls(
-            name=merged["module"],
-            page=merged.get("page", "").strip("/"),
-            bases=tuple(merged.get("bases", ())),
-            exclude=tuple(merged.get("exclude", ())),
-            upstream=merged.get("upstream", "").rstrip("/"),
-        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -172,36 +40,36 @@ class CatalogueConfig:
 
     modules: tuple[ModuleSpec, ...] = dataclasses.field(
         default=(),
-        metadata=_meta(
+        metadata=meta(
             "The modules whose error classes are catalogued: every public exception class "
             "each one exposes (its __all__, else the public classes it defines). An item is "
             "a dotted name, or a dict: {'module': name, 'page': docname (default "
             "api_reference/<module>), 'bases': [dotted class names an entry must subclass], "
             "'exclude': [class names to leave out], 'upstream': base URL of the docs its "
             "errors print}. flax.errors and jax.errors know their page and upstream.",
-            _module_list,
+            module_list,
         ),
     )
     pages: str = dataclasses.field(
         default="error",
-        metadata=_meta(
+        metadata=meta(
             "'error': each entry on a page of its own (<module page>/<Name>.html), its "
             "module's page an index of them, where the URLs the errors print land and are "
             "taken on to the entry; 'module': every entry on its module's page, as a "
             "library with a few errors may prefer.",
-            _choice("error", "module"),
+            one_of("error", "module"),
         ),
     )
     timeout: int = dataclasses.field(
         default=120,
-        metadata=_meta(
+        metadata=meta(
             "Seconds one example may run before it is stopped and reported as timed out.",
-            _positive_int("seconds"),
+            positive_int("seconds"),
         ),
     )
     execution_mode: str = dataclasses.field(
         default="auto",
-        metadata=_meta(
+        metadata=meta(
             "How the catalogue's examples run, whatever myst-nb does with the project's "
             "own notebooks: 'auto' follows nb_execution_mode ('auto' and 'inline' run "
             "as 'cache'); 'cache' runs each entry once and serves it from the execution "
@@ -209,108 +77,108 @@ class CatalogueConfig:
             "build; 'off' runs none (each entry is shown not run). A project whose "
             "notebooks stay unexecuted (nb_execution_mode = 'off') sets 'cache' to keep "
             "its errors' examples checked.",
-            _choice("auto", "cache", "force", "off"),
+            one_of("auto", "cache", "force", "off"),
         ),
     )
     jobs: int = dataclasses.field(
         default=0,
-        metadata=_meta(
+        metadata=meta(
             "How many kernels one page runs at once; 0 means three for every two CPUs. Each "
             "entry still has a kernel of its own.",
-            _non_negative_int,
+            non_negative_int,
             changes_pages=False,
         ),
     )
     warm_kernels: bool = dataclasses.field(
         default=True,
-        metadata=_meta(
+        metadata=meta(
             "Fork each entry's kernel from a server that has already imported jax and "
             "flax, instead of starting every kernel from scratch. Still one fresh "
             "process per entry; Linux and macOS only.",
-            _bool,
+            boolean,
             changes_pages=False,
         ),
     )
     keep_kernel_server: int = dataclasses.field(
         default=0,
-        metadata=_meta(
+        metadata=meta(
             "Seconds the warm kernel server stays, idle, after a build, so that the next "
             "build of the same output folder starts its kernels at once (it is reused "
             "only while nothing it imported has changed). 0 stops it with the build.",
-            _non_negative_int,
+            non_negative_int,
             changes_pages=False,
         ),
     )
     compilation_cache: bool = dataclasses.field(
         default=True,
-        metadata=_meta(
+        metadata=meta(
             "Share JAX's persistent compilation cache between the build's kernels "
             "(in _build/flax_errors/jax_cache), unless JAX_COMPILATION_CACHE_DIR is set. "
             "Set in the kernels' environment only, never in the Sphinx process's.",
-            _bool,
+            boolean,
             changes_pages=False,
         ),
     )
     catalogue_dirs: tuple[str, ...] = dataclasses.field(
         default=(),
-        metadata=_meta(
+        metadata=meta(
             "Folders of example files for error modules whose docstrings this project "
             "cannot edit: <folder>/<module>/<Class>.txt, relative to conf.py. They are "
             "searched before the catalogue shipped with flax_errors_ext (Flax's and JAX's "
             "errors), never instead of it.",
-            _folder_list,
+            folder_list,
         ),
     )
     upstream: str = dataclasses.field(
         default="warn",
-        metadata=_meta(
+        metadata=meta(
             "What the doctest examples in another project's docstrings (JAX's) do: they "
             "run as that project's doctest would and their verdicts are shown on the entry "
             "and in errors.json. 'error': upstream drift fails the build; 'warn': it is a "
             "warning of type flax-errors.upstream; 'show': only shown; 'off': not run.",
-            _choice("error", "warn", "show", "off"),
+            one_of("error", "warn", "show", "off"),
         ),
     )
     base_url: str = dataclasses.field(
         default=DEFAULT_BASE_URL,
-        metadata=_meta(
+        metadata=meta(
             "Where this site is published: the command line's links, and the base that "
             "printed URLs are rebased onto. FLAX_ERRORS_BASE_URL, when set, overrides it.",
-            _url,
+            http_url,
         ),
     )
     source_links: dict[str, str | None] = dataclasses.field(
         default_factory=dict,
         hash=False,
-        metadata=_meta(
+        metadata=meta(
             "Where library frames of the full tracebacks link to: a dict of package (the "
             "first folder of the path a frame shows) to a URL template naming {version} "
             "(the version that ran), {path} (the file inside its import root) and {line}. "
             "It extends the built-in links of flax and jax (at the tags v{version} and "
             "jax-v{version} on GitHub); None takes a link away. A frame of a package not "
             "listed, or that ran no release version, is not linked.",
-            _source_links,
+            source_links,
         ),
     )
     strict: bool = dataclasses.field(
         default=False,
-        metadata=_meta(
-            "Fail the build when an error class has no examples (otherwise a warning).", _bool
+        metadata=meta(
+            "Fail the build when an error class has no examples (otherwise a warning).", boolean
         ),
     )
     output_limit: int = dataclasses.field(
         default=DEFAULT_LIMIT,
-        metadata=_meta(
+        metadata=meta(
             "Characters of one statement's output, exception message or traceback that "
             "the page, errors.json and the execution cache keep (default 100,000). A "
             "longer text keeps its head and tail around a marker line that says how much "
             "was cut; the example is still judged on the whole text.",
-            _positive_int("characters"),
+            positive_int("characters"),
         ),
     )
     history: tuple[str, ...] = dataclasses.field(
         default=(SHIPPED,),
-        metadata=_meta(
+        metadata=meta(
             "History files (as nox -s history writes them) whose releases the site shows: "
             "under each entry a strip with a cell per release and its history in a line, "
             "retired classes at the end of their module's page, and a matrix of every "
@@ -320,12 +188,12 @@ class CatalogueConfig:
             "other modules show no history. A record of other code than an entry's bad "
             "examples now is left out, with a note, and a warning of type "
             "flax-errors.history-stale.",
-            _file_list,
+            file_list,
         ),
     )
     device_runs: tuple[str, ...] = dataclasses.field(
         default=(),
-        metadata=_meta(
+        metadata=meta(
             "errors.json documents of runs on other devices (flax-errors check --json on "
             "a GPU machine, or here with XLA_FLAGS=--xla_force_host_platform_device_count=8) "
             "to set beside this build's own: an entry that did the same there reads "
@@ -334,7 +202,7 @@ class CatalogueConfig:
             "versions says which. Paths are relative to conf.py; errors.json gets each "
             "entry's outcome per run. A file that cannot be read is a warning of type "
             "flax-errors.device-runs.",
-            _file_list,
+            file_list,
         ),
     )
 

@@ -1,0 +1,101 @@
+"""What each setting accepts: the validators that the settings' metadata names.
+
+Each raises :class:`TypeError` saying what the value must be; the Sphinx glue
+turns that into a warning naming the setting.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from flax_errors_ext.model.config.module_spec import ModuleSpec
+from flax_errors_ext.model.site.frame_links import template_problem
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+
+def module_list(value: Any) -> None:
+    """``flax_errors_modules``: dotted names, or dicts that :class:`ModuleSpec` reads."""
+    if not isinstance(value, list | tuple):
+        raise TypeError(
+            "must be a list of dotted module names, or of dicts such as "
+            "{'module': 'jax.errors', 'page': 'errors'}"
+        )
+    for item in value:
+        ModuleSpec.from_value(item)
+
+
+def folder_list(value: Any) -> None:
+    """A folder, or a list of folders."""
+    if isinstance(value, str):
+        return
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise TypeError("must be a folder, or a list of folders")
+
+
+def file_list(value: Any) -> None:
+    """A file, or a list of files."""
+    if isinstance(value, str):
+        return
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise TypeError("must be a file, or a list of files")
+
+
+def one_of(*choices: str) -> Callable[[Any], None]:
+    """One of ``choices``."""
+
+    def validate(value: Any) -> None:
+        if value not in choices:
+            raise TypeError("must be one of " + ", ".join(repr(c) for c in choices))
+
+    return validate
+
+
+def http_url(value: Any) -> None:
+    """An http(s) URL."""
+    if not isinstance(value, str) or not value.startswith(("http://", "https://")):
+        raise TypeError("must be an http(s) URL")
+
+
+def positive_int(unit: str) -> Callable[[Any], None]:
+    """A whole number of ``unit``, 1 or more."""
+
+    def validate(value: Any) -> None:
+        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+            raise TypeError(f"must be a positive whole number of {unit}")
+
+    return validate
+
+
+def non_negative_int(value: Any) -> None:
+    """A whole number, 0 or more."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise TypeError("must be a whole number, 0 or more")
+
+
+def source_links(value: Any) -> None:
+    """Package name to a source-link URL template (or None), each template sound."""
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        raise TypeError("must be a dict of package name to URL template (or None)")
+    for package, template in value.items():
+        problem = template_problem(template) if template is not None else ""
+        if problem:
+            raise TypeError(f"{package!r}: the template {problem}")
+
+
+def boolean(value: Any) -> None:
+    """True or False."""
+    if not isinstance(value, bool):
+        raise TypeError("must be True or False")
+
+
+def meta(
+    help_text: str, validator: Callable[[Any], None], *, changes_pages: bool = True
+) -> dict[str, Any]:
+    """A field's metadata.
+
+    ``changes_pages=False``: the setting only changes how fast the examples run, so
+    changing it need not read any page again.
+    """
+    return {"help": help_text, "validator": validator, "changes_pages": changes_pages}
