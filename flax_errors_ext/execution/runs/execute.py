@@ -210,13 +210,26 @@ def _loaded(finish: dict[str, Any]) -> tuple[LoadedFile, ...]:
     return unpack_loaded(finish.get("loaded", ""))
 
 
+_shared_files: dict[tuple[Any, ...], LoadedFile] = {}
+"""Every loaded file read in this process, once: most entries of a build loaded the
+same thousand files, and the environment Sphinx pickles then holds each once."""
+
+
 def unpack_loaded(packed: Any) -> tuple[LoadedFile, ...]:
     """The files :func:`~.kernel_environment.loaded_files` packed; () if none."""
     try:
         items = json.loads(zlib.decompress(base64.b64decode(packed)))
-        return tuple(LoadedFile.from_json(item) for item in items)
+        return tuple(_shared_file(item) for item in items)
     except (TypeError, ValueError, zlib.error):
         return ()
+
+
+def _shared_file(item: Any) -> LoadedFile:
+    key = tuple(item)
+    found = _shared_files.get(key)
+    if found is None:
+        found = _shared_files.setdefault(key, LoadedFile.from_json(item))
+    return found
 
 
 def remember(result: NotebookNode, path: Path, nb_config: NbParserConfig, seconds: float) -> None:

@@ -1,9 +1,13 @@
-"""The execution cache as the entries' threads share it."""
+"""The execution cache as the entries' threads share it, and what its runs loaded."""
 
 from __future__ import annotations
 
+import base64
+import json
+import pickle
 import threading
 import time
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -11,7 +15,13 @@ import nbformat
 from jupyter_cache.cache.main import JupyterCacheBase
 from myst_nb.core.config import NbParserConfig
 
-from flax_errors_ext.execution.runs.execute import execute_notebook, forget, remember
+from flax_errors_ext.execution.runs.execute import (
+    execute_notebook,
+    forget,
+    remember,
+    unpack_loaded,
+)
+from flax_errors_ext.model.runs.loaded_files import LoadedFile
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -79,3 +89,26 @@ def test_the_threads_use_the_cache_one_at_a_time_and_lose_nothing(
     cache = get_cache(str(tmp_path / "c"))
     assert cache.list_cache_records() == []
     assert not any((tmp_path / "c" / "executed").iterdir())
+
+
+def _packed(files: list[Any]) -> str:
+    return base64.b64encode(zlib.compress(json.dumps(files).encode())).decode("ascii")
+
+
+def test_files_that_runs_share_are_read_into_one_object() -> None:
+    common = [[f"/site-packages/lib{n}.py", n, 10**18 + n] for n in range(500)]
+    first = unpack_loaded(_packed([*common, ["/project/a.py", 1, 2]]))
+    second = unpack_loaded(_packed([["/project/b.py", 3, 4], *common]))
+    assert first[-1] == LoadedFile("/project/a.py", 1, 2)
+    assert all(x is y for x, y in zip(first[:500], second[1:], strict=True))
+    # Sphinx keeps every page's files in its pickled environment: shared, they are
+    # written once, not once per page.
+    apart = pickle.dumps([first, second])
+    assert len(apart) < len(pickle.dumps(first)) * 1.1
+
+
+def test_a_damaged_record_of_loaded_files_reads_as_none() -> None:
+    assert unpack_loaded("not base64 zlib") == ()
+    assert unpack_loaded(_packed([["/a.py", "size?", 0]])) == ()
+    assert unpack_loaded(_packed([{"path": "/a.py"}])) == ()
+    assert unpack_loaded(None) == ()
