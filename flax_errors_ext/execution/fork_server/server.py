@@ -66,7 +66,7 @@ WARM_UP = (
     "IPython.utils.wildcard",
     "IPython.extensions.storemagic",
     "readline",
-    "unittest",  # doctest's own imports, all but doctest itself (see below)
+    "unittest",  # doctest's own imports, all but doctest itself (see above)
     "difflib",
     "concurrent.futures.thread",
     "runpy",

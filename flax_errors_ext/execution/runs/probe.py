@@ -29,8 +29,10 @@ RUNTIME_MODULES = (
     "flax_errors_ext.errors",
     "flax_errors_ext.jit_hook",
     "flax_errors_ext.execution.runs.in_kernel",
+    "flax_errors_ext.execution.runs.kernel_environment",
 )
-"""Our own code that runs in the kernel and shapes what examples raise."""
+"""Our own code that runs in the kernel and shapes what examples raise, or what the
+kernel reports of them (the versions and loaded files the cache trusts)."""
 
 _PROBE = (
     "import json; from flax_errors_ext.execution.runs.in_kernel import device_record as d; "
