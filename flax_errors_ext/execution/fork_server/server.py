@@ -18,13 +18,19 @@ started it, unless that build asks it to linger for the next one (see
 from __future__ import annotations
 
 import contextlib
+import importlib
+import importlib.metadata
+import importlib.util
 import json
 import os
+import pkgutil
 import selectors
 import signal
+import site
 import socket
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from flax_errors_ext.execution.fork_server.launcher import ordinary_kernel
 from flax_errors_ext.execution.fork_server.protocol import (
@@ -37,6 +43,9 @@ from flax_errors_ext.execution.fork_server.protocol import (
     decode,
     receive,
 )
+
+if TYPE_CHECKING:
+    from types import ModuleType
 
 PRELOAD = (
     "ipykernel.kernelapp",
@@ -77,7 +86,17 @@ WARM_UP = (
 )
 # Environment variables read when these modules are imported: a kernel that needs
 # other values than the server had must import afresh.
-_IMPORT_TIME_PREFIXES = ("JAX_", "XLA_", "TF_", "CUDA", "NVIDIA_", "TPU_", "FLAX_", "PYTHON")
+_IMPORT_TIME_PREFIXES = (
+    "JAX_",
+    "XLA_",
+    "TF_",
+    "CUDA",
+    "NVIDIA_",
+    "TPU_",
+    "FLAX_",
+    "PYTHON",
+    "PJRT_",  # JAX's plugins named by path: looked for once, here (_look_for_jax_plugins)
+)
 _POLL_S = 1.0  # how often the server looks whether its build is still there
 
 
@@ -125,8 +144,6 @@ def preload() -> dict[str, int]:
             survive a fork. A server that exits makes every launcher start an
             ordinary kernel instead.
     """
-    import importlib
-
     for name in PRELOAD:
         importlib.import_module(name)
     for name in WARM_UP:
@@ -136,9 +153,50 @@ def preload() -> dict[str, int]:
 
     if xla_bridge.backends_are_initialized():
         raise SystemExit("flax-errors kernel server: a JAX backend started on import; not serving")
+    _look_for_jax_plugins(xla_bridge)
     from flax_errors_ext.execution.runs.kernel_environment import note_environment
 
-    return {path: mtime for path, _, mtime in note_environment().values()}
+    imported = {path: mtime for path, _, mtime in note_environment().values()}
+    return imported | _package_folders()
+
+
+def _look_for_jax_plugins(xla_bridge: ModuleType) -> None:
+    """Do JAX's search for PJRT plugins once, here, where it finds none.
+
+    JAX searches when a backend first starts, in every kernel: it reads the entry
+    points of every installed distribution, about 15 ms of processor time per
+    kernel. Where the search finds nothing, its outcome (no plugin) is the same in
+    every kernel, so the server does it for them all. Where it would find a
+    plugin, each kernel still searches for itself: registering a plugin loads its
+    library, whose start-up need not survive a fork. A plugin installed later makes
+    the server stale (:func:`_package_folders`), and a kernel that names plugins by
+    environment variable is not served (``PJRT_`` is an import-time prefix).
+    """
+    search = getattr(xla_bridge, "_discover_and_register_pjrt_plugins", None)
+    if search is None or os.environ.get("PJRT_NAMES_AND_LIBRARY_PATHS"):
+        return  # a JAX that searches otherwise, or plugins named by path
+    if importlib.metadata.entry_points(group="jax_plugins"):
+        return
+    namespace = sys.modules.get("jax_plugins") or importlib.util.find_spec("jax_plugins")
+    paths = getattr(namespace, "__path__", None) or getattr(
+        namespace, "submodule_search_locations", None
+    )
+    if paths and any(pkgutil.iter_modules(paths)):
+        return
+    search()
+
+
+def _package_folders() -> dict[str, int]:
+    """The folders packages are installed into, with their modification times.
+
+    One changes when a distribution is installed into it or removed from it, which
+    makes the server stale: a new JAX plugin, say, that its kernels would not see.
+    """
+    folders = {}
+    for folder in {*site.getsitepackages(), site.getusersitepackages()} & set(sys.path):
+        with contextlib.suppress(OSError):
+            folders[folder] = os.stat(folder).st_mtime_ns
+    return folders
 
 
 def serve(path: str, build: int) -> None:
@@ -153,7 +211,23 @@ def serve(path: str, build: int) -> None:
         del sys.path[0]
     before = dict(os.environ)
     imported = preload()
-    _Server(path, build, _ImportEnvironment(before, dict(os.environ)), imported).run()
+    server = _Server(path, build, _ImportEnvironment(before, dict(os.environ)), imported)
+    try:
+        server.run()
+    except SystemExit as stopped:
+        _exit_now(stopped.code if isinstance(stopped.code, int) else 1)
+    _exit_now(0)
+
+
+def _exit_now(status: int) -> None:
+    """End the server once :meth:`_Server.run` has ended its kernels and removed its socket.
+
+    Without the interpreter's finalisation: tearing down jax, flax and IPython
+    module by module took half a second, which every build waited for at its end.
+    """
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
 
 
 class _Server:

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
     from jupyter_cache.base import JupyterCacheBase
     from myst_nb.core.config import NbParserConfig
+    from sqlalchemy.engine import Engine
 
 
 @dataclasses.dataclass(frozen=True)
@@ -124,9 +125,9 @@ def _execute(
 
 def _served(result: NotebookNode, examples: int) -> Execution:
     """What a notebook that ran to the end (now, or when it was cached) recorded."""
-    last = _finish_record(result)
+    records, last = _records(result)
     return Execution(
-        runs=_read_runs(result, examples),
+        runs=_runs(records, examples),
         device=Device.from_json(last.get("device")),
         versions=last.get("versions", {}),
         loaded=_loaded(last),
@@ -137,7 +138,7 @@ def _failed(
     result: NotebookNode, examples: int, started: float, failure: Verdict, detail: str
 ) -> Execution:
     return Execution(
-        runs=_read_runs(result, examples),
+        runs=_runs(_records(result)[0], examples),
         failure=failure,
         failure_detail=detail,
         executed=True,
@@ -193,9 +194,32 @@ def _cache_held(nb_config: NbParserConfig) -> Iterator[JupyterCacheBase | None]:
         identity, cache = _caches.get(folder, (None, None))
         if cache is None or identity is None or identity != _identity(database):
             cache = get_cache(folder)
-            cache.list_cache_records()  # creates the database where there is none
+            _without_flushes(cache.db)  # also creates the database where there is none
+            cache.list_cache_records()
             _caches[folder] = (_identity(database), cache)
         yield cache
+
+
+def _without_flushes(engine: Engine) -> None:
+    """Let SQLite commit to the cache database without waiting for the disk.
+
+    jupyter-cache commits on every look-up (it records when each run was last
+    read), and SQLite's default flushes every commit to the disk: for a build whose
+    entries all come from the cache, that wait was the largest part of each hit. A
+    cache needs no such durability: should a crash leave the database damaged,
+    the next build rebuilds it from the notebooks the folder keeps
+    (:func:`~flax_errors_ext.execution.session.open_cache_database`).
+    """
+    from sqlalchemy import event
+
+    event.listen(engine, "connect", _commit_without_flush)
+    engine.dispose()  # the connection made to create the database: one without
+
+
+def _commit_without_flush(connection: Any, _: object) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA synchronous = OFF")
+    cursor.close()
 
 
 def _identity(database: Path) -> tuple[int, int] | None:
@@ -254,34 +278,32 @@ def forget(notebook: NotebookNode, nb_config: NbParserConfig) -> None:
                 cache.remove_cache(cache.match_cache_notebook(notebook).pk)
 
 
-def _records(notebook: NotebookNode, role: str) -> dict[int, dict[str, Any]]:
-    """The kernel's records from the cells of ``role``, by example index."""
-    records: dict[int, dict[str, Any]] = {}
+def _records(notebook: NotebookNode) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
+    """The kernel's records: each example's by its index, and the wrap-up's ({} if none)."""
+    examples: dict[int, dict[str, Any]] = {}
+    finish: dict[str, Any] = {}
     for cell in notebook.cells:
         metadata = cell.get("metadata", {}).get("flax_errors", {})
-        if metadata.get("role") != role:
-            continue
         for output in cell.get("outputs", []):
-            data = output.get("data", {})
-            if RESULT_MIME in data:
-                records[int(metadata.get("index", 0))] = dict(data[RESULT_MIME])
-    return records
+            record = output.get("data", {}).get(RESULT_MIME)
+            if not isinstance(record, dict):
+                continue
+            if "statements" in record:
+                examples[int(metadata.get("index", 0))] = dict(record)
+            else:
+                finish = dict(record)
+    return examples, finish
 
 
-def _read_runs(
-    notebook: NotebookNode, examples: int
+def _runs(
+    records: dict[int, dict[str, Any]], examples: int
 ) -> tuple[tuple[StatementRun, ...] | None, ...]:
-    records = _records(notebook, "example")
     return tuple(
         tuple(StatementRun.from_json(s) for s in records[i]["statements"])
         if i in records
         else None
         for i in range(examples)
     )
-
-
-def _finish_record(notebook: NotebookNode) -> dict[str, Any]:
-    return _records(notebook, "finish").get(0, {})
 
 
 def _last_line(text: str | None) -> str:

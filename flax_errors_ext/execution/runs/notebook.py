@@ -1,10 +1,11 @@
 """Turn a catalogue entry into the notebook that runs its examples.
 
 One notebook per entry, so every error runs in a fresh kernel of its own and is
-cached on its own. The first cell carries the entry's fingerprint and the output
-limit, which puts the package versions, device, runtime sources and the limit into
-jupyter-cache's key; each later cell runs one example through
-:mod:`flax_errors_ext.execution.runs.in_kernel`.
+cached on its own. Each cell runs one example through
+:mod:`flax_errors_ext.execution.runs.in_kernel`. The first begins with the entry's
+fingerprint and the output limit, which puts the package versions, device, runtime
+sources and the limit into jupyter-cache's key; the last ends by reporting where
+the examples ran.
 """
 
 from __future__ import annotations
@@ -35,12 +36,12 @@ def build_notebook(
     output_limit: int = DEFAULT_LIMIT,
     documented: Collection[int] = (),
 ) -> NotebookNode:
-    """The notebook for ``entry``: a setup cell, then one cell per example.
+    """The notebook for ``entry``: one cell per example, the first also sets up the kernel.
 
     Args:
         entry: The error whose examples to run.
         fingerprint: What the cache must key on besides the code; its canonical
-            JSON is written into the first cell.
+            JSON is written at the top of the first cell.
         import_paths: Directories the kernel needs on ``sys.path`` to import the
             catalogued module.
         timeout: Seconds each example may run.
@@ -51,18 +52,22 @@ def build_notebook(
             :func:`~flax_errors_ext.model.runs.output_limit.fit`). Their text is then
             part of the cache key.
     """
-    setup = (
-        f"# flax-errors: {entry.qualname}. This cell keys the execution cache.\n"
+    begin = (
+        f"# flax-errors: {entry.qualname}. These lines key the execution cache.\n"
         f"from {KERNEL_MODULE} import begin, finish, run_example\n"
         f"begin({fingerprint.to_json()!r}, {import_paths!r}, {output_limit!r})\n"
     )
-    cells = [_code_cell(setup, role="setup")]
     numbered = _number_statements(entry)
     total = sum(len(example.statements) for example in entry.examples)
-    for index, example in enumerate(entry.examples):
-        code = _example_code(entry, example, numbered[index], total, documented)
-        cells.append(_code_cell(code, role="example", index=index))
-    cells.append(_code_cell("finish()\n", role="finish"))
+    codes = [
+        _example_code(entry, example, numbered[index], total, documented)
+        for index, example in enumerate(entry.examples)
+    ] or [""]
+    # Set-up and wrap-up share the first and last example's cells: each cell is a
+    # round of messages between build and kernel, as much as a light example costs.
+    codes[0] = begin + codes[0]
+    codes[-1] += "finish()\n"
+    cells = [_code_cell(code, role="example", index=index) for index, code in enumerate(codes)]
     notebook: NotebookNode = nbformat.v4.new_notebook(  # type: ignore[no-untyped-call]
         cells=cells,
         metadata={

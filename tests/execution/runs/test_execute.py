@@ -16,6 +16,7 @@ from jupyter_cache.cache.main import JupyterCacheBase
 from myst_nb.core.config import NbParserConfig
 
 from flax_errors_ext.execution.runs.execute import (
+    _cache_held,
     execute_notebook,
     forget,
     remember,
@@ -112,3 +113,17 @@ def test_a_damaged_record_of_loaded_files_reads_as_none() -> None:
     assert unpack_loaded(_packed([["/a.py", "size?", 0]])) == ()
     assert unpack_loaded(_packed([{"path": "/a.py"}])) == ()
     assert unpack_loaded(None) == ()
+
+
+def test_the_cache_database_commits_without_waiting_for_the_disk(tmp_path: Path) -> None:
+    # jupyter-cache commits at every look-up; a cache needs no durability (a damaged
+    # database is rebuilt from the notebooks it keeps).
+    nb_config = NbParserConfig(execution_mode="cache", execution_cache_path=str(tmp_path / "c"))
+    remember(_executed(1), tmp_path / "entry1.ipynb", nb_config, seconds=0.1)
+    served = execute_notebook(_executed(1), tmp_path / "entry1.ipynb", nb_config, examples=0)
+    assert not served.executed
+
+    with _cache_held(nb_config) as cache:
+        assert cache is not None
+        with cache.db.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 0  # OFF
