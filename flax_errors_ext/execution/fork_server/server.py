@@ -135,9 +135,11 @@ def preload() -> dict[str, int]:
     """Import what every kernel needs, and make sure that this left no backend running.
 
     Returns:
-        Every file imported, with its modification time: noted once here for the
-        kernels to report as their dependencies (see
-        :func:`~flax_errors_ext.execution.runs.kernel_environment.note_environment`).
+        Every file imported (noted once here for the kernels to report as their
+        dependencies, see
+        :func:`~flax_errors_ext.execution.runs.kernel_environment.note_environment`)
+        and every folder packages are installed into, with its modification time:
+        what a later build's freshness check compares.
 
     Raises:
         SystemExit: if a JAX backend started on import: its threads would not
@@ -237,7 +239,8 @@ class _Server:
     outlives the build and exits once it has been idle (no kernel running, no
     request) that many seconds, so that the next build can reuse it; a build that
     finds it first asks whether it is *fresh*: the same Python, the same
-    import-time environment, and not one file it imported changed since.
+    import-time environment, not one file it imported changed since, and no package
+    installed or removed since.
     """
 
     def __init__(
