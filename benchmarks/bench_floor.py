@@ -25,7 +25,7 @@ from pathlib import Path
 
 from flax_errors_ext.cli.project import DEFAULT_MODULES
 from flax_errors_ext.execution.catalogue.modules import load_module
-from flax_errors_ext.execution.fork_server import server as fork_server
+from flax_errors_ext.execution.fork_server.preload import preload
 from flax_errors_ext.execution.runs.in_kernel import run_statements
 from flax_errors_ext.execution.runs.kernelspec import compilation_cache_env
 from flax_errors_ext.execution.runs.run import default_jobs
@@ -50,7 +50,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="flax-errors-floor-") as cache:
         # The forked workers are this process's children: its environment is theirs.
         os.environ.update(compilation_cache_env(Path(cache)))
-        fork_server.preload()
+        preload()
         entries = []
         for module_name in args.module or DEFAULT_MODULES:
             module = load_module(module_name, [args.catalogue_dir]).without_upstream()

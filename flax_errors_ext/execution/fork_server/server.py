@@ -18,21 +18,16 @@ started it, unless that build asks it to linger for the next one (see
 from __future__ import annotations
 
 import contextlib
-import importlib
-import importlib.metadata
-import importlib.util
 import json
 import os
-import pkgutil
 import selectors
 import signal
-import site
 import socket
 import sys
 import time
-from typing import TYPE_CHECKING
 
 from flax_errors_ext.execution.fork_server.launcher import ordinary_kernel
+from flax_errors_ext.execution.fork_server.preload import ImportEnvironment, preload
 from flax_errors_ext.execution.fork_server.protocol import (
     FreshnessRequest,
     KernelRequest,
@@ -44,161 +39,7 @@ from flax_errors_ext.execution.fork_server.protocol import (
     receive,
 )
 
-if TYPE_CHECKING:
-    from types import ModuleType
-
-PRELOAD = (
-    "ipykernel.kernelapp",
-    "ipykernel.ipkernel",
-    "ipykernel.zmqshell",
-    "ipykernel.debugger",
-    "IPython",
-    "numpy",
-    "jax",
-    "jax.numpy",
-    "flax",
-    "flax.linen",
-)
-# Imported lazily by every kernel (JAX's first lowering, the kernel's own start-up),
-# so importing them once here spares each kernel that work. Not required: a JAX
-# or IPython without one of them still gets a working server. Only modules that
-# are the same whenever imported: not doctest (nor what imports it), whose
-# debugger subclasses pdb's class as found at import, which IPython's start-up
-# replaces (every example then crashed on a missing ``set_theme_name``).
-WARM_UP = (
-    "jaxlib.mlir.dialects.mhlo",
-    "jaxlib.mlir.dialects.builtin",
-    "IPython.core.completerlib",
-    "IPython.core.debugger",
-    "IPython.core.logger",
-    "IPython.core.oinspect",
-    "IPython.utils.wildcard",
-    "IPython.extensions.storemagic",
-    "readline",
-    "unittest",  # doctest's own imports, all but doctest itself (see above)
-    "difflib",
-    "concurrent.futures.thread",
-    "runpy",
-    "argcomplete",
-    "traitlets.config.argcomplete_config",
-    "sqlite3",
-    "tornado.platform.asyncio",
-)
-# Environment variables read when these modules are imported: a kernel that needs
-# other values than the server had must import afresh.
-_IMPORT_TIME_PREFIXES = (
-    "JAX_",
-    "XLA_",
-    "TF_",
-    "CUDA",
-    "NVIDIA_",
-    "TPU_",
-    "FLAX_",
-    "PYTHON",
-    "PJRT_",  # JAX's plugins named by path: looked for once, here (_look_for_jax_plugins)
-)
 _POLL_S = 1.0  # how often the server looks whether its build is still there
-
-
-def _import_time_env(env: dict[str, str]) -> dict[str, str]:
-    return {
-        k: v
-        for k, v in env.items()
-        if k.startswith(_IMPORT_TIME_PREFIXES) and not k.startswith("FLAX_ERRORS_")
-    }
-
-
-class _ImportEnvironment:
-    """The import-time environment the server's imports saw, to compare a build's with.
-
-    Importing jax sets a few such variables itself (``TF_CPP_MIN_LOG_LEVEL``, ...):
-    they are its doing, not the build's choice, so they are left out on both sides;
-    otherwise a build that had itself imported jax, or one that had not, would
-    never be served.
-    """
-
-    def __init__(self, before: dict[str, str], after: dict[str, str]) -> None:
-        self._set_by_import = {
-            k for k in before.keys() | after.keys() if before.get(k) != after.get(k)
-        }
-        self._seen = self._chosen(before)
-
-    def _chosen(self, env: dict[str, str]) -> dict[str, str]:
-        return {k: v for k, v in _import_time_env(env).items() if k not in self._set_by_import}
-
-    def matches(self, env: dict[str, str]) -> bool:
-        """Whether imports under ``env`` would have seen what the server's saw."""
-        return self._chosen(env) == self._seen
-
-
-def preload() -> dict[str, int]:
-    """Import what every kernel needs, and make sure that this left no backend running.
-
-    Returns:
-        Every file imported (noted once here for the kernels to report as their
-        dependencies, see
-        :func:`~flax_errors_ext.execution.runs.kernel_environment.note_environment`)
-        and every folder packages are installed into, with its modification time:
-        what a later build's freshness check compares.
-
-    Raises:
-        SystemExit: if a JAX backend started on import: its threads would not
-            survive a fork. A server that exits makes every launcher start an
-            ordinary kernel instead.
-    """
-    for name in PRELOAD:
-        importlib.import_module(name)
-    for name in WARM_UP:
-        with contextlib.suppress(ImportError):
-            importlib.import_module(name)
-    from jax._src import xla_bridge
-
-    if xla_bridge.backends_are_initialized():
-        raise SystemExit("flax-errors kernel server: a JAX backend started on import; not serving")
-    _look_for_jax_plugins(xla_bridge)
-    from flax_errors_ext.execution.runs.kernel_environment import note_environment
-
-    imported = {path: mtime for path, _, mtime in note_environment().values()}
-    return imported | _package_folders()
-
-
-def _look_for_jax_plugins(xla_bridge: ModuleType) -> None:
-    """Do JAX's search for PJRT plugins once, here, where it finds none.
-
-    JAX searches when a backend first starts, in every kernel: it reads the entry
-    points of every installed distribution, about 15 ms of processor time per
-    kernel. Where the search finds nothing, its outcome (no plugin) is the same in
-    every kernel, so the server does it for them all. Where it would find a
-    plugin, each kernel still searches for itself: registering a plugin loads its
-    library, whose start-up need not survive a fork. A plugin installed later makes
-    the server stale (:func:`_package_folders`), and a kernel that names plugins by
-    environment variable is not served (``PJRT_`` is an import-time prefix).
-    """
-    search = getattr(xla_bridge, "_discover_and_register_pjrt_plugins", None)
-    if search is None or os.environ.get("PJRT_NAMES_AND_LIBRARY_PATHS"):
-        return  # a JAX that searches otherwise, or plugins named by path
-    if importlib.metadata.entry_points(group="jax_plugins"):
-        return
-    namespace = sys.modules.get("jax_plugins") or importlib.util.find_spec("jax_plugins")
-    paths = getattr(namespace, "__path__", None) or getattr(
-        namespace, "submodule_search_locations", None
-    )
-    if paths and any(pkgutil.iter_modules(paths)):
-        return
-    search()
-
-
-def _package_folders() -> dict[str, int]:
-    """The folders packages are installed into, with their modification times.
-
-    One changes when a distribution is installed into it or removed from it, which
-    makes the server stale: a new JAX plugin, say, that its kernels would not see.
-    """
-    folders = {}
-    for folder in {*site.getsitepackages(), site.getusersitepackages()} & set(sys.path):
-        with contextlib.suppress(OSError):
-            folders[folder] = os.stat(folder).st_mtime_ns
-    return folders
 
 
 def serve(path: str, build: int) -> None:
@@ -213,7 +54,7 @@ def serve(path: str, build: int) -> None:
         del sys.path[0]
     before = dict(os.environ)
     imported = preload()
-    server = _Server(path, build, _ImportEnvironment(before, dict(os.environ)), imported)
+    server = _Server(path, build, ImportEnvironment(before, dict(os.environ)), imported)
     try:
         server.run()
     except SystemExit as stopped:
@@ -244,7 +85,7 @@ class _Server:
     """
 
     def __init__(
-        self, path: str, build: int, import_env: _ImportEnvironment, imported: dict[str, int]
+        self, path: str, build: int, import_env: ImportEnvironment, imported: dict[str, int]
     ) -> None:
         self.path = path
         self.import_env = import_env
@@ -340,7 +181,7 @@ def _exit_on_signal(signum: int, _: object) -> None:
 
 
 def _stale(
-    request: FreshnessRequest, import_env: _ImportEnvironment, imported: dict[str, int]
+    request: FreshnessRequest, import_env: ImportEnvironment, imported: dict[str, int]
 ) -> str:
     """Why this server must not serve the build that sent ``request`` ("" if it may)."""
     if request.executable != sys.executable:
@@ -390,7 +231,7 @@ def _fork_probe(connection: socket.socket, inherited: list[socket.socket]) -> No
 def _fork_kernel(
     connection: socket.socket,
     request: KernelRequest,
-    import_env: _ImportEnvironment,
+    import_env: ImportEnvironment,
     inherited: list[socket.socket],
     streams: list[int],
 ) -> int:
