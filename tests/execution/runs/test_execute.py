@@ -108,6 +108,14 @@ def test_files_that_runs_share_are_read_into_one_object() -> None:
     assert len(apart) < len(pickle.dumps(first)) * 1.1
 
 
+def test_the_same_packed_files_are_unpacked_once() -> None:
+    # Entries of a build often loaded the very same files: a cache hit then
+    # skips the decompression and the thousand records.
+    packed = _packed([[f"/site-packages/lib{n}.py", n, n] for n in range(50)])
+    again = "".join(list(packed))  # equal, another object
+    assert unpack_loaded(packed) is unpack_loaded(again)
+
+
 def test_a_damaged_record_of_loaded_files_reads_as_none() -> None:
     assert unpack_loaded("not base64 zlib") == ()
     assert unpack_loaded(_packed([["/a.py", "size?", 0]])) == ()
