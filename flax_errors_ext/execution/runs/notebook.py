@@ -68,16 +68,23 @@ def build_notebook(
     codes[0] = begin + codes[0]
     codes[-1] += "finish()\n"
     cells = [_code_cell(code, role="example", index=index) for index, code in enumerate(codes)]
-    notebook: NotebookNode = nbformat.v4.new_notebook(  # type: ignore[no-untyped-call]
-        cells=cells,
-        metadata={
-            "kernelspec": KERNELSPEC,
-            # jupyter-cache reads these over myst-nb's own settings. Errors are
-            # not allowed: examples never raise out of run_example, so anything
-            # that does is a broken run and must not be cached.
-            "execution": {"timeout": timeout, "allow_errors": False},
-            "flax_errors": {"qualname": entry.qualname},
-        },
+    # Made whole, as its cells are (see _code_cell): jupyter-cache checks it against
+    # the schema when it hashes it, and new_notebook's check came first, in every
+    # entry's thread at once (each compiling nbformat's validator anew).
+    notebook: NotebookNode = nbformat.from_dict(  # type: ignore[no-untyped-call]
+        {
+            "nbformat": nbformat.v4.nbformat,
+            "nbformat_minor": nbformat.v4.nbformat_minor,
+            "cells": cells,
+            "metadata": {
+                "kernelspec": KERNELSPEC,
+                # jupyter-cache reads these over myst-nb's own settings. Errors are
+                # not allowed: examples never raise out of run_example, so anything
+                # that does is a broken run and must not be cached.
+                "execution": {"timeout": timeout, "allow_errors": False},
+                "flax_errors": {"qualname": entry.qualname},
+            },
+        }
     )
     return notebook
 

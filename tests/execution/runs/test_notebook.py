@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
+import nbformat
 import pytest
 from myst_nb.core.config import NbParserConfig
 
@@ -28,6 +29,13 @@ def test_each_example_is_one_cell_the_first_sets_up_and_the_last_reports() -> No
     assert all(source.count("run_example(") == 1 for source in cells)
     assert [source.count("\nbegin(") for source in cells] == [1] + [0] * (len(cells) - 1)
     assert [source.count("finish()") for source in cells] == [0] * (len(cells) - 1) + [1]
+
+
+def test_the_notebook_made_whole_is_a_valid_notebook() -> None:
+    # Made without nbformat's constructors (which check it against the schema on
+    # every call): jupyter-cache checks it once, as it hashes it.
+    (entry,) = load_module("flax_errors_ext.errors").entries
+    nbformat.validate(build_notebook(entry, FINGERPRINT, [], 10))
 
 
 def test_an_entry_without_examples_still_sets_up_and_reports_in_one_cell() -> None:
