@@ -154,11 +154,10 @@ def _look_for_jax_plugins(xla_bridge: ModuleType) -> None:
         return  # a JAX that searches otherwise, or plugins named by path
     if importlib.metadata.entry_points(group="jax_plugins"):
         return
-    namespace = sys.modules.get("jax_plugins") or importlib.util.find_spec("jax_plugins")
-    paths = getattr(namespace, "__path__", None) or getattr(
-        namespace, "submodule_search_locations", None
-    )
-    if paths and any(pkgutil.iter_modules(paths)):
+    namespace = importlib.util.find_spec("jax_plugins")  # imported or not
+    if namespace is not None and any(
+        pkgutil.iter_modules(namespace.submodule_search_locations or [])
+    ):
         return
     search()
 
