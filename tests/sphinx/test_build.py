@@ -347,7 +347,7 @@ def test_a_cache_that_fails_is_the_entrys_crash_not_the_builds(
         raise KeyError("Notebook file does not exist for cache record PK: 9")
 
     # Whatever an earlier test left in the root's cache is missed, and the run is kept.
-    monkeypatch.setattr(JupyterCacheBase, "merge_match_into_notebook", lost)
+    monkeypatch.setattr(JupyterCacheBase, "match_cache_notebook", lost)
     monkeypatch.setattr(JupyterCacheBase, "cache_notebook_bundle", lost)
     catalogue = build(app)
 

@@ -110,8 +110,11 @@ def _execute(
     with _cache_held(nb_config) as cache:
         if cache is not None:
             with contextlib.suppress(KeyError):  # KeyError: not in the cache
-                _, merged = cache.merge_match_into_notebook(notebook)
-                return _served(merged, examples)
+                # The cached notebook itself, not merged into a copy of ``notebook``:
+                # its cells are the ones hashed, metadata and all, and only its
+                # records are read.
+                cached = cache.get_cache_bundle(cache.match_cache_notebook(notebook).pk)
+                return _served(cached.nb, examples)
     result = copy.deepcopy(notebook)
     started = time.perf_counter()
     try:

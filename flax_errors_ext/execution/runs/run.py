@@ -221,6 +221,27 @@ class _ModuleChecker:
     sources: SourceStates
     keyed: Fingerprint
     """The run's fingerprint with the module's docstring-free code hash."""
+    _unchanged: dict[int, tuple[LoadedFile, ...]] = dataclasses.field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """The lists of loaded files found unchanged in this run, by identity.
+
+    The cache hands every entry that loaded the same files the very same list
+    (most entries of a build loaded one of a few), and a file's state is looked at
+    once per run: an answer found for one entry holds for all. Only "unchanged" is
+    kept: an entry that runs meanwhile may note a source's content hash, which can
+    turn "changed" into "unchanged", never the reverse. The list itself is kept
+    beside its id, so that a new list at a reused address is never taken for it.
+    """
+
+    def trusts(self, loaded: tuple[LoadedFile, ...]) -> bool:
+        """Whether a cached run that loaded ``loaded`` may be served: none of it changed."""
+        if self._unchanged.get(id(loaded)) is loaded:
+            return True
+        if self.sources.first_change(_besides(loaded, self.module)) is not None:
+            return False
+        self._unchanged[id(loaded)] = loaded
+        return True
 
     def check(self, entry: ErrorEntry) -> EntryOutcome:
         """Run the examples that hold for the kernel's versions; set the others aside.
@@ -271,7 +292,7 @@ class _ModuleChecker:
 
     def _run(self, entry: ErrorEntry, documented: frozenset[int]) -> EntryOutcome:
         """Execute the entry's notebook (or fetch it from the cache) and judge each example."""
-        settings, module, sources = self.settings, self.module, self.sources
+        settings, module = self.settings, self.module
         notebook = build_notebook(
             entry,
             self.keyed,
@@ -286,10 +307,10 @@ class _ModuleChecker:
             settings.notebook_dir / f"{name}.ipynb",
             settings.nb_config,
             len(entry.examples),
-            trusted=lambda loaded: sources.first_change(_besides(loaded, module)) is None,
+            trusted=self.trusts,
         )
         if execution.executed:
-            sources.remember(execution.loaded)
+            self.sources.remember(execution.loaded)
         results = tuple(
             judge(example, runs, execution.failure, execution.failure_detail)
             for example, runs in zip(entry.examples, execution.runs, strict=True)

@@ -66,7 +66,8 @@ def test_the_threads_use_the_cache_one_at_a_time_and_lose_nothing(
 
         return counted
 
-    for name in ("cache_notebook_bundle", "merge_match_into_notebook", "remove_cache"):
+    methods = ("cache_notebook_bundle", "match_cache_notebook", "get_cache_bundle", "remove_cache")
+    for name in methods:
         monkeypatch.setattr(JupyterCacheBase, name, slowed(getattr(JupyterCacheBase, name)))
     nb_config = NbParserConfig(execution_mode="cache", execution_cache_path=str(tmp_path / "c"))
 
