@@ -17,6 +17,7 @@ needs to run an entry. Everything lives below one working folder::
 from __future__ import annotations
 
 import os
+import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Self
@@ -122,6 +123,7 @@ class Session:
         self.config = config
         self.nb_config = nb_config
         self._server: WarmKernelServer | None = None
+        self._server_lock = threading.Lock()
         self._fingerprint: Fingerprint | None = None
         self.kernel_env: dict[str, str] = {}
         """What the kernels' environment adds to this process's (set by :meth:`prepare`)."""
@@ -149,14 +151,19 @@ class Session:
     def start_server(self) -> WarmKernelServer | None:
         """Start the warm kernel server (once), if examples run and warm kernels are on.
 
-        Its imports take seconds: starting it early lets them overlap other work.
+        Called by the device probe, before the first kernel of the run (see
+        :attr:`~flax_errors_ext.execution.runs.run.RunSettings.prepare_kernel`),
+        and by a build whose readers may run entries. Its imports take seconds of
+        processor time: a run whose entries all come from the cache never starts it.
+        Safe from the entries' threads: the first one starts it, the others wait.
         """
         wanted = self.executes and self.config.warm_kernels and hasattr(os, "fork")
-        if self._server is None and wanted:
-            self._server = WarmKernelServer(
-                self.work_dir, linger=self.config.keep_kernel_server, env=self.kernel_env
-            )
-        return self._server
+        with self._server_lock:
+            if self._server is None and wanted:
+                self._server = WarmKernelServer(
+                    self.work_dir, linger=self.config.keep_kernel_server, env=self.kernel_env
+                )
+            return self._server
 
     def fingerprint(self) -> Fingerprint:
         """The run's fingerprint; the devices are probed only when examples run."""
@@ -181,6 +188,7 @@ class Session:
             nb_config=self.nb_config,
             sources_store=self.work_dir / "sources.json",
             output_limit=self.config.output_limit,
+            prepare_kernel=self.start_server,
         )
 
     def close(self) -> None:

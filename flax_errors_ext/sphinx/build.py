@@ -242,9 +242,10 @@ def start_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> No
     session = context.session
     modules = per_build.modules_read(context, docnames)
     # Pages that showed entries before, among them any whose directive shows a module
-    # no setting lists (it runs as the page is read).
+    # no setting lists: it runs as the page is read, perhaps in a -j reader, which
+    # should find the server started. Otherwise the first kernel starts it.
     recorded = set(CatalogueCollector.records(env)) & set(docnames)
-    if session is not None and session.executes and (modules or recorded):
+    if session is not None and session.executes and recorded:
         session.start_server()
     per_build.run_all(context, modules)
 

@@ -1,13 +1,19 @@
-"""The run session's cache database: a broken one is set aside, never crashed on."""
+"""The run session: its cache database (a broken one is set aside, never crashed on) and its
+kernel server (started once, by whichever entry needs a kernel first)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
 
 from jupyter_cache import get_cache
+from myst_nb.core.config import NbParserConfig
 
 from flax_errors_ext.execution import session
-from flax_errors_ext.execution.session import open_cache_database
+from flax_errors_ext.execution.session import Session, open_cache_database
+from flax_errors_ext.model.config import CatalogueConfig
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -74,3 +80,25 @@ def test_a_cache_that_cannot_be_rebuilt_is_set_aside_whole(
     assert "every example runs again" in said
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith("cache.broken-")]
     assert get_cache(str(cache)).list_cache_records() == []
+
+
+def test_the_entries_threads_start_one_kernel_server_between_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[object] = []
+    lock = threading.Lock()
+
+    class SlowToStart:
+        def __init__(self, *_: Any, **__: Any) -> None:
+            time.sleep(0.05)  # a server's start, long enough for every thread to ask
+            with lock:
+                made.append(self)
+
+    monkeypatch.setattr(session, "WarmKernelServer", SlowToStart)
+    run = Session(tmp_path, CatalogueConfig(), NbParserConfig(execution_mode="cache"))
+
+    with ThreadPoolExecutor(8) as pool:
+        servers = list(pool.map(lambda _: run.start_server(), range(8)))
+
+    assert len(made) == 1
+    assert all(server is made[0] for server in servers)

@@ -11,11 +11,12 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
+from flax_errors_ext.execution.fork_server.client import WarmKernelServer
 from flax_errors_ext.model.runs.fingerprint import Device
 from tests.utils import entry, module_html, project_from_root, read_catalogue
 
@@ -537,6 +538,41 @@ def test_another_device_reexecutes_every_entry(
         "incremental_errors.EditedError",
         "incremental_errors.KeptError",
     ]
+
+
+class _CountedServer(WarmKernelServer):
+    started: ClassVar[list[int]] = []
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _CountedServer.started.append(self.pid)
+
+
+def test_a_build_served_wholly_from_the_cache_starts_no_kernel_server(
+    make_app: MakeApp, rootdir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("flax_errors_ext.execution.session.WarmKernelServer", _CountedServer)
+    monkeypatch.setattr(_CountedServer, "started", [])
+    srcdir = tmp_path / "passing"
+    shutil.copytree(rootdir / "test-passing", srcdir)
+    first = make_app("html", srcdir=srcdir)
+    assert build(first)["executed"] == ["passing_errors.ShapeError"]
+    _CountedServer.started.clear()
+
+    # Every page read again, every entry from the cache, the device known: no
+    # kernel, so no server importing jax and flax for none.
+    again = make_app("html", srcdir=srcdir, freshenv=True)
+    catalogue = build(again)
+    assert catalogue["executed"] == []
+    assert entry(catalogue, "ShapeError")["examples"][0]["status"] == "passed"
+    assert _CountedServer.started == []
+
+    # The first entry that must run starts it, once for the build.
+    path = srcdir / "passing_errors.py"
+    path.write_text(path.read_text().replace(">>> print(shape)", ">>> print(shape)  # again"))
+    edited = make_app("html", srcdir=srcdir)
+    assert build(edited)["executed"] == ["passing_errors.ShapeError"]
+    assert len(_CountedServer.started) == 1
 
 
 @pytest.mark.parametrize(

@@ -68,11 +68,13 @@ def execute_notebook(
     nb_config: NbParserConfig,
     examples: int,
     trusted: Callable[[tuple[LoadedFile, ...]], bool] = lambda _: True,
+    before_kernel: Callable[[], object] = lambda: None,
 ) -> Execution:
     """Write ``notebook`` to ``path`` and get it executed or served from the cache.
 
     A cached run is served only if ``trusted`` accepts the files it loaded;
     otherwise its outputs are dropped and the notebook runs again.
+    ``before_kernel`` is called before a kernel starts to run it (not for a hit).
     """
     if nb_config.execution_mode == "off":
         return Execution(runs=(None,) * examples, failure=Verdict.NOT_RUN)
@@ -81,11 +83,11 @@ def execute_notebook(
     text: str = nbformat.writes(notebook)  # type: ignore[no-untyped-call]
     if not path.exists() or path.read_text(encoding="utf-8") != text:
         path.write_text(text, encoding="utf-8")
-    execution = _execute(notebook, path, nb_config, examples)
+    execution = _execute(notebook, path, nb_config, examples, before_kernel)
     if execution.executed or trusted(execution.loaded):
         return execution
     forget(notebook, nb_config)
-    return _execute(notebook, path, nb_config, examples)
+    return _execute(notebook, path, nb_config, examples, before_kernel)
 
 
 _schema_lock = threading.Lock()
@@ -105,7 +107,11 @@ def _notebook_schema_ready() -> None:
 
 
 def _execute(
-    notebook: NotebookNode, path: Path, nb_config: NbParserConfig, examples: int
+    notebook: NotebookNode,
+    path: Path,
+    nb_config: NbParserConfig,
+    examples: int,
+    before_kernel: Callable[[], object],
 ) -> Execution:
     with _cache_held(nb_config) as cache:
         if cache is not None:
@@ -118,6 +124,7 @@ def _execute(
     result = copy.deepcopy(notebook)
     started = time.perf_counter()
     try:
+        before_kernel()
         with _working_dir(path, nb_config) as cwd:
             asyncio.run(
                 run_in_kernel(

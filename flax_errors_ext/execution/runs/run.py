@@ -16,7 +16,7 @@ import contextlib
 import dataclasses
 import os
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.execution.runs.execute import (
     Execution,
@@ -81,6 +81,10 @@ def default_jobs() -> int:
     return cpus + (cpus + 1) // 2
 
 
+def no_preparation() -> None:
+    """What a run does before a kernel starts when nothing need be."""
+
+
 @dataclasses.dataclass(frozen=True)
 class RunSettings:
     """What running an entry needs besides the entry: the same for every entry of a run."""
@@ -94,6 +98,16 @@ class RunSettings:
     :class:`~flax_errors_ext.execution.runs.file_states.SourceStates`)."""
     output_limit: int = DEFAULT_LIMIT
     """Characters of each statement's output, message and traceback that are kept."""
+    prepare_kernel: Callable[[], object] = dataclasses.field(
+        default=no_preparation, compare=False, repr=False
+    )
+    """Called before each kernel an entry starts, never for an entry served from the
+    cache: a session's starts its warm kernel server at the first call, so that a
+    run served wholly from the cache never pays for the server's imports."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (a build's environment keeps the settings) without the live hook."""
+        return {**self.__dict__, "prepare_kernel": no_preparation}
 
     def sources(self) -> SourceStates:
         """A fresh look at the files runs loaded, for one run (a page, a command)."""
@@ -308,6 +322,7 @@ class _ModuleChecker:
             settings.nb_config,
             len(entry.examples),
             trusted=self.trusts,
+            before_kernel=settings.prepare_kernel,
         )
         if execution.executed:
             self.sources.remember(execution.loaded)

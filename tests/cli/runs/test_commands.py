@@ -11,7 +11,11 @@ from sphinx.testing.util import SphinxTestApp
 
 from flax_errors_ext.cli import ExitCode
 from flax_errors_ext.cli.runs import commands as cli_runs
-from flax_errors_ext.execution.fork_server.client import KEPT_SERVER, retire_kept_server
+from flax_errors_ext.execution.fork_server.client import (
+    KEPT_SERVER,
+    WarmKernelServer,
+    retire_kept_server,
+)
 from flax_errors_ext.execution.runs.execute import Execution
 from flax_errors_ext.execution.runs.run import EntryOutcome
 from flax_errors_ext.execution.session import Session
@@ -256,6 +260,32 @@ def test_check_update_check_round_trip(
     assert code == ExitCode.FAILED
     assert "[flax-errors.undocumented] cli_drift_errors.BareError has no examples" in out
     assert (cache_dir / KEPT_SERVER).read_text() == kept_server
+
+
+@pytest.mark.kernels
+def test_check_forks_its_kernels_warm_when_the_device_is_already_known(
+    fake: Path,
+    cache_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    started: list[int] = []
+
+    class Counted(WarmKernelServer):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            started.append(self.pid)
+
+    monkeypatch.setattr("flax_errors_ext.execution.session.WarmKernelServer", Counted)
+    every_example = ["--cache-dir", str(cache_dir), "--no-cache"]
+
+    run(capsys, "check", *MODULE, *every_example)  # the device probed through a server
+    assert len(started) == 1
+    # The device is known now: nothing probes, and the first kernel starts the server.
+    code, _, err = run(capsys, "check", *MODULE, *every_example)
+    assert code == ExitCode.FAILED  # the module's drift, as before
+    assert "passed       cli_drift_errors.SteadyError (ran in" in err
+    assert len(started) == 2
 
 
 def test_check_an_unknown_name_exits_2(fake: Path, capsys: pytest.CaptureFixture[str]) -> None:
