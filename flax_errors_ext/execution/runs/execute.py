@@ -121,10 +121,10 @@ def _execute(
                 # records are read.
                 cached = cache.get_cache_bundle(cache.match_cache_notebook(notebook).pk)
                 return _served(cached.nb, examples)
+    before_kernel()  # what fails here is flax-errors' own, said as such by the entry
     result = copy.deepcopy(notebook)
     started = time.perf_counter()
     try:
-        before_kernel()
         with _working_dir(path, nb_config) as cwd:
             asyncio.run(
                 run_in_kernel(
