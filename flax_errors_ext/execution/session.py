@@ -2,7 +2,9 @@
 
 A :class:`Session` sets up everything the entries' kernels share, in one order:
 the kernelspec, JAX's compilation cache, the jupyter-cache database (created
-before any worker forks or thread races to), the warm kernel server, and the
+before any worker forks or thread races to), the warm kernel server (started by
+the device probe or the run's first kernel, so never for a run served wholly
+from the cache), and the
 :class:`~flax_errors_ext.model.runs.fingerprint.Fingerprint` every entry's cache key
 starts from. Its :meth:`settings` are what :mod:`~flax_errors_ext.execution.runs.run`
 needs to run an entry. Everything lives below one working folder::
