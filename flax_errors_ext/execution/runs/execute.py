@@ -62,13 +62,17 @@ class Execution:
     """Every file the kernel had loaded code from when the examples were done."""
 
 
+def no_preparation() -> None:
+    """What a run does before a kernel starts when nothing need be."""
+
+
 def execute_notebook(
     notebook: NotebookNode,
     path: Path,
     nb_config: NbParserConfig,
     examples: int,
     trusted: Callable[[tuple[LoadedFile, ...]], bool] = lambda _: True,
-    before_kernel: Callable[[], object] = lambda: None,
+    before_kernel: Callable[[], object] = no_preparation,
 ) -> Execution:
     """Write ``notebook`` to ``path`` and get it executed or served from the cache.
 

@@ -22,6 +22,7 @@ from flax_errors_ext.execution.runs.execute import (
     Execution,
     execute_notebook,
     forget,
+    no_preparation,
 )
 from flax_errors_ext.execution.runs.file_states import SourceStates
 from flax_errors_ext.execution.runs.notebook import build_notebook, statement_numbers
@@ -79,10 +80,6 @@ def default_jobs() -> int:
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     cpus = max(1, cpus or 1)
     return cpus + (cpus + 1) // 2
-
-
-def no_preparation() -> None:
-    """What a run does before a kernel starts when nothing need be."""
 
 
 @dataclasses.dataclass(frozen=True)
