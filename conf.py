@@ -10,8 +10,16 @@ copyright = "2026, the flax-errors authors"
 extensions = ["flax_errors_ext", "sphinx_copybutton", "sphinx_autodoc_typehints"]
 
 # Our error, Flax's, and JAX's (at errors.html#jax.errors.<Name>, where JAX's links
-# point). Their classes' base classes have no examples and are left out.
-flax_errors_modules = ["flax_errors_ext.errors", "flax.errors", "jax.errors"]
+# point). Their classes' base classes have no examples and are left out. Then the
+# errors Flax and JAX raise as builtin exceptions, one message entry each
+# (flax_errors_ext/catalogue/flax.messages/ and jax.messages/).
+flax_errors_modules = [
+    "flax_errors_ext.errors",
+    "flax.errors",
+    "jax.errors",
+    "flax.messages",
+    "jax.messages",
+]
 flax_errors_timeout = 120
 # JAX's docstrings carry doctests of their own, written for JAX's doctest setup (which
 # imports jax for them); their verdicts are shown on each entry, never failing the site.

@@ -2,9 +2,11 @@
 
 Two things live here:
 
-* the runtime hook that turns JAX's confusing errors about Linen Modules passed through
-  transformations into :class:`flax_errors_ext.errors.JitPytreeError`
-  (:func:`install` / :func:`uninstall`; importing this package changes nothing);
+* the runtime hooks of :func:`install` (undone by :func:`uninstall`; importing this
+  package changes nothing): JAX's confusing errors about Linen Modules passed through
+  transformations become :class:`flax_errors_ext.errors.JitPytreeError`, and an
+  uncaught error that the catalogue documents ends in its fix and its URL
+  (:mod:`flax_errors_ext.help`); in IPython, ``%load_ext flax_errors_ext`` does the same;
 * the Sphinx extension (add ``"flax_errors_ext"`` to ``extensions``) that builds the
   catalogue, executes every documented example and fails the build on drift.
 """
@@ -13,13 +15,41 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.jit_hook import install, uninstall
+from flax_errors_ext import help as _help
+from flax_errors_ext import jit_hook
 from flax_errors_ext.version import __version__
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
-__all__ = ["__version__", "install", "setup", "uninstall"]
+__all__ = ["__version__", "install", "load_ipython_extension", "setup", "uninstall"]
+
+
+def install() -> None:
+    """Give Modules in JAX transformations a Flax error, and catalogued errors their help.
+
+    Idempotent. Undo with :func:`uninstall`. See :func:`flax_errors_ext.jit_hook.install`
+    and :func:`flax_errors_ext.help.install`.
+    """
+    jit_hook.install()
+    _help.install()
+
+
+def uninstall() -> None:
+    """Remove every hook :func:`install` set; idempotent."""
+    _help.uninstall()
+    jit_hook.uninstall()
+
+
+def load_ipython_extension(shell: Any) -> None:
+    """``%load_ext flax_errors_ext``: :func:`install`, with the help in this shell."""
+    jit_hook.install()
+    _help.install(shell)
+
+
+def unload_ipython_extension(shell: Any) -> None:
+    """``%unload_ext flax_errors_ext``: :func:`uninstall`."""
+    uninstall()
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -6,17 +6,19 @@ the installed ones (``:holds for: flax < 0.12.9``) would fail there for a reason
 that is no mistake of the contributor's, so its statements are taken out of the
 doctest, as the site and ``flax-errors check`` leave it unrun; a doctest left with
 none is skipped, saying why. Registered through the ``pytest11`` entry point, so
-it needs no configuration; it changes no other test.
+it needs no configuration; it changes no other test. After
+:func:`flax_errors_ext.install`, it also shows a failure's help under its traceback.
 """
 
 from __future__ import annotations
 
 import doctest
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from flax_errors_ext import help as _help
 from flax_errors_ext.execution.runs.versions import installed_versions
 from flax_errors_ext.model.catalogue.conditions import FIELD, describe, versions_named
 from flax_errors_ext.model.catalogue.parse import parse_docstring
@@ -56,5 +58,22 @@ def _examples(test: doctest.DocTest) -> tuple[Example, ...]:
     """
     path = Path(test.filename or test.name)
     qualname = f"{path.parent.name}.{path.stem}" if path.suffix == ".txt" else test.name
-    entry = parse_docstring(test.docstring or "", qualname, str(path), 0)
+    # Read as a message entry, which takes a bad example of any class: only the
+    # examples' statements and versions matter here, not which class they document.
+    entry = parse_docstring(test.docstring or "", qualname, str(path), 0, message=True)
     return entry.examples
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """After :func:`flax_errors_ext.install`, a failure the catalogue documents shows its help.
+
+    A section of the failure's report, below the traceback: ``help:`` and ``see:``
+    (:mod:`flax_errors_ext.help`).
+    """
+    outcome = yield
+    if call.excinfo is None or not _help.installed():
+        return
+    lines = _help.help_lines(call.excinfo.value)
+    if lines:
+        outcome.get_result().sections.append(("flax-errors help", "\n".join(lines)))

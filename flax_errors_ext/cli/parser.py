@@ -84,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     running = _running_options()
     _add_list(commands, catalogue)
     _add_explain(commands, catalogue)
+    _add_index(commands, catalogue)
     _add_check(commands, catalogue, running)
     _add_update(commands, catalogue, running)
     _add_export(commands)
@@ -130,6 +131,29 @@ def _add_explain(commands: _Commands, catalogue: argparse.ArgumentParser) -> Non
         line read, with the entries it merely resembles as a hint.""",
     )
     explain.add_argument("query", nargs="+", metavar="QUERY", help="a name, URL or message")
+
+
+def _add_index(commands: _Commands, catalogue: argparse.ArgumentParser) -> None:
+    """``index``: the help index, for the fix under a traceback."""
+    index = _add(
+        commands,
+        "index",
+        [catalogue],
+        "Write the index that the help under a traceback answers from.",
+        """\
+        After flax_errors_ext.install(), an uncaught error that an entry matches ends
+        in the entry's one-line fix and its URL. That help reads an index of the
+        catalogue's texts, as explain matches them, instead of importing the
+        libraries: this writes it. The package ships the index of its own site;
+        another project points FLAX_ERRORS_HELP_INDEX at the file written here.""",
+    )
+    index.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="write the index to FILE (whole or not at all) instead of standard output",
+    )
 
 
 def _add_check(

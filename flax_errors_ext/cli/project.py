@@ -24,8 +24,15 @@ if TYPE_CHECKING:
 
 CONF_PLACES = ("conf.py", "docs/conf.py")
 """Where a project's Sphinx configuration is looked for, in order."""
-DEFAULT_MODULES = ("flax_errors_ext.errors", "flax.errors", "jax.errors")
-"""What is catalogued when no ``conf.py`` is found: this package's errors, Flax's and JAX's."""
+DEFAULT_MODULES = (
+    "flax_errors_ext.errors",
+    "flax.errors",
+    "jax.errors",
+    "flax.messages",
+    "jax.messages",
+)
+"""What is catalogued when no ``conf.py`` is found: this package's errors, Flax's and JAX's,
+and the errors Flax and JAX raise as builtin exceptions (their message entries)."""
 
 
 class ProjectError(Exception):

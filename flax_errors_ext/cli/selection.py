@@ -85,7 +85,12 @@ def load(args: argparse.Namespace) -> Selection:
         sys.path.insert(0, os.getcwd())
     try:
         modules = tuple(
-            load_module(spec, chosen.catalogue_folders, layout=chosen.config.layout)
+            load_module(
+                spec,
+                chosen.catalogue_folders,
+                layout=chosen.config.layout,
+                project=chosen.folder,
+            )
             for spec in chosen.config.modules
         )
         if chosen.config.upstream == "off":

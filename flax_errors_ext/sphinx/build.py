@@ -112,6 +112,7 @@ def _read_context(app: Sphinx, config: CatalogueConfig) -> BuildContext:
         ),
         histories=histories,
         device_runs=tuple(runs),
+        project_dir=Path(app.confdir),
     )
     for problem in run_problems:
         context.defer(

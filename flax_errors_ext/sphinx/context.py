@@ -70,6 +70,8 @@ class BuildContext:
     """The recorded histories (``flax_errors_history``), by the module each one names."""
     device_runs: tuple[ReadRun, ...]
     """The runs of other devices and stacks (``flax_errors_device_runs``) that were read."""
+    project_dir: Path | None = None
+    """The folder of ``conf.py``: where a group of message entries' examples import from."""
     deferred: list[DeferredWarning] = dataclasses.field(default_factory=list)
     """What could not be read on ``config-inited``, to warn of once Sphinx can."""
     session: Session | None = None

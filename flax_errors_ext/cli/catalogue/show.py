@@ -86,12 +86,12 @@ def explain_command(args: argparse.Namespace) -> int:
         query = sys.stdin.read()
     selection = load_read_only(args)
     entries = selection.entries
-    histories = _histories(selection)
-    wordings = recorded_wordings(histories)
+    recorded = histories(selection)
+    wordings = recorded_wordings(recorded)
     matches = lookup.find(entries, query, by_entry(wordings))
     if not matches:
         base = base_url(selection.project.config.base_url)
-        gone = _retired_answer(histories, query, selection, base)
+        gone = _retired_answer(recorded, query, selection, base)
         if gone is not None:
             print(gone)
             return ExitCode.OK
@@ -171,7 +171,7 @@ def _retired_answer(
     return None
 
 
-def _histories(selection: Selection) -> list[History]:
+def histories(selection: Selection) -> list[History]:
     """The recorded histories of the selected modules, as the site reads them."""
     found, problems = read_histories(
         selection.project.folder,

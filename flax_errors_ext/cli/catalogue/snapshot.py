@@ -89,7 +89,9 @@ def _import(chosen: Project, spec: ModuleSpec) -> ErrorModule:
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())
     try:
-        return load_module(spec, chosen.catalogue_folders, layout=chosen.config.layout)
+        return load_module(
+            spec, chosen.catalogue_folders, layout=chosen.config.layout, project=chosen.folder
+        )
     except DiscoveryError as error:
         raise UsageError(f"{error} (modules from {chosen.described()})") from None
 

@@ -22,6 +22,7 @@ from flax_errors_ext.model.catalogue.discover import (
     CatalogueFile,
     ErrorModule,
     LeftOut,
+    message_entries,
     module_entries,
     public_classes,
 )
@@ -47,6 +48,7 @@ def load_module(
     folders: Sequence[Path] = (SHIPPED_CATALOGUE,),
     *,
     layout: SiteLayout | None = None,
+    project: Path | None = None,
 ) -> ErrorModule:
     """Import a listed module and read every error class it exposes into an entry.
 
@@ -56,12 +58,17 @@ def load_module(
     another project's and its examples come from the ``<Class>.txt`` files there
     (an earlier folder's file wins over a later one's).
 
+    ``project``: the folder of the project's ``conf.py``, where the examples of a
+    group of message entries import from (see :func:`load_messages`).
+
     Raises:
         DiscoveryError: if the module cannot be imported, has no source file, or
             yields no entries (saying why).
     """
     if isinstance(spec, str):
         spec = ModuleSpec.from_value(spec)
+    if spec.messages:
+        return load_messages(spec, folders, layout=layout, project=project)
     try:
         module = importlib.import_module(spec.name)
         path = _source_path(module)
@@ -93,6 +100,40 @@ def load_module(
         tuple(left_out),
         problems,
         tuple(f.path for f in (files or {}).values()),
+    )
+
+
+def load_messages(
+    spec: ModuleSpec,
+    folders: Sequence[Path],
+    *,
+    layout: SiteLayout | None = None,
+    project: Path | None = None,
+) -> ErrorModule:
+    """Read a group of message entries: its catalogue files, nothing imported.
+
+    Its examples import the library they document as the project does: from the
+    ``project`` folder (``conf.py``'s, which its kernels get on ``sys.path``, as a
+    module's get the folder it is imported from), else as installed.
+
+    Raises:
+        DiscoveryError: if no folder holds the group, or its folders hold no file.
+    """
+    files = _catalogue_files(spec.name, folders)
+    if not files:
+        searched = ", ".join(str(folder / spec.name) for folder in folders)
+        raise DiscoveryError(
+            f"{spec.name} is a group of message entries, but no catalogue folder holds a "
+            f"<Name>.txt file for it (looked in {searched})"
+        )
+    path = Path(next(iter(files.values())).path).parent
+    return ErrorModule(
+        spec.name,
+        path,
+        str(project) if project is not None else "",
+        message_entries(spec, files, layout),
+        catalogue_paths=tuple(f.path for f in files.values()),
+        messages=True,
     )
 
 

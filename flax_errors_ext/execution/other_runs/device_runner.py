@@ -41,7 +41,13 @@ from flax_errors_ext.model.runs.fingerprint import Device
 from flax_errors_ext.model.runs.judge import judge
 from flax_errors_ext.model.runs.report import errors_document, failures, summary_line
 
-MODULES = ("flax_errors_ext.errors", "flax.errors", "jax.errors")
+MODULES = (
+    "flax_errors_ext.errors",
+    "flax.errors",
+    "jax.errors",
+    "flax.messages",
+    "jax.messages",
+)
 """What ``flax-errors check`` catalogues without a ``conf.py``, so that both make one
 catalogue's runs (``nox -s devices -- --merge`` refuses runs of two)."""
 ENTRIES: list[ErrorEntry] = []

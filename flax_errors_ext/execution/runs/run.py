@@ -32,7 +32,7 @@ from flax_errors_ext.execution.runs.versions import installed_versions
 from flax_errors_ext.model.catalogue.conditions import describe, versions_named
 from flax_errors_ext.model.catalogue.records import Verdict
 from flax_errors_ext.model.runs.entry_record import entry_record
-from flax_errors_ext.model.runs.fingerprint import Device
+from flax_errors_ext.model.runs.fingerprint import Device, code_hash
 from flax_errors_ext.model.runs.judge import judge
 from flax_errors_ext.model.runs.output_limit import DEFAULT_LIMIT, is_cut
 
@@ -218,7 +218,10 @@ def submit_module(
     :mod:`flax_errors_ext.model.runs.loaded_files`); otherwise the entry runs again.
     """
     # The module's code, docstrings aside, shapes what its examples raise.
-    keyed = settings.fingerprint.with_source(module.name, source_hash(module.path))
+    # A group of message entries has no code of its own: the library's files it
+    # loads are keyed as any run's are.
+    code = code_hash("") if module.messages else source_hash(module.path)
+    keyed = settings.fingerprint.with_source(module.name, code)
     checker = _ModuleChecker(module, settings, sources, keyed)
     return [pool.submit(checker.check, entry) for entry in module.entries]
 
@@ -307,7 +310,7 @@ class _ModuleChecker:
         notebook = build_notebook(
             entry,
             self.keyed,
-            [module.import_path],
+            [module.import_path] if module.import_path else [],
             settings.timeout,
             settings.output_limit,
             documented,

@@ -75,6 +75,9 @@ class ErrorModule:
     docstrings that are not made (:mod:`~flax_errors_ext.model.catalogue.repairs`)."""
     catalogue_paths: tuple[str, ...] = ()
     """Every catalogue file read for it (a change to one changes its entries)."""
+    messages: bool = False
+    """Whether it is a group of message entries (``path``: its folder, nothing
+    imported) rather than a module of error classes."""
 
     def without_upstream(self) -> ErrorModule:
         """The module with no entry running another project's docstring examples."""
@@ -229,6 +232,30 @@ def module_entries(
         if fix.name not in names and candidates
     ]
     return tuple(e for _, e in entries), tuple(left_out), tuple(problems)
+
+
+def message_entries(
+    spec: ModuleSpec, files: Mapping[str, CatalogueFile], layout: SiteLayout | None = None
+) -> tuple[ErrorEntry, ...]:
+    """The entries of a group of message entries, one per catalogue file, by name.
+
+    Each file documents an error a library raises as a builtin exception; its name
+    is the entry's (``<group>.<Name>``), since the error has no class to name it.
+    """
+    layout = layout or SiteLayout.of([spec])
+    entries = []
+    for stem, file in sorted(files.items()):
+        qualname = f"{spec.name}.{stem}"
+        entry = parse_docstring(file.text, qualname, file.path, 1, message=True)
+        if not stem.isidentifier():
+            problem = FormatProblem(
+                f"a message entry's file name is its name: {stem!r} is not an identifier "
+                "(CamelCase, such as StaticAttributeHoldsArrays.txt)",
+                Location(file.path, 1),
+            )
+            entry = dataclasses.replace(entry, problems=(*entry.problems, problem))
+        entries.append(dataclasses.replace(entry, located=layout.locate(qualname)))
+    return tuple(entries)
 
 
 def _candidate_entry(

@@ -50,8 +50,16 @@ _TITLE = re.compile(r"^[A-Z][\w \-]*:\s*$")
 _DOCTEST_LINE = re.compile(r"line (\d+) of the docstring")
 
 
-def parse_docstring(docstring: str, qualname: str, path: str, first_line: int) -> ErrorEntry:
-    """Parse ``docstring`` (as found in ``__doc__``) that starts at ``path:first_line``."""
+def parse_docstring(
+    docstring: str, qualname: str, path: str, first_line: int, *, message: bool = False
+) -> ErrorEntry:
+    """Parse ``docstring`` (as found in ``__doc__``) that starts at ``path:first_line``.
+
+    ``message``: the entry documents an error a library raises as a builtin exception
+    (a message entry, see :attr:`ErrorEntry.raised_as`): its bad examples end in the
+    traceback of that class, not of ``qualname``, which names the entry alone.
+    """
+    own_class = None if message else qualname
     lines = _clean(docstring, first_line)
     summary, summary_end = _summary(lines)
     # The summary stays in the prose: it is the explanation's opening paragraph.
@@ -67,14 +75,14 @@ def parse_docstring(docstring: str, qualname: str, path: str, first_line: int) -
         location = Location(path, line.number)
         if line.text in SECTION_TITLES:
             example, section_problems = _parse_section(
-                SECTION_TITLES[line.text], body, qualname, location
+                SECTION_TITLES[line.text], body, qualname, location, own_class
             )
             problems.extend(section_problems)
             if example is not None:
                 examples.append(example)
             i = body_end
         elif line.text in NAPOLEON_TITLES and has_body and _holds_doctest(body):
-            found, section_problems = _parse_napoleon(body, qualname, location)
+            found, section_problems = _parse_napoleon(body, qualname, location, own_class)
             problems.extend(section_problems)
             examples.extend(found)
             i = body_end
@@ -100,6 +108,25 @@ def parse_docstring(docstring: str, qualname: str, path: str, first_line: int) -
         else:
             explanation.append(line)
             i += 1
+    raised_as = (
+        tuple(
+            dict.fromkeys(
+                str(example.documented_class)
+                for example in examples
+                if example.kind is ExampleKind.BAD and example.documented_class
+            )
+        )
+        if message
+        else ()
+    )
+    if message and not raised_as and not problems:
+        problems.append(
+            FormatProblem(
+                "a message entry needs a 'Bad example:' that ends in the traceback of the "
+                "error it documents ('ValueError: <message>')",
+                Location(path, first_line),
+            )
+        )
     return ErrorEntry(
         qualname=qualname,
         summary=summary,
@@ -107,6 +134,8 @@ def parse_docstring(docstring: str, qualname: str, path: str, first_line: int) -
         examples=tuple(examples),
         problems=tuple(problems),
         location=Location(path, first_line),
+        message=message,
+        raised_as=raised_as,
     )
 
 
@@ -206,7 +235,7 @@ def _holds_doctest(body: list[Line]) -> bool:
 
 
 def _parse_section(
-    kind: ExampleKind, body: list[Line], qualname: str, title: Location
+    kind: ExampleKind, body: list[Line], qualname: str, title: Location, own_class: str | None
 ) -> tuple[Example | None, list[FormatProblem]]:
     path = title.path
     body = dedent(body)
@@ -217,11 +246,11 @@ def _parse_section(
     if start is None:
         return None, [FormatProblem(f"'{kind.section_title}:' has no >>> statements", title)]
     description = "\n".join(b.text for b in body[:start]).strip()
-    return _parse_block(kind, description, body[start:], qualname, path, holds_for)
+    return _parse_block(kind, description, body[start:], qualname, path, holds_for, own_class)
 
 
 def _parse_napoleon(
-    body: list[Line], qualname: str, title: Location
+    body: list[Line], qualname: str, title: Location, own_class: str | None
 ) -> tuple[list[Example], list[FormatProblem]]:
     """The examples of an ``Examples:`` section: each its prose and its doctest blocks.
 
@@ -239,7 +268,9 @@ def _parse_napoleon(
             parsed = []  # _parse_block reports it, at its line
         run = [item for item in parsed if not item.options.get(doctest.SKIP)]
         kind = ExampleKind.BAD if run and run[-1].exc_msg is not None else ExampleKind.GOOD
-        example, found = _parse_block(kind, description, block, qualname, title.path, ())
+        example, found = _parse_block(
+            kind, description, block, qualname, title.path, (), own_class
+        )
         problems.extend(found)
         if example is not None:
             examples.append(example)
@@ -253,8 +284,13 @@ def _parse_block(
     qualname: str,
     path: str,
     holds_for: tuple[Condition, ...],
+    own_class: str | None,
 ) -> tuple[Example | None, list[FormatProblem]]:
-    """One example from its doctest lines, or the problems that stop it."""
+    """One example from its doctest lines, or the problems that stop it.
+
+    ``own_class``: the class a bad example must document; None for a message entry,
+    whose bad examples may document any class.
+    """
     text = "\n".join(b.text for b in block) + "\n"
     try:
         parsed = doctest.DocTestParser().parse(text, qualname)
@@ -279,7 +315,7 @@ def _parse_block(
     example = Example(
         kind, tuple(statements), description, Location(path, block[0].number), holds_for
     )
-    problems.extend(_check_kind(example, qualname))
+    problems.extend(_check_kind(example, qualname, own_class))
     return (None if problems else example), problems
 
 
@@ -344,10 +380,10 @@ def _syntax_problem(item: doctest.Example, location: Location) -> FormatProblem 
     return None
 
 
-def _check_kind(example: Example, qualname: str) -> list[FormatProblem]:
+def _check_kind(example: Example, qualname: str, own_class: str | None) -> list[FormatProblem]:
     run = [s for s in example.statements if not s.skip]
     if example.kind is ExampleKind.SEEN_AS:
-        if run and run[-1].exc_msg is not None and run[-1].documented_class != qualname:
+        if run and run[-1].exc_msg is not None and run[-1].documented_class != own_class:
             return []
         return [
             FormatProblem(
@@ -367,16 +403,17 @@ def _check_kind(example: Example, qualname: str) -> list[FormatProblem]:
             if s.exc_msg is not None
         ]
     if not run or run[-1].exc_msg is None:
+        raised = own_class or "the error it documents"
+        line = f"{own_class}: <message>" if own_class else "ValueError: <message>"
         return [
             FormatProblem(
-                f"a bad example must end in the documented traceback of {qualname} "
-                "('Traceback (most recent call last):' ... '"
-                f"{qualname}: <message>')",
+                f"a bad example must end in the documented traceback of {raised} "
+                f"('Traceback (most recent call last):' ... '{line}')",
                 example.location,
             )
         ]
     documented = run[-1].documented_class
-    if documented != qualname:
+    if own_class is not None and documented != own_class:
         return [
             FormatProblem(
                 f"this bad example documents {documented}, but it belongs to {qualname}",

@@ -162,6 +162,12 @@ class Example:
         """Whether the example is true of a run with these package versions."""
         return holds(self.holds_for, versions)
 
+    @property
+    def documented_class(self) -> str | None:
+        """The class the traceback it ends in names (the last statement that runs)."""
+        run = [s for s in self.statements if not s.skip]
+        return run[-1].documented_class if run else None
+
     def __str__(self) -> str:
         return f"{self.location} ({self.kind.value} example)"
 
@@ -206,6 +212,12 @@ class ErrorEntry:
     located: EntryLocation | None = None
     """Where discovery placed the entry on the site, by the configured layout; None
     for an entry read on its own (see :attr:`site`)."""
+    message: bool = False
+    """Whether the entry documents an error a library raises as a builtin exception
+    (a message entry): ``qualname`` then names the entry, not a class."""
+    raised_as: tuple[str, ...] = ()
+    """For a message entry, the classes its bad examples raise (``ValueError``);
+    empty for an error class's entry, which is raised as itself."""
 
     @property
     def site(self) -> EntryLocation:

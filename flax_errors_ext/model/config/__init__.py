@@ -46,7 +46,10 @@ class CatalogueConfig:
             "a dotted name, or a dict: {'module': name, 'page': docname (default "
             "api_reference/<module>), 'bases': [dotted class names an entry must subclass], "
             "'exclude': [class names to leave out], 'upstream': base URL of the docs its "
-            "errors print}. flax.errors and jax.errors know their page and upstream.",
+            "errors print, 'messages': True for a group of message entries (errors raised "
+            "as builtin exceptions, one catalogue file each: <catalogue folder>/<name>/"
+            "<Name>.txt, nothing imported)}. flax.errors and jax.errors know their page "
+            "and upstream; flax.messages and jax.messages are the shipped message groups.",
             module_list,
         ),
     )

@@ -10,6 +10,8 @@ from flax_errors_ext.layout import FLAX_BASE_URL
 KNOWN_MODULES: dict[str, dict[str, Any]] = {
     "flax.errors": {"upstream": FLAX_BASE_URL},
     "jax.errors": {"page": "errors", "upstream": "https://docs.jax.dev/en/latest"},
+    "flax.messages": {"messages": True},
+    "jax.messages": {"messages": True},
 }
 """Where the errors of well-known modules point: their page and the site they print.
 
@@ -18,7 +20,7 @@ rebased onto this site, lands on its entry. A dict in ``flax_errors_modules``
 overrides any of them.
 """
 
-_SPEC_KEYS = {"module", "page", "bases", "exclude", "upstream"}
+_SPEC_KEYS = {"module", "page", "bases", "exclude", "upstream", "messages"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,6 +40,10 @@ class ModuleSpec:
     upstream: str = ""
     """The base URL of the documentation this module's errors print links to, if
     not this site: its URLs are this site's with that base."""
+    messages: bool = False
+    """Whether ``name`` is a group of message entries rather than a module: errors a
+    library raises as builtin exceptions (``ValueError``), one catalogue file each,
+    ``<catalogue folder>/<name>/<Name>.txt``; nothing is imported."""
 
     @classmethod
     def from_value(cls, value: Any) -> ModuleSpec:
@@ -64,6 +70,8 @@ class ModuleSpec:
         for key in ("page", "upstream"):
             if not isinstance(merged.get(key, ""), str):
                 raise TypeError(f"{value['module']}: {key!r} must be a string")
+        if not isinstance(merged.get("messages", False), bool):
+            raise TypeError(f"{value['module']}: 'messages' must be True or False")
         for key in ("bases", "exclude"):
             names = merged.get(key, ())
             if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
@@ -74,4 +82,5 @@ class ModuleSpec:
             bases=tuple(merged.get("bases", ())),
             exclude=tuple(merged.get("exclude", ())),
             upstream=merged.get("upstream", "").rstrip("/"),
+            messages=merged.get("messages", False),
         )

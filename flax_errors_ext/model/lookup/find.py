@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import doctest
 import re
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.model.lookup.patterns import (
     example_names,
     keeps_distinctive,
+    literal_parts,
     message_pattern,
     normalise,
 )
@@ -38,6 +38,8 @@ MIN_SIMILARITY = 0.6
 MIN_ALIKE = 0.85
 """How alike a message that matches no pattern must be to answer, its distinctive
 values kept (:func:`~flax_errors_ext.model.lookup.patterns.keeps_distinctive`)."""
+MIN_FIRST_LINE = 40
+"""Characters a message's first line needs to stand for the message on its own."""
 MIN_FRAGMENT = 20
 """Characters a pasted fragment needs before it may match as part of a message."""
 KEEP_CHARS = 16_000
@@ -46,6 +48,8 @@ final message are at its end, a name or URL pasted alone at its start."""
 MESSAGE_CHARS = 4_000
 """Of a message, the characters compared by likeness (the cost grows with the square)."""
 
+ELLIPSIS = "..."
+"""doctest's ELLIPSIS marker (doctest itself is not imported: the help has no use for it)."""
 _NAME = re.compile(r"[\w.]+")
 _FRAGMENT = re.compile(r"#([A-Za-z_][\w.]*\w)")
 _URL = re.compile(r"https?://[^\s)\]>'\"]+")
@@ -60,6 +64,114 @@ PASTE_SYNTAX = {
 }
 """How a paste's parts are told apart, for a matcher outside Python (the site search):
 ``exception_line`` is read line by line (JavaScript's ``m`` flag)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Text:
+    """One text a pasted error may show: a documented message, or a past release's."""
+
+    documented: str
+    """The message without its class (:func:`strip_class`)."""
+    names: frozenset[str] = frozenset()
+    """The names the example's code gives, which match any name
+    (:func:`~flax_errors_ext.model.lookup.patterns.example_names`)."""
+    raised: str = ""
+    """The class a paste that names one must name (``ValueError``), "" where any will do
+    (:func:`required_class`)."""
+    example: int = -1
+    """The index of its example in the entry's examples; -1 for a past release's wording."""
+    known: str = ""
+    """``normalise(documented)``: what likeness is measured on."""
+    fixed: tuple[str, ...] = ()
+    """The parts a message that shows it must hold as written
+    (:func:`~flax_errors_ext.model.lookup.patterns.literal_parts`)."""
+    exact: bool = False
+    """A builtin exception's message (a message entry's): its quoted text is matched
+    as written, and it answers only a paste that shows it, never one merely alike
+    (see :func:`~flax_errors_ext.model.lookup.patterns.message_pattern`)."""
+    context: str = ""
+    """The package a paste's traceback must show a frame of for the text to answer
+    (:func:`generic`): "" where the message tells its error by itself."""
+
+    @classmethod
+    def of(
+        cls,
+        documented: str,
+        names: frozenset[str] = frozenset(),
+        raised: str = "",
+        example: int = -1,
+        *,
+        exact: bool = False,
+        library: str = "",
+    ) -> Text:
+        """A text with its derived forms, as every text is made.
+
+        ``library``: the package an exact text's error comes from; a generic
+        message then needs a frame of it in the paste.
+        """
+        return cls(
+            documented,
+            names,
+            raised,
+            example,
+            normalise(documented),
+            literal_parts(documented, names, exact),
+            exact,
+            library if exact and generic(documented) else "",
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class Findable:
+    """What finding needs of an entry: its names and its texts.
+
+    Made from an entry (:func:`findable`) for ``explain`` and the site, or read from
+    the index the help under a traceback ships with: both are matched by the same
+    functions, so they answer alike.
+    """
+
+    qualname: str
+    texts: tuple[Text, ...]
+
+    @property
+    def name(self) -> str:
+        """The entry's name without its module or group."""
+        return self.qualname.rpartition(".")[2]
+
+
+def findable(entry: ErrorEntry, older: Sequence[str] = ()) -> Findable:
+    """An entry's names and texts: its examples' documented messages, then ``older``.
+
+    A message of several lines also stands as its first line alone, where that line
+    says enough (:data:`MIN_FIRST_LINE`): people often paste only that line, and
+    the message's later lines (Flax's list of options, JAX's notes) are its tail.
+    """
+    texts = []
+    # A group of message entries is named after its library: flax.messages.
+    exact, library = entry.message, entry.qualname.split(".", 1)[0]
+    for n, example in enumerate(entry.examples):
+        names, raised = example_names(example), required_class(entry, example)
+        for message in _raised_messages(example):
+            documented = strip_class(message)
+            first = documented.split("\n", 1)[0].rstrip()
+            wholes = [documented] + (
+                [first] if first != documented and len(first) >= MIN_FIRST_LINE else []
+            )
+            texts += [
+                Text.of(text, names, raised, n, exact=exact, library=library) for text in wholes
+            ]
+    texts += [Text.of(strip_class(text)) for text in older]
+    return Findable(entry.qualname, tuple(texts))
+
+
+@dataclasses.dataclass(frozen=True)
+class Hit:
+    """A findable that answers a query, and why (see :class:`Match`)."""
+
+    found: Findable
+    how: str
+    score: float
+    text: Text | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,11 +211,44 @@ def find(
         return []
     if _NAME.fullmatch(query):
         return by_name(entries, query)
+    return _matches(entries, find_hits(_findables(entries, older), query))
+
+
+def find_hits(findables: Sequence[Findable], query: str) -> list[Hit]:
+    """The findables a pasted error means, best first: by URL, by class, by message.
+
+    :func:`find` without the bare names, for whatever holds findables (the help
+    under a traceback reads them from its index).
+    """
+    query = bounded(query).strip()
+    if not query:
+        return []
     for finder in (_by_url, _by_class):
-        found = finder(entries, query)
+        found = finder(findables, query)
         if found:
             return found
-    return _by_message(entries, query, older or {})
+    ranked = _ranked(findables, query, floor=MIN_ALIKE)
+    return [h for h in ranked if h.how in ("message", "alike")]
+
+
+def _findables(
+    entries: Sequence[ErrorEntry], older: Mapping[str, Sequence[str]] | None
+) -> list[Findable]:
+    return [findable(entry, (older or {}).get(entry.qualname, ())) for entry in entries]
+
+
+def _matches(entries: Sequence[ErrorEntry], hits: Sequence[Hit]) -> list[Match]:
+    by_qualname = {entry.qualname: entry for entry in entries}
+    matches = []
+    for hit in hits:
+        entry = by_qualname[hit.found.qualname]
+        example = (
+            entry.examples[hit.text.example]
+            if hit.text is not None and hit.text.example >= 0
+            else None
+        )
+        matches.append(Match(entry, hit.how, hit.score, example))
+    return matches
 
 
 def looks_like_name(query: str) -> bool:
@@ -134,8 +279,9 @@ def suggest(entries: Sequence[ErrorEntry], query: str, count: int = 3) -> list[s
     """
     query = bounded(query).strip()
     if not _NAME.fullmatch(query):
-        close = [m for m in _ranked(entries, query) if m.score >= MIN_SIMILARITY]
-        return [m.entry.qualname for m in close[:count]]
+        found = _ranked(_findables(entries, None), query, floor=MIN_SIMILARITY)
+        close = [h for h in found if h.score >= MIN_SIMILARITY]
+        return [h.found.qualname for h in close[:count]]
     folded = query.casefold()
 
     def likeness(entry: ErrorEntry) -> float:
@@ -152,34 +298,26 @@ def suggest(entries: Sequence[ErrorEntry], query: str, count: int = 3) -> list[s
     return [qualname for score, qualname in scored[:count] if score >= floor]
 
 
-def _by_url(entries: Sequence[ErrorEntry], query: str) -> list[Match]:
-    by_qualname = {e.qualname: e for e in entries}
+def _by_url(findables: Sequence[Findable], query: str) -> list[Hit]:
+    by_qualname = {f.qualname: f for f in findables}
     fragments = [m.group(1) for url in _URL.findall(query) for m in _FRAGMENT.finditer(url)]
     # The last URL belongs to the error that was raised last, in a chained traceback.
     found = [by_qualname[f] for f in reversed(fragments) if f in by_qualname]
-    return [Match(entry, "url", 1.0) for entry in dict.fromkeys(found)]
+    return [Hit(item, "url", 1.0) for item in dict.fromkeys(found)]
 
 
-def _by_class(entries: Sequence[ErrorEntry], query: str) -> list[Match]:
+def _by_class(findables: Sequence[Findable], query: str) -> list[Hit]:
     text = _URL.sub(" ", query)
     positions = {}
-    for entry in entries:
-        hits = [m.start() for m in re.finditer(rf"(?<![\w]){re.escape(entry.name)}(?!\w)", text)]
+    for item in findables:
+        if item.name not in text:
+            continue  # the pattern below would find nothing: spare compiling it
+        hits = [m.start() for m in re.finditer(rf"(?<![\w]){re.escape(item.name)}(?!\w)", text)]
         if hits:
-            positions[entry.qualname] = (hits[-1], entry)
+            positions[item.qualname] = (hits[-1], item)
     # Named last is raised last (the final line of a traceback).
     ordered = sorted(positions.values(), key=lambda hit: hit[0], reverse=True)
-    return [Match(entry, "class", 1.0) for _, entry in ordered]
-
-
-def _by_message(
-    entries: Sequence[ErrorEntry], query: str, older: Mapping[str, Sequence[str]]
-) -> list[Match]:
-    # A message answers when it shows a documented one, values aside, or is nearly
-    # the same text with the same distinctive values: JAX's generic errors resemble a
-    # documented one word for word except in the value that makes it this error (a
-    # string where a Module was passed). Likeness alone is a hint (:func:`nearest`).
-    return [m for m in _ranked(entries, query, older) if m.how in ("message", "alike")]
+    return [Hit(item, "class", 1.0) for _, item in ordered]
 
 
 def nearest(
@@ -193,40 +331,113 @@ def nearest(
     For a hint beside "not in the catalogue": only those about as alike as
     :data:`MIN_SIMILARITY`.
     """
-    ranked = _ranked(entries, bounded(query).strip(), older)
+    found = _ranked(_findables(entries, older), bounded(query).strip(), floor=MIN_SIMILARITY)
+    ranked = _matches(entries, found)
     return [m for m in ranked if m.how == "similar" and m.score >= MIN_SIMILARITY][:count]
 
 
 _STRENGTH = {"message": 3, "alike": 2, "similar": 1}
 
 
-def _ranked(
-    entries: Sequence[ErrorEntry], query: str, older: Mapping[str, Sequence[str]] | None = None
-) -> list[Match]:
+def _ranked(findables: Sequence[Findable], query: str, floor: float = 0.0) -> list[Hit]:
+    # A message answers when it shows a documented one, values aside, or is nearly
+    # the same text with the same distinctive values: JAX's generic errors resemble a
+    # documented one word for word except in the value that makes it this error (a
+    # string where a Module was passed). Likeness alone is a hint (:func:`nearest`).
     body = message_body(query)[-MESSAGE_CHARS:]
     flat = normalise(body)
-    matches = []
-    for entry in entries:
+    raised = pasted_class(query)
+    # One matcher for the paste: it indexes its second sequence once, not per text.
+    matcher = difflib.SequenceMatcher(None, "", flat, autojunk=False)
+    hits = []
+    for item in findables:
         best: tuple[int, float] = (0, 0.0)
-        closest: Example | None = None
-        texts: list[tuple[Example | None, str]] = [*documented_messages(entry)]
-        texts += [(None, strip_class(text)) for text in (older or {}).get(entry.qualname, ())]
-        for example, documented in texts:
-            known = normalise(documented)
-            names = example_names(example) if example is not None else frozenset()
-            ratio = difflib.SequenceMatcher(None, known, flat, autojunk=False).ratio()
-            if shows(documented, known, body, flat, names=names):
+        closest: Text | None = None
+        for text in item.texts:
+            if raised and text.raised and text.raised != raised:
+                continue  # a builtin's message answers only a paste of its class
+            if text.context and not shows_frame(query, text.context):
+                continue  # Python's own words for any object: which one, the frames say
+            known = text.known
+            matcher.set_seq1(known)
+            showing = _shows(text, body, flat)
+            # A text that does not show the message counts only as alike as ``floor``
+            # asks: the bounds spare comparing it with the paste character by character.
+            if not showing and (
+                matcher.real_quick_ratio() < floor or matcher.quick_ratio() < floor
+            ):
+                continue
+            ratio = matcher.ratio()
+            if showing:
                 strength = _STRENGTH["message"]
-            elif ratio >= MIN_ALIKE and keeps_distinctive(known, flat):
+            elif ratio >= MIN_ALIKE and not text.exact and keeps_distinctive(known, flat):
                 strength = _STRENGTH["alike"]
             else:
                 strength = _STRENGTH["similar"]
             if (strength, ratio) > best:
-                best, closest = (strength, ratio), example
+                best, closest = (strength, ratio), text
         if best[1] > 0:
             how = next(name for name, value in _STRENGTH.items() if value == best[0])
-            matches.append(Match(entry, how, best[1], closest))
-    return sorted(matches, key=lambda m: (_STRENGTH[m.how], m.score), reverse=True)
+            hits.append(Hit(item, how, best[1], closest))
+    return sorted(hits, key=lambda h: (_STRENGTH[h.how], h.score), reverse=True)
+
+
+GENERIC = re.compile(
+    r"'[^']*'"
+    r"|'[^']*' object (?:is not (?:iterable|subscriptable|callable)"
+    r"|has no attribute '[^']*'|does not support item (?:assignment|deletion))"
+    r"|object of type '[^']*' has no len\(\)"
+    r"|unhashable type: '[^']*'"
+    r"|(?:list|tuple|string) index out of range"
+    r"|(?:not enough|too many) values to unpack.*"
+    r"|unsupported operand type\(s\) for .*"
+    r"|[\w.<>]+\(\) (?:got an unexpected keyword argument '[^']*'"
+    r"|missing \d+ required (?:positional|keyword-only) arguments?: .*"
+    r"|takes \d+ positional arguments? but \d+ (?:was|were) given)"
+)
+"""Python's own messages about any object (``'int' object is not iterable``): a
+library's error worded so tells nothing of where it came from, and a message entry
+of one answers only a paste whose traceback shows a frame of its library."""
+
+
+def generic(documented: str) -> bool:
+    """Whether a message is one of Python's own about any object (:data:`GENERIC`)."""
+    return GENERIC.fullmatch(" ".join(documented.split())) is not None
+
+
+def shows_frame(text: str, package: str) -> bool:
+    """Whether a pasted traceback has a frame in a file of ``package``."""
+    return re.search(rf'File "[^"\n]*[/\\]{re.escape(package)}[/\\][^"\n]*"', text) is not None
+
+
+def pasted_class(text: str) -> str:
+    """The class a pasted error names on its last exception line, without its module.
+
+    "" where the paste is a message alone.
+    """
+    text = strip_jax_note(bounded(text).replace("\r\n", "\n"))
+    lines = list(_EXCEPTION_LINE.finditer(text))
+    if not lines:
+        return ""
+    return lines[-1].group(0).rstrip(": ").rpartition(".")[2]
+
+
+def required_class(entry: ErrorEntry, example: Example) -> str:
+    """The class a paste must name, if it names one, to match ``example``'s text.
+
+    "" where any will do; the site search asks the same.
+    A builtin exception's message says little by itself (``KeyError: 'lr'``): a
+    message entry's text, or the other error an "also seen as" example documents,
+    answers only a paste of the same class. An error class's own text is matched on
+    its wording alone, since a library that adds the class keeps the message.
+    """
+    # Imported here: the help under a traceback matches texts read from its index,
+    # and never needs the records (nor doctest, which they import).
+    from flax_errors_ext.model.catalogue.records import ExampleKind
+
+    if not (entry.message or example.kind is ExampleKind.SEEN_AS):
+        return ""
+    return (example.documented_class or "").rpartition(".")[2]
 
 
 def shows(
@@ -252,9 +463,25 @@ def shows(
         names: The names the documented message's example gives, which match any
             name (:func:`~flax_errors_ext.model.lookup.patterns.example_names`).
     """
-    if message_pattern(documented, names).search(body):
+    fixed = literal_parts(documented, names)
+    return _shows(Text(documented, names, known=known, fixed=fixed), body, flat, min_fragment)
+
+
+def _shows(text: Text, body: str, flat: str, min_fragment: int = MIN_FRAGMENT) -> bool:
+    """:func:`shows` for a text whose derived forms are made.
+
+    The part of an exact text is a part of it as written: its quoted values count.
+    """
+    if all(part in body for part in text.fixed) and (
+        message_pattern(text.documented, text.names, text.exact).search(body)
+    ):
         return True
-    return len(flat) >= min_fragment and flat in known
+    if text.exact:
+        pasted = " ".join(body.casefold().split())
+        return len(pasted) >= min_fragment and pasted in " ".join(
+            text.documented.casefold().split()
+        )
+    return len(flat) >= min_fragment and flat in text.known
 
 
 def documented_messages(entry: ErrorEntry) -> Iterator[tuple[Example, str]]:
@@ -265,11 +492,14 @@ def documented_messages(entry: ErrorEntry) -> Iterator[tuple[Example, str]]:
     comes with its example.
     """
     for example in entry.examples:
-        if not example.kind.raises:
-            continue
-        for statement in example.statements:
-            if statement.exc_msg is not None:
-                yield example, strip_class(statement.exc_msg)
+        for message in _raised_messages(example):
+            yield example, strip_class(message)
+
+
+def _raised_messages(example: Example) -> Iterator[str]:
+    """The documented exception lines of an example that raises; none of one that runs."""
+    if example.kind.raises:
+        yield from (s.exc_msg for s in example.statements if s.exc_msg is not None)
 
 
 def message_body(text: str) -> str:
@@ -308,4 +538,4 @@ def strip_class(message: str) -> str:
     match = _EXCEPTION_LINE.match(message)
     message = message[match.end() :] if match else message
     message = _LINK.sub("", message).rstrip()
-    return message.removesuffix(doctest.ELLIPSIS_MARKER).rstrip()
+    return message.removesuffix(ELLIPSIS).rstrip()

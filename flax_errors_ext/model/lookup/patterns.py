@@ -46,10 +46,12 @@ _KINDS: tuple[tuple[str, str, str, str], ...] = (
     ("repr", r"<[\w.]+ [^<>\n]*? at 0x[0-9a-fA-F]*(?:\.\.\.)?>", r"<[^<>]*>", "<object>"),
     ("ellipsis", r"\.\.\.", r"[\s\S]*?", " "),
     ("url", r"https?://[^\s)]+", r"[^\s)]*", "<url>"),
+    # A type may be quoted again ('<class '...MLP'>', as Flax's Pytree errors write
+    # it): the quotes belong to the type, or a quoted-text kind would start at them.
     (
         "type",
-        r"<class '(?:\.\.\.[A-Za-z_]\w*|" + _USER_CLASS + ")'>",
-        "<class '(?:" + _USER_CLASS + ")'>",
+        r"'?<class '(?:\.\.\.[A-Za-z_]\w*|" + _USER_CLASS + ")'>'?",
+        "'?<class '(?:" + _USER_CLASS + ")'>'?",
         "<type>",
     ),
     ("dq", r'"[^"\n]*"', r'"[^"]*"', "<q>"),
@@ -82,20 +84,24 @@ def variable_kinds() -> list[dict[str, str]]:
     ]
 
 
-def pattern_source(documented: str, names: frozenset[str] = frozenset()) -> str:
+QUOTED = ("dq", "sq", "bq")
+"""The kinds of quoted text: a value of one run, unless the message is :func:`exact`."""
+
+
+def pattern_source(
+    documented: str, names: frozenset[str] = frozenset(), exact: bool = False
+) -> str:
     """The source of :func:`message_pattern`, to be compiled with DOTALL (JavaScript's ``s``)."""
-    documented = documented.strip()
-    parts = []
-    at = 0
-    for match in _VARIABLE.finditer(documented):
-        parts.append(_literal(documented[at : match.start()], names))
-        parts.append(_WILDCARDS[match.lastgroup or "space"])
-        at = match.end()
-    parts.append(_literal(documented[at:], names))
-    return "".join(parts)
+    return "".join(
+        _literal(text, names) if kind is None else _WILDCARDS[kind]
+        for kind, text in _segments(documented, names, exact)
+    )
 
 
-def message_pattern(documented: str, names: frozenset[str] = frozenset()) -> re.Pattern[str]:
+@functools.lru_cache(maxsize=4096)
+def message_pattern(
+    documented: str, names: frozenset[str] = frozenset(), exact: bool = False
+) -> re.Pattern[str]:
     """A pattern that matches ``documented`` with other values in its variable parts.
 
     ``...`` matches anything, as with doctest's ELLIPSIS; quoted text, numbers,
@@ -104,8 +110,48 @@ def message_pattern(documented: str, names: frozenset[str] = frozenset()) -> re.
     match any value of their kind; so does each of ``names`` (the example's own
     names, :func:`example_names`) as a whole word; any whitespace matches any
     whitespace.
+
+    ``exact``: the message is a builtin exception's (a message entry's), whose
+    quoted text is what tells it from every other error of its class (``module
+    'flax' has no attribute 'optim'``): quoted text is then matched as written,
+    but where it quotes one of ``names``.
     """
-    return re.compile(pattern_source(documented, names), re.DOTALL)
+    return re.compile(pattern_source(documented, names, exact), re.DOTALL)
+
+
+@functools.lru_cache(maxsize=4096)
+def literal_parts(
+    documented: str, names: frozenset[str] = frozenset(), exact: bool = False
+) -> tuple[str, ...]:
+    """The parts of ``documented`` that :func:`message_pattern` matches only as written.
+
+    A message the pattern matches holds every one of them: a test far cheaper than
+    compiling the pattern, made first.
+    """
+    pieces = []
+    for kind, text in _segments(documented, names, exact):
+        if kind is not None:
+            continue
+        # The example's names are wildcards too: the words between them are fixed.
+        words = re.split(r"\b(\w+)\b", text) if names else [text]
+        pieces += [w for n, w in enumerate(words) if w and not (n % 2 and w in names)]
+    return tuple(pieces)
+
+
+def _segments(documented: str, names: frozenset[str], exact: bool) -> list[tuple[str | None, str]]:
+    """``documented`` cut into its variable parts (their kind) and the text between (None)."""
+    documented = documented.strip()
+    segments: list[tuple[str | None, str]] = []
+    at = 0
+    for match in _VARIABLE.finditer(documented):
+        kind = match.lastgroup or "space"
+        if exact and kind in QUOTED and match.group()[1:-1] not in names:
+            continue  # kept as written, with the text around it
+        segments.append((None, documented[at : match.start()]))
+        segments.append((kind, match.group()))
+        at = match.end()
+    segments.append((None, documented[at:]))
+    return segments
 
 
 def _literal(text: str, names: frozenset[str]) -> str:
@@ -121,6 +167,7 @@ def _literal(text: str, names: frozenset[str]) -> str:
     return "".join(parts)
 
 
+@functools.lru_cache(maxsize=4096)
 def normalise(text: str) -> str:
     """``text`` with its variable parts replaced by placeholders, for similarity."""
 
@@ -143,7 +190,7 @@ def keeps_distinctive(known: str, flat: str) -> bool:
 
 
 def example_names(example: Example) -> frozenset[str]:
-    """The names an example's code gives: its classes, functions, arguments, variables.
+    """The names an example's code gives: classes, functions, arguments, variables, attributes.
 
     They are the example's values as much as a shape is: a reader's own code raises
     the same message with its own names (``Module Encoder`` where the example's
@@ -167,6 +214,8 @@ def _names(source: str) -> frozenset[str]:
             found.add(node.arg)
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             found.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            found.add(node.attr)  # self.layers = ...: the reader's attribute has its own name
         elif (
             isinstance(node, ast.Constant)
             and isinstance(node.value, str)

@@ -22,22 +22,16 @@ from flax_errors_ext.model.lookup.find import (
     MIN_ALIKE,
     MIN_FRAGMENT,
     PASTE_SYNTAX,
-    documented_messages,
-    strip_class,
+    findable,
 )
-from flax_errors_ext.model.lookup.patterns import (
-    DISTINCTIVE,
-    example_names,
-    normalise,
-    pattern_source,
-    variable_kinds,
-)
+from flax_errors_ext.model.lookup.patterns import DISTINCTIVE, pattern_source, variable_kinds
 from flax_errors_ext.model.site.texts import plain_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from flax_errors_ext.model.catalogue.records import ErrorEntry
+    from flax_errors_ext.model.lookup.find import Text
     from flax_errors_ext.model.lookup.wordings import Wording
 
 
@@ -56,38 +50,43 @@ def matching_settings() -> dict[str, Any]:
 def entry_rules(entries: Iterable[ErrorEntry], wordings: Iterable[Wording]) -> dict[str, Any]:
     """Each entry's texts as the search matches them, by dotted name.
 
-    Every text is ``{"pattern", "known", "kind", "note"}``: ``kind`` is ``bad``
-    (today's documented message), ``seen-as`` (another error the same mistake
-    raises; ``note`` is the example's caption) or ``older`` (a past release's
-    wording; ``note`` its releases). Texts come in the order ``explain`` tries them.
+    Every text is ``{"pattern", "known", "kind", "note", "raised", "exact"}``, made
+    from :func:`~flax_errors_ext.model.lookup.find.findable`'s texts: ``kind`` is
+    ``bad`` (today's documented message), ``seen-as`` (another error the same
+    mistake raises; ``note`` is the example's caption) or ``older`` (a past
+    release's wording; ``note`` its releases); ``raised`` the class a paste must
+    name, and ``exact`` whether the text answers only a paste that shows it as
+    written. Texts come in the order ``explain`` tries them.
     """
     older: dict[str, list[Wording]] = {}
     for wording in wordings:
         older.setdefault(wording.qualname, []).append(wording)
     rules: dict[str, Any] = {}
     for entry in entries:
+        past = older.get(entry.qualname, [])
+        found = findable(entry, [wording.text for wording in past])
+        # The texts of past releases come last, one for each wording, in its order.
+        ours = [t for t in found.texts if t.example >= 0]
         texts = []
-        for example, documented in documented_messages(entry):
+        for text in ours:
+            example = entry.examples[text.example]
             seen_as = example.kind is ExampleKind.SEEN_AS
-            texts.append(
-                _text(
-                    documented,
-                    example_names(example),
-                    "seen-as" if seen_as else "bad",
-                    plain_text(first_paragraph(example.description)[0]) if seen_as else "",
-                )
-            )
-        for wording in older.get(entry.qualname, ()):
-            kind = "bad" if wording.current else "older"
-            texts.append(_text(strip_class(wording.text), frozenset(), kind, wording.versions))
+            caption = plain_text(first_paragraph(example.description)[0]) if seen_as else ""
+            texts.append(_text(text, "seen-as" if seen_as else "bad", caption))
+        for text, wording in zip(found.texts[len(ours) :], past, strict=True):
+            texts.append(_text(text, "bad" if wording.current else "older", wording.versions))
         rules[entry.qualname] = texts
     return rules
 
 
-def _text(documented: str, names: frozenset[str], kind: str, note: str) -> dict[str, str]:
+def _text(text: Text, kind: str, note: str) -> dict[str, Any]:
     return {
-        "pattern": pattern_source(documented, names),
-        "known": normalise(documented),
+        "pattern": pattern_source(text.documented, text.names, text.exact),
+        "known": text.known,
         "kind": kind,
         "note": note,
+        "raised": text.raised,
+        "exact": text.exact,
+        "documented": text.documented if text.exact else "",
+        "context": text.context,
     }

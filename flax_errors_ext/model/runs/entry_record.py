@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from flax_errors_ext.model.catalogue.descriptions import first_paragraph
 from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
 from flax_errors_ext.model.runs.fingerprint import Device
-from flax_errors_ext.model.runs.tracebacks import relative_path, strip_roots
+from flax_errors_ext.model.runs.tracebacks import raise_site, relative_path, strip_roots
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -80,6 +80,10 @@ class ExampleRecord:
     """The first paragraph of the example's description (reST), on one line: what a
     search result says of an "also seen as" message. Runs written before it was
     recorded have none."""
+    raised_at: str = ""
+    """Where the error was raised, ``file:line`` of the traceback's innermost frame
+    outside the example (:func:`~flax_errors_ext.model.runs.tracebacks.raise_site`);
+    "" for an example that raised nothing or whose traceback shows no such frame."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,6 +103,17 @@ class EntryRecord:
     versions: tuple[tuple[str, str], ...]
     problems: tuple[ProblemRecord, ...]
     examples: tuple[ExampleRecord, ...]
+    raised_as: tuple[str, ...] = ()
+    """A message entry's classes (``ValueError``); empty for an error class's entry
+    (see :attr:`~flax_errors_ext.model.catalogue.records.ErrorEntry.raised_as`)."""
+
+    @property
+    def raised_at(self) -> str:
+        """Where its first bad example that raised was raised (``file:line``), or ""."""
+        return next(
+            (e.raised_at for e in self.examples if e.kind is ExampleKind.BAD and e.raised_at),
+            "",
+        )
 
     @property
     def version_map(self) -> dict[str, str]:
@@ -134,6 +149,8 @@ class EntryRecord:
             data["source"] = relative_source(self.source, roots)
             for item in (*data["problems"], *data["examples"]):
                 item["source"] = relative_source(item["source"], roots)
+                if item.get("raised_at"):
+                    item["raised_at"] = relative_source(item["raised_at"], roots)
                 for key in ("message", "expected", "actual", "detail", "diff"):
                     if key in item:  # an error's text may name files too
                         item[key] = strip_roots(item[key], roots)
@@ -168,6 +185,7 @@ class EntryRecord:
                     )
                     for e in data.get("examples", [])
                 ),
+                raised_as=tuple(str(name) for name in data.get("raised_as", ())),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise ValueError(f"not an errors.json entry record: {error!r}") from None
@@ -216,7 +234,11 @@ def entry_record(
                 detail=r.detail,
                 diff=r.diff,
                 caption=first_paragraph(r.example.description)[0],
+                raised_at=raise_site(r.runs[-1].transcript)
+                if r.example.kind.raises and r.runs and r.runs[-1].exc_msg is not None
+                else "",
             )
             for r in results
         ),
+        raised_as=entry.raised_as,
     )

@@ -233,6 +233,26 @@ def frame_lines(text: str) -> Iterator[tuple[int, re.Match[str]]]:
         offset += len(line) + 1
 
 
+def raise_site(text: str) -> str:
+    """Where the last traceback in ``text`` was raised: ``file:line`` of its innermost frame.
+
+    The innermost frame outside the reader's code (``<doctest ...>``) and the
+    doctest runner's: for an error a library raises as a builtin exception, the
+    place in the library that raises it, as the run found it. "" where the example's
+    own code raised it, or no library frame is shown (JAX may hide its own).
+    """
+    start = text.rfind(TRACEBACK_HEADER)
+    if start < 0:
+        return ""
+    innermost = ""
+    for _, frame in frame_lines(text[start:]):
+        file = frame["file"]
+        runner = (_SEPARATOR.split(file)[-1], frame["function"] or "") == _RUNNER
+        if not file.startswith("<") and not runner:
+            innermost = f"{file}:{frame['line']}"
+    return innermost
+
+
 def strip_jax_note(text: str) -> str:
     """``text`` without JAX's note about the frames it filtered."""
     return _JAX_NOTE.sub("", text)

@@ -129,6 +129,7 @@ class EntryRenderer(SphinxDirective):
             parts.headline,  # what went wrong, in one line
             parts.lead_captions,  # the fix, in one line: the first good example's caption
             parts.status,  # whether and where it was verified
+            parts.raise_site,  # a message entry's class, and where the library raises it
             parts.problems,  # what is wrong with its docstring
             lambda _: examples.first,  # the first bad and good examples, open, side by side
             self._explanation,  # "What it means"
@@ -180,7 +181,8 @@ class EntryRenderer(SphinxDirective):
         return shown
 
     def _signature_part(self, page: parts.EntryPage) -> list[nodes.Node]:
-        return self._signature(page.entry.qualname)
+        # A message entry names no class: there is no constructor to show.
+        return [] if page.entry.message else self._signature(page.entry.qualname)
 
     def _warn_unforwarded(self, outcome: EntryOutcome, state: BuildContext) -> None:
         """Warn of a printed link to this error on a page this site neither has nor forwards.

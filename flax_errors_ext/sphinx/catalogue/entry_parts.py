@@ -15,10 +15,12 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 
 from flax_errors_ext.model.catalogue.records import Verdict
+from flax_errors_ext.model.runs.entry_record import relative_source
 from flax_errors_ext.model.runs.tracebacks import strip_roots
 from flax_errors_ext.model.site.texts import inline_parts, lead_lines, verification_text
 from flax_errors_ext.sphinx.badges import status_badge
 from flax_errors_ext.sphinx.history.strips import entry_history
+from flax_errors_ext.sphinx.site.linked_tracebacks import source_links
 from flax_errors_ext.sphinx.state import error_record, see_also_placeholder
 
 if TYPE_CHECKING:
@@ -109,6 +111,41 @@ def status(page: EntryPage) -> list[nodes.Node]:
         classes=["flax-errors-status", record.status.value],
     )
     return [line]
+
+
+def raise_site(page: EntryPage) -> list[nodes.Node]:
+    """``Raised as ValueError at flax/nnx/pytreelib.py:417``: a message entry's origin.
+
+    The class and the place come from the run (its traceback's innermost library
+    frame), never from the docstring, so that they follow the library's code.
+    """
+    entry = page.entry
+    if not entry.message or not entry.raised_as:
+        return []
+    paragraph = nodes.paragraph(classes=["flax-errors-raised"])
+    paragraph += nodes.strong("Raised as:", "Raised as:")
+    paragraph += nodes.Text(" ")
+    for n, name in enumerate(entry.raised_as):
+        if n:
+            paragraph += nodes.Text(" or ")
+        paragraph += nodes.literal(name, name)
+    where = relative_source(page.record.raised_at, page.roots) if page.record.raised_at else ""
+    if where:
+        path, _, line = where.rpartition(":")
+        paragraph += nodes.Text(", by ")
+        url = source_links(page.source_links, page.record.version_map).url(path, int(line))
+        code = nodes.literal(where, where)
+        if url:
+            reference = nodes.reference("", "", refuri=url, internal=False)
+            reference += code
+            paragraph += reference
+        else:
+            paragraph += code
+        package = path.split("/", 1)[0]
+        version = page.record.version_map.get(package)
+        if version:
+            paragraph += nodes.Text(f" ({package} {version})")
+    return [paragraph]
 
 
 def history_strip(page: EntryPage) -> list[nodes.Node]:

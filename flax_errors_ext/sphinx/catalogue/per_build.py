@@ -62,7 +62,9 @@ def discovered(context: BuildContext, name: str) -> ErrorModule:
         # where its directive is.
         layout = context.config.layout if listed else SiteLayout.of([spec], per_error=False)
         try:
-            found = load_module(spec, context.catalogue_folders, layout=layout)
+            found = load_module(
+                spec, context.catalogue_folders, layout=layout, project=context.project_dir
+            )
         except DiscoveryError as error:
             found = error
         context.modules[name] = found

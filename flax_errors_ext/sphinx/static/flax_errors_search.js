@@ -79,6 +79,14 @@
     return stripClass(last >= 0 ? text.slice(last) : text).trim();
   };
 
+  // find.py's pasted_class: the class the last exception line names, without its module.
+  const pastedClass = (text) => {
+    text = text.replace(/\r\n/g, "\n").replace(JAX_NOTE, " ");
+    let last = null;
+    for (const match of text.matchAll(EXCEPTION_LINE)) last = match[0];
+    return last ? last.replace(/:\s*$/, "").split(".").pop() : "";
+  };
+
   // difflib.SequenceMatcher(None, a, b, autojunk=False).ratio(), as find.py ranks by.
   const ratio = (a, b) => {
     if (!a.length && !b.length) return 1;
@@ -131,13 +139,29 @@
   };
 
   // find.py's _ranked, for one entry: its text the message shows best, and how.
-  const bestRule = (rules, body, flat) => {
+  const spaced = (text) => text.toLowerCase().split(/\s+/).filter(Boolean).join(" ");
+
+  // find.py's shows_frame: a traceback frame in a file of the package.
+  const showsFrame = (text, pkg) =>
+    new RegExp(`File "[^"\\n]*[/\\\\]${pkg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[/\\\\][^"\\n]*"`).test(text);
+
+  const bestRule = (rules, body, flat, raised, query) => {
+    const pasted = spaced(body);
     let best = null;
     for (const rule of rules) {
+      // find.py's _ranked: a builtin's message answers only a paste of its class, and
+      // Python's own words for any object only a traceback with a frame of the library.
+      if (raised && rule.raised && rule.raised !== raised) continue;
+      if (rule.context && !showsFrame(query, rule.context)) continue;
       const score = ratio(rule.known, flat);
       let strength = 0;
       if (pattern(rule.pattern).test(body)) strength = STRENGTH.message;
-      else if (flat.length >= settings.min_fragment && rule.known.includes(flat)) {
+      else if (rule.exact) {
+        // find.py's _shows for an exact text: a part of it as written, quoted values too.
+        if (pasted.length >= settings.min_fragment && spaced(rule.documented).includes(pasted)) {
+          strength = STRENGTH.message;
+        }
+      } else if (flat.length >= settings.min_fragment && rule.known.includes(flat)) {
         strength = STRENGTH.message;
       } else if (score >= settings.min_alike && keepsDistinctive(rule.known, flat)) {
         strength = STRENGTH.alike;
@@ -155,9 +179,10 @@
   const certain = (found, query) => {
     const body = messageBody(query).slice(-settings.message_chars);
     const flat = normalise(body);
+    const raised = pastedClass(query);
     return found.map((entry) => {
       const rules = entries.find((e) => e.entry === entry)?.rules || [];
-      const best = bestRule(rules, body, flat);
+      const best = bestRule(rules, body, flat, raised, query);
       return { entry, rule: best ? best.rule : null, rank: [4, 1] };
     });
   };
@@ -193,9 +218,10 @@
     if (named.length) return certain(named.map(([, entry]) => entry), query);
     const body = messageBody(query).slice(-settings.message_chars);
     const flat = normalise(body);
+    const raised = pastedClass(query);
     const found = [];
     for (const { entry, rules } of entries) {
-      const best = bestRule(rules, body, flat);
+      const best = bestRule(rules, body, flat, raised, query);
       if (best) found.push({ entry, ...best });
     }
     return found.sort((a, b) => b.rank[0] - a.rank[0] || b.rank[1] - a.rank[1]);

@@ -1,18 +1,19 @@
-"""A module's entry pages as a build keeps them for the next (ModulePages)."""
+"""Reading a listed module, or a group of message entries, and the pages a build keeps."""
 
 from __future__ import annotations
 
 import os
+import sys
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.execution.catalogue.modules import ModulePages, load_module
+import pytest
+
+from flax_errors_ext.execution.catalogue.modules import DiscoveryError, ModulePages, load_module
 from flax_errors_ext.layout import SiteLayout
 from flax_errors_ext.model.config.module_spec import ModuleSpec
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-    import pytest
 
 SOURCE = '''"""Errors of a test module."""
 
@@ -47,3 +48,48 @@ def test_pages_are_kept_while_no_file_they_came_from_changes(
     assert not kept.unchanged()
     # A layout that keeps entries on the module's page gives them no pages.
     assert ModulePages.of(module, SiteLayout.of([ModuleSpec("x")], per_error=False)).pages == ()
+
+
+MESSAGE = """\
+A key was looked up that the mapping does not hold.
+
+Bad example:
+
+  >>> {}["lr"]
+  Traceback (most recent call last):
+    ...
+  KeyError: 'lr'
+"""
+
+
+def test_a_group_of_message_entries_is_read_from_its_folders_without_an_import(
+    tmp_path: Path,
+) -> None:
+    ours, shipped = tmp_path / "ours", tmp_path / "shipped"
+    for folder in (ours, shipped):
+        (folder / "demo.messages").mkdir(parents=True)
+        (folder / "demo.messages" / "KeyNotStored.txt").write_text(MESSAGE)
+    (shipped / "demo.messages" / "OnlyShipped.txt").write_text(MESSAGE)
+    spec = ModuleSpec.from_value({"module": "demo.messages", "messages": True})
+
+    module = load_module(spec, (ours, shipped))
+
+    assert module.messages
+    assert [e.qualname for e in module.entries] == [
+        "demo.messages.KeyNotStored",
+        "demo.messages.OnlyShipped",
+    ]
+    # The project's file wins over the shipped one of the same name.
+    assert module.entries[0].location.path == str(ours / "demo.messages" / "KeyNotStored.txt")
+    assert module.entries[0].raised_as == ("KeyError",)
+    assert "demo" not in sys.modules
+
+
+def test_a_group_no_folder_holds_is_a_discovery_error_naming_where_it_looked(
+    tmp_path: Path,
+) -> None:
+    spec = ModuleSpec.from_value({"module": "demo.messages", "messages": True})
+
+    with pytest.raises(DiscoveryError, match=r"demo\.messages is a group of message entries") as e:
+        load_module(spec, (tmp_path,))
+    assert str(tmp_path / "demo.messages") in str(e.value)

@@ -1,0 +1,201 @@
+"""The fix under the traceback: ``help:`` and ``see:`` lines for a catalogued error.
+
+:func:`install` (called by :func:`flax_errors_ext.install`) makes an uncaught
+error that a catalogue entry matches end in two more lines, after its traceback::
+
+    help: Wrap the list in nnx.List so that Flax treats its arrays as data.
+    see: https://flax-errors.readthedocs.io/en/latest/api_reference/flax.messages/...
+
+in a plain script (``sys.excepthook``, after the hook that was set before), in
+IPython and Jupyter (the shell's custom exception handler, which IPython 7, as
+Colab runs it, honours as well as today's), and in pytest's failure report (the
+plugin, :mod:`flax_errors_ext.pytest_plugin`). The answer comes from the index
+shipped with the package (:mod:`flax_errors_ext.model.lookup.help_index`),
+never from importing the libraries the catalogue documents, and is the one
+``flax-errors explain`` gives; an error it does not match gets nothing. The
+traceback is always shown first and whole. ``FLAX_ERRORS_HELP=0`` in the
+environment turns the help off, at once, without uninstalling it.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+import traceback
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from types import TracebackType
+
+    from flax_errors_ext.model.lookup.help_index import HelpEntry, HelpIndex
+
+__all__ = ["help_lines", "install", "installed", "uninstall"]
+
+SHIPPED_INDEX = Path(__file__).with_name("index.json")
+"""The index of the catalogue shipped with this package; from this repository,
+``flax-errors index -o flax_errors_ext/help/index.json`` writes it."""
+INDEX_ENV_VAR = "FLAX_ERRORS_HELP_INDEX"
+"""More indexes, of another project's catalogue: paths separated by ``os.pathsep``;
+their entries are asked first."""
+SWITCH_ENV_VAR = "FLAX_ERRORS_HELP"
+"""``0`` (or ``off``, ``false``, ``no``) turns the help off."""
+CHAIN_DEPTH = 4
+"""How many causes of an error are asked after it, when it matches nothing itself."""
+
+_previous_hook: Any = None
+"""``sys.excepthook`` before :func:`install`; None while not installed."""
+_shells: dict[int, tuple[Any, tuple[type[BaseException], ...], Any, Any]] = {}
+"""Each IPython shell the help is installed in, by id: the shell, its custom
+exception handler before (its classes and handler), and the handler put in place."""
+
+
+def enabled() -> bool:
+    """Whether the environment leaves the help on."""
+    return os.environ.get(SWITCH_ENV_VAR, "1").strip().lower() not in ("0", "off", "false", "no")
+
+
+def installed() -> bool:
+    """Whether :func:`install` is in effect (in the interpreter or in some shell)."""
+    return _previous_hook is not None or bool(_shells)
+
+
+def install(shell: Any = None) -> None:
+    """Show the help under uncaught errors; idempotent. Undo with :func:`uninstall`.
+
+    Args:
+        shell: An IPython shell to install it in as well; by default the running
+            one, if IPython is imported and runs.
+    """
+    global _previous_hook  # noqa: PLW0603 - the hook is process-wide state by nature
+    if _previous_hook is None:
+        _previous_hook = sys.excepthook
+        sys.excepthook = _excepthook
+    # Read now, with the matcher imported, so that an error is answered at once.
+    shipped_index()
+    shell = shell if shell is not None else _running_shell()
+    if shell is not None and id(shell) not in _shells:
+        before = (tuple(shell.custom_exceptions), shell.CustomTB)
+        shell.set_custom_exc((Exception,), _shell_handler)
+        _shells[id(shell)] = (shell, *before, shell.CustomTB)
+
+
+def uninstall() -> None:
+    """Remove every hook :func:`install` set, giving back what was there before; idempotent.
+
+    A hook that something else has put in place since is left alone.
+    """
+    global _previous_hook  # noqa: PLW0603 - the hook is process-wide state by nature
+    if _previous_hook is not None:
+        if sys.excepthook is _excepthook:
+            sys.excepthook = _previous_hook
+        _previous_hook = None
+    for shell, classes, handler, ours in _shells.values():
+        if shell.CustomTB is ours:
+            shell.custom_exceptions = classes
+            shell.CustomTB = handler
+    _shells.clear()
+
+
+def help_lines(error: BaseException) -> tuple[str, ...]:
+    """The lines to show under ``error``'s traceback; none where no entry matches it.
+
+    The error is asked first, then its causes (an error JAX raises from another).
+    """
+    if not enabled():
+        return ()
+    index = shipped_index()
+    for cause in _chain(error):
+        # The whole traceback, as a reader would paste it into explain: its frames
+        # tell Python's own words for any object apart (find.generic).
+        found = _answer(index, "".join(traceback.format_exception(cause)))
+        if found is not None:
+            return found.lines()
+    return ()
+
+
+def _answer(index: HelpIndex, text: str) -> HelpEntry | None:
+    from flax_errors_ext.model.lookup.help_index import answer
+
+    return answer(index, text)
+
+
+def _chain(error: BaseException) -> Iterator[BaseException]:
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen and len(seen) <= CHAIN_DEPTH:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__ or (
+            None if current.__suppress_context__ else current.__context__
+        )
+
+
+@functools.cache
+def shipped_index() -> HelpIndex:
+    """The shipped index, after those ``FLAX_ERRORS_HELP_INDEX`` names; read once.
+
+    An index that cannot be read is left out, with one line on standard error:
+    the help must never fail the program it helps.
+    """
+    from flax_errors_ext.model.lookup.help_index import HelpIndex
+
+    extra = [Path(p) for p in os.environ.get(INDEX_ENV_VAR, "").split(os.pathsep) if p]
+    index = HelpIndex()
+    for path in (SHIPPED_INDEX, *extra):
+        try:
+            index = index + HelpIndex.from_json(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError) as error:
+            print(f"flax-errors: help index {path} left out: {error}", file=sys.stderr)
+    return index
+
+
+def _excepthook(
+    kind: type[BaseException], error: BaseException, trace: TracebackType | None
+) -> None:
+    (_previous_hook or sys.__excepthook__)(kind, error, trace)
+    try:
+        lines = help_lines(error)
+    except Exception as failure:  # the help must never hide the error
+        lines = (f"flax-errors: no help, the lookup failed: {failure!r}",)
+    for line in lines:
+        print(line, file=sys.stderr)
+
+
+def _running_shell() -> Any:
+    """The IPython shell this process runs, if IPython is imported and one runs."""
+    ipython = sys.modules.get("IPython")
+    get_ipython = getattr(ipython, "get_ipython", None)
+    return get_ipython() if callable(get_ipython) else None
+
+
+def _shell_handler(
+    shell: Any,
+    kind: type[BaseException],
+    error: BaseException,
+    trace: TracebackType | None,
+    tb_offset: int | None = None,
+) -> list[str]:
+    """IPython's custom exception handler: the shell's own traceback, then the help.
+
+    IPython shows nothing of an error a custom handler takes, so the handler shows
+    the traceback itself, as the shell would (in Jupyter, as the cell's error), with
+    the help as its last lines. A handler the shell had before for this class shows
+    its own, and the help follows it.
+    """
+    _, classes, handler, _ = _shells.get(id(shell), (None, (), None, None))
+    try:
+        lines = list(help_lines(error))
+    except Exception as failure:  # the help must never hide the error
+        lines = [f"flax-errors: no help, the lookup failed: {failure!r}"]
+    if handler is not None and classes and issubclass(kind, classes):
+        shown = handler(kind, error, trace, tb_offset)
+        for line in lines:
+            print(line)
+        return list(shown or [])
+    shown = shell.InteractiveTB.structured_traceback(kind, error, trace, tb_offset=tb_offset)
+    shell._showtraceback(kind, error, [*shown, *lines])
+    return []

@@ -1,0 +1,70 @@
+"""A group of message entries as the site shows it, and its drift caught warm."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from tests.utils import entry, module_html, read_catalogue
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from sphinx.testing.util import SphinxTestApp
+
+pytestmark = pytest.mark.kernels
+
+
+@pytest.mark.sphinx("html", testroot="messages")
+def test_each_message_entry_has_a_page_its_class_and_where_the_library_raises_it(
+    app: SphinxTestApp,
+) -> None:
+    app.build()
+
+    assert app.statuscode == 0, app.warning.getvalue()
+    outdir = Path(app.outdir)
+    catalogue = read_catalogue(outdir)
+    rate = entry(catalogue, "RateUnreadable")
+    assert rate["status"] == "passed"
+    assert rate["raised_as"] == ["ValueError"]
+    assert (
+        rate["url"]
+        == "api_reference/demo.messages/RateUnreadable.html#demo.messages.RateUnreadable"
+    )
+    assert [e["raised_at"] for e in rate["examples"]] == ["demo_lib.py:9", ""]
+    # Raised by the example's own code: no library frame to name.
+    assert entry(catalogue, "KeyMissingFromMapping")["examples"][0]["raised_at"] == ""
+    page = module_html(outdir, "api_reference/demo.messages")
+    assert re.search(r"Raised as:</strong> <code[^>]*><span class=\"pre\">ValueError</span>", page)
+    assert "demo_lib.py:9" in page
+    # A message entry names no class: no constructor signature is shown.
+    assert "flax-errors-signature" not in page
+
+
+@pytest.mark.sphinx("html", testroot="messages")
+def test_a_library_rewording_its_message_fails_the_build_however_warm_the_cache(
+    app: SphinxTestApp, make_app: Callable[..., SphinxTestApp]
+) -> None:
+    app.build()
+    assert app.statuscode == 0, app.warning.getvalue()
+    library = Path(app.srcdir) / "demo_lib.py"
+    library.write_text(library.read_text().replace("cannot read a learning rate", "bad rate"))
+    stat = library.stat()
+    os.utime(library, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+
+    again = make_app("html", srcdir=app.srcdir)
+    again.build()
+
+    text = again.warning.getvalue()
+    assert again.statuscode == 1
+    assert re.search(
+        r"catalogue/demo\.messages/RateUnreadable\.txt:\d+: WARNING: "
+        r"demo\.messages\.RateUnreadable: bad example drifted",
+        text,
+    ), text
+    assert "+ValueError: bad rate from 'one tenth'" in text
+    assert read_catalogue(Path(again.outdir))["executed"] == ["demo.messages.RateUnreadable"]
