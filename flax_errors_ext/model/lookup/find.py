@@ -26,7 +26,7 @@ from flax_errors_ext.model.lookup.patterns import (
     message_pattern,
     normalise,
 )
-from flax_errors_ext.model.runs.tracebacks import strip_jax_note
+from flax_errors_ext.model.runs.tracebacks import TRACEBACK_HEADER, strip_jax_note
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
@@ -54,6 +54,7 @@ _NAME = re.compile(r"[\w.]+")
 _FRAGMENT = re.compile(r"#([A-Za-z_][\w.]*\w)")
 _URL = re.compile(r"https?://[^\s)\]>'\"]+")
 _EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*: ", re.MULTILINE)
+_EXCEPTION_CLASS = re.compile(r"(?:Error|Exception|Warning|Exit|Interrupt|Iteration)$")
 _LINK = re.compile(r"\s*\(https?://[^\s)]*\)|\n\s*See https?://\S*\s*$")
 PASTE_SYNTAX = {
     "name": _NAME.pattern,
@@ -61,6 +62,8 @@ PASTE_SYNTAX = {
     "url": _URL.pattern,
     "exception_line": _EXCEPTION_LINE.pattern,
     "link": _LINK.pattern,
+    "exception_class": _EXCEPTION_CLASS.pattern,
+    "traceback_header": TRACEBACK_HEADER,
 }
 """How a paste's parts are told apart, for a matcher outside Python (the site search):
 ``exception_line`` is read line by line (JavaScript's ``m`` flag)."""
@@ -86,12 +89,14 @@ class Text:
     """The parts a message that shows it must hold as written
     (:func:`~flax_errors_ext.model.lookup.patterns.literal_parts`)."""
     exact: bool = False
-    """A builtin exception's message (a message entry's): its quoted text is matched
-    as written, and it answers only a paste that shows it, never one merely alike
+    """A :attr:`plain` text that is :func:`terse`: its quoted text is matched as written
     (see :func:`~flax_errors_ext.model.lookup.patterns.message_pattern`)."""
     context: str = ""
     """The package a paste's traceback must show a frame of for the text to answer
     (:func:`generic`): "" where the message tells its error by itself."""
+    plain: bool = False
+    """A builtin exception's message (a message entry's): a part of it counts only
+    as written, and a message merely alike to it never answers."""
 
     @classmethod
     def of(
@@ -101,14 +106,16 @@ class Text:
         raised: str = "",
         example: int = -1,
         *,
-        exact: bool = False,
+        plain: bool = False,
         library: str = "",
     ) -> Text:
         """A text with its derived forms, as every text is made.
 
-        ``library``: the package an exact text's error comes from; a generic
-        message then needs a frame of it in the paste.
+        ``plain``: a message entry's text, :attr:`exact` where it is :func:`terse`;
+        ``library``: the package its error comes from, whose frame a
+        :func:`generic` message needs in the paste.
         """
+        exact = plain and terse(documented)
         return cls(
             documented,
             names,
@@ -117,7 +124,8 @@ class Text:
             normalise(documented),
             literal_parts(documented, names, exact),
             exact,
-            library if exact and generic(documented) else "",
+            library if plain and generic(documented) else "",
+            plain,
         )
 
 
@@ -139,26 +147,51 @@ class Findable:
         return self.qualname.rpartition(".")[2]
 
 
+def leads(documented: str, *, lines_as_printed: bool = False) -> tuple[str, ...]:
+    """The opening parts of a message that stand for it alone: its first sentence and line.
+
+    People often paste only the first line of a long message (Flax's list of
+    options and JAX's notes follow it), and a release may add to a message after
+    its first sentence. A part counts where it ends a sentence (a docstring may
+    wrap a message mid-sentence), says enough (:data:`MIN_FIRST_LINE`) and keeps
+    the message's distinctive values. ``lines_as_printed``: the message is written
+    with the lines it is printed with (a message entry's file), so its first line
+    counts wherever it ends.
+    """
+    sentence = _SENTENCE_END.split(documented, maxsplit=1)[0]
+    line = documented.split("\n", 1)[0].rstrip()
+    whole = normalise(documented)
+    found = [
+        part
+        for part in dict.fromkeys((sentence, line))
+        if part != documented.strip()
+        and len(part) >= MIN_FIRST_LINE
+        and (part[-1] in ".:?!" or (lines_as_printed and part == line))
+        # What tells this mistake from its neighbours (a Module's type where JAX
+        # names any value's) must be in the part, or it would answer for them all.
+        and keeps_distinctive(whole, normalise(part))
+    ]
+    return tuple(found)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
 def findable(entry: ErrorEntry, older: Sequence[str] = ()) -> Findable:
     """An entry's names and texts: its examples' documented messages, then ``older``.
 
-    A message of several lines also stands as its first line alone, where that line
-    says enough (:data:`MIN_FIRST_LINE`): people often paste only that line, and
-    the message's later lines (Flax's list of options, JAX's notes) are its tail.
+    A message's opening sentence and line also stand for it alone (:func:`leads`).
     """
     texts = []
     # A group of message entries is named after its library: flax.messages.
-    exact, library = entry.message, entry.qualname.split(".", 1)[0]
+    library = entry.qualname.split(".", 1)[0]
     for n, example in enumerate(entry.examples):
         names, raised = example_names(example), required_class(entry, example)
         for message in _raised_messages(example):
             documented = strip_class(message)
-            first = documented.split("\n", 1)[0].rstrip()
-            wholes = [documented] + (
-                [first] if first != documented and len(first) >= MIN_FIRST_LINE else []
-            )
             texts += [
-                Text.of(text, names, raised, n, exact=exact, library=library) for text in wholes
+                Text.of(text, names, raised, n, plain=entry.message, library=library)
+                for text in (documented, *leads(documented, lines_as_printed=entry.message))
             ]
     texts += [Text.of(strip_class(text)) for text in older]
     return Findable(entry.qualname, tuple(texts))
@@ -370,7 +403,7 @@ def _ranked(findables: Sequence[Findable], query: str, floor: float = 0.0) -> li
             ratio = matcher.ratio()
             if showing:
                 strength = _STRENGTH["message"]
-            elif ratio >= MIN_ALIKE and not text.exact and keeps_distinctive(known, flat):
+            elif ratio >= MIN_ALIKE and not text.plain and keeps_distinctive(known, flat):
                 strength = _STRENGTH["alike"]
             else:
                 strength = _STRENGTH["similar"]
@@ -382,6 +415,8 @@ def _ranked(findables: Sequence[Findable], query: str, floor: float = 0.0) -> li
     return sorted(hits, key=lambda h: (_STRENGTH[h.how], h.score), reverse=True)
 
 
+QUOTED_TEXT = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`")
+"""Quoted text in a message, as :mod:`~flax_errors_ext.model.lookup.patterns` tells it."""
 GENERIC = re.compile(
     r"'[^']*'"
     r"|'[^']*' object (?:is not (?:iterable|subscriptable|callable)"
@@ -400,6 +435,22 @@ library's error worded so tells nothing of where it came from, and a message ent
 of one answers only a paste whose traceback shows a frame of its library."""
 
 
+MIN_WORDING = 40
+"""Characters of wording, quoted text aside, that let a builtin's message tell its
+error by its wording alone (see :func:`terse`)."""
+
+
+def terse(documented: str) -> bool:
+    """Whether a builtin exception's message says too little without its quoted text.
+
+    ``module 'flax' has no attribute 'optim'`` is told from ``... 'nn'`` only by
+    what it quotes, so such a message entry's quoted text is matched as written;
+    a longer wording (``Cannot assign data value of type ... to static attribute
+    'decoder' ...``) quotes the reader's own values, which then match any.
+    """
+    return len(" ".join(QUOTED_TEXT.sub("", documented).split())) < MIN_WORDING
+
+
 def generic(documented: str) -> bool:
     """Whether a message is one of Python's own about any object (:data:`GENERIC`)."""
     return GENERIC.fullmatch(" ".join(documented.split())) is not None
@@ -416,10 +467,11 @@ def pasted_class(text: str) -> str:
     "" where the paste is a message alone.
     """
     text = strip_jax_note(bounded(text).replace("\r\n", "\n"))
-    lines = list(_EXCEPTION_LINE.finditer(text))
-    if not lines:
+    start = raised_line(text)
+    if start is None:
         return ""
-    return lines[-1].group(0).rstrip(": ").rpartition(".")[2]
+    line = _EXCEPTION_LINE.match(text, start)
+    return line.group(0).rstrip(": ").rpartition(".")[2] if line else ""
 
 
 def required_class(entry: ErrorEntry, example: Example) -> str:
@@ -470,13 +522,13 @@ def shows(
 def _shows(text: Text, body: str, flat: str, min_fragment: int = MIN_FRAGMENT) -> bool:
     """:func:`shows` for a text whose derived forms are made.
 
-    The part of an exact text is a part of it as written: its quoted values count.
+    The part of a plain text is a part of it as written: its quoted values count.
     """
     if all(part in body for part in text.fixed) and (
         message_pattern(text.documented, text.names, text.exact).search(body)
     ):
         return True
-    if text.exact:
+    if text.plain:
         pasted = " ".join(body.casefold().split())
         return len(pasted) >= min_fragment and pasted in " ".join(
             text.documented.casefold().split()
@@ -503,16 +555,31 @@ def _raised_messages(example: Example) -> Iterator[str]:
 
 
 def message_body(text: str) -> str:
-    """The message of a pasted error: the last exception line on, without its class.
+    """The message of a pasted error: its exception line on, without its class.
 
-    A whole traceback may be pasted; its final exception line is the one to match.
+    A whole traceback may be pasted: see :func:`raised_line` for which line that is.
     JAX's note about filtered frames, when present, is cut off.
     """
     text = strip_jax_note(text.replace("\r\n", "\n"))
-    lines = list(_EXCEPTION_LINE.finditer(text))
-    if lines:
-        text = text[lines[-1].start() :]
-    return strip_class(text).strip()
+    start = raised_line(text)
+    return strip_class(text[start:] if start is not None else text).strip()
+
+
+def raised_line(text: str) -> int | None:
+    """Where the exception line of the error raised last starts in ``text``, if it has one.
+
+    After the last traceback header (a chained traceback's last error is its own),
+    the first line that names an exception class (``ValueError:``): a message may
+    quote another error on a later line of its own (JAX's "The error was:
+    TypeError: unhashable type"). Where no class there looks like one, the last
+    ``Name:`` line (a log's ``loss: 0.5`` is none).
+    """
+    header = text.rfind(TRACEBACK_HEADER)
+    lines = [m for m in _EXCEPTION_LINE.finditer(text) if m.start() > header]
+    if not lines:
+        return None
+    named = [m for m in lines if _EXCEPTION_CLASS.search(m.group(0).rstrip(": "))]
+    return (named[0] if named else lines[-1]).start()
 
 
 def exception_line(text: str, width: int = 160) -> str:
@@ -523,8 +590,7 @@ def exception_line(text: str, width: int = 160) -> str:
     that is not blank. Cut to ``width`` characters.
     """
     text = strip_jax_note(bounded(text).replace("\r\n", "\n"))
-    lines = list(_EXCEPTION_LINE.finditer(text))
-    start = lines[-1].start() if lines else 0
+    start = raised_line(text) or 0
     line = next((line for line in text[start:].split("\n") if line.strip()), "").strip()
     return line if len(line) <= width else line[: width - 3] + "..."
 

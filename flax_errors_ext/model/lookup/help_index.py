@@ -82,6 +82,7 @@ class HelpIndex:
                             "fixed": list(text.fixed),
                             "exact": text.exact,
                             "context": text.context,
+                            "plain": text.plain,
                         }
                         for text in entry.found.texts
                     ],
@@ -117,6 +118,7 @@ def _entry(item: Mapping[str, Any]) -> HelpEntry:
             tuple(map(str, text["fixed"])),
             bool(text["exact"]),
             str(text["context"]),
+            bool(text["plain"]),
         )
         for text in item["texts"]
     )

@@ -43,7 +43,13 @@ _USER_CLASS = _USER_CODE + _QUALIFIED + "|(?!(?:" + "|".join(_BUILTIN_TYPES) + r
 # comparing by likeness). Earlier kinds win where two start at one place. Only syntax
 # that Python's re and JavaScript's RegExp read alike.
 _KINDS: tuple[tuple[str, str, str, str], ...] = (
-    ("repr", r"<[\w.]+ [^<>\n]*? at 0x[0-9a-fA-F]*(?:\.\.\.)?>", r"<[^<>]*>", "<object>"),
+    # A repr may hold another (<function <lambda> at 0x...>): one level is matched.
+    (
+        "repr",
+        r"<[\w.]+ [^<>\n]*? at 0x[0-9a-fA-F]*(?:\.\.\.)?>",
+        r"<[^<>]*(?:<[^<>]*>[^<>]*)*>",
+        "<object>",
+    ),
     ("ellipsis", r"\.\.\.", r"[\s\S]*?", " "),
     ("url", r"https?://[^\s)]+", r"[^\s)]*", "<url>"),
     # A type may be quoted again ('<class '...MLP'>', as Flax's Pytree errors write

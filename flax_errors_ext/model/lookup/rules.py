@@ -87,6 +87,7 @@ def _text(text: Text, kind: str, note: str) -> dict[str, Any]:
         "note": note,
         "raised": text.raised,
         "exact": text.exact,
-        "documented": text.documented if text.exact else "",
+        "documented": text.documented if text.plain else "",
         "context": text.context,
+        "plain": text.plain,
     }

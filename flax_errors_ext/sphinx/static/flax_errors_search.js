@@ -71,20 +71,31 @@
     return (text.endsWith("...") ? text.slice(0, -3) : text).trimEnd();
   };
 
-  // find.py's message_body: the last exception line on, without its class.
+  // find.py's raised_line: after the last traceback header, the first line that names
+  // an exception class, else the last "Name:" line; -1 for none.
+  const EXCEPTION_CLASS = new RegExp(syntax.exception_class);
+  const raisedLine = (text) => {
+    const header = text.lastIndexOf(syntax.traceback_header);
+    const lines = [...text.matchAll(EXCEPTION_LINE)].filter((m) => m.index > header);
+    if (!lines.length) return -1;
+    const named = lines.filter((m) => EXCEPTION_CLASS.test(m[0].replace(/[:\s]+$/, "")));
+    return (named.length ? named[0] : lines[lines.length - 1]).index;
+  };
+
+  // find.py's message_body: the exception line on, without its class.
   const messageBody = (text) => {
     text = text.replace(/\r\n/g, "\n").replace(JAX_NOTE, " ");
-    let last = -1;
-    for (const match of text.matchAll(EXCEPTION_LINE)) last = match.index;
-    return stripClass(last >= 0 ? text.slice(last) : text).trim();
+    const start = raisedLine(text);
+    return stripClass(start >= 0 ? text.slice(start) : text).trim();
   };
 
   // find.py's pasted_class: the class the last exception line names, without its module.
   const pastedClass = (text) => {
     text = text.replace(/\r\n/g, "\n").replace(JAX_NOTE, " ");
-    let last = null;
-    for (const match of text.matchAll(EXCEPTION_LINE)) last = match[0];
-    return last ? last.replace(/:\s*$/, "").split(".").pop() : "";
+    const start = raisedLine(text);
+    if (start < 0) return "";
+    const line = text.slice(start).split(": ", 1)[0];
+    return line.split(".").pop();
   };
 
   // difflib.SequenceMatcher(None, a, b, autojunk=False).ratio(), as find.py ranks by.
@@ -156,8 +167,9 @@
       const score = ratio(rule.known, flat);
       let strength = 0;
       if (pattern(rule.pattern).test(body)) strength = STRENGTH.message;
-      else if (rule.exact) {
-        // find.py's _shows for an exact text: a part of it as written, quoted values too.
+      else if (rule.plain) {
+        // find.py's _shows for a plain text: a part of it as written, quoted values too,
+        // and never a message merely alike.
         if (pasted.length >= settings.min_fragment && spaced(rule.documented).includes(pasted)) {
           strength = STRENGTH.message;
         }

@@ -78,6 +78,22 @@ CASES: dict[str, str] = {
 }
 
 
+CATALOGUED: dict[str, str] = {
+    "jit-numpy-string-array": "jax.messages.NonArrayArgumentToJit",
+    "jit-list-of-strings": "jax.messages.NonArrayArgumentToJit",
+    "jit-string-argument": "jax.messages.NonArrayArgumentToJit",
+    "grad-non-scalar-output": "jax.messages.GradOfNonScalarLoss",
+    "matmul-shapes": "jax.messages.DotGeneralFeatureSizeMismatch",
+    "jnp-item-assignment": "jax.messages.InPlaceArrayAssignment",
+    "vmap-inconsistent-sizes": "jax.messages.VmapInconsistentAxisSizes",
+    "scan-carry-type": "jax.messages.ScanCarryTypeChanged",
+    "optax-update-tree-mismatch": "jax.messages.PytreeStructureMismatch",
+    "optax-apply-updates-shapes": "jax.messages.PytreeStructureMismatch",
+    "jit-unhashable-static": "jax.messages.NonHashableStaticArgument",
+}
+"""The cases a message entry documents since: each must find that entry, not none."""
+
+
 def _versions() -> str:
     names = ("jax", "jaxlib", "numpy", "optax", "orbax-checkpoint")
     found = ", ".join(f"{n} {importlib.metadata.version(n)}" for n in names)
@@ -109,6 +125,8 @@ def main() -> None:
             "# Real errors that no catalogue entry documents: `flax-errors explain`",
             '# answers each with "not in the catalogue". Written by collect_negatives.py',
             f"# ({_versions()}); each case's `source` is the code that raised it.",
+            "# A case with an `entry` has been documented since, by that message entry,",
+            "# which it must find.",
             "",
         ]
         for name, code in CASES.items():
@@ -116,6 +134,7 @@ def main() -> None:
             parts += [
                 "[[negative]]",
                 f'id = "{name}"',
+                *([f'entry = "{CATALOGUED[name]}"'] if name in CATALOGUED else []),
                 f"source = {_literal(code + chr(10))}",
                 f"text = {_literal(text + chr(10))}",
                 "",
