@@ -23,6 +23,7 @@ one-edit case can edit an example file without touching the repository):
 * ``guard``: the jit dispatch overhead ratio of ``install()`` (bench_guard.py).
 * the dependency check of a warm build, 100 entries (bench_dependencies.py);
 * ``explain`` on pastes of 10 KB to 1 MB (bench_explain.py).
+* the help under a traceback, per uncaught error (bench_help.py).
 
 Also the peak memory of a cold ``-j 2`` build: the largest total resident memory of
 the build's whole process tree (Sphinx, readers, kernel server, kernels), sampled.
@@ -269,7 +270,7 @@ def main() -> None:
     _report(samples, entries, executed_after_edit, guard, j2_seconds, j2_gib)
     # Each in a process of its own (the dependency check imports what a kernel does).
     lines = []
-    for name in ("bench_dependencies.py", "bench_explain.py"):
+    for name in ("bench_dependencies.py", "bench_explain.py", "bench_help.py"):
         script = Path(__file__).with_name(name)
         done = subprocess.run(
             [sys.executable, str(script)], capture_output=True, text=True, check=True

@@ -76,6 +76,8 @@
   const EXCEPTION_CLASS = new RegExp(syntax.exception_class);
   const raisedLine = (text) => {
     const header = text.lastIndexOf(syntax.traceback_header);
+    // matchAll starts where the shared pattern's last exec (stripClass) stopped.
+    EXCEPTION_LINE.lastIndex = 0;
     const lines = [...text.matchAll(EXCEPTION_LINE)].filter((m) => m.index > header);
     if (!lines.length) return -1;
     const named = lines.filter((m) => EXCEPTION_CLASS.test(m[0].replace(/[:\s]+$/, "")));

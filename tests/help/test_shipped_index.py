@@ -1,0 +1,34 @@
+"""The index shipped with the package is the one ``flax-errors index`` writes now."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from flax_errors_ext.cli import main
+from flax_errors_ext.help import SHIPPED_INDEX
+
+if TYPE_CHECKING:
+    import pytest
+
+ROOT = Path(__file__).parents[2]
+
+
+def test_the_shipped_index_is_written_from_the_catalogue_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)  # the site's conf.py: every module and group it catalogues
+
+    assert main(["index", "-o", str(tmp_path / "index.json")]) == 0
+
+    written = json.loads((tmp_path / "index.json").read_text("utf-8"))
+    shipped = json.loads(SHIPPED_INDEX.read_text("utf-8"))
+    stale = [e["qualname"] for e in written["entries"] if e not in shipped["entries"]]
+    gone = [e["qualname"] for e in shipped["entries"] if e not in written["entries"]]
+    assert (stale, gone) == ([], []), (
+        "the shipped help index is stale: run `flax-errors index -o "
+        "flax_errors_ext/help/index.json` from the repository's root"
+    )
+    names = {e["qualname"] for e in shipped["entries"]}
+    assert {"flax.messages.OptimizerWithoutWrt", "flax.errors.ScopeParamShapeError"} <= names
