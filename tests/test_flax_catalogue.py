@@ -15,6 +15,7 @@ import pytest
 from sphinx.testing.util import SphinxTestApp
 
 from flax_errors_ext.layout import base_url
+from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.model.catalogue.discover import SHIPPED_CATALOGUE, catalogue_paths
 from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleKind, Verdict
 from flax_errors_ext.model.config.module_spec import KNOWN_MODULES
@@ -38,6 +39,8 @@ PRINTING_URLS = [
 """The errors whose documented text prints a URL (not all of JAX's do); the
 build's drift check holds the raised text to it."""
 UNREACHABLE = [e for e in FLAX.entries if e.unreachable_with(INSTALLED)]
+MESSAGES = load_module("flax.messages").entries + load_module("jax.messages").entries
+"""The errors Flax and JAX raise as builtin exceptions, one message entry each."""
 
 
 @pytest.mark.parametrize("entry", FLAX.entries + JAX.entries, ids=lambda e: e.qualname)
@@ -49,6 +52,23 @@ def test_every_flax_and_jax_error_is_catalogued(entry: ErrorEntry) -> None:
     # Every entry shows what to do, even one that cannot be raised here.
     assert ExampleKind.GOOD in kinds
     assert ExampleKind.BAD in kinds or ExampleKind.UNREACHABLE in kinds
+
+
+@pytest.mark.parametrize("entry", MESSAGES, ids=lambda e: e.qualname)
+def test_a_message_entry_raises_its_builtin_with_the_documented_text_here(
+    entry: ErrorEntry,
+) -> None:
+    assert entry.message
+    assert entry.problems == ()
+    assert ExampleKind.GOOD in {example.kind for example in entry.examples}
+    held = [e for e in entry.examples if e.holds(INSTALLED) and e.kind.ours]
+    assert any(e.kind in (ExampleKind.BAD, ExampleKind.UNREACHABLE) for e in held)
+    for example in held:
+        result = judge(example, tuple(run_in_process(entry, example)))
+        assert result.verdict is Verdict.PASSED, f"{example}: {result.detail}\n{result.diff}"
+    raised = {e.documented_class for e in held if e.kind is ExampleKind.BAD}
+    assert raised <= set(entry.raised_as)
+    assert all("." not in name for name in raised), "a builtin, named as Python prints it"
 
 
 @pytest.mark.parametrize("entry", UNREACHABLE, ids=lambda e: e.name)

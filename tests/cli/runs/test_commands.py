@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
@@ -366,3 +367,29 @@ def test_update_reports_what_it_cannot_fix(
     assert "cli_drift_errors.py:36: no-raise" in err
     # The good example's drift is fixed all the same.
     assert changed_lines(FAKE, fake.read_text()) == [(21, "        a new line")]
+
+
+@pytest.mark.kernels
+def test_update_rewrites_a_message_entrys_drifted_text_and_check_names_the_raise_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = project_from_root("messages", tmp_path)
+    entry_file = project / "catalogue/demo.messages/RateUnreadable.txt"
+    documented = "ValueError: cannot read a learning rate from 'one tenth'"
+    drifted = documented.replace("read", "parse")
+    entry_file.write_text(entry_file.read_text().replace(documented, drifted))
+    monkeypatch.chdir(project)
+
+    code, out, err = run(capsys, "check", "RateUnreadable")
+    assert code == ExitCode.FAILED, err
+    # Located at the statement that raised, in the entry's own file.
+    assert re.search(r"demo\.messages/RateUnreadable\.txt:10: .*drifted", out + err), out
+
+    code, out, err = run(capsys, "update", "RateUnreadable")
+    assert code == ExitCode.OK, out + err
+    assert documented in entry_file.read_text(), out + err
+
+    code, out, _ = run(capsys, "check", "--json", "RateUnreadable")
+    (record,) = json.loads(out)["entries"]
+    assert (code, record["status"], record["raised_as"]) == (ExitCode.OK, "passed", ["ValueError"])
+    assert record["examples"][0]["raised_at"] == "demo_lib.py:9"
