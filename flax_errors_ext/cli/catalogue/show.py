@@ -16,6 +16,7 @@ from flax_errors_ext.model.catalogue.descriptions import first_paragraph
 from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
 from flax_errors_ext.model.history.timeline import retired
 from flax_errors_ext.model.lookup import find as lookup
+from flax_errors_ext.model.lookup import paste
 from flax_errors_ext.model.lookup.wordings import by_entry, recorded_wordings, wording_of
 from flax_errors_ext.model.runs.entry_record import EntryRecord, entry_record
 from flax_errors_ext.model.runs.judge import judge
@@ -132,9 +133,9 @@ def _refusal(entries: list[ErrorEntry], query: str, older: Mapping[str, Sequence
     For a name, the closest names; for a pasted error, the line read and the
     entries it merely resembles, as a hint.
     """
-    if lookup.looks_like_name(query):
+    if paste.looks_like_name(query):
         return unknown(entries, query)
-    lines = [f"not in the catalogue: {lookup.exception_line(query)}"]
+    lines = [f"not in the catalogue: {paste.exception_line(query)}"]
     near = lookup.nearest(entries, query, older)
     if near:
         lines.append(

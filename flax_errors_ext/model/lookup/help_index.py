@@ -19,7 +19,8 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.model.lookup.find import Findable, Text, find_hits, findable
+from flax_errors_ext.model.lookup.find import find_hits
+from flax_errors_ext.model.lookup.texts import Findable, Text, findable
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence

@@ -17,21 +17,17 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.catalogue.descriptions import first_paragraph
 from flax_errors_ext.model.catalogue.records import ExampleKind
-from flax_errors_ext.model.lookup.find import (
-    MESSAGE_CHARS,
-    MIN_ALIKE,
-    MIN_FRAGMENT,
-    PASTE_SYNTAX,
-    findable,
-)
+from flax_errors_ext.model.lookup.find import MESSAGE_CHARS, MIN_ALIKE, MIN_FRAGMENT
+from flax_errors_ext.model.lookup.paste import PASTE_SYNTAX
 from flax_errors_ext.model.lookup.patterns import DISTINCTIVE, pattern_source, variable_kinds
+from flax_errors_ext.model.lookup.texts import findable
 from flax_errors_ext.model.site.texts import plain_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from flax_errors_ext.model.catalogue.records import ErrorEntry
-    from flax_errors_ext.model.lookup.find import Text
+    from flax_errors_ext.model.lookup.texts import Text
     from flax_errors_ext.model.lookup.wordings import Wording
 
 

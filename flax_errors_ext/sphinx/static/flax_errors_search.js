@@ -166,6 +166,7 @@
       // Python's own words for any object only a traceback with a frame of the library.
       if (raised && rule.raised && rule.raised !== raised) continue;
       if (rule.context && !showsFrame(query, rule.context)) continue;
+      if (rule.plain && !keepsDistinctive(flat, rule.known)) continue;
       const score = ratio(rule.known, flat);
       let strength = 0;
       if (pattern(rule.pattern).test(body)) strength = STRENGTH.message;

@@ -12,7 +12,8 @@ from flax import linen as nn
 
 from flax_errors_ext.errors import JitPytreeError
 from flax_errors_ext.execution.catalogue.modules import load_module
-from flax_errors_ext.model.lookup.find import bounded, find, message_body, suggest
+from flax_errors_ext.model.lookup.find import find, suggest
+from flax_errors_ext.model.lookup.paste import bounded, message_body
 from flax_errors_ext.model.lookup.patterns import message_pattern
 
 ENTRIES = load_module("flax.errors").entries + (load_module("flax_errors_ext.errors").entries)

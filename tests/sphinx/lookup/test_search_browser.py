@@ -21,7 +21,8 @@ from flax_errors_ext.cli.project import DEFAULT_MODULES
 from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.execution.history.files import read_histories
 from flax_errors_ext.model.history.releases import SHIPPED
-from flax_errors_ext.model.lookup.find import documented_messages, find, generic
+from flax_errors_ext.model.lookup.find import find
+from flax_errors_ext.model.lookup.texts import documented_messages, generic
 from flax_errors_ext.model.lookup.wordings import by_entry, recorded_wordings
 from tests.chromium import NEEDS_CHROMIUM
 from tests.test_browser import _build, _serve, browser, page

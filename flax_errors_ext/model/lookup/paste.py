@@ -1,0 +1,120 @@
+"""What a pasted error says: its exception line, its class, its message, its frames.
+
+People paste a whole traceback, a message alone, or a log that ends in one; these
+read out of any of them the part that finding an entry looks at. Pure text in,
+text out; the site search's script reads pastes by the same syntax
+(:data:`PASTE_SYNTAX`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from flax_errors_ext.model.runs.tracebacks import TRACEBACK_HEADER, strip_jax_note
+
+KEEP_CHARS = 16_000
+"""Of a long paste, the characters looked at from each end: a traceback's URL and
+final message are at its end, a name or URL pasted alone at its start."""
+
+ELLIPSIS = "..."
+"""doctest's ELLIPSIS marker (doctest itself is not imported: the help has no use for it)."""
+NAME = re.compile(r"[\w.]+")
+FRAGMENT = re.compile(r"#([A-Za-z_][\w.]*\w)")
+URL = re.compile(r"https?://[^\s)\]>'\"]+")
+_EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*: ", re.MULTILINE)
+_EXCEPTION_CLASS = re.compile(r"(?:Error|Exception|Warning|Exit|Interrupt|Iteration)$")
+_LINK = re.compile(r"\s*\(https?://[^\s)]*\)|\n\s*See https?://\S*\s*$")
+PASTE_SYNTAX = {
+    "name": NAME.pattern,
+    "fragment": FRAGMENT.pattern,
+    "url": URL.pattern,
+    "exception_line": _EXCEPTION_LINE.pattern,
+    "link": _LINK.pattern,
+    "exception_class": _EXCEPTION_CLASS.pattern,
+    "traceback_header": TRACEBACK_HEADER,
+}
+"""How a paste's parts are told apart, for a matcher outside Python (the site search):
+``exception_line`` is read line by line (JavaScript's ``m`` flag)."""
+
+
+def looks_like_name(query: str) -> bool:
+    """Whether ``query`` is a bare name (a class name or a dotted one), not a message."""
+    return bool(NAME.fullmatch(bounded(query).strip()))
+
+
+def bounded(text: str, keep: int = KEEP_CHARS) -> str:
+    """``text``, or its first and last ``keep`` characters when it is longer."""
+    if len(text) <= 2 * keep:
+        return text
+    return text[:keep] + "\n" + text[-keep:]
+
+
+def shows_frame(text: str, package: str) -> bool:
+    """Whether a pasted traceback has a frame in a file of ``package``."""
+    return re.search(rf'File "[^"\n]*[/\\]{re.escape(package)}[/\\][^"\n]*"', text) is not None
+
+
+def pasted_class(text: str) -> str:
+    """The class a pasted error names on its last exception line, without its module.
+
+    "" where the paste is a message alone.
+    """
+    text = strip_jax_note(bounded(text).replace("\r\n", "\n"))
+    start = raised_line(text)
+    if start is None:
+        return ""
+    line = _EXCEPTION_LINE.match(text, start)
+    return line.group(0).rstrip(": ").rpartition(".")[2] if line else ""
+
+
+def message_body(text: str) -> str:
+    """The message of a pasted error: its exception line on, without its class.
+
+    A whole traceback may be pasted: see :func:`raised_line` for which line that is.
+    JAX's note about filtered frames, when present, is cut off.
+    """
+    text = strip_jax_note(text.replace("\r\n", "\n"))
+    start = raised_line(text)
+    return strip_class(text[start:] if start is not None else text).strip()
+
+
+def raised_line(text: str) -> int | None:
+    """Where the exception line of the error raised last starts in ``text``, if it has one.
+
+    After the last traceback header (a chained traceback's last error is its own),
+    the first line that names an exception class (``ValueError:``): a message may
+    quote another error on a later line of its own (JAX's "The error was:
+    TypeError: unhashable type"). Where no class there looks like one, the last
+    ``Name:`` line (a log's ``loss: 0.5`` is none).
+    """
+    header = text.rfind(TRACEBACK_HEADER)
+    lines = [m for m in _EXCEPTION_LINE.finditer(text) if m.start() > header]
+    if not lines:
+        return None
+    named = [m for m in lines if _EXCEPTION_CLASS.search(m.group(0).rstrip(": "))]
+    return (named[0] if named else lines[-1]).start()
+
+
+def exception_line(text: str, width: int = 160) -> str:
+    """The line of a paste that says what was read: its last exception line.
+
+    A traceback's first line (``Traceback (most recent call last):``) says nothing of
+    the error; its final ``Class: message`` line does. Without one, the first line
+    that is not blank. Cut to ``width`` characters.
+    """
+    text = strip_jax_note(bounded(text).replace("\r\n", "\n"))
+    start = raised_line(text) or 0
+    line = next((line for line in text[start:].split("\n") if line.strip()), "").strip()
+    return line if len(line) <= width else line[: width - 3] + "..."
+
+
+def strip_class(message: str) -> str:
+    """The message without its class and without the link Flax appends.
+
+    People paste messages with or without the link, and its base differs between
+    Flax's site and this one; the URL step has had its say already.
+    """
+    match = _EXCEPTION_LINE.match(message)
+    message = message[match.end() :] if match else message
+    message = _LINK.sub("", message).rstrip()
+    return message.removesuffix(ELLIPSIS).rstrip()

@@ -1,0 +1,236 @@
+"""The texts an entry is found by: its documented messages, and how each may match.
+
+``explain``, the site search and the help under a traceback match a paste against
+the same :class:`Text` records, made here from an entry's examples
+(:func:`findable`) or read back from the help's index. A text knows what it is
+matched on beyond its wording: the class a paste must name, whether its quoted
+values count (a builtin's terse message, :func:`terse`), and whether it needs a
+frame of its library (Python's own words, :func:`generic`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import TYPE_CHECKING
+
+from flax_errors_ext.model.lookup.paste import strip_class
+from flax_errors_ext.model.lookup.patterns import (
+    example_names,
+    keeps_distinctive,
+    literal_parts,
+    normalise,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+
+    from flax_errors_ext.model.catalogue.records import ErrorEntry, Example
+
+MIN_FIRST_LINE = 40
+"""Characters a message's first line needs to stand for the message on its own."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Text:
+    """One text a pasted error may show: a documented message, or a past release's."""
+
+    documented: str
+    """The message without its class (:func:`strip_class`)."""
+    names: frozenset[str] = frozenset()
+    """The names the example's code gives, which match any name
+    (:func:`~flax_errors_ext.model.lookup.patterns.example_names`)."""
+    raised: str = ""
+    """The class a paste that names one must name (``ValueError``), "" where any will do
+    (:func:`required_class`)."""
+    example: int = -1
+    """The index of its example in the entry's examples; -1 for a past release's wording."""
+    known: str = ""
+    """``normalise(documented)``: what likeness is measured on."""
+    fixed: tuple[str, ...] = ()
+    """The parts a message that shows it must hold as written
+    (:func:`~flax_errors_ext.model.lookup.patterns.literal_parts`)."""
+    exact: bool = False
+    """A :attr:`plain` text that is :func:`terse`: its quoted text is matched as written
+    (see :func:`~flax_errors_ext.model.lookup.patterns.message_pattern`)."""
+    context: str = ""
+    """The package a paste's traceback must show a frame of for the text to answer
+    (:func:`generic`): "" where the message tells its error by itself."""
+    plain: bool = False
+    """A builtin exception's message (a message entry's): a part of it counts only
+    as written, and a message merely alike to it never answers."""
+
+    @classmethod
+    def of(
+        cls,
+        documented: str,
+        names: frozenset[str] = frozenset(),
+        raised: str = "",
+        example: int = -1,
+        *,
+        plain: bool = False,
+        library: str = "",
+    ) -> Text:
+        """A text with its derived forms, as every text is made.
+
+        ``plain``: a message entry's text, :attr:`exact` where it is :func:`terse`;
+        ``library``: the package its error comes from, whose frame a
+        :func:`generic` message needs in the paste.
+        """
+        exact = plain and terse(documented)
+        return cls(
+            documented,
+            names,
+            raised,
+            example,
+            normalise(documented),
+            literal_parts(documented, names, exact),
+            exact,
+            library if plain and generic(documented) else "",
+            plain,
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class Findable:
+    """What finding needs of an entry: its names and its texts.
+
+    Made from an entry (:func:`findable`) for ``explain`` and the site, or read from
+    the index the help under a traceback ships with: both are matched by the same
+    functions, so they answer alike.
+    """
+
+    qualname: str
+    texts: tuple[Text, ...]
+
+    @property
+    def name(self) -> str:
+        """The entry's name without its module or group."""
+        return self.qualname.rpartition(".")[2]
+
+
+def leads(documented: str, *, lines_as_printed: bool = False) -> tuple[str, ...]:
+    """The opening parts of a message that stand for it alone: its first sentence and line.
+
+    People often paste only the first line of a long message (Flax's list of
+    options and JAX's notes follow it), and a release may add to a message after
+    its first sentence. A part counts where it ends a sentence (a docstring may
+    wrap a message mid-sentence), says enough (:data:`MIN_FIRST_LINE`) and keeps
+    the message's distinctive values. ``lines_as_printed``: the message is written
+    with the lines it is printed with (a message entry's file), so its first line
+    counts wherever it ends.
+    """
+    sentence = _SENTENCE_END.split(documented, maxsplit=1)[0]
+    line = documented.split("\n", 1)[0].rstrip()
+    whole = normalise(documented)
+    found = [
+        part
+        for part in dict.fromkeys((sentence, line))
+        if part != documented.strip()
+        and len(part) >= MIN_FIRST_LINE
+        and (part[-1] in ".:?!" or (lines_as_printed and part == line))
+        # What tells this mistake from its neighbours (a Module's type where JAX
+        # names any value's) must be in the part, or it would answer for them all.
+        and keeps_distinctive(whole, normalise(part))
+    ]
+    return tuple(found)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
+def findable(entry: ErrorEntry, older: Sequence[str] = ()) -> Findable:
+    """An entry's names and texts: its examples' documented messages, then ``older``.
+
+    A message's opening sentence and line also stand for it alone (:func:`leads`).
+    """
+    texts = []
+    # A group of message entries is named after its library: flax.messages.
+    library = entry.qualname.split(".", 1)[0]
+    for n, example in enumerate(entry.examples):
+        names, raised = example_names(example), required_class(entry, example)
+        for message in _raised_messages(example):
+            documented = strip_class(message)
+            texts += [
+                Text.of(text, names, raised, n, plain=entry.message, library=library)
+                for text in (documented, *leads(documented, lines_as_printed=entry.message))
+            ]
+    texts += [Text.of(strip_class(text)) for text in older]
+    return Findable(entry.qualname, tuple(texts))
+
+
+QUOTED_TEXT = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`")
+"""Quoted text in a message, as :mod:`~flax_errors_ext.model.lookup.patterns` tells it."""
+GENERIC = re.compile(
+    r"'[^']*'"
+    r"|'[^']*' object (?:is not (?:iterable|subscriptable|callable)"
+    r"|has no attribute '[^']*'|does not support item (?:assignment|deletion))"
+    r"|object of type '[^']*' has no len\(\)"
+    r"|unhashable type: '[^']*'"
+    r"|(?:list|tuple|string) index out of range"
+    r"|(?:not enough|too many) values to unpack.*"
+    r"|unsupported operand type\(s\) for .*"
+    r"|[\w.<>]+\(\) (?:got an unexpected keyword argument '[^']*'"
+    r"|missing \d+ required (?:positional|keyword-only) arguments?: .*"
+    r"|takes \d+ positional arguments? but \d+ (?:was|were) given)"
+)
+"""Python's own messages about any object (``'int' object is not iterable``): a
+library's error worded so tells nothing of where it came from, and a message entry
+of one answers only a paste whose traceback shows a frame of its library."""
+
+
+MIN_WORDING = 40
+"""Characters of wording, quoted text aside, that let a builtin's message tell its
+error by its wording alone (see :func:`terse`)."""
+
+
+def terse(documented: str) -> bool:
+    """Whether a builtin exception's message says too little without its quoted text.
+
+    ``module 'flax' has no attribute 'optim'`` is told from ``... 'nn'`` only by
+    what it quotes, so such a message entry's quoted text is matched as written;
+    a longer wording (``Cannot assign data value of type ... to static attribute
+    'decoder' ...``) quotes the reader's own values, which then match any.
+    """
+    return len(" ".join(QUOTED_TEXT.sub("", documented).split())) < MIN_WORDING
+
+
+def generic(documented: str) -> bool:
+    """Whether a message is one of Python's own about any object (:data:`GENERIC`)."""
+    return GENERIC.fullmatch(" ".join(documented.split())) is not None
+
+
+def required_class(entry: ErrorEntry, example: Example) -> str:
+    """The class a paste must name, if it names one, to match ``example``'s text.
+
+    "" where any will do; the site search asks the same.
+    A builtin exception's message says little by itself (``KeyError: 'lr'``): a
+    message entry's text, or the other error an "also seen as" example documents,
+    answers only a paste of the same class. An error class's own text is matched on
+    its wording alone, since a library that adds the class keeps the message.
+    """
+    # Imported here: the help under a traceback matches texts read from its index,
+    # and never needs the records (nor doctest, which they import).
+    from flax_errors_ext.model.catalogue.records import ExampleKind
+
+    if not (entry.message or example.kind is ExampleKind.SEEN_AS):
+        return ""
+    return (example.documented_class or "").rpartition(".")[2]
+
+
+def documented_messages(entry: ErrorEntry) -> Iterator[tuple[Example, str]]:
+    """The documented error messages of an entry's examples that raise, without the class.
+
+    Bad examples, and "also seen as" ones: the message of the error the same
+    mistake raises where this one is not in place finds this entry too. Each
+    comes with its example.
+    """
+    for example in entry.examples:
+        for message in _raised_messages(example):
+            yield example, strip_class(message)
+
+
+def _raised_messages(example: Example) -> Iterator[str]:
+    """The documented exception lines of an example that raises; none of one that runs."""
+    if example.kind.raises:
+        yield from (s.exc_msg for s in example.statements if s.exc_msg is not None)
