@@ -75,6 +75,16 @@ def tests_lowest(session: nox.Session) -> None:
     session.run("pytest", "-m", "sphinx or not kernels", *session.posargs)
 
 
+@nox.session(python=PYTHON)
+def help_colab(session: nox.Session) -> None:
+    """The help under a traceback in IPython 7.34, Colab's, with the package alone."""
+    session.install("-e", ".", "ipython==7.34.0", "pytest>=9.0")
+    # Only tests/help's conftest: the suite's own needs Sphinx, which Colab has not.
+    session.run(
+        "pytest", "--confcutdir=tests/help", "tests/help/test_hooks.py", "-k", "ipython or shell"
+    )
+
+
 @nox.session(python=STACKS)
 def doctest(session: nox.Session) -> None:
     """Contributor doctests: every catalogue docstring and example file, by plain doctest."""

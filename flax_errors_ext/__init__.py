@@ -13,6 +13,7 @@ Two things live here:
 
 from __future__ import annotations
 
+import importlib.util
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext import help as _help
@@ -42,8 +43,12 @@ def uninstall() -> None:
 
 
 def load_ipython_extension(shell: Any) -> None:
-    """``%load_ext flax_errors_ext``: :func:`install`, with the help in this shell."""
-    jit_hook.install()
+    """``%load_ext flax_errors_ext``: :func:`install`, with the help in this shell.
+
+    Where Flax is not installed, the help alone: the Linen hook has nothing to hook.
+    """
+    if importlib.util.find_spec("flax") is not None:
+        jit_hook.install()
     _help.install(shell)
 
 
