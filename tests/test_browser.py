@@ -325,8 +325,15 @@ def test_every_entry_shows_the_wrong_and_the_fixed_code_on_the_first_screen(
             assert 0 < laptop["good"] < SCREEN_HEIGHT, (entry["qualname"], laptop)
             assert small["good"] > small["bad"], (entry["qualname"], small)
     # Every entry with a bad example it can raise here has one open (JitPytreeError,
-    # Flax's and JAX's): none was skipped by a page that lost its examples.
-    assert with_bad >= len(entries) - 5, with_bad
+    # Flax's and JAX's, the message entries): none was skipped by a page that lost its
+    # examples. An unreachable one has none to raise here (its bad examples, if any,
+    # hold for other versions).
+    reachable = [
+        e
+        for e in entries
+        if any(x["kind"] == "bad" and x["status"] != "other-versions" for x in e["examples"])
+    ]
+    assert with_bad >= len(reachable), (with_bad, len(reachable))
 
 
 def test_landing_page_says_what_and_links_to_the_index(

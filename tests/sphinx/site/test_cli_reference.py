@@ -34,7 +34,7 @@ def test_cli_reference_is_generated_from_the_parser(tmp_path: Path) -> None:
     commands: dict[str, argparse.ArgumentParser] = next(
         dict(a.choices) for a in parser._actions if isinstance(a.choices, dict)
     )
-    assert set(commands) == {"list", "explain", "check", "update", "export"}
+    assert set(commands) == {"list", "explain", "index", "check", "update", "export"}
     for name, command in commands.items():
         assert f'id="cli-{name}"' in page
         for action in command._actions:
