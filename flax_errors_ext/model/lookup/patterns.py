@@ -195,6 +195,35 @@ def keeps_distinctive(known: str, flat: str) -> bool:
     return all(flat.count(mark) >= known.count(mark) for mark in DISTINCTIVE)
 
 
+def names_in(documented: str, names: frozenset[str]) -> tuple[str, ...]:
+    """The ``names`` that ``documented`` mentions as whole words, in order, each once.
+
+    They are the parts a reader's message has in its own words (their class, their
+    attribute), for the entry to say so.
+    """
+    words = re.findall(r"\b\w+\b", documented)
+    return tuple(dict.fromkeys(w for w in words if w in names and len(w) >= _MIN_NAME))
+
+
+def defined_names(example: Example) -> frozenset[str]:
+    """The classes and attributes an example's code defines: the reader's own, by name.
+
+    Of :func:`example_names`, those a reader's code surely names otherwise (not a
+    ``setup`` or an ``rngs`` argument that every Flax program has).
+    """
+    try:
+        tree = ast.parse("\n".join(statement.source for statement in example.statements))
+    except SyntaxError:
+        return frozenset()
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            found.add(node.name)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            found.add(node.attr)
+    return frozenset(found)
+
+
 def example_names(example: Example) -> frozenset[str]:
     """The names an example's code gives: classes, functions, arguments, variables, attributes.
 

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 from docutils import nodes
 
-from flax_errors_ext.model.catalogue.records import Verdict
+from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
+from flax_errors_ext.model.lookup.patterns import defined_names, names_in
 from flax_errors_ext.model.runs.entry_record import relative_source
 from flax_errors_ext.model.runs.tracebacks import strip_roots
 from flax_errors_ext.model.site.texts import inline_parts, lead_lines, verification_text
@@ -145,6 +146,24 @@ def raise_site(page: EntryPage) -> list[nodes.Node]:
         version = page.record.version_map.get(package)
         if version:
             paragraph += nodes.Text(f" ({package} {version})")
+    return [paragraph, *_varying(entry)]
+
+
+def _varying(entry: ErrorEntry) -> list[nodes.Node]:
+    """``Yours in your message: layers, MLP``: the example's own names its message quotes."""
+    bad = next((e for e in entry.examples if e.kind is ExampleKind.BAD), None)
+    message = bad.statements[-1].exc_msg if bad is not None and bad.statements else None
+    names = names_in(message or "", defined_names(bad)) if bad is not None else ()
+    if not names:
+        return []
+    paragraph = nodes.paragraph(classes=["flax-errors-varies"])
+    paragraph += nodes.strong("Yours in your message:", "Yours in your message:")
+    paragraph += nodes.Text(" ")
+    for n, name in enumerate(names):
+        if n:
+            paragraph += nodes.Text(", ")
+        paragraph += nodes.literal(name, name)
+    paragraph += nodes.Text(" (the example's; your code's own names stand there)")
     return [paragraph]
 
 
