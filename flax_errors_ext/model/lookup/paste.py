@@ -55,7 +55,7 @@ def shows_frame(text: str, package: str) -> bool:
 
 
 def pasted_class(text: str) -> str:
-    """The class a pasted error names on its last exception line, without its module.
+    """The class a pasted error names on its exception line (:func:`raised_line`), bare.
 
     "" where the paste is a message alone.
     """

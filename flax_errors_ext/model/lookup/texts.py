@@ -203,11 +203,11 @@ def generic(documented: str) -> bool:
 def required_class(entry: ErrorEntry, example: Example) -> str:
     """The class a paste must name, if it names one, to match ``example``'s text.
 
-    "" where any will do; the site search asks the same.
     A builtin exception's message says little by itself (``KeyError: 'lr'``): a
     message entry's text, or the other error an "also seen as" example documents,
     answers only a paste of the same class. An error class's own text is matched on
-    its wording alone, since a library that adds the class keeps the message.
+    its wording alone ("": any will do), since a library that adds the class keeps
+    the message.
     """
     # Imported here: the help under a traceback matches texts read from its index,
     # and never needs the records (nor doctest, which they import).
