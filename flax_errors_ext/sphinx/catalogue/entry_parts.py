@@ -123,13 +123,7 @@ def raise_site(page: EntryPage) -> list[nodes.Node]:
     entry = page.entry
     if not entry.message or not entry.raised_as:
         return []
-    paragraph = nodes.paragraph(classes=["flax-errors-raised"])
-    paragraph += nodes.strong("Raised as:", "Raised as:")
-    paragraph += nodes.Text(" ")
-    for n, name in enumerate(entry.raised_as):
-        if n:
-            paragraph += nodes.Text(" or ")
-        paragraph += nodes.literal(name, name)
+    paragraph = _labelled("Raised as:", "flax-errors-raised", entry.raised_as, " or ")
     where = relative_source(page.record.raised_at, page.roots) if page.record.raised_at else ""
     if where:
         path, _, line = where.rpartition(":")
@@ -156,15 +150,21 @@ def _varying(entry: ErrorEntry) -> list[nodes.Node]:
     names = names_in(message or "", defined_names(bad)) if bad is not None else ()
     if not names:
         return []
-    paragraph = nodes.paragraph(classes=["flax-errors-varies"])
-    paragraph += nodes.strong("Yours in your message:", "Yours in your message:")
-    paragraph += nodes.Text(" ")
-    for n, name in enumerate(names):
-        if n:
-            paragraph += nodes.Text(", ")
-        paragraph += nodes.literal(name, name)
+    paragraph = _labelled("Yours in your message:", "flax-errors-varies", names, ", ")
     paragraph += nodes.Text(" (the example's; your code's own names stand there)")
     return [paragraph]
+
+
+def _labelled(label: str, kind: str, codes: Sequence[str], separator: str) -> nodes.paragraph:
+    """``Label: `a`, `b```: a paragraph of class ``kind`` listing ``codes`` as code."""
+    paragraph = nodes.paragraph(classes=[kind])
+    paragraph += nodes.strong(label, label)
+    paragraph += nodes.Text(" ")
+    for n, code in enumerate(codes):
+        if n:
+            paragraph += nodes.Text(separator)
+        paragraph += nodes.literal(code, code)
+    return paragraph
 
 
 def history_strip(page: EntryPage) -> list[nodes.Node]:
