@@ -110,7 +110,7 @@ def help_lines(error: BaseException) -> tuple[str, ...]:
     index = shipped_index()
     for cause in _chain(error):
         # The whole traceback, as a reader would paste it into explain: its frames
-        # tell Python's own words for any object apart (find.generic).
+        # tell Python's own words for any object apart (texts.generic).
         found = _answer(index, "".join(traceback.format_exception(cause)))
         if found is not None:
             return found.lines()

@@ -6,7 +6,7 @@ process, where importing the catalogued libraries (or this package's Sphinx and
 Jupyter machinery) would cost more than the error: so it answers from an index
 written beforehand (``flax-errors index``, shipped with the package for the
 catalogue's own entries). Each entry's texts there are the very
-:class:`~flax_errors_ext.model.lookup.find.Findable` texts ``explain`` matches,
+:class:`~flax_errors_ext.model.lookup.texts.Findable` texts ``explain`` matches,
 with the forms derived from them (written, not remade, so that the first error
 of a process is answered at once),
 and :func:`answer` asks :func:`~flax_errors_ext.model.lookup.find.find_hits`, so

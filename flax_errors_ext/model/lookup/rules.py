@@ -47,7 +47,7 @@ def entry_rules(entries: Iterable[ErrorEntry], wordings: Iterable[Wording]) -> d
     """Each entry's texts as the search matches them, by dotted name.
 
     Every text is ``{"pattern", "known", "kind", "note", "raised", "exact"}``, made
-    from :func:`~flax_errors_ext.model.lookup.find.findable`'s texts: ``kind`` is
+    from :func:`~flax_errors_ext.model.lookup.texts.findable`'s texts: ``kind`` is
     ``bad`` (today's documented message), ``seen-as`` (another error the same
     mistake raises; ``note`` is the example's caption) or ``older`` (a past
     release's wording; ``note`` its releases); ``raised`` the class a paste must

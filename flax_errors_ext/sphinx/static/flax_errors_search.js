@@ -49,7 +49,7 @@
     rules: entry.rules || [],
   }));
 
-  // find.py's normalise: variable parts become placeholders, case and spacing folded.
+  // patterns.py's normalise: variable parts become placeholders, case and spacing folded.
   const normalise = (text) =>
     text
       .replace(VARIABLE, (...args) => {
@@ -62,7 +62,7 @@
       .filter(Boolean)
       .join(" ");
 
-  // find.py's strip_class: no class before the message, no link after it.
+  // paste.py's strip_class: no class before the message, no link after it.
   const stripClass = (message) => {
     EXCEPTION_LINE.lastIndex = 0;
     const head = EXCEPTION_LINE.exec(message);
@@ -71,7 +71,7 @@
     return (text.endsWith("...") ? text.slice(0, -3) : text).trimEnd();
   };
 
-  // find.py's raised_line: after the last traceback header, the first line that names
+  // paste.py's raised_line: after the last traceback header, the first line that names
   // an exception class, else the last "Name:" line; -1 for none.
   const EXCEPTION_CLASS = new RegExp(syntax.exception_class);
   const raisedLine = (text) => {
@@ -84,14 +84,14 @@
     return (named.length ? named[0] : lines[lines.length - 1]).index;
   };
 
-  // find.py's message_body: the exception line on, without its class.
+  // paste.py's message_body: the exception line on, without its class.
   const messageBody = (text) => {
     text = text.replace(/\r\n/g, "\n").replace(JAX_NOTE, " ");
     const start = raisedLine(text);
     return stripClass(start >= 0 ? text.slice(start) : text).trim();
   };
 
-  // find.py's pasted_class: the class the last exception line names, without its module.
+  // paste.py's pasted_class: the class its exception line names, without its module.
   const pastedClass = (text) => {
     text = text.replace(/\r\n/g, "\n").replace(JAX_NOTE, " ");
     const start = raisedLine(text);
@@ -154,7 +154,7 @@
   // find.py's _ranked, for one entry: its text the message shows best, and how.
   const spaced = (text) => text.toLowerCase().split(/\s+/).filter(Boolean).join(" ");
 
-  // find.py's shows_frame: a traceback frame in a file of the package.
+  // paste.py's shows_frame: a traceback frame in a file of the package.
   const showsFrame = (text, pkg) =>
     new RegExp(`File "[^"\\n]*[/\\\\]${pkg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[/\\\\][^"\\n]*"`).test(text);
 
