@@ -2,7 +2,8 @@
 
 Written from the catalogue as ``explain`` reads it (the entries, and the wordings
 past releases printed), so that the help and ``explain`` answer alike; this
-package ships the one of its own site (``nox -s help_index``).
+package ships the one of its own site (``flax-errors index -o
+flax_errors_ext/help/index.json``, from this repository).
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ import dataclasses
 import doctest
 import re
 
+from flax_errors_ext.model.catalogue.checks import kind_problems, statement_problem, syntax_problem
 from flax_errors_ext.model.catalogue.conditions import (
     FIELD,
     Condition,
@@ -108,26 +109,7 @@ def parse_docstring(
         else:
             explanation.append(line)
             i += 1
-    raised_as = (
-        tuple(
-            dict.fromkeys(
-                str(example.documented_class)
-                for example in examples
-                if example.kind is ExampleKind.BAD and example.documented_class
-            )
-        )
-        if message
-        else ()
-    )
-    if message and not raised_as and not problems:
-        problems.append(
-            FormatProblem(
-                "a message entry needs a 'Bad example:' that ends in the traceback of the "
-                "error it documents ('ValueError: <message>')",
-                Location(path, first_line),
-            )
-        )
-    return ErrorEntry(
+    entry = ErrorEntry(
         qualname=qualname,
         summary=summary,
         prose=_prose(explanation, path),
@@ -135,8 +117,15 @@ def parse_docstring(
         problems=tuple(problems),
         location=Location(path, first_line),
         message=message,
-        raised_as=raised_as,
     )
+    if message and not entry.raised_as and not problems:
+        problem = FormatProblem(
+            "a message entry needs a 'Bad example:' that ends in the traceback of the "
+            "error it documents ('ValueError: <message>')",
+            Location(path, first_line),
+        )
+        entry = dataclasses.replace(entry, problems=(problem,))
+    return entry
 
 
 def parse_prose(docstring: str, path: str, first_line: int) -> tuple[str, tuple[Prose, ...]]:
@@ -185,7 +174,7 @@ def parse_upstream(docstring: str, path: str, first_line: int) -> Example | None
     statements = []
     for item in parsed:
         location = Location(path, lines[item.lineno].number)
-        if _syntax_problem(item, location) is not None:
+        if syntax_problem(item, location) is not None:
             return None
         statements.append(_statement(item, location, lines))
     if not statements:
@@ -305,7 +294,7 @@ def _parse_block(
         if not isinstance(item, doctest.Example):
             continue
         location = Location(path, block[item.lineno].number)
-        problem = _check_statement(item, location)
+        problem = statement_problem(item, location)
         if problem is not None:
             problems.append(problem)
             continue
@@ -315,7 +304,7 @@ def _parse_block(
     example = Example(
         kind, tuple(statements), description, Location(path, block[0].number), holds_for
     )
-    problems.extend(_check_kind(example, qualname, own_class))
+    problems.extend(kind_problems(example, qualname, own_class))
     return (None if problems else example), problems
 
 
@@ -358,66 +347,3 @@ def _want_line(block: list[Line], item: doctest.Example) -> int:
     """The file line after the statement's source: where its documented output starts."""
     after = item.lineno + item.source.count("\n")
     return block[after].number if after < len(block) else block[-1].number + 1
-
-
-def _check_statement(item: doctest.Example, location: Location) -> FormatProblem | None:
-    if item.options.get(doctest.IGNORE_EXCEPTION_DETAIL):
-        return FormatProblem(
-            "IGNORE_EXCEPTION_DETAIL would hide drift in the error text; "
-            "use ... (ELLIPSIS) for the parts that truly vary",
-            location,
-        )
-    return _syntax_problem(item, location)
-
-
-def _syntax_problem(item: doctest.Example, location: Location) -> FormatProblem | None:
-    """The statement's syntax error, at its line, if it has one."""
-    try:
-        compile(item.source, str(location), "single")
-    except SyntaxError as error:
-        line = location.line + max((error.lineno or 1) - 1, 0)
-        return FormatProblem(f"broken doctest syntax: {error.msg}", Location(location.path, line))
-    return None
-
-
-def _check_kind(example: Example, qualname: str, own_class: str | None) -> list[FormatProblem]:
-    run = [s for s in example.statements if not s.skip]
-    if example.kind is ExampleKind.SEEN_AS:
-        if run and run[-1].exc_msg is not None and run[-1].documented_class != own_class:
-            return []
-        return [
-            FormatProblem(
-                "'Also seen as:' must end in the documented traceback of the error raised "
-                f"where {qualname} is not (another class)",
-                example.location,
-            )
-        ]
-    if example.kind is not ExampleKind.BAD:
-        return [
-            FormatProblem(
-                f"{'a good example' if example.kind is ExampleKind.GOOD else 'evidence'} must "
-                "run cleanly, but this statement documents a traceback",
-                s.location,
-            )
-            for s in run
-            if s.exc_msg is not None
-        ]
-    if not run or run[-1].exc_msg is None:
-        raised = own_class or "the error it documents"
-        line = f"{own_class}: <message>" if own_class else "ValueError: <message>"
-        return [
-            FormatProblem(
-                f"a bad example must end in the documented traceback of {raised} "
-                f"('Traceback (most recent call last):' ... '{line}')",
-                example.location,
-            )
-        ]
-    documented = run[-1].documented_class
-    if own_class is not None and documented != own_class:
-        return [
-            FormatProblem(
-                f"this bad example documents {documented}, but it belongs to {qualname}",
-                run[-1].location,
-            )
-        ]
-    return []

@@ -215,9 +215,17 @@ class ErrorEntry:
     message: bool = False
     """Whether the entry documents an error a library raises as a builtin exception
     (a message entry): ``qualname`` then names the entry, not a class."""
-    raised_as: tuple[str, ...] = ()
-    """For a message entry, the classes its bad examples raise (``ValueError``);
-    empty for an error class's entry, which is raised as itself."""
+
+    @property
+    def raised_as(self) -> tuple[str, ...]:
+        """A message entry's classes, each once, that its bad examples raise.
+
+        ``ValueError``, say; empty for an error class's entry, raised as itself.
+        """
+        if not self.message:
+            return ()
+        bad = (e.documented_class for e in self.examples if e.kind is ExampleKind.BAD)
+        return tuple(dict.fromkeys(name for name in bad if name))
 
     @property
     def site(self) -> EntryLocation:

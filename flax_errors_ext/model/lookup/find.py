@@ -30,7 +30,6 @@ from flax_errors_ext.model.lookup.paste import (
 )
 from flax_errors_ext.model.lookup.patterns import (
     keeps_distinctive,
-    literal_parts,
     message_pattern,
     normalise,
 )
@@ -264,7 +263,6 @@ def _ranked(findables: Sequence[Findable], query: str, floor: float = 0.0) -> li
 
 def shows(
     documented: str,
-    known: str,
     body: str,
     flat: str,
     min_fragment: int = MIN_FRAGMENT,
@@ -278,15 +276,13 @@ def shows(
 
     Args:
         documented: The documented message, without its class.
-        known: ``normalise(documented)``.
         body: The pasted message (:func:`message_body`).
         flat: ``normalise(body)``.
         min_fragment: The shortest part of a message that counts.
         names: The names the documented message's example gives, which match any
             name (:func:`~flax_errors_ext.model.lookup.patterns.example_names`).
     """
-    fixed = literal_parts(documented, names)
-    return _shows(Text(documented, names, known=known, fixed=fixed), body, flat, min_fragment)
+    return _shows(Text.of(documented, names), body, flat, min_fragment)
 
 
 def _shows(text: Text, body: str, flat: str, min_fragment: int = MIN_FRAGMENT) -> bool:

@@ -73,6 +73,6 @@ def wording_of(wordings: Iterable[Wording], qualname: str, query: str) -> Wordin
         if wording.qualname != qualname:
             continue
         text = message_body(wording.text)
-        if shows(text, normalise(text), body, flat, MIN_FRAGMENT):
+        if shows(text, body, flat, MIN_FRAGMENT):
             return wording
     return None

@@ -117,8 +117,9 @@ def status(page: EntryPage) -> list[nodes.Node]:
 def raise_site(page: EntryPage) -> list[nodes.Node]:
     """``Raised as ValueError at flax/nnx/pytreelib.py:417``: a message entry's origin.
 
-    The class and the place come from the run (its traceback's innermost library
-    frame), never from the docstring, so that they follow the library's code.
+    The class is the one its bad example documents, which every run checks; the
+    place comes from the run (its traceback's innermost library frame), never from
+    the docstring, so that it follows the library's code.
     """
     entry = page.entry
     if not entry.message or not entry.raised_as:
