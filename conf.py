@@ -26,7 +26,7 @@ flax_errors_timeout = 120
 flax_errors_upstream = "show"
 # Runs of the catalogue on other devices and stacks, set beside this build's own on each
 # entry ("Verified on CPU and on GPU (NVIDIA H200)") and in errors.json: an NVIDIA H200
-# (flax_errors_ext/execution/other_runs/device_runner.py there) and eight CPU devices
+# (tools/other_runs/device_runner.py there) and eight CPU devices
 # (nox -s devices).
 flax_errors_device_runs = [
     "flax_errors_ext/history/nvidia-h200.json",

@@ -160,8 +160,8 @@ def linkcheck(session: nox.Session) -> None:
     """
     install_locked(session, "-e", ".[site]")
     session.run("sphinx-build", *SITE_BUILD)
-    session.run("python", "-m", "tests.site_links", "docs/_build/html")
-    session.run("python", "-m", "tests.site_weight", "docs/_build/html")
+    session.run("python", "-m", "tools.site_links", "docs/_build/html")
+    session.run("python", "-m", "tools.site_weight", "docs/_build/html")
 
 
 @nox.session(python=PYTHON)
@@ -198,7 +198,7 @@ def lock(session: nox.Session) -> None:
         for arg in ("--stack", python, str(lock_file(python)), resolved_for)
     ]  # fmt: skip
     session.run(
-        "python", "-m", "flax_errors_ext.execution.other_runs.lock",
+        "python", "-m", "tools.other_runs.lock",
         f"--work={Path(session.bin).parent}", f"--uv={uv()}", *stacks,
         *(f"--with={requirement}" for requirement in FLAX_SUITE_DEPS), *session.posargs,
     )  # fmt: skip
@@ -213,7 +213,7 @@ def flax_suite(session: nox.Session) -> None:
     # pip fetches Flax's sdist (uv cannot just download).
     install_locked(session, "-e", ".[test]", *FLAX_SUITE_DEPS, "pip")
     session.run(
-        "python", "-m", "tests.flax_suite.run", f"--cache={session.cache_dir}/flax-sdist",
+        "python", "-m", "tools.flax_suite.run", f"--cache={session.cache_dir}/flax-sdist",
         f"--reports={session.create_tmp()}", "--", *session.posargs,
     )  # fmt: skip
 
@@ -275,7 +275,7 @@ def flax_docs(session: nox.Session, tree: str) -> None:
     session.log(f"{tree} on Python {session.python}")
     session.install("pip")  # to fetch Flax's sdist
     work = Path(session.bin).parent / "flax-docs"
-    build = ("python", "-m", "tests.flax_docs.build", f"--work={work}")
+    build = ("python", "-m", "tools.flax_docs.build", f"--work={work}")
     _, stack, newest = FLAX_DOCS_TREES[tree]
     session.run(
         *build, "prepare", f"--tree={tree}", f"--cache={session.cache_dir}/flax-sdist",
@@ -302,7 +302,7 @@ def flax_export(session: nox.Session) -> None:
     # pip fetches Flax's sdist and fills the doctests' venv (uv cannot just download).
     install_locked(session, "-e", ".[export]", "pip")
     session.run(
-        "python", "-m", "tests.flax_export.run", f"--constraints={lock_file(str(session.python))}",
+        "python", "-m", "tools.flax_export.run", f"--constraints={lock_file(str(session.python))}",
         f"--cache={session.cache_dir}/flax-sdist", f"--work={session.create_tmp()}",
     )  # fmt: skip
 
@@ -320,7 +320,7 @@ def history(session: nox.Session) -> None:
     # examples' ":holds for:" lines with packaging.
     session.install("packaging")
     session.run(
-        "python", "-m", "flax_errors_ext.execution.history",
+        "python", "-m", "tools.history",
         f"--work={Path(session.bin).parent}", f"--uv={uv()}", *session.posargs,
         interrupt_timeout=30.0,  # Ctrl-C: the runner writes what it finished
     )  # fmt: skip
@@ -335,7 +335,7 @@ def devices(session: nox.Session) -> None:
     """
     install_locked(session, "-e", ".[test]")
     session.run(
-        "python", "-m", "flax_errors_ext.execution.other_runs.committed",
+        "python", "-m", "tools.other_runs.committed",
         "--out=flax_errors_ext/history/cpu-8-devices.json", "--cpu-devices=8",
         # In the venv, not session.create_tmp(): that sets TMPDIR, and the examples'
         # temporary names would be named inside .nox/ in the document.

@@ -1,26 +1,13 @@
-"""Debian's chromium, as every browser test drives it: headless, never downloaded."""
+"""The mark of a test that drives Debian's chromium (:mod:`tools.chromium`)."""
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
 
-CHROMIUM = shutil.which("chromium") or next(
-    (p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if Path(p).is_file()), None
-)
-"""The browser's executable, or None where none is installed."""
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-"""Headless, as root in a container, and with no request of its own to the network."""
+from tools.chromium import CHROMIUM, CHROMIUM_ARGS
+
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "NEEDS_CHROMIUM"]
+
 NEEDS_CHROMIUM = pytest.mark.skipif(
     CHROMIUM is None,
     reason="no chromium installed (Debian: apt-get install chromium); browsers are never "

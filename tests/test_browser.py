@@ -32,9 +32,9 @@ from flax_errors_ext.model.history.releases import SHIPPED
 from flax_errors_ext.model.lookup.wordings import Wording, recorded_wordings
 from tests.chromium import CHROMIUM, CHROMIUM_ARGS, NEEDS_CHROMIUM
 from tests.root_modules import forget_root_modules
-from tests.site_links import check_site
-from tests.site_weight import BUDGET, weigh
 from tests.utils import FLAX, OURS, run_in_process, site_runs
+from tools.site_links import check_site
+from tools.site_weight import BUDGET, weigh
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

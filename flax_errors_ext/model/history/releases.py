@@ -1,14 +1,14 @@
 """Every catalogue entry's bad examples across Flax's releases, as data.
 
 ``nox -s history`` runs each entry's bad examples in a venv per Flax release
-(``flax_errors_ext/execution/history/release_runner.py``) and keeps what happened in
+(``tools/history/release_runner.py``) and keeps what happened in
 ``flax_errors_ext/history/flax.json``. This module is that file's model: the typed
 records, their one JSON form, merging a release's run into the data, and which
 (release, entry) pairs still need a run; judging one run is
 :mod:`~flax_errors_ext.model.history.example_runs`. Each example's record
 carries a hash of its code and the substitutions it ran with on that release (the
 rules of ``flax_errors_ext/history/rewrites.toml``:
-:mod:`~flax_errors_ext.model.history.rewrites`), so that a rerun runs only what
+:mod:`~tools.history.rewrites`), so that a rerun runs only what
 changed.
 :mod:`~flax_errors_ext.model.history.timeline` reads the data into summaries.
 """
@@ -264,7 +264,7 @@ class History:
         :func:`~flax_errors_ext.model.history.example_runs.entry_codes`), or whose examples ran
         with other substitutions than ``rewrites`` makes there now (by flax version,
         then by entry, one tuple per bad example;
-        :func:`~flax_errors_ext.model.history.rewrites.entry_rewrites`; none where
+        :func:`~tools.history.rewrites.entry_rewrites`; none where
         left out); every entry runs where the release is recorded with another jax or
         jaxlib. Releases with nothing to run are left out, so an empty result means
         that nothing changed.

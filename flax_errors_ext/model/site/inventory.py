@@ -2,7 +2,7 @@
 
 Each site of :data:`SITES` has its Sphinx inventory (``objects.inv``) shipped in
 ``flax_errors_ext/inventory/`` (its README says where each came from, and
-``python -m tests.inventories`` makes them again), read the way
+``python -m tools.inventories`` makes them again), read the way
 ``intersphinx_mapping`` names a site: the URL its targets are relative to, and a
 local file, never fetched. A reference in a catalogue entry that this site does
 not resolve itself (``:meth:`Module.apply() <flax.linen.Module.apply>```) links

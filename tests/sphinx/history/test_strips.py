@@ -14,8 +14,8 @@ from sphinx.testing.util import SphinxTestApp
 
 from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.model.history.example_runs import entry_codes
-from tests.site_links import check_site
 from tests.utils import module_html
+from tools.site_links import check_site
 
 MakeApp = Callable[..., SphinxTestApp]
 ROOT = Path(__file__).parents[2] / "roots" / "test-history"

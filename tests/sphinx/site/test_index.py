@@ -18,7 +18,7 @@ from sphinx.testing.util import SphinxTestApp
 
 from flax_errors_ext.model.site import areas
 from flax_errors_ext.sphinx.lookup.search import DATA_FILE
-from tests.site_links import check_site
+from tools.site_links import check_site
 
 MakeApp = Callable[..., SphinxTestApp]
 SCRIPT = "<script>alert(1)</script>"

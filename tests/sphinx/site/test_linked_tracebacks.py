@@ -17,8 +17,8 @@ from docutils import nodes
 
 from flax_errors_ext.model.site.frame_links import SourceLinks, link_templates
 from flax_errors_ext.sphinx.site.linked_tracebacks import source_links, traceback_block
-from tests.site_links import check_site
 from tests.utils import module_html
+from tools.site_links import check_site
 
 if TYPE_CHECKING:
     from sphinx.testing.util import SphinxTestApp

@@ -1,0 +1,66 @@
+"""The release runner, in this interpreter: what it imports, reads, and survives."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from types import ModuleType
+
+from flax_errors_ext.model.history.example_runs import bad_examples
+from tests.tools.history.history_files import RELEASE_RUNNER, REPO, runner
+
+
+def test_the_runner_imports_nothing_of_jax_or_flax_from_us() -> None:
+    script = str(RELEASE_RUNNER)
+    code = textwrap.dedent(
+        f"""
+        import importlib.util, sys
+        spec = importlib.util.spec_from_file_location("run_release", {script!r})
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        module.load_ours()
+        assert "flax_errors_ext.execution.runs.in_kernel" in sys.modules
+        print(sorted(m for m in ("jax", "jaxlib", "flax", "numpy") if m in sys.modules))
+        """
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd="/"
+    )
+    assert result.stdout.strip() == "[]"
+
+
+def test_the_runner_reads_the_catalogue() -> None:
+    folder = REPO / "flax_errors_ext" / "catalogue" / "flax.errors"
+    entries = runner().read_catalogue(folder, None)
+    assert len(entries) == len(list(folder.glob("*.txt")))
+    assert all(e.qualname.startswith("flax.errors.") for e in entries)
+    assert sum(len(bad_examples(e)) for e in entries) > len(entries)
+    only = runner().read_catalogue(folder, ["NameInUseError"])
+    assert [e.name for e in only] == ["NameInUseError"]
+
+
+def test_a_child_that_hangs_or_dies_does_not_stop_the_run() -> None:
+    module = runner()
+    assert module.in_child(sum, ([1, 2],), 30) == (3, "")
+    started = time.monotonic()
+    value, why = module.in_child(time.sleep, (30,), 0.5)
+    assert (value, why) == (None, "timed out after 0.5 s")
+    assert time.monotonic() - started < 10
+    value, why = module.in_child(os._exit, (3,), 30)
+    assert (value, why) == (None, "the process died (exit code 3)")
+    value, why = module.in_child(int, ("x",), 30)
+    assert value is None
+    assert why.startswith("the runner failed: ValueError")
+
+
+def test_exception_classes_of_a_module() -> None:
+    module = ModuleType("fake.errors")
+    exec(
+        "class FlaxError(Exception): pass\nclass A(FlaxError): pass\nclass _B(FlaxError): pass\n"
+        "Imported = KeyError\nclass NotAnError: pass\n",
+        vars(module),
+    )
+    assert runner().exception_classes(module) == ["A", "FlaxError"]

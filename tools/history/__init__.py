@@ -1,0 +1,1 @@
+"""Recording every catalogue entry across Flax's releases, into the shipped flax.json."""

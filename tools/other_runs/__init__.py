@@ -1,0 +1,1 @@
+"""Other stacks' and devices' committed runs: the lock, their checks, the device runner."""
