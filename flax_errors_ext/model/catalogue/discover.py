@@ -188,50 +188,11 @@ def module_entries(
         fixes = DOCSTRING_FIXES.get(spec.name, ())
     if catalogue_files is None:
         fixes = ()
-    problems: list[FormatProblem] = []
-    lines_by_path: dict[str, dict[str, tuple[int, int | None]]] = {}
-    entries: list[tuple[tuple[int, int], ErrorEntry]] = []
-    left_out: list[LeftOut] = []
-    classes = [c.cls for c in candidates]
-    # Source order within a file; files in the order the module exposes them.
-    files = {path: n for n, path in enumerate(dict.fromkeys(c.path for c in candidates))}
-    for candidate in candidates:
-        if candidate.path not in lines_by_path:
-            lines_by_path[candidate.path] = _class_lines(candidate.source)
-        mine = [fix for fix in fixes if fix.name == candidate.name]
-        line, entry, stale = _candidate_entry(
-            candidate, spec.name, lines_by_path[candidate.path], catalogue_files, mine
-        )
-        problems += stale
-        cls = candidate.cls
-        subclasses = sum(1 for other in classes if other is not cls and issubclass(other, cls))
-        if subclasses and not entry.documented:
-            left_out.append(
-                LeftOut(
-                    candidate.name,
-                    f"the base class of {subclasses} catalogued here, no examples of its own",
-                )
-            )
-            continue
-        located = dataclasses.replace(entry, located=layout.locate(entry.qualname))
-        entries.append(((files[candidate.path], line), located))
-    entries.sort(key=lambda pair: pair[0])
-    names = {c.name for c in candidates}
-    problems += [
-        FormatProblem(_stray_message(spec.name, stem, names), Location(file.path, 1))
-        for stem, file in (catalogue_files or {}).items()
-        if stem not in names
-    ]
-    problems += [
-        FormatProblem(
-            f"a repair of {fix.name}'s docstring is not made: {spec.name} has no such class; "
-            f"review it in {REPAIRS_FILE}",
-            Location(candidates[0].path, 1),
-        )
-        for fix in fixes
-        if fix.name not in names and candidates
-    ]
-    return tuple(e for _, e in entries), tuple(left_out), tuple(problems)
+    entries, left_out, problems = _candidate_entries(
+        spec.name, candidates, catalogue_files, fixes, layout
+    )
+    problems += _unmatched(spec.name, candidates, catalogue_files, fixes)
+    return entries, left_out, tuple(problems)
 
 
 def message_entries(
@@ -286,6 +247,89 @@ def _candidate_entry(
     if docstring:
         return line, parse_docstring(docstring, qualname, at.path, at.line), problems
     return line, ErrorEntry(qualname, "", (), (), (), at), problems
+
+
+def _candidate_entries(
+    module: str,
+    candidates: Sequence[Candidate],
+    catalogue_files: Mapping[str, CatalogueFile] | None,
+    fixes: Sequence[DocstringFix],
+    layout: SiteLayout,
+) -> tuple[tuple[ErrorEntry, ...], tuple[LeftOut, ...], list[FormatProblem]]:
+    """The candidates' entries in source order, the bases left out, and repairs not made.
+
+    See :func:`module_entries`. Each file's source is read for its classes' lines
+    once, however many candidates it defines.
+    """
+    problems: list[FormatProblem] = []
+    lines_by_path: dict[str, dict[str, tuple[int, int | None]]] = {}
+    entries: list[tuple[tuple[int, int], ErrorEntry]] = []
+    left_out: list[LeftOut] = []
+    classes = [c.cls for c in candidates]
+    # Source order within a file; files in the order the module exposes them.
+    files = {path: n for n, path in enumerate(dict.fromkeys(c.path for c in candidates))}
+    for candidate in candidates:
+        if candidate.path not in lines_by_path:
+            lines_by_path[candidate.path] = _class_lines(candidate.source)
+        mine = [fix for fix in fixes if fix.name == candidate.name]
+        line, entry, stale = _candidate_entry(
+            candidate, module, lines_by_path[candidate.path], catalogue_files, mine
+        )
+        problems += stale
+        base = _left_out_as_base(candidate, entry, classes)
+        if base is not None:
+            left_out.append(base)
+            continue
+        located = dataclasses.replace(entry, located=layout.locate(entry.qualname))
+        entries.append(((files[candidate.path], line), located))
+    entries.sort(key=lambda pair: pair[0])
+    return tuple(e for _, e in entries), tuple(left_out), problems
+
+
+def _left_out_as_base(
+    candidate: Candidate, entry: ErrorEntry, classes: Sequence[type]
+) -> LeftOut | None:
+    """Why ``candidate`` is left out as the base of other ``classes``; None if it is an entry.
+
+    A class without examples that others subclass is their base, not an error anyone
+    raises as such (``FlaxError``); one with examples of its own is still an entry.
+    """
+    cls = candidate.cls
+    subclasses = sum(1 for other in classes if other is not cls and issubclass(other, cls))
+    if not subclasses or entry.documented:
+        return None
+    return LeftOut(
+        candidate.name,
+        f"the base class of {subclasses} catalogued here, no examples of its own",
+    )
+
+
+def _unmatched(
+    module: str,
+    candidates: Sequence[Candidate],
+    catalogue_files: Mapping[str, CatalogueFile] | None,
+    fixes: Sequence[DocstringFix],
+) -> list[FormatProblem]:
+    """Catalogue files that name no candidate, and repairs that name no candidate.
+
+    A repair is reported at the module's first file: it belongs to no class there.
+    """
+    names = {c.name for c in candidates}
+    problems = [
+        FormatProblem(_stray_message(module, stem, names), Location(file.path, 1))
+        for stem, file in (catalogue_files or {}).items()
+        if stem not in names
+    ]
+    problems += [
+        FormatProblem(
+            f"a repair of {fix.name}'s docstring is not made: {module} has no such class; "
+            f"review it in {REPAIRS_FILE}",
+            Location(candidates[0].path, 1),
+        )
+        for fix in fixes
+        if fix.name not in names and candidates
+    ]
+    return problems
 
 
 def _stray_message(module: str, stem: str, names: set[str]) -> str:

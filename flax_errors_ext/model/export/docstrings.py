@@ -78,6 +78,25 @@ class _Edit:
     text: str
 
 
+@dataclasses.dataclass(frozen=True)
+class _DocstringSite:
+    """Where a class's docstring is, or goes, in the source, and how it is quoted."""
+
+    start: int
+    end: int
+    """The span the new docstring replaces (empty where it is inserted)."""
+    indent: str
+    """The body's indentation, which every line of the docstring keeps."""
+    prefix: str
+    quote: str
+    """The string prefix and quotes of Flax's docstring, kept; triple double quotes
+    without one."""
+    theirs: str | None
+    """Flax's docstring; None when the class has none."""
+    own_line: bool
+    """Whether the docstring goes on a line of its own, before a body it does not replace."""
+
+
 def export_docstrings(
     source: str,
     catalogue: Mapping[str, CatalogueFile],
@@ -178,35 +197,16 @@ def _export_class(
     wanted, refused = _catalogue_entry(file, qualname)
     if refused:
         return None, refused
-    first = node.body[0]
-    at = Location(path, first.lineno)
-    start = source_index(source, starts, first.lineno, first.col_offset)
-    end = source_index(source, starts, first.end_lineno or first.lineno, first.end_col_offset or 0)
-    indent = source[starts[first.lineno - 1] : start]
-    if indent.strip():
-        return None, [FormatProblem(f"{qualname}: its body shares a line with the class", at)]
-    literal = source[start:end]
-    theirs, prefix, quote = None, "", '"""'
-    constant = (
-        first.value.value
-        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
-        else None
-    )
-    if isinstance(constant, str):
-        if not is_one_string(literal):
-            return None, [
-                FormatProblem(f"{qualname}: its docstring is not one string literal", at)
-            ]
-        theirs = constant
-        match = STRING_PREFIX.match(literal)
-        prefix, quote = (match.group(1), match.group(2)) if match else ("", '"""')
-        quote = quote if len(quote) == 3 else '"""'
-    section = examples_section(kept_examples(wanted), len(indent))
-    opening = len(indent) + len(prefix) + len(quote)
-    summary, ours = _ours(file.text, section, len(indent), opening)
+    at = Location(path, node.body[0].lineno)
+    site = _docstring_site(source, starts, node.body[0], qualname, at)
+    if isinstance(site, FormatProblem):
+        return None, [site]
+    section = examples_section(kept_examples(wanted), len(site.indent))
+    opening = len(site.indent) + len(site.prefix) + len(site.quote)
+    summary, ours = _ours(file.text, section, len(site.indent), opening)
     held = [file.text, "\n".join(summary), "\n".join(ours)]
-    flax_lines, problems = _flax_prose(theirs or "", held, fixes, at)
-    value = _compose(summary, flax_lines, ours, indent)
+    flax_lines, problems = _flax_prose(site.theirs or "", held, fixes, at)
+    value = _compose(summary, flax_lines, ours, site.indent)
     if not value:
         return None, [
             *problems,
@@ -214,21 +214,64 @@ def _export_class(
                 f"{qualname} is left unchanged: its file holds nothing for every release", at
             ),
         ]
-    text = string_literal(value, prefix, quote, flax_backslash=any("\\" in x for x in flax_lines))
-    got = parse_docstring(ast.literal_eval(text), qualname, path, first.lineno)
+    flax_backslash = any("\\" in x for x in flax_lines)
+    text = string_literal(value, site.prefix, site.quote, flax_backslash=flax_backslash)
+    unreadable = _read_back_problem(text, section, qualname, at)
+    if unreadable is not None:
+        return None, [*problems, unreadable]
+    if site.own_line:
+        text = f"{site.indent}{text}\n"
+    return _Edit(site.start, site.end, text), problems
+
+
+def _docstring_site(
+    source: str, starts: list[int], first: ast.stmt, qualname: str, at: Location
+) -> _DocstringSite | FormatProblem:
+    """Where the class's docstring is, or goes, before its ``first`` statement.
+
+    A problem instead when the docstring cannot be rewritten in place: the body
+    starts on the class's line, or the docstring is not one string literal.
+    """
+    start = source_index(source, starts, first.lineno, first.col_offset)
+    end = source_index(source, starts, first.end_lineno or first.lineno, first.end_col_offset or 0)
+    indent = source[starts[first.lineno - 1] : start]
+    if indent.strip():
+        return FormatProblem(f"{qualname}: its body shares a line with the class", at)
+    constant = (
+        first.value.value
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+        else None
+    )
+    if not isinstance(constant, str):
+        if isinstance(first, ast.Pass) or constant is Ellipsis:
+            # A body of only ``pass`` or ``...`` is replaced by the docstring.
+            return _DocstringSite(start, end, indent, "", '"""', None, own_line=False)
+        # A body without a docstring: the docstring goes on a line of its own before it.
+        line = starts[first.lineno - 1]
+        return _DocstringSite(line, line, indent, "", '"""', None, own_line=True)
+    literal = source[start:end]
+    if not is_one_string(literal):
+        return FormatProblem(f"{qualname}: its docstring is not one string literal", at)
+    match = STRING_PREFIX.match(literal)
+    prefix, quote = (match.group(1), match.group(2)) if match else ("", '"""')
+    quote = quote if len(quote) == 3 else '"""'
+    return _DocstringSite(start, end, indent, prefix, quote, constant, own_line=False)
+
+
+def _read_back_problem(
+    text: str, section: Section | None, qualname: str, at: Location
+) -> FormatProblem | None:
+    """Why the docstring literal ``text`` would not read back as written; None if it would.
+
+    It is read as Python reads it and parsed as the site parses it: it must hold
+    no format problem and the examples of ``section``, each with its statements.
+    """
+    got = parse_docstring(ast.literal_eval(text), qualname, at.path, at.line)
     shape = tuple((e.kind, len(e.statements)) for e in got.examples)
-    if got.problems or shape != (section.shape if section else ()):
-        why = got.problems[0].message if got.problems else "its examples would read otherwise"
-        return None, [
-            *problems,
-            FormatProblem(f"{qualname} is left unchanged: in its docstring, {why}", at),
-        ]
-    if theirs is None and not isinstance(first, ast.Pass) and constant is not Ellipsis:
-        # A body without a docstring: the docstring goes on a line of its own before it
-        # (a body of only ``pass`` or ``...`` is replaced by it).
-        start = end = starts[first.lineno - 1]
-        text = f"{indent}{text}\n"
-    return _Edit(start, end, text), problems
+    if not got.problems and shape == (section.shape if section else ()):
+        return None
+    why = got.problems[0].message if got.problems else "its examples would read otherwise"
+    return FormatProblem(f"{qualname} is left unchanged: in its docstring, {why}", at)
 
 
 def _catalogue_entry(file: CatalogueFile, qualname: str) -> tuple[ErrorEntry, list[FormatProblem]]:
