@@ -4,9 +4,11 @@ It reads the same docstrings and example files as the Sphinx extension and judge
 examples through the same core (:func:`flax_errors_ext.execution.runs.run.check_module`), so
 a verdict here is the verdict of the site's build. Results go to standard output,
 progress and errors to standard error. The exit status is one of
-:class:`~flax_errors_ext.cli.parser.ExitCode`: 0 all is well, 1 a failure or drift,
-2 a usage error, 3 an update refused, 4 another error (one line, no traceback),
-130 interrupted.
+:class:`~flax_errors_ext.cli.parser.ExitCode` (its meanings are
+:data:`~flax_errors_ext.cli.parser.EXIT_CODES`): 0 all is well, 1 a failure or drift,
+2 a usage error, 3 an update refused, 4 another error (one line; ``--traceback`` or
+``FLAX_ERRORS_TRACEBACK=1`` adds its traceback), 5 an update made in part, 6 no entry
+matches, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import traceback
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.cli.parser import PROG, ExitCode, build_parser
+from flax_errors_ext.cli.parser import PROG, TRACEBACK_ENV, ExitCode, build_parser
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -60,7 +63,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return ExitCode.INTERRUPTED
-    except Exception as error:  # a person reads this, not a traceback
+    except Exception as error:  # a person reads this; a maintainer asks for the traceback
+        if args.traceback or os.environ.get(TRACEBACK_ENV, "") not in ("", "0"):
+            traceback.print_exc(file=sys.stderr)
         first = (str(error).strip().splitlines() or [""])[0]
         print(f"{PROG}: error: {type(error).__name__}: {first}", file=sys.stderr)
         return ExitCode.ERROR

@@ -26,6 +26,10 @@ PROG = "flax-errors"
 DEFAULT_CACHE_DIR = ".flax_errors_cache"
 
 
+TRACEBACK_ENV = "FLAX_ERRORS_TRACEBACK"
+"""Set (to anything but ``0``), an internal error also prints its traceback."""
+
+
 class ExitCode(enum.IntEnum):
     """What the exit status of ``flax-errors`` means (see :data:`EXIT_CODES`)."""
 
@@ -53,7 +57,8 @@ EXIT_CODES = {
     "each one it could not write is listed with the reason (a triple quote in a docstring, "
     "say)",
     ExitCode.ERROR: "the command could not do its work for another reason (a file it could "
-    "not read or write, say), named in one line on standard error",
+    "not read or write, say), named in one line on standard error (with --traceback, after "
+    "its traceback)",
     ExitCode.NO_MATCH: "explain: no catalogued error is named by, or matches, the query "
     "(a usage error is 2)",
     ExitCode.INTERRUPTED: "interrupted (Ctrl-C)",
@@ -79,6 +84,12 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument(
+        "--traceback",
+        action="store_true",
+        help=f"on an internal error (exit status 4), print its traceback before the one "
+        f"line that names it (also: {TRACEBACK_ENV}=1)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     catalogue = _catalogue_options()
     running = _running_options()

@@ -355,6 +355,9 @@ def test_a_cache_that_fails_is_the_entrys_crash_not_the_builds(
     assert app.statuscode == 1
     examples = entry(catalogue, "ShapeError")["examples"]
     assert [e["status"] for e in examples] == ["crashed", "crashed"]
+    # Its traceback, for whoever reports it, is in errors.json and never in a warning.
+    assert all(e["log"].startswith("Traceback (most recent call last):") for e in examples)
+    assert all("in lost\n" in e["log"] for e in examples)
     text = warnings(app)
     assert re.search(
         r"passing_errors\.py:\d+: WARNING: .*crashed: flax-errors could not run it: "

@@ -52,6 +52,9 @@ class Execution:
     failure: Verdict | None = None
     """TIMED_OUT or CRASHED when the notebook did not run to the end."""
     failure_detail: str = ""
+    failure_log: str = ""
+    """The traceback of this package's own error that stopped the run, if one did, so
+    that a crash of ours reaches errors.json with its cause."""
     executed: bool = False
     """True if a kernel ran now; False if the outputs came from the cache."""
     seconds: float = 0.0

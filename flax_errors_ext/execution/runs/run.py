@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
+import traceback
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -268,11 +269,15 @@ class _ModuleChecker:
             return self._check(entry)
         except Exception as error:
             detail = f"flax-errors could not run it: {type(error).__name__}: {error}"
+            log = traceback.format_exc()
             execution = Execution(
-                runs=(None,) * len(entry.examples), failure=Verdict.CRASHED, failure_detail=detail
+                runs=(None,) * len(entry.examples),
+                failure=Verdict.CRASHED,
+                failure_detail=detail,
+                failure_log=log,
             )
             results = tuple(
-                judge(example, None, Verdict.CRASHED, detail) for example in entry.examples
+                judge(example, None, Verdict.CRASHED, detail, log) for example in entry.examples
             )
             return EntryOutcome(entry, execution, results)
 
@@ -327,7 +332,13 @@ class _ModuleChecker:
         if execution.executed:
             self.sources.remember(execution.loaded)
         results = tuple(
-            judge(example, runs, execution.failure, execution.failure_detail)
+            judge(
+                example,
+                runs,
+                execution.failure,
+                execution.failure_detail,
+                execution.failure_log,
+            )
             for example, runs in zip(entry.examples, execution.runs, strict=True)
         )
         if any(result.verdict.may_be_transient for result in results):

@@ -323,6 +323,9 @@ class ExampleResult:
     diff: str = ""
     failed_at: Location | None = None
     """The statement that failed, when one did."""
+    log: str = ""
+    """The traceback of this package's own error that kept the example from running
+    (a crash of ours, not of the example's code), or ""."""
 
     @property
     def location(self) -> Location:

@@ -145,9 +145,13 @@ class CatalogueConfig:
     base_url: str = dataclasses.field(
         default=DEFAULT_BASE_URL,
         metadata=meta(
-            "Where this site is published: the command line's links, and the base that "
-            "printed URLs are rebased onto. FLAX_ERRORS_BASE_URL, when set, overrides it.",
+            "Where this site is published, for the command line alone: the links that "
+            "flax-errors list and explain print, and the URLs flax-errors index writes for "
+            "the help under a traceback. The site's pages link relatively and never read "
+            "it; the URL an error prints is its library's. FLAX_ERRORS_BASE_URL, when set, "
+            "overrides it.",
             http_url,
+            changes_pages=False,
         ),
     )
     source_links: dict[str, str | None] = dataclasses.field(

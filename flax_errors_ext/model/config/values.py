@@ -95,7 +95,7 @@ def meta(
 ) -> dict[str, Any]:
     """A field's metadata.
 
-    ``changes_pages=False``: the setting only changes how fast the examples run, so
-    changing it need not read any page again.
+    ``changes_pages=False``: the setting changes no page (how fast the examples run,
+    or what only the command line reads), so changing it need not read any page again.
     """
     return {"help": help_text, "validator": validator, "changes_pages": changes_pages}

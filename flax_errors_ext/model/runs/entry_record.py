@@ -84,6 +84,9 @@ class ExampleRecord:
     """Where the error was raised, ``file:line`` of the traceback's innermost frame
     outside the example (:func:`~flax_errors_ext.model.runs.tracebacks.raise_site`);
     "" for an example that raised nothing or whose traceback shows no such frame."""
+    log: str = ""
+    """For a crash of this package's own (``flax-errors could not run it``), its
+    traceback; errors.json holds the key only where there is one."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -151,13 +154,15 @@ class EntryRecord:
                 item["source"] = relative_source(item["source"], roots)
                 if item.get("raised_at"):
                     item["raised_at"] = relative_source(item["raised_at"], roots)
-                for key in ("message", "expected", "actual", "detail", "diff"):
+                for key in ("message", "expected", "actual", "detail", "diff", "log"):
                     if key in item:  # an error's text may name files too
                         item[key] = strip_roots(item[key], roots)
         data["device"] = self.device.to_json() if self.device is not None else {}
         data["versions"] = self.version_map
         for example in data["examples"]:
             example["seconds"] = round(example["seconds"], 4)
+            if not example["log"]:
+                del example["log"]
         return data
 
     @classmethod
@@ -237,6 +242,7 @@ def entry_record(
                 raised_at=raise_site(r.runs[-1].transcript)
                 if r.example.kind.raises and r.runs and r.runs[-1].exc_msg is not None
                 else "",
+                log=r.log,
             )
             for r in results
         ),

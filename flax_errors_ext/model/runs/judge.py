@@ -33,6 +33,7 @@ def judge(
     runs: tuple[StatementRun, ...] | None,
     failure: Verdict | None = None,
     failure_detail: str = "",
+    failure_log: str = "",
 ) -> ExampleResult:
     """The verdict on ``example`` given the kernel's records of its statements.
 
@@ -42,13 +43,16 @@ def judge(
             never finished running.
         failure: Why the notebook stopped early (TIMED_OUT, CRASHED, NOT_RUN).
         failure_detail: A sentence on that failure.
+        failure_log: The traceback of the package's own error behind that failure, if
+            one was: the result's ``log``, which errors.json keeps and no warning or
+            page shows.
     """
     statements = [s for s in example.statements if not s.skip]
     expected = "".join(_documented(s) for s in statements)
     if runs is None:
         verdict = failure or Verdict.CRASHED
         detail = failure_detail or "the example produced no record"
-        return ExampleResult(example, verdict, expected, "", (), 0.0, detail)
+        return ExampleResult(example, verdict, expected, "", (), 0.0, detail, log=failure_log)
     actual = "".join(_actual(run) for run in runs)
     seconds = sum(run.seconds for run in runs)
     for statement, run in zip(statements, runs, strict=False):

@@ -117,6 +117,28 @@ def test_an_unexpected_failure_is_one_line_with_its_own_status(
     assert "Traceback" not in out + err
 
 
+
+@pytest.mark.parametrize("ask", ["--traceback", "FLAX_ERRORS_TRACEBACK=1"])
+def test_an_unexpected_failure_shows_its_traceback_when_asked(
+    ask: str, fake: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def unreadable(*_: Any) -> None:
+        raise PermissionError(13, "Permission denied", "errors.json")
+
+    monkeypatch.setattr(cli_runs, "run_entries", unreadable)
+    flag = [ask] if ask.startswith("--") else []
+    if not flag:
+        monkeypatch.setenv(*ask.split("="))
+
+    code, _, err = run(capsys, *flag, "check", *MODULE)
+
+    assert code == ExitCode.ERROR
+    assert err.startswith("Traceback (most recent call last):\n"), err
+    assert "in unreadable\n" in err  # the frame that raised, not only main's
+    assert err.endswith(
+        "flax-errors: error: PermissionError: [Errno 13] Permission denied: 'errors.json'\n"
+    )
+
 VARYING = '''\
 from flax.errors import FlaxError
 

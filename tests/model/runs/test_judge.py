@@ -74,6 +74,14 @@ def test_unfinished_examples_take_the_notebook_failure(failure: Verdict) -> None
     result = judge(GOOD, None, failure, "why")
     assert result.verdict is failure
     assert result.detail == "why"
+    assert result.log == ""
+
+
+def test_a_crash_of_ours_keeps_its_traceback_as_the_log_not_the_detail() -> None:
+    log = "Traceback (most recent call last):\n  ...\nKeyError: 9\n"
+    result = judge(GOOD, None, Verdict.CRASHED, "flax-errors could not run it: KeyError: 9", log)
+    assert result.log == log
+    assert "Traceback" not in result.detail + result.diff
 
 
 def test_too_few_records_is_a_crash() -> None:
