@@ -117,7 +117,6 @@ def test_an_unexpected_failure_is_one_line_with_its_own_status(
     assert "Traceback" not in out + err
 
 
-
 @pytest.mark.parametrize("ask", ["--traceback", "FLAX_ERRORS_TRACEBACK=1"])
 def test_an_unexpected_failure_shows_its_traceback_when_asked(
     ask: str, fake: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
@@ -138,6 +137,7 @@ def test_an_unexpected_failure_shows_its_traceback_when_asked(
     assert err.endswith(
         "flax-errors: error: PermissionError: [Errno 13] Permission denied: 'errors.json'\n"
     )
+
 
 VARYING = '''\
 from flax.errors import FlaxError
