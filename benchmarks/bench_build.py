@@ -216,51 +216,13 @@ def _tree_rss(root_pid: int) -> int:
 
 def main() -> None:
     """Measure, then print the table and the ratios."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument(
-        "--figures", type=Path, default=FIGURES, help="where to write the figures (Markdown)"
-    )
-    parser.add_argument("--note", default="", help="a sentence about this run, for the figures")
-    parser.add_argument(
-        "--entries", type=int, default=200, help="errors in the generated library (0: none)"
-    )
-    parser.add_argument(
-        "--scaling-only",
-        action="store_true",
-        help="measure only the site against the generated library (writes no figures)",
-    )
-    args = parser.parse_args()
+    args = _arguments()
     if args.scaling_only:
         print(scaling_table(args.entries, args.rounds))
         return
-    samples: dict[str, list[float]] = {}
-    executed_after_edit: list[int] = []
     with tempfile.TemporaryDirectory(prefix="flax-errors-bench-") as tmp:
         site = Site(Path(tmp))
-        site.build("off", "-D", "nb_execution_mode=off")  # an environment to rebuild
-        for number in range(1, args.rounds + 1):
-            print(f"round {number}/{args.rounds}", file=sys.stderr, flush=True)
-            measured = {"baseline": baseline(site), "floor": floor(site)}
-            site.clear("cold")
-            measured["cold"] = site.build("cold")
-            measured["warm"] = site.build("cold")
-            measured["off"] = site.build("off", "-D", "nb_execution_mode=off")
-            site.clear("off-cold")
-            measured["off-cold"] = site.build("off-cold", "-D", "nb_execution_mode=off")
-            site.edit_one_example()
-            measured["one-edit"] = site.build("cold")
-            executed_after_edit.append(site.executed("cold"))
-            site.edit_one_example()
-            site.build("cold", *KEEP_SERVER)  # leaves its server for the next build
-            site.edit_one_example()
-            measured["one-edit kept"] = site.build("cold", *KEEP_SERVER)
-            executed_after_edit.append(site.executed("cold"))
-            retire_kept_server(site.outdir("cold").parent / WORK_DIR)
-            site.build("off", "-D", "nb_execution_mode=off")  # absorbs the edit, untimed
-            measured["check"] = check(site)
-            for name, seconds in measured.items():
-                samples.setdefault(name, []).append(seconds)
+        samples, executed_after_edit = _measure_rounds(site, args.rounds)
         entries = site.entries("cold")
         record = site.record("cold")
         j2_seconds, j2_gib = peak_memory(site)
@@ -268,15 +230,7 @@ def main() -> None:
     print(scaling)
     guard = bench_guard.main()
     _report(samples, entries, executed_after_edit, guard, j2_seconds, j2_gib)
-    # Each in a process of its own (the dependency check imports what a kernel does).
-    lines = []
-    for name in ("bench_dependencies.py", "bench_explain.py", "bench_help.py"):
-        script = Path(__file__).with_name(name)
-        done = subprocess.run(
-            [sys.executable, str(script)], capture_output=True, text=True, check=True
-        )
-        lines.append(done.stdout.strip())
-        print(lines[-1])
+    lines = _script_lines()
     run = Run(
         median={name: statistics.median(values) for name, values in samples.items()},
         guard=guard,
@@ -294,6 +248,79 @@ def main() -> None:
     )
     write_figures(args.figures, run)
     print(f"\nwrote {args.figures}")
+
+
+def _arguments() -> argparse.Namespace:
+    """The command line's options."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--figures", type=Path, default=FIGURES, help="where to write the figures (Markdown)"
+    )
+    parser.add_argument("--note", default="", help="a sentence about this run, for the figures")
+    parser.add_argument(
+        "--entries", type=int, default=200, help="errors in the generated library (0: none)"
+    )
+    parser.add_argument(
+        "--scaling-only",
+        action="store_true",
+        help="measure only the site against the generated library (writes no figures)",
+    )
+    return parser.parse_args()
+
+
+def _measure_rounds(site: Site, rounds: int) -> tuple[dict[str, list[float]], list[int]]:
+    """Each measure's seconds, a sample per round, and the entries each one-edit executed.
+
+    The executed counts alternate: a one-edit build's, then the same with a kept server.
+    """
+    samples: dict[str, list[float]] = {}
+    executed_after_edit: list[int] = []
+    site.build("off", "-D", "nb_execution_mode=off")  # an environment to rebuild
+    for number in range(1, rounds + 1):
+        print(f"round {number}/{rounds}", file=sys.stderr, flush=True)
+        measured, executed = _measure_round(site)
+        executed_after_edit += executed
+        for name, seconds in measured.items():
+            samples.setdefault(name, []).append(seconds)
+    return samples, executed_after_edit
+
+
+def _measure_round(site: Site) -> tuple[dict[str, float], list[int]]:
+    """One round's seconds of each measure, and the entries its two one-edit builds ran."""
+    measured = {"baseline": baseline(site), "floor": floor(site)}
+    site.clear("cold")
+    measured["cold"] = site.build("cold")
+    measured["warm"] = site.build("cold")
+    measured["off"] = site.build("off", "-D", "nb_execution_mode=off")
+    site.clear("off-cold")
+    measured["off-cold"] = site.build("off-cold", "-D", "nb_execution_mode=off")
+    site.edit_one_example()
+    measured["one-edit"] = site.build("cold")
+    executed = [site.executed("cold")]
+    site.edit_one_example()
+    site.build("cold", *KEEP_SERVER)  # leaves its server for the next build
+    site.edit_one_example()
+    measured["one-edit kept"] = site.build("cold", *KEEP_SERVER)
+    executed.append(site.executed("cold"))
+    retire_kept_server(site.outdir("cold").parent / WORK_DIR)
+    site.build("off", "-D", "nb_execution_mode=off")  # absorbs the edit, untimed
+    measured["check"] = check(site)
+    return measured, executed
+
+
+def _script_lines() -> list[str]:
+    """The line each of the smaller benchmarks prints, printed here too."""
+    # Each in a process of its own (the dependency check imports what a kernel does).
+    lines = []
+    for name in ("bench_dependencies.py", "bench_explain.py", "bench_help.py"):
+        script = Path(__file__).with_name(name)
+        done = subprocess.run(
+            [sys.executable, str(script)], capture_output=True, text=True, check=True
+        )
+        lines.append(done.stdout.strip())
+        print(lines[-1])
+    return lines
 
 
 def scaling_table(entries: int, rounds: int) -> str:

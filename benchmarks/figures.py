@@ -149,26 +149,72 @@ def figures_markdown(run: Run, previous: dict[str, Any]) -> str:
     ``previous`` is the state of the file this one replaces (:func:`_previous`): its
     ratios are shown in brackets beside the new ones.
     """
-    median, ratios = run.median, target_ratios(run.median, run.guard)
+    ratios = target_ratios(run.median, run.guard)
     before: dict[str, float] = previous.get("ratios", {})
-
-    def ratio(name: str, digits: int = 2) -> str:
-        shown = f"{ratios[name]:.{digits}f}"
-        if name in before:
-            shown += f" ({before[name]:.{digits}f})"
-        return shown
-
-    def target(name: str) -> str:
-        if name not in TARGETS:
-            return ""
-        note = TARGET_NOTES.get(name)
-        return f"{TARGETS[name]:g}" + (f" ({note})" if note else "")
-
     rows = [
-        (text, f"{median[name]:.1f} s", f"{label} {ratio(label)}" if label else "", target(label))
+        *_measure_rows(run.median, ratios, before),
+        *_one_edit_rows(run),
+        *_other_rows(run, ratios, before),
+    ]
+    lines = [
+        FIGURES_HEADER.rstrip("\n"),
+        _state_line(run.entries, ratios),
+        "",
+        _measured_sentence(run, previous, before),
+        "",
+        "| measure | median | ratio | target |",
+        "| --- | --- | --- | --- |",
+        *("|" + "|".join(f" {cell} " if cell else " " for cell in row) + "|" for row in rows),
+    ]
+    if run.scaling:
+        lines += [
+            "",
+            "The site and a generated library of light errors, side by side (minimum of "
+            "the rounds; the isolation limit is 1.2 x doctest + off-cold):",
+            "",
+            run.scaling,
+        ]
+    return "\n".join(lines) + "\n"
+
+
+_Row = tuple[str, str, str, str]
+"""One row of the table: measure, median, ratio and target."""
+
+
+def _ratio(name: str, ratios: dict[str, float], before: dict[str, float], digits: int = 2) -> str:
+    """The ratio called ``name``, with the previous run's in brackets if it had one."""
+    shown = f"{ratios[name]:.{digits}f}"
+    if name in before:
+        shown += f" ({before[name]:.{digits}f})"
+    return shown
+
+
+def _target(name: str) -> str:
+    if name not in TARGETS:
+        return ""
+    note = TARGET_NOTES.get(name)
+    return f"{TARGETS[name]:g}" + (f" ({note})" if note else "")
+
+
+def _measure_rows(
+    median: dict[str, float], ratios: dict[str, float], before: dict[str, float]
+) -> list[_Row]:
+    """The table's first rows (:data:`ROWS`): a measure each, with its ratio."""
+    return [
+        (
+            text,
+            f"{median[name]:.1f} s",
+            f"{label} {_ratio(label, ratios, before)}" if label else "",
+            _target(label),
+        )
         for name, text, label in ROWS
     ]
-    share = entry_share(median, run.entries)
+
+
+def _one_edit_rows(run: Run) -> list[_Row]:
+    """The one-edit rebuilds: what each cost over a warm one, against an entry's share."""
+    median, share = run.median, entry_share(run.median, run.entries)
+    rows: list[_Row] = []
     for name, text, executed, prefix in (
         (
             "one-edit",
@@ -192,14 +238,24 @@ def figures_markdown(run: Run, previous: dict[str, Any]) -> str:
                 "",
             )
         )
-    rows += [
+    return rows
+
+
+def _other_rows(run: Run, ratios: dict[str, float], before: dict[str, float]) -> list[_Row]:
+    """The table's last rows: the check, the guard, the peak memory and the two scripts'."""
+    return [
         (
             "`flax-errors check`, empty cache",
-            f"{median['check']:.1f} s",
-            f"check / baseline {ratio('check / baseline')}",
-            target("check / baseline"),
+            f"{run.median['check']:.1f} s",
+            f"check / baseline {_ratio('check / baseline', ratios, before)}",
+            _target("check / baseline"),
         ),
-        ("jit dispatch with `install()` (guard)", "", ratio("guard", 3), target("guard")),
+        (
+            "jit dispatch with `install()` (guard)",
+            "",
+            _ratio("guard", ratios, before, 3),
+            _target("guard"),
+        ),
         (
             "cold `-j 2` build, peak memory of the process tree",
             f"{run.peak_gib:.2f} GiB",
@@ -209,13 +265,17 @@ def figures_markdown(run: Run, previous: dict[str, Any]) -> str:
         _dependencies_row(run.dependencies),
         _explain_row(run.explain),
     ]
-    lines = [
-        FIGURES_HEADER.rstrip("\n"),
-        "% figures: "
-        + json.dumps(
-            {"entries": run.entries, "ratios": {k: round(v, 3) for k, v in ratios.items()}}
-        ),
-        "",
+
+
+def _state_line(entries: int, ratios: dict[str, float]) -> str:
+    """The comment that keeps this run's state for the next one (:func:`_previous`)."""
+    state = {"entries": entries, "ratios": {k: round(v, 3) for k, v in ratios.items()}}
+    return "% figures: " + json.dumps(state)
+
+
+def _measured_sentence(run: Run, previous: dict[str, Any], before: dict[str, float]) -> str:
+    """The line above the table: when, where and how many, with the run's note."""
+    return (
         f"Measured on {run.measured}: {run.context}, {run.entries} entries, "
         f"{run.rounds} round{'s' if run.rounds != 1 else ''}."
         + (f" {run.note.strip()}" if run.note.strip() else "")
@@ -223,21 +283,8 @@ def figures_markdown(run: Run, previous: dict[str, Any]) -> str:
             f" The previous run's ratios ({previous['entries']} entries) are in brackets."
             if before
             else ""
-        ),
-        "",
-        "| measure | median | ratio | target |",
-        "| --- | --- | --- | --- |",
-        *("|" + "|".join(f" {cell} " if cell else " " for cell in row) + "|" for row in rows),
-    ]
-    if run.scaling:
-        lines += [
-            "",
-            "The site and a generated library of light errors, side by side (minimum of "
-            "the rounds; the isolation limit is 1.2 x doctest + off-cold):",
-            "",
-            run.scaling,
-        ]
-    return "\n".join(lines) + "\n"
+        )
+    )
 
 
 def write_figures(path: Path, run: Run) -> None:

@@ -63,52 +63,7 @@ def parse_docstring(
     own_class = None if message else qualname
     lines = _clean(docstring, first_line)
     summary, summary_end = _summary(lines)
-    # The summary stays in the prose: it is the explanation's opening paragraph.
-    explanation: list[Line] = lines[:summary_end]
-    examples: list[Example] = []
-    problems: list[FormatProblem] = []
-    i = summary_end
-    while i < len(lines):
-        line = lines[i]
-        body_end = _block_end(lines, i + 1)
-        body = lines[i + 1 : body_end]
-        has_body = any(b.text.strip() for b in body)
-        location = Location(path, line.number)
-        if line.text in SECTION_TITLES:
-            example, section_problems = _parse_section(
-                SECTION_TITLES[line.text], body, qualname, location, own_class
-            )
-            problems.extend(section_problems)
-            if example is not None:
-                examples.append(example)
-            i = body_end
-        elif line.text in NAPOLEON_TITLES and has_body and _holds_doctest(body):
-            found, section_problems = _parse_napoleon(body, qualname, location, own_class)
-            problems.extend(section_problems)
-            examples.extend(found)
-            i = body_end
-        elif _TITLE.match(line.text) and has_body and _holds_doctest(body):
-            problems.append(
-                FormatProblem(
-                    f"unknown section title {line.text.strip()!r}; a section that holds "
-                    "examples must be titled 'Bad example:', 'Good example:', 'Unreachable:' "
-                    "or 'Examples:'",
-                    location,
-                )
-            )
-            i = body_end
-        elif line.text.startswith(">>>"):
-            problems.append(
-                FormatProblem(
-                    "a doctest outside any section; put it under 'Bad example:' or "
-                    "'Good example:'",
-                    location,
-                )
-            )
-            i = paragraph_end(lines, i)
-        else:
-            explanation.append(line)
-            i += 1
+    explanation, examples, problems = _read_sections(lines, summary_end, qualname, path, own_class)
     entry = ErrorEntry(
         qualname=qualname,
         summary=summary,
@@ -126,6 +81,67 @@ def parse_docstring(
         )
         entry = dataclasses.replace(entry, problems=(problem,))
     return entry
+
+
+def _read_sections(
+    lines: list[Line], summary_end: int, qualname: str, path: str, own_class: str | None
+) -> tuple[list[Line], list[Example], list[FormatProblem]]:
+    """The explanation's lines, the examples and the problems of a cleaned docstring.
+
+    ``summary_end``: the index where the lines after the summary start.
+    """
+    # The summary stays in the prose: it is the explanation's opening paragraph.
+    explanation: list[Line] = lines[:summary_end]
+    examples: list[Example] = []
+    problems: list[FormatProblem] = []
+    i = summary_end
+    while i < len(lines):
+        section = _section_at(lines, i, qualname, path, own_class)
+        if section is None:
+            explanation.append(lines[i])
+            i += 1
+            continue
+        found, section_problems, i = section
+        problems.extend(section_problems)
+        examples.extend(found)
+    return explanation, examples, problems
+
+
+def _section_at(
+    lines: list[Line], i: int, qualname: str, path: str, own_class: str | None
+) -> tuple[list[Example], list[FormatProblem], int] | None:
+    """The examples and problems of the section ``lines[i]`` starts, and the index after it.
+
+    None if ``lines[i]`` starts no section: it is the explanation's.
+    """
+    line = lines[i]
+    body_end = _block_end(lines, i + 1)
+    body = lines[i + 1 : body_end]
+    holds_examples = any(b.text.strip() for b in body) and _holds_doctest(body)
+    location = Location(path, line.number)
+    if line.text in SECTION_TITLES:
+        example, problems = _parse_section(
+            SECTION_TITLES[line.text], body, qualname, location, own_class
+        )
+        return ([] if example is None else [example]), problems, body_end
+    if line.text in NAPOLEON_TITLES and holds_examples:
+        found, problems = _parse_napoleon(body, qualname, location, own_class)
+        return found, problems, body_end
+    if _TITLE.match(line.text) and holds_examples:
+        problem = FormatProblem(
+            f"unknown section title {line.text.strip()!r}; a section that holds "
+            "examples must be titled 'Bad example:', 'Good example:', 'Unreachable:' "
+            "or 'Examples:'",
+            location,
+        )
+        return [], [problem], body_end
+    if line.text.startswith(">>>"):
+        problem = FormatProblem(
+            "a doctest outside any section; put it under 'Bad example:' or 'Good example:'",
+            location,
+        )
+        return [], [problem], paragraph_end(lines, i)
+    return None
 
 
 def parse_prose(docstring: str, path: str, first_line: int) -> tuple[str, tuple[Prose, ...]]:

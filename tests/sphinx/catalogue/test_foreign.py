@@ -17,6 +17,7 @@ from flax_errors_ext.sphinx.catalogue.foreign import (
 from tests.utils import module_html
 
 if TYPE_CHECKING:
+    from bs4 import Tag
     from sphinx.testing.util import SphinxTestApp
 
 FLAX_LINEN = "https://flax-linen.readthedocs.io/en/latest/"
@@ -35,7 +36,16 @@ def test_a_foreign_docstring_links_known_names_and_labels_code_never_run(
     section = soup.find("section", id="foreign_lib.LinkedError")
     assert section is not None
 
-    # Known names link to their documentation; the link keeps the role's text.
+    _assert_known_names_link(section)
+    _assert_other_names_are_plain_code(section)
+    not_run = section.select(f"div.{NOT_RUN_CLASS}")
+    _assert_never_run_blocks_are_labelled(not_run)
+    _assert_one_foreign_block_runs(section)
+    _assert_the_copy_button_skips_never_run_blocks(soup, not_run, Path(app.outdir))
+
+
+def _assert_known_names_link(section: Tag) -> None:
+    """Known names link to their documentation; the link keeps the role's text."""
     links = {
         a.get_text(): a["href"]
         for a in section.select("a.reference.external.flax-errors-api-link")
@@ -48,7 +58,10 @@ def test_a_foreign_docstring_links_known_names_and_labels_code_never_run(
         # Our own prose (the catalogue file) links too.
         "jax.vmap()": JAX_DOCS + "_autosummary/jax.vmap.html#jax.vmap",
     }
-    # Unknown or ambiguous names are plain code, nothing styled as a link.
+
+
+def _assert_other_names_are_plain_code(section: Tag) -> None:
+    """Unknown or ambiguous names are plain code, nothing styled as a link."""
     assert section.select("code.xref") == [
         code for a in section.select("a.flax-errors-api-link") for code in a.select("code")
     ]
@@ -56,8 +69,9 @@ def test_a_foreign_docstring_links_known_names_and_labels_code_never_run(
     assert {"jit()", "their.own.function()", "numpy.ndarray"} <= codes
     assert "flax.linen.unknown_name()" in codes  # a Flax name of our own prose
 
-    # The blocks that never run: labelled, classed, and out of the copy button's reach.
-    not_run = section.select(f"div.{NOT_RUN_CLASS}")
+
+def _assert_never_run_blocks_are_labelled(not_run: list[Tag]) -> None:
+    """The blocks that never run: labelled and classed."""
     texts = [block.get_text() for block in not_run]
     assert len(not_run) == 3, texts
     assert "model.apply(variables, inputs)" in texts[0]
@@ -70,6 +84,10 @@ def test_a_foreign_docstring_links_known_names_and_labels_code_never_run(
         assert NOT_RUN_LABEL_CLASS in label["class"]
         # Typeset by docutils' smart quotes: an apostrophe, not a straight quote.
         assert label.get_text() == "From foreign_lib\u2019s docstring, not run"
+
+
+def _assert_one_foreign_block_runs(section: Tag) -> None:
+    """Of the foreign docstring's blocks, only the one that runs is not classed as never run."""
     ran = [
         block
         for block in section.select(".flax-errors-foreign div.highlight")
@@ -77,7 +95,13 @@ def test_a_foreign_docstring_links_known_names_and_labels_code_never_run(
     ]
     assert len(ran) == 1
     assert "print(1 + 1)" in ran[0].get_text()
-    script = (Path(app.outdir) / "_static" / "copybutton.js").read_text()
+
+
+def _assert_the_copy_button_skips_never_run_blocks(
+    soup: BeautifulSoup, not_run: list[Tag], outdir: Path
+) -> None:
+    """The blocks that never run are out of the copy button's reach; the others are not."""
+    script = (outdir / "_static" / "copybutton.js").read_text()
     assert f"const COPYBUTTON_SELECTOR = '{COPYBUTTON_SELECTOR}';" in script
     copied = soup.select(COPYBUTTON_SELECTOR)
     assert not {id(pre) for block in not_run for pre in block.select("pre")} & {

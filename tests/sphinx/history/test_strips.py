@@ -71,8 +71,18 @@ def test_the_site_shows_each_errors_history_and_flags_a_stale_one(
     page = module_html(out, "api_reference/history_errors")
     index = (out / "errors.html").read_text()
 
-    # The entry kept up to date: its strip, one cell per release and the build's last,
-    # and its line, under the verification line.
+    _assert_kept_entry_shows_its_history(page, index, installed)
+    _assert_edited_entry_is_flagged_stale(page, index, warnings)
+    _assert_retired_class_has_a_short_entry(page)
+    _assert_index_shows_every_error_by_release(index)
+    assert check_site(out).broken == []
+
+
+def _assert_kept_entry_shows_its_history(page: str, index: str, installed: str) -> None:
+    """The entry kept up to date: its strip, and its line under the verification line.
+
+    The strip has one cell per release and the build's last.
+    """
     kept = _section(page, "history_errors.KeptError")
     assert kept.index("flax-errors-status") < kept.index("flax-errors-history")
     cells = _cells(kept)
@@ -93,8 +103,12 @@ def test_the_site_shows_each_errors_history_and_flags_a_stale_one(
     # The build's own run of the installed release, never what the file recorded for it.
     assert RECORDED_TEXT not in page + index
 
-    # The entry whose example changed since: a warning that names it, a note instead of
-    # its records, and none of what the old code raised.
+
+def _assert_edited_entry_is_flagged_stale(page: str, index: str, warnings: str) -> None:
+    """The entry whose example changed since: a warning that names it, and a note.
+
+    The note stands instead of its records; none of what the old code raised is shown.
+    """
     assert "[flax-errors.history-stale]" in warnings
     assert re.search(
         r"history_errors\.py:\d+: WARNING: history_errors\.EditedError: \S*history\.json has "
@@ -111,7 +125,9 @@ def test_the_site_shows_each_errors_history_and_flags_a_stale_one(
     assert STALE_TEXT not in page + index
     assert "Raised with this text in every release shown" in edited
 
-    # The retired class: its old anchor lands on a short entry at the end of the page.
+
+def _assert_retired_class_has_a_short_entry(page: str) -> None:
+    """The retired class: its old anchor lands on a short entry at the end of the page."""
     assert page.index('id="retired-history-errors"') > page.index(
         'id="history_errors.EditedError"'
     )
@@ -123,7 +139,9 @@ def test_the_site_shows_each_errors_history_and_flags_a_stale_one(
         "jax.random.PRNGKey(): «kept went old». The same code raises KeptError today."
     ) in retired
 
-    # The index: after the areas, every error by release, in a box of its own.
+
+def _assert_index_shows_every_error_by_release(index: str) -> None:
+    """The index: after the areas, every error by release, in a box of its own."""
     matrix = index[index.index('id="history-history-errors"') :]
     assert index.index('id="area-history-errors"') < index.index('id="history-history-errors"')
     assert 'href="#history-history-errors"' in index
@@ -135,7 +153,6 @@ def test_the_site_shows_each_errors_history_and_flags_a_stale_one(
         "api_reference/history_errors.html#history_errors.OldError",
     ]
     assert "(retired)" in matrix
-    assert check_site(out).broken == []
 
 
 def test_a_history_recorded_again_is_shown_on_the_next_build(
