@@ -1,1 +1,24 @@
 """Pages drawn from the whole catalogue: the index, figures, options, CLI reference."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from flax_errors_ext.sphinx.site import index
+from flax_errors_ext.sphinx.site.cli_reference import CliDirective
+from flax_errors_ext.sphinx.site.options import OptionsDirective, WarningsDirective
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    """The directives of the catalogue-wide pages, and the pages that show live figures."""
+    app.add_directive("flax-errors-index", index.IndexDirective)
+    app.add_directive("flax-errors-figures", index.FiguresDirective)
+    app.add_directive("flax-errors-options", OptionsDirective)
+    app.add_directive("flax-errors-warnings", WarningsDirective)
+    app.add_directive("flax-errors-cli", CliDirective)
+    app.connect("env-updated", index.rewrite_live_docs)
+    app.connect("doctree-resolved", index.resolve)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
