@@ -1,4 +1,4 @@
-"""Shared fixtures: Sphinx's testing plugin over the roots in tests/roots/."""
+"""Shared fixtures: Sphinx's testing plugin over the roots in tests/roots/, the browser."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from tests.root_modules import forget_root_modules
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
+
+    from playwright.sync_api import Browser, Page
 
 # The second gives an older Sphinx (nox -s tests_lowest) the fixtures of today's.
 pytest_plugins = ("sphinx.testing.fixtures", "tests.old_sphinx_testing")
@@ -43,6 +45,27 @@ def snapshot_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _own_snapshots(snapshot_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No test reads or writes the user's own catalogue snapshots."""
     monkeypatch.setenv(CACHE_ENV, str(snapshot_folder))
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's chromium, headless, for the tests of one module (``NEEDS_CHROMIUM`` them)."""
+    # Imported here, not above: playwright takes a third of a second to import, and
+    # most runs open no browser.
+    from tests.chromium import launched_chromium
+
+    yield from launched_chromium()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """A fresh tab that fails the test on any dialog (an ``alert`` means injected script).
+
+    Or on any file the site lacks, or any request to the network (:func:`watched_tab`).
+    """
+    from tests.chromium import PAGE_HEIGHT, PAGE_WIDTH, watched_tab
+
+    yield from watched_tab(browser, width=PAGE_WIDTH, height=PAGE_HEIGHT)
 
 
 _KERNEL_FIXTURES = {"app", "make_app"}

@@ -8,21 +8,15 @@ go to the test's folder, and to ``$FLAX_ERRORS_ARTIFACTS`` when that is set.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import os
 import re
 import shutil
-import sys
-import threading
 import urllib.parse
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import Browser, Dialog, Page, Request, Response, sync_playwright
-from sphinx.testing.util import SphinxTestApp
 
 from flax_errors_ext.execution.history.files import read_histories
 from flax_errors_ext.layout import FLAX_BASE_URL, base_url
@@ -30,8 +24,8 @@ from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleKind
 from flax_errors_ext.model.config.module_spec import KNOWN_MODULES
 from flax_errors_ext.model.history.releases import SHIPPED
 from flax_errors_ext.model.lookup.wordings import Wording, recorded_wordings
-from tests.chromium import CHROMIUM, CHROMIUM_ARGS, NEEDS_CHROMIUM
-from tests.root_modules import forget_root_modules
+from tests.chromium import NEEDS_CHROMIUM, PAGE_HEIGHT, watched_tab
+from tests.served_site import build_html, serve
 from tests.utils import FLAX, OURS, run_in_process, site_runs
 from tools.site_links import check_site
 from tools.site_weight import BUDGET, weigh
@@ -39,9 +33,9 @@ from tools.site_weight import BUDGET, weigh
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from playwright.sync_api import Browser, Page
+
 ARTIFACTS_ENV_VAR = "FLAX_ERRORS_ARTIFACTS"
-HEIGHT = 860
-"""The browser window's height: what a reader sees first."""
 SCREEN_WIDTH, SCREEN_HEIGHT = 1280, 900
 """A laptop's window, where a reader lands from a traceback's URL (issue 15)."""
 PHONE_WIDTH, PHONE_HEIGHT = 390, 844
@@ -64,110 +58,30 @@ _URL = re.compile(r"(https?://\S+?\.html)#([\w.]+)")
 JAX_BASE_URL = KNOWN_MODULES["jax.errors"]["upstream"]
 
 
-def _serve(root: Path) -> Iterator[str]:
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(root))
-    )
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        thread.join()
-
-
-def _build(srcdir: Path, **confoverrides: Any) -> Iterator[Path]:
-    before = set(sys.modules)
-    app = SphinxTestApp(
-        "html", srcdir=srcdir, confoverrides={"nb_execution_mode": "off", **confoverrides}
-    )
-    try:
-        app.build()
-        assert app.statuscode == 0, app.warning.getvalue()
-    finally:
-        app.cleanup()
-        # Module fixtures outlive conftest's per-test cleanup: forget the root's error
-        # modules here, or later tests would import this copy of them.
-        forget_root_modules(before)
-    yield Path(app.outdir)
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The real site, as ``nox -s docs`` builds it, with execution off."""
     srcdir = tmp_path_factory.mktemp("browser-site") / "docs"
     shutil.copytree(ROOT / "docs", srcdir, ignore=shutil.ignore_patterns("_build"))
     shutil.copy(ROOT / "conf.py", srcdir / "conf.py")
-    yield from _build(srcdir, flax_errors_device_runs=site_runs())
+    yield from build_html(srcdir, flax_errors_device_runs=site_runs())
 
 
 @pytest.fixture(scope="module")
 def site_url(site: Path) -> Iterator[str]:
-    yield from _serve(site)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert CHROMIUM is not None
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    """A fresh tab that fails the test on any dialog (an ``alert`` means injected script)."""
-    yield from _watched_tab(browser, width=1280, height=HEIGHT)
+    yield from serve(site)
 
 
 @pytest.fixture
 def screen(browser: Browser) -> Iterator[Page]:
-    """The same, as large as a laptop's window."""
-    yield from _watched_tab(browser, width=SCREEN_WIDTH, height=SCREEN_HEIGHT)
+    """A watched tab (the ``page`` fixture's kind) as large as a laptop's window."""
+    yield from watched_tab(browser, width=SCREEN_WIDTH, height=SCREEN_HEIGHT)
 
 
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[Page]:
-    """The same, as wide and as tall as a phone's screen."""
-    yield from _watched_tab(browser, width=PHONE_WIDTH, height=PHONE_HEIGHT)
-
-
-def _watched_tab(browser: Browser, *, width: int, height: int) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": width, "height": height})
-    opened = context.new_page()
-    dialogs: list[str] = []
-    missing: list[str] = []
-
-    def on_dialog(dialog: Dialog) -> None:
-        dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    def on_response(response: Response) -> None:
-        if response.status >= 400:
-            missing.append(response.url)
-
-    opened.on("dialog", on_dialog)
-    opened.on("response", on_response)
-
-    def on_failed(request: Request) -> None:
-        # A page that forwards (location.replace) aborts its own load and the files it
-        # was still fetching: the browser moved on, nothing is missing. (A missing
-        # file is a 404 response; a fetch from the network fails to connect.)
-        if request.failure == "net::ERR_ABORTED":
-            return
-        missing.append(request.url)
-
-    opened.on("requestfailed", on_failed)
-    yield opened
-    context.close()
-    assert dialogs == [], "a page opened a dialog: error text ran as script"
-    assert missing == [], "the site asked for files it does not have, or for the network"
+    """A watched tab as wide and as tall as a phone's screen."""
+    yield from watched_tab(browser, width=PHONE_WIDTH, height=PHONE_HEIGHT)
 
 
 def _screenshot(page: Page, tmp_path: Path, name: str) -> Path:
@@ -212,13 +126,13 @@ def test_printed_url_lands_on_the_entry(
     box = heading.bounding_box()
     assert box is not None
     assert box["y"] >= 0, box
-    assert box["y"] + box["height"] <= HEIGHT, box
+    assert box["y"] + box["height"] <= PAGE_HEIGHT, box
     # What went wrong and the examples are on the first screen too.
     examples = section.locator(".flax-errors-shown").first
     assert examples.is_visible()
     examples_box = examples.bounding_box()
     assert examples_box is not None
-    assert examples_box["y"] < HEIGHT
+    assert examples_box["y"] < PAGE_HEIGHT
     if qualname == "flax.errors.ScopeParamShapeError":
         _screenshot(page, tmp_path, "entry.png")
 
@@ -349,7 +263,7 @@ def test_landing_page_says_what_and_links_to_the_index(
     link = page.get_by_role("link", name="Browse the error index")
     box = link.bounding_box()
     assert box is not None
-    assert box["y"] + box["height"] <= HEIGHT
+    assert box["y"] + box["height"] <= PAGE_HEIGHT
     _screenshot(page, tmp_path, "landing.png")
     link.click()
     page.wait_for_url("**/error_index.html")
@@ -593,7 +507,7 @@ def test_jaxs_newer_page_layout_lands_on_the_entry(page: Page, site_url: str) ->
     heading = page.locator(f'section[id="{fragment}"]').locator("h1, h2, h3").first
     box = heading.bounding_box()
     assert box is not None
-    assert 0 <= box["y"] < HEIGHT
+    assert 0 <= box["y"] < PAGE_HEIGHT
 
 
 def test_a_url_of_an_old_page_layout_lands_on_the_entry(
@@ -620,7 +534,7 @@ def test_a_url_of_an_old_page_layout_lands_on_the_entry(
     heading = page.locator(f'section[id="{old.group(2)}"]').locator("h1, h2, h3").first
     box = heading.bounding_box()
     assert box is not None
-    assert 0 <= box["y"] < HEIGHT
+    assert 0 <= box["y"] < PAGE_HEIGHT
 
 
 def test_an_anchor_that_no_recorded_release_had_says_so(page: Page, site_url: str) -> None:
@@ -634,7 +548,7 @@ def test_an_anchor_that_no_recorded_release_had_says_so(page: Page, site_url: st
     assert f"No entry for flax.errors.{name} here" in notice.inner_text()
     box = notice.bounding_box()
     assert box is not None
-    assert 0 <= box["y"] < HEIGHT
+    assert 0 <= box["y"] < PAGE_HEIGHT
     notice.get_by_role("link").click()
     page.wait_for_url(f"**/search.html?q={name}")
 
@@ -673,8 +587,8 @@ def _served_root(tmp_path_factory: pytest.TempPathFactory, root: str) -> Iterato
     """A test root under ``tests/roots/``, built and served."""
     srcdir = tmp_path_factory.mktemp(f"browser-{root}") / "site"
     shutil.copytree(ROOT / "tests" / "roots" / root, srcdir)
-    for built in _build(srcdir):
-        yield from _serve(built)
+    for built in build_html(srcdir):
+        yield from serve(built)
 
 
 @pytest.fixture(scope="module")

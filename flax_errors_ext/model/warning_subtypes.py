@@ -12,6 +12,8 @@ import enum
 from typing import Self
 
 
+# An alias would publish a second name that silently means another subtype.
+@enum.unique
 class WarningSubtype(enum.StrEnum):
     """The subtype a warning is logged under, with what it means for the docs' table."""
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import textwrap
 from typing import TYPE_CHECKING
 
 import pytest
@@ -11,28 +10,11 @@ import pytest
 import flax_errors_ext.help as flax_help
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.lookup.help_index import help_index
+from tests.help.index_entry import HELP, WORDS_AS_INTEGER
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
-
-WORDS_AS_INTEGER = textwrap.dedent(
-    """\
-    A number written in words was parsed as an integer.
-
-    Bad example:
-
-      >>> int("three")
-      Traceback (most recent call last):
-        ...
-      ValueError: invalid literal for int() with base 10: 'three'
-    """
-)
-HELP = (
-    "help: Parse digits, not words.",
-    "see: https://errors.example.org/WordsAsInteger.html",
-)
-"""What the help says under a ``ValueError`` of ``int("seven")``."""
 
 
 @pytest.fixture

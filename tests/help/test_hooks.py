@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 import flax_errors_ext.help as flax_help
-from tests.help.conftest import HELP
+from tests.help.index_entry import HELP
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -8,8 +8,17 @@ from flax_errors_ext.model.catalogue.records import Verdict
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 
 
-def test_each_subtype_is_a_distinct_kebab_case_name_with_a_one_line_meaning() -> None:
-    assert len({subtype.value for subtype in WarningSubtype}) == len(WarningSubtype)
+def test_no_name_is_an_alias_of_another_subtype() -> None:
+    # Iterating skips aliases; __members__ maps an alias's name to the member it aliases.
+    aliases = {
+        name: member.name
+        for name, member in WarningSubtype.__members__.items()
+        if member.name != name
+    }
+    assert aliases == {}
+
+
+def test_each_subtype_is_a_kebab_case_name_with_a_one_line_meaning() -> None:
     for subtype in WarningSubtype:
         assert re.fullmatch(r"[a-z]+(-[a-z]+)*", subtype.value), subtype
         assert subtype.description.endswith("."), subtype

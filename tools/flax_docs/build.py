@@ -105,7 +105,7 @@ def docs_requirements(
     return [*requirements, *releases], [sphinx, *(f"{name}=={pins[name]}" for name in OURS)]
 
 
-def trim_options(conf: str, names: Iterable[str]) -> list[str]:
+def trim_options(conf: Path, names: Iterable[str]) -> list[str]:
     """sphinx-build options that build Flax's API reference alone, reading no notebook.
 
     Every top-level part of Flax's docs (``names``) but :data:`KEPT` joins the
@@ -113,13 +113,39 @@ def trim_options(conf: str, names: Iterable[str]) -> list[str]:
     index is the root page. Not ``nb_execution_mode=off``: the catalogue runs with
     myst-nb's execution mode unless the project sets its own (off would show every
     entry not run); with the guides left out no notebook is read, so none runs.
+
+    Raises:
+        ValueError: naming ``conf`` unless it assigns ``exclude_patterns`` a list
+            of strings exactly once at its top level: ``-D exclude_patterns``
+            replaces the list, so Flax's own patterns must be read to be kept.
     """
-    (flax_patterns,) = (
-        ast.literal_eval(node.value)
-        for node in ast.parse(conf).body
+    assigned = [
+        node.value
+        for node in ast.parse(conf.read_text("utf-8"), str(conf)).body
         if isinstance(node, ast.Assign)
         and [getattr(target, "id", "") for target in node.targets] == ["exclude_patterns"]
-    )
+    ]
+    if not assigned:
+        raise ValueError(
+            f"{conf} assigns no exclude_patterns at its top level: the trim adds to "
+            "Flax's own patterns, and found none to add to"
+        )
+    if len(assigned) > 1:
+        raise ValueError(
+            f"{conf} assigns exclude_patterns {len(assigned)} times at its top level: "
+            "the trim cannot tell which of them Flax's build ends with"
+        )
+    try:
+        flax_patterns = ast.literal_eval(assigned[0])
+    except ValueError:
+        flax_patterns = None
+    if not isinstance(flax_patterns, list | tuple) or not all(
+        isinstance(pattern, str) for pattern in flax_patterns
+    ):
+        raise ValueError(
+            f"{conf}:{assigned[0].lineno} assigns exclude_patterns something other than "
+            "a literal list of strings: the trim cannot read Flax's own patterns"
+        )
     left_out = sorted(
         name for name in names if name not in KEPT and not name.startswith(("_", "."))
     )
@@ -309,7 +335,10 @@ def run(work: Path, *, export: bool) -> None:
     source, tree = Path(prepared["source"]), prepared["tree"]
     patches = [Path(p) for p in prepared["patches"]]
     docs = source / tree
-    trim = trim_options((docs / "conf.py").read_text("utf-8"), (p.name for p in docs.iterdir()))
+    try:
+        trim = trim_options(docs / "conf.py", (p.name for p in docs.iterdir()))
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
     builds = Builds(work, source, tree, trim)
     # From the fetch to now: the sdist and the installs.
     builds.seconds["install"] = time.time() - prepared["started"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import subprocess
 import sys
@@ -17,19 +16,10 @@ from flax_errors_ext.execution.fork_server.client import WarmKernelServer
 from flax_errors_ext.execution.fork_server.protocol import SERVER_ENV_VAR
 from flax_errors_ext.execution.runs import kernel
 from flax_errors_ext.execution.runs.kernel import KernelStartError, run_in_kernel
-from flax_errors_ext.execution.runs.kernelspec import KERNEL_NAME, KERNELSPEC, install_kernelspec
+from flax_errors_ext.execution.runs.kernelspec import KERNELSPEC, install_kernelspec
+from tests.execution.runs.failing_kernels import failing_kernelspec
 
 pytestmark = pytest.mark.kernels
-
-EXITS_AT_ONCE = "import sys; sys.stderr.write('no kernel today: {reason}\\n'); sys.exit(3)"
-
-
-def failing_kernelspec(data_dir: Path, reason: str) -> None:
-    """A ``flax-errors`` kernelspec under ``data_dir`` whose kernel exits at once, status 3."""
-    spec = data_dir / "kernels" / KERNEL_NAME
-    spec.mkdir(parents=True)
-    argv = [sys.executable, "-c", EXITS_AT_ONCE.format(reason=reason), "{connection_file}"]
-    (spec / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": "failing"}))
 
 
 def _notebook() -> nbformat.NotebookNode:

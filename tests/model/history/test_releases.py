@@ -10,8 +10,6 @@ from pathlib import Path
 import pytest
 
 from flax_errors_ext.model.history.releases import (
-    EntryRun,
-    ExampleRun,
     History,
     Outcome,
     Pin,
@@ -27,36 +25,12 @@ from flax_errors_ext.model.history.timeline import (
     summaries,
     timelines,
 )
-from flax_errors_ext.model.runs.fingerprint import Device
+from tests.model.history.release_runs import absent, example, history, present, release
 
 REPO = Path(__file__).resolve().parents[3]
 HISTORY = REPO / "flax_errors_ext" / "history"
 
 # --- the data: JSON, merging, what needs a run ---
-
-CPU = Device("cpu", "cpu", 1)
-
-
-def release(
-    flax: str, jax: str = "0.4.30", classes: tuple[str, ...] = ("A", "B"), **entries: EntryRun
-) -> ReleaseRun:
-    return ReleaseRun(Release(flax, jax, jax, "3.11.7", CPU), classes, entries)
-
-
-def example(text: str = "", outcome: Outcome = Outcome.RAISED, code: str = "c1") -> ExampleRun:
-    exc_type = text.split(":", 1)[0] if text else ""
-    reason = text if outcome is Outcome.COULD_NOT_RUN else ""
-    if outcome is Outcome.COULD_NOT_RUN:
-        text, exc_type = "", ""
-    return ExampleRun(code, outcome, exc_type, text, reason)
-
-
-def present(*examples: ExampleRun) -> EntryRun:
-    return EntryRun(True, examples)
-
-
-def absent(*examples: ExampleRun) -> EntryRun:
-    return EntryRun(False, examples)
 
 
 def test_version_key_orders_minor_lines_numerically() -> None:
@@ -151,16 +125,6 @@ def test_a_rerun_sets_the_pace_unless_it_ran_nothing() -> None:
 
 
 # --- what the data says ---
-
-
-def history(
-    *runs: tuple[str, EntryRun], classes: dict[str, tuple[str, ...]] | None = None
-) -> History:
-    data = History()
-    for flax, run in runs:
-        names = (classes or {}).get(flax, ("A",) if run.present else ())
-        data = data.merged(release(flax, classes=names, A=run))
-    return data
 
 
 def test_raised_with_one_text_everywhere() -> None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from flax_errors_ext.execution import session
-from tests.execution.runs.test_kernel import failing_kernelspec
+from tests.execution.runs.failing_kernels import failing_kernelspec
 from tests.utils import entry, read_catalogue
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ from flax_errors_ext.model.lookup.find import find
 from flax_errors_ext.model.lookup.texts import documented_messages, generic
 from flax_errors_ext.model.lookup.wordings import by_entry, recorded_wordings
 from tests.chromium import NEEDS_CHROMIUM
-from tests.test_browser import _build, _serve, browser, page
+from tests.served_site import build_html, serve
 from tests.utils import site_runs
 
 if TYPE_CHECKING:
@@ -34,8 +34,6 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page
 
     from flax_errors_ext.model.catalogue.records import ErrorEntry
-
-__all__ = ["browser", "page"]  # the fixtures, shared with test_browser
 
 ROOT = Path(__file__).parents[3]
 MODULES = DEFAULT_MODULES
@@ -62,7 +60,7 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     srcdir = tmp_path_factory.mktemp("search-site") / "docs"
     shutil.copytree(ROOT / "docs", srcdir, ignore=shutil.ignore_patterns("_build"))
     shutil.copy(ROOT / "conf.py", srcdir / "conf.py")
-    yield from _serve(next(_build(srcdir, flax_errors_device_runs=site_runs())))
+    yield from serve(next(build_html(srcdir, flax_errors_device_runs=site_runs())))
 
 
 def _corpus() -> tuple[list[ErrorEntry], dict[str, list[str]], list[tuple[str, str]]]:

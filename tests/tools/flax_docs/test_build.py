@@ -6,10 +6,12 @@ No Sphinx build runs: the sdist is an archive already in the cache.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
 import pytest
+import sphinx
 
 from tests.tools.sdist_archive import archive
 from tools.flax_docs import build
@@ -76,7 +78,9 @@ def test_a_docs_extra_the_adoption_cannot_build_with_is_named(extra: str, messag
         build.docs_requirements(pyproject, build.locked_pins(CONSTRAINTS))
 
 
-def test_the_trim_keeps_the_api_reference_and_flax_own_patterns() -> None:
+def test_the_trim_keeps_the_api_reference_and_flax_own_patterns(tmp_path: Path) -> None:
+    conf = tmp_path / "conf.py"
+    conf.write_text(CONF, "utf-8")
     names = [
         "index.rst",
         "guides",
@@ -86,7 +90,7 @@ def test_the_trim_keeps_the_api_reference_and_flax_own_patterns() -> None:
         "conf.py",
         "nnx_basics.ipynb",
     ]
-    assert build.trim_options(CONF, names) == [
+    assert build.trim_options(conf, names) == [
         "-D",
         "master_doc=api_reference/index",
         "-D",
@@ -94,9 +98,39 @@ def test_the_trim_keeps_the_api_reference_and_flax_own_patterns() -> None:
     ]
 
 
-def test_a_conf_py_without_exclude_patterns_is_an_error() -> None:
-    with pytest.raises(ValueError, match="not enough values"):
-        build.trim_options("master_doc = 'index'\n", ["guides"])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param("master_doc = 'index'\n", " assigns no exclude_patterns", id="none"),
+        pytest.param(
+            "if True:\n    exclude_patterns = ['_build']\n",
+            " assigns no exclude_patterns at its top level",
+            id="not-at-the-top-level",
+        ),
+        pytest.param(
+            "exclude_patterns = []\nexclude_patterns = ['_build']\n",
+            " assigns exclude_patterns 2 times",
+            id="twice",
+        ),
+        pytest.param(
+            "import os\nexclude_patterns = [os.sep]\n",
+            ":2 assigns exclude_patterns something other than a literal list",
+            id="computed",
+        ),
+        pytest.param(
+            "exclude_patterns = '_build'\n",
+            ":1 assigns exclude_patterns something other than a literal list",
+            id="a-string",
+        ),
+    ],
+)
+def test_a_conf_py_whose_exclude_patterns_cannot_be_read_is_named(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    conf = tmp_path / "conf.py"
+    conf.write_text(text, "utf-8")
+    with pytest.raises(ValueError, match=re.escape(f"{conf}{message}")):
+        build.trim_options(conf, ["guides"])
 
 
 def _series(tmp_path: Path, files: dict[str, str]) -> Path:
@@ -190,4 +224,20 @@ def test_run_refuses_another_sphinx_than_flax_pins(tmp_path: Path) -> None:
     }
     (tmp_path / "prepared.json").write_text(json.dumps(prepared), "utf-8")
     with pytest.raises(SystemExit, match=r"Flax's docs pin sphinx==0\.0\.1"):
+        build.main(["--work", str(tmp_path), "run"])
+
+
+def test_run_names_a_conf_py_it_cannot_trim(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "conf.py").write_text("master_doc = 'index'\n", "utf-8")
+    prepared = {
+        "source": str(tmp_path),
+        "tree": "docs",
+        "patches": [],
+        "sphinx": f"sphinx=={sphinx.__version__}",
+        "started": 0.0,
+    }
+    (tmp_path / "prepared.json").write_text(json.dumps(prepared), "utf-8")
+    # An exit with the message, not a traceback: the session's log says what to fix.
+    with pytest.raises(SystemExit, match=re.escape(f"{tmp_path / 'docs' / 'conf.py'} assigns no")):
         build.main(["--work", str(tmp_path), "run"])
