@@ -8,14 +8,12 @@ are not where a traceback leads, and are not held to it::
 
     python -m tools.site_weight docs/_build/html
 
-The budget: 128 KB of HTML and 16 KB gzipped per page. When a module's errors
-shared one page, ``flax.errors``'s weighed 1,025 KB (72 KB gzipped); with a page
-per error the heaviest page weighs 80 KB (10 KB gzipped: JAX's
-ConcretizationTypeError, whose docstring is long), and the theme's frame alone
-33 KB. The budget leaves an entry room to grow by half again while keeping every
-landing within a fraction of a second on a slow mobile connection (16 KB at
-400 kbit/s: 0.3 s), and a page that gathers entries again, or a part that dumps
-the same text twice, fails it at once.
+The budget: 128 KB of HTML and 16 KB gzipped per page. It sits well above the
+heaviest entry page (the command names it, with its weight), so that an entry with
+a long docstring has room to grow, and it keeps every landing within a fraction of
+a second on a slow mobile connection (400 kbit/s). A page per error is what keeps
+within it: a page that gathers a module's entries again, or a part that dumps the
+same text twice, fails it at once.
 """
 
 from __future__ import annotations

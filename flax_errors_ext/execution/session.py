@@ -155,8 +155,8 @@ class Session:
 
         Called by the device probe, before the first kernel of the run (see
         :attr:`~flax_errors_ext.execution.runs.run.RunSettings.prepare_kernel`),
-        and by a build whose readers may run entries. Its imports take seconds of
-        processor time: a run whose entries all come from the cache never starts it.
+        and by a build whose readers may run entries. Its imports (ipykernel, jax,
+        flax) are heavy: a run whose entries all come from the cache never starts it.
         Safe from the entries' threads: the first one starts it, the others wait.
         """
         wanted = self.executes and self.config.warm_kernels and hasattr(os, "fork")

@@ -141,12 +141,12 @@ def _look_for_jax_plugins(xla_bridge: ModuleType) -> None:
     """Do JAX's search for PJRT plugins once, here, where it finds none.
 
     JAX searches when a backend first starts, in every kernel: it reads the entry
-    points of every installed distribution, about 15 ms of processor time per
-    kernel. Where the search finds nothing, its outcome (no plugin) is the same in
-    every kernel, so the server does it for them all. Where it would find a
-    plugin, each kernel still searches for itself: registering a plugin loads its
-    library, whose start-up need not survive a fork. A plugin installed later makes
-    the server stale (:func:`_package_folders`), and a kernel that names plugins by
+    points of every installed distribution, work every kernel would repeat. Where
+    the search finds nothing, its outcome (no plugin) is the same in every kernel,
+    so the server does it for them all. Where it would find a plugin, each kernel
+    still searches for itself: registering a plugin loads its library, whose
+    start-up need not survive a fork. A plugin installed later makes the server
+    stale (:func:`_package_folders`), and a kernel that names plugins by
     environment variable is not served (``PJRT_`` is an import-time prefix).
     """
     search = getattr(xla_bridge, "_discover_and_register_pjrt_plugins", None)

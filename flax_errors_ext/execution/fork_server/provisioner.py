@@ -2,12 +2,12 @@
 
 Named by the catalogue's kernelspec (``metadata.kernel_provisioner``, see
 :mod:`flax_errors_ext.execution.runs.kernelspec`) and found through this package's
-``jupyter_client.kernel_provisioners`` entry point. Where
-the build's server answers, the kernel is asked of it directly, from the build's
-own process: no interpreter is started to ask on the kernel's behalf, which was a
-quarter of a light entry's processor time. Where none answers, the kernelspec's
-command runs as with jupyter_client's own local provisioner (the launcher, which
-becomes an ordinary kernel).
+``jupyter_client.kernel_provisioners`` entry point. Where the build's server
+answers, the kernel is asked of it directly, from the build's own process: no
+interpreter starts to ask on the kernel's behalf, a Python start every entry would
+pay besides its kernel. Where none answers, the kernelspec's command runs as with
+jupyter_client's own local provisioner (the launcher, which becomes an ordinary
+kernel).
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 :class:`SourceStates` answers, for the files a run loaded
 (:class:`~flax_errors_ext.model.runs.loaded_files.LoadedFile`), whether any changed,
-looking at each file once per run: an entry's kernel loads about two thousand
-files, and most are the same for every entry. The content hashes of the Python
+looking at each file once per run: an entry's kernel loads every file that jax,
+flax and IPython import, and most are the same for every entry. The content hashes of the Python
 sources runs loaded are kept in a small JSON file next to the cache, so that a
 file whose time changed can be compared by content.
 """

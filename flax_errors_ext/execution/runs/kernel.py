@@ -130,9 +130,9 @@ async def run_in_kernel(
 async def _until_ready(kernel: AsyncKernelClient, timeout: float) -> None:
     """Wait until the kernel answers and its IOPub messages reach this client.
 
-    As jupyter_client's ``wait_for_ready`` does, but without its last step: a wait
-    of 0.2 s for stray IOPub messages, which no kernel sends here, and which would be
-    most of the catalogue's time on a library of light entries. Ready is the
+    As jupyter_client's ``wait_for_ready`` does, but without its last step: a fixed
+    wait of 0.2 s for stray IOPub messages, which no kernel sends here, and which
+    every entry would pay however light its examples. Ready is the
     kernel's own *idle* status for a ``kernel_info`` request, on IOPub: IOPub keeps
     the kernel's order, so every start-up message came before it. The shell reply
     comes however late the kernel starts; its idle status only once this client's

@@ -4,8 +4,8 @@ The build keys its execution cache on the versions (:func:`package_versions`), a
 trusts a cached run only while none of the files it loaded code from changed
 (:func:`loaded_files`). The fork server notes both once, before it forks kernels
 (:func:`note_environment`), and its kernels report what it noted instead of
-asking the file system again: for a light entry that was a tenth of its kernel's
-time. This module is imported by the server, so it imports nothing that a
+asking the file system again, for every file the server loaded, in every kernel.
+This module is imported by the server, so it imports nothing that a
 kernel's start-up would set up differently (:mod:`doctest` takes its debugger's
 base class from :mod:`pdb` as it finds it when imported, which IPython's
 start-up changes).
@@ -80,8 +80,8 @@ def loaded_files() -> str:
 
     The run's dependencies: a later run is trusted only while none of them changed.
     A JSON list of ``[path, size, mtime_ns]``, compressed and base64-encoded: one
-    string of a few tens of KB instead of a thousand small lists in every cached
-    notebook, which jupyter-cache and nbformat would read and validate each time.
+    compact string instead of a small list per file in every cached notebook, which
+    jupyter-cache and nbformat would read and validate each time.
     """
     found = _loaded_file_states()
     packed = zlib.compress(json.dumps(sorted(found.values())).encode(), 6)

@@ -93,9 +93,9 @@ def _code_cell(source: str, **role: str | int) -> NotebookNode:
     """A code cell whose metadata says what it is for (``role``, and an example's index).
 
     Made whole rather than by ``nbformat.v4.new_code_cell``, which checks each cell
-    against the notebook schema (a tenth of the build's own time per light entry)
-    and gives it a random id: the cell is this module's, and its id is its role,
-    so that an entry's notebook is the same text in every build.
+    against the notebook schema (work the build would repeat for every cell of
+    every entry) and gives it a random id: the cell is this module's, and its id is
+    its role, so that an entry's notebook is the same text in every build.
     """
     cell: NotebookNode = nbformat.from_dict(  # type: ignore[no-untyped-call]
         {

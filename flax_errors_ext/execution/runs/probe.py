@@ -115,7 +115,7 @@ _DEVICE_NODES = ("/dev/nvidia*", "/dev/accel*", "/dev/vfio/*", "/dev/kfd", "/dev
 
 
 def device_inventory() -> dict[str, Any]:
-    """What decides which devices JAX sees, read without starting JAX (milliseconds).
+    """What decides which devices JAX sees, read without starting JAX: cheap, every build.
 
     The environment variables that select devices, the accelerator device nodes,
     the GPU models the NVIDIA driver reports, and the installed JAX plugins.

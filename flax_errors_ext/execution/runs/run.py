@@ -64,8 +64,8 @@ def _besides(loaded: tuple[LoadedFile, ...], module: ErrorModule) -> list[Loaded
     own, ending = str(module.path), os.sep + module.path.name
 
     def is_own(path: str) -> bool:
-        # Resolving links costs a dozen system calls: only for a file of that name.
-        # A thousand files per entry: a plain comparison of the ending first.
+        # Resolving links takes system calls: only for a file of that name. Every
+        # file the kernel loaded is listed (all of jax's and flax's): the ending first.
         return path == own or (path.endswith(ending) and os.path.realpath(path) == own)
 
     return [f for f in loaded if not is_own(f.path)]
@@ -160,7 +160,7 @@ def completed(futures: Sequence[Future[EntryOutcome]]) -> Iterator[Future[EntryO
     """The futures as they finish; Ctrl-C stops the wait at once, on every Python.
 
     A plain wait on a future blocks on a lock, which Python 3.13 does not interrupt
-    (a build sat out a minute-long example after Ctrl-C), and a wait in slices
+    (a build would sit out a long example after Ctrl-C), and a wait in slices
     takes locks the workers need: interrupted between two acquisitions, it would
     leave one held, and the worker that finishes next would hang on it. So each
     future, when done, writes its number to a pipe, and this thread reads the pipe:
