@@ -40,7 +40,6 @@ if TYPE_CHECKING:
 
     from jupyter_cache.base import JupyterCacheBase
     from myst_nb.core.config import NbParserConfig
-    from sqlalchemy.engine import Engine
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,8 +103,8 @@ def _notebook_schema_ready() -> None:
     """Have nbformat compile its notebook validator once, before any thread checks with it.
 
     nbformat compiles it at its first use and keeps it, but every entry's thread
-    that got there before it was kept compiled its own: four per build where one
-    does.
+    that got there before it was kept compiled its own: compiled first, under a
+    lock, it is compiled once per process, whatever the number of threads.
     """
     with _schema_lock:
         nbformat.validator.get_validator(  # type: ignore[no-untyped-call]
@@ -229,32 +228,9 @@ def _cache_held(nb_config: NbParserConfig) -> Iterator[JupyterCacheBase | None]:
         identity, cache = _caches.get(folder, (None, None))
         if cache is None or identity is None or identity != _identity(database):
             cache = get_cache(folder)
-            _without_flushes(cache.db)  # also creates the database where there is none
-            cache.list_cache_records()
+            cache.list_cache_records()  # creates the database where there is none
             _caches[folder] = (_identity(database), cache)
         yield cache
-
-
-def _without_flushes(engine: Engine) -> None:
-    """Let SQLite commit to the cache database without waiting for the disk.
-
-    jupyter-cache commits on every look-up (it records when each run was last
-    read), and SQLite's default flushes every commit to the disk: for a build whose
-    entries all come from the cache, that wait was about 6 ms of each hit here. A
-    cache needs no such durability: should a crash leave the database damaged,
-    the next build rebuilds it from the notebooks the folder keeps
-    (:func:`~flax_errors_ext.execution.session.open_cache_database`).
-    """
-    from sqlalchemy import event
-
-    event.listen(engine, "connect", _commit_without_flush)
-    engine.dispose()  # the connection made to create the database: one without
-
-
-def _commit_without_flush(connection: Any, _: object) -> None:
-    cursor = connection.cursor()
-    cursor.execute("PRAGMA synchronous = OFF")
-    cursor.close()
 
 
 def _identity(database: Path) -> tuple[int, int] | None:
@@ -271,7 +247,7 @@ def _loaded(finish: dict[str, Any]) -> tuple[LoadedFile, ...]:
 
 _shared_files: dict[tuple[Any, ...], LoadedFile] = {}
 """Every loaded file read in this process, once: most entries of a build loaded the
-same thousand files, and the environment Sphinx pickles then holds each once."""
+same files, and the environment Sphinx pickles then holds each once."""
 
 
 def unpack_loaded(packed: Any) -> tuple[LoadedFile, ...]:
@@ -283,9 +259,9 @@ def unpack_loaded(packed: Any) -> tuple[LoadedFile, ...]:
 def _unpacked(packed: str) -> tuple[LoadedFile, ...]:
     """The files packed in ``packed``, kept by its text.
 
-    The entries of a build often loaded the very same files (60 light entries: one
-    list; the site's 49: nine), and unpacking a thousand of them was a quarter of
-    each cache hit.
+    The entries of a build often loaded the very same files (a catalogue's entries
+    share a few distinct lists), so each distinct list is unpacked once rather than
+    at every cache hit.
     """
     try:
         items = json.loads(zlib.decompress(base64.b64decode(packed)))

@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 import nbformat
+from jupyter_cache import get_cache
 from jupyter_cache.cache.main import JupyterCacheBase
 from myst_nb.core.config import NbParserConfig
 
@@ -86,8 +87,6 @@ def test_the_threads_use_the_cache_one_at_a_time_and_lose_nothing(
     assert outcomes == [(False, True)] * THREADS
     assert most == 1
     # Each forgotten: nothing left behind, record or notebook.
-    from jupyter_cache import get_cache
-
     cache = get_cache(str(tmp_path / "c"))
     assert cache.list_cache_records() == []
     assert not any((tmp_path / "c" / "executed").iterdir())
@@ -124,15 +123,19 @@ def test_a_damaged_record_of_loaded_files_reads_as_none() -> None:
     assert unpack_loaded(None) == ()
 
 
-def test_the_cache_database_commits_without_waiting_for_the_disk(tmp_path: Path) -> None:
-    # jupyter-cache commits at every look-up; a cache needs no durability (a damaged
-    # database is rebuilt from the notebooks it keeps).
+def test_the_cache_database_keeps_the_durability_jupyter_cache_gives_it(
+    tmp_path: Path,
+) -> None:
+    # The database is shared with myst-nb's own notebooks: the build leaves SQLite's
+    # settings on its connections as jupyter-cache makes them.
     nb_config = NbParserConfig(execution_mode="cache", execution_cache_path=str(tmp_path / "c"))
     remember(_executed(1), tmp_path / "entry1.ipynb", nb_config, seconds=0.1)
     served = execute_notebook(_executed(1), tmp_path / "entry1.ipynb", nb_config, examples=0)
     assert not served.executed
 
-    with _cache_held(nb_config) as cache:
+    with _cache_held(nb_config) as cache, get_cache(str(tmp_path / "c")).db.connect() as own:
         assert cache is not None
         with cache.db.connect() as connection:
-            assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 0  # OFF
+            setting = connection.exec_driver_sql("PRAGMA synchronous").scalar()
+        assert setting == own.exec_driver_sql("PRAGMA synchronous").scalar()
+        assert setting == 2  # FULL, SQLite's default for a database in rollback mode
