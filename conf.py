@@ -7,7 +7,15 @@ author = "The flax-errors authors"
 copyright = "2026, the flax-errors authors"
 
 # sphinx-autodoc-typehints: the types of each entry's constructor, as its options say.
-extensions = ["flax_errors_ext", "sphinx_copybutton", "sphinx_autodoc_typehints"]
+extensions = [
+    "flax_errors_ext",
+    # The extras this site shows: other stacks' and devices' runs beside each entry,
+    # and a pasted error text found in the search.
+    "flax_errors_ext.ext.other_runs",
+    "flax_errors_ext.ext.search",
+    "sphinx_copybutton",
+    "sphinx_autodoc_typehints",
+]
 
 # Our error, Flax's, and JAX's (at errors.html#jax.errors.<Name>, where JAX's links
 # point). Their classes' base classes have no examples and are left out. Then the

@@ -24,6 +24,7 @@ from sphinx.testing.util import SphinxTestApp
 from flax_errors_ext.cli import main
 from flax_errors_ext.errors import JitPytreeError
 from flax_errors_ext.execution.catalogue.modules import load_module
+from flax_errors_ext.ext.search.search import DATA_FILE
 from flax_errors_ext.layout import (
     BASE_URL_ENV_VAR,
     DEFAULT_LAYOUT,
@@ -37,7 +38,6 @@ from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.model.config.module_spec import ModuleSpec
 from flax_errors_ext.model.runs.entry_record import entry_record
 from flax_errors_ext.sphinx.context import build_context
-from flax_errors_ext.sphinx.lookup.search import DATA_FILE
 from tests.utils import ROOTS, read_catalogue
 
 if TYPE_CHECKING:
@@ -172,6 +172,11 @@ def _project(tmp_path: Path) -> Path:
     conf = srcdir / "conf.py"
     spec = {"module": "device_errors", "page": PAGE, "upstream": FLAX_BASE_URL}
     text = conf.read_text().replace('["device_errors"]', repr([spec]))
+    # Its search data is one of the consumers.
+    text = text.replace(
+        '"flax_errors_ext.ext.other_runs"]',
+        '"flax_errors_ext.ext.other_runs", "flax_errors_ext.ext.search"]',
+    )
     conf.write_text(text + 'nb_execution_mode = "off"\n')
     (srcdir / "index.rst").write_text(
         "layout\n======\n\n.. toctree::\n   :glob:\n\n   errors/*\n\n.. flax-errors-index::\n"

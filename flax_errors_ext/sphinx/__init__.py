@@ -1,7 +1,9 @@
-"""The Sphinx layer: the only part of the package that imports Sphinx.
+"""The Sphinx layer: the only part of the core that imports Sphinx (an extra has its own).
 
 :func:`setup` registers what every page shares and loads each feature's folder as
-an extension of its own (a ``setup()`` each, as MyST-NB's features are). Beside it,
+an extension of its own (a ``setup()`` each, as MyST-NB's features are), and
+declares the events an extra (:mod:`flax_errors_ext.ext`, loaded where a project
+lists it) joins the build by (:mod:`.extras`). Beside it,
 the build's shared parts: :mod:`.build` (the lifecycle: context, run session,
 outdated pages, report), :mod:`.context` (what the whole build shares), :mod:`.state`
 (what the environment keeps of each page), :mod:`.loggers` (one warning type, a
@@ -11,11 +13,9 @@ named as in the other layers:
 
 * :mod:`.catalogue`: each module's run, its page (``flax-errors-catalogue``) and
   each entry's (``flax-errors-entry``), the examples, and another project's docstring;
-* :mod:`.other_runs`: other stacks' and devices' runs beside each entry;
 * :mod:`.history`: each error across Flax's releases;
 * :mod:`.site`: the error index, the landing figures, the options and warnings
-  tables and the command line reference, and linked tracebacks;
-* :mod:`.lookup`: pasted error text in the site search.
+  tables and the command line reference, and linked tracebacks.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.config import CatalogueConfig
-from flax_errors_ext.sphinx import build, compat, state
+from flax_errors_ext.sphinx import build, compat, extras, state
 from flax_errors_ext.version import __version__
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from sphinx.config import Config
 
 STATIC_DIR = Path(__file__).parent / "static"
-ENV_VERSION = 6
+ENV_VERSION = 7
 NEEDED_EXTENSIONS = (
     "myst_nb",
     # An entry's signature (catalogue.signatures). Its types as sphinx-autodoc-typehints'
@@ -44,11 +44,11 @@ NEEDED_EXTENSIONS = (
     # moved (site.redirects), once the configuration says so.
 )
 FEATURES = tuple(
-    f"flax_errors_ext.sphinx.{feature}" for feature in ("catalogue", "history", "site", "lookup")
+    f"flax_errors_ext.sphinx.{feature}" for feature in ("catalogue", "history", "site")
 )
-"""The features' folders, each an extension with its own ``setup()``. Their order is
-the order their handlers of one event run in (the search's data is written before
-the build's report)."""
+"""The core's features' folders, each an extension with its own ``setup()``. Their
+order is the order their handlers of one event run in. The extras
+(:mod:`flax_errors_ext.ext`) are not among them: a project lists those it wants."""
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -56,6 +56,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     for needed in NEEDED_EXTENSIONS:
         app.setup_extension(needed)
     compat.setup_compat(app)
+    extras.setup_events(app)
     for name, default, _ in CatalogueConfig.options():
         # Any type: CatalogueConfig validates every value, with a clearer message.
         app.add_config_value(

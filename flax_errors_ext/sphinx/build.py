@@ -1,9 +1,10 @@
 """The build's lifecycle: its context, one run session, outdated pages, the report.
 
 1. ``config-inited``: validate the ``flax_errors_*`` values and make the build's
-   :class:`~flax_errors_ext.sphinx.context.BuildContext` (the config, the history
-   files and the other runs, read once); forward the pages past releases linked to
-   that have moved since (sphinx-reredirects writes them).
+   :class:`~flax_errors_ext.sphinx.context.BuildContext` (the config and the history
+   files, read once, and what the loaded extras read: :mod:`.extras`); forward the
+   pages past releases linked to that have moved since (sphinx-reredirects writes
+   them).
 2. ``builder-inited`` (after myst-nb's): put the context on the environment, warn of
    what could not be read, discover the modules, write their pages and their
    entries' pages, and open the build's
@@ -16,9 +17,10 @@
 5. Reading a page renders from those runs: a module's page
    (:mod:`flax_errors_ext.sphinx.catalogue.module_page`) and an entry's
    (:mod:`flax_errors_ext.sphinx.catalogue.entries`).
-6. ``build-finished``: write ``errors.json``, report every failure of the whole
-   catalogue (not only the pages read this time) and fail the build on any; warn of
-   every entry whose recorded history is of other code than its examples now.
+6. ``build-finished``: write ``errors.json`` (the extras add their part), report
+   every failure of the whole catalogue (not only the pages read this time) and
+   fail the build on any; warn of every entry whose recorded history is of other
+   code than its examples now.
 """
 
 from __future__ import annotations
@@ -35,7 +37,6 @@ from flax_errors_ext.execution.history.files import read_histories
 from flax_errors_ext.execution.session import Session
 from flax_errors_ext.model.catalogue.discover import catalogue_folders, catalogue_paths
 from flax_errors_ext.model.config import CatalogueConfig
-from flax_errors_ext.model.other_runs.comparison import merge_document
 from flax_errors_ext.model.runs.entry_record import EntryStatus
 from flax_errors_ext.model.runs.fingerprint import ProbeError
 from flax_errors_ext.model.runs.report import (
@@ -56,8 +57,8 @@ from flax_errors_ext.sphinx.context import (
     published_roots,
     settle,
 )
+from flax_errors_ext.sphinx.extras import complete_document, read_extras, require_loaded_extras
 from flax_errors_ext.sphinx.loggers import LOGGER, conf_location, warn
-from flax_errors_ext.sphinx.other_runs.beside_entries import load_runs
 from flax_errors_ext.sphinx.site import redirects
 from flax_errors_ext.sphinx.state import CatalogueCollector, read_now
 
@@ -80,8 +81,11 @@ def make_context(app: Sphinx, config: Config) -> None:
     On ``config-inited``: before the environment compares this configuration with
     the last build's, so that the redirects and exclude patterns it adds count.
     """
-    context = _read_context(app, _validated(config))
+    validated = _validated(config)
+    require_loaded_extras(app, validated)
+    context = _read_context(app, validated)
     hold(app, context)
+    read_extras(app, context)
     _forward_moved_pages(app, config, context)
     _exclude_work_folders(app, config)
 
@@ -96,7 +100,7 @@ def _validated(config: Config) -> CatalogueConfig:
 
 
 def _read_context(app: Sphinx, config: CatalogueConfig) -> BuildContext:
-    """The context: the config, and the history files and other runs it names, read once.
+    """The context: the config, and the history files it names, read once.
 
     What cannot be read is warned of once Sphinx can (on ``builder-inited``).
     """
@@ -104,20 +108,14 @@ def _read_context(app: Sphinx, config: CatalogueConfig) -> BuildContext:
     histories, history_problems = read_histories(
         confdir, config.history, {spec.name for spec in config.modules}
     )
-    runs, run_problems = load_runs(confdir, config.device_runs)
     context = BuildContext(
         config=config,
         catalogue_folders=catalogue_folders(
             [Path(app.confdir, folder).resolve() for folder in config.catalogue_dirs]
         ),
         histories=histories,
-        device_runs=tuple(runs),
         project_dir=Path(app.confdir),
     )
-    for problem in run_problems:
-        context.defer(
-            problem, WarningSubtype.DEVICE_RUNS, conf_location(app, "flax_errors_device_runs")
-        )
     for problem in history_problems:
         context.defer(problem, WarningSubtype.HISTORY, conf_location(app, "flax_errors_history"))
     return context
@@ -183,20 +181,17 @@ def _prepared_session(app: Sphinx, config: CatalogueConfig) -> Session:
 def _forward_moved_pages(app: Sphinx, config: Config, context: BuildContext) -> None:
     """Forward each page other releases link to that this site keeps elsewhere.
 
-    The pages are read from the histories and from the other runs' texts (a newer
-    release may link to a page of a new layout); :func:`.site.redirects.forward`
+    The pages are read from the histories and from the texts the extras read (a
+    newer release may link to a page of a new layout); :func:`.site.redirects.forward`
     writes the redirects, loading sphinx-reredirects only when a page moved. Set
     before the environment compares this configuration with the last build's, and
     the same every build.
     """
-    raised = [
-        e.actual for read in context.device_runs for r in read.run.records for e in r.examples
-    ]
     moved = moved_pages(
         context.config.modules,
         context.config.layout,
         {name: file.history for name, file in context.histories.items()},
-        raised,
+        context.raised_elsewhere,
     )
     redirects.forward(app, config, moved, context)
 
@@ -263,8 +258,7 @@ def finish_build(app: Sphinx, exception: Exception | None) -> None:
     # The roots asked again, not the context's: the pages may have imported modules
     # from folders the session's roots lack (an editable install's package).
     document = errors_document(records, executed=executed, roots=published_roots(app))
-    # Each entry's outcome per device run.
-    document = merge_document(document, [read.run for read in context.device_runs])
+    complete_document(app, document)
     if app.builder.format == "html":
         Path(app.outdir, "errors.json").write_text(
             json.dumps(document, indent=2) + "\n", encoding="utf-8"

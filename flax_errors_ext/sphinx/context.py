@@ -1,7 +1,7 @@
 """The build context: what one build knows, made once and kept in one place.
 
 :class:`BuildContext` is made on ``config-inited`` (the validated config, the
-history files, the other runs, the folders) and completed on ``builder-inited``
+history files, the folders, and what the loaded extras read) and completed on ``builder-inited``
 (the run session and its settings), before any ``-j`` reader forks. As myst-nb
 keeps its config at ``env.mystnb_config``, the context lives on the environment,
 read through :func:`build_context`: directives and collectors have the
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from flax_errors_ext.execution.session import Session
     from flax_errors_ext.model.catalogue.discover import ErrorModule
     from flax_errors_ext.model.config import CatalogueConfig
-    from flax_errors_ext.model.other_runs.documents import DeviceRun
     from flax_errors_ext.model.warning_subtypes import WarningSubtype
 
 WORK_DIR = "flax_errors"
@@ -40,14 +39,6 @@ WORK_DIR = "flax_errors"
 
 _ATTRIBUTE = "flax_errors_context"
 """The attribute of the application (until builder-inited), then of the environment."""
-
-
-@dataclasses.dataclass(frozen=True)
-class ReadRun:
-    """A device run and the file it was read from."""
-
-    path: str
-    run: DeviceRun
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,8 +59,12 @@ class BuildContext:
     """Where catalogue files are looked for, first first."""
     histories: dict[str, HistoryFile]
     """The recorded histories (``flax_errors_history``), by the module each one names."""
-    device_runs: tuple[ReadRun, ...]
-    """The runs of other devices and stacks (``flax_errors_device_runs``) that were read."""
+    extras: dict[str, Any] = dataclasses.field(default_factory=dict)
+    """What each loaded extra read for the build, by its extension's name
+    (:mod:`flax_errors_ext.sphinx.extras`); pickled with the context."""
+    raised_elsewhere: list[str] = dataclasses.field(default_factory=list)
+    """Error texts other releases raised, read by the extras: the pages they link to
+    are forwarded where this site keeps them elsewhere."""
     project_dir: Path | None = None
     """The folder of ``conf.py``: where a group of message entries' examples import from."""
     deferred: list[DeferredWarning] = dataclasses.field(default_factory=list)

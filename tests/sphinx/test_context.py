@@ -50,7 +50,6 @@ def _context() -> BuildContext:
         config=CatalogueConfig.from_values({}),
         catalogue_folders=(Path("catalogue"),),
         histories={},
-        device_runs=(),
     )
 
 

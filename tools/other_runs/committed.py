@@ -12,7 +12,7 @@ committed. As a command, it writes the run on forced CPU devices::
 The file is replaced only once the run is written and kept. ``--merge`` takes the
 runs that jobs of their own wrote (one per device: CI's matrix and its GPU job),
 checks them together
-(:func:`~flax_errors_ext.model.other_runs.run_files.check_runs`) and writes each
+(:func:`~flax_errors_ext.ext.other_runs.model.run_files.check_runs`) and writes each
 into FOLDER (``flax_errors_ext/history``) under its device's name
 (``cpu-8-devices.json``, ``nvidia-h200.json``).
 """
@@ -26,8 +26,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.model.other_runs.documents import DeviceRunError
-from flax_errors_ext.model.other_runs.run_files import check_runs
+from flax_errors_ext.ext.other_runs.model.documents import DeviceRunError
+from flax_errors_ext.ext.other_runs.model.run_files import check_runs
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence

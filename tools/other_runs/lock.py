@@ -13,7 +13,7 @@ the ``--with`` requirements) into a scratch folder, for the Python it names alon
 Python is installed within it and ``flax-errors check --json`` runs there
 (:func:`~tools.other_runs.committed.check_document`). The
 constraints files and the stacks' runs (``python-<version>.json``) are written
-only if :func:`~flax_errors_ext.model.other_runs.stacks.settle` finds nothing: ``--accept``
+only if :func:`~flax_errors_ext.ext.other_runs.model.stacks.settle` finds nothing: ``--accept``
 keeps a changed status (an error that became unreachable), never a failure.
 """
 
@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.model.other_runs.stacks import settle
+from flax_errors_ext.ext.other_runs.model.stacks import settle
 from tools.other_runs.committed import RunNotKept, check_document
 
 if TYPE_CHECKING:

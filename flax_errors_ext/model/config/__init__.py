@@ -207,8 +207,9 @@ class CatalogueConfig:
             "'Verified on CPU and on GPU (NVIDIA H200)', one whose verdict or text "
             "differs (addresses aside) shows both texts in a dropdown, and a run of other "
             "versions says which. Paths are relative to conf.py; errors.json gets each "
-            "entry's outcome per run. A file that cannot be read is a warning of type "
-            "flax-errors.device-runs.",
+            "entry's outcome per run. Read by the extra flax_errors_ext.ext.other_runs "
+            "alone, which extensions must list. A file that cannot be read is a warning "
+            "of type flax-errors.device-runs.",
             file_list,
         ),
     )

@@ -65,7 +65,7 @@ def verification_text(record: EntryRecord, also_on: Sequence[str] = ()) -> str:
     another order than the cache key keeps them). No date: an entry's page depends
     only on what it was checked against, so rebuilds from the cache give the same page.
     ``also_on`` names other devices whose runs saw the same: ``Verified on CPU and
-    on GPU (NVIDIA H200)`` (see :mod:`~flax_errors_ext.model.other_runs.comparison`).
+    on GPU (NVIDIA H200)`` (see :mod:`~flax_errors_ext.ext.other_runs.model.comparison`).
     """
     places = [f"on {where}" for where in (record.device.label, *also_on)] if record.device else []
     on = f" {_listed(places)}" if places else ""

@@ -12,8 +12,9 @@ one after the other, open, with any other examples as tabs below them (see
 :mod:`flax_errors_ext.sphinx.catalogue.examples`): a reader at 1280 by 900 pixels
 has the wrong code and the fixed code on the first screen. Then come the
 explanation, the other examples, the history across Flax's releases where one is
-recorded (:mod:`flax_errors_ext.sphinx.history.strips`), what other stacks and
-devices saw, the signature and related errors.
+recorded (:mod:`flax_errors_ext.sphinx.history.strips`), what the loaded extras
+add (:mod:`flax_errors_ext.sphinx.extras`: what other stacks and devices saw), the
+signature and related errors.
 
 The examples ran before the page was read (:mod:`.per_build`); everything shown
 of a run is a literal block, so error text can never turn into markup. Each
@@ -44,8 +45,8 @@ from flax_errors_ext.sphinx.catalogue.per_build import module_run
 from flax_errors_ext.sphinx.catalogue.signatures import readable_constructor
 from flax_errors_ext.sphinx.compat import NO_INDEX
 from flax_errors_ext.sphinx.context import BuildContext, build_context
+from flax_errors_ext.sphinx.extras import entry_extras
 from flax_errors_ext.sphinx.loggers import LOGGER, warn
-from flax_errors_ext.sphinx.other_runs import beside_entries
 from flax_errors_ext.sphinx.site.linked_tracebacks import source_links
 
 if TYPE_CHECKING:
@@ -116,7 +117,7 @@ class EntryRenderer(SphinxDirective):
         page = parts.EntryPage(
             outcome,
             record,
-            others=beside_entries.merged(self.env, record, roots),
+            extras=entry_extras(self.env, record),
             history=history,
             roots=roots,
             source_links=state.config.source_links,
@@ -135,7 +136,7 @@ class EntryRenderer(SphinxDirective):
             self._explanation,  # "What it means"
             lambda _: examples.others,  # the other examples, as tabs
             parts.history_strip,  # its releases, where a history is recorded
-            parts.other_runs,  # what other devices and stacks saw
+            parts.extras,  # what the loaded extras add (other devices' and stacks' runs)
             self._signature_part,  # the constructor's signature
             parts.see_also,  # related errors
             parts.record,  # what errors.json and the index are made from

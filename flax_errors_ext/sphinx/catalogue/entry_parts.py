@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from flax_errors_ext.model.catalogue.records import ErrorEntry, FormatProblem
     from flax_errors_ext.model.history.view import ModuleHistory
     from flax_errors_ext.model.runs.entry_record import EntryRecord
-    from flax_errors_ext.sphinx.other_runs.beside_entries import Merged
+    from flax_errors_ext.sphinx.extras import EntryExtras
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,8 +40,8 @@ class EntryPage:
 
     outcome: EntryOutcome
     record: EntryRecord
-    others: Merged
-    """What the runs of other devices and stacks add."""
+    extras: EntryExtras
+    """What the loaded extras add (the runs of other devices and stacks)."""
     history: ModuleHistory | None
     """The module's recorded history, with this build's row; None where none is."""
     roots: Sequence[str]
@@ -102,7 +102,7 @@ def status(page: EntryPage) -> list[nodes.Node]:
         if passed
         else status_badge(record.status)
     )
-    text = page.others.text or verification_text(record)
+    text = page.extras.verified or verification_text(record)
     line = nodes.paragraph(
         "",
         "",
@@ -173,9 +173,9 @@ def history_strip(page: EntryPage) -> list[nodes.Node]:
     return entry_history(page.entry.name, page.history) if page.history is not None else []
 
 
-def other_runs(page: EntryPage) -> list[nodes.Node]:
-    """What the runs of other devices and stacks saw differently, or did not compare."""
-    return list(page.others.nodes)
+def extras(page: EntryPage) -> list[nodes.Node]:
+    """What the loaded extras show below the examples."""
+    return list(page.extras.parts)
 
 
 def problems(page: EntryPage) -> list[nodes.Node]:

@@ -2,7 +2,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-extensions = ["flax_errors_ext"]
+extensions = ["flax_errors_ext", "flax_errors_ext.ext.search"]
 flax_errors_modules = ["site_a_errors", "site_b_errors"]
 nb_execution_mode = "cache"
 exclude_patterns = ["_build"]

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
+from flax_errors_ext.ext.search.search import DATA_FILE
 from flax_errors_ext.model.site import areas
-from flax_errors_ext.sphinx.lookup.search import DATA_FILE
 from tools.site_links import check_site
 
 MakeApp = Callable[..., SphinxTestApp]

@@ -4,7 +4,7 @@ Two runs of the same versions (Python 3.11's stack on one CPU device and on eigh
 differ from this build in the same way; :func:`differing` makes them one
 :class:`DifferingRuns`, named by both. A difference whose texts differ only in a
 link's page or a line number
-(:func:`~flax_errors_ext.model.other_runs.incidental.incidental`) is a clause of one
+(:func:`~flax_errors_ext.ext.other_runs.model.incidental.incidental`) is a clause of one
 sentence; one of other verdicts or other words is shown with both texts. Only what
 the page shows is grouped: each run's outcome, in ``errors.json``, stays its own.
 Pure: outcomes in, records out.
@@ -15,14 +15,14 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.model.other_runs.comparison import Agreement, normalised
-from flax_errors_ext.model.other_runs.incidental import Incidental, incidental
+from flax_errors_ext.ext.other_runs.model.comparison import Agreement, normalised
+from flax_errors_ext.ext.other_runs.model.incidental import Incidental, incidental
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from flax_errors_ext.model.other_runs.comparison import DeviceOutcome, Difference
-    from flax_errors_ext.model.other_runs.incidental import PrintedLinks
+    from flax_errors_ext.ext.other_runs.model.comparison import DeviceOutcome, Difference
+    from flax_errors_ext.ext.other_runs.model.incidental import PrintedLinks
 
 _NOUNS = {"bad": "message", "good": "output"}
 """What an example's text is, by its kind."""
@@ -95,7 +95,7 @@ def differing(
     Args:
         outcomes: What each other run did with one entry.
         links: The links the entry's errors print (see
-            :class:`~flax_errors_ext.model.other_runs.incidental.PrintedLinks`);
+            :class:`~flax_errors_ext.ext.other_runs.model.incidental.PrintedLinks`);
             None: only line numbers are incidental.
 
     Returns:

@@ -6,7 +6,7 @@ writes the catalogue's error messages to ``_static/flax_errors_search_data.js``
 (today's, the other errors an entry is "also seen as", and the wordings of past
 releases from the recorded history), each with the pattern ``flax-errors
 explain`` matches it by (:mod:`flax_errors_ext.model.lookup.rules`), and the
-search page loads ``flax_errors_search.js``, which matches the query as
+search page loads ``static/flax_errors_search.js``, which matches the query as
 ``explain`` does and puts the entries it answers with, with their anchors and
 what the match was, first.
 """

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from flax_errors_ext.ext.other_runs.model.comparison import compare_all
+from flax_errors_ext.ext.other_runs.model.documents import DeviceRun, parse_run
+from flax_errors_ext.ext.other_runs.model.groups import differing
+from flax_errors_ext.ext.other_runs.model.incidental import Incidental, PrintedLinks
 from flax_errors_ext.layout import SiteLayout
-from flax_errors_ext.model.other_runs.comparison import compare_all
-from flax_errors_ext.model.other_runs.documents import DeviceRun, parse_run
-from flax_errors_ext.model.other_runs.groups import differing
-from flax_errors_ext.model.other_runs.incidental import Incidental, PrintedLinks
 from flax_errors_ext.model.runs.entry_record import EntryRecord
 
 JAX = "https://docs.jax.dev/en/latest"

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from flax_errors_ext.model.other_runs.documents import DeviceRunError
-from flax_errors_ext.model.other_runs.run_files import check_runs, run_file_name
+from flax_errors_ext.ext.other_runs.model.documents import DeviceRunError
+from flax_errors_ext.ext.other_runs.model.run_files import check_runs, run_file_name
 from flax_errors_ext.model.runs.fingerprint import Device
 
-HISTORY = Path(__file__).resolve().parents[3] / "flax_errors_ext" / "history"
+HISTORY = Path(__file__).resolve().parents[4] / "flax_errors_ext" / "history"
 
 
 RECORDS = {

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.model.other_runs.documents import DeviceRunError, parse_run
+from flax_errors_ext.ext.other_runs.model.documents import DeviceRunError, parse_run
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from flax_errors_ext.model.other_runs.stacks import settle, statuses
+from flax_errors_ext.ext.other_runs.model.stacks import settle, statuses
 
 SETTLED = ("passed", "unreachable")
-HISTORY = Path(__file__).resolve().parents[3] / "flax_errors_ext" / "history"
+HISTORY = Path(__file__).resolve().parents[4] / "flax_errors_ext" / "history"
 
 
 def _run(**entries: str) -> str:

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from flax_errors_ext.model.other_runs.documents import DeviceRunError, parse_run
+from flax_errors_ext.ext.other_runs.model.documents import DeviceRunError, parse_run
 from flax_errors_ext.model.runs.fingerprint import Device
 
-HISTORY = Path(__file__).resolve().parents[3] / "flax_errors_ext" / "history"
+HISTORY = Path(__file__).resolve().parents[4] / "flax_errors_ext" / "history"
 GPU = {"platform": "gpu", "device_kind": "NVIDIA H200", "count": 1}
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from flax_errors_ext.ext.other_runs.model.incidental import Incidental, PrintedLinks, incidental
 from flax_errors_ext.layout import SiteLayout
-from flax_errors_ext.model.other_runs.incidental import Incidental, PrintedLinks, incidental
 
 JAX = "https://docs.jax.dev/en/latest"
 LINKS = PrintedLinks(SiteLayout((("jax.errors", "errors"),)), "jax.errors", JAX)

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flax_errors_ext.model.catalogue.records import Verdict
-from flax_errors_ext.model.other_runs.comparison import (
+from flax_errors_ext.ext.other_runs.model.comparison import (
     Agreement,
     compare,
     compare_all,
@@ -14,7 +13,8 @@ from flax_errors_ext.model.other_runs.comparison import (
     normalised,
     verified_text,
 )
-from flax_errors_ext.model.other_runs.documents import parse_run
+from flax_errors_ext.ext.other_runs.model.documents import parse_run
+from flax_errors_ext.model.catalogue.records import Verdict
 from flax_errors_ext.model.runs.entry_record import EntryRecord
 
 CPU = {"platform": "cpu", "device_kind": "cpu", "count": 1}

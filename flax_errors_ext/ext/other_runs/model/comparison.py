@@ -1,6 +1,6 @@
 """Runs of the catalogue on other devices, set beside this build's own.
 
-Another run (:class:`~flax_errors_ext.model.other_runs.documents.DeviceRun`, read from
+Another run (:class:`~flax_errors_ext.ext.other_runs.model.documents.DeviceRun`, read from
 its ``errors.json`` document) is compared entry by entry: :func:`compare` says, for
 an entry, what that run did with it beside this build:
 
@@ -12,7 +12,7 @@ an entry, what that run did with it beside this build:
   examples as they are documented now.
 
 A run whose versions are not the build's says which
-(:meth:`~flax_errors_ext.model.other_runs.documents.DeviceRun.where`), so that a
+(:meth:`~flax_errors_ext.ext.other_runs.model.documents.DeviceRun.where`), so that a
 difference from another Flax is not read as one of the device. Pure: records in,
 records out; the Sphinx side reads the files and renders.
 """
@@ -33,7 +33,7 @@ from flax_errors_ext.model.site.texts import verification_text
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from flax_errors_ext.model.other_runs.documents import DeviceRun
+    from flax_errors_ext.ext.other_runs.model.documents import DeviceRun
     from flax_errors_ext.model.runs.entry_record import ExampleRecord
     from flax_errors_ext.model.runs.fingerprint import Device
 

@@ -5,7 +5,7 @@ A run on another machine (a GPU box: ``flax-errors check --json`` there, or
 devices, through ``XLA_FLAGS``) is an ``errors.json`` document. The site lists
 such documents (``flax_errors_device_runs``); :func:`parse_run` reads one into a
 :class:`DeviceRun`, refusing with the file's name what it cannot read, and
-:mod:`~flax_errors_ext.model.other_runs.comparison` sets it beside this build. Pure:
+:mod:`~flax_errors_ext.ext.other_runs.model.comparison` sets it beside this build. Pure:
 text in, records out; the Sphinx side reads the files.
 """
 

@@ -1,0 +1,15 @@
+"""The extras: features beyond the executed catalogue, each loaded where a project lists it.
+
+Each is one folder, an extension with its own ``setup()`` (as MyST-NB's ``ext/``
+features are), that holds its parts of every layer together: ``model`` (pure),
+``sphinx`` (the glue), in the core's order, each extra's layers kept apart as the
+core's are. An extra loads the core itself, and joins the build only through the
+events the core declares (:mod:`flax_errors_ext.sphinx.extras`); the core imports no
+extra, so a project that lists only ``flax_errors_ext`` pays for none of them::
+
+    extensions = [
+        "flax_errors_ext",
+        "flax_errors_ext.ext.other_runs",  # other stacks' and devices' runs beside each entry
+        "flax_errors_ext.ext.search",  # a pasted error text finds its entry in the site search
+    ]
+"""

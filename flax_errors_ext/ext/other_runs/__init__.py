@@ -1,0 +1,29 @@
+"""Other stacks' and devices' runs beside each entry (``flax_errors_device_runs``).
+
+A run of the catalogue on another device or stack (``flax-errors check --json``)
+is compared with this build's, entry by entry: the devices that saw the same join
+the verification line, and what differs is shown below the examples and written
+to ``errors.json``. ``model`` reads and compares the run documents; ``sphinx``
+reads the files a build lists and turns the comparison into nodes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from flax_errors_ext.version import __version__
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    """Load the core, and join its build: the runs read, shown beside entries, in errors.json."""
+    from flax_errors_ext.ext.other_runs.sphinx import beside_entries
+    from flax_errors_ext.sphinx import extras
+
+    app.setup_extension("flax_errors_ext")
+    app.connect(extras.CONTEXT_INITED, beside_entries.read_runs)
+    app.connect(extras.ENTRY_EXTRAS, beside_entries.entry_extras)
+    app.connect(extras.ERRORS_DOCUMENT, beside_entries.add_to_document)
+    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,1 @@
+"""The extra's Sphinx glue: the runs read into the build, shown beside each entry."""
