@@ -65,9 +65,7 @@ def read_runs(app: Sphinx, context: BuildContext) -> None:
     On ``config-inited``, for the pages their texts link to as well (they are
     forwarded); what is not read is a ``device-runs`` warning once Sphinx can log one.
     """
-    runs, problems = load_runs(
-        context.project_dir or Path(app.confdir), context.config.device_runs
-    )
+    runs, problems = load_runs(Path(app.confdir), context.config.device_runs)
     context.extras[EXTENSION] = tuple(runs)
     context.raised_elsewhere.extend(
         e.actual for read in runs for r in read.run.records for e in r.examples
