@@ -9,8 +9,10 @@ copyright = "2026, the flax-errors authors"
 # sphinx-autodoc-typehints: the types of each entry's constructor, as its options say.
 extensions = [
     "flax_errors_ext",
-    # The extras this site shows: other stacks' and devices' runs beside each entry,
-    # and a pasted error text found in the search.
+    # The extras this site shows: each error across Flax's releases, other stacks'
+    # and devices' runs beside each entry (in this order under an entry), and a
+    # pasted error text found in the search.
+    "flax_errors_ext.ext.history",
     "flax_errors_ext.ext.other_runs",
     "flax_errors_ext.ext.search",
     "sphinx_copybutton",

@@ -9,7 +9,12 @@ extra, so a project that lists only ``flax_errors_ext`` pays for none of them::
 
     extensions = [
         "flax_errors_ext",
+        "flax_errors_ext.ext.history",  # each error across its recorded releases
         "flax_errors_ext.ext.other_runs",  # other stacks' and devices' runs beside each entry
         "flax_errors_ext.ext.search",  # a pasted error text finds its entry in the site search
     ]
+
+An extra whose model the core shares keeps it in the core: the history's
+(:mod:`flax_errors_ext.model.history`) is read by the command line's ``explain``
+too, so :mod:`.history` holds only its view of a build's run and its Sphinx parts.
 """

@@ -13,7 +13,6 @@ named as in the other layers:
 
 * :mod:`.catalogue`: each module's run, its page (``flax-errors-catalogue``) and
   each entry's (``flax-errors-entry``), the examples, and another project's docstring;
-* :mod:`.history`: each error across Flax's releases;
 * :mod:`.site`: the error index, the landing figures, the options and warnings
   tables and the command line reference, and linked tracebacks.
 """
@@ -29,10 +28,9 @@ from flax_errors_ext.version import __version__
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
-    from sphinx.config import Config
 
 STATIC_DIR = Path(__file__).parent / "static"
-ENV_VERSION = 7
+ENV_VERSION = 8
 NEEDED_EXTENSIONS = (
     "myst_nb",
     # An entry's signature (catalogue.signatures). Its types as sphinx-autodoc-typehints'
@@ -43,9 +41,7 @@ NEEDED_EXTENSIONS = (
     # sphinx-reredirects, which forwards moved pages, is loaded only where a page
     # moved (site.redirects), once the configuration says so.
 )
-FEATURES = tuple(
-    f"flax_errors_ext.sphinx.{feature}" for feature in ("catalogue", "history", "site")
-)
+FEATURES = tuple(f"flax_errors_ext.sphinx.{feature}" for feature in ("catalogue", "site"))
 """The core's features' folders, each an extension with its own ``setup()``. Their
 order is the order their handlers of one event run in. The extras
 (:mod:`flax_errors_ext.ext`) are not among them: a project lists those it wants."""
@@ -70,7 +66,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_js_file("flax_errors_wrap.js", defer="defer")
     app.add_js_file("flax_errors_anchor.js", defer="defer")
     app.connect("config-inited", build.make_context)
-    app.connect("config-inited", _add_static_path)
+    extras.add_static_folder(app, STATIC_DIR)
     # After myst-nb's handler, which settles the cache path.
     app.connect("builder-inited", build.open_session, priority=600)
     app.connect("env-get-outdated", build.outdated_by_environment)
@@ -86,7 +82,3 @@ def setup(app: Sphinx) -> dict[str, Any]:
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }
-
-
-def _add_static_path(app: Sphinx, config: Config) -> None:
-    config.html_static_path = [*config.html_static_path, str(STATIC_DIR)]

@@ -1,8 +1,8 @@
 """The build's lifecycle: its context, one run session, outdated pages, the report.
 
 1. ``config-inited``: validate the ``flax_errors_*`` values and make the build's
-   :class:`~flax_errors_ext.sphinx.context.BuildContext` (the config and the history
-   files, read once, and what the loaded extras read: :mod:`.extras`); forward the
+   :class:`~flax_errors_ext.sphinx.context.BuildContext` (the config, read once, and
+   what the loaded extras read: :mod:`.extras`); forward the
    pages past releases linked to that have moved since (sphinx-reredirects writes
    them).
 2. ``builder-inited`` (after myst-nb's): put the context on the environment, warn of
@@ -19,8 +19,7 @@
    (:mod:`flax_errors_ext.sphinx.catalogue.entries`).
 6. ``build-finished``: write ``errors.json`` (the extras add their part), report
    every failure of the whole catalogue (not only the pages read this time) and
-   fail the build on any; warn of every entry whose recorded history is of other
-   code than its examples now.
+   fail the build on any.
 """
 
 from __future__ import annotations
@@ -33,7 +32,6 @@ from typing import TYPE_CHECKING
 from myst_nb.core.config import NbParserConfig
 from sphinx.errors import ConfigError
 
-from flax_errors_ext.execution.history.files import read_histories
 from flax_errors_ext.execution.session import Session
 from flax_errors_ext.model.catalogue.discover import catalogue_folders, catalogue_paths
 from flax_errors_ext.model.config import CatalogueConfig
@@ -100,25 +98,14 @@ def _validated(config: Config) -> CatalogueConfig:
 
 
 def _read_context(app: Sphinx, config: CatalogueConfig) -> BuildContext:
-    """The context: the config, and the history files it names, read once.
-
-    What cannot be read is warned of once Sphinx can (on ``builder-inited``).
-    """
-    confdir = Path(app.confdir)
-    histories, history_problems = read_histories(
-        confdir, config.history, {spec.name for spec in config.modules}
-    )
-    context = BuildContext(
+    """The context: the config, and the folders it names."""
+    return BuildContext(
         config=config,
         catalogue_folders=catalogue_folders(
             [Path(app.confdir, folder).resolve() for folder in config.catalogue_dirs]
         ),
-        histories=histories,
         project_dir=Path(app.confdir),
     )
-    for problem in history_problems:
-        context.defer(problem, WarningSubtype.HISTORY, conf_location(app, "flax_errors_history"))
-    return context
 
 
 def _exclude_work_folders(app: Sphinx, config: Config) -> None:
@@ -264,7 +251,6 @@ def finish_build(app: Sphinx, exception: Exception | None) -> None:
             json.dumps(document, indent=2) + "\n", encoding="utf-8"
         )
     failed = _report_failures(records, context.config)
-    _warn_stale_histories(app)
     LOGGER.info(f"flax-errors: {summary_line(document)}; {len(executed)} executed in this build")
     LOGGER.info(f"flax-errors coverage: {coverage_line(document['coverage'])}")
     if failed:
@@ -287,29 +273,3 @@ def _report_failures(records: Sequence[EntryRecord], config: CatalogueConfig) ->
                 warn(failure.message, failure.subtype, failure.location)
             failed += failure.fails
     return failed
-
-
-def _warn_stale_histories(app: Sphinx) -> None:
-    """Name every entry whose recorded history is of other code than its bad examples now.
-
-    Every build, from what the pages' reads kept, so that a page the build did not
-    read again still says so.
-    """
-    records = CatalogueCollector.by_qualname(app.env)
-    histories = CatalogueCollector.histories(app.env)
-    for docname in sorted(histories):
-        view = histories[docname]
-        for entry in view.entries:
-            if not entry.stale:
-                continue
-            qualname = f"{view.module}.{entry.name}"
-            found = records.get(qualname)
-            location = found[1].source if found else docname
-            warn(
-                f"{qualname}: {view.source} has no record of its bad examples as they are "
-                f"now on flax {entry.stale_releases} (they changed, or are new, since it was "
-                "recorded); those releases are not shown until it is recorded again "
-                "(nox -s history)",
-                WarningSubtype.HISTORY_STALE,
-                location,
-            )

@@ -1,7 +1,7 @@
 """The build context: what one build knows, made once and kept in one place.
 
 :class:`BuildContext` is made on ``config-inited`` (the validated config, the
-history files, the folders, and what the loaded extras read) and completed on ``builder-inited``
+folders, and what the loaded extras read) and completed on ``builder-inited``
 (the run session and its settings), before any ``-j`` reader forks. As myst-nb
 keeps its config at ``env.mystnb_config``, the context lives on the environment,
 read through :func:`build_context`: directives and collectors have the
@@ -57,8 +57,10 @@ class BuildContext:
     config: CatalogueConfig
     catalogue_folders: tuple[Path, ...]
     """Where catalogue files are looked for, first first."""
-    histories: dict[str, HistoryFile]
-    """The recorded histories (``flax_errors_history``), by the module each one names."""
+    histories: dict[str, HistoryFile] = dataclasses.field(default_factory=dict)
+    """The recorded histories (``flax_errors_history``), by the module each one names,
+    as the history extra read them (none where it is not loaded): the pages past
+    releases linked to are forwarded from them, and other extras (the search) read them."""
     extras: dict[str, Any] = dataclasses.field(default_factory=dict)
     """What each loaded extra read for the build, by its extension's name
     (:mod:`flax_errors_ext.sphinx.extras`); pickled with the context."""

@@ -11,9 +11,18 @@ extra adds to the build:
   extension's name, adds the texts other releases raised to
   ``context.raised_elsewhere`` (the pages they link to are forwarded), and defers
   what it could not read (:meth:`~.context.BuildContext.defer`).
-* ``flax-errors-entry-extras(app, record)``: as an entry's section is rendered,
-  from its :class:`~flax_errors_ext.model.runs.entry_record.EntryRecord`. An extra
-  returns :class:`EntryExtras`, or None where it adds nothing.
+* ``flax-errors-entry-extras(app, record, module_run)``: as an entry's section is
+  rendered, from its :class:`~flax_errors_ext.model.runs.entry_record.EntryRecord` and
+  its module's run in this build
+  (:class:`~flax_errors_ext.execution.catalogue.module_runs.ModuleRun`, whose
+  ``extras`` keeps what an extra derives from the run once for all its pages). An
+  extra returns :class:`EntryExtras`, or None where it adds nothing.
+* ``flax-errors-module-extras(app, module_run)``: at the end of a module's page. An
+  extra returns its nodes, or None.
+* ``flax-errors-index-extras(app, to)``: as the error index is written, after its
+  areas. ``to(location, *children)`` is a reference to an
+  :class:`~flax_errors_ext.layout.EntryLocation` from the page being written. An
+  extra returns :class:`IndexPart` s, each linked from the index's first line, or None.
 * ``flax-errors-errors-document(app, document)``: before ``errors.json`` is
   written. An extra adds its part to the document, in place.
 
@@ -28,21 +37,33 @@ from typing import TYPE_CHECKING, Any
 
 from sphinx.errors import ConfigError
 
+from flax_errors_ext.model.config import CatalogueConfig
+from flax_errors_ext.version import __version__
+
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
     from docutils import nodes
     from sphinx.application import Sphinx
+    from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
 
-    from flax_errors_ext.model.config import CatalogueConfig
+    from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
     from flax_errors_ext.model.runs.entry_record import EntryRecord
     from flax_errors_ext.sphinx.context import BuildContext
 
 CONTEXT_INITED = "flax-errors-context-inited"
 ENTRY_EXTRAS = "flax-errors-entry-extras"
+MODULE_EXTRAS = "flax-errors-module-extras"
+INDEX_EXTRAS = "flax-errors-index-extras"
 ERRORS_DOCUMENT = "flax-errors-errors-document"
-EVENTS = (CONTEXT_INITED, ENTRY_EXTRAS, ERRORS_DOCUMENT)
+EVENTS = (CONTEXT_INITED, ENTRY_EXTRAS, MODULE_EXTRAS, INDEX_EXTRAS, ERRORS_DOCUMENT)
 
-EXTRA_SETTINGS = {"device_runs": "flax_errors_ext.ext.other_runs"}
+EXTRA_SETTINGS = {
+    "history": "flax_errors_ext.ext.history",
+    "device_runs": "flax_errors_ext.ext.other_runs",
+}
 """The settings (``flax_errors_<name>``) that only an extra reads, and that extra."""
 
 
@@ -66,10 +87,41 @@ class EntryExtras:
         )
 
 
+@dataclasses.dataclass(frozen=True)
+class IndexPart:
+    """What one extra adds to the error index, after its areas."""
+
+    title: str
+    """The link to it in the index's first line."""
+    anchor: str
+    parts: tuple[nodes.Node, ...]
+    """Its nodes, the first of which holds ``anchor``."""
+
+
 def setup_events(app: Sphinx) -> None:
     """Declare the events an extra connects to."""
     for event in EVENTS:
         app.add_event(event)
+
+
+def setup_extra(app: Sphinx, static: Path | None = None) -> dict[str, Any]:
+    """What every extra's ``setup()`` starts with: the core loaded, its own static folder.
+
+    Returns the extension's metadata, which an extra's ``setup()`` returns.
+    """
+    app.setup_extension("flax_errors_ext")
+    if static is not None:
+        add_static_folder(app, static)
+    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+
+
+def add_static_folder(app: Sphinx, folder: Path) -> None:
+    """Serve the files of ``folder`` with the site's static files."""
+
+    def added(app: Sphinx, config: Config) -> None:
+        config.html_static_path = [*config.html_static_path, str(folder)]
+
+    app.connect("config-inited", added)
 
 
 def require_loaded_extras(app: Sphinx, config: CatalogueConfig) -> None:
@@ -78,8 +130,11 @@ def require_loaded_extras(app: Sphinx, config: CatalogueConfig) -> None:
     Raises:
         ConfigError: naming the setting and the extension to add to ``extensions``.
     """
+    defaults = CatalogueConfig()
     for name, extension in EXTRA_SETTINGS.items():
-        if getattr(config, name) and extension not in app.extensions:
+        # Left as it is, or set to read nothing, a setting asks nothing of its extra.
+        value = getattr(config, name)
+        if value and value != getattr(defaults, name) and extension not in app.extensions:
             raise ConfigError(
                 f"flax_errors_{name} is set, but only the extension {extension} reads it: "
                 f"add {extension!r} to extensions in conf.py, or leave flax_errors_{name} out"
@@ -91,12 +146,23 @@ def read_extras(app: Sphinx, context: BuildContext) -> None:
     app.emit(CONTEXT_INITED, context)
 
 
-def entry_extras(env: BuildEnvironment, record: EntryRecord) -> EntryExtras:
+def entry_extras(env: BuildEnvironment, record: EntryRecord, module_run: ModuleRun) -> EntryExtras:
     """What the loaded extras add to the section of the entry ``record`` is of.
 
     From the environment, which a directive has (its ``app`` is deprecated).
     """
-    return EntryExtras.joined(env.events.emit(ENTRY_EXTRAS, record))
+    return EntryExtras.joined(env.events.emit(ENTRY_EXTRAS, record, module_run))
+
+
+def module_extras(env: BuildEnvironment, module_run: ModuleRun) -> list[nodes.Node]:
+    """What the loaded extras add at the end of the page of ``module_run``'s module."""
+    return [node for found in env.events.emit(MODULE_EXTRAS, module_run) for node in found or ()]
+
+
+def index_extras(app: Sphinx, to: Callable[..., nodes.reference]) -> list[IndexPart]:
+    """What the loaded extras add to the error index, after its areas."""
+    found = app.emit(INDEX_EXTRAS, to)
+    return [part for parts in found for part in parts or () if isinstance(part, IndexPart)]
 
 
 def complete_document(app: Sphinx, document: dict[str, Any]) -> None:

@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
-    from flax_errors_ext.model.history.view import ModuleHistory
     from flax_errors_ext.model.runs.entry_record import EntryRecord
     from flax_errors_ext.model.runs.loaded_files import LoadedFile
 
@@ -43,11 +42,7 @@ class see_also_placeholder(nodes.General, nodes.Element):
     """Where an entry's links to related errors go."""
 
 
-class history_record(nodes.General, nodes.Element):
-    """Carries a module's history view from the directive to the collector."""
-
-
-NODES = (error_record, catalogue_index, catalogue_figures, see_also_placeholder, history_record)
+NODES = (error_record, catalogue_index, catalogue_figures, see_also_placeholder)
 
 
 def kept(env: BuildEnvironment, name: str, empty: Callable[[], T]) -> T:
@@ -65,7 +60,7 @@ def read_now(env: BuildEnvironment) -> set[str]:
 
 
 class CatalogueCollector(EnvironmentCollector):
-    """Keeps each document's entry records, the files its runs loaded and its history."""
+    """Keeps each document's entry records and the files its runs loaded."""
 
     @staticmethod
     def records(env: BuildEnvironment) -> dict[str, list[EntryRecord]]:
@@ -77,11 +72,6 @@ class CatalogueCollector(EnvironmentCollector):
         """By docname, every file the runs of its entries loaded (cached runs too)."""
         return kept(env, "loaded", dict)
 
-    @staticmethod
-    def histories(env: BuildEnvironment) -> dict[str, ModuleHistory]:
-        """By docname, the history of the module its catalogue shows, where one is recorded."""
-        return kept(env, "histories", dict)
-
     @classmethod
     def by_qualname(cls, env: BuildEnvironment) -> dict[str, tuple[str, EntryRecord]]:
         """Each entry's docname and record, by full dotted name."""
@@ -91,7 +81,6 @@ class CatalogueCollector(EnvironmentCollector):
         """Forget a document's records before it is read again."""
         self.records(env).pop(docname, None)
         self.loaded(env).pop(docname, None)
-        self.histories(env).pop(docname, None)
 
     def merge_other(
         self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
@@ -104,8 +93,6 @@ class CatalogueCollector(EnvironmentCollector):
                 read_now(env).add(docname)
             if docname in their_files:
                 self.loaded(env)[docname] = their_files[docname]
-            if docname in self.histories(other):
-                self.histories(env)[docname] = self.histories(other)[docname]
 
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
         """File the records the directive left in the doctree, and drop the nodes."""
@@ -115,9 +102,6 @@ class CatalogueCollector(EnvironmentCollector):
             found.append(node["record"])
             files.update(node["loaded"])
             node.parent.remove(node)
-        for history in list(doctree.findall(history_record)):
-            self.histories(app.env)[app.env.docname] = history["history"]
-            history.parent.remove(history)
         if found:
             self.records(app.env)[app.env.docname] = found
             self.loaded(app.env)[app.env.docname] = frozenset(files)

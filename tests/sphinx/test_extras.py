@@ -23,7 +23,11 @@ if TYPE_CHECKING:
 
     MakeApp = Callable[..., SphinxTestApp]
 
-EXTRAS = ("flax_errors_ext.ext.other_runs", "flax_errors_ext.ext.search")
+EXTRAS = (
+    "flax_errors_ext.ext.history",
+    "flax_errors_ext.ext.other_runs",
+    "flax_errors_ext.ext.search",
+)
 
 _BUILD = """
 import json, sys
@@ -115,6 +119,21 @@ def test_a_setting_of_an_extra_not_loaded_is_refused_naming_the_extension(
             srcdir=project,
             confoverrides={"nb_execution_mode": "off", f"flax_errors_{setting}": ["run.json"]},
         )
+
+
+@pytest.mark.sphinx
+@pytest.mark.parametrize("setting", sorted(EXTRA_SETTINGS))
+def test_a_setting_of_an_extra_set_to_read_nothing_is_no_reason_to_load_it(
+    make_app: MakeApp, tmp_path: Path, setting: str
+) -> None:
+    project = project_from_root("passing", tmp_path)
+    app = make_app(
+        "html",
+        srcdir=project,
+        confoverrides={"nb_execution_mode": "off", f"flax_errors_{setting}": []},
+    )
+
+    assert EXTRA_SETTINGS[setting] not in app.extensions
 
 
 def test_every_extra_setting_names_an_extra_that_exists() -> None:

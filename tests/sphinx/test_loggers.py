@@ -77,7 +77,7 @@ def test_every_warning_the_extension_logs_names_an_enum_member() -> None:
 def _build_with_unreadable_files(tmp_path: Path, suppressed: list[str]) -> str:
     """The warnings of a build whose history and device run files are missing."""
     (tmp_path / "conf.py").write_text(
-        'extensions = ["flax_errors_ext", "flax_errors_ext.ext.other_runs"]\n'
+        'extensions = ["flax_errors_ext.ext.history", "flax_errors_ext.ext.other_runs"]\n'
         'nb_execution_mode = "off"\n'
         "flax_errors_modules = []\n"
         'flax_errors_history = ["missing-history.json"]\n'

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.version import __version__
-
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
@@ -22,8 +20,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from flax_errors_ext.ext.other_runs.sphinx import beside_entries
     from flax_errors_ext.sphinx import extras
 
-    app.setup_extension("flax_errors_ext")
+    metadata = extras.setup_extra(app)
     app.connect(extras.CONTEXT_INITED, beside_entries.read_runs)
     app.connect(extras.ENTRY_EXTRAS, beside_entries.entry_extras)
     app.connect(extras.ERRORS_DOCUMENT, beside_entries.add_to_document)
-    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+    return metadata

@@ -10,11 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.version import __version__
-
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
-    from sphinx.config import Config
 
 STATIC_DIR = Path(__file__).parent / "static"
 
@@ -22,14 +19,10 @@ STATIC_DIR = Path(__file__).parent / "static"
 def setup(app: Sphinx) -> dict[str, Any]:
     """Load the core; the search page's scripts, and the entries' texts they match."""
     from flax_errors_ext.ext.search import search
+    from flax_errors_ext.sphinx.extras import setup_extra
 
-    app.setup_extension("flax_errors_ext")
-    app.connect("config-inited", _add_static_path)
+    metadata = setup_extra(app, static=STATIC_DIR)
     app.connect("html-page-context", search.add_scripts)
     # Before the core's report, which ends the build.
     app.connect("build-finished", search.write_data, priority=400)
-    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
-
-
-def _add_static_path(app: Sphinx, config: Config) -> None:
-    config.html_static_path = [*config.html_static_path, str(STATIC_DIR)]
+    return metadata

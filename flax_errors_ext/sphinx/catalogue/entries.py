@@ -11,10 +11,9 @@ whether and where it was verified, then the first bad and the first good example
 one after the other, open, with any other examples as tabs below them (see
 :mod:`flax_errors_ext.sphinx.catalogue.examples`): a reader at 1280 by 900 pixels
 has the wrong code and the fixed code on the first screen. Then come the
-explanation, the other examples, the history across Flax's releases where one is
-recorded (:mod:`flax_errors_ext.sphinx.history.strips`), what the loaded extras
-add (:mod:`flax_errors_ext.sphinx.extras`: what other stacks and devices saw), the
-signature and related errors.
+explanation, the other examples, what the loaded extras add
+(:mod:`flax_errors_ext.sphinx.extras`: the error across releases, what other stacks
+and devices saw), the signature and related errors.
 
 The examples ran before the page was read (:mod:`.per_build`); everything shown
 of a run is a literal block, so error text can never turn into markup. Each
@@ -58,7 +57,6 @@ if TYPE_CHECKING:
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
     from flax_errors_ext.execution.runs.run import EntryOutcome
     from flax_errors_ext.model.catalogue.records import ErrorEntry, Prose
-    from flax_errors_ext.model.history.view import ModuleHistory
 
 
 def signature_only(
@@ -99,11 +97,9 @@ class EntryRenderer(SphinxDirective):
         # Where its docstrings' references link (see flax_errors_ext.sphinx.catalogue.foreign).
         for site in SITES:
             self.env.note_dependency(str(site.path))
-        if found.history is not None and found.history.source:
-            self.env.note_dependency(found.history.source)
         return found
 
-    def _entry(self, outcome: EntryOutcome, history: ModuleHistory | None) -> list[nodes.Node]:
+    def _entry(self, outcome: EntryOutcome, found: ModuleRun) -> list[nodes.Node]:
         """One error's section: its parts, in the order a reader meets them."""
         state = build_context(self.env)
         roots = state.published_roots
@@ -117,8 +113,7 @@ class EntryRenderer(SphinxDirective):
         page = parts.EntryPage(
             outcome,
             record,
-            extras=entry_extras(self.env, record),
-            history=history,
+            extras=entry_extras(self.env, record, found),
             roots=roots,
             source_links=state.config.source_links,
         )
@@ -135,8 +130,7 @@ class EntryRenderer(SphinxDirective):
             lambda _: examples.first,  # the first bad and good examples, open, side by side
             self._explanation,  # "What it means"
             lambda _: examples.others,  # the other examples, as tabs
-            parts.history_strip,  # its releases, where a history is recorded
-            parts.extras,  # what the loaded extras add (other devices' and stacks' runs)
+            parts.extras,  # what the loaded extras add (its releases, other stacks' runs)
             self._signature_part,  # the constructor's signature
             parts.see_also,  # related errors
             parts.record,  # what errors.json and the index are made from
@@ -297,4 +291,4 @@ class EntryDirective(EntryRenderer):
                 self.get_location(),
             )
             return []
-        return self._entry(outcome, found.history)
+        return self._entry(outcome, found)

@@ -20,7 +20,6 @@ from flax_errors_ext.model.runs.entry_record import relative_source
 from flax_errors_ext.model.runs.tracebacks import strip_roots
 from flax_errors_ext.model.site.texts import inline_parts, lead_lines, verification_text
 from flax_errors_ext.sphinx.badges import status_badge
-from flax_errors_ext.sphinx.history.strips import entry_history
 from flax_errors_ext.sphinx.site.linked_tracebacks import source_links
 from flax_errors_ext.sphinx.state import error_record, see_also_placeholder
 
@@ -29,7 +28,6 @@ if TYPE_CHECKING:
 
     from flax_errors_ext.execution.runs.run import EntryOutcome
     from flax_errors_ext.model.catalogue.records import ErrorEntry, FormatProblem
-    from flax_errors_ext.model.history.view import ModuleHistory
     from flax_errors_ext.model.runs.entry_record import EntryRecord
     from flax_errors_ext.sphinx.extras import EntryExtras
 
@@ -41,9 +39,7 @@ class EntryPage:
     outcome: EntryOutcome
     record: EntryRecord
     extras: EntryExtras
-    """What the loaded extras add (the runs of other devices and stacks)."""
-    history: ModuleHistory | None
-    """The module's recorded history, with this build's row; None where none is."""
+    """What the loaded extras add (its releases, the runs of other devices and stacks)."""
     roots: Sequence[str]
     """The folders published paths are shown relative to."""
     source_links: Mapping[str, str | None]
@@ -166,11 +162,6 @@ def _labelled(label: str, kind: str, codes: Sequence[str], separator: str) -> no
             paragraph += nodes.Text(separator)
         paragraph += nodes.literal(code, code)
     return paragraph
-
-
-def history_strip(page: EntryPage) -> list[nodes.Node]:
-    """The entry's releases, where the module's history is recorded."""
-    return entry_history(page.entry.name, page.history) if page.history is not None else []
 
 
 def extras(page: EntryPage) -> list[nodes.Node]:

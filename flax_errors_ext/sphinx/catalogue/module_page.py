@@ -12,7 +12,8 @@ Where the layout keeps the entries on the module's page (``flax_errors_pages =
 "module"``), or the module is not one the build lists (so no entry has a page of
 its own), the page shows every entry in full instead
 (:class:`~.entries.EntryRenderer`). Either way the entries are grouped by index
-area, and the page ends with the public classes left out and the retired errors.
+area, and the page ends with the public classes left out and what the loaded
+extras add (the retired errors, where the history extra is loaded).
 """
 
 from __future__ import annotations
@@ -28,10 +29,9 @@ from flax_errors_ext.model.site.texts import inline_parts
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue.entries import EntryRenderer
 from flax_errors_ext.sphinx.context import build_context
-from flax_errors_ext.sphinx.history.strips import retired_box
+from flax_errors_ext.sphinx.extras import module_extras
 from flax_errors_ext.sphinx.loggers import warn
 from flax_errors_ext.sphinx.site.index import add_jump
-from flax_errors_ext.sphinx.state import history_record
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -59,7 +59,7 @@ class CatalogueDirective(EntryRenderer):
     has_content = False
 
     def run(self) -> list[nodes.Node]:
-        """The module's errors, grouped by area, then what is left out and retired."""
+        """The module's errors, grouped by area, then what is left out and what extras add."""
         state = build_context(self.env)
         found = self._module_run(self.arguments[0])
         if found is None:
@@ -75,9 +75,7 @@ class CatalogueDirective(EntryRenderer):
         indexed = any(e.site != layout.printed(e.qualname) for e in module.entries)
         groups: dict[str, list[nodes.Node]] = {}
         for outcome in found.outcomes:
-            shown = (
-                [self._summary(outcome.entry)] if indexed else self._entry(outcome, found.history)
-            )
+            shown = [self._summary(outcome.entry)] if indexed else self._entry(outcome, found)
             groups.setdefault(area_of(outcome.entry.qualname), []).extend(shown)
         rendered = _grouped(groups)
         if indexed:
@@ -86,9 +84,7 @@ class CatalogueDirective(EntryRenderer):
             ranked = sorted(found.outcomes, key=lambda o: area_rank(area_of(o.entry.qualname)))
             rendered += self._toctree([o.entry for o in ranked])
         rendered += _left_out_note(module.left_out)
-        if found.history is not None:
-            rendered += retired_box(found.history, layout)
-            rendered.append(history_record(history=found.history))
+        rendered += module_extras(self.env, found)
         return rendered
 
     def _summary(self, entry: ErrorEntry) -> nodes.container:

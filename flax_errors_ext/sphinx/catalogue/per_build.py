@@ -113,12 +113,6 @@ def module_run(context: BuildContext, name: str) -> ModuleRun:
     if context.config.upstream == "off":
         module = module.without_upstream()
     LOGGER.info(f"flax-errors: running the {len(module.entries)} entries of {name}")
-    found = run_module(
-        module,
-        context.run,
-        jobs=context.config.jobs or default_jobs(),
-        history=context.histories.get(name),
-        roots=context.published_roots,
-    )
+    found = run_module(module, context.run, jobs=context.config.jobs or default_jobs())
     context.module_runs[name] = found
     return found

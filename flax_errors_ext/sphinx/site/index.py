@@ -1,7 +1,7 @@
 """The parts of the site drawn from the whole catalogue: index, figures, "See also".
 
-The error index (its area tables, then each recorded module's errors across Flax's
-releases), the landing page's figures and each entry's "See also" line need
+The error index (its area tables, then what the loaded extras add: each recorded
+module's errors across releases), the landing page's figures and each entry's "See also" line need
 every entry's record, which only exists once all pages are read (and, with ``-j``,
 merged back from the readers). So their directives leave placeholder
 nodes, filled in ``doctree-resolved`` from ``env.flax_errors_records``; and the
@@ -24,7 +24,7 @@ from flax_errors_ext.model.site.areas import NOTES, area_of, area_rank, related
 from flax_errors_ext.model.site.texts import badge, figures, inline_parts, time_text
 from flax_errors_ext.sphinx.badges import status_badge
 from flax_errors_ext.sphinx.context import build_context
-from flax_errors_ext.sphinx.history.strips import matrix
+from flax_errors_ext.sphinx.extras import index_extras
 from flax_errors_ext.sphinx.state import (
     CatalogueCollector,
     LiveDocsCollector,
@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
     from flax_errors_ext.layout import EntryLocation
-    from flax_errors_ext.model.history.view import ModuleHistory
     from flax_errors_ext.model.runs.entry_record import EntryRecord
 
 Records = dict[str, tuple[str, "EntryRecord"]]
@@ -91,23 +90,14 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     def link(qualname: str, *children: nodes.Node) -> nodes.reference:
         return to(layout.locate(qualname), *children)
 
-    histories = CatalogueCollector.histories(app.env)
-    recorded = {view.module for view in histories.values()}
-
-    def link_any(qualname: str, child: nodes.Node) -> nodes.Node:
-        """A link to an entry, or to a retired error where its old URLs land."""
-        if qualname in records:
-            return link(qualname, child)
-        if qualname.rpartition(".")[0] not in recorded:
-            return child
-        return to(layout.printed(qualname), child)
-
-    views = [histories[d] for d in sorted(histories)]
     for index in list(doctree.findall(catalogue_index)):
         listed = _index(records, link)
         jump = listed[0]
         assert isinstance(jump, nodes.paragraph)
-        index.replace_self(listed + _matrices(views, jump, link_any))
+        for part in index_extras(app, to):
+            add_jump(jump, part.title, part.anchor)
+            listed += part.parts
+        index.replace_self(listed)
     for shown in list(doctree.findall(catalogue_figures)):
         shown.replace_self(_figures([r for _, r in records.values()]))
     for placeholder in list(doctree.findall(see_also_placeholder)):
@@ -139,16 +129,6 @@ def add_jump(jump: nodes.paragraph, title: str, anchor: str) -> None:
     if jump.children:
         jump += nodes.Text(" · ")
     jump += nodes.reference(title, title, refuri=f"#{anchor}", internal=True)
-
-
-def _matrices(views: list[ModuleHistory], jump: nodes.paragraph, link: Any) -> list[nodes.Node]:
-    """Each recorded module's errors across releases, linked from the index's first line."""
-    found: list[nodes.Node] = []
-    for view in views:
-        anchor = "history-" + nodes.make_id(view.module)
-        add_jump(jump, f"{view.module} across releases", anchor)
-        found += matrix(view, link, anchor)
-    return found
 
 
 def _index_table(rows: list[EntryRecord], link: Any) -> nodes.table:

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
     from sphinx.application import Sphinx
 
+    from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
     from flax_errors_ext.ext.other_runs.model.comparison import DeviceOutcome
     from flax_errors_ext.ext.other_runs.model.documents import DeviceRun
     from flax_errors_ext.ext.other_runs.model.groups import DifferingRuns
@@ -102,7 +103,7 @@ def load_runs(confdir: Path, names: Sequence[str]) -> tuple[list[ReadRun], list[
     return found, problems
 
 
-def entry_extras(app: Sphinx, record: EntryRecord) -> EntryExtras:
+def entry_extras(app: Sphinx, record: EntryRecord, module_run: ModuleRun) -> EntryExtras:
     """The entry's verification text and what the other runs add below it.
 
     Notes each run's file as a dependency of the page being read.

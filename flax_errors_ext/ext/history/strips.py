@@ -116,7 +116,8 @@ def retired_box(view: ModuleHistory, layout: SiteLayout) -> list[nodes.Node]:
     """A "Retired errors" box: one short box per class the module has no longer.
 
     Each stands where the links its class printed land (``layout.printed``). Boxes
-    with rubrics, not sections, for the reason ``module_page._grouped`` gives: no
+    with rubrics, not sections, for the reason
+    :func:`flax_errors_ext.sphinx.catalogue.module_page._grouped` gives: no
     label of the project's own pages is taken.
     """
     if not view.retired:

@@ -1,0 +1,35 @@
+"""Each error across the releases recorded for it (``flax_errors_history``).
+
+The history files (written by ``nox -s history``, one shipped for ``flax.errors``)
+record what each error's bad examples did on every release; this build's own run is
+their release's row. An entry shows its strip and its history in a line, the
+module's page its retired errors, and the error index every recorded module's
+errors by release. The history's model is the core's
+(:mod:`flax_errors_ext.model.history`): the command line's ``explain`` reads it
+too. Here: the view of a module's run (:mod:`.views`), its nodes (:mod:`.strips`)
+and where they join the build (:mod:`.pages`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    """Load the core, and join its build: the files read, the strips, the matrices."""
+    from flax_errors_ext.ext.history import pages, strips
+    from flax_errors_ext.sphinx import extras
+
+    metadata = extras.setup_extra(app)
+    app.add_node(strips.history_cell, html=(strips.visit_cell_html, strips.depart_cell_html))
+    app.add_node(pages.history_record)
+    app.add_env_collector(pages.HistoryCollector)
+    app.connect(extras.CONTEXT_INITED, pages.read_files)
+    app.connect(extras.ENTRY_EXTRAS, pages.entry_strip)
+    app.connect(extras.MODULE_EXTRAS, pages.module_end)
+    app.connect(extras.INDEX_EXTRAS, pages.index_matrices)
+    app.connect("build-finished", pages.warn_stale)
+    return metadata

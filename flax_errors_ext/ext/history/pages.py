@@ -1,0 +1,161 @@
+"""Where the history joins the build: the files read, the pages' parts, the stale records.
+
+* On the core's ``context-inited``: the files ``flax_errors_history`` names are read
+  into the context (the core forwards the pages their releases linked to, and the
+  search reads their wordings); what cannot be read is warned of once Sphinx can.
+* An entry's section: its strip and its history in a line.
+* A module's page: its retired errors, and a :class:`history_record` that
+  :class:`HistoryCollector` files for the index and the stale warnings.
+* The error index: every recorded module's errors by release.
+* ``build-finished``: every entry whose record is of other code than its bad
+  examples now is named, every build, from what the pages' reads kept.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+from sphinx.environment.collectors import EnvironmentCollector
+
+from flax_errors_ext.execution.history.files import read_histories
+from flax_errors_ext.ext.history.strips import entry_history, matrix, retired_box
+from flax_errors_ext.ext.history.views import module_view
+from flax_errors_ext.model.warning_subtypes import WarningSubtype
+from flax_errors_ext.sphinx.context import build_context
+from flax_errors_ext.sphinx.extras import EntryExtras, IndexPart
+from flax_errors_ext.sphinx.loggers import conf_location, warn
+from flax_errors_ext.sphinx.state import CatalogueCollector, kept
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Set
+
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+    from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
+    from flax_errors_ext.layout import EntryLocation
+    from flax_errors_ext.model.history.view import ModuleHistory
+    from flax_errors_ext.model.runs.entry_record import EntryRecord
+    from flax_errors_ext.sphinx.context import BuildContext
+
+
+class history_record(nodes.General, nodes.Element):
+    """Carries a module's history view from its page to the collector."""
+
+
+class HistoryCollector(EnvironmentCollector):
+    """Keeps, by docname, the history of the module a page shows, where one is recorded."""
+
+    @staticmethod
+    def histories(env: BuildEnvironment) -> dict[str, ModuleHistory]:
+        """The views by docname, created on first use."""
+        return kept(env, "histories", dict)
+
+    def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+        """Forget a page's view before it is read again."""
+        self.histories(env).pop(docname, None)
+
+    def merge_other(
+        self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
+    ) -> None:
+        """Take the views of pages a parallel reader read."""
+        theirs = self.histories(other)
+        self.histories(env).update({d: theirs[d] for d in docnames if d in theirs})
+
+    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
+        """File the view the page left, and drop its node."""
+        for found in list(doctree.findall(history_record)):
+            self.histories(app.env)[app.env.docname] = found["history"]
+            found.parent.remove(found)
+
+
+def read_files(app: Sphinx, context: BuildContext) -> None:
+    """Read the history files the config names, once; defer what cannot be read."""
+    config = context.config
+    histories, problems = read_histories(
+        Path(app.confdir), config.history, {spec.name for spec in config.modules}
+    )
+    context.histories.update(histories)
+    for problem in problems:
+        context.defer(problem, WarningSubtype.HISTORY, conf_location(app, "flax_errors_history"))
+
+
+def _view(app: Sphinx, found: ModuleRun) -> ModuleHistory | None:
+    """The module's view, its file noted as a dependency of the page being read."""
+    view = module_view(build_context(app.env), found)
+    if view is not None and view.source:
+        app.env.note_dependency(view.source)
+    return view
+
+
+def entry_strip(app: Sphinx, record: EntryRecord, found: ModuleRun) -> EntryExtras | None:
+    """The entry's strip and line, where its module's history is recorded."""
+    view = _view(app, found)
+    if view is None:
+        return None
+    return EntryExtras(parts=tuple(entry_history(record.name, view)))
+
+
+def module_end(app: Sphinx, found: ModuleRun) -> list[nodes.Node]:
+    """The module's retired errors, and its view for the collector."""
+    view = _view(app, found)
+    if view is None:
+        return []
+    layout = build_context(app.env).config.layout
+    return [*retired_box(view, layout), history_record(history=view)]
+
+
+def index_matrices(
+    app: Sphinx, to: Callable[[EntryLocation, nodes.Node], nodes.reference]
+) -> list[IndexPart]:
+    """Each recorded module's errors across releases, for the error index."""
+    records = CatalogueCollector.by_qualname(app.env)
+    layout = build_context(app.env).config.layout
+    histories = HistoryCollector.histories(app.env)
+    recorded = {view.module for view in histories.values()}
+
+    def link_any(qualname: str, child: nodes.Node) -> nodes.Node:
+        """A link to an entry, or to a retired error where its old URLs land."""
+        if qualname in records:
+            return to(layout.locate(qualname), child)
+        if qualname.rpartition(".")[0] not in recorded:
+            return child
+        return to(layout.printed(qualname), child)
+
+    parts = []
+    for docname in sorted(histories):
+        view = histories[docname]
+        anchor = "history-" + nodes.make_id(view.module)
+        title = f"{view.module} across releases"
+        parts.append(IndexPart(title, anchor, tuple(matrix(view, link_any, anchor))))
+    return parts
+
+
+def warn_stale(app: Sphinx, exception: Exception | None) -> None:
+    """Name every entry whose recorded history is of other code than its bad examples now.
+
+    Every build, from what the pages' reads kept, so that a page the build did not
+    read again still says so.
+    """
+    if exception is not None:
+        return
+    records = CatalogueCollector.by_qualname(app.env)
+    histories = HistoryCollector.histories(app.env)
+    for docname in sorted(histories):
+        view = histories[docname]
+        for entry in view.entries:
+            if not entry.stale:
+                continue
+            qualname = f"{view.module}.{entry.name}"
+            found = records.get(qualname)
+            location = found[1].source if found else docname
+            warn(
+                f"{qualname}: {view.source} has no record of its bad examples as they are "
+                f"now on flax {entry.stale_releases} (they changed, or are new, since it was "
+                "recorded); those releases are not shown until it is recorded again "
+                "(nox -s history)",
+                WarningSubtype.HISTORY_STALE,
+                location,
+            )
