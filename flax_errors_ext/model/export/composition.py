@@ -1,0 +1,154 @@
+"""A docstring made of Flax's prose and the catalogue's parts, chunk by chunk.
+
+What :mod:`~flax_errors_ext.model.export.docstrings` writes into a class: the
+catalogue file's summary, Flax's own prose less what the export wrote before (so
+that a second export adds nothing), then the file's explanation and examples.
+Docstrings are compared in chunks (runs of non-blank lines, dedented), not in
+paragraphs: a literal block is one, and so is every run of doctest lines.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from typing import TYPE_CHECKING
+
+from flax_errors_ext.model.catalogue.parse import SECTION_TITLES
+from flax_errors_ext.model.catalogue.records import FormatProblem
+from flax_errors_ext.model.catalogue.repairs import repaired
+from flax_errors_ext.model.export.style import WIDTH, mentions_release, wrapped_prose
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from flax_errors_ext.model.catalogue.records import Location
+    from flax_errors_ext.model.catalogue.repairs import DocstringFix
+    from flax_errors_ext.model.export.examples import Section
+
+
+def flax_prose(
+    docstring: str, ours: Sequence[str], fixes: Sequence[DocstringFix], at: Location
+) -> tuple[list[str], list[FormatProblem]]:
+    """Flax's docstring, dedented, less what ``ours`` hold, with the fixes made."""
+    held = {key for text in ours for key, _, _ in _chunks(_cleaned(text))}
+    kept: list[str] = []
+    for key, chunk, gap in _chunks(_cleaned(docstring)):
+        if key not in held:
+            kept += [*[""] * gap, *chunk] if kept else chunk
+    kept = _joined_opening(kept)
+    text, stale = repaired("\n".join(kept), fixes)
+    problems = [FormatProblem(fix.stale_message(), at) for fix in stale]
+    return (text.split("\n") if text else []), problems
+
+
+def our_lines(
+    catalogue: str, section: Section | None, indent: int, opening: int
+) -> tuple[list[str], list[str]]:
+    """What the export writes, dedented: the summary, then explanation and examples.
+
+    ``indent`` is the docstring's; ``opening``, the width before the summary on its
+    line (indent and quotes). Any paragraph bound to one release is left out.
+    """
+    lines = _cleaned(catalogue)
+    end = next((i for i, line in enumerate(lines) if not line), len(lines))
+    summary_text = " ".join(line.strip() for line in lines[:end])
+    rest = lines[end:]
+    end = next((i for i, line in enumerate(rest) if line in SECTION_TITLES), len(rest))
+    explanation = [
+        paragraph
+        for paragraph in re.split(r"\n\s*\n", "\n".join(rest[:end]).strip())
+        if paragraph and not mentions_release(paragraph)
+    ]
+    summary: list[str] = []
+    if summary_text and not mentions_release(summary_text):
+        summary = textwrap.wrap(
+            summary_text,
+            WIDTH - indent,
+            initial_indent=" " * (opening - indent),
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        summary[0] = summary[0].strip()
+    body: list[str] = []
+    for part in (
+        wrapped_prose("\n\n".join(explanation), WIDTH - indent) if explanation else [],
+        list(section.lines) if section else [],
+    ):
+        if part:
+            body += ["", *part] if body else part
+    return summary, body
+
+
+def compose(summary: list[str], flax_lines: list[str], ours: list[str], indent: str) -> str:
+    """The new docstring's value: our summary, Flax's prose, then the rest of ours.
+
+    Without a summary of ours (it named a release), Flax's opening paragraph is it.
+    """
+    if not summary:
+        end = next((i for i, line in enumerate(flax_lines) if not line), len(flax_lines))
+        summary, flax_lines = flax_lines[:end], flax_lines[end + 1 :]
+    body = summary[1:]
+    for part in (flax_lines, ours):
+        if part:
+            body += ["", *part] if body or summary else part
+    if not summary:
+        if not body:
+            return ""
+        return "\n".join([body[0], *(f"{indent}{x}" if x else "" for x in body[1:]), indent])
+    if not body:
+        return summary[0]
+    return "\n".join([summary[0], *(f"{indent}{x}" if x else "" for x in body), indent])
+
+
+def _cleaned(text: str) -> list[str]:
+    """A docstring's lines as :func:`inspect.cleandoc` gives them, each right-stripped."""
+    raw = text.expandtabs().split("\n")
+    indents = [len(x) - len(x.lstrip()) for x in raw[1:] if x.strip()]
+    indent = min(indents, default=0)
+    lines = [raw[0].strip(), *(x[indent:].rstrip() for x in raw[1:])]
+    return _trimmed(lines)
+
+
+def _trimmed(lines: list[str]) -> list[str]:
+    start = next((i for i, line in enumerate(lines) if line), len(lines))
+    end = next((i for i in range(len(lines), 0, -1) if lines[i - 1]), start)
+    return lines[start:end]
+
+
+def _chunks(lines: list[str]) -> list[tuple[tuple[str, ...], list[str], int]]:
+    """The runs of non-blank lines: dedented (to compare), as they are, and the blanks before.
+
+    Chunks, not paragraphs: a literal block is one too, and so is every run of
+    doctest lines.
+    """
+    found: list[tuple[tuple[str, ...], list[str], int]] = []
+    chunk: list[str] = []
+    gap = 0
+    for line in [*lines, ""]:
+        if line:
+            chunk.append(line)
+            continue
+        if chunk:
+            found.append((_dedented(chunk), chunk, gap))
+            chunk, gap = [], 0
+        gap += 1
+    return found
+
+
+def _dedented(chunk: list[str]) -> tuple[str, ...]:
+    indent = min(len(x) - len(x.lstrip()) for x in chunk)
+    return tuple(x[indent:] for x in chunk)
+
+
+def _joined_opening(lines: list[str]) -> list[str]:
+    """The opening sentence made whole where a blank line cuts it in two.
+
+    The same rule as the site's reading of Flax's docstrings
+    (:func:`flax_errors_ext.model.catalogue.parse.parse_prose`): many put a blank line after
+    the first line, mid-sentence, which reST turns into two paragraphs.
+    """
+    if len(lines) > 2 and not lines[1] and lines[2].strip():
+        opening = lines[0].rstrip()
+        if opening and not opening.endswith((".", "!", "?", ":", ")", "::")):
+            return [lines[0], *lines[2:]]
+    return lines
