@@ -24,6 +24,8 @@ one-edit case can edit an example file without touching the repository):
 * the dependency check of a warm build, 100 entries (bench_dependencies.py);
 * ``explain`` on pastes of 10 KB to 1 MB (bench_explain.py).
 * the help under a traceback, per uncaught error (bench_help.py).
+* the catalogue's kernel client against myst-nb's executor, per notebook and per
+  cache hit (bench_executor.py).
 
 Also the peak memory of a cold ``-j 2`` build: the largest total resident memory of
 the build's whole process tree (Sphinx, readers, kernel server, kernels), sampled.
@@ -313,7 +315,12 @@ def _script_lines() -> list[str]:
     """The line each of the smaller benchmarks prints, printed here too."""
     # Each in a process of its own (the dependency check imports what a kernel does).
     lines = []
-    for name in ("bench_dependencies.py", "bench_explain.py", "bench_help.py"):
+    for name in (
+        "bench_dependencies.py",
+        "bench_executor.py",
+        "bench_explain.py",
+        "bench_help.py",
+    ):
         script = Path(__file__).with_name(name)
         done = subprocess.run(
             [sys.executable, str(script)], capture_output=True, text=True, check=True
