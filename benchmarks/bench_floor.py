@@ -22,18 +22,22 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from flax_errors_ext.cli.project import DEFAULT_MODULES
 from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.execution.fork_server.preload import preload
-from flax_errors_ext.execution.runs.in_kernel import run_statements
+from flax_errors_ext.execution.runs.in_process import run_here
 from flax_errors_ext.execution.runs.kernelspec import compilation_cache_env
 from flax_errors_ext.execution.runs.run import default_jobs
 
+if TYPE_CHECKING:
+    from flax_errors_ext.model.catalogue.records import Statement
 
-def run_entry(name: str, statements: list[tuple[int, str]], total: int) -> int:
+
+def run_entry(name: str, statements: list[Statement]) -> int:
     """Run one entry's statements in this (fresh) process; how many ran."""
-    return len(run_statements(name, total, statements, {}))
+    return len(run_here(name, statements))
 
 
 def main() -> None:
@@ -56,9 +60,8 @@ def main() -> None:
             module = load_module(module_name, [args.catalogue_dir]).without_upstream()
             for entry in module.entries:
                 statements = [s for example in entry.examples for s in example.statements]
-                chosen = [(n, s.source) for n, s in enumerate(statements) if not s.skip]
-                if chosen:
-                    entries.append((entry.qualname, chosen, len(statements)))
+                if any(not s.skip for s in statements):
+                    entries.append((entry.qualname, statements))
         fork = multiprocessing.get_context("fork")
         # maxtasksperchild=1: a fresh process for every entry.
         with fork.Pool(args.jobs or default_jobs(), maxtasksperchild=1) as pool:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext import uninstall
 from flax_errors_ext.execution.catalogue.modules import load_module
-from flax_errors_ext.execution.runs.in_kernel import run_statements
+from flax_errors_ext.execution.runs.in_process import run_here
 from flax_errors_ext.execution.runs.versions import installed_versions
 from flax_errors_ext.model.catalogue.records import StatementRun
 
@@ -77,9 +77,8 @@ def entry(catalogue: dict[str, Any], name: str) -> dict[str, Any]:
 
 def run_in_process(entry: ErrorEntry, example: Example) -> list[StatementRun]:
     """Run one example here, as doctest would, in a fresh namespace."""
-    statements = [(n, s.source) for n, s in enumerate(example.statements) if not s.skip]
     try:
-        records = run_statements(entry.qualname, len(example.statements), statements, {})
+        records = run_here(entry.qualname, example.statements)
     finally:
         uninstall()  # JitPytreeError's examples install the hook
     return [StatementRun.from_json(record) for record in records]

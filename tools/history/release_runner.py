@@ -236,13 +236,10 @@ def run_entry(
 
 def _run_example(qualname: str, example: Example) -> list[dict[str, Any]]:
     """In the child: the example's statements through doctest's runner."""
-    from flax_errors_ext.execution.runs.in_kernel import run_statements
+    from flax_errors_ext.execution.runs.in_process import run_here
 
-    chosen = [(n, s.source) for n, s in enumerate(example.statements) if not s.skip]
     namespace: dict[str, Any] = {"__name__": "__main__"}
-    return run_statements(
-        qualname, len(example.statements), chosen, namespace, output_limit=OUTPUT_LIMIT
-    )
+    return run_here(qualname, example.statements, namespace, output_limit=OUTPUT_LIMIT)
 
 
 def _device() -> dict[str, Any]:

@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from flax_errors_ext.execution.catalogue.modules import load_module
-from flax_errors_ext.execution.runs.in_kernel import device_record, run_statements
+from flax_errors_ext.execution.runs.in_kernel import device_record
+from flax_errors_ext.execution.runs.in_process import run_here
 from flax_errors_ext.execution.runs.kernel_environment import package_versions
 from flax_errors_ext.model.catalogue.records import (
     ErrorEntry,
@@ -54,9 +55,7 @@ ENTRIES: list[ErrorEntry] = []
 def run_entry(index: int) -> tuple[list[dict[str, Any]], dict[str, Any] | str]:
     """In a fresh child: run one entry's statements; its records and the device."""
     entry = ENTRIES[index]
-    statements = [s for example in entry.examples for s in example.statements]
-    chosen = [(n, s.source) for n, s in enumerate(statements) if not s.skip]
-    records = run_statements(entry.qualname, len(statements), chosen, {})
+    records = run_here(entry.qualname, [s for e in entry.examples for s in e.statements])
     try:
         device: dict[str, Any] | str = device_record()
     except Exception as error:  # the verdicts stand without it
@@ -71,7 +70,7 @@ def judged(
     results = []
     remaining = [StatementRun.from_json(record) for record in records or []]
     for example in entry.examples:
-        count = sum(1 for s in example.statements if not s.skip)
+        count = len(example.statements_run)
         runs, remaining = tuple(remaining[:count]), remaining[count:]
         if records is None:
             results.append(judge(example, None, Verdict.CRASHED, why))

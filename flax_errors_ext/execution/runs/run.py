@@ -375,10 +375,9 @@ def _cut_and_drifted(outcome: EntryOutcome) -> frozenset[int]:
     ):
         if result.verdict is not Verdict.DRIFTED or runs is None:
             continue
-        statements = [s for s in result.example.statements if not s.skip]
         cut = {
             n: s.location
-            for n, s, run in zip(numbers, statements, runs, strict=False)
+            for n, s, run in zip(numbers, result.example.statements_run, runs, strict=False)
             if _is_cut(run)
         }
         if result.failed_at in cut.values():

@@ -49,7 +49,7 @@ def kind_problems(example: Example, qualname: str, own_class: str | None) -> lis
         own_class: The class a bad example must document; None for a message entry,
             whose bad examples may document any class.
     """
-    run = [s for s in example.statements if not s.skip]
+    run = example.statements_run
     if example.kind is ExampleKind.SEEN_AS:
         if run and run[-1].exc_msg is not None and run[-1].documented_class != own_class:
             return []

@@ -163,9 +163,17 @@ class Example:
         return holds(self.holds_for, versions)
 
     @property
+    def statements_run(self) -> tuple[Statement, ...]:
+        """The statements that run (all but those marked ``+SKIP``), in order.
+
+        A run of the example records one result per statement here, in this order.
+        """
+        return tuple(s for s in self.statements if not s.skip)
+
+    @property
     def documented_class(self) -> str | None:
         """The class the traceback it ends in names (the last statement that runs)."""
-        run = [s for s in self.statements if not s.skip]
+        run = self.statements_run
         return run[-1].documented_class if run else None
 
     def __str__(self) -> str:

@@ -38,9 +38,8 @@ def example_code_hash(example: Example) -> str:
     other indents, quotes, line breaks or comments); any change to what runs changes it.
     """
     digest = hashlib.sha256()
-    for statement in example.statements:
-        if not statement.skip:
-            digest.update(_syntax(statement.source).encode("utf-8") + b"\0")
+    for statement in example.statements_run:
+        digest.update(_syntax(statement.source).encode("utf-8") + b"\0")
     return digest.hexdigest()[:16]
 
 
@@ -115,7 +114,7 @@ def _judged(
 ) -> ExampleRun:
     if runs is None:
         return ExampleRun(code, Outcome.COULD_NOT_RUN, reason=failure or "it did not run")
-    chosen = [s for s in example.statements if not s.skip]
+    chosen = example.statements_run
     if len(runs) != len(chosen):
         why = f"{len(runs)} of its {len(chosen)} statements reported back"
         return ExampleRun(code, Outcome.COULD_NOT_RUN, reason=why)

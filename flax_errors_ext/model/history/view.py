@@ -122,7 +122,7 @@ def build_row(
     for result in bad:
         if result.verdict is Verdict.NOT_RUN:
             return None
-        statements = [s for s in result.example.statements if not s.skip]
+        statements = result.example.statements_run
         if statements and statements[-1].documented_class:
             accepted.add(str(statements[-1].documented_class))
         records = result.runs or None

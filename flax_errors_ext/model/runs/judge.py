@@ -47,7 +47,7 @@ def judge(
             one was: the result's ``log``, which errors.json keeps and no warning or
             page shows.
     """
-    statements = [s for s in example.statements if not s.skip]
+    statements = example.statements_run
     expected = "".join(_documented(s) for s in statements)
     if runs is None:
         verdict = failure or Verdict.CRASHED

@@ -88,9 +88,8 @@ def plan(results: Iterable[ExampleResult]) -> tuple[list[Edit], list[Skip]]:
     for result in results:
         if result.verdict is Verdict.PASSED:
             continue
-        statements = [s for s in result.example.statements if not s.skip]
         stopped = False
-        for statement, run in zip(statements, result.runs, strict=False):
+        for statement, run in zip(result.example.statements_run, result.runs, strict=False):
             alone = Example(result.example.kind, (statement,), "", statement.location)
             verdict = judge(alone, (run,))
             if verdict.verdict is Verdict.PASSED:
@@ -104,7 +103,7 @@ def plan(results: Iterable[ExampleResult]) -> tuple[list[Edit], list[Skip]]:
                 edits.append(_edit(statement, run))
             except UpdateError as error:
                 skips.append(Skip(statement.location, str(error)))
-        if not stopped and len(result.runs) < len(statements):
+        if not stopped and len(result.runs) < len(result.example.statements_run):
             skips.append(Skip(result.location, f"{result.verdict.value}: {result.detail}"))
     return edits, skips
 

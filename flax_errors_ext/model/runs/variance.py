@@ -84,7 +84,6 @@ def statement_texts(results: Iterable[ExampleResult]) -> dict[Location, str]:
     """What each statement that ran printed or raised, by its location."""
     texts: dict[Location, str] = {}
     for result in results:
-        statements = [s for s in result.example.statements if not s.skip]
-        for statement, run in zip(statements, result.runs, strict=False):
+        for statement, run in zip(result.example.statements_run, result.runs, strict=False):
             texts[statement.location] = run.exc_msg if run.exc_msg is not None else run.got
     return texts

@@ -65,6 +65,11 @@ def test_skip_option_is_kept() -> None:
     assert [s.skip for s in entry.examples[0].statements] == [True, False]
 
 
+def test_the_statements_that_run_leave_out_those_marked_skip() -> None:
+    entry = parse("Good example:\n\n  >>> import os  # doctest: +SKIP\n  >>> 1\n  1\n")
+    assert [s.source.strip() for s in entry.examples[0].statements_run] == ["1"]
+
+
 @pytest.mark.parametrize(
     ("body", "line", "message"),
     [
