@@ -35,6 +35,10 @@ DEFAULT_MODULES = (
 and the errors Flax and JAX raise as builtin exceptions (their message entries)."""
 
 
+NOTEBOOK_TIMEOUT = "nb_execution_timeout"
+"""myst-nb's limit on a cell, which an example's follows where flax_errors_timeout is unset."""
+
+
 class ProjectError(Exception):
     """The project's configuration cannot be read; the message says why."""
 
@@ -45,6 +49,10 @@ class Project:
 
     config: CatalogueConfig
     conf: Path | None
+    notebook_timeout: int | None = None
+    """``nb_execution_timeout`` as ``conf.py`` sets it (None where it does not): how long
+    a cell of the project's notebooks may run, which an example may too where
+    ``flax_errors_timeout`` is not set."""
 
     @property
     def catalogue_folders(self) -> tuple[Path, ...]:
@@ -90,8 +98,18 @@ def load_project(conf: Path | None, overrides: dict[str, Any]) -> Project:
         ProjectError: if ``conf.py`` fails to run, or a value is invalid.
     """
     values: dict[str, Any] = {}
+    notebook_timeout = None
     if conf is not None:
-        values = {k: v for k, v in _run_conf(conf).items() if k.startswith(PREFIX)}
+        found = _run_conf(conf)
+        values = {k: v for k, v in found.items() if k.startswith(PREFIX)}
+        notebook_timeout = found.get(NOTEBOOK_TIMEOUT)
+        if notebook_timeout is not None and (
+            not isinstance(notebook_timeout, int) or isinstance(notebook_timeout, bool)
+        ):
+            raise ProjectError(
+                f"{conf}: {NOTEBOOK_TIMEOUT} must be a whole number of seconds; "
+                f"got {notebook_timeout!r}"
+            )
     else:
         values[PREFIX + "modules"] = list(DEFAULT_MODULES)
     for name, value in overrides.items():
@@ -101,7 +119,7 @@ def load_project(conf: Path | None, overrides: dict[str, Any]) -> Project:
         config = CatalogueConfig.from_values(values)
     except ValueError as error:
         raise ProjectError(f"{conf or 'command line'}: {error}") from None
-    return Project(config, conf)
+    return Project(config, conf, notebook_timeout)
 
 
 def _run_conf(conf: Path) -> dict[str, Any]:

@@ -185,7 +185,7 @@ class Session:
         """What running any entry of this session needs."""
         return RunSettings(
             fingerprint=self.fingerprint(),
-            timeout=self.config.timeout,
+            timeout=self.config.example_timeout(self.nb_config.execution_timeout),
             notebook_dir=self.notebook_dir,
             nb_config=self.nb_config,
             sources_store=self.work_dir / "sources.json",

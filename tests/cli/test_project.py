@@ -38,6 +38,14 @@ def test_conf_py_settings_reach_every_command_and_flags_override_them(
     assert project.catalogue_folders == ((docs / "examples").resolve(), SHIPPED_CATALOGUE)
     flagged = cli_selection.project(build_parser().parse_args(["check", "--timeout", "9"]))
     assert flagged.config.timeout == 9
+    assert project.notebook_timeout is None
+    (docs / "conf.py").write_text(
+        'flax_errors_modules = ["cli_drift_errors"]\nnb_execution_timeout = 5\n'
+    )
+    notebooks = cli_selection.project(build_parser().parse_args(["check"]))
+    assert notebooks.config.timeout is None
+    assert notebooks.notebook_timeout == 5
+    assert notebooks.config.example_timeout(notebooks.notebook_timeout) == 5
 
     code, out, _ = run(capsys, "list")
     assert code == ExitCode.OK
@@ -68,6 +76,7 @@ def test_conf_is_found_where_asked(fake: Path, capsys: pytest.CaptureFixture[str
         ("raise RuntimeError('no docs here')\n", "failed to run: RuntimeError: no docs here"),
         ("import sys\nsys.exit(3)\n", "failed to run: SystemExit: 3"),
         ("flax_errors_timeout = -1\n", "flax_errors_timeout must be a positive whole number"),
+        ("nb_execution_timeout = '30'\n", "nb_execution_timeout must be a whole number"),
     ],
 )
 def test_a_conf_py_that_cannot_be_used_exits_2(

@@ -71,8 +71,11 @@ def run_entries(chosen: Selection, args: argparse.Namespace) -> Checked:
 
     cache_dir = Path(args.cache_dir).resolve()
     mode = "force" if args.no_cache else "cache"
+    project = chosen.project
     nb_config = NbParserConfig(execution_mode=mode, execution_cache_path=str(cache_dir))
-    config = chosen.project.config
+    if project.notebook_timeout is not None:
+        nb_config = dataclasses.replace(nb_config, execution_timeout=project.notebook_timeout)
+    config = project.config
     if not any(entry.examples for entry in chosen.entries):
         config = dataclasses.replace(config, warm_kernels=False)  # nothing to fork for
     pairs = [(module, entry) for module in chosen.modules for entry in module.entries]

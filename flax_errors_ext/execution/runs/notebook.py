@@ -32,7 +32,7 @@ def build_notebook(
     entry: ErrorEntry,
     fingerprint: Fingerprint,
     import_paths: list[str],
-    timeout: int,
+    timeout: int | None,
     output_limit: int = DEFAULT_LIMIT,
     documented: Collection[int] = (),
 ) -> NotebookNode:
@@ -44,7 +44,7 @@ def build_notebook(
             JSON is written at the top of the first cell.
         import_paths: Directories the kernel needs on ``sys.path`` to import the
             catalogued module.
-        timeout: Seconds each example may run.
+        timeout: Seconds each example may run (None: no limit).
         output_limit: Characters of each statement's output, message and
             traceback that the kernel keeps.
         documented: Numbers of the statements whose documented text goes to the

@@ -88,7 +88,8 @@ class RunSettings:
     """What running an entry needs besides the entry: the same for every entry of a run."""
 
     fingerprint: Fingerprint
-    timeout: int
+    timeout: int | None
+    """Seconds one example may run; None: no limit."""
     notebook_dir: Path
     nb_config: NbParserConfig
     sources_store: Path

@@ -22,6 +22,7 @@ from flax_errors_ext.model.config.values import (
     module_list,
     non_negative_int,
     one_of,
+    optional,
     positive_int,
     source_links,
 )
@@ -63,11 +64,13 @@ class CatalogueConfig:
             one_of("error", "module"),
         ),
     )
-    timeout: int = dataclasses.field(
-        default=120,
+    timeout: int | None = dataclasses.field(
+        default=None,
         metadata=meta(
-            "Seconds one example may run before it is stopped and reported as timed out.",
-            positive_int("seconds"),
+            "Seconds one example may run before it is stopped and reported as timed out. "
+            "None: as long as a cell of the project's notebooks may run, "
+            "nb_execution_timeout (myst-nb's default: 30; -1: no limit).",
+            optional(positive_int("seconds")),
         ),
     )
     execution_mode: str = dataclasses.field(
@@ -272,6 +275,16 @@ class CatalogueConfig:
         """
         mode = notebooks if self.execution_mode == "auto" else self.execution_mode
         return "cache" if mode in ("auto", "inline") else mode
+
+    def example_timeout(self, notebooks: int | None) -> int | None:
+        """The seconds one example may run; None: no limit.
+
+        :attr:`timeout`, or where it is None, ``notebooks``: myst-nb's limit on a cell
+        (``nb_execution_timeout``), whose -1 means none.
+        """
+        if self.timeout is not None:
+            return self.timeout
+        return notebooks if notebooks is not None and notebooks > 0 else None
 
     def spec(self, module: str) -> ModuleSpec:
         """The spec of a listed module, or the defaults of one the command line names."""

@@ -68,6 +68,16 @@ def positive_int(unit: str) -> Callable[[Any], None]:
     return validate
 
 
+def optional(validate: Callable[[Any], None]) -> Callable[[Any], None]:
+    """None, or what ``validate`` accepts."""
+
+    def validate_optional(value: Any) -> None:
+        if value is not None:
+            validate(value)
+
+    return validate_optional
+
+
 def non_negative_int(value: Any) -> None:
     """A whole number, 0 or more."""
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
