@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from flax_errors_ext.model.catalogue.discover import ErrorModule
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class ModuleRun:
     """A module's entries as one build ran them."""
 
@@ -25,6 +25,15 @@ class ModuleRun:
     extras: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
     """What each loaded extra derived from this run, by its extension's name: derived
     once for every page that shows the module (a history's row for this build)."""
+
+    def __repr__(self) -> str:
+        """The module's name and size.
+
+        Short, because Sphinx's event manager takes the repr of an event's arguments
+        (for its debug log) at every emit, once per entry rendered: the whole run's
+        would cost each entry time in proportion to its module's size.
+        """
+        return f"ModuleRun({self.module.name!r}, {len(self.outcomes)} entries)"
 
     def outcome(self, qualname: str) -> EntryOutcome | None:
         """The outcome of the entry of that name, if the module has it."""
