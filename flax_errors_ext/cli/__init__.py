@@ -32,9 +32,9 @@ _COMMANDS = {
     "index": ("catalogue.help_index", "index_command"),
     "check": ("runs.commands", "check_command"),
     "update": ("runs.commands", "update_command"),
-    "export": ("export.command", "export_command"),
 }
-"""Each command's module and function."""
+"""Each of the core's commands' module and function; an extra's command sets its own
+(``run``, :data:`~flax_errors_ext.cli.parser.COMMANDS_GROUP`)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -48,8 +48,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # (and --help) do without.
     from flax_errors_ext.cli.selection import UsageError
 
-    module, function = _COMMANDS[args.command]
-    command = getattr(importlib.import_module(f"flax_errors_ext.cli.{module}"), function)
+    command = getattr(args, "run", None)
+    if command is None:
+        module, function = _COMMANDS[args.command]
+        command = getattr(importlib.import_module(f"flax_errors_ext.cli.{module}"), function)
     try:
         return int(command(args))
     except UsageError as error:

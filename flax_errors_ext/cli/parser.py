@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     """The subparsers of ``flax-errors``, one per command."""
 
 PROG = "flax-errors"
+COMMANDS_GROUP = "flax_errors.commands"
+"""The entry points of the extras' commands (``flax_errors_ext.ext``): each names a
+module whose ``add(commands)`` adds its command, setting ``run`` (``args -> int``)
+as its default."""
 DEFAULT_CACHE_DIR = ".flax_errors_cache"
 
 
@@ -98,13 +102,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_index(commands, catalogue)
     _add_check(commands, catalogue, running)
     _add_update(commands, catalogue, running)
-    _add_export(commands)
+    _add_extra_commands(commands)
     return parser
 
 
 def _add_list(commands: _Commands, catalogue: argparse.ArgumentParser) -> None:
     """``list``: the entries and their status, read or recorded."""
-    listing = _add(
+    listing = add_command(
         commands,
         "list",
         [catalogue],
@@ -127,7 +131,7 @@ def _add_list(commands: _Commands, catalogue: argparse.ArgumentParser) -> None:
 
 def _add_explain(commands: _Commands, catalogue: argparse.ArgumentParser) -> None:
     """``explain``: one entry, found by name, URL or message."""
-    explain = _add(
+    explain = add_command(
         commands,
         "explain",
         [catalogue],
@@ -146,7 +150,7 @@ def _add_explain(commands: _Commands, catalogue: argparse.ArgumentParser) -> Non
 
 def _add_index(commands: _Commands, catalogue: argparse.ArgumentParser) -> None:
     """``index``: the help index, for the fix under a traceback."""
-    index = _add(
+    index = add_command(
         commands,
         "index",
         [catalogue],
@@ -171,7 +175,7 @@ def _add_check(
     commands: _Commands, catalogue: argparse.ArgumentParser, running: argparse.ArgumentParser
 ) -> None:
     """``check``: run the examples and report the failures."""
-    check = _add(
+    check = add_command(
         commands,
         "check",
         [catalogue, running],
@@ -203,7 +207,7 @@ def _add_update(
     commands: _Commands, catalogue: argparse.ArgumentParser, running: argparse.ArgumentParser
 ) -> None:
     """``update``: rewrite the drifted text."""
-    update = _add(
+    update = add_command(
         commands,
         "update",
         [catalogue, running],
@@ -223,52 +227,26 @@ def _add_update(
     update.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
 
 
-def _add_export(commands: _Commands) -> None:
-    """``export``: the patch that puts the catalogue into Flax's docstrings."""
-    export = _add(
-        commands,
-        "export",
-        [],
-        "Write a patch that puts the catalogue's examples into Flax's own docstrings.",
-        """\
-        Reads flax/errors.py and the catalogue files shipped for flax.errors, and
-        writes a unified diff against it (paths a/flax/errors.py and b/flax/errors.py:
-        patch -p1 or git apply takes it at the root of Flax's source tree). Each
-        catalogued class's docstring opens with the file's summary, keeps Flax's
-        prose and code blocks (with exact repairs to the few broken ones), and ends
-        with the file's explanation and an Examples: section holding one bad and
-        one good example that hold on every supported release, in Flax's style
-        (pyink's 80 columns and 2-space indents, URLs elided with ...); the site
-        built from the patched docstrings gives the same verdicts for them.
-        Paragraphs bound to one release stay on the site. Classes without a
-        catalogue file are left unchanged; exporting a patched file changes
-        nothing. Problems go to standard error, each at its file:line.""",
-    )
-    export.add_argument(
-        "--flax-source",
-        type=Path,
-        default=None,
-        metavar="PATH",
-        help="the flax/errors.py to patch (default: the installed flax's, found without "
-        "importing it)",
-    )
-    export.add_argument(
-        "-o",
-        "--output",
-        type=Path,
-        default=None,
-        metavar="FILE",
-        help="write the patch to FILE instead of standard output",
-    )
+def _add_extra_commands(commands: _Commands) -> None:
+    """Add the command of every extra installed, in name order."""
+    from importlib.metadata import entry_points
+
+    for found in sorted(entry_points(group=COMMANDS_GROUP), key=lambda e: e.name):
+        found.load().add(commands)
 
 
-def _add(
+def add_command(
     commands: _Commands,
     name: str,
     parents: list[argparse.ArgumentParser],
     summary: str,
     details: str,
 ) -> argparse.ArgumentParser:
+    """Add the command ``name`` to ``commands``; the parser its arguments go to.
+
+    Its ``--help`` shows the one-line ``summary``, the ``details`` (dedented) and the
+    exit statuses; ``parents`` are the option groups it shares with other commands.
+    """
     return commands.add_parser(
         name,
         parents=parents,

@@ -14,6 +14,9 @@ extra, so a project that lists only ``flax_errors_ext`` pays for none of them::
         "flax_errors_ext.ext.search",  # a pasted error text finds its entry in the site search
     ]
 
+The export (:mod:`.export`) is a command of ``flax-errors``, not a part of the
+build: the command line finds it through its entry point (``flax_errors.commands``).
+
 An extra whose model the core shares keeps it in the core: the history's
 (:mod:`flax_errors_ext.model.history`) is read by the command line's ``explain``
 too, so :mod:`.history` holds only its view of a build's run and its Sphinx parts.

@@ -2,7 +2,7 @@
 
 A library's docstring is shown as it is (:func:`~.parse.parse_prose`) and
 ``flax-errors export`` keeps it in the patched docstring
-(:mod:`flax_errors_ext.model.export.docstrings`). Where it is wrong (a code block
+(:mod:`flax_errors_ext.ext.export.model.docstrings`). Where it is wrong (a code block
 that cannot run, a shape swapped, markup that does not render), a
 :class:`DocstringFix` here replaces one exact text of one class's docstring (every
 occurrence of it) with the right one. Both take the repairs from

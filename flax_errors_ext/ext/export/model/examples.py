@@ -25,8 +25,7 @@ import io
 import tokenize
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.model.catalogue.records import ExampleKind
-from flax_errors_ext.model.export.style import (
+from flax_errors_ext.ext.export.model.style import (
     INDENT,
     NORMALIZE,
     WIDTH,
@@ -36,6 +35,7 @@ from flax_errors_ext.model.export.style import (
     wrapped_output,
     wrapped_prose,
 )
+from flax_errors_ext.model.catalogue.records import ExampleKind
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -5,9 +5,9 @@ from __future__ import annotations
 import doctest
 import textwrap
 
+from flax_errors_ext.ext.export.model.examples import examples_section, kept_examples
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleKind
-from flax_errors_ext.model.export.examples import examples_section, kept_examples
 
 LONG = "The first argument passed to an apply function should be a dictionary of collections."
 

@@ -5,7 +5,7 @@ file ``--flax-source`` names) and the catalogue files shipped for ``flax.errors`
 and writes a unified diff that ``patch -p1`` or ``git apply`` applies at the root of
 Flax's source tree: docstrings in Flax's style, each with one bad and one good
 example that hold on every supported release. What goes where is decided in
-:mod:`flax_errors_ext.model.export.docstrings`; the examples' code is formatted with
+:mod:`flax_errors_ext.ext.export.model.docstrings`; the examples' code is formatted with
 pyink (the ``export`` extra).
 """
 
@@ -19,10 +19,14 @@ from typing import TYPE_CHECKING
 from flax_errors_ext.cli.parser import PROG, ExitCode
 from flax_errors_ext.cli.runs.source_files import SourceFile
 from flax_errors_ext.cli.selection import UsageError
+from flax_errors_ext.ext.export.model.docstrings import (
+    ExportError,
+    export_docstrings,
+    unified_patch,
+)
+from flax_errors_ext.ext.export.model.style import FormatterMissingError
 from flax_errors_ext.model.catalogue.discover import SHIPPED_CATALOGUE, CatalogueFile
 from flax_errors_ext.model.catalogue.repairs import DOCSTRING_FIXES
-from flax_errors_ext.model.export.docstrings import ExportError, export_docstrings, unified_patch
-from flax_errors_ext.model.export.style import FormatterMissingError
 from flax_errors_ext.model.runs.update import UpdateError
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ import doctest
 
 import pytest
 
-from flax_errors_ext.model.export.style import (
+from flax_errors_ext.ext.export.model.style import (
     elided_links,
     flax_code,
     mentions_release,

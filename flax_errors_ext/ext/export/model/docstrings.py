@@ -1,10 +1,10 @@
 """Put the catalogue's examples into the library's own docstrings, as a patch.
 
 ``flax-errors export`` writes a patch against ``flax/errors.py`` that Flax's
-maintainers can keep, in Flax's style (:mod:`~flax_errors_ext.model.export.style`):
+maintainers can keep, in Flax's style (:mod:`~flax_errors_ext.ext.export.model.style`):
 after it the site can be built from Flax's docstrings alone, and gives the same
 verdicts for the examples they hold. A catalogued class's docstring becomes
-(:mod:`~flax_errors_ext.model.export.composition` composes it):
+(:mod:`~flax_errors_ext.ext.export.model.composition` composes it):
 
 - the file's summary, as the docstring's first line (the summary autodoc and the
   site show), wrapped to Flax's width; Flax's opening sentence stays, as the first
@@ -15,7 +15,7 @@ verdicts for the examples they hold. A catalogued class's docstring becomes
   (the same the site makes);
 - the file's explanation, rewrapped, less each paragraph bound to a release;
 - an ``Examples:`` section with one bad and one good example
-  (:mod:`~flax_errors_ext.model.export.examples`); the site keeps the rest.
+  (:mod:`~flax_errors_ext.ext.export.model.examples`); the site keeps the rest.
 
 Lines keep the docstring's indentation. A docstring that then holds a backslash
 becomes raw (``r\"\"\"``) where Flax's own text holds none, so that the doctests read
@@ -33,25 +33,25 @@ import dataclasses
 import difflib
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.model.catalogue.parse import parse_docstring
-from flax_errors_ext.model.catalogue.records import FormatProblem, Location
-from flax_errors_ext.model.export.composition import compose, flax_prose, our_lines
-from flax_errors_ext.model.export.examples import examples_section, kept_examples
-from flax_errors_ext.model.export.literals import (
+from flax_errors_ext.ext.export.model.composition import compose, flax_prose, our_lines
+from flax_errors_ext.ext.export.model.examples import examples_section, kept_examples
+from flax_errors_ext.ext.export.model.literals import (
     STRING_PREFIX,
     is_one_string,
     line_starts,
     source_index,
     string_literal,
 )
+from flax_errors_ext.model.catalogue.parse import parse_docstring
+from flax_errors_ext.model.catalogue.records import FormatProblem, Location
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
+    from flax_errors_ext.ext.export.model.examples import Section
     from flax_errors_ext.model.catalogue.discover import CatalogueFile
     from flax_errors_ext.model.catalogue.records import ErrorEntry
     from flax_errors_ext.model.catalogue.repairs import DocstringFix
-    from flax_errors_ext.model.export.examples import Section
 
 
 class ExportError(Exception):

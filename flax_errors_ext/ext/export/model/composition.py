@@ -1,6 +1,6 @@
 """A docstring made of Flax's prose and the catalogue's parts, chunk by chunk.
 
-What :mod:`~flax_errors_ext.model.export.docstrings` writes into a class: the
+What :mod:`~flax_errors_ext.ext.export.model.docstrings` writes into a class: the
 catalogue file's summary, Flax's own prose less what the export wrote before (so
 that a second export adds nothing), then the file's explanation and examples.
 Docstrings are compared in chunks (runs of non-blank lines, dedented), not in
@@ -13,17 +13,17 @@ import re
 import textwrap
 from typing import TYPE_CHECKING
 
+from flax_errors_ext.ext.export.model.style import WIDTH, mentions_release, wrapped_prose
 from flax_errors_ext.model.catalogue.parse import SECTION_TITLES
 from flax_errors_ext.model.catalogue.records import FormatProblem
 from flax_errors_ext.model.catalogue.repairs import repaired
-from flax_errors_ext.model.export.style import WIDTH, mentions_release, wrapped_prose
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from flax_errors_ext.ext.export.model.examples import Section
     from flax_errors_ext.model.catalogue.records import Location
     from flax_errors_ext.model.catalogue.repairs import DocstringFix
-    from flax_errors_ext.model.export.examples import Section
 
 
 def flax_prose(

@@ -22,19 +22,19 @@ import pytest
 from pyink.mode import QuoteStyle
 
 from flax_errors_ext.cli import ExitCode, main
-from flax_errors_ext.cli.export import command as cli_export
-from flax_errors_ext.model.catalogue.discover import CatalogueFile
-from flax_errors_ext.model.catalogue.parse import parse_docstring
-from flax_errors_ext.model.catalogue.records import ExampleKind
-from flax_errors_ext.model.catalogue.repairs import DOCSTRING_FIXES, DocstringFix
-from flax_errors_ext.model.export.docstrings import (
+from flax_errors_ext.ext.export.cli import command as cli_export
+from flax_errors_ext.ext.export.model.docstrings import (
     Exported,
     ExportError,
     export_docstrings,
     unified_patch,
 )
-from flax_errors_ext.model.export.examples import kept_examples
-from flax_errors_ext.model.export.style import mentions_release
+from flax_errors_ext.ext.export.model.examples import kept_examples
+from flax_errors_ext.ext.export.model.style import mentions_release
+from flax_errors_ext.model.catalogue.discover import CatalogueFile
+from flax_errors_ext.model.catalogue.parse import parse_docstring
+from flax_errors_ext.model.catalogue.records import ExampleKind
+from flax_errors_ext.model.catalogue.repairs import DOCSTRING_FIXES, DocstringFix
 
 FLAX_FIXES = DOCSTRING_FIXES["flax.errors"]
 

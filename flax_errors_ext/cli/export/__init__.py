@@ -1,1 +1,0 @@
-"""``flax-errors export``: the catalogue's examples as a patch to a library's docstrings."""
