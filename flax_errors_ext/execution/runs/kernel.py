@@ -28,6 +28,7 @@ import time
 import uuid
 from typing import TYPE_CHECKING, Any
 
+import zmq
 from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
 
@@ -44,6 +45,8 @@ _REPLY_WAIT_S = 1.0
 """How long a ``kernel_info`` request waits for its reply before the kernel is looked at."""
 _IDLE_WAIT_S = 0.05
 """How long, after the reply, its idle status may take before the request is sent again."""
+_RECONNECT_MS = 2
+"""How soon a client's socket tries again to reach a kernel not yet listening."""
 _STOP_POLL_S = 0.002
 _STOP_WAIT_S = 5.0
 """How long a killed kernel may take to end before it is left to end on its own."""
@@ -101,7 +104,7 @@ async def run_in_kernel(
             await manager.start_kernel(cwd=str(cwd), stdout=stream, stderr=stream)
         except Exception as error:
             raise KernelStartError(f"the kernel could not be launched: {error}") from error
-        kernel = manager.client()
+        kernel = _client(manager)
         try:
             # No stdin channel, as nbclient has none for a client of its own: an example
             # that asks for input fails at once (StdinNotImplementedError), not at the
@@ -127,17 +130,31 @@ async def run_in_kernel(
             await _shut_down(manager)
 
 
+def _client(manager: _KernelManager) -> AsyncKernelClient:
+    """A client of ``manager``'s kernel whose sockets reach it as soon as it listens.
+
+    The client connects before the kernel, just forked, has made its sockets, and
+    ZeroMQ tries again only after its reconnect interval (0.1 s by default): every
+    entry would wait that long, about twice what a forked kernel takes to start.
+    The client's context is its own, so the setting is this client's alone.
+    """
+    kernel = manager.client()
+    kernel.context.setsockopt(zmq.RECONNECT_IVL, _RECONNECT_MS)
+    return kernel
+
+
 async def _until_ready(kernel: AsyncKernelClient, timeout: float) -> None:
     """Wait until the kernel answers and its IOPub messages reach this client.
 
     As jupyter_client's ``wait_for_ready`` does, but without its last step: a fixed
     wait of 0.2 s for stray IOPub messages, which no kernel sends here, and which
-    every entry would pay however light its examples. Ready is the
-    kernel's own *idle* status for a ``kernel_info`` request, on IOPub: IOPub keeps
-    the kernel's order, so every start-up message came before it. The shell reply
-    comes however late the kernel starts; its idle status only once this client's
-    IOPub subscription has reached the kernel (until then, messages are dropped), so
-    a reply without one is asked again.
+    every entry would pay however light its examples. IOPub drops every message
+    sent before this client's subscription reaches the kernel, so the kernel is
+    ready once it has replied to a ``kernel_info`` request and IOPub is known to
+    reach this client: by the kernel's ``iopub_welcome`` (sent for each new
+    subscription, from ipykernel 7.2), or by its *idle* status for a request
+    asked. An older kernel sends no welcome, and its first idle status comes
+    before the subscription as a rule, so a reply without either is asked again.
 
     Raises:
         RuntimeError: the kernel died, or did not answer within ``timeout`` seconds.
@@ -150,7 +167,7 @@ async def _until_ready(kernel: AsyncKernelClient, timeout: float) -> None:
             if not await kernel.is_alive():
                 raise RuntimeError("Kernel died before replying to kernel_info")
             continue
-        if await _idle_after(kernel, asked, wait=_IDLE_WAIT_S):
+        if await _iopub_reaches(kernel, asked, wait=_IDLE_WAIT_S):
             return
     raise RuntimeError(f"Kernel didn't respond in {timeout:.0f} seconds")
 
@@ -162,14 +179,21 @@ async def _replied(kernel: AsyncKernelClient, asked: set[str], *, wait: float) -
     )
 
 
-async def _idle_after(kernel: AsyncKernelClient, asked: set[str], *, wait: float) -> bool:
-    """Whether an IOPub *idle* status for one of the ``asked`` requests comes within ``wait``."""
+async def _iopub_reaches(kernel: AsyncKernelClient, asked: set[str], *, wait: float) -> bool:
+    """Whether IOPub shows within ``wait`` that it reaches this client.
+
+    The kernel's welcome to this subscription, or its idle status for one of the
+    ``asked`` requests.
+    """
     return await _message_within(
         kernel.get_iopub_msg,
         lambda message: (
-            message["msg_type"] == "status"
-            and message["content"].get("execution_state") == "idle"
-            and message["parent_header"].get("msg_id") in asked
+            message["msg_type"] == "iopub_welcome"
+            or (
+                message["msg_type"] == "status"
+                and message["content"].get("execution_state") == "idle"
+                and message["parent_header"].get("msg_id") in asked
+            )
         ),
         wait,
     )

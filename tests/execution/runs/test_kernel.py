@@ -1,16 +1,21 @@
-"""An entry's kernel: a start that fails says why, and a forked kernel writes where told."""
+"""An entry's kernel: ready at once; a start that fails says why; forked, it writes where told."""
 
 from __future__ import annotations
 
 import asyncio
+import importlib.metadata
 import os
+import queue
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import nbformat
 import pytest
+import zmq
 from nbclient.exceptions import CellExecutionError
+from packaging.version import Version
 
 from flax_errors_ext.execution.fork_server.client import WarmKernelServer
 from flax_errors_ext.execution.fork_server.protocol import SERVER_ENV_VAR
@@ -18,6 +23,9 @@ from flax_errors_ext.execution.runs import kernel
 from flax_errors_ext.execution.runs.kernel import KernelStartError, run_in_kernel
 from flax_errors_ext.execution.runs.kernelspec import KERNELSPEC, install_kernelspec
 from tests.execution.runs.failing_kernels import failing_kernelspec
+
+if TYPE_CHECKING:
+    from jupyter_client.asynchronous.client import AsyncKernelClient
 
 pytestmark = pytest.mark.kernels
 
@@ -28,6 +36,85 @@ def _notebook() -> nbformat.NotebookNode:
         metadata={"kernelspec": KERNELSPEC},
     )
     return notebook
+
+
+class _IOPub:
+    """A client's IOPub channel holding ``messages``; empty, it waits no more."""
+
+    def __init__(self, *messages: dict[str, Any]) -> None:
+        self.messages = list(messages)
+
+    async def get_iopub_msg(self, timeout: float) -> dict[str, Any]:
+        if not self.messages:
+            raise queue.Empty
+        return self.messages.pop(0)
+
+
+def _message(msg_type: str, parent: str = "", **content: str) -> dict[str, Any]:
+    return {
+        "msg_type": msg_type,
+        "parent_header": {"msg_id": parent} if parent else {},
+        "content": content,
+    }
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        [_message("iopub_welcome", subscription="")],
+        [_message("stream", name="stdout", text="hi"), _message("iopub_welcome")],
+        [_message("status", "asked", execution_state="busy"),
+         _message("status", "asked", execution_state="idle")],
+    ],
+    ids=["welcome", "welcome-after-others", "idle-for-a-request-asked"],
+)  # fmt: skip
+def test_iopub_reaches_the_client_once_welcomed_or_idle_for_a_request_asked(
+    messages: list[dict[str, Any]],
+) -> None:
+    iopub: Any = _IOPub(*messages)
+    assert asyncio.run(kernel._iopub_reaches(iopub, {"asked"}, wait=1.0))
+
+
+def test_an_idle_status_for_another_request_does_not_show_iopub_reaches_the_client() -> None:
+    iopub: Any = _IOPub(_message("status", "another", execution_state="idle"))
+    assert not asyncio.run(kernel._iopub_reaches(iopub, {"asked"}, wait=1.0))
+
+
+@pytest.mark.skipif(
+    Version(importlib.metadata.version("ipykernel")) < Version("7.2"),
+    reason="ipykernel sends iopub_welcome from 7.2 on",
+)
+def test_a_kernel_is_ready_after_one_kernel_info_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its welcome to the client's subscription says IOPub reaches it: no request again."""
+    monkeypatch.setenv("JUPYTER_PATH", "")
+    install_kernelspec(tmp_path / "jupyter")
+    rounds: list[int] = []
+    replied = kernel._replied
+
+    async def counted(client: AsyncKernelClient, asked: set[str], *, wait: float) -> bool:
+        rounds.append(len(asked))
+        return await replied(client, asked, wait=wait)
+
+    monkeypatch.setattr(kernel, "_replied", counted)
+    notebook = _notebook()
+    asyncio.run(run_in_kernel(notebook, tmp_path, timeout=60, output=tmp_path / "kernel.log"))
+    assert notebook.cells[0].outputs[0]["data"]["text/plain"] == "2"
+    assert rounds == [1]
+
+
+def test_a_client_tries_again_at_once_to_reach_a_kernel_not_yet_listening() -> None:
+    client = kernel._client(kernel._KernelManager(kernel_name=KERNELSPEC["name"]))
+    with (
+        zmq.Context() as other,
+        client.context.socket(zmq.DEALER) as ours,
+        other.socket(zmq.DEALER) as theirs,
+    ):
+        assert ours.getsockopt(zmq.RECONNECT_IVL) == kernel._RECONNECT_MS
+        # Set on the client's own context, not on every socket of the process.
+        assert theirs.getsockopt(zmq.RECONNECT_IVL) == 100  # ZeroMQ's default
+    client.context.term()
 
 
 def test_a_kernel_that_exits_at_once_says_its_status_and_what_it_wrote(
