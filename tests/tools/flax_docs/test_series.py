@@ -90,3 +90,6 @@ def test_the_committed_series_adds_the_extra_then_docs_nnx_then_docs() -> None:
     assert "+flax_errors_execution_mode = 'cache'" in conf
     linen = patches[2].path.read_text("utf-8")
     assert "+flax_errors_base_url = 'https://flax-linen.readthedocs.io/en/latest'" in linen
+    # Both sites show each error across its recorded releases.
+    for patch in (conf, linen):
+        assert "+  'flax_errors_ext',\n+  'flax_errors_ext.ext.history',\n" in patch
