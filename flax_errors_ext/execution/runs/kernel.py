@@ -44,7 +44,8 @@ STARTUP_TIMEOUT_S = 120.0
 _REPLY_WAIT_S = 1.0
 """How long a ``kernel_info`` request waits for its reply before the kernel is looked at."""
 _IDLE_WAIT_S = 0.05
-"""How long, after the reply, its idle status may take before the request is sent again."""
+"""How long, after the reply, IOPub may take to show it reaches the client before the
+request is sent again."""
 _RECONNECT_MS = 2
 """How soon a client's socket tries again to reach a kernel not yet listening."""
 _STOP_POLL_S = 0.002
@@ -153,8 +154,8 @@ async def _until_ready(kernel: AsyncKernelClient, timeout: float) -> None:
     ready once it has replied to a ``kernel_info`` request and IOPub is known to
     reach this client: by the kernel's ``iopub_welcome`` (sent for each new
     subscription, from ipykernel 7.2), or by its *idle* status for a request
-    asked. An older kernel sends no welcome, and its first idle status comes
-    before the subscription as a rule, so a reply without either is asked again.
+    asked. An older kernel sends no welcome, and its idle status may come before
+    the subscription does, so a reply without either is asked again.
 
     Raises:
         RuntimeError: the kernel died, or did not answer within ``timeout`` seconds.
