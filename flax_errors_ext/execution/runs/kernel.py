@@ -43,7 +43,7 @@ STARTUP_TIMEOUT_S = 120.0
 """How long a kernel may take to answer once started (a busy machine's builds)."""
 _REPLY_WAIT_S = 1.0
 """How long a ``kernel_info`` request waits for its reply before the kernel is looked at."""
-_IDLE_WAIT_S = 0.05
+_IOPUB_WAIT_S = 0.05
 """How long, after the reply, IOPub may take to show it reaches the client before the
 request is sent again."""
 _RECONNECT_MS = 2
@@ -136,7 +136,7 @@ def _client(manager: _KernelManager) -> AsyncKernelClient:
 
     The client connects before the kernel, just forked, has made its sockets, and
     ZeroMQ tries again only after its reconnect interval (0.1 s by default): every
-    entry would wait that long, about twice what a forked kernel takes to start.
+    entry would wait that long, longer than a forked kernel takes to start.
     The client's context is its own, so the setting is this client's alone.
     """
     kernel = manager.client()
@@ -168,7 +168,7 @@ async def _until_ready(kernel: AsyncKernelClient, timeout: float) -> None:
             if not await kernel.is_alive():
                 raise RuntimeError("Kernel died before replying to kernel_info")
             continue
-        if await _iopub_reaches(kernel, asked, wait=_IDLE_WAIT_S):
+        if await _iopub_reaches(kernel, asked, wait=_IOPUB_WAIT_S):
             return
     raise RuntimeError(f"Kernel didn't respond in {timeout:.0f} seconds")
 
