@@ -17,7 +17,6 @@ Run by ``bench_build.py`` as ``python benchmarks/bench_floor.py CATALOGUE_DIR``.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import sys
 import tempfile
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING
 from flax_errors_ext.cli.project import DEFAULT_MODULES
 from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.execution.fork_server.preload import preload
+from flax_errors_ext.execution.runs.forked import run_forked
 from flax_errors_ext.execution.runs.in_process import run_here
 from flax_errors_ext.execution.runs.kernelspec import compilation_cache_env
 from flax_errors_ext.execution.runs.run import default_jobs
@@ -62,10 +62,12 @@ def main() -> None:
                 statements = [s for example in entry.examples for s in example.statements]
                 if any(not s.skip for s in statements):
                     entries.append((entry.qualname, statements))
-        fork = multiprocessing.get_context("fork")
-        # maxtasksperchild=1: a fresh process for every entry.
-        with fork.Pool(args.jobs or default_jobs(), maxtasksperchild=1) as pool:
-            ran = sum(pool.starmap(run_entry, entries, chunksize=1))
+        calls = [(run_entry, entry) for entry in entries]
+        outcomes = list(run_forked(calls, jobs=args.jobs or default_jobs()))
+    failed = [o.failure for o in outcomes if o.failure]
+    if failed:
+        raise SystemExit(f"{len(failed)} of {len(calls)} entries did not run; first: {failed[0]}")
+    ran = sum(o.value for o in outcomes)
     print(f"{len(entries)} entries, {ran} statements", file=sys.stderr)
 
 

@@ -34,18 +34,14 @@ import argparse
 import importlib
 import importlib.metadata
 import json
-import multiprocessing
 import os
-import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
-    from multiprocessing.connection import Connection
+    from collections.abc import Mapping, Sequence
     from types import ModuleType
 
     from flax_errors_ext.model.catalogue.records import ErrorEntry, Example
@@ -86,7 +82,7 @@ def main() -> int:
     os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
     entries = read_catalogue(args.catalogue, args.only)
     module = import_module(args.catalogue.name)
-    device = in_child(_device, (), args.timeout)
+    from flax_errors_ext.execution.runs.forked import run_forked
     from flax_errors_ext.model.history.releases import Release, ReleaseRun
     from flax_errors_ext.model.runs.fingerprint import Device
 
@@ -96,7 +92,7 @@ def main() -> int:
         versions["jax"],
         versions["jaxlib"],
         sys.version.split()[0],
-        Device.from_json(device[0]),
+        Device.from_json(next(run_forked([(_device, ())], timeout=args.timeout)).value),
     )
     classes = exception_classes(module)
     rules = read_rules(args.rewrites, release.flax)
@@ -159,6 +155,7 @@ def load_ours() -> None:
         "flax_errors_ext.model.runs.fingerprint",
         "flax_errors_ext.model.runs.tracebacks",
         "flax_errors_ext.execution.runs.in_kernel",
+        "flax_errors_ext.execution.runs.forked",
     ):
         importlib.import_module(name)
     loaded = sorted(name for name in NOT_LOADED_BY_US if name in sys.modules)
@@ -206,6 +203,7 @@ def run_entry(
     changed it. One whose ``:holds for:`` line does not admit the release's
     ``versions`` is not run, and its record says so.
     """
+    from flax_errors_ext.execution.runs.forked import run_forked
     from flax_errors_ext.model.catalogue.conditions import describe, versions_named
     from flax_errors_ext.model.catalogue.records import StatementRun
     from flax_errors_ext.model.history.example_runs import bad_examples, judge_run
@@ -228,9 +226,9 @@ def run_entry(
             runs.append(judge_run(example, None, accepted, why))
             continue
         runnable, made = rewrite(example, rules)
-        records, failure = in_child(_run_example, (entry.qualname, runnable), timeout)
-        statements = None if records is None else [StatementRun.from_json(r) for r in records]
-        runs.append(judge_run(example, statements, accepted, failure, import_roots(), made))
+        (ran,) = run_forked([(_run_example, (entry.qualname, runnable))], timeout=timeout)
+        statements = None if ran.failure else [StatementRun.from_json(r) for r in ran.value]
+        runs.append(judge_run(example, statements, accepted, ran.failure, import_roots(), made))
     return EntryRun(present, tuple(runs))
 
 
@@ -246,45 +244,6 @@ def _device() -> dict[str, Any]:
     from flax_errors_ext.execution.runs.in_kernel import device_record
 
     return device_record()
-
-
-def in_child(target: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> tuple[Any, str]:
-    """``target(*args)`` in a forked process: its result and "", or None and why not."""
-    workdir = tempfile.mkdtemp(prefix="flax-history-")
-    fork = multiprocessing.get_context("fork")
-    receive, send = fork.Pipe(duplex=False)
-    process = fork.Process(target=_child, args=(send, workdir, target, args), daemon=True)
-    process.start()
-    send.close()
-    try:
-        if not receive.poll(timeout):
-            return None, f"timed out after {timeout:g} s"
-        try:
-            status, value = receive.recv()
-        except EOFError:
-            process.join(5)
-            return None, f"the process died (exit code {process.exitcode})"
-        if status == "interrupted":
-            raise KeyboardInterrupt
-        return (value, "") if status == "ok" else (None, f"the runner failed: {value}")
-    finally:
-        if process.is_alive():
-            process.kill()
-        process.join()
-        receive.close()
-        shutil.rmtree(workdir, ignore_errors=True)
-
-
-def _child(
-    send: Connection, workdir: str, target: Callable[..., Any], args: tuple[Any, ...]
-) -> None:
-    os.chdir(workdir)
-    try:
-        send.send(("ok", target(*args)))
-    except KeyboardInterrupt:
-        send.send(("interrupted", None))
-    except BaseException as error:
-        send.send(("error", repr(error)))
 
 
 class Progress:

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from flax_errors_ext.execution.catalogue.modules import load_module
+from flax_errors_ext.execution.runs.forked import run_forked
 from flax_errors_ext.execution.runs.in_kernel import device_record
 from flax_errors_ext.execution.runs.in_process import run_here
 from flax_errors_ext.execution.runs.kernel_environment import package_versions
@@ -48,13 +48,10 @@ MODULES = (
 )
 """What ``flax-errors check`` catalogues without a ``conf.py``, so that both make one
 catalogue's runs (``nox -s devices -- --merge`` refuses runs of two)."""
-ENTRIES: list[ErrorEntry] = []
-"""Read before the processes fork, so that each child finds its entry by number."""
 
 
-def run_entry(index: int) -> tuple[list[dict[str, Any]], dict[str, Any] | str]:
+def run_entry(entry: ErrorEntry) -> tuple[list[dict[str, Any]], dict[str, Any] | str]:
     """In a fresh child: run one entry's statements; its records and the device."""
-    entry = ENTRIES[index]
     records = run_here(entry.qualname, [s for e in entry.examples for s in e.statements])
     try:
         device: dict[str, Any] | str = device_record()
@@ -90,33 +87,28 @@ def main() -> int:
     # Set before any module imports jax: each process only looks at the device, and
     # none may claim most of its memory.
     os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
-    for name in MODULES:
-        ENTRIES.extend(
-            e
-            for e in load_module(name).entries
-            if e.examples and (not args.names or e.name in args.names)
-        )
+    entries = [
+        e
+        for name in MODULES
+        for e in load_module(name).entries
+        if e.examples and (not args.names or e.name in args.names)
+    ]
     records: list[EntryRecord] = []
-    fork = multiprocessing.get_context("fork")
-    with fork.Pool(args.jobs, maxtasksperchild=1) as pool:
-        pending = [pool.apply_async(run_entry, (i,)) for i in range(len(ENTRIES))]
-        for entry, result in zip(ENTRIES, pending, strict=True):
-            try:
-                runs, device = result.get(timeout=args.timeout)
-                why = ""
-            except Exception as error:
-                runs, device, why = None, {}, f"the process failed: {error!r}"
-            results = judged(entry, runs, why)
-            records.append(
-                entry_record(
-                    entry,
-                    results,
-                    executed=True,
-                    device=Device.from_json(device),
-                    versions=package_versions(),
-                )
+    calls = [(run_entry, (entry,)) for entry in entries]
+    ran = run_forked(calls, jobs=args.jobs, timeout=args.timeout)
+    for entry, outcome in zip(entries, ran, strict=True):
+        runs, device = outcome.value or (None, {})
+        results = judged(entry, runs, f"the process failed: {outcome.failure}")
+        records.append(
+            entry_record(
+                entry,
+                results,
+                executed=True,
+                device=Device.from_json(device),
+                versions=package_versions(),
             )
-            print(f"{records[-1].status:<12} {entry.qualname}", file=sys.stderr, flush=True)
+        )
+        print(f"{records[-1].status:<12} {entry.qualname}", file=sys.stderr, flush=True)
     document = errors_document(records, executed=[r.qualname for r in records])
     document["python"] = sys.version.split()[0]
     args.out.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
