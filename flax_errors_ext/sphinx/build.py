@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -215,7 +216,20 @@ def outdated_by_environment(
         if touched is not None:
             LOGGER.info(f"flax-errors: {touched} changed since {docname} ran; reading it again")
             outdated.add(docname)
-    return sorted(outdated & set(by_doc))
+    # A page that shows a group of message entries, whose folder has gained or lost one.
+    regrouped = {
+        docname
+        for docname, folders in CatalogueCollector.folders(env).items()
+        if any(_modified(folder) != seen for folder, seen in folders.items())
+    }
+    return sorted((outdated & set(by_doc)) | (regrouped & env.found_docs))
+
+
+def _modified(path: str) -> int | None:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return None
 
 
 def start_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:

@@ -60,7 +60,7 @@ def read_now(env: BuildEnvironment) -> set[str]:
 
 
 class CatalogueCollector(EnvironmentCollector):
-    """Keeps each document's entry records and the files its runs loaded."""
+    """Keeps each document's entry records, the files its runs loaded, the folders it read."""
 
     @staticmethod
     def records(env: BuildEnvironment) -> dict[str, list[EntryRecord]]:
@@ -72,6 +72,17 @@ class CatalogueCollector(EnvironmentCollector):
         """By docname, every file the runs of its entries loaded (cached runs too)."""
         return kept(env, "loaded", dict)
 
+    @staticmethod
+    def folders(env: BuildEnvironment) -> dict[str, dict[str, int]]:
+        """By docname, the folders its entries are read from, each with its ``st_mtime_ns``.
+
+        A group of message entries is a folder of catalogue files: a file added to it
+        or removed from it adds or drops an entry. Sphinx cannot be told of it, since
+        it takes a folder noted as a dependency for a missing file and reads the page
+        again in every build; ``env-get-outdated`` compares these instead.
+        """
+        return kept(env, "folders", dict)
+
     @classmethod
     def by_qualname(cls, env: BuildEnvironment) -> dict[str, tuple[str, EntryRecord]]:
         """Each entry's docname and record, by full dotted name."""
@@ -81,6 +92,7 @@ class CatalogueCollector(EnvironmentCollector):
         """Forget a document's records before it is read again."""
         self.records(env).pop(docname, None)
         self.loaded(env).pop(docname, None)
+        self.folders(env).pop(docname, None)
 
     def merge_other(
         self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
@@ -93,6 +105,8 @@ class CatalogueCollector(EnvironmentCollector):
                 read_now(env).add(docname)
             if docname in their_files:
                 self.loaded(env)[docname] = their_files[docname]
+            if docname in self.folders(other):
+                self.folders(env)[docname] = self.folders(other)[docname]
 
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
         """File the records the directive left in the doctree, and drop the nodes."""

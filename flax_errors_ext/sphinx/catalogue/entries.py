@@ -47,6 +47,7 @@ from flax_errors_ext.sphinx.context import BuildContext, build_context
 from flax_errors_ext.sphinx.extras import entry_extras
 from flax_errors_ext.sphinx.loggers import LOGGER, warn
 from flax_errors_ext.sphinx.site.linked_tracebacks import source_links
+from flax_errors_ext.sphinx.state import CatalogueCollector
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -93,7 +94,11 @@ class EntryRenderer(SphinxDirective):
             warn(str(error), WarningSubtype.IMPORT, self.get_location())
             return None
         module = found.module
-        self.env.note_dependency(str(module.path))
+        if module.path.is_dir():
+            folders = CatalogueCollector.folders(self.env).setdefault(self.env.docname, {})
+            folders[str(module.path)] = module.path.stat().st_mtime_ns
+        else:
+            self.env.note_dependency(str(module.path))
         # Where its docstrings' references link (see flax_errors_ext.sphinx.catalogue.foreign).
         for site in SITES:
             self.env.note_dependency(str(site.path))

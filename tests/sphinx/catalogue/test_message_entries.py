@@ -68,3 +68,29 @@ def test_a_library_rewording_its_message_fails_the_build_however_warm_the_cache(
     ), text
     assert "+ValueError: bad rate from 'one tenth'" in text
     assert read_catalogue(Path(again.outdir))["executed"] == ["demo.messages.RateUnreadable"]
+
+
+@pytest.mark.sphinx("html", testroot="messages")
+def test_a_message_group_is_read_again_only_when_its_folder_gains_an_entry(
+    app: SphinxTestApp, make_app: Callable[..., SphinxTestApp]
+) -> None:
+    app.build()
+    assert app.statuscode == 0, app.warning.getvalue()
+
+    unchanged = make_app("html", srcdir=app.srcdir)
+    unchanged.build()
+    assert "0 added, 0 changed, 0 removed" in unchanged.status.getvalue()
+
+    folder = Path(app.srcdir) / "catalogue" / "demo.messages"
+    (folder / "SettingMissing.txt").write_text((folder / "KeyMissingFromMapping.txt").read_text())
+    stat = folder.stat()
+    os.utime(folder, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    again = make_app("html", srcdir=app.srcdir)
+    again.build()
+
+    assert again.statuscode == 0, again.warning.getvalue()
+    outdir = Path(again.outdir)
+    assert entry(read_catalogue(outdir), "SettingMissing")["status"] == "passed"
+    # The group's page is read again, and lists the entry its folder gained.
+    group_page = (outdir / "api_reference" / "demo.messages.html").read_text()
+    assert "SettingMissing" in group_page
