@@ -83,7 +83,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=4)
     parser.add_argument("--timeout", type=int, default=300)
     parser.add_argument("names", nargs="*", help="short class names to run (default: all)")
-    args = parser.parse_args()
+    args = parser.parse_intermixed_args()  # OUT.json --jobs N NAME..., as its usage reads
     # Set before any module imports jax: each process only looks at the device, and
     # none may claim most of its memory.
     os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
