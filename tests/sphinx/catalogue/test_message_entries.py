@@ -19,6 +19,13 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.kernels
 
 
+def _modified_later(path: Path) -> None:
+    """Move ``path``'s modification time on, so that a file system's coarse clock
+    cannot hide the edit from the next build."""
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+
+
 @pytest.mark.sphinx("html", testroot="messages")
 def test_each_message_entry_has_a_page_its_class_and_where_the_library_raises_it(
     app: SphinxTestApp,
@@ -53,8 +60,7 @@ def test_a_library_rewording_its_message_fails_the_build_however_warm_the_cache(
     assert app.statuscode == 0, app.warning.getvalue()
     library = Path(app.srcdir) / "demo_lib.py"
     library.write_text(library.read_text().replace("cannot read a learning rate", "bad rate"))
-    stat = library.stat()
-    os.utime(library, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    _modified_later(library)
 
     again = make_app("html", srcdir=app.srcdir)
     again.build()
@@ -83,8 +89,7 @@ def test_a_message_group_is_read_again_only_when_its_folder_gains_an_entry(
 
     folder = Path(app.srcdir) / "catalogue" / "demo.messages"
     (folder / "SettingMissing.txt").write_text((folder / "KeyMissingFromMapping.txt").read_text())
-    stat = folder.stat()
-    os.utime(folder, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    _modified_later(folder)
     again = make_app("html", srcdir=app.srcdir)
     again.build()
 
