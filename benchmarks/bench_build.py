@@ -144,10 +144,7 @@ def baseline(site: Site) -> float:
 
 def floor(site: Site) -> float:
     """Every entry in a fresh forked process of its own, without Jupyter or Sphinx."""
-    command = [sys.executable, str(Path(__file__).with_name("bench_floor.py"))]
-    return bench_scaling.timed(
-        [*command, str(site.root / "catalogue")], cwd=site.root, env=bench_scaling.isolated_env()
-    )
+    return bench_scaling.floor_seconds(site.root / "catalogue", site.root)
 
 
 def check(site: Site) -> float:

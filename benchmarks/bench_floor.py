@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING
 from flax_errors_ext.cli.project import DEFAULT_MODULES
 from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.execution.fork_server.preload import preload
-from flax_errors_ext.execution.runs.forked import run_forked
 from flax_errors_ext.execution.runs.in_process import run_here
 from flax_errors_ext.execution.runs.kernelspec import compilation_cache_env
 from flax_errors_ext.execution.runs.run import default_jobs
+from tools.forked import run_forked
 
 if TYPE_CHECKING:
     from flax_errors_ext.model.catalogue.records import Statement

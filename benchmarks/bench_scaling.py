@@ -73,6 +73,21 @@ def isolated_env() -> dict[str, str]:
     }
 
 
+def floor_seconds(
+    catalogue_dir: Path, cwd: Path, *options: str, paths: tuple[str, ...] = ()
+) -> float:
+    """Seconds of ``bench_floor.py`` over ``catalogue_dir``, with ``paths`` importable.
+
+    The repository's root is on its path too: its forked runner is one of the
+    repository's tools, which are not installed.
+    """
+    command = [sys.executable, str(Path(__file__).with_name("bench_floor.py"))]
+    repo = str(Path(__file__).resolve().parents[1])
+    python_path = [*paths, repo, *filter(None, [os.environ.get("PYTHONPATH")])]
+    env = {**isolated_env(), "PYTHONPATH": os.pathsep.join(python_path)}
+    return timed([*command, str(catalogue_dir), *options], cwd, env)
+
+
 class Catalogue(Protocol):
     """What the scaling measure builds: a Sphinx project with a catalogue."""
 
@@ -120,11 +135,8 @@ class Library:
 
     def floor(self) -> float:
         """The library's entries, one fresh forked process each (bench_floor.py)."""
-        command = [sys.executable, str(Path(__file__).with_name("bench_floor.py"))]
-        command += [str(self.root / "catalogue"), "--module", f"{PACKAGE}.errors"]
-        paths = [str(self.root), *filter(None, [os.environ.get("PYTHONPATH")])]
-        env = {**isolated_env(), "PYTHONPATH": os.pathsep.join(paths)}
-        return timed(command, cwd=self.root, env=env)
+        module = ("--module", f"{PACKAGE}.errors")
+        return floor_seconds(self.root / "catalogue", self.root, *module, paths=(str(self.root),))
 
     def entries(self, name: str) -> int:
         """How many entries the build called ``name`` shows."""

@@ -1,12 +1,13 @@
 """Calls run each in a process forked for it alone, a few at a time, each with a timeout.
 
-Where examples run without Jupyter (a device where only JAX and Flax are installed,
-an old Flax release's venv, the isolation floor's bench), this is how each gets a
-fresh process: forked from the caller, which has imported what they share, and
-started in an empty working directory of its own, so that no example sees the
-state or the files of another. A call that hangs is killed at its timeout and one
-that crashes its process is told of; the others run on. What runs in the child is
-the caller's (most often :func:`~.in_process.run_here`).
+Where this repository runs examples without Jupyter (the device runner, where only
+JAX and Flax are installed; the history's runner, in an old Flax release's venv; the
+isolation floor's bench), this is how each gets a fresh process: forked from the
+caller, which has imported what they share, and started in an empty working
+directory of its own, so that no example sees the state or the files of another. A
+call that hangs is killed at its timeout and one that crashes its process is told
+of; the others run on. What runs in the child is the caller's (most often
+:func:`~flax_errors_ext.execution.runs.in_process.run_here`).
 
 Only the standard library is imported here: the history's runner loads this module
 under old releases of jax and flax, before it imports them.

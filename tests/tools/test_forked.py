@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from flax_errors_ext.execution.runs.forked import Call, Forked, run_forked
+from tools.forked import Call, Forked, run_forked
 
 if TYPE_CHECKING:
     from multiprocessing.synchronize import Barrier

@@ -82,9 +82,9 @@ def main() -> int:
     os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
     entries = read_catalogue(args.catalogue, args.only)
     module = import_module(args.catalogue.name)
-    from flax_errors_ext.execution.runs.forked import run_forked
     from flax_errors_ext.model.history.releases import Release, ReleaseRun
     from flax_errors_ext.model.runs.fingerprint import Device
+    from tools.forked import run_forked
 
     versions = {name: _version(name) for name in ("flax", "jax", "jaxlib")}
     release = Release(
@@ -155,7 +155,7 @@ def load_ours() -> None:
         "flax_errors_ext.model.runs.fingerprint",
         "flax_errors_ext.model.runs.tracebacks",
         "flax_errors_ext.execution.runs.in_kernel",
-        "flax_errors_ext.execution.runs.forked",
+        "tools.forked",
     ):
         importlib.import_module(name)
     loaded = sorted(name for name in NOT_LOADED_BY_US if name in sys.modules)
@@ -203,12 +203,12 @@ def run_entry(
     changed it. One whose ``:holds for:`` line does not admit the release's
     ``versions`` is not run, and its record says so.
     """
-    from flax_errors_ext.execution.runs.forked import run_forked
     from flax_errors_ext.model.catalogue.conditions import describe, versions_named
     from flax_errors_ext.model.catalogue.records import StatementRun
     from flax_errors_ext.model.history.example_runs import bad_examples, judge_run
     from flax_errors_ext.model.history.releases import EntryRun
     from flax_errors_ext.model.runs.tracebacks import import_roots
+    from tools.forked import run_forked
     from tools.history.rewrites import rewrite
 
     cls = getattr(module, entry.name, None)

@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from flax_errors_ext.execution.catalogue.modules import load_module
-from flax_errors_ext.execution.runs.forked import run_forked
 from flax_errors_ext.execution.runs.in_kernel import device_record
 from flax_errors_ext.execution.runs.in_process import run_here
 from flax_errors_ext.execution.runs.kernel_environment import package_versions
@@ -38,6 +37,7 @@ from flax_errors_ext.model.runs.entry_record import EntryRecord, entry_record
 from flax_errors_ext.model.runs.fingerprint import Device
 from flax_errors_ext.model.runs.judge import judge
 from flax_errors_ext.model.runs.report import errors_document, failures, summary_line
+from tools.forked import run_forked
 
 MODULES = (
     "flax_errors_ext.errors",
