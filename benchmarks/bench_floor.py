@@ -17,6 +17,7 @@ Run by ``bench_build.py`` as ``python benchmarks/bench_floor.py CATALOGUE_DIR``.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import tempfile
@@ -55,6 +56,7 @@ def main() -> None:
         # The forked workers are this process's children: its environment is theirs.
         os.environ.update(compilation_cache_env(Path(cache)))
         preload()
+        gc.freeze()  # as the kernel server does before it forks
         entries = []
         for module_name in args.module or DEFAULT_MODULES:
             module = load_module(module_name, [args.catalogue_dir]).without_upstream()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import shutil
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -82,3 +83,20 @@ def run_in_process(entry: ErrorEntry, example: Example) -> list[StatementRun]:
     finally:
         uninstall()  # JitPytreeError's examples install the hook
     return [StatementRun.from_json(record) for record in records]
+
+
+def process_ends(pid: int, within: float) -> bool:
+    """Whether process ``pid`` (not a child of ours) is gone, or a zombie, within ``within`` s.
+
+    Read from ``/proc``: a process of another parent cannot be waited for.
+    """
+    until = time.monotonic() + within
+    while time.monotonic() < until:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[1].split()[0]
+        except FileNotFoundError:
+            return True
+        if state == "Z":
+            return True
+        time.sleep(0.01)
+    return False

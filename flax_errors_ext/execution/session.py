@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Self
 
 from flax_errors_ext.execution.fork_server.client import WarmKernelServer
 from flax_errors_ext.execution.runs.execute import DATABASE_FILE
+from flax_errors_ext.execution.runs.kernel import Kernels
 from flax_errors_ext.execution.runs.kernelspec import compilation_cache_env, install_kernelspec
 from flax_errors_ext.execution.runs.probe import build_fingerprint, probe_device
 from flax_errors_ext.execution.runs.run import RunSettings
@@ -126,6 +127,8 @@ class Session:
         self.nb_config = nb_config
         self._server: WarmKernelServer | None = None
         self._server_lock = threading.Lock()
+        self.kernels = Kernels(prepare=self.start_server)
+        """The run's kernels, kept from entry to entry, stopped at :meth:`close`."""
         self._fingerprint: Fingerprint | None = None
         self.kernel_env: dict[str, str] = {}
         """What the kernels' environment adds to this process's (set by :meth:`prepare`)."""
@@ -154,7 +157,7 @@ class Session:
         """Start the warm kernel server (once), if examples run and warm kernels are on.
 
         Called by the device probe, before the first kernel of the run (see
-        :attr:`~flax_errors_ext.execution.runs.run.RunSettings.prepare_kernel`),
+        :attr:`~flax_errors_ext.execution.runs.kernel.Kernels.prepare`),
         and by a build whose readers may run entries. Its imports (ipykernel, jax,
         flax) are heavy: a run whose entries all come from the cache never starts it.
         Safe from the entries' threads: the first one starts it, the others wait.
@@ -190,11 +193,12 @@ class Session:
             nb_config=self.nb_config,
             sources_store=self.work_dir / "sources.json",
             output_limit=self.config.output_limit,
-            prepare_kernel=self.start_server,
+            kernels=self.kernels,
         )
 
     def close(self) -> None:
-        """Stop the kernel server, or leave it for the next run if asked to keep it."""
+        """Stop the kernels, and the kernel server or leave it for the next run if asked to."""
+        self.kernels.close()
         if self._server is not None:
             self._server.stop()
             self._server = None

@@ -67,10 +67,17 @@ class ForkedKernel:
         return self.returncode
 
     def send_signal(self, signum: int) -> None:
-        """Signal the kernel, unless it is known to have ended (its pid may be another's)."""
+        """Signal the kernel's group, unless it has ended (its pid may be another's).
+
+        The server makes each kernel lead a group, with the processes it forks for
+        its entries; a kernel that leads none is signalled alone.
+        """
         if self.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.pid, signum)
+            try:
+                os.killpg(self.pid, signum)
+            except ProcessLookupError:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(self.pid, signum)
 
     def kill(self) -> None:
         """End the kernel at once (SIGKILL)."""

@@ -45,8 +45,9 @@ class ForkServerProvisioner(LocalProvisioner):
         # Popen's part, as far as jupyter_client goes (poll, wait, signals).
         self.process = kernel  # type: ignore[assignment]
         self.pid = kernel.pid
-        # Signals go to the kernel alone: its process group is the server's.
-        self.pgid = None
+        # The kernel leads a process group of its own (the server made it so), with
+        # the processes it forks for its entries: signals go to them all.
+        self.pgid = kernel.pid
         self.cwd = kwargs.get("cwd")
         connection_info: KernelConnectionInfo = self.connection_info
         return connection_info

@@ -18,6 +18,7 @@ started it, unless that build asks it to linger for the next one (see
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import selectors
@@ -54,6 +55,10 @@ def serve(path: str, build: int) -> None:
         del sys.path[0]
     before = dict(os.environ)
     imported = preload()
+    # What was imported lives as long as the server and every process forked from
+    # it: kept out of the collector's way, a collection in a kernel or an entry's
+    # process does not touch, and so copy, the memory they share with the server.
+    gc.freeze()
     server = _Server(path, build, ImportEnvironment(before, dict(os.environ)), imported)
     try:
         server.run()
@@ -120,8 +125,7 @@ class _Server:
                 self._serve_once()
         finally:
             for pid in self.kernels:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
+                _kill_group(pid)
             with contextlib.suppress(OSError):
                 os.unlink(self.path)
                 os.rmdir(os.path.dirname(self.path))
@@ -141,8 +145,7 @@ class _Server:
                 os.read(self.wake_read, 512)
                 _reap(self.kernels, self.selector)
             else:  # the launcher hung up (killed): its kernel must not outlive it
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(key.data, signal.SIGKILL)
+                _kill_group(key.data)
                 self.selector.unregister(key.fileobj)
 
     def _done(self) -> bool:
@@ -243,9 +246,15 @@ def _fork_kernel(
     """
     pid = os.fork()
     if pid:
+        # The kernel leads a process group of its own, with the processes it forks
+        # for its entries: a signal to the kernel's group reaches them all. Set on
+        # both sides of the fork, so that it holds before either goes on.
+        with contextlib.suppress(OSError):
+            os.setpgid(pid, pid)
         connection.sendall(json.dumps({"pid": pid}).encode() + b"\n")
         return pid
     try:
+        os.setpgid(0, 0)
         _become_child(inherited)
         connection.close()
         for target, fd in zip((1, 2), streams, strict=False):
@@ -265,6 +274,12 @@ def _fork_kernel(
     except BaseException:
         _exit_with_traceback()
     os._exit(0)
+
+
+def _kill_group(kernel: int) -> None:
+    """End a kernel and every process it forked (its group)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(kernel, signal.SIGKILL)
 
 
 def _exit_with_traceback() -> None:

@@ -4,14 +4,13 @@ This module owns the notebook file on disk, the execution cache's look-ups and
 records, and the reading of the kernel's records out of the executed notebook. In
 myst-nb's ``cache`` mode a notebook is looked up once in jupyter-cache (the same
 database and records as myst-nb's own), and only on a miss runs, in a kernel
-started by :mod:`~flax_errors_ext.execution.runs.kernel` and driven by nbclient;
+of the run's :class:`~flax_errors_ext.execution.runs.kernel.Kernels`, driven by nbclient;
 in any other mode that runs it always. A run that times out or loses its kernel
 is never cached.
 """
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import contextlib
 import copy
@@ -29,8 +28,9 @@ import nbformat
 from nbclient.exceptions import CellExecutionError, CellTimeoutError
 from nbformat import NotebookNode
 
+from flax_errors_ext.execution.runs.entry_process import EntryProcessDied
 from flax_errors_ext.execution.runs.in_kernel import RESULT_MIME
-from flax_errors_ext.execution.runs.kernel import KernelStartError, run_in_kernel
+from flax_errors_ext.execution.runs.kernel import Kernels, KernelStartError
 from flax_errors_ext.model.catalogue.records import StatementRun, Verdict
 from flax_errors_ext.model.runs.fingerprint import Device
 from flax_errors_ext.model.runs.loaded_files import LoadedFile
@@ -64,23 +64,18 @@ class Execution:
     """Every file the kernel had loaded code from when the examples were done."""
 
 
-def no_preparation() -> None:
-    """What a run does before a kernel starts when nothing need be."""
-
-
 def execute_notebook(
     notebook: NotebookNode,
     path: Path,
     nb_config: NbParserConfig,
     examples: int,
+    kernels: Kernels,
     trusted: Callable[[tuple[LoadedFile, ...]], bool] = lambda _: True,
-    before_kernel: Callable[[], object] = no_preparation,
 ) -> Execution:
-    """Write ``notebook`` to ``path`` and get it executed or served from the cache.
+    """Write ``notebook`` to ``path`` and get it executed by ``kernels`` or served from the cache.
 
     A cached run is served only if ``trusted`` accepts the files it loaded;
     otherwise its outputs are dropped and the notebook runs again.
-    ``before_kernel`` is called before a kernel starts to run it (not for a hit).
     """
     if nb_config.execution_mode == "off":
         return Execution(runs=(None,) * examples, failure=Verdict.NOT_RUN)
@@ -89,11 +84,11 @@ def execute_notebook(
     text: str = nbformat.writes(notebook)  # type: ignore[no-untyped-call]
     if not path.exists() or path.read_text(encoding="utf-8") != text:
         path.write_text(text, encoding="utf-8")
-    execution = _execute(notebook, path, nb_config, examples, before_kernel)
+    execution = _execute(notebook, path, nb_config, examples, kernels)
     if execution.executed or trusted(execution.loaded):
         return execution
     forget(notebook, nb_config)
-    return _execute(notebook, path, nb_config, examples, before_kernel)
+    return _execute(notebook, path, nb_config, examples, kernels)
 
 
 _schema_lock = threading.Lock()
@@ -117,7 +112,7 @@ def _execute(
     path: Path,
     nb_config: NbParserConfig,
     examples: int,
-    before_kernel: Callable[[], object],
+    kernels: Kernels,
 ) -> Execution:
     with _cache_held(nb_config) as cache:
         if cache is not None:
@@ -127,18 +122,16 @@ def _execute(
                 # records are read.
                 cached = cache.get_cache_bundle(cache.match_cache_notebook(notebook).pk)
                 return _served(cached.nb, examples)
-    before_kernel()  # what fails here is flax-errors' own, said as such by the entry
+    kernels.prepare()  # what fails here is flax-errors' own, said as such by the entry
     result = copy.deepcopy(notebook)
     started = time.perf_counter()
     try:
         with _working_dir(path, nb_config) as cwd:
-            asyncio.run(
-                run_in_kernel(
-                    result,
-                    cwd,
-                    timeout=notebook.metadata["execution"]["timeout"],
-                    output=path.with_suffix(".kernel.log"),
-                )
+            kernels.run(
+                result,
+                cwd,
+                timeout=notebook.metadata["execution"]["timeout"],
+                output=path.with_suffix(".kernel.log"),
             )
     except KernelStartError as error:
         return _failed(notebook, examples, started, Verdict.CRASHED, f"{error}")
@@ -147,7 +140,10 @@ def _execute(
         detail = f"an example ran past the {timeout} s timeout"
         return _failed(result, examples, started, Verdict.TIMED_OUT, detail)
     except CellExecutionError as error:
-        detail = f"the notebook failed to run ({error.ename}): {_last_line(str(error))}"
+        if error.ename == EntryProcessDied.__name__:
+            detail = f"the kernel died: {error.evalue}"
+        else:
+            detail = f"the notebook failed to run ({error.ename}): {_last_line(str(error))}"
         return _failed(result, examples, started, Verdict.CRASHED, detail)
     except Exception as error:  # a dead kernel surfaces here (nbclient's DeadKernelError)
         detail = f"the kernel died or could not run: {type(error).__name__}: {error}"

@@ -1,9 +1,12 @@
 """The side of the catalogue that runs inside the Jupyter kernel.
 
 Each entry's notebook starts with :func:`begin` and then calls :func:`run_example`
-once per example. Statements run through :class:`doctest.DocTestRunner` itself, with
-doctest's own compile flags, display hook, output capture and exception formatting,
-so the kernel sees exactly what ``pytest --doctest-modules`` sees. Nothing is judged
+once per example. In a kernel of the build, each runs in the entry's own process
+(:mod:`~flax_errors_ext.execution.runs.entry_process`), and only the records come
+back to the kernel to be published. Statements run through
+:class:`doctest.DocTestRunner` itself, with doctest's own compile flags, display
+hook, output capture and exception formatting, so the kernel sees exactly what
+``pytest --doctest-modules`` sees. Nothing is judged
 here: every statement's output (or exception line) is published as one JSON record,
 and the build compares it with the docstring. That way a cached run can be judged
 again when only the documented text changes.
@@ -28,6 +31,7 @@ import sys
 import time
 from typing import Any
 
+from flax_errors_ext.execution.runs import entry_process
 from flax_errors_ext.execution.runs.kernel_environment import loaded_files, package_versions
 from flax_errors_ext.model.runs.output_limit import cut, fit
 
@@ -53,6 +57,9 @@ def begin(fingerprint: str, import_paths: list[str], output_limit: int | None = 
         RuntimeError: if the kernel's package versions differ from the build's,
             which would make the cached verdicts lie.
     """
+    if entry_process.running():
+        entry_process.call(begin, fingerprint, import_paths, output_limit)
+        return
     global _output_limit  # noqa: PLW0603 - one setting for the kernel's life
     _output_limit = output_limit
     sys.path[:0] = [path for path in import_paths if path not in sys.path]
@@ -131,22 +138,36 @@ def run_example(
             (another project's docstring examples must not pass thanks to the
             catalogue's imports).
     """
-    # Off the kernel's main thread: ipykernel keeps an asyncio loop running there,
-    # and code that calls asyncio.run() (Orbax, Flax's checkpointing) would fail in
-    # the kernel but not under pytest. One thread for the kernel's life, so that
-    # the examples of an entry share a thread as they share a namespace.
-    run = functools.partial(
-        run_statements, output_limit=_output_limit, documented=documented or {}
-    )
+    arguments = (name, total, statements, documented or {}, module_namespace)
+    if entry_process.running():
+        records = entry_process.call(_run_example_here, *arguments)
+    else:
+        # Off the kernel's main thread: ipykernel keeps an asyncio loop running
+        # there, and code that calls asyncio.run() (Orbax, Flax's checkpointing)
+        # would fail in the kernel but not under pytest. One thread for the
+        # kernel's life, so that an entry's examples share a thread as they share
+        # a namespace. (An entry process has no loop running: the kernel's is
+        # not its own.)
+        records = _example_thread().submit(_run_example_here, *arguments).result()
+    # Its plain text is what a reader of the raw notebook sees; the build reads the record.
+    _publish({"statements": records}, "".join(record["transcript"] for record in records))
+
+
+def _run_example_here(
+    name: str,
+    total: int,
+    statements: list[tuple[int, str]],
+    documented: dict[int, tuple[str, int]],
+    module_namespace: str | None,
+) -> list[dict[str, Any]]:
     namespace = (
         dict(vars(importlib.import_module(module_namespace)))
         if module_namespace is not None
         else _namespace()
     )
-    records = _example_thread().submit(run, name, total, statements, namespace).result()
-    # What a reader of the raw notebook sees; the build reads the record below.
-    sys.stdout.write("".join(record["transcript"] for record in records))
-    _publish({"statements": records})
+    return run_statements(
+        name, total, statements, namespace, output_limit=_output_limit, documented=documented
+    )
 
 
 def run_statements(
@@ -221,13 +242,25 @@ def finish() -> None:
     """Publish where the examples ran and what they loaded; the notebook's last cell.
 
     Last, because asking JAX for its devices initialises a backend, which no
-    example should find already done for it.
+    example should find already done for it. The entry's process, if it has one,
+    ends with it.
     """
+    if entry_process.running():
+        try:
+            record = entry_process.call(_wrap_up)
+        finally:
+            entry_process.end()
+    else:
+        record = _wrap_up()
+    _publish(record, f"flax-errors: ran on {record['device']}")
+
+
+def _wrap_up() -> dict[str, Any]:
     try:
         device = device_record()
     except Exception as error:  # the record is informative; the verdicts stand without it
         device = {"error": repr(error)}
-    _publish({"device": device, "versions": package_versions(), "loaded": loaded_files()})
+    return {"device": device, "versions": package_versions(), "loaded": loaded_files()}
 
 
 def device_record() -> dict[str, Any]:
@@ -248,11 +281,7 @@ def device_record() -> dict[str, Any]:
     }
 
 
-def _publish(record: dict[str, Any]) -> None:
+def _publish(record: dict[str, Any], text: str) -> None:
     from IPython.display import publish_display_data
 
-    if "statements" in record:
-        summary = f"flax-errors: {len(record['statements'])} ran"
-    else:
-        summary = f"flax-errors: ran on {record['device']}"
-    publish_display_data({RESULT_MIME: record, "text/plain": summary})  # type: ignore[no-untyped-call]
+    publish_display_data({RESULT_MIME: record, "text/plain": text})  # type: ignore[no-untyped-call]

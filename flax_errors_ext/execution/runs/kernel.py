@@ -1,4 +1,4 @@
-"""One entry's kernel: started, handed to nbclient, always shut down.
+"""The run's kernels: started, handed to nbclient entry after entry, shut down at the end.
 
 nbclient left to start a kernel itself registers an exit handler before the
 start, and a start that fails (a kernel that dies before it answers) unsets its
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from jupyter_client.asynchronous.client import AsyncKernelClient
     from nbformat import NotebookNode
 
+ENTRY_PROCESS = "flax_errors_ext.execution.runs.entry_process"
 STARTUP_TIMEOUT_S = 120.0
 """How long a kernel may take to answer once started (a busy machine's builds)."""
 _REPLY_WAIT_S = 1.0
@@ -80,55 +81,226 @@ class _KernelManager(AsyncKernelManager):
         return os.path.join(_socket_dir(), uuid.uuid4().hex[:16])
 
 
-async def run_in_kernel(
-    notebook: NotebookNode, cwd: Path, *, timeout: int | None, output: Path
-) -> None:
-    """Run every cell of ``notebook`` (in place) in a fresh kernel started in ``cwd``.
+def _nothing() -> None:
+    """What :meth:`Kernels.prepare` does unless told otherwise."""
 
-    Args:
-        notebook: The notebook; its kernelspec names the kernel.
-        cwd: The kernel's working folder.
-        timeout: Seconds each cell may run (None: no limit).
-        output: Where the kernel process's own stdout and stderr go (a start that
-            fails quotes its end).
 
-    Raises:
-        KernelStartError: if the kernel did not start or answer.
-        nbclient.exceptions.CellExecutionError: a cell raised.
-        nbclient.exceptions.CellTimeoutError: a cell ran past ``timeout``.
-        nbclient.exceptions.DeadKernelError: the kernel died while running.
+class Kernels:
+    """The kernels of one run: started as entries need them, kept from entry to entry.
+
+    Each entry's examples run in a process its kernel forks for it
+    (:mod:`~flax_errors_ext.execution.runs.entry_process`), so a kernel that ran
+    one entry runs the next as a fresh one would, without a kernel's start-up
+    (ipykernel's set-up, its sockets, the handshake) for each. A kernel whose
+    notebook did not run to the end (an example that timed out or ended its
+    process, a kernel that died) is stopped, never run again.
+
+    Only the process that made it keeps kernels: a ``-j`` reader forked from it
+    uses each kernel of its own once.
     """
-    manager = _KernelManager(kernel_name=notebook.metadata.kernelspec.name)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    with output.open("wb") as stream:
+
+    def __init__(self, prepare: Callable[[], object] = _nothing) -> None:
+        """``prepare``: what :meth:`prepare` does (a warm kernel server's start)."""
+        self.prepare = prepare
+        """Called before a notebook runs, never for one served from the cache: a
+        session's starts its warm kernel server at the first call, so that a run
+        served wholly from the cache never pays for the server's imports. What
+        fails in it is flax-errors' own, said as such by the entry."""
+        self._idle: list[_Kernel] = []
+        self._lock = threading.Lock()
+        self._owner = os.getpid()
+
+    def __reduce__(self) -> tuple[type[Kernels], tuple[()]]:
+        """Pickled as a run's kernels before any started: kernels and hooks stay here."""
+        return Kernels, ()
+
+    def run(self, notebook: NotebookNode, cwd: Path, *, timeout: int | None, output: Path) -> None:
+        """Run every cell of ``notebook`` (in place) in a kernel, the examples in ``cwd``.
+
+        Args:
+            notebook: The notebook; its kernelspec names the kernel.
+            cwd: The examples' working folder.
+            timeout: Seconds each cell may run (None: no limit).
+            output: Where the kernel's own output (a start that fails quotes its
+                end) and the examples' process's go.
+
+        Raises:
+            KernelStartError: if the kernel did not start or answer.
+            nbclient.exceptions.CellExecutionError: a cell raised.
+            nbclient.exceptions.CellTimeoutError: a cell ran past ``timeout``.
+            nbclient.exceptions.DeadKernelError: the kernel died while running.
+        """
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_bytes(b"")
+        kernel = self._take(notebook.metadata.kernelspec.name, cwd, output)
+        try:
+            kernel.loop.run_until_complete(kernel.run(notebook, cwd, timeout, output))
+        except BaseException:
+            kernel.stop()
+            raise
+        self._give_back(kernel)
+
+    def close(self) -> None:
+        """Stop every kept kernel."""
+        with self._lock:
+            idle, self._idle = self._idle, []
+        if os.getpid() == self._owner:
+            for kernel in idle:
+                kernel.stop()
+
+    def _take(self, name: str, cwd: Path, output: Path) -> _Kernel:
+        with self._lock:
+            if os.getpid() == self._owner:
+                for kernel in self._idle:
+                    if kernel.name == name:
+                        self._idle.remove(kernel)
+                        return kernel
+        return _Kernel.start(name, cwd, output)
+
+    def _give_back(self, kernel: _Kernel) -> None:
+        with self._lock:
+            if os.getpid() == self._owner:
+                self._idle.append(kernel)
+                return
+        kernel.stop()
+
+
+class _Kernel:
+    """A started kernel, its client and the event loop both are used from."""
+
+    def __init__(
+        self,
+        name: str,
+        loop: asyncio.AbstractEventLoop,
+        manager: _KernelManager,
+        client: AsyncKernelClient,
+        language: dict[str, Any],
+    ) -> None:
+        self.name = name
+        self.loop = loop
+        self.manager = manager
+        self.client = client
+        self.language = language
+        """The kernel's ``language_info``, which a notebook it ran records."""
+
+    @classmethod
+    def start(cls, name: str, cwd: Path, output: Path) -> _Kernel:
+        """A kernel named ``name``, started in ``cwd`` and ready; its output to ``output``.
+
+        Raises:
+            KernelStartError: if the kernel did not start or answer.
+        """
+        loop = asyncio.new_event_loop()
+        try:
+            manager, client, language = loop.run_until_complete(_started(name, cwd, output))
+        except BaseException:
+            loop.close()
+            raise
+        return cls(name, loop, manager, client, language)
+
+    async def run(
+        self, notebook: NotebookNode, cwd: Path, timeout: int | None, output: Path
+    ) -> None:
+        """Fork the entry's process in ``cwd``, then run ``notebook``'s cells.
+
+        Cell by cell through nbclient, rather than its whole-notebook run, which
+        asks the kernel for its ``kernel_info`` at every notebook: known since the
+        kernel started, it is written as nbclient writes it. The kernel keeps no
+        history of the cells, as it keeps nothing else of an entry.
+        """
+        await _prepare_entry(self.client, cwd, output)
+        client = NotebookClient(
+            notebook,
+            km=self.manager,
+            timeout=timeout,
+            allow_errors=False,
+            record_timing=False,
+            startup_timeout=STARTUP_TIMEOUT_S,
+        )
+        client.kc = self.client
+        notebook.metadata["language_info"] = self.language
+        for index, cell in enumerate(notebook.cells):
+            await client.async_execute_cell(
+                cell, index, execution_count=index + 1, store_history=False
+            )
+
+    def stop(self) -> None:
+        """Stop the kernel, and with it the entry's process, and close the loop."""
+        try:
+            self.client.stop_channels()
+            self.loop.run_until_complete(_shut_down(self.manager))
+        finally:
+            self.loop.close()
+
+
+async def _started(
+    name: str, cwd: Path, output: Path
+) -> tuple[_KernelManager, AsyncKernelClient, dict[str, Any]]:
+    manager = _KernelManager(kernel_name=name)
+    with output.open("ab") as stream:
         try:
             await manager.start_kernel(cwd=str(cwd), stdout=stream, stderr=stream)
         except Exception as error:
             raise KernelStartError(f"the kernel could not be launched: {error}") from error
-        kernel = _client(manager)
+    kernel = _client(manager)
+    try:
+        # No stdin channel, as nbclient has none for a client of its own: an example
+        # that asks for input fails at once (StdinNotImplementedError), not at the
+        # timeout. No heartbeat either (a thread per kernel): whether the kernel
+        # lives is asked of its process, through the manager.
+        kernel.start_channels(stdin=False, hb=False)
         try:
-            # No stdin channel, as nbclient has none for a client of its own: an example
-            # that asks for input fails at once (StdinNotImplementedError), not at the
-            # timeout. No heartbeat either (a thread per kernel): whether the kernel
-            # lives is asked of its process, through the manager.
-            kernel.start_channels(stdin=False, hb=False)
-            try:
-                await _until_ready(kernel, STARTUP_TIMEOUT_S)
-            except RuntimeError as error:
-                raise KernelStartError(await _why(manager, error, output)) from None
-            client = NotebookClient(
-                notebook,
-                km=manager,
-                timeout=timeout,
-                allow_errors=False,
-                record_timing=False,
-                startup_timeout=STARTUP_TIMEOUT_S,
-            )
-            client.kc = kernel
-            await client.async_execute()
+            info = await _until_ready(kernel, STARTUP_TIMEOUT_S)
+        except RuntimeError as error:
+            raise KernelStartError(await _why(manager, error, output)) from None
+    except BaseException:
+        kernel.stop_channels()
+        await _shut_down(manager)
+        raise
+    return manager, kernel, info["content"].get("language_info", {})
+
+
+_PREPARE = "__import__({module!r}, fromlist=['start']).start({cwd!r}, {log!r})"
+
+
+async def _prepare_entry(kernel: AsyncKernelClient, cwd: Path, output: Path) -> None:
+    """Have the kernel fork the process the entry's examples run in.
+
+    A silent request: nothing of it reaches the notebook, the kernel's history or
+    its namespace.
+
+    Raises:
+        RuntimeError: the kernel could not fork it.
+    """
+    code = _PREPARE.format(module=ENTRY_PROCESS, cwd=str(cwd), log=str(output))
+    asked = kernel.execute(code, silent=True, store_history=False, allow_stdin=False)
+    while True:
+        reply = await kernel.get_shell_msg(timeout=STARTUP_TIMEOUT_S)
+        if reply["parent_header"].get("msg_id") == asked:
+            break
+    content = reply["content"]
+    if content.get("status") != "ok":
+        why = f"{content.get('ename')}: {content.get('evalue')}"
+        raise RuntimeError(f"the kernel could not start the examples' process: {why}")
+
+
+async def run_in_kernel(
+    notebook: NotebookNode, cwd: Path, *, timeout: int | None, output: Path
+) -> None:
+    """Run every cell of ``notebook`` (in place) in a kernel of its own, then stop it.
+
+    :meth:`Kernels.run` for one notebook, from a coroutine (in a thread: the
+    kernel has an event loop of its own).
+    """
+
+    def run_once() -> None:
+        kernels = Kernels()
+        try:
+            kernels.run(notebook, cwd, timeout=timeout, output=output)
         finally:
-            kernel.stop_channels()
-            await _shut_down(manager)
+            kernels.close()
+
+    await asyncio.to_thread(run_once)
 
 
 def _client(manager: _KernelManager) -> AsyncKernelClient:
@@ -144,8 +316,10 @@ def _client(manager: _KernelManager) -> AsyncKernelClient:
     return kernel
 
 
-async def _until_ready(kernel: AsyncKernelClient, timeout: float) -> None:
+async def _until_ready(kernel: AsyncKernelClient, timeout: float) -> dict[str, Any]:
     """Wait until the kernel answers and its IOPub messages reach this client.
+
+    Returns the kernel's answer, its ``kernel_info`` reply.
 
     As jupyter_client's ``wait_for_ready`` does, but without its last step: a fixed
     wait of 0.2 s for stray IOPub messages, which no kernel sends here, and which
@@ -164,17 +338,20 @@ async def _until_ready(kernel: AsyncKernelClient, timeout: float) -> None:
     asked: set[str] = set()
     while time.monotonic() < deadline:
         asked.add(kernel.kernel_info())
-        if not await _replied(kernel, asked, wait=_REPLY_WAIT_S):
+        reply = await _replied(kernel, asked, wait=_REPLY_WAIT_S)
+        if reply is None:
             if not await kernel.is_alive():
                 raise RuntimeError("Kernel died before replying to kernel_info")
             continue
         if await _iopub_reaches(kernel, asked, wait=_IOPUB_WAIT_S):
-            return
+            return reply
     raise RuntimeError(f"Kernel didn't respond in {timeout:.0f} seconds")
 
 
-async def _replied(kernel: AsyncKernelClient, asked: set[str], *, wait: float) -> bool:
-    """Whether a shell reply to one of the ``asked`` requests comes within ``wait``."""
+async def _replied(
+    kernel: AsyncKernelClient, asked: set[str], *, wait: float
+) -> dict[str, Any] | None:
+    """The shell reply to one of the ``asked`` requests, if it comes within ``wait``."""
     return await _message_within(
         kernel.get_shell_msg, lambda message: message["parent_header"].get("msg_id") in asked, wait
     )
@@ -186,7 +363,7 @@ async def _iopub_reaches(kernel: AsyncKernelClient, asked: set[str], *, wait: fl
     The kernel's welcome to this subscription, or its idle status for one of the
     ``asked`` requests.
     """
-    return await _message_within(
+    welcome = await _message_within(
         kernel.get_iopub_msg,
         lambda message: (
             message["msg_type"] == "iopub_welcome"
@@ -198,23 +375,24 @@ async def _iopub_reaches(kernel: AsyncKernelClient, asked: set[str], *, wait: fl
         ),
         wait,
     )
+    return welcome is not None
 
 
 async def _message_within(
     receive: Callable[..., Awaitable[dict[str, Any]]],
     wanted: Callable[[dict[str, Any]], bool],
     wait: float,
-) -> bool:
-    """Whether ``receive`` gives a ``wanted`` message within ``wait`` seconds (others dropped)."""
+) -> dict[str, Any] | None:
+    """The first ``wanted`` message ``receive`` gives within ``wait`` seconds (others dropped)."""
     until = time.monotonic() + wait
     while (left := until - time.monotonic()) > 0:
         try:
             message = await receive(timeout=left)
         except queue.Empty:
-            return False
+            return None
         if wanted(message):
-            return True
-    return False
+            return message
+    return None
 
 
 async def _shut_down(manager: _KernelManager) -> None:

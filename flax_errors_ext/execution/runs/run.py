@@ -17,15 +17,11 @@ import dataclasses
 import os
 import traceback
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from flax_errors_ext.execution.runs.execute import (
-    Execution,
-    execute_notebook,
-    forget,
-    no_preparation,
-)
+from flax_errors_ext.execution.runs.execute import Execution, execute_notebook, forget
 from flax_errors_ext.execution.runs.file_states import SourceStates
+from flax_errors_ext.execution.runs.kernel import Kernels
 from flax_errors_ext.execution.runs.notebook import build_notebook, statement_numbers
 from flax_errors_ext.execution.runs.probe import source_hash
 from flax_errors_ext.execution.runs.processes import stop_kernels
@@ -97,16 +93,9 @@ class RunSettings:
     :class:`~flax_errors_ext.execution.runs.file_states.SourceStates`)."""
     output_limit: int = DEFAULT_LIMIT
     """Characters of each statement's output, message and traceback that are kept."""
-    prepare_kernel: Callable[[], object] = dataclasses.field(
-        default=no_preparation, compare=False, repr=False
-    )
-    """Called before each kernel an entry starts, never for an entry served from the
-    cache: a session's starts its warm kernel server at the first call, so that a
-    run served wholly from the cache never pays for the server's imports."""
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled (a build's environment keeps the settings) without the live hook."""
-        return {**self.__dict__, "prepare_kernel": no_preparation}
+    kernels: Kernels = dataclasses.field(default_factory=Kernels, compare=False, repr=False)
+    """The run's kernels, which run the entries that are not served from the cache
+    (pickled without them: a build's environment keeps the settings)."""
 
     def sources(self) -> SourceStates:
         """A fresh look at the files runs loaded, for one run (a page, a command)."""
@@ -327,8 +316,8 @@ class _ModuleChecker:
             settings.notebook_dir / f"{name}.ipynb",
             settings.nb_config,
             len(entry.examples),
+            settings.kernels,
             trusted=self.trusts,
-            before_kernel=settings.prepare_kernel,
         )
         if execution.executed:
             self.sources.remember(execution.loaded)

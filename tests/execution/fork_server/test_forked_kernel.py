@@ -5,10 +5,12 @@ from __future__ import annotations
 import signal
 import socket
 import subprocess
+from pathlib import Path
 
 import pytest
 
 from flax_errors_ext.execution.fork_server.forked_kernel import ForkedKernel
+from tests.utils import process_ends
 
 
 def _server_saying(*lines: str) -> tuple[socket.socket, socket.socket]:
@@ -53,6 +55,23 @@ def test_a_server_that_hangs_up_before_the_pid_is_an_error() -> None:
 
     with pytest.raises(OSError, match="hung up before it forked"):
         ForkedKernel(ours)
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="looks for the process in /proc")
+def test_a_signal_reaches_the_group_the_kernel_leads() -> None:
+    # A kernel and the process it forked for an entry, as the server makes them.
+    kernel_process = subprocess.Popen(
+        ["sh", "-c", "sleep 30 & echo $!; wait"], stdout=subprocess.PIPE, start_new_session=True
+    )
+    assert kernel_process.stdout is not None
+    entry = int(kernel_process.stdout.readline())
+    ours, server = _server_saying(f'{{"pid": {kernel_process.pid}}}')
+    kernel = ForkedKernel(ours)
+
+    kernel.kill()
+    assert kernel_process.wait(timeout=10) == -signal.SIGKILL
+    assert process_ends(entry, within=10)
+    server.close()
 
 
 def test_signals_reach_the_kernel_until_it_is_known_to_have_ended() -> None:

@@ -23,6 +23,7 @@ from flax_errors_ext.execution.runs.execute import (
     remember,
     unpack_loaded,
 )
+from flax_errors_ext.execution.runs.kernel import Kernels
 from flax_errors_ext.model.runs.loaded_files import LoadedFile
 
 if TYPE_CHECKING:
@@ -77,7 +78,7 @@ def test_the_threads_use_the_cache_one_at_a_time_and_lose_nothing(
         remember(_executed(number), path, nb_config, seconds=0.1)
         # Served from the cache: with a record lost it would start a kernel, which
         # this notebook's metadata cannot name.
-        served = execute_notebook(_executed(number), path, nb_config, examples=0)
+        served = execute_notebook(_executed(number), path, nb_config, 0, Kernels())
         forget(_executed(number), nb_config)
         return served.executed, served.failure is None
 
@@ -130,7 +131,7 @@ def test_the_cache_database_keeps_the_durability_jupyter_cache_gives_it(
     # settings on its connections as jupyter-cache makes them.
     nb_config = NbParserConfig(execution_mode="cache", execution_cache_path=str(tmp_path / "c"))
     remember(_executed(1), tmp_path / "entry1.ipynb", nb_config, seconds=0.1)
-    served = execute_notebook(_executed(1), tmp_path / "entry1.ipynb", nb_config, examples=0)
+    served = execute_notebook(_executed(1), tmp_path / "entry1.ipynb", nb_config, 0, Kernels())
     assert not served.executed
 
     with _cache_held(nb_config) as cache, get_cache(str(tmp_path / "c")).db.connect() as own:

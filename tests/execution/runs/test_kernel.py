@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.metadata
+import json
 import os
 import queue
 import subprocess
@@ -14,15 +15,18 @@ from typing import TYPE_CHECKING, Any
 import nbformat
 import pytest
 import zmq
-from nbclient.exceptions import CellExecutionError
+from nbclient.exceptions import CellExecutionError, CellTimeoutError
 from packaging.version import Version
 
 from flax_errors_ext.execution.fork_server.client import WarmKernelServer
 from flax_errors_ext.execution.fork_server.protocol import SERVER_ENV_VAR
 from flax_errors_ext.execution.runs import kernel
-from flax_errors_ext.execution.runs.kernel import KernelStartError, run_in_kernel
+from flax_errors_ext.execution.runs.in_kernel import RESULT_MIME
+from flax_errors_ext.execution.runs.kernel import Kernels, KernelStartError, run_in_kernel
+from flax_errors_ext.execution.runs.kernel_environment import package_versions
 from flax_errors_ext.execution.runs.kernelspec import KERNELSPEC, install_kernelspec
 from tests.execution.runs.failing_kernels import failing_kernelspec
+from tests.utils import process_ends
 
 if TYPE_CHECKING:
     from jupyter_client.asynchronous.client import AsyncKernelClient
@@ -175,3 +179,98 @@ def test_a_forked_kernel_writes_to_its_launchers_stderr(tmp_path: Path) -> None:
     # with its status, and what it wrote is where the launcher's stderr went.
     assert done.returncode != 0
     assert "no-such-flag" in (tmp_path / "stderr").read_text()
+
+
+def _entry_notebook(*statements: str) -> nbformat.NotebookNode:
+    """An entry's notebook, as the build writes one, whose one example is ``statements``."""
+    fingerprint = json.dumps({"versions": package_versions()})
+    numbered = list(enumerate(statements))
+    cell = (
+        "from flax_errors_ext.execution.runs.in_kernel import begin, finish, run_example\n"
+        f"begin({fingerprint!r}, [], None)\n"
+        f"run_example('example', {len(numbered)}, {numbered!r})\n"
+        "finish()\n"
+    )
+    notebook = _notebook()
+    notebook.cells[0].source = cell
+    return notebook
+
+
+def _printed(notebook: nbformat.NotebookNode) -> str:
+    """What the notebook's one example printed, as its records say."""
+    records = [o["data"][RESULT_MIME] for o in notebook.cells[0].outputs]
+    statements = next(r for r in records if "statements" in r)["statements"]
+    return "".join(s["got"] for s in statements)
+
+
+def test_a_kept_kernel_runs_each_notebook_in_a_fresh_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JUPYTER_PATH", "")
+    install_kernelspec(tmp_path / "jupyter")
+    # Marks a module, as an example can: the next entry must not find it marked.
+    example = (
+        "import json, os\n",
+        "print(hasattr(json, 'marked'), os.getpid(), os.getcwd())\n",
+        "json.marked = True\n",
+    )
+    kernels = Kernels()
+    try:
+        first, second = _entry_notebook(*example), _entry_notebook(*example)
+        kernels.run(first, tmp_path, timeout=60, output=tmp_path / "first.log")
+        (kept,) = kernels._idle
+        (tmp_path / "elsewhere").mkdir()
+        kernels.run(second, tmp_path / "elsewhere", timeout=60, output=tmp_path / "second.log")
+        assert kernels._idle == [kept]
+        kernel = kept.manager.provisioner.pid  # type: ignore[union-attr]
+    finally:
+        kernels.close()
+    marked, pid, cwd = _printed(first).split()
+    again, other_pid, other_cwd = _printed(second).split()
+    assert marked == again == "False"
+    assert len({pid, other_pid, str(kernel)}) == 3
+    assert (cwd, other_cwd) == (str(tmp_path), str(tmp_path / "elsewhere"))
+    assert process_ends(kernel, within=10)
+
+
+def test_a_kernel_whose_notebook_failed_is_not_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JUPYTER_PATH", "")
+    install_kernelspec(tmp_path / "jupyter")
+    notebook = _notebook()
+    notebook.cells[0].source = "1 / 0"
+    kernels = Kernels()
+    with pytest.raises(CellExecutionError):
+        kernels.run(notebook, tmp_path, timeout=60, output=tmp_path / "kernel.log")
+    assert kernels._idle == []
+
+
+def test_an_example_that_ends_its_process_says_how(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JUPYTER_PATH", "")
+    install_kernelspec(tmp_path / "jupyter")
+    notebook = _entry_notebook("import os\n", "os._exit(3)\n")
+    with pytest.raises(CellExecutionError) as raised:
+        asyncio.run(run_in_kernel(notebook, tmp_path, timeout=60, output=tmp_path / "log"))
+    assert raised.value.ename == "EntryProcessDied"
+    assert raised.value.evalue == "the process that ran its examples ended (exit code 3)"
+
+
+def test_an_example_that_times_out_ends_with_its_kernel(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JUPYTER_PATH", "")
+    install_kernelspec(tmp_path / "jupyter")
+    pid_file = tmp_path / "pid"
+    notebook = _entry_notebook(
+        "import os, time\n",
+        f"_ = open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n",
+        "time.sleep(600)\n",
+    )
+    kernels = Kernels()
+    with pytest.raises(CellTimeoutError):
+        kernels.run(notebook, tmp_path, timeout=5, output=tmp_path / "kernel.log")
+    assert kernels._idle == []
+    assert process_ends(int(pid_file.read_text()), within=10)

@@ -11,6 +11,7 @@ from myst_nb.core.config import NbParserConfig
 
 from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.execution.runs.execute import execute_notebook
+from flax_errors_ext.execution.runs.kernel import Kernels
 from flax_errors_ext.execution.runs.kernel_environment import package_versions
 from flax_errors_ext.execution.runs.kernelspec import install_kernelspec
 from flax_errors_ext.execution.runs.notebook import build_notebook
@@ -56,7 +57,13 @@ def test_a_kernel_reports_every_example_and_where_they_ran(
     (entry,) = load_module("flax_errors_ext.errors").entries
     notebook = build_notebook(entry, FINGERPRINT, [], 120)
     config = NbParserConfig(execution_mode="force")
-    execution = execute_notebook(notebook, tmp_path / "entry.ipynb", config, len(entry.examples))
+    kernels = Kernels()
+    try:
+        execution = execute_notebook(
+            notebook, tmp_path / "entry.ipynb", config, len(entry.examples), kernels
+        )
+    finally:
+        kernels.close()
     assert execution.failure is None, execution.failure_detail
     ran = [len(runs) for runs in execution.runs if runs is not None]
     assert ran == [len(e.statements_run) for e in entry.examples]

@@ -1,0 +1,175 @@
+"""The process an entry's examples run in: forked by the kernel, one per entry.
+
+A kernel of the build runs entry after entry, and starting one costs more than a
+light entry's examples. So the build keeps its kernels, and each entry's examples
+run in a process the kernel forks for that entry alone (:func:`start`, asked by
+the build before the entry's notebook runs): as fresh as a new kernel for
+everything an example can change, since the kernel itself never runs one. The
+notebook's cells call into it (:func:`call`); its last call ends it (:func:`end`).
+
+A kernel the build did not prepare (the notebook run by another Jupyter client)
+has no such process, and its cells run the examples in the kernel itself.
+
+The process writes to the entry's log, not to the kernel's output streams: those
+are the kernel's threads' to forward, and no thread of the kernel lives in it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import os
+import signal
+import socket
+import sys
+import warnings
+from multiprocessing.connection import Connection
+from typing import Any
+
+_current: tuple[int, Connection] | None = None
+"""The pid of this kernel's entry process and the kernel's end of its connection."""
+_pristine: dict[str, Any] | None = None
+"""The kernel's user namespace before any entry ran, which each entry starts from."""
+
+
+class EntryProcessDied(RuntimeError):
+    """The entry's process ended before it answered (an example ended it)."""
+
+
+def start(cwd: str, log: str) -> None:
+    """Fork the process the next entry's examples run in, in ``cwd``, writing to ``log``.
+
+    One at a time: a process left from an entry that never finished is ended first.
+    """
+    global _current, _pristine  # noqa: PLW0603 - one entry process per kernel at a time
+    end()
+    namespace = _user_namespace()
+    if _pristine is None:
+        _pristine = dict(namespace or {})
+        # The kernel as it started lives as long as it does: kept out of the
+        # collector's way, a collection in an entry's process does not touch, and
+        # so copy, the memory that process shares with the kernel.
+        gc.freeze()
+    ours, theirs = socket.socketpair()
+    with warnings.catch_warnings():
+        # Python 3.12's warning that forking a process with threads may deadlock: the
+        # child touches nothing the kernel's threads hold (it writes to its own files).
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
+    if pid:
+        theirs.close()
+        _current = (pid, Connection(ours.detach()))
+        return
+    ours.close()
+    _serve(Connection(theirs.detach()), cwd, log, namespace)
+
+
+def running() -> bool:
+    """Whether this kernel has an entry process (prepared by the build)."""
+    return _current is not None
+
+
+def call(function: Any, *args: Any, **kwargs: Any) -> Any:
+    """``function(*args, **kwargs)`` in the entry process; what it returns or raises.
+
+    ``function`` is a module-level function, sent by its name. Interrupted (an
+    example's timeout), the process is ended with the call.
+
+    Raises:
+        EntryProcessDied: the process ended before it answered.
+    """
+    if _current is None:
+        raise RuntimeError("this kernel has no entry process")
+    pid, connection = _current
+    try:
+        connection.send((function, args, kwargs))
+        failed, answer = connection.recv()
+    except (EOFError, OSError):
+        raise EntryProcessDied(_ended(pid)) from None
+    except BaseException:
+        end()
+        raise
+    if failed:
+        raise answer
+    return answer
+
+
+def end() -> None:
+    """End the entry process, if there is one, and collect it."""
+    global _current  # noqa: PLW0603
+    if _current is None:
+        return
+    pid, connection = _current
+    _current = None
+    connection.close()
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
+
+
+def _ended(pid: int) -> str:
+    """How the entry process ended, once it has; it is collected."""
+    global _current  # noqa: PLW0603
+    if _current is not None:
+        _current[1].close()
+        _current = None
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        return "the process that ran its examples ended"
+    code = os.waitstatus_to_exitcode(status)
+    how = f"signal {-code}" if code < 0 else f"exit code {code}"
+    return f"the process that ran its examples ended ({how})"
+
+
+def _serve(connection: Connection, cwd: str, log: str, namespace: dict[str, Any] | None) -> None:
+    """In the entry process: answer calls until the connection closes, then exit."""
+    try:
+        os.chdir(cwd)
+        output = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        for stream in (1, 2):
+            os.dup2(output, stream)
+        os.close(output)
+        sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115 - the process's
+        sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if namespace is not None:
+            namespace.clear()
+            namespace.update(_pristine or {})
+        while True:
+            try:
+                function, args, kwargs = connection.recv()
+            except EOFError:
+                break
+            try:
+                answer: tuple[bool, Any] = (False, function(*args, **kwargs))
+            except Exception as error:
+                answer = (True, error)
+            try:
+                connection.send(answer)
+            except Exception as error:  # an exception that does not pickle
+                connection.send((True, RuntimeError(f"{type(error).__name__}: {error}")))
+    except BaseException:
+        import traceback
+
+        traceback.print_exc()
+        _exit(1)
+    _exit(0)
+
+
+def _exit(status: int) -> None:
+    """Leave without the kernel's clean-up, which is the kernel's, not this process's."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(status)
+
+
+def _user_namespace() -> dict[str, Any] | None:
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    shell = get_ipython()
+    return None if shell is None else shell.user_ns
