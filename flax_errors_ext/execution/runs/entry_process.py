@@ -26,6 +26,8 @@ import warnings
 from multiprocessing.connection import Connection
 from typing import Any
 
+from flax_errors_ext.execution.runs.kernel_environment import note_environment
+
 _current: tuple[int, Connection] | None = None
 """The pid of this kernel's entry process and the kernel's end of its connection."""
 _pristine: dict[str, Any] | None = None
@@ -46,6 +48,9 @@ def start(cwd: str, log: str) -> None:
     namespace = _user_namespace()
     if _pristine is None:
         _pristine = dict(namespace or {})
+        # What the kernel loaded as it started, noted as the fork server notes
+        # what it loaded: each entry's process then looks only at what it loads.
+        note_environment()
         # The kernel as it started lives as long as it does: kept out of the
         # collector's way, a collection in an entry's process does not touch, and
         # so copy, the memory that process shares with the kernel.

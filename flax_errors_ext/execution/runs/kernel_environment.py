@@ -14,6 +14,7 @@ start-up changes).
 from __future__ import annotations
 
 import base64
+import dataclasses
 import importlib.metadata
 import json
 import os
@@ -23,10 +24,39 @@ import zlib
 PACKAGES = ("jax", "jaxlib", "flax")
 """The packages whose behaviour the catalogue records, by their installed versions."""
 
-_known_files: dict[str, tuple[str, int, int]] = {}
-"""Files already loaded when the fork server forked this kernel, with their state then."""
 _known_versions: dict[str, str] = {}
 """The versions the fork server read, where it did."""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Noted:
+    """What the fork server noted of the files it had loaded before it forked this process."""
+
+    files: dict[str, tuple[str, int, int]]
+    """Each file by path, with its state then: ``(path, size, mtime_ns)``."""
+    packed: str
+    """The same states as JSON list items, sorted, without the list's brackets."""
+    modules: int
+    """How many modules were loaded then."""
+    imports: int
+    """How many imports :class:`_ImportsSeen` had seen then."""
+
+
+_noted: _Noted | None = None
+_imports: list[str] = []
+"""The name of every module imported since :class:`_ImportsSeen` was installed."""
+
+
+class _ImportsSeen:
+    """A finder that finds nothing: it notes every module imported, for :func:`loaded_files`.
+
+    First on ``sys.meta_path``, so every import passes it.
+    """
+
+    @staticmethod
+    def find_spec(name: str, path: object = None, target: object = None) -> None:
+        """Note ``name``; another finder finds it."""
+        _imports.append(name)
 
 
 def note_environment() -> dict[str, tuple[str, int, int]]:
@@ -41,9 +71,14 @@ def note_environment() -> dict[str, tuple[str, int, int]]:
     Returns:
         Every loaded file by path, as ``(path, size, mtime_ns)``.
     """
+    global _noted  # noqa: PLW0603 - noted once, before the forks that read it
     _known_versions.update(package_versions())
-    _known_files.update(_loaded_file_states())
-    return dict(_known_files)
+    files = _loaded_file_states(_noted.files if _noted else {})
+    if _ImportsSeen not in sys.meta_path:
+        sys.meta_path.insert(0, _ImportsSeen)
+    packed = json.dumps(sorted(files.values()))[1:-1]
+    _noted = _Noted(files, packed, len(sys.modules), len(_imports))
+    return dict(files)
 
 
 def package_versions() -> dict[str, str]:
@@ -59,20 +94,48 @@ def package_versions() -> dict[str, str]:
     return versions
 
 
-def _loaded_file_states() -> dict[str, tuple[str, int, int]]:
+def _loaded_file_states(
+    known: dict[str, tuple[str, int, int]],
+) -> dict[str, tuple[str, int, int]]:
+    """Every loaded module's file with its state; as ``known`` says where it knows it."""
     found = {}
     for module in list(sys.modules.values()):
         path = getattr(module, "__file__", None)
         if isinstance(path, str) and path not in found:
-            known = _known_files.get(path)
-            if known is None:
-                try:
-                    stat = os.stat(path)
-                except OSError:
-                    continue
-                known = (path, stat.st_size, stat.st_mtime_ns)
-            found[path] = known
+            state = known.get(path) or _state(path)
+            if state is not None:
+                found[path] = state
     return found
+
+
+def _new_file_states(noted: _Noted) -> dict[str, tuple[str, int, int]] | None:
+    """The files of the modules loaded since ``noted``, with their states.
+
+    From the imports :class:`_ImportsSeen` saw, without a look at every module a
+    kernel has: in a process just forked, a look at an object writes to its
+    memory, which the fork then copies, page by page. None where a module came
+    another way (put in ``sys.modules`` by hand, a finder ahead of ours): the
+    imports seen then do not account for every module loaded.
+    """
+    names = [name for name in dict.fromkeys(_imports[noted.imports :]) if name in sys.modules]
+    if len(sys.modules) - noted.modules != len(names):
+        return None
+    found = {}
+    for name in names:
+        path = getattr(sys.modules[name], "__file__", None)
+        if isinstance(path, str) and path not in noted.files and path not in found:
+            state = _state(path)
+            if state is not None:
+                found[path] = state
+    return found
+
+
+def _state(path: str) -> tuple[str, int, int] | None:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return (path, stat.st_size, stat.st_mtime_ns)
 
 
 def loaded_files() -> str:
@@ -83,6 +146,12 @@ def loaded_files() -> str:
     compact string instead of a small list per file in every cached notebook, which
     jupyter-cache and nbformat would read and validate each time.
     """
-    found = _loaded_file_states()
-    packed = zlib.compress(json.dumps(sorted(found.values())).encode(), 6)
+    noted = _noted
+    new = None if noted is None else _new_file_states(noted)
+    if noted is None or new is None:
+        text = json.dumps(sorted(_loaded_file_states(noted.files if noted else {}).values()))
+    else:
+        text = "[" + ",".join(filter(None, (noted.packed, json.dumps(sorted(new.values()))[1:-1])))
+        text += "]"
+    packed = zlib.compress(text.encode(), 6)
     return base64.b64encode(packed).decode("ascii")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import importlib
 import importlib.metadata
+import importlib.util
 import json
 import os
 import sys
@@ -29,13 +30,14 @@ def _unpacked(packed: str) -> dict[str, tuple[int, int]]:
 def module_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A module of its own, imported from ``tmp_path``; forgotten after the test."""
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(kernel_environment, "_known_files", {})
+    monkeypatch.setattr(kernel_environment, "_noted", None)
     monkeypatch.setattr(kernel_environment, "_known_versions", {})
     path = tmp_path / "kernel_environment_subject.py"
     path.write_text("VALUE = 1\n", encoding="utf-8")
     yield path
     sys.modules.pop("kernel_environment_subject", None)
     sys.modules.pop("kernel_environment_later", None)
+    sys.modules.pop("kernel_environment_by_hand", None)
 
 
 def test_a_noted_file_is_reported_as_it_was_when_noted(module_file: Path) -> None:
@@ -73,3 +75,17 @@ def test_versions_noted_by_the_server_are_not_read_again(
 
     monkeypatch.setattr(importlib.metadata, "version", unreadable)
     assert kernel_environment.package_versions() == read
+
+
+def test_a_module_put_in_place_by_hand_after_the_note_is_looked_at(module_file: Path) -> None:
+    # Not imported: no finder saw it, and every loaded module is looked at instead.
+    importlib.import_module("kernel_environment_subject")
+    kernel_environment.note_environment()
+    by_hand = module_file.with_name("kernel_environment_by_hand.py")
+    by_hand.write_text("VALUE = 4444\n", encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("kernel_environment_by_hand", by_hand)
+    assert spec is not None
+    sys.modules["kernel_environment_by_hand"] = importlib.util.module_from_spec(spec)
+    reported = _unpacked(kernel_environment.loaded_files())
+    assert reported[str(by_hand)] == (len("VALUE = 4444\n"), by_hand.stat().st_mtime_ns)
+    assert reported[str(module_file)][0] == len("VALUE = 1\n")

@@ -47,7 +47,7 @@ def test_noted_hashes_outlive_the_run(tmp_path: Path) -> None:
     source.write_text("WORDING = 'a'\n")
     loaded = _loaded(source)
     states = SourceStates(tmp_path / "sources.json")
-    states.remember([loaded])
+    states.remember((loaded,))
     states.save()
 
     source.write_text("WORDING = 'a'\n")  # touched: a new time, the same text
