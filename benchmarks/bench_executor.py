@@ -1,15 +1,16 @@
 """The catalogue's kernel client against myst-nb's executor, per notebook, side by side.
 
-Entries run through :func:`~flax_errors_ext.execution.runs.kernel.run_in_kernel`,
+Entries run through the run's :class:`~flax_errors_ext.execution.runs.kernel.Kernels`,
 not through ``myst_nb.core.execute.create_client``. This measures why, on the same
-notebooks in the same session (the ``flax-errors`` kernelspec, the warm kernel
-server that forks each kernel with jax and flax imported, the shared compilation
-cache), in interleaved rounds, as many at once as a build runs:
+light entries' notebooks in the same session (the ``flax-errors`` kernelspec, the
+warm kernel server that forks each kernel with jax and flax imported, the shared
+compilation cache), in interleaved rounds, as many at once as a build runs:
 
-* ``ours``: our client (its readiness wait and its kill at the end);
+* ``ours``: the session's kernels, kept from notebook to notebook, each
+  notebook's examples in a process its kernel forks for it;
 * ``myst-nb``: myst-nb's own client (``nb_execution_mode = "force"``), which
-  nbclient drives: its readiness wait ends with a fixed 0.2 s wait for stray
-  IOPub messages, and its kernels are shut down in order;
+  nbclient drives: a kernel per notebook, whose readiness wait ends with a fixed
+  0.2 s wait for stray IOPub messages, shut down in order;
 * cache hits: myst-nb's client in ``cache`` mode opens the cache (a database
   engine) per notebook; ours looks each notebook up in one cache the build keeps.
 
@@ -20,8 +21,8 @@ Run it as ``python benchmarks/bench_executor.py`` (``--notebooks N --rounds R``)
 from __future__ import annotations
 
 import argparse
-import asyncio
 import copy
+import json
 import logging
 import statistics
 import tempfile
@@ -35,8 +36,9 @@ from jupyter_cache import get_cache
 from myst_nb.core.config import NbParserConfig
 from myst_nb.core.execute import create_client
 
-from flax_errors_ext.execution.runs.kernel import run_in_kernel
+from flax_errors_ext.execution.runs.kernel_environment import package_versions
 from flax_errors_ext.execution.runs.kernelspec import KERNELSPEC
+from flax_errors_ext.execution.runs.notebook import KERNEL_MODULE
 from flax_errors_ext.execution.runs.run import default_jobs
 from flax_errors_ext.execution.session import Session, open_cache_database
 from flax_errors_ext.model.config import CatalogueConfig
@@ -45,6 +47,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from nbformat import NotebookNode
+
+    from flax_errors_ext.execution.runs.kernel import Kernels
 
 
 class _MystNbLogger(logging.LoggerAdapter[logging.Logger]):
@@ -58,17 +62,27 @@ _LOGGER = _MystNbLogger(logging.getLogger("bench_executor"), {})
 
 
 def _notebook(number: int) -> NotebookNode:
-    """Two light cells, the shape of a light entry: an import, an array, a value."""
-    sources = [f"import jax.numpy as jnp\nx = jnp.ones(3) + {number}", "float(x.sum())"]
+    """A light entry's notebook: two examples (an import, an array; a value)."""
+    fingerprint = json.dumps({"versions": package_versions()})
+    bad = [(0, "import jax.numpy as jnp\n"), (1, f"x = jnp.ones(3) + {number}\n")]
+    sources = [
+        f"from {KERNEL_MODULE} import begin, finish, run_example\n"
+        f"begin({fingerprint!r}, [], None)\n"
+        f"run_example('light{number}', 3, {bad!r})\n",
+        f"run_example('light{number}', 3, [(2, 'float(x.sum())\\n')])\nfinish()\n",
+    ]
     cells = [nbformat.v4.new_code_cell(source) for source in sources]  # type: ignore[no-untyped-call]
     notebook: NotebookNode = nbformat.v4.new_notebook(cells=cells)  # type: ignore[no-untyped-call]
     notebook.metadata["kernelspec"] = dict(KERNELSPEC)
     return notebook
 
 
-def _ours(notebook: NotebookNode, path: Path) -> None:
-    ran = copy.deepcopy(notebook)
-    asyncio.run(run_in_kernel(ran, path.parent, timeout=60, output=path.with_suffix(".log")))
+def _ours(kernels: Kernels) -> Callable[[NotebookNode, Path], None]:
+    def run(notebook: NotebookNode, path: Path) -> None:
+        ran = copy.deepcopy(notebook)
+        kernels.run(ran, path.parent, timeout=60, output=path.with_suffix(".log"))
+
+    return run
 
 
 def _theirs(nb_config: NbParserConfig) -> Callable[[NotebookNode, Path], None]:
@@ -129,12 +143,12 @@ def main(notebooks: int, rounds: int) -> str:
                 path.write_text(text, encoding="utf-8")
                 jobs.append((notebook, path))
             force = NbParserConfig(execution_mode="force", execution_timeout=60)
-            _ours(*jobs[0])  # untimed: the compilation cache, the imports
+            _ours(session.kernels)(*jobs[0])  # untimed: the compilation cache, the imports
             _theirs(force)(*jobs[0])
             ours: list[float] = []
             theirs: list[float] = []
             for _ in range(rounds):
-                ours.append(_seconds(_ours, jobs))
+                ours.append(_seconds(_ours(session.kernels), jobs))
                 theirs.append(_seconds(_theirs(force), jobs))
             cache = NbParserConfig(
                 execution_mode="cache", execution_cache_path=str(folder / "cache")
