@@ -13,7 +13,7 @@
 3. ``env-get-outdated``: if the fingerprint changed since the last build, every
    catalogue page is read again; a page with a failing entry always is.
 4. ``env-before-read-docs``: run every module a page of which will be read, each
-   entry in a kernel of its own (:mod:`flax_errors_ext.sphinx.catalogue.per_build`).
+   entry in a process of its own (:mod:`flax_errors_ext.sphinx.catalogue.per_build`).
 5. Reading a page renders from those runs: a module's page
    (:mod:`flax_errors_ext.sphinx.catalogue.module_page`) and an entry's
    (:mod:`flax_errors_ext.sphinx.catalogue.entries`).

@@ -3,7 +3,7 @@
 One :class:`~flax_errors_ext.execution.session.Session`, as in the site's build;
 every entry is submitted to one pool (:func:`~flax_errors_ext.execution.runs.run.submit_module`),
 several at a time, so that each can be reported the moment it finishes, and still
-gets a kernel of its own.
+runs in a process of its own.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Warm kernels: each entry's kernel forked from a process that has imported jax and flax.
+"""Warm kernels: each kernel forked from a process that has imported jax and flax.
 
 * :mod:`.server`: the process that imports once and forks a kernel per request;
 * :mod:`.launcher`: what the kernelspec starts, standing in for the kernel;

@@ -1,11 +1,12 @@
 """The fork server: one process imports jax and flax, then forks a kernel per request.
 
-Every catalogue entry runs in a kernel of its own, and most of a kernel's start-up
-is importing ipykernel, jax and flax. The server pays that once: it imports them,
-without initialising any JAX backend (forking after that would be unsafe), and
-then forks a kernel per :class:`~.protocol.KernelRequest`. A fork of an untouched
-process is as fresh as a new interpreter for everything the examples can change,
-so each entry is still isolated. A kernel that would need an environment the
+Most of a kernel's start-up is importing ipykernel, jax and flax, and the
+processes each kernel forks for its entries' examples inherit what it imported.
+The server pays that once: it imports them, without initialising any JAX backend
+(forking after that would be unsafe), and then forks a kernel per
+:class:`~.protocol.KernelRequest`. A fork of an untouched process is as fresh as a
+new interpreter for everything the examples can change, so each entry is still
+isolated. A kernel that would need an environment the
 server did not import under starts as an ordinary kernel instead, so a warm kernel
 is only ever a faster one.
 

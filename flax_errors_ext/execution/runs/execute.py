@@ -1,4 +1,4 @@
-"""Run an entry's notebook in a fresh kernel, through jupyter-cache when caching.
+"""Run an entry's notebook in a kernel of the run, through jupyter-cache when caching.
 
 This module owns the notebook file on disk, the execution cache's look-ups and
 records, and the reading of the kernel's records out of the executed notebook. In

@@ -1,4 +1,4 @@
-"""Statements run here, in this process, as an entry's kernel runs them.
+"""Statements run here, in this process, as an entry's process runs them.
 
 Where there is no Jupyter (a device where only JAX and Flax are installed, a venv
 of an old Flax release, a test that needs an error raised in-process, the

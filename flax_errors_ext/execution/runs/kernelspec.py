@@ -48,8 +48,8 @@ def install_kernelspec(data_dir: Path, env: Mapping[str, str] | None = None) -> 
             "launch",  # fork_server.protocol.LAUNCH (that package imports this one)
             "-f",
             "{connection_file}",
-            # An entry's kernel runs a few cells once: IPython's input history,
-            # a database written by a thread of its own, is never read again.
+            # A kernel runs entries' cells once each: IPython's input history, a
+            # database written by a thread of its own, is never read again.
             "--HistoryManager.enabled=False",
         ],
         "display_name": KERNELSPEC["display_name"],
@@ -78,7 +78,7 @@ def _provisioner_installed() -> bool:
 def compilation_cache_env(cache_dir: Path) -> dict[str, str]:
     """The environment that lets every kernel of the build reuse what the others compiled.
 
-    Each entry's kernel is fresh, so without this each one recompiles the same
+    Each entry's process is fresh, so without this each one recompiles the same
     small XLA programs (``init`` of a Dense layer, random keys) that a single
     doctest process compiles once. JAX reads these variables when it is imported:
     they go to the kernels and the warm server that forks them, as they start. A

@@ -1,11 +1,11 @@
 """Turn a catalogue entry into the notebook that runs its examples.
 
-One notebook per entry, so every error runs in a fresh kernel of its own and is
-cached on its own. Each cell runs one example through
-:mod:`flax_errors_ext.execution.runs.in_kernel`. The first begins with the entry's
-fingerprint and the output limit, which puts the package versions, device, runtime
-sources and the limit into jupyter-cache's key; the last ends by reporting where
-the examples ran.
+One notebook per entry, so every error runs in a fresh process of its own (see
+:mod:`~flax_errors_ext.execution.runs.entry_process`) and is cached on its own.
+Each cell runs one example through :mod:`flax_errors_ext.execution.runs.in_kernel`.
+The first begins with the entry's fingerprint and the output limit, which puts the
+package versions, device, runtime sources and the limit into jupyter-cache's key;
+the last ends by reporting where the examples ran.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """Run every entry of a catalogue module, several kernels at a time.
 
-Each entry gets its own notebook and kernel (see :mod:`~flax_errors_ext.execution.runs.notebook`),
-so entries cannot see each other's state; running their kernels side by side changes
-nothing about what each one computes, and spares most of the start-up wait.
+Each entry gets its own notebook, whose examples run in a process of their own
+(see :mod:`~flax_errors_ext.execution.runs.notebook`), so entries cannot see each
+other's state; running their kernels side by side changes nothing about what each
+one computes, and spares most of the waiting on Jupyter's messages.
 
 Texts over the output limit come back cut (:mod:`flax_errors_ext.model.runs.output_limit`).
 A cut keeps every verdict but one that spells out text from the part that was cut:

@@ -90,7 +90,7 @@ class CatalogueConfig:
         default=0,
         metadata=meta(
             "How many kernels one page runs at once; 0 means three for every two CPUs. Each "
-            "entry still has a kernel of its own.",
+            "entry's examples still run in a fresh process of their own.",
             non_negative_int,
             changes_pages=False,
         ),
@@ -98,9 +98,9 @@ class CatalogueConfig:
     warm_kernels: bool = dataclasses.field(
         default=True,
         metadata=meta(
-            "Fork each entry's kernel from a server that has already imported jax and "
-            "flax, instead of starting every kernel from scratch. Still one fresh "
-            "process per entry; Linux and macOS only.",
+            "Fork the kernels from a server that has already imported jax and flax, "
+            "instead of starting every kernel from scratch. Still one fresh process "
+            "per entry; Linux and macOS only.",
             boolean,
             changes_pages=False,
         ),
@@ -270,7 +270,7 @@ class CatalogueConfig:
         """The myst-nb execution mode of the entries, myst-nb's being ``notebooks``.
 
         :attr:`execution_mode`, unless ``'auto'``: then as the project's notebooks run,
-        but that each error needs a kernel of its own and a cached run is what keeps a
+        but that each error needs a process of its own and a cached run is what keeps a
         warm build fast, so myst-nb's ``'auto'`` and ``'inline'`` mean ``'cache'``.
         """
         mode = notebooks if self.execution_mode == "auto" else self.execution_mode
