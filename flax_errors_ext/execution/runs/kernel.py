@@ -71,6 +71,10 @@ class KernelStartError(RuntimeError):
     """A kernel that did not start; the message says why."""
 
 
+class _KernelGone(RuntimeError):
+    """A kernel that had ended when it was asked to fork an entry's process."""
+
+
 class _KernelManager(AsyncKernelManager):
     """A kernel manager whose kernel listens on Unix sockets no other kernel names."""
 
@@ -132,9 +136,9 @@ class Kernels:
         """
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_bytes(b"")
-        kernel = self._take(notebook.metadata.kernelspec.name, cwd, output)
+        kernel = self._ready(notebook.metadata.kernelspec.name, cwd, output)
         try:
-            kernel.loop.run_until_complete(kernel.run(notebook, cwd, timeout, output))
+            kernel.loop.run_until_complete(kernel.run(notebook, timeout))
         except BaseException:
             kernel.stop()
             raise
@@ -148,14 +152,38 @@ class Kernels:
             for kernel in idle:
                 kernel.stop()
 
-    def _take(self, name: str, cwd: Path, output: Path) -> _Kernel:
+    def _ready(self, name: str, cwd: Path, output: Path) -> _Kernel:
+        """A kernel of that name that has forked the entry's process: a kept one, or a new one.
+
+        A kept kernel that ended while it waited (killed from outside) is not the
+        entry's fault: it is stopped, and another one forks the process.
+        """
+        while (kept := self._kept(name)) is not None:
+            try:
+                kept.prepare(cwd, output)
+            except _KernelGone:
+                kept.stop()
+                continue
+            except BaseException:
+                kept.stop()
+                raise
+            return kept
+        kernel = _Kernel.start(name, cwd, output)
+        try:
+            kernel.prepare(cwd, output)
+        except BaseException:
+            kernel.stop()
+            raise
+        return kernel
+
+    def _kept(self, name: str) -> _Kernel | None:
         with self._lock:
             if os.getpid() == self._owner:
                 for kernel in self._idle:
                     if kernel.name == name:
                         self._idle.remove(kernel)
                         return kernel
-        return _Kernel.start(name, cwd, output)
+        return None
 
     def _give_back(self, kernel: _Kernel) -> None:
         with self._lock:
@@ -198,17 +226,23 @@ class _Kernel:
             raise
         return cls(name, loop, manager, client, language)
 
-    async def run(
-        self, notebook: NotebookNode, cwd: Path, timeout: int | None, output: Path
-    ) -> None:
-        """Fork the entry's process in ``cwd``, then run ``notebook``'s cells.
+    def prepare(self, cwd: Path, output: Path) -> None:
+        """Have the kernel fork the entry's process, in ``cwd``, writing to ``output``.
+
+        Raises:
+            _KernelGone: the kernel had ended.
+            RuntimeError: it could not fork the process.
+        """
+        self.loop.run_until_complete(_prepare_entry(self.client, cwd, output))
+
+    async def run(self, notebook: NotebookNode, timeout: int | None) -> None:
+        """Run ``notebook``'s cells, once :meth:`prepare` has forked the entry's process.
 
         Cell by cell through nbclient, rather than its whole-notebook run, which
         asks the kernel for its ``kernel_info`` at every notebook: known since the
         kernel started, it is written as nbclient writes it. The kernel keeps no
         history of the cells, as it keeps nothing else of an entry.
         """
-        await _prepare_entry(self.client, cwd, output)
         client = NotebookClient(
             notebook,
             km=self.manager,
@@ -270,14 +304,17 @@ async def _prepare_entry(kernel: AsyncKernelClient, cwd: Path, output: Path) -> 
     its namespace.
 
     Raises:
+        _KernelGone: the kernel had ended.
         RuntimeError: the kernel could not fork it.
     """
     code = _PREPARE.format(module=ENTRY_PROCESS, cwd=str(cwd), log=str(output))
     asked = kernel.execute(code, silent=True, store_history=False, allow_stdin=False)
-    while True:
-        reply = await kernel.get_shell_msg(timeout=STARTUP_TIMEOUT_S)
-        if reply["parent_header"].get("msg_id") == asked:
-            break
+    deadline = time.monotonic() + STARTUP_TIMEOUT_S
+    while (reply := await _replied(kernel, {asked}, wait=_REPLY_WAIT_S)) is None:
+        if not await kernel.is_alive():
+            raise _KernelGone("the kernel died before it forked the examples' process")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the kernel did not answer within {STARTUP_TIMEOUT_S:.0f} s")
     content = reply["content"]
     if content.get("status") != "ok":
         why = f"{content.get('ename')}: {content.get('evalue')}"

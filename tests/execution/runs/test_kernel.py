@@ -7,6 +7,7 @@ import importlib.metadata
 import json
 import os
 import queue
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -274,3 +275,23 @@ def test_an_example_that_times_out_ends_with_its_kernel(
         kernels.run(notebook, tmp_path, timeout=5, output=tmp_path / "kernel.log")
     assert kernels._idle == []
     assert process_ends(int(pid_file.read_text()), within=10)
+
+
+def test_a_kept_kernel_that_ended_meanwhile_is_not_run_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JUPYTER_PATH", "")
+    install_kernelspec(tmp_path / "jupyter")
+    kernels = Kernels()
+    try:
+        kernels.run(_entry_notebook("print(1)\n"), tmp_path, timeout=60, output=tmp_path / "a")
+        (kept,) = kernels._idle
+        pid = kept.manager.provisioner.pid  # type: ignore[union-attr]
+        os.kill(pid, signal.SIGKILL)  # killed from outside while it waits
+        assert process_ends(pid, within=10)
+        second = _entry_notebook("print(2)\n")
+        kernels.run(second, tmp_path, timeout=60, output=tmp_path / "b")
+        assert _printed(second) == "2\n"
+        assert kernels._idle != [kept]
+    finally:
+        kernels.close()
