@@ -1,6 +1,6 @@
 """The catalogue's kernel client against myst-nb's executor, per notebook, side by side.
 
-Entries run through the run's :class:`~flax_errors_ext.execution.runs.kernel.Kernels`,
+Entries run through the run's :class:`~flax_errors_ext.execution.runs.kernels.Kernels`,
 not through ``myst_nb.core.execute.create_client``. This measures why, on the same
 light entries' notebooks in the same session (the ``flax-errors`` kernelspec, the
 warm kernel server that forks each kernel with jax and flax imported, the shared
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
     from nbformat import NotebookNode
 
-    from flax_errors_ext.execution.runs.kernel import Kernels
+    from flax_errors_ext.execution.runs.kernels import Kernels
 
 
 class _MystNbLogger(logging.LoggerAdapter[logging.Logger]):

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Self
 
 from flax_errors_ext.execution.fork_server.client import WarmKernelServer
 from flax_errors_ext.execution.runs.execute import DATABASE_FILE
-from flax_errors_ext.execution.runs.kernel import Kernels
+from flax_errors_ext.execution.runs.kernels import Kernels
 from flax_errors_ext.execution.runs.kernelspec import compilation_cache_env, install_kernelspec
 from flax_errors_ext.execution.runs.probe import build_fingerprint, probe_device
 from flax_errors_ext.execution.runs.run import RunSettings
@@ -157,7 +157,7 @@ class Session:
         """Start the warm kernel server (once), if examples run and warm kernels are on.
 
         Called by the device probe, before the first kernel of the run (see
-        :attr:`~flax_errors_ext.execution.runs.kernel.Kernels.prepare`),
+        :attr:`~flax_errors_ext.execution.runs.kernels.Kernels.prepare`),
         and by a build whose readers may run entries. Its imports (ipykernel, jax,
         flax) are heavy: a run whose entries all come from the cache never starts it.
         Safe from the entries' threads: the first one starts it, the others wait.

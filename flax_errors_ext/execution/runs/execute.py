@@ -4,7 +4,7 @@ This module owns the notebook file on disk, the execution cache's look-ups and
 records, and the reading of the kernel's records out of the executed notebook. In
 myst-nb's ``cache`` mode a notebook is looked up once in jupyter-cache (the same
 database and records as myst-nb's own), and only on a miss runs, in a kernel
-of the run's :class:`~flax_errors_ext.execution.runs.kernel.Kernels`, driven by nbclient;
+of the run's :class:`~flax_errors_ext.execution.runs.kernels.Kernels`, driven by nbclient;
 in any other mode that runs it always. A run that times out or loses its kernel
 is never cached.
 """
@@ -30,7 +30,7 @@ from nbformat import NotebookNode
 
 from flax_errors_ext.execution.runs.entry_process import EntryProcessDied
 from flax_errors_ext.execution.runs.in_kernel import RESULT_MIME
-from flax_errors_ext.execution.runs.kernel import Kernels, KernelStartError
+from flax_errors_ext.execution.runs.kernel import KernelStartError
 from flax_errors_ext.model.catalogue.records import StatementRun, Verdict
 from flax_errors_ext.model.runs.fingerprint import Device
 from flax_errors_ext.model.runs.loaded_files import LoadedFile
@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
     from jupyter_cache.base import JupyterCacheBase
     from myst_nb.core.config import NbParserConfig
+
+    from flax_errors_ext.execution.runs.kernels import Kernels
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,4 +1,6 @@
-"""The run's kernels: started, handed to nbclient entry after entry, shut down at the end.
+"""One kernel of a run: started, asked to fork each entry's process, handed to nbclient, killed.
+
+The run keeps its kernels from entry to entry (:mod:`.kernels`); this is one of them.
 
 nbclient left to start a kernel itself registers an exit handler before the
 start, and a start that fails (a kernel that dies before it answers) unsets its
@@ -71,7 +73,7 @@ class KernelStartError(RuntimeError):
     """A kernel that did not start; the message says why."""
 
 
-class _KernelGone(RuntimeError):
+class KernelGone(RuntimeError):
     """A kernel that had ended when it was asked to fork an entry's process."""
 
 
@@ -85,115 +87,7 @@ class _KernelManager(AsyncKernelManager):
         return os.path.join(_socket_dir(), uuid.uuid4().hex[:16])
 
 
-def _nothing() -> None:
-    """What :meth:`Kernels.prepare` does unless told otherwise."""
-
-
-class Kernels:
-    """The kernels of one run: started as entries need them, kept from entry to entry.
-
-    Each entry's examples run in a process its kernel forks for it
-    (:mod:`~flax_errors_ext.execution.runs.entry_process`), so a kernel that ran
-    one entry runs the next as a fresh one would, without a kernel's start-up
-    (ipykernel's set-up, its sockets, the handshake) for each. A kernel whose
-    notebook did not run to the end (an example that timed out or ended its
-    process, a kernel that died) is stopped, never run again.
-
-    Only the process that made it keeps kernels: a ``-j`` reader forked from it
-    uses each kernel of its own once.
-    """
-
-    def __init__(self, prepare: Callable[[], object] = _nothing) -> None:
-        """``prepare``: what :meth:`prepare` does (a warm kernel server's start)."""
-        self.prepare = prepare
-        """Called before a notebook runs, never for one served from the cache: a
-        session's starts its warm kernel server at the first call, so that a run
-        served wholly from the cache never pays for the server's imports. What
-        fails in it is flax-errors' own, said as such by the entry."""
-        self._idle: list[_Kernel] = []
-        self._lock = threading.Lock()
-        self._owner = os.getpid()
-
-    def __reduce__(self) -> tuple[type[Kernels], tuple[()]]:
-        """Pickled as a run's kernels before any started: kernels and hooks stay here."""
-        return Kernels, ()
-
-    def run(self, notebook: NotebookNode, cwd: Path, *, timeout: int | None, output: Path) -> None:
-        """Run every cell of ``notebook`` (in place) in a kernel, the examples in ``cwd``.
-
-        Args:
-            notebook: The notebook; its kernelspec names the kernel.
-            cwd: The examples' working folder.
-            timeout: Seconds each cell may run (None: no limit).
-            output: Where the kernel's own output (a start that fails quotes its
-                end) and the examples' process's go.
-
-        Raises:
-            KernelStartError: if the kernel did not start or answer.
-            nbclient.exceptions.CellExecutionError: a cell raised.
-            nbclient.exceptions.CellTimeoutError: a cell ran past ``timeout``.
-            nbclient.exceptions.DeadKernelError: the kernel died while running.
-        """
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_bytes(b"")
-        kernel = self._ready(notebook.metadata.kernelspec.name, cwd, output)
-        try:
-            kernel.loop.run_until_complete(kernel.run(notebook, timeout))
-        except BaseException:
-            kernel.stop()
-            raise
-        self._give_back(kernel)
-
-    def close(self) -> None:
-        """Stop every kept kernel."""
-        with self._lock:
-            idle, self._idle = self._idle, []
-        if os.getpid() == self._owner:
-            for kernel in idle:
-                kernel.stop()
-
-    def _ready(self, name: str, cwd: Path, output: Path) -> _Kernel:
-        """A kernel of that name that has forked the entry's process: a kept one, or a new one.
-
-        A kept kernel that ended while it waited (killed from outside) is not the
-        entry's fault: it is stopped, and another one forks the process.
-        """
-        while (kept := self._kept(name)) is not None:
-            try:
-                kept.prepare(cwd, output)
-            except _KernelGone:
-                kept.stop()
-                continue
-            except BaseException:
-                kept.stop()
-                raise
-            return kept
-        kernel = _Kernel.start(name, cwd, output)
-        try:
-            kernel.prepare(cwd, output)
-        except BaseException:
-            kernel.stop()
-            raise
-        return kernel
-
-    def _kept(self, name: str) -> _Kernel | None:
-        with self._lock:
-            if os.getpid() == self._owner:
-                for kernel in self._idle:
-                    if kernel.name == name:
-                        self._idle.remove(kernel)
-                        return kernel
-        return None
-
-    def _give_back(self, kernel: _Kernel) -> None:
-        with self._lock:
-            if os.getpid() == self._owner:
-                self._idle.append(kernel)
-                return
-        kernel.stop()
-
-
-class _Kernel:
+class Kernel:
     """A started kernel, its client and the event loop both are used from."""
 
     def __init__(
@@ -212,7 +106,7 @@ class _Kernel:
         """The kernel's ``language_info``, which a notebook it ran records."""
 
     @classmethod
-    def start(cls, name: str, cwd: Path, output: Path) -> _Kernel:
+    def start(cls, name: str, cwd: Path, output: Path) -> Kernel:
         """A kernel named ``name``, started in ``cwd`` and ready; its output to ``output``.
 
         Raises:
@@ -230,7 +124,7 @@ class _Kernel:
         """Have the kernel fork the entry's process, in ``cwd``, writing to ``output``.
 
         Raises:
-            _KernelGone: the kernel had ended.
+            KernelGone: the kernel had ended.
             RuntimeError: it could not fork the process.
         """
         self.loop.run_until_complete(_prepare_entry(self.client, cwd, output))
@@ -304,7 +198,7 @@ async def _prepare_entry(kernel: AsyncKernelClient, cwd: Path, output: Path) -> 
     its namespace.
 
     Raises:
-        _KernelGone: the kernel had ended.
+        KernelGone: the kernel had ended.
         RuntimeError: the kernel could not fork it.
     """
     code = _PREPARE.format(module=ENTRY_PROCESS, cwd=str(cwd), log=str(output))
@@ -312,32 +206,13 @@ async def _prepare_entry(kernel: AsyncKernelClient, cwd: Path, output: Path) -> 
     deadline = time.monotonic() + STARTUP_TIMEOUT_S
     while (reply := await _replied(kernel, {asked}, wait=_REPLY_WAIT_S)) is None:
         if not await kernel.is_alive():
-            raise _KernelGone("the kernel died before it forked the examples' process")
+            raise KernelGone("the kernel died before it forked the examples' process")
         if time.monotonic() > deadline:
             raise RuntimeError(f"the kernel did not answer within {STARTUP_TIMEOUT_S:.0f} s")
     content = reply["content"]
     if content.get("status") != "ok":
         why = f"{content.get('ename')}: {content.get('evalue')}"
         raise RuntimeError(f"the kernel could not start the examples' process: {why}")
-
-
-async def run_in_kernel(
-    notebook: NotebookNode, cwd: Path, *, timeout: int | None, output: Path
-) -> None:
-    """Run every cell of ``notebook`` (in place) in a kernel of its own, then stop it.
-
-    :meth:`Kernels.run` for one notebook, from a coroutine (in a thread: the
-    kernel has an event loop of its own).
-    """
-
-    def run_once() -> None:
-        kernels = Kernels()
-        try:
-            kernels.run(notebook, cwd, timeout=timeout, output=output)
-        finally:
-            kernels.close()
-
-    await asyncio.to_thread(run_once)
 
 
 def _client(manager: _KernelManager) -> AsyncKernelClient:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from flax_errors_ext.execution.runs.execute import Execution, execute_notebook, forget
 from flax_errors_ext.execution.runs.file_states import SourceStates
-from flax_errors_ext.execution.runs.kernel import Kernels
+from flax_errors_ext.execution.runs.kernels import Kernels
 from flax_errors_ext.execution.runs.notebook import build_notebook, statement_numbers
 from flax_errors_ext.execution.runs.probe import source_hash
 from flax_errors_ext.execution.runs.processes import stop_kernels

@@ -23,7 +23,7 @@ from flax_errors_ext.execution.runs.execute import (
     remember,
     unpack_loaded,
 )
-from flax_errors_ext.execution.runs.kernel import Kernels
+from flax_errors_ext.execution.runs.kernels import Kernels
 from flax_errors_ext.model.runs.loaded_files import LoadedFile
 
 if TYPE_CHECKING:

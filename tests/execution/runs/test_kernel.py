@@ -1,13 +1,11 @@
-"""An entry's kernel: ready at once; a start that fails says why; forked, it writes where told."""
+"""A kernel: ready at once; a start that fails says why; forked, it writes where told."""
 
 from __future__ import annotations
 
 import asyncio
 import importlib.metadata
-import json
 import os
 import queue
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -16,18 +14,16 @@ from typing import TYPE_CHECKING, Any
 import nbformat
 import pytest
 import zmq
-from nbclient.exceptions import CellExecutionError, CellTimeoutError
+from nbclient.exceptions import CellExecutionError
 from packaging.version import Version
 
 from flax_errors_ext.execution.fork_server.client import WarmKernelServer
 from flax_errors_ext.execution.fork_server.protocol import SERVER_ENV_VAR
 from flax_errors_ext.execution.runs import kernel
-from flax_errors_ext.execution.runs.in_kernel import RESULT_MIME
-from flax_errors_ext.execution.runs.kernel import Kernels, KernelStartError, run_in_kernel
-from flax_errors_ext.execution.runs.kernel_environment import package_versions
-from flax_errors_ext.execution.runs.kernelspec import KERNELSPEC, install_kernelspec
+from flax_errors_ext.execution.runs.kernel import KernelStartError
+from flax_errors_ext.execution.runs.kernels import run_in_kernel
+from flax_errors_ext.execution.runs.kernelspec import KERNELSPEC
 from tests.execution.runs.failing_kernels import failing_kernelspec
-from tests.utils import process_ends
 
 if TYPE_CHECKING:
     from jupyter_client.asynchronous.client import AsyncKernelClient
@@ -89,12 +85,11 @@ def test_an_idle_status_for_another_request_does_not_show_iopub_reaches_the_clie
     Version(importlib.metadata.version("ipykernel")) < Version("7.2"),
     reason="ipykernel sends iopub_welcome from 7.2 on",
 )
+@pytest.mark.usefixtures("kernelspec")
 def test_a_kernel_is_ready_at_its_first_reply(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Its welcome to the client's subscription says IOPub reaches it: no request again."""
-    monkeypatch.setenv("JUPYTER_PATH", "")
-    install_kernelspec(tmp_path / "jupyter")
     shown: list[bool] = []
     reaches = kernel._iopub_reaches
 
@@ -137,11 +132,8 @@ def test_a_kernel_that_exits_at_once_says_its_status_and_what_it_wrote(
     assert "no kernel today: the port was taken" in message
 
 
-def test_a_notebook_runs_in_a_kernel_on_unix_sockets_it_removes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("JUPYTER_PATH", "")
-    install_kernelspec(tmp_path / "jupyter")
+@pytest.mark.usefixtures("kernelspec")
+def test_a_notebook_runs_in_a_kernel_on_unix_sockets_it_removes(tmp_path: Path) -> None:
     sockets = Path(kernel._socket_dir())
     before = set(sockets.iterdir())
     notebook = _notebook()
@@ -152,11 +144,8 @@ def test_a_notebook_runs_in_a_kernel_on_unix_sockets_it_removes(
     assert set(sockets.iterdir()) == before
 
 
-def test_an_example_that_asks_for_input_fails_at_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("JUPYTER_PATH", "")
-    install_kernelspec(tmp_path / "jupyter")
+@pytest.mark.usefixtures("kernelspec")
+def test_an_example_that_asks_for_input_fails_at_once(tmp_path: Path) -> None:
     notebook = _notebook()
     notebook.cells[0].source = "input('your name? ')"
     with pytest.raises(CellExecutionError) as raised:
@@ -180,118 +169,3 @@ def test_a_forked_kernel_writes_to_its_launchers_stderr(tmp_path: Path) -> None:
     # with its status, and what it wrote is where the launcher's stderr went.
     assert done.returncode != 0
     assert "no-such-flag" in (tmp_path / "stderr").read_text()
-
-
-def _entry_notebook(*statements: str) -> nbformat.NotebookNode:
-    """An entry's notebook, as the build writes one, whose one example is ``statements``."""
-    fingerprint = json.dumps({"versions": package_versions()})
-    numbered = list(enumerate(statements))
-    cell = (
-        "from flax_errors_ext.execution.runs.in_kernel import begin, finish, run_example\n"
-        f"begin({fingerprint!r}, [], None)\n"
-        f"run_example('example', {len(numbered)}, {numbered!r})\n"
-        "finish()\n"
-    )
-    notebook = _notebook()
-    notebook.cells[0].source = cell
-    return notebook
-
-
-def _printed(notebook: nbformat.NotebookNode) -> str:
-    """What the notebook's one example printed, as its records say."""
-    records = [o["data"][RESULT_MIME] for o in notebook.cells[0].outputs]
-    statements = next(r for r in records if "statements" in r)["statements"]
-    return "".join(s["got"] for s in statements)
-
-
-def test_a_kept_kernel_runs_each_notebook_in_a_fresh_process(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("JUPYTER_PATH", "")
-    install_kernelspec(tmp_path / "jupyter")
-    # Marks a module, as an example can: the next entry must not find it marked.
-    example = (
-        "import json, os\n",
-        "print(hasattr(json, 'marked'), os.getpid(), os.getcwd())\n",
-        "json.marked = True\n",
-    )
-    kernels = Kernels()
-    try:
-        first, second = _entry_notebook(*example), _entry_notebook(*example)
-        kernels.run(first, tmp_path, timeout=60, output=tmp_path / "first.log")
-        (kept,) = kernels._idle
-        (tmp_path / "elsewhere").mkdir()
-        kernels.run(second, tmp_path / "elsewhere", timeout=60, output=tmp_path / "second.log")
-        assert kernels._idle == [kept]
-        kernel = kept.manager.provisioner.pid  # type: ignore[union-attr]
-    finally:
-        kernels.close()
-    marked, pid, cwd = _printed(first).split()
-    again, other_pid, other_cwd = _printed(second).split()
-    assert marked == again == "False"
-    assert len({pid, other_pid, str(kernel)}) == 3
-    assert (cwd, other_cwd) == (str(tmp_path), str(tmp_path / "elsewhere"))
-    assert process_ends(kernel, within=10)
-
-
-def test_a_kernel_whose_notebook_failed_is_not_kept(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("JUPYTER_PATH", "")
-    install_kernelspec(tmp_path / "jupyter")
-    notebook = _notebook()
-    notebook.cells[0].source = "1 / 0"
-    kernels = Kernels()
-    with pytest.raises(CellExecutionError):
-        kernels.run(notebook, tmp_path, timeout=60, output=tmp_path / "kernel.log")
-    assert kernels._idle == []
-
-
-def test_an_example_that_ends_its_process_says_how(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("JUPYTER_PATH", "")
-    install_kernelspec(tmp_path / "jupyter")
-    notebook = _entry_notebook("import os\n", "os._exit(3)\n")
-    with pytest.raises(CellExecutionError) as raised:
-        asyncio.run(run_in_kernel(notebook, tmp_path, timeout=60, output=tmp_path / "log"))
-    assert raised.value.ename == "EntryProcessDied"
-    assert raised.value.evalue == "the process that ran its examples ended (exit code 3)"
-
-
-def test_an_example_that_times_out_ends_with_its_kernel(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("JUPYTER_PATH", "")
-    install_kernelspec(tmp_path / "jupyter")
-    pid_file = tmp_path / "pid"
-    notebook = _entry_notebook(
-        "import os, time\n",
-        f"_ = open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n",
-        "time.sleep(600)\n",
-    )
-    kernels = Kernels()
-    with pytest.raises(CellTimeoutError):
-        kernels.run(notebook, tmp_path, timeout=5, output=tmp_path / "kernel.log")
-    assert kernels._idle == []
-    assert process_ends(int(pid_file.read_text()), within=10)
-
-
-def test_a_kept_kernel_that_ended_meanwhile_is_not_run_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("JUPYTER_PATH", "")
-    install_kernelspec(tmp_path / "jupyter")
-    kernels = Kernels()
-    try:
-        kernels.run(_entry_notebook("print(1)\n"), tmp_path, timeout=60, output=tmp_path / "a")
-        (kept,) = kernels._idle
-        pid = kept.manager.provisioner.pid  # type: ignore[union-attr]
-        os.kill(pid, signal.SIGKILL)  # killed from outside while it waits
-        assert process_ends(pid, within=10)
-        second = _entry_notebook("print(2)\n")
-        kernels.run(second, tmp_path, timeout=60, output=tmp_path / "b")
-        assert _printed(second) == "2\n"
-        assert kernels._idle != [kept]
-    finally:
-        kernels.close()

@@ -11,9 +11,8 @@ from myst_nb.core.config import NbParserConfig
 
 from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.execution.runs.execute import execute_notebook
-from flax_errors_ext.execution.runs.kernel import Kernels
 from flax_errors_ext.execution.runs.kernel_environment import package_versions
-from flax_errors_ext.execution.runs.kernelspec import install_kernelspec
+from flax_errors_ext.execution.runs.kernels import Kernels
 from flax_errors_ext.execution.runs.notebook import build_notebook
 from flax_errors_ext.model.runs.fingerprint import Device, Fingerprint
 
@@ -49,11 +48,8 @@ def test_an_entry_without_examples_still_sets_up_and_reports_in_one_cell() -> No
 
 
 @pytest.mark.kernels
-def test_a_kernel_reports_every_example_and_where_they_ran(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
-    install_kernelspec(tmp_path / "jupyter")
+@pytest.mark.usefixtures("kernelspec")
+def test_a_kernel_reports_every_example_and_where_they_ran(tmp_path: Path) -> None:
     (entry,) = load_module("flax_errors_ext.errors").entries
     notebook = build_notebook(entry, FINGERPRINT, [], 120)
     config = NbParserConfig(execution_mode="force")
