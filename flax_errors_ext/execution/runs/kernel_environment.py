@@ -30,7 +30,11 @@ _known_versions: dict[str, str] = {}
 
 @dataclasses.dataclass(frozen=True)
 class _Noted:
-    """What the fork server noted of the files it had loaded before it forked this process."""
+    """What was noted of the files loaded before this process was forked.
+
+    By the fork server, and again by a kernel before it forks its first entry's
+    process.
+    """
 
     files: dict[str, tuple[str, int, int]]
     """Each file by path, with its state then: ``(path, size, mtime_ns)``."""
@@ -98,18 +102,11 @@ def _loaded_file_states(
     known: dict[str, tuple[str, int, int]],
 ) -> dict[str, tuple[str, int, int]]:
     """Every loaded module's file with its state; as ``known`` says where it knows it."""
-    found = {}
-    for module in list(sys.modules.values()):
-        path = getattr(module, "__file__", None)
-        if isinstance(path, str) and path not in found:
-            state = known.get(path) or _state(path)
-            if state is not None:
-                found[path] = state
-    return found
+    return _file_states(list(sys.modules.values()), known)
 
 
 def _new_file_states(noted: _Noted) -> dict[str, tuple[str, int, int]] | None:
-    """The files of the modules loaded since ``noted``, with their states.
+    """The files of the modules loaded since ``noted`` that it does not hold, with their states.
 
     From the imports :class:`_ImportsSeen` saw, without a look at every module a
     kernel has: in a process just forked, a look at an object writes to its
@@ -120,11 +117,19 @@ def _new_file_states(noted: _Noted) -> dict[str, tuple[str, int, int]] | None:
     names = [name for name in dict.fromkeys(_imports[noted.imports :]) if name in sys.modules]
     if len(sys.modules) - noted.modules != len(names):
         return None
+    found = _file_states([sys.modules[name] for name in names], noted.files)
+    return {path: state for path, state in found.items() if path not in noted.files}
+
+
+def _file_states(
+    modules: list[object], known: dict[str, tuple[str, int, int]]
+) -> dict[str, tuple[str, int, int]]:
+    """The file of each of ``modules`` with its state; as ``known`` says where it knows it."""
     found = {}
-    for name in names:
-        path = getattr(sys.modules[name], "__file__", None)
-        if isinstance(path, str) and path not in noted.files and path not in found:
-            state = _state(path)
+    for module in modules:
+        path = getattr(module, "__file__", None)
+        if isinstance(path, str) and path not in found:
+            state = known.get(path) or _state(path)
             if state is not None:
                 found[path] = state
     return found
