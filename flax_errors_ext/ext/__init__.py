@@ -17,7 +17,8 @@ extra, so a project that lists only ``flax_errors_ext`` pays for none of them::
 The export (:mod:`.export`) is a command of ``flax-errors``, not a part of the
 build: the command line finds it through its entry point (``flax_errors.commands``).
 
-An extra whose model the core shares keeps it in the core: the history's
-(:mod:`flax_errors_ext.model.history`) is read by the command line's ``explain``
-too, so :mod:`.history` holds only its view of a build's run and its Sphinx parts.
+An extra reads what the core shares without owning it: the history's records
+(:mod:`flax_errors_ext.model.history`) are the core's, because the command line's
+``explain`` matches old wordings with them; what the history's pages show of them
+is the extra's own (:mod:`.history.model`).
 """

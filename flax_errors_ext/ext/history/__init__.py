@@ -4,10 +4,10 @@ The history files (written by ``nox -s history``, one shipped for ``flax.errors`
 record what each error's bad examples did on every release; this build's own run is
 their release's row. An entry shows its strip and its history in a line, the
 module's page its retired errors, and the error index every recorded module's
-errors by release. The history's model is the core's
-(:mod:`flax_errors_ext.model.history`): the command line's ``explain`` reads it
-too. Here: the view of a module's run (:mod:`.views`), its nodes (:mod:`.strips`)
-and where they join the build (:mod:`.pages`).
+errors by release. The records are the core's (:mod:`flax_errors_ext.model.history`):
+the command line's ``explain`` reads them too. ``model`` computes what a module's
+page shows of them; ``sphinx`` reads the files, views a build's run, and puts the
+strips and matrices on the pages.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Load the core, and join its build: the files read, the strips, the matrices."""
-    from flax_errors_ext.ext.history import pages, strips
+    from flax_errors_ext.ext.history.sphinx import pages, strips
     from flax_errors_ext.sphinx import extras
 
     metadata = extras.setup_extra(app)

@@ -1,1 +1,1 @@
-"""Every entry across Flax's releases: the record, its rewrites, its timeline and view."""
+"""Every entry across Flax's releases: the records, each bad example's run, the wordings."""

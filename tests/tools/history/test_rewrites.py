@@ -9,6 +9,7 @@ from types import ModuleType
 
 import pytest
 
+from flax_errors_ext.ext.history.model.view import module_history
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import ErrorEntry, StatementRun
 from flax_errors_ext.model.history.example_runs import (
@@ -27,7 +28,6 @@ from flax_errors_ext.model.history.releases import (
     ReleaseRun,
     Substitution,
 )
-from flax_errors_ext.model.history.view import module_history
 from tests.tools.history.history_files import runner
 from tools.history.rewrites import (
     Rule,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.model.history.cells import (
+from flax_errors_ext.ext.history.model.cells import (
     QUOTED,
     TOOLTIP,
     Cell,

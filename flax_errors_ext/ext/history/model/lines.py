@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.model.history.cells import (
+from flax_errors_ext.ext.history.model.cells import (
     QUOTED,
     URL_TAIL,
     CellState,
@@ -22,7 +22,7 @@ from flax_errors_ext.model.history.cells import (
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from flax_errors_ext.model.history.cells import Cell
+    from flax_errors_ext.ext.history.model.cells import Cell
     from flax_errors_ext.model.history.releases import ReleaseRun, Substitution
 
 

@@ -1,6 +1,6 @@
 """Each error across the recorded releases: an entry's strip and line, retired errors, the matrix.
 
-Everything shown is computed by :mod:`flax_errors_ext.model.history.view`; this
+Everything shown is computed by :mod:`flax_errors_ext.ext.history.model.view`; this
 module turns it into nodes. A cell is a :class:`history_cell`, an inline whose HTML
 carries its tooltip (the release, what its colour means, what each example did);
 other builders render it as its text.
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from docutils import nodes
 
-from flax_errors_ext.model.history.cells import LEGEND, CellState
+from flax_errors_ext.ext.history.model.cells import LEGEND, CellState
 from flax_errors_ext.sphinx.table import table
 
 if TYPE_CHECKING:
@@ -31,10 +31,10 @@ if TYPE_CHECKING:
 
     from sphinx.writers.html5 import HTML5Translator
 
+    from flax_errors_ext.ext.history.model.cells import Cell
+    from flax_errors_ext.ext.history.model.retired_errors import RetiredError
+    from flax_errors_ext.ext.history.model.view import EntryHistory, ModuleHistory
     from flax_errors_ext.layout import SiteLayout
-    from flax_errors_ext.model.history.cells import Cell
-    from flax_errors_ext.model.history.retired_errors import RetiredError
-    from flax_errors_ext.model.history.view import EntryHistory, ModuleHistory
 
     Link = Callable[[str, nodes.Node], nodes.Node]
     """A link to an error's anchor, around the given node; the node alone if none."""

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.execution.runs.run import run_versions
+from flax_errors_ext.ext.history.model.view import build_release, build_row, module_history
 from flax_errors_ext.model.history.example_runs import entry_codes
-from flax_errors_ext.model.history.view import build_release, build_row, module_history
 
 if TYPE_CHECKING:
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
-    from flax_errors_ext.model.history.view import ModuleHistory
+    from flax_errors_ext.ext.history.model.view import ModuleHistory
     from flax_errors_ext.sphinx.context import BuildContext
 
 EXTENSION = "flax_errors_ext.ext.history"

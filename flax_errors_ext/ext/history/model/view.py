@@ -6,11 +6,11 @@ examples now (:func:`~flax_errors_ext.model.history.example_runs.entry_codes`), 
 own row for the Flax it runs on (:func:`build_row`), which replaces any record of
 that release and is the last cell even where no record has it.
 
-Each entry gets one :class:`~flax_errors_ext.model.history.cells.Cell` per release
-and a line (:mod:`~flax_errors_ext.model.history.lines`);
+Each entry gets one :class:`~flax_errors_ext.ext.history.model.cells.Cell` per release
+and a line (:mod:`~flax_errors_ext.ext.history.model.lines`);
 :attr:`EntryHistory.stale` names the releases whose record is of other code than the
 examples now, for a warning. The classes the module no longer has are
-:mod:`~flax_errors_ext.model.history.retired_errors`.
+:mod:`~flax_errors_ext.ext.history.model.retired_errors`.
 """
 
 from __future__ import annotations
@@ -18,26 +18,26 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
-from flax_errors_ext.model.history.cells import CellState, compared_with_latest, release_cell
-from flax_errors_ext.model.history.example_runs import bad_examples, judge_run
-from flax_errors_ext.model.history.lines import (
+from flax_errors_ext.ext.history.model.cells import CellState, compared_with_latest, release_cell
+from flax_errors_ext.ext.history.model.lines import (
     history_line,
     presence_line,
     releases_in_short,
     rewritten_line,
 )
+from flax_errors_ext.ext.history.model.retired_errors import retired_error
+from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
+from flax_errors_ext.model.history.example_runs import bad_examples, judge_run
 from flax_errors_ext.model.history.releases import EntryRun, Release, ReleaseRun, version_key
-from flax_errors_ext.model.history.retired_errors import retired_error
 from flax_errors_ext.model.history.timeline import retired
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping, Sequence
 
+    from flax_errors_ext.ext.history.model.cells import Cell
+    from flax_errors_ext.ext.history.model.retired_errors import RetiredError
     from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleResult
-    from flax_errors_ext.model.history.cells import Cell
     from flax_errors_ext.model.history.releases import ExampleRun, History
-    from flax_errors_ext.model.history.retired_errors import RetiredError
 
 
 @dataclasses.dataclass(frozen=True)

@@ -20,8 +20,8 @@ from docutils import nodes
 from sphinx.environment.collectors import EnvironmentCollector
 
 from flax_errors_ext.execution.history.files import read_histories
-from flax_errors_ext.ext.history.strips import entry_history, matrix, retired_box
-from flax_errors_ext.ext.history.views import module_view
+from flax_errors_ext.ext.history.sphinx.strips import entry_history, matrix, retired_box
+from flax_errors_ext.ext.history.sphinx.views import module_view
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.extras import EntryExtras, IndexPart
@@ -35,8 +35,8 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
+    from flax_errors_ext.ext.history.model.view import ModuleHistory
     from flax_errors_ext.layout import EntryLocation
-    from flax_errors_ext.model.history.view import ModuleHistory
     from flax_errors_ext.model.runs.entry_record import EntryRecord
     from flax_errors_ext.sphinx.context import BuildContext
 

@@ -18,7 +18,7 @@ from tests.utils import module_html
 from tools.site_links import check_site
 
 MakeApp = Callable[..., SphinxTestApp]
-ROOT = Path(__file__).parents[2] / "roots" / "test-history"
+ROOT = Path(__file__).parents[3] / "roots" / "test-history"
 
 STALE_TEXT = "STALE TEXT FROM OLD CODE"
 RECORDED_TEXT = "RECORDED FOR THIS RELEASE"

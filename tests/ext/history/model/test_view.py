@@ -13,6 +13,13 @@ from collections.abc import Callable
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
+from flax_errors_ext.ext.history.model.view import (
+    ModuleHistory,
+    build_release,
+    build_row,
+    module_history,
+    release_labels,
+)
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import ExampleKind, StatementRun, Verdict
 from flax_errors_ext.model.config import CatalogueConfig
@@ -28,13 +35,6 @@ from flax_errors_ext.model.history.releases import (
     ReleaseRun,
 )
 from flax_errors_ext.model.history.timeline import comparable
-from flax_errors_ext.model.history.view import (
-    ModuleHistory,
-    build_release,
-    build_row,
-    module_history,
-    release_labels,
-)
 from flax_errors_ext.model.runs.judge import judge
 from tests.utils import FLAX
 

@@ -1,0 +1,1 @@
+"""The extra's Sphinx glue: the history files read, the strips and matrices put on the pages."""
