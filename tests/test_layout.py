@@ -24,7 +24,7 @@ from sphinx.testing.util import SphinxTestApp
 from flax_errors_ext.cli import main
 from flax_errors_ext.errors import JitPytreeError
 from flax_errors_ext.execution.catalogue.modules import load_module
-from flax_errors_ext.ext.search.search import DATA_FILE
+from flax_errors_ext.ext.search.sphinx.search_page import DATA_FILE
 from flax_errors_ext.layout import (
     BASE_URL_ENV_VAR,
     DEFAULT_LAYOUT,

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.execution.history.files import read_history_file
+from flax_errors_ext.ext.history.model.example_runs import entry_codes
 from flax_errors_ext.model.catalogue.parse import parse_docstring
-from flax_errors_ext.model.history.example_runs import entry_codes
 from flax_errors_ext.model.history.releases import History, ReleaseRun
 from tools.history.plan import (
     PINNED,

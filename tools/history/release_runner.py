@@ -203,9 +203,9 @@ def run_entry(
     changed it. One whose ``:holds for:`` line does not admit the release's
     ``versions`` is not run, and its record says so.
     """
+    from flax_errors_ext.ext.history.model.example_runs import bad_examples, judge_run
     from flax_errors_ext.model.catalogue.conditions import describe, versions_named
     from flax_errors_ext.model.catalogue.records import StatementRun
-    from flax_errors_ext.model.history.example_runs import bad_examples, judge_run
     from flax_errors_ext.model.history.releases import EntryRun
     from flax_errors_ext.model.runs.tracebacks import import_roots
     from tools.forked import run_forked

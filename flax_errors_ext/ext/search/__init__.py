@@ -2,7 +2,7 @@
 
 The build writes every entry's texts, with the patterns ``flax-errors explain``
 matches them by (the core's :mod:`flax_errors_ext.model.lookup`), beside the site's
-search page, whose script puts the entries a paste matches first (:mod:`.search`).
+search page, whose script puts the entries a paste matches first (:mod:`.sphinx.search_page`).
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ STATIC_DIR = Path(__file__).parent / "static"
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Load the core; the search page's scripts, and the entries' texts they match."""
-    from flax_errors_ext.ext.search import search
+    from flax_errors_ext.ext.search.sphinx import search_page
     from flax_errors_ext.sphinx.extras import setup_extra
 
     metadata = setup_extra(app, static=STATIC_DIR)
-    app.connect("html-page-context", search.add_scripts)
+    app.connect("html-page-context", search_page.add_scripts)
     # Before the core's report, which ends the build.
-    app.connect("build-finished", search.write_data, priority=400)
+    app.connect("build-finished", search_page.write_data, priority=400)
     return metadata

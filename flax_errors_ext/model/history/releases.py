@@ -5,7 +5,7 @@
 ``flax_errors_ext/history/flax.json``. This module is that file's model: the typed
 records, their one JSON form, merging a release's run into the data, and which
 (release, entry) pairs still need a run; judging one run is
-:mod:`~flax_errors_ext.model.history.example_runs`. Each example's record
+:mod:`~flax_errors_ext.ext.history.model.example_runs`. Each example's record
 carries a hash of its code and the substitutions it ran with on that release (the
 rules of ``flax_errors_ext/history/rewrites.toml``:
 :mod:`~tools.history.rewrites`), so that a rerun runs only what
@@ -125,7 +125,7 @@ class ExampleRun:
 
     code: str
     """The hash of the example's code when it ran
-    (:func:`~flax_errors_ext.model.history.example_runs.example_code_hash`)."""
+    (:func:`~flax_errors_ext.ext.history.model.example_runs.example_code_hash`)."""
     outcome: Outcome
     exc_type: str = ""
     """The dotted class of what the last statement raised (raised, raised-other)."""
@@ -261,7 +261,7 @@ class History:
 
         An entry runs where it has no record, or one without a record of each of
         ``codes`` (its bad examples now;
-        :func:`~flax_errors_ext.model.history.example_runs.entry_codes`), or whose examples ran
+        :func:`~flax_errors_ext.ext.history.model.example_runs.entry_codes`), or whose examples ran
         with other substitutions than ``rewrites`` makes there now (by flax version,
         then by entry, one tuple per bad example;
         :func:`~tools.history.rewrites.entry_rewrites`; none where

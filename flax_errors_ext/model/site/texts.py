@@ -11,17 +11,15 @@ import dataclasses
 import datetime
 import re
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from flax_errors_ext.model.catalogue.descriptions import first_paragraph
 from flax_errors_ext.model.catalogue.records import ExampleKind
-from flax_errors_ext.model.runs.tracebacks import strip_jax_note
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Sequence
 
     from flax_errors_ext.model.catalogue.records import Example
-    from flax_errors_ext.model.lookup.wordings import Wording
     from flax_errors_ext.model.runs.entry_record import EntryRecord
 
 
@@ -171,56 +169,6 @@ def figures(records: Sequence[EntryRecord]) -> Figures:
         # By name, as each entry's line lists them: the same text cold or warm.
         versions=", ".join(f"{name} {version}" for name, version in sorted(versions)),
     )
-
-
-def search_entries(
-    records: Sequence[EntryRecord], roots: Sequence[str], wordings: Iterable[Wording] = ()
-) -> list[dict[str, Any]]:
-    """What the site search matches pasted error text against, one item per entry.
-
-    Each item has the entry's ``name``, ``qualname``, site-relative ``url`` with
-    its anchor, ``headline``, and the texts a reader may paste, each once:
-
-    - ``messages``: the documented and actual text of its bad examples' errors,
-      with paths relative to ``roots`` as ``errors.json`` has them;
-    - ``seen_as``: ``{"text", "note"}`` for each error its "also seen as" examples
-      raise (another class, where this one is not in place), the note being the
-      example's caption;
-    - ``older``: ``{"text", "versions"}`` for each wording that recorded past
-      releases printed and the newest recorded one no longer prints (``wordings``,
-      see :mod:`flax_errors_ext.model.lookup.wordings`).
-    """
-    past: dict[str, list[dict[str, str]]] = {}
-    for wording in wordings:
-        if not wording.current:
-            text = strip_jax_note(wording.text).strip()
-            past.setdefault(wording.qualname, []).append(
-                {"text": text, "versions": wording.versions}
-            )
-    items = []
-    for record in sorted(records, key=lambda r: r.qualname):
-        messages: list[str] = []
-        seen_as: list[dict[str, str]] = []
-        for example, raw in record.raised_texts(roots):
-            text = strip_jax_note(raw).strip()
-            if not text:
-                continue
-            if example.kind is ExampleKind.SEEN_AS:
-                seen_as.append({"text": text, "note": plain_text(example.caption)})
-            elif text not in messages:
-                messages.append(text)
-        items.append(
-            {
-                "name": record.name,
-                "qualname": record.qualname,
-                "url": record.url,
-                "headline": plain_text(record.summary),
-                "messages": messages,
-                "seen_as": seen_as,
-                "older": past.get(record.qualname, []),
-            }
-        )
-    return items
 
 
 _INLINE = re.compile(r"``(?P<literal>.+?)``|(?::[\w:.-]+:)?`(?P<ref>[^`]+?)`")

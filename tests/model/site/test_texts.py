@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 
 from flax_errors_ext.model.catalogue.records import Example, ExampleKind, Location
-from flax_errors_ext.model.lookup.wordings import Wording
 from flax_errors_ext.model.runs.entry_record import EntryRecord
 from flax_errors_ext.model.site.texts import (
     badge,
@@ -18,7 +17,6 @@ from flax_errors_ext.model.site.texts import (
     inline_parts,
     lead_lines,
     plain_text,
-    search_entries,
     verification_text,
 )
 
@@ -172,19 +170,6 @@ def _gpu_record(name: str, status: str, **extra: Any) -> EntryRecord:
     )
 
 
-def _example(kind: str, expected: str, actual: str) -> dict[str, Any]:
-    return {
-        "kind": kind,
-        "source": "m.py:2",
-        "status": "passed",
-        "expected": expected,
-        "actual": actual,
-        "seconds": 0.0,
-        "detail": "",
-        "diff": "",
-    }
-
-
 def test_figures_count_statuses_and_name_the_device() -> None:
     shown = figures(
         [_gpu_record("A", "passed"), _gpu_record("B", "passed"), _gpu_record("C", "failed")]
@@ -194,50 +179,6 @@ def test_figures_count_statuses_and_name_the_device() -> None:
     assert shown.device == "GPU (NVIDIA H200)"
     assert shown.versions == "flax 2, jax 1, jaxlib 1"  # by name, whatever the record's order
     assert not figures([_gpu_record("A", "not-run", device={})]).executed
-
-
-def test_search_entries_hold_the_messages_of_bad_examples() -> None:
-    note = "\n--------------------\nFor simplicity, JAX has removed its internal frames. Set X."
-    record = _gpu_record(
-        "A",
-        "passed",
-        summary="Uses ``apply``.",
-        examples=[
-            _example("bad", "m.A: documented (...)\n", "m.A: real" + note),
-            _example("good", "(1, 2)\n", "(1, 2)\n"),
-        ],
-    )
-    (item,) = search_entries([record], roots=())
-    assert item["messages"] == ["m.A: documented (...)", "m.A: real"]
-    assert item["seen_as"] == []
-    assert item["older"] == []
-    assert item["headline"] == "Uses apply."
-    assert item["url"] == "api_reference/m.html#m.A"
-
-
-def test_search_entries_tell_other_errors_and_old_wordings_apart() -> None:
-    seen_as = dict(
-        _example("seen-as", "TypeError: not a valid JAX type\n", "TypeError: not valid\n"),
-        caption="Without ``install()``, JAX's own error.",
-    )
-    record = _gpu_record(
-        "A", "passed", examples=[_example("bad", "m.A: today\n", "m.A: today\n"), seen_as]
-    )
-    wordings = [
-        Wording("m.A", "m.A: the old words", "0.4.2-0.6.11"),
-        Wording("m.A", "m.A: today", "0.7.5-0.12.8", current=True),
-        Wording("m.B", "m.B: another entry's", "0.4.2"),
-    ]
-
-    (item,) = search_entries([record], roots=(), wordings=wordings)
-
-    assert item["messages"] == ["m.A: today"]
-    assert item["seen_as"] == [
-        {"text": "TypeError: not a valid JAX type", "note": "Without install(), JAX's own error."},
-        {"text": "TypeError: not valid", "note": "Without install(), JAX's own error."},
-    ]
-    # Today's wording is a message already; only the releases' older ones are added.
-    assert item["older"] == [{"text": "m.A: the old words", "versions": "0.4.2-0.6.11"}]
 
 
 def test_inline_markup_becomes_code_and_nothing_else() -> None:

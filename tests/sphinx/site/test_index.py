@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
-from flax_errors_ext.ext.search.search import DATA_FILE
+from flax_errors_ext.ext.search.sphinx.search_page import DATA_FILE
 from flax_errors_ext.model.site import areas
 from tools.site_links import check_site
 

@@ -7,7 +7,7 @@ import sys
 import textwrap
 from types import ModuleType
 
-from flax_errors_ext.model.history.example_runs import bad_examples
+from flax_errors_ext.ext.history.model.example_runs import bad_examples
 from tests.tools.history.history_files import RELEASE_RUNNER, REPO, runner
 
 

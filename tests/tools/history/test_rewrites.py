@@ -9,15 +9,15 @@ from types import ModuleType
 
 import pytest
 
-from flax_errors_ext.ext.history.model.view import module_history
-from flax_errors_ext.model.catalogue.parse import parse_docstring
-from flax_errors_ext.model.catalogue.records import ErrorEntry, StatementRun
-from flax_errors_ext.model.history.example_runs import (
+from flax_errors_ext.ext.history.model.example_runs import (
     bad_examples,
     entry_codes,
     example_code_hash,
     judge_run,
 )
+from flax_errors_ext.ext.history.model.view import module_history
+from flax_errors_ext.model.catalogue.parse import parse_docstring
+from flax_errors_ext.model.catalogue.records import ErrorEntry, StatementRun
 from flax_errors_ext.model.history.releases import (
     EntryRun,
     ExampleRun,

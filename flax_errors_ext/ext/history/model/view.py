@@ -2,7 +2,7 @@
 
 Pure: computed from a recorded :class:`~flax_errors_ext.model.history.releases.History`
 (read from its file by the Sphinx layer), the code hashes of the entries' bad
-examples now (:func:`~flax_errors_ext.model.history.example_runs.entry_codes`), and the build's
+examples now (:func:`~flax_errors_ext.ext.history.model.example_runs.entry_codes`), and the build's
 own row for the Flax it runs on (:func:`build_row`), which replaces any record of
 that release and is the last cell even where no record has it.
 
@@ -19,6 +19,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.ext.history.model.cells import CellState, compared_with_latest, release_cell
+from flax_errors_ext.ext.history.model.example_runs import bad_examples, judge_run
 from flax_errors_ext.ext.history.model.lines import (
     history_line,
     presence_line,
@@ -27,7 +28,6 @@ from flax_errors_ext.ext.history.model.lines import (
 )
 from flax_errors_ext.ext.history.model.retired_errors import retired_error
 from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
-from flax_errors_ext.model.history.example_runs import bad_examples, judge_run
 from flax_errors_ext.model.history.releases import EntryRun, Release, ReleaseRun, version_key
 from flax_errors_ext.model.history.timeline import retired
 

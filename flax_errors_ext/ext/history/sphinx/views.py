@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.execution.runs.run import run_versions
+from flax_errors_ext.ext.history.model.example_runs import entry_codes
 from flax_errors_ext.ext.history.model.view import build_release, build_row, module_history
-from flax_errors_ext.model.history.example_runs import entry_codes
 
 if TYPE_CHECKING:
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun

@@ -13,6 +13,7 @@ from collections.abc import Callable
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
+from flax_errors_ext.ext.history.model.example_runs import entry_codes, example_code_hash
 from flax_errors_ext.ext.history.model.view import (
     ModuleHistory,
     build_release,
@@ -23,7 +24,6 @@ from flax_errors_ext.ext.history.model.view import (
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import ExampleKind, StatementRun, Verdict
 from flax_errors_ext.model.config import CatalogueConfig
-from flax_errors_ext.model.history.example_runs import entry_codes, example_code_hash
 from flax_errors_ext.model.history.releases import (
     SHIPPED,
     SHIPPED_HISTORY,

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import ast
 
-from flax_errors_ext.model.catalogue.parse import parse_docstring
-from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, StatementRun
-from flax_errors_ext.model.history import example_runs
-from flax_errors_ext.model.history.example_runs import (
+from flax_errors_ext.ext.history.model import example_runs
+from flax_errors_ext.ext.history.model.example_runs import (
     bad_examples,
     entry_codes,
     example_code_hash,
     judge_run,
 )
+from flax_errors_ext.model.catalogue.parse import parse_docstring
+from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, StatementRun
 from flax_errors_ext.model.history.releases import Outcome
 
 ENTRY = """\

@@ -5,7 +5,7 @@ ranks whole pages, and one page holds all of a module's errors. So the build als
 writes the catalogue's error messages to ``_static/flax_errors_search_data.js``
 (today's, the other errors an entry is "also seen as", and the wordings of past
 releases from the recorded history), each with the pattern ``flax-errors
-explain`` matches it by (:mod:`flax_errors_ext.model.lookup.rules`), and the
+explain`` matches it by (:mod:`flax_errors_ext.ext.search.model.data`), and the
 search page loads ``static/flax_errors_search.js``, which matches the query as
 ``explain`` does and puts the entries it answers with, with their anchors and
 what the match was, first.
@@ -18,9 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.execution.catalogue.modules import DiscoveryError
-from flax_errors_ext.model.lookup.rules import entry_rules, matching_settings
+from flax_errors_ext.ext.search.model.data import entry_rules, matching_settings, search_entries
 from flax_errors_ext.model.lookup.wordings import recorded_wordings
-from flax_errors_ext.model.site.texts import search_entries
 from flax_errors_ext.sphinx.context import build_context, published_roots
 from flax_errors_ext.sphinx.state import CatalogueCollector
 
@@ -77,7 +76,7 @@ def write_data(app: Sphinx, exception: Exception | None) -> None:
 def _rules(app: Sphinx) -> dict[str, Any]:
     """Each entry's texts as the search matches them, by dotted name.
 
-    See :func:`~flax_errors_ext.model.lookup.rules.entry_rules`.
+    See :func:`~flax_errors_ext.ext.search.model.data.entry_rules`.
 
     A module this build did not discover (nothing it came from changed) keeps the
     rules the last build wrote, kept beside the environment; the wordings are

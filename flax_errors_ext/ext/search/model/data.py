@@ -1,6 +1,7 @@
-"""What the site search needs to match a pasted error exactly as ``explain`` does.
+"""What the search page's script reads: each entry's texts, and how a paste is matched.
 
-The search page's script (``flax_errors_search.js``) runs the steps of
+The entries (:func:`search_entries`) are what a result shows and what a reader may
+paste. The script (``flax_errors_search.js``) runs the steps of
 :func:`flax_errors_ext.model.lookup.find.find` in the reader's browser: the bare
 name, the URL, the class the text names, and the message, matched against each
 documented message's pattern or as a part of it, else nearly alike with its
@@ -21,14 +22,16 @@ from flax_errors_ext.model.lookup.find import MESSAGE_CHARS, MIN_ALIKE, MIN_FRAG
 from flax_errors_ext.model.lookup.paste import PASTE_SYNTAX
 from flax_errors_ext.model.lookup.patterns import DISTINCTIVE, pattern_source, variable_kinds
 from flax_errors_ext.model.lookup.texts import findable
+from flax_errors_ext.model.runs.tracebacks import strip_jax_note
 from flax_errors_ext.model.site.texts import plain_text
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
     from flax_errors_ext.model.catalogue.records import ErrorEntry
     from flax_errors_ext.model.lookup.texts import Text
     from flax_errors_ext.model.lookup.wordings import Wording
+    from flax_errors_ext.model.runs.entry_record import EntryRecord
 
 
 def matching_settings() -> dict[str, Any]:
@@ -87,3 +90,53 @@ def _text(text: Text, kind: str, note: str) -> dict[str, Any]:
         "context": text.context,
         "plain": text.plain,
     }
+
+
+def search_entries(
+    records: Sequence[EntryRecord], roots: Sequence[str], wordings: Iterable[Wording] = ()
+) -> list[dict[str, Any]]:
+    """What the site search matches pasted error text against, one item per entry.
+
+    Each item has the entry's ``name``, ``qualname``, site-relative ``url`` with
+    its anchor, ``headline``, and the texts a reader may paste, each once:
+
+    - ``messages``: the documented and actual text of its bad examples' errors,
+      with paths relative to ``roots`` as ``errors.json`` has them;
+    - ``seen_as``: ``{"text", "note"}`` for each error its "also seen as" examples
+      raise (another class, where this one is not in place), the note being the
+      example's caption;
+    - ``older``: ``{"text", "versions"}`` for each wording that recorded past
+      releases printed and the newest recorded one no longer prints (``wordings``,
+      see :mod:`flax_errors_ext.model.lookup.wordings`).
+    """
+    past: dict[str, list[dict[str, str]]] = {}
+    for wording in wordings:
+        if not wording.current:
+            text = strip_jax_note(wording.text).strip()
+            past.setdefault(wording.qualname, []).append(
+                {"text": text, "versions": wording.versions}
+            )
+    items = []
+    for record in sorted(records, key=lambda r: r.qualname):
+        messages: list[str] = []
+        seen_as: list[dict[str, str]] = []
+        for example, raw in record.raised_texts(roots):
+            text = strip_jax_note(raw).strip()
+            if not text:
+                continue
+            if example.kind is ExampleKind.SEEN_AS:
+                seen_as.append({"text": text, "note": plain_text(example.caption)})
+            elif text not in messages:
+                messages.append(text)
+        items.append(
+            {
+                "name": record.name,
+                "qualname": record.qualname,
+                "url": record.url,
+                "headline": plain_text(record.summary),
+                "messages": messages,
+                "seen_as": seen_as,
+                "older": past.get(record.qualname, []),
+            }
+        )
+    return items
