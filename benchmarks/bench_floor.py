@@ -2,7 +2,8 @@
 
 The catalogue runs each error in a fresh process, so that no entry sees another's
 state. This measures what that isolation costs by itself: one process imports what
-the warm kernel server imports, then forks a child per entry that runs the entry's
+the warm kernel server imports and the catalogued modules (as each kernel imports
+its entries' module), then forks a child per entry that runs the entry's
 examples through doctest (as the kernel does) with the same shared compilation
 cache, as many at once as the build runs kernels. No Jupyter, no Sphinx.
 

@@ -12,12 +12,19 @@ has no such process, and its cells run the examples in the kernel itself.
 
 The process writes to the entry's log, not to the kernel's output streams: those
 are the kernel's threads' to forward, and no thread of the kernel lives in it.
+
+The kernel imports the entry's catalogued module before it forks, as pytest
+imports a module before it runs its docstrings: every entry of the module starts
+with it imported, rather than each importing it anew. A kernel serves the entries
+of one module (:mod:`.kernels`), so what a module's import sets (a JAX flag) never
+reaches another module's examples.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import importlib
 import os
 import signal
 import socket
@@ -32,20 +39,35 @@ _current: tuple[int, Connection] | None = None
 """The pid of this kernel's entry process and the kernel's end of its connection."""
 _pristine: dict[str, Any] | None = None
 """The kernel's user namespace before any entry ran, which each entry starts from."""
+_not_importable: set[str] = set()
+"""Catalogued modules whose import failed here: each entry's examples import them
+themselves, and say why they cannot."""
 
 
 class EntryProcessDied(RuntimeError):
     """The entry's process ended before it answered (an example ended it)."""
 
 
-def start(cwd: str, log: str) -> None:
+class ImportStartedBackend(RuntimeError):
+    """Importing the catalogued module started a JAX backend, whose threads a fork loses."""
+
+
+def start(cwd: str, log: str, module: str | None = None, import_path: str = "") -> None:
     """Fork the process the next entry's examples run in, in ``cwd``, writing to ``log``.
 
     One at a time: a process left from an entry that never finished is ended first.
+    ``module``, the entry's catalogued module, is imported here first (from
+    ``import_path``), once for the kernel's life.
+
+    Raises:
+        ImportStartedBackend: importing ``module`` started a JAX backend: this
+            kernel can fork no process that could use JAX.
     """
     global _current, _pristine  # noqa: PLW0603 - one entry process per kernel at a time
     end()
     namespace = _user_namespace()
+    if module is not None:
+        _import_catalogued(module, import_path)
     if _pristine is None:
         _pristine = dict(namespace or {})
         # What the kernel loaded as it started, noted as the fork server notes
@@ -67,6 +89,33 @@ def start(cwd: str, log: str) -> None:
         return
     ours.close()
     _serve(Connection(theirs.detach()), cwd, log, namespace)
+
+
+def _import_catalogued(module: str, import_path: str) -> None:
+    """Import ``module`` here, with ``import_path`` on ``sys.path`` for the import alone.
+
+    Each entry's process puts the paths it needs on its own ``sys.path``
+    (:func:`~.in_kernel.begin`); the kernel's stays as it started.
+    """
+    if module in sys.modules or module in _not_importable:
+        return
+    started_before = _backend_started()
+    saved = list(sys.path)
+    if import_path and import_path not in sys.path:
+        sys.path.insert(0, import_path)
+    try:
+        importlib.import_module(module)
+    except Exception:  # the examples import it themselves, and their records say why
+        _not_importable.add(module)
+    finally:
+        sys.path[:] = saved
+    if _backend_started() and not started_before:
+        raise ImportStartedBackend(f"importing {module} started a JAX backend")
+
+
+def _backend_started() -> bool:
+    bridge = sys.modules.get("jax._src.xla_bridge")
+    return bridge is not None and bool(bridge.backends_are_initialized())
 
 
 def running() -> bool:

@@ -30,7 +30,7 @@ from nbformat import NotebookNode
 
 from flax_errors_ext.execution.runs.entry_process import EntryProcessDied
 from flax_errors_ext.execution.runs.in_kernel import RESULT_MIME
-from flax_errors_ext.execution.runs.kernel import KernelStartError
+from flax_errors_ext.execution.runs.kernel import KernelStartError, Preload
 from flax_errors_ext.model.catalogue.records import StatementRun, Verdict
 from flax_errors_ext.model.runs.fingerprint import Device
 from flax_errors_ext.model.runs.loaded_files import LoadedFile
@@ -73,11 +73,13 @@ def execute_notebook(
     examples: int,
     kernels: Kernels,
     trusted: Callable[[tuple[LoadedFile, ...]], bool] = lambda _: True,
+    preload: Preload | None = None,
 ) -> Execution:
     """Write ``notebook`` to ``path`` and get it executed by ``kernels`` or served from the cache.
 
     A cached run is served only if ``trusted`` accepts the files it loaded;
-    otherwise its outputs are dropped and the notebook runs again.
+    otherwise its outputs are dropped and the notebook runs again. ``preload``: the
+    entry's module, which its kernel imports before the examples run.
     """
     if nb_config.execution_mode == "off":
         return Execution(runs=(None,) * examples, failure=Verdict.NOT_RUN)
@@ -86,11 +88,11 @@ def execute_notebook(
     text: str = nbformat.writes(notebook)  # type: ignore[no-untyped-call]
     if not path.exists() or path.read_text(encoding="utf-8") != text:
         path.write_text(text, encoding="utf-8")
-    execution = _execute(notebook, path, nb_config, examples, kernels)
+    execution = _execute(notebook, path, nb_config, examples, kernels, preload)
     if execution.executed or trusted(execution.loaded):
         return execution
     forget(notebook, nb_config)
-    return _execute(notebook, path, nb_config, examples, kernels)
+    return _execute(notebook, path, nb_config, examples, kernels, preload)
 
 
 _schema_lock = threading.Lock()
@@ -115,6 +117,7 @@ def _execute(
     nb_config: NbParserConfig,
     examples: int,
     kernels: Kernels,
+    preload: Preload | None,
 ) -> Execution:
     with _cache_held(nb_config) as cache:
         if cache is not None:
@@ -134,6 +137,7 @@ def _execute(
                 cwd,
                 timeout=notebook.metadata["execution"]["timeout"],
                 output=path.with_suffix(".kernel.log"),
+                preload=preload,
             )
     except KernelStartError as error:
         return _failed(notebook, examples, started, Verdict.CRASHED, f"{error}")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import dataclasses
 import os
 import queue
 import shutil
@@ -33,6 +34,8 @@ from typing import TYPE_CHECKING, Any
 import zmq
 from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
+
+from flax_errors_ext.execution.runs.entry_process import ImportStartedBackend
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -77,6 +80,27 @@ class KernelGone(RuntimeError):
     """A kernel that had ended when it was asked to fork an entry's process."""
 
 
+class PreloadStartedBackend(RuntimeError):
+    """A kernel whose import of the catalogued module started a JAX backend.
+
+    It can fork no entry's process that uses JAX (the backend's threads stay
+    behind), so it runs nothing; the module's entries run in kernels that leave
+    the import to them.
+    """
+
+
+@dataclasses.dataclass(frozen=True)
+class Preload:
+    """The module a kernel imports before it forks an entry's process: the entry's own.
+
+    As pytest imports a module before it runs its docstrings' examples.
+    """
+
+    module: str
+    import_path: str
+    """The ``sys.path`` entry the module is imported from."""
+
+
 class _KernelManager(AsyncKernelManager):
     """A kernel manager whose kernel listens on Unix sockets no other kernel names."""
 
@@ -104,6 +128,9 @@ class Kernel:
         self.client = client
         self.language = language
         """The kernel's ``language_info``, which a notebook it ran records."""
+        self.preloaded: Preload | None = None
+        """The module it imported before its first entry, if any; it serves that module's
+        entries alone."""
 
     @classmethod
     def start(cls, name: str, cwd: Path, output: Path) -> Kernel:
@@ -120,14 +147,19 @@ class Kernel:
             raise
         return cls(name, loop, manager, client, language)
 
-    def prepare(self, cwd: Path, output: Path) -> None:
+    def prepare(self, cwd: Path, output: Path, preload: Preload | None = None) -> None:
         """Have the kernel fork the entry's process, in ``cwd``, writing to ``output``.
+
+        ``preload``: the entry's module, which the kernel imports first (at its
+        first entry; a kernel serves one module's entries).
 
         Raises:
             KernelGone: the kernel had ended.
+            PreloadStartedBackend: importing ``preload`` started a JAX backend.
             RuntimeError: it could not fork the process.
         """
-        self.loop.run_until_complete(_prepare_entry(self.client, cwd, output))
+        self.preloaded = preload
+        self.loop.run_until_complete(_prepare_entry(self.client, cwd, output, preload))
 
     async def run(self, notebook: NotebookNode, timeout: int | None) -> None:
         """Run ``notebook``'s cells, once :meth:`prepare` has forked the entry's process.
@@ -188,10 +220,12 @@ async def _started(
     return manager, kernel, info["content"].get("language_info", {})
 
 
-_PREPARE = "__import__({module!r}, fromlist=['start']).start({cwd!r}, {log!r})"
+_PREPARE = "__import__({module!r}, fromlist=['start']).start({cwd!r}, {log!r}, *{preload!r})"
 
 
-async def _prepare_entry(kernel: AsyncKernelClient, cwd: Path, output: Path) -> None:
+async def _prepare_entry(
+    kernel: AsyncKernelClient, cwd: Path, output: Path, preload: Preload | None
+) -> None:
     """Have the kernel fork the process the entry's examples run in.
 
     A silent request: nothing of it reaches the notebook, the kernel's history or
@@ -199,9 +233,11 @@ async def _prepare_entry(kernel: AsyncKernelClient, cwd: Path, output: Path) -> 
 
     Raises:
         KernelGone: the kernel had ended.
+        PreloadStartedBackend: importing ``preload`` started a JAX backend.
         RuntimeError: the kernel could not fork it.
     """
-    code = _PREPARE.format(module=ENTRY_PROCESS, cwd=str(cwd), log=str(output))
+    module = () if preload is None else (preload.module, preload.import_path)
+    code = _PREPARE.format(module=ENTRY_PROCESS, cwd=str(cwd), log=str(output), preload=module)
     asked = kernel.execute(code, silent=True, store_history=False, allow_stdin=False)
     deadline = time.monotonic() + STARTUP_TIMEOUT_S
     while (reply := await _replied(kernel, {asked}, wait=_REPLY_WAIT_S)) is None:
@@ -210,6 +246,8 @@ async def _prepare_entry(kernel: AsyncKernelClient, cwd: Path, output: Path) -> 
         if time.monotonic() > deadline:
             raise RuntimeError(f"the kernel did not answer within {STARTUP_TIMEOUT_S:.0f} s")
     content = reply["content"]
+    if content.get("ename") == ImportStartedBackend.__name__:
+        raise PreloadStartedBackend(str(content.get("evalue")))
     if content.get("status") != "ok":
         why = f"{content.get('ename')}: {content.get('evalue')}"
         raise RuntimeError(f"the kernel could not start the examples' process: {why}")

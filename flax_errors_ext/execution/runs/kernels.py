@@ -7,13 +7,15 @@ import os
 import threading
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.execution.runs.kernel import Kernel, KernelGone
+from flax_errors_ext.execution.runs.kernel import Kernel, KernelGone, PreloadStartedBackend
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
     from nbformat import NotebookNode
+
+    from flax_errors_ext.execution.runs.kernel import Preload
 
 
 def _nothing() -> None:
@@ -30,6 +32,11 @@ class Kernels:
     notebook did not run to the end (an example that timed out or ended its
     process, a kernel that died) is stopped, never run again.
 
+    A kernel imports the entries' module before it forks their processes, and
+    serves that module's entries alone: a kernel of another module's is stopped
+    when a new one starts, since a run goes through its modules one by one. A
+    module whose import starts a JAX backend is left for its examples to import.
+
     Only the process that made it keeps kernels: a ``-j`` reader forked from it
     uses each kernel of its own once.
     """
@@ -44,12 +51,22 @@ class Kernels:
         self._idle: list[Kernel] = []
         self._lock = threading.Lock()
         self._owner = os.getpid()
+        self._not_preloaded: set[str] = set()
+        """The modules whose import started a JAX backend in a kernel."""
 
     def __reduce__(self) -> tuple[type[Kernels], tuple[()]]:
         """Pickled as a run's kernels before any started: kernels and hooks stay here."""
         return Kernels, ()
 
-    def run(self, notebook: NotebookNode, cwd: Path, *, timeout: int | None, output: Path) -> None:
+    def run(
+        self,
+        notebook: NotebookNode,
+        cwd: Path,
+        *,
+        timeout: int | None,
+        output: Path,
+        preload: Preload | None = None,
+    ) -> None:
         """Run every cell of ``notebook`` (in place) in a kernel, the examples in ``cwd``.
 
         Args:
@@ -58,6 +75,7 @@ class Kernels:
             timeout: Seconds each cell may run (None: no limit).
             output: Where the kernel's own output (a start that fails quotes its
                 end) and the examples' process's go.
+            preload: The entry's module, imported before the examples' process forks.
 
         Raises:
             KernelStartError: if the kernel did not start or answer.
@@ -67,7 +85,9 @@ class Kernels:
         """
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_bytes(b"")
-        kernel = self._ready(notebook.metadata.kernelspec.name, cwd, output)
+        if preload is not None and preload.module in self._not_preloaded:
+            preload = None
+        kernel = self._ready(notebook.metadata.kernelspec.name, cwd, output, preload)
         try:
             kernel.loop.run_until_complete(kernel.run(notebook, timeout))
         except BaseException:
@@ -83,15 +103,16 @@ class Kernels:
             for kernel in idle:
                 kernel.stop()
 
-    def _ready(self, name: str, cwd: Path, output: Path) -> Kernel:
+    def _ready(self, name: str, cwd: Path, output: Path, preload: Preload | None) -> Kernel:
         """A kernel of that name that has forked the entry's process: a kept one, or a new one.
 
         A kept kernel that ended while it waited (killed from outside) is not the
-        entry's fault: it is stopped, and another one forks the process.
+        entry's fault: it is stopped, and another one forks the process. So is a new
+        one whose import of ``preload`` started a backend, and the import is left out.
         """
-        while (kept := self._kept(name)) is not None:
+        while (kept := self._kept(name, preload)) is not None:
             try:
-                kept.prepare(cwd, output)
+                kept.prepare(cwd, output, preload)
             except KernelGone:
                 kept.stop()
                 continue
@@ -101,20 +122,36 @@ class Kernels:
             return kept
         kernel = Kernel.start(name, cwd, output)
         try:
-            kernel.prepare(cwd, output)
+            kernel.prepare(cwd, output, preload)
+        except PreloadStartedBackend:
+            kernel.stop()
+            if preload is None:
+                raise
+            self._not_preloaded.add(preload.module)
+            return self._ready(name, cwd, output, None)
         except BaseException:
             kernel.stop()
             raise
         return kernel
 
-    def _kept(self, name: str) -> Kernel | None:
+    def _kept(self, name: str, preload: Preload | None) -> Kernel | None:
+        """An idle kernel for ``preload``'s entries, or None; another module's are stopped."""
+        left: list[Kernel] = []
+        found = None
         with self._lock:
             if os.getpid() == self._owner:
                 for kernel in self._idle:
-                    if kernel.name == name:
-                        self._idle.remove(kernel)
-                        return kernel
-        return None
+                    if kernel.name == name and kernel.preloaded == preload:
+                        found = kernel
+                        break
+                if found is not None:
+                    self._idle.remove(found)
+                else:
+                    left = [k for k in self._idle if k.name == name]
+                    self._idle = [k for k in self._idle if k.name != name]
+        for kernel in left:
+            kernel.stop()
+        return found
 
     def _give_back(self, kernel: Kernel) -> None:
         with self._lock:

@@ -28,11 +28,13 @@ from flax_errors_ext.model.runs.fingerprint import Device, Fingerprint, ProbeErr
 RUNTIME_MODULES = (
     "flax_errors_ext.errors",
     "flax_errors_ext.jit_hook",
+    "flax_errors_ext.execution.runs.entry_process",
     "flax_errors_ext.execution.runs.in_kernel",
     "flax_errors_ext.execution.runs.kernel_environment",
 )
-"""Our own code that runs in the kernel and shapes what examples raise, or what the
-kernel reports of them (the versions and loaded files the cache trusts)."""
+"""Our own code that runs in the kernel and shapes what examples raise (the process
+they run in, and what it starts with imported), or what the kernel reports of them
+(the versions and loaded files the cache trusts)."""
 
 _PROBE = (
     "import json; from flax_errors_ext.execution.runs.in_kernel import device_record as d; "

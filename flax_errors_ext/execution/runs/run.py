@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from flax_errors_ext.execution.runs.execute import Execution, execute_notebook, forget
 from flax_errors_ext.execution.runs.file_states import SourceStates
+from flax_errors_ext.execution.runs.kernel import Preload
 from flax_errors_ext.execution.runs.kernels import Kernels
 from flax_errors_ext.execution.runs.notebook import build_notebook, statement_numbers
 from flax_errors_ext.execution.runs.probe import source_hash
@@ -319,6 +320,8 @@ class _ModuleChecker:
             len(entry.examples),
             settings.kernels,
             trusted=self.trusts,
+            # A group of message entries has no module of its own to import.
+            preload=None if module.messages else Preload(module.name, module.import_path),
         )
         if execution.executed:
             self.sources.remember(execution.loaded)

@@ -13,6 +13,7 @@ import pytest
 from nbclient.exceptions import CellExecutionError, CellTimeoutError
 
 from flax_errors_ext.execution.runs.in_kernel import RESULT_MIME
+from flax_errors_ext.execution.runs.kernel import Preload
 from flax_errors_ext.execution.runs.kernel_environment import package_versions
 from flax_errors_ext.execution.runs.kernels import Kernels, run_in_kernel
 from flax_errors_ext.execution.runs.kernelspec import KERNELSPEC
@@ -133,3 +134,80 @@ def test_a_kept_kernel_that_ended_meanwhile_is_not_run_again(
         assert kernels._idle != [kept]
     finally:
         kernels.close()
+
+
+def _module(folder: Path, name: str, body: str) -> Preload:
+    """A module ``name`` of ``body`` in ``folder``, to be imported from there."""
+    folder.mkdir(exist_ok=True)
+    (folder / f"{name}.py").write_text(body, encoding="utf-8")
+    return Preload(name, str(folder))
+
+
+_SEES_IT = (
+    "import sys\n",
+    "print(sorted(m for m in sys.modules if m.startswith('catalogued_')),"
+    " any(p.endswith('library') for p in sys.path))\n",
+)
+"""An example that prints the catalogued modules imported before it, and whether the
+library's folder is on ``sys.path`` (it is not: only ``begin`` would put it there)."""
+
+
+def test_the_entrys_module_is_imported_before_its_examples_run(
+    tmp_path: Path,
+) -> None:
+    library = tmp_path / "library"
+    first = _module(library, "catalogued_a", "marked = False\n")
+    second = _module(library, "catalogued_b", "")
+    kernels = Kernels()
+    try:
+        ran = [_entry_notebook(*_SEES_IT) for _ in range(3)]
+        kernels.run(ran[0], tmp_path, timeout=60, output=tmp_path / "1", preload=first)
+        (kept,) = kernels._idle
+        kernels.run(ran[1], tmp_path, timeout=60, output=tmp_path / "2", preload=first)
+        assert kernels._idle == [kept]
+        pid = kept.manager.provisioner.pid  # type: ignore[union-attr]
+        # Another module's entries get a kernel of their own; the first one is stopped.
+        kernels.run(ran[2], tmp_path, timeout=60, output=tmp_path / "3", preload=second)
+        assert kernels._idle != [kept]
+    finally:
+        kernels.close()
+    assert [_printed(n) for n in ran] == [
+        "['catalogued_a'] False\n",
+        "['catalogued_a'] False\n",
+        "['catalogued_b'] False\n",
+    ]
+    assert process_ends(pid, within=10)
+
+
+def test_a_module_whose_import_starts_a_backend_is_left_to_its_examples(
+    tmp_path: Path,
+) -> None:
+    # A backend started before the fork would leave its threads behind in the child.
+    module = _module(tmp_path / "library", "catalogued_c", "import jax\njax.numpy.zeros(1)\n")
+    kernels = Kernels()
+    try:
+        ran = [_entry_notebook(*_SEES_IT) for _ in range(2)]
+        for number, notebook in enumerate(ran):
+            kernels.run(
+                notebook, tmp_path, timeout=60, output=tmp_path / f"{number}", preload=module
+            )
+        (kept,) = kernels._idle
+        assert kept.preloaded is None
+    finally:
+        kernels.close()
+    assert [_printed(n) for n in ran] == ["[] False\n", "[] False\n"]
+    assert "catalogued_c" in kernels._not_preloaded
+
+
+def test_a_module_that_fails_to_import_is_left_to_its_examples(
+    tmp_path: Path,
+) -> None:
+    module = _module(tmp_path / "library", "catalogued_d", "raise ImportError('not here')\n")
+    notebook = _entry_notebook(*_SEES_IT)
+    kernels = Kernels()
+    try:
+        kernels.run(notebook, tmp_path, timeout=60, output=tmp_path / "log", preload=module)
+        assert len(kernels._idle) == 1  # the kernel is sound, and kept
+    finally:
+        kernels.close()
+    assert _printed(notebook) == "[] False\n"
