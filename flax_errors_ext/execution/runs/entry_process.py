@@ -39,6 +39,8 @@ _current: tuple[int, Connection] | None = None
 """The pid of this kernel's entry process and the kernel's end of its connection."""
 _pristine: dict[str, Any] | None = None
 """The kernel's user namespace before any entry ran, which each entry starts from."""
+_imported: str | None = None
+"""The catalogued module this kernel imported itself (one that failed included), if any."""
 _not_importable: set[str] = set()
 """Catalogued modules whose import failed here: each entry's examples import them
 themselves, and say why they cannot."""
@@ -97,8 +99,10 @@ def _import_catalogued(module: str, import_path: str) -> None:
     Each entry's process puts the paths it needs on its own ``sys.path``
     (:func:`~.in_kernel.begin`); the kernel's stays as it started.
     """
+    global _imported  # noqa: PLW0603 - what this kernel holds of a catalogued module
     if module in sys.modules or module in _not_importable:
         return
+    _imported = module
     started_before = _backend_started()
     saved = list(sys.path)
     if import_path and import_path not in sys.path:
@@ -111,6 +115,15 @@ def _import_catalogued(module: str, import_path: str) -> None:
         sys.path[:] = saved
     if _backend_started() and not started_before:
         raise ImportStartedBackend(f"importing {module} started a JAX backend")
+
+
+def imported() -> str | None:
+    """The catalogued module this kernel imported itself, if any.
+
+    A kernel that imported none (its entries' module came with the kernel, as
+    ``flax.errors`` does from the warm server) may serve any module's entries.
+    """
+    return _imported
 
 
 def _backend_started() -> bool:

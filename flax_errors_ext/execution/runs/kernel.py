@@ -18,6 +18,7 @@ one in between, so that the kernel dies on start.
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import atexit
 import contextlib
@@ -128,8 +129,8 @@ class Kernel:
         self.client = client
         self.language = language
         """The kernel's ``language_info``, which a notebook it ran records."""
-        self.preloaded: Preload | None = None
-        """The module it imported before its first entry, if any; it serves that module's
+        self.imported: str | None = None
+        """The catalogued module it imported itself, if any: it serves that module's
         entries alone."""
 
     @classmethod
@@ -150,16 +151,17 @@ class Kernel:
     def prepare(self, cwd: Path, output: Path, preload: Preload | None = None) -> None:
         """Have the kernel fork the entry's process, in ``cwd``, writing to ``output``.
 
-        ``preload``: the entry's module, which the kernel imports first (at its
-        first entry; a kernel serves one module's entries).
+        ``preload``: the entry's module, which the kernel imports first unless it
+        has it (:attr:`imported` then says so).
 
         Raises:
             KernelGone: the kernel had ended.
             PreloadStartedBackend: importing ``preload`` started a JAX backend.
             RuntimeError: it could not fork the process.
         """
-        self.preloaded = preload
-        self.loop.run_until_complete(_prepare_entry(self.client, cwd, output, preload))
+        self.imported = self.loop.run_until_complete(
+            _prepare_entry(self.client, cwd, output, preload)
+        )
 
     async def run(self, notebook: NotebookNode, timeout: int | None) -> None:
         """Run ``notebook``'s cells, once :meth:`prepare` has forked the entry's process.
@@ -220,16 +222,19 @@ async def _started(
     return manager, kernel, info["content"].get("language_info", {})
 
 
-_PREPARE = "__import__({module!r}, fromlist=['start']).start({cwd!r}, {log!r}, *{preload!r})"
+_ENTRY_PROCESS = f"__import__({ENTRY_PROCESS!r}, fromlist=['start'])"
+_PREPARE = _ENTRY_PROCESS + ".start({cwd!r}, {log!r}, *{preload!r})"
+_IMPORTED = _ENTRY_PROCESS + ".imported()"
 
 
 async def _prepare_entry(
     kernel: AsyncKernelClient, cwd: Path, output: Path, preload: Preload | None
-) -> None:
+) -> str | None:
     """Have the kernel fork the process the entry's examples run in.
 
     A silent request: nothing of it reaches the notebook, the kernel's history or
-    its namespace.
+    its namespace. Returns the catalogued module the kernel imported itself, if any
+    (asked in the same request, as an expression the reply carries).
 
     Raises:
         KernelGone: the kernel had ended.
@@ -237,8 +242,14 @@ async def _prepare_entry(
         RuntimeError: the kernel could not fork it.
     """
     module = () if preload is None else (preload.module, preload.import_path)
-    code = _PREPARE.format(module=ENTRY_PROCESS, cwd=str(cwd), log=str(output), preload=module)
-    asked = kernel.execute(code, silent=True, store_history=False, allow_stdin=False)
+    code = _PREPARE.format(cwd=str(cwd), log=str(output), preload=module)
+    asked = kernel.execute(
+        code,
+        silent=True,
+        store_history=False,
+        allow_stdin=False,
+        user_expressions={"imported": _IMPORTED},
+    )
     deadline = time.monotonic() + STARTUP_TIMEOUT_S
     while (reply := await _replied(kernel, {asked}, wait=_REPLY_WAIT_S)) is None:
         if not await kernel.is_alive():
@@ -251,6 +262,17 @@ async def _prepare_entry(
     if content.get("status") != "ok":
         why = f"{content.get('ename')}: {content.get('evalue')}"
         raise RuntimeError(f"the kernel could not start the examples' process: {why}")
+    return _imported(content, preload)
+
+
+def _imported(content: dict[str, Any], preload: Preload | None) -> str | None:
+    """The module the reply says the kernel imported; the entry's, if it cannot tell."""
+    answer = content.get("user_expressions", {}).get("imported", {})
+    try:
+        found = ast.literal_eval(answer["data"]["text/plain"])
+    except (KeyError, TypeError, ValueError, SyntaxError):
+        return None if preload is None else preload.module
+    return found if isinstance(found, str) else None
 
 
 def _client(manager: _KernelManager) -> AsyncKernelClient:

@@ -32,9 +32,10 @@ class Kernels:
     notebook did not run to the end (an example that timed out or ended its
     process, a kernel that died) is stopped, never run again.
 
-    A kernel imports the entries' module before it forks their processes, and
-    serves that module's entries alone: a kernel of another module's is stopped
-    when a new one starts, since a run goes through its modules one by one. A
+    A kernel imports the entries' module before it forks their processes, unless it
+    has it already (the warm server imports ``flax.errors``); one that imported a
+    module itself serves that module's entries alone, and is stopped once a kernel
+    starts for another module, since a run goes through its modules one by one. A
     module whose import starts a JAX backend is left for its examples to import.
 
     Only the process that made it keeps kernels: a ``-j`` reader forked from it
@@ -135,23 +136,24 @@ class Kernels:
         return kernel
 
     def _kept(self, name: str, preload: Preload | None) -> Kernel | None:
-        """An idle kernel for ``preload``'s entries, or None; another module's are stopped."""
-        left: list[Kernel] = []
-        found = None
+        """An idle kernel for ``preload``'s entries, or None; other modules' are then stopped.
+
+        One that imported no module itself serves any; one that did, its module's.
+        """
+        module = None if preload is None else preload.module
+        others: list[Kernel] = []
         with self._lock:
-            if os.getpid() == self._owner:
-                for kernel in self._idle:
-                    if kernel.name == name and kernel.preloaded == preload:
-                        found = kernel
-                        break
-                if found is not None:
-                    self._idle.remove(found)
-                else:
-                    left = [k for k in self._idle if k.name == name]
-                    self._idle = [k for k in self._idle if k.name != name]
-        for kernel in left:
+            if os.getpid() != self._owner:
+                return None
+            for kernel in self._idle:
+                if kernel.name == name and kernel.imported in (None, module):
+                    self._idle.remove(kernel)
+                    return kernel
+            others = [k for k in self._idle if k.name == name]
+            self._idle = [k for k in self._idle if k.name != name]
+        for kernel in others:
             kernel.stop()
-        return found
+        return None
 
     def _give_back(self, kernel: Kernel) -> None:
         with self._lock:

@@ -192,7 +192,7 @@ def test_a_module_whose_import_starts_a_backend_is_left_to_its_examples(
                 notebook, tmp_path, timeout=60, output=tmp_path / f"{number}", preload=module
             )
         (kept,) = kernels._idle
-        assert kept.preloaded is None
+        assert kept.imported is None
     finally:
         kernels.close()
     assert [_printed(n) for n in ran] == ["[] False\n", "[] False\n"]
@@ -211,3 +211,25 @@ def test_a_module_that_fails_to_import_is_left_to_its_examples(
     finally:
         kernels.close()
     assert _printed(notebook) == "[] False\n"
+
+
+def test_a_kernel_that_had_the_module_already_serves_any_module(
+    tmp_path: Path,
+) -> None:
+    # The kernel has json as it starts, as the warm server's kernels have flax.errors.
+    had = Preload("json", "")
+    module = _module(tmp_path / "library", "catalogued_e", "")
+    kernels = Kernels()
+    try:
+        kernels.run(
+            _entry_notebook("pass\n"), tmp_path, timeout=60, output=tmp_path / "1", preload=had
+        )
+        (kept,) = kernels._idle
+        assert kept.imported is None
+        notebook = _entry_notebook(*_SEES_IT)
+        kernels.run(notebook, tmp_path, timeout=60, output=tmp_path / "2", preload=module)
+        assert kernels._idle == [kept]
+        assert kept.imported == "catalogued_e"
+    finally:
+        kernels.close()
+    assert _printed(notebook) == "['catalogued_e'] False\n"
