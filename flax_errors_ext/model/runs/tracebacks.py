@@ -5,12 +5,14 @@ through a dozen frames of Flax and JAX before the exception line. The reader's
 own code is in the ``<doctest ...>`` frames; the rest is shown on request.
 Whatever is shown names library files by their path inside their import root
 (``flax/linen/linear.py``), never by where the build machine keeps them, and
-leaves out the doctest runner's frame. Pure text in, text out: the site and the
+leaves out what ran the example: the doctest runner's frame, and above the
+example's code in a stack recorded whole, the process that ran it. Pure text in, text out: the site and the
 command line can both use it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import sys
@@ -25,6 +27,8 @@ TRACEBACK_HEADER = "Traceback (most recent call last):"
 _FRAME = re.compile(r'^  File "(?P<file>[^"]*)", line (?P<line>\d+)(?:, in (?P<function>.*))?')
 # Where doctest runs an example: the first frame of every example's traceback.
 _RUNNER = ("doctest.py", "__run")
+# Where a thread's stack starts (a kernel without an entry process runs examples in one).
+_THREAD = ("threading.py", "_bootstrap")
 _ABSOLUTE = re.compile(r"^(?:/|[A-Za-z]:[/\\]|\\\\)")
 _SEPARATOR = re.compile(r"[/\\]")
 # JAX appends this note to the message of an error whose traceback it filtered;
@@ -142,8 +146,8 @@ def trim_traceback(text: str, internal: Callable[[str], bool] | None = None) -> 
         def internal(path: str) -> bool:
             return is_internal(path, libraries)
 
-    def keep(file: str, function: str, lines: list[str]) -> list[str]:
-        return [] if internal(file) else lines
+    def keep(frame: _Frame) -> list[str]:
+        return [] if internal(frame.file) else frame.lines
 
     return strip_jax_note(_map_frames(text, keep))
 
@@ -151,8 +155,11 @@ def trim_traceback(text: str, internal: Callable[[str], bool] | None = None) -> 
 def publishable(text: str, roots: Sequence[str]) -> str:
     """``text`` as the site may publish it: no runner frame, no folder of the build machine.
 
-    The frame in which doctest runs the example (``doctest.py``, in ``__run``) is
-    the runner's, not the example's, and is dropped. Every frame's file is named
+    A traceback that reaches the example's own code (``<doctest ...>``) starts
+    there: what is above it ran the example. That is the frame in which doctest
+    runs it (``doctest.py``, in ``__run``), dropped wherever it shows, and, in a
+    stack recorded whole (JAX's record of where a key was first used), the
+    process and the kernel's cell that ran the examples. Every frame's file is named
     as :func:`relative_path` names it, and any other path under one of ``roots``
     (in an error message, say) is written relative to it (:func:`strip_roots`).
 
@@ -161,15 +168,15 @@ def publishable(text: str, roots: Sequence[str]) -> str:
         roots: Folders paths are shown relative to (see :func:`import_roots`).
     """
 
-    def publish(file: str, function: str, lines: list[str]) -> list[str]:
-        if (_SEPARATOR.split(file)[-1], function) == _RUNNER:
+    def publish(frame: _Frame) -> list[str]:
+        if (_SEPARATOR.split(frame.file)[-1], frame.function) == _RUNNER:
             return []
-        shown = relative_path(file, roots)
-        if shown == file:
-            return lines
-        return [lines[0].replace(f'"{file}"', f'"{shown}"', 1), *lines[1:]]
+        shown = relative_path(frame.file, roots)
+        if shown == frame.file:
+            return frame.lines
+        return [frame.lines[0].replace(f'"{frame.file}"', f'"{shown}"', 1), *frame.lines[1:]]
 
-    return strip_roots(_map_frames(text, publish), roots)
+    return strip_roots(_map_frames(text, publish, from_example=True), roots)
 
 
 def strip_roots(text: str, roots: Iterable[str]) -> str:
@@ -188,31 +195,76 @@ def strip_roots(text: str, roots: Iterable[str]) -> str:
     return re.sub(rf"(?<![\w.~/\\-])(?:{alternatives})[/\\]", "", text)
 
 
-def _map_frames(text: str, rewrite: Callable[[str, str, list[str]], list[str]]) -> str:
+@dataclasses.dataclass(frozen=True)
+class _Frame:
+    """One frame of a traceback: its "File" line and the source and carets below it."""
+
+    file: str
+    function: str
+    """"" if not named."""
+    lines: list[str]
+
+
+def _map_frames(
+    text: str, rewrite: Callable[[_Frame], list[str]], *, from_example: bool = False
+) -> str:
     """``text`` with each frame of its tracebacks replaced by what ``rewrite`` returns.
 
-    A frame is its "File" line and the indented source and carets below it;
-    ``rewrite`` gets the frame's file, its function ("" if not named) and its lines.
+    ``from_example``: a whole stack (one whose outermost frame is where the
+    process or doctest's runner started) that reaches the example's own code
+    (``<doctest ...>``) starts there, without what ran the example above it. A
+    traceback that starts elsewhere (where a library caught what it chained)
+    keeps its frames.
     """
-    lines = text.split("\n")
     kept: list[str] = []
-    index, in_traceback = 0, False
+    for piece in _pieces(text):
+        if isinstance(piece, str):
+            kept.append(piece)
+            continue
+        whole = from_example and bool(piece) and _is_harness(piece[0])
+        starts = [i for i, item in enumerate(piece) if _is_example(item)] if whole else []
+        for item in piece[starts[0] :] if starts else piece:
+            kept.extend([item] if isinstance(item, str) else rewrite(item))
+    return "\n".join(kept)
+
+
+def _is_example(item: str | _Frame) -> bool:
+    return isinstance(item, _Frame) and item.file.startswith("<doctest ")
+
+
+def _is_harness(item: str | _Frame) -> bool:
+    """Whether ``item`` is a frame where a process, a thread or doctest's runner starts."""
+    if not isinstance(item, _Frame):
+        return False
+    where = (_SEPARATOR.split(item.file)[-1], item.function)
+    return item.file == "<frozen runpy>" or where in {_RUNNER, _THREAD}
+
+
+def _pieces(text: str) -> list[str | list[str | _Frame]]:
+    """``text``'s lines, each traceback's body (its frames and lines among them) one piece."""
+    pieces: list[str | list[str | _Frame]] = []
+    lines = text.split("\n")
+    index = 0
+    body: list[str | _Frame] | None = None
     while index < len(lines):
         line = lines[index]
-        if line == TRACEBACK_HEADER:
-            in_traceback = True
-        elif in_traceback and (frame := _FRAME.match(line)):
+        if body is not None and (frame := _FRAME.match(line)):
             end = index + 1
             while end < len(lines) and lines[end].startswith("    "):
                 end += 1
-            kept.extend(rewrite(frame["file"], frame["function"] or "", lines[index:end]))
+            body.append(_Frame(frame["file"], frame["function"] or "", lines[index:end]))
             index = end
             continue
-        elif in_traceback and not line.startswith("  "):
-            in_traceback = False  # the exception line: the traceback's frames are over
-        kept.append(line)
+        if body is not None and line.startswith("  "):
+            body.append(line)
+        else:
+            body = None  # the exception line: the traceback's frames are over
+            pieces.append(line)
+            if line == TRACEBACK_HEADER:
+                body = []
+                pieces.append(body)
         index += 1
-    return "\n".join(kept)
+    return pieces
 
 
 def frame_lines(text: str) -> Iterator[tuple[int, re.Match[str]]]:

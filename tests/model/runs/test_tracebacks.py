@@ -53,6 +53,82 @@ def test_published_traceback_drops_the_runner_and_names_files_in_their_roots() -
     assert publishable("(16, 2)\n", ROOTS) == "(16, 2)\n"
 
 
+_RECORDED = f"""\
+Traceback (most recent call last):
+  File "<frozen runpy>", line 198, in _run_module_as_main
+  File "/tmp/build/1007825403.py", line 1, in <module>
+    __import__('entry_process').start('/tmp/build/notebooks', '/tmp/build/a.log')
+  File "<doctest m.E[1]>", line 3, in <module>
+    noise = jax.random.normal(key, (3,))
+m.E: first used at the above location
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "/usr/lib/python3.11/doctest.py", line 1353, in __run
+    exec(compile(example.source, filename, "single",
+  [Previous line repeated 2 more times]
+  File "<doctest m.E[1]>", line 4, in <module>
+    keep = jax.random.bernoulli(key, 0.5, (3,))
+m.E: reused
+Traceback (most recent call last):
+  File "/home/me/project/tool.py", line 5, in main
+    run()
+ValueError: no example in it
+Traceback (most recent call last):
+  File "{VENV}/flax/linen/module.py", line 925, in __get__
+    return self.wrapped.__get__(obj, objtype)
+  File "<doctest m.F[2]>", line 4, in value
+    return self.missing
+AttributeError: no attribute 'missing'
+"""
+
+
+def test_published_traceback_starts_at_the_examples_code() -> None:
+    # A stack recorded whole (JAX's key-reuse checker records where a key was first
+    # used) shows whatever ran the example above it: the process, the kernel's cell.
+    assert publishable(_RECORDED, ROOTS) == (
+        "Traceback (most recent call last):\n"
+        '  File "<doctest m.E[1]>", line 3, in <module>\n'
+        "    noise = jax.random.normal(key, (3,))\n"
+        "m.E: first used at the above location\n"
+        "\n"
+        "The above exception was the direct cause of the following exception:\n"
+        "\n"
+        "Traceback (most recent call last):\n"
+        '  File "<doctest m.E[1]>", line 4, in <module>\n'
+        "    keep = jax.random.bernoulli(key, 0.5, (3,))\n"
+        "m.E: reused\n"
+        # A traceback without the example's code keeps its frames, and so does one
+        # that starts where a library caught what it chained.
+        "Traceback (most recent call last):\n"
+        '  File "tool.py", line 5, in main\n'
+        "    run()\n"
+        "ValueError: no example in it\n"
+        "Traceback (most recent call last):\n"
+        '  File "flax/linen/module.py", line 925, in __get__\n'
+        "    return self.wrapped.__get__(obj, objtype)\n"
+        '  File "<doctest m.F[2]>", line 4, in value\n'
+        "    return self.missing\n"
+        "AttributeError: no attribute 'missing'\n"
+    )
+
+
+def test_a_stack_recorded_in_the_examples_thread_starts_at_its_code_too() -> None:
+    # A kernel without an entry process runs the examples in a thread of its own.
+    recorded = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.11/threading.py", line 995, in _bootstrap\n'
+        "    self._bootstrap_inner()\n"
+        '  File "<doctest m.E[1]>", line 3, in <module>\n'
+        "m.E: first used here\n"
+    )
+    assert publishable(recorded, ROOTS) == (
+        'Traceback (most recent call last):\n  File "<doctest m.E[1]>", line 3, in <module>\n'
+        "m.E: first used here\n"
+    )
+
+
 def test_frames_of_code_imported_from_a_root_are_trimmed_wherever_it_lives() -> None:
     # The hook's frame, in a checkout that is neither installed nor this one.
     def internal(path: str) -> bool:
