@@ -6,8 +6,8 @@ own code is in the ``<doctest ...>`` frames; the rest is shown on request.
 Whatever is shown names library files by their path inside their import root
 (``flax/linen/linear.py``), never by where the build machine keeps them, and
 leaves out what ran the example: the doctest runner's frame, and above the
-example's code in a stack recorded whole, the process that ran it. Pure text in, text out: the site and the
-command line can both use it.
+example's code in a stack recorded whole, the process that ran it. Pure text in,
+text out: the site and the command line can both use it.
 """
 
 from __future__ import annotations
