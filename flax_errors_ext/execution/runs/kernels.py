@@ -108,32 +108,30 @@ class Kernels:
         """A kernel of that name that has forked the entry's process: a kept one, or a new one.
 
         A kept kernel that ended while it waited (killed from outside) is not the
-        entry's fault: it is stopped, and another one forks the process. So is a new
-        one whose import of ``preload`` started a backend, and the import is left out.
+        entry's fault: it is stopped, and another one forks the process. So is one
+        whose import of ``preload`` started a backend, and the import is left out.
         """
-        while (kept := self._kept(name, preload)) is not None:
+        while True:
+            kept = self._kept(name, preload)
+            kernel = kept if kept is not None else Kernel.start(name, cwd, output)
             try:
-                kept.prepare(cwd, output, preload)
+                kernel.prepare(cwd, output, preload)
             except KernelGone:
-                kept.stop()
+                kernel.stop()
+                if kept is None:
+                    raise
+                continue
+            except PreloadStartedBackend:
+                kernel.stop()
+                if preload is None:
+                    raise
+                self._not_preloaded.add(preload.module)
+                preload = None
                 continue
             except BaseException:
-                kept.stop()
+                kernel.stop()
                 raise
-            return kept
-        kernel = Kernel.start(name, cwd, output)
-        try:
-            kernel.prepare(cwd, output, preload)
-        except PreloadStartedBackend:
-            kernel.stop()
-            if preload is None:
-                raise
-            self._not_preloaded.add(preload.module)
-            return self._ready(name, cwd, output, None)
-        except BaseException:
-            kernel.stop()
-            raise
-        return kernel
+            return kernel
 
     def _kept(self, name: str, preload: Preload | None) -> Kernel | None:
         """An idle kernel for ``preload``'s entries, or None; other modules' are then stopped.

@@ -233,3 +233,22 @@ def test_a_kernel_that_had_the_module_already_serves_any_module(
     finally:
         kernels.close()
     assert _printed(notebook) == "['catalogued_e'] False\n"
+
+
+def test_a_kept_kernel_whose_import_starts_a_backend_is_replaced(
+    tmp_path: Path,
+) -> None:
+    module = _module(tmp_path / "library", "catalogued_f", "import jax\njax.numpy.zeros(1)\n")
+    kernels = Kernels()
+    try:
+        kernels.run(_entry_notebook("pass\n"), tmp_path, timeout=60, output=tmp_path / "1")
+        (kept,) = kernels._idle
+        pid = kept.manager.provisioner.pid  # type: ignore[union-attr]
+        notebook = _entry_notebook(*_SEES_IT)
+        kernels.run(notebook, tmp_path, timeout=60, output=tmp_path / "2", preload=module)
+        (other,) = kernels._idle
+        assert other is not kept
+    finally:
+        kernels.close()
+    assert _printed(notebook) == "[] False\n"
+    assert process_ends(pid, within=10)
