@@ -201,7 +201,7 @@ class _Frame:
 
     file: str
     function: str
-    """"" if not named."""
+    """Empty where the frame names none."""
     lines: list[str]
 
 
