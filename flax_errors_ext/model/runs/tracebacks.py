@@ -169,7 +169,7 @@ def publishable(text: str, roots: Sequence[str]) -> str:
     """
 
     def publish(frame: _Frame) -> list[str]:
-        if (_SEPARATOR.split(frame.file)[-1], frame.function) == _RUNNER:
+        if frame.place == _RUNNER:
             return []
         shown = relative_path(frame.file, roots)
         if shown == frame.file:
@@ -204,6 +204,11 @@ class _Frame:
     """Empty where the frame names none."""
     lines: list[str]
 
+    @property
+    def place(self) -> tuple[str, str]:
+        """Its file's name without folders, and its function."""
+        return _SEPARATOR.split(self.file)[-1], self.function
+
 
 def _map_frames(
     text: str, rewrite: Callable[[_Frame], list[str]], *, from_example: bool = False
@@ -234,10 +239,9 @@ def _is_example(item: str | _Frame) -> bool:
 
 def _is_harness(item: str | _Frame) -> bool:
     """Whether ``item`` is a frame where a process, a thread or doctest's runner starts."""
-    if not isinstance(item, _Frame):
-        return False
-    where = (_SEPARATOR.split(item.file)[-1], item.function)
-    return item.file == "<frozen runpy>" or where in {_RUNNER, _THREAD}
+    return isinstance(item, _Frame) and (
+        item.file == "<frozen runpy>" or item.place in {_RUNNER, _THREAD}
+    )
 
 
 def _pieces(text: str) -> list[str | list[str | _Frame]]:
@@ -274,15 +278,13 @@ def frame_lines(text: str) -> Iterator[tuple[int, re.Match[str]]]:
     has the groups ``file``, ``line`` and ``function`` (None if not named), and
     starts at the line's start, ``offset`` characters into ``text``.
     """
-    offset, in_traceback = 0, False
-    for line in text.split("\n"):
-        if line == TRACEBACK_HEADER:
-            in_traceback = True
-        elif in_traceback and (frame := _FRAME.match(line)):
-            yield offset, frame
-        elif in_traceback and not line.startswith("  "):
-            in_traceback = False  # the exception line: the traceback's frames are over
-        offset += len(line) + 1
+    offset = 0
+    for piece in _pieces(text):
+        for item in [piece] if isinstance(piece, str) else piece:
+            lines = [item] if isinstance(item, str) else item.lines
+            if isinstance(item, _Frame) and (frame := _FRAME.match(lines[0])):
+                yield offset, frame
+            offset += sum(len(line) + 1 for line in lines)
 
 
 def raise_site(text: str) -> str:
