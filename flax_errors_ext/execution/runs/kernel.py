@@ -24,7 +24,6 @@ import atexit
 import contextlib
 import dataclasses
 import os
-import queue
 import shutil
 import tempfile
 import threading
@@ -37,9 +36,9 @@ from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
 
 from flax_errors_ext.execution.runs.entry_process import ImportStartedBackend
+from flax_errors_ext.execution.runs.kernel_replies import REPLY_WAIT_S, replied, until_ready
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
     from pathlib import Path
 
     from jupyter_client.asynchronous.client import AsyncKernelClient
@@ -48,11 +47,6 @@ if TYPE_CHECKING:
 ENTRY_PROCESS = "flax_errors_ext.execution.runs.entry_process"
 STARTUP_TIMEOUT_S = 120.0
 """How long a kernel may take to answer once started (a busy machine's builds)."""
-_REPLY_WAIT_S = 1.0
-"""How long a ``kernel_info`` request waits for its reply before the kernel is looked at."""
-_IOPUB_WAIT_S = 0.05
-"""How long, after the reply, IOPub may take to show it reaches the client before the
-request is sent again."""
 _RECONNECT_MS = 2
 """How soon a client's socket tries again to reach a kernel not yet listening."""
 _STOP_POLL_S = 0.002
@@ -212,7 +206,7 @@ async def _started(
         # lives is asked of its process, through the manager.
         kernel.start_channels(stdin=False, hb=False)
         try:
-            info = await _until_ready(kernel, STARTUP_TIMEOUT_S)
+            info = await until_ready(kernel, STARTUP_TIMEOUT_S)
         except RuntimeError as error:
             raise KernelStartError(await _why(manager, error, output)) from None
     except BaseException:
@@ -251,7 +245,7 @@ async def _prepare_entry(
         user_expressions={"imported": _IMPORTED},
     )
     deadline = time.monotonic() + STARTUP_TIMEOUT_S
-    while (reply := await _replied(kernel, {asked}, wait=_REPLY_WAIT_S)) is None:
+    while (reply := await replied(kernel, {asked}, wait=REPLY_WAIT_S)) is None:
         if not await kernel.is_alive():
             raise KernelGone("the kernel died before it forked the examples' process")
         if time.monotonic() > deadline:
@@ -286,85 +280,6 @@ def _client(manager: _KernelManager) -> AsyncKernelClient:
     kernel = manager.client()
     kernel.context.setsockopt(zmq.RECONNECT_IVL, _RECONNECT_MS)
     return kernel
-
-
-async def _until_ready(kernel: AsyncKernelClient, timeout: float) -> dict[str, Any]:
-    """Wait until the kernel answers and its IOPub messages reach this client.
-
-    Returns the kernel's answer, its ``kernel_info`` reply.
-
-    As jupyter_client's ``wait_for_ready`` does, but without its last step: a fixed
-    wait of 0.2 s for stray IOPub messages, which no kernel sends here, and which
-    every entry would pay however light its examples. IOPub drops every message
-    sent before this client's subscription reaches the kernel, so the kernel is
-    ready once it has replied to a ``kernel_info`` request and IOPub is known to
-    reach this client: by the kernel's ``iopub_welcome`` (sent for each new
-    subscription, from ipykernel 7.2), or by its *idle* status for a request
-    asked. An older kernel sends no welcome, and its idle status may come before
-    the subscription does, so a reply without either is asked again.
-
-    Raises:
-        RuntimeError: the kernel died, or did not answer within ``timeout`` seconds.
-    """
-    deadline = time.monotonic() + timeout
-    asked: set[str] = set()
-    while time.monotonic() < deadline:
-        asked.add(kernel.kernel_info())
-        reply = await _replied(kernel, asked, wait=_REPLY_WAIT_S)
-        if reply is None:
-            if not await kernel.is_alive():
-                raise RuntimeError("Kernel died before replying to kernel_info")
-            continue
-        if await _iopub_reaches(kernel, asked, wait=_IOPUB_WAIT_S):
-            return reply
-    raise RuntimeError(f"Kernel didn't respond in {timeout:.0f} seconds")
-
-
-async def _replied(
-    kernel: AsyncKernelClient, asked: set[str], *, wait: float
-) -> dict[str, Any] | None:
-    """The shell reply to one of the ``asked`` requests, if it comes within ``wait``."""
-    return await _message_within(
-        kernel.get_shell_msg, lambda message: message["parent_header"].get("msg_id") in asked, wait
-    )
-
-
-async def _iopub_reaches(kernel: AsyncKernelClient, asked: set[str], *, wait: float) -> bool:
-    """Whether IOPub shows within ``wait`` that it reaches this client.
-
-    The kernel's welcome to this subscription, or its idle status for one of the
-    ``asked`` requests.
-    """
-    welcome = await _message_within(
-        kernel.get_iopub_msg,
-        lambda message: (
-            message["msg_type"] == "iopub_welcome"
-            or (
-                message["msg_type"] == "status"
-                and message["content"].get("execution_state") == "idle"
-                and message["parent_header"].get("msg_id") in asked
-            )
-        ),
-        wait,
-    )
-    return welcome is not None
-
-
-async def _message_within(
-    receive: Callable[..., Awaitable[dict[str, Any]]],
-    wanted: Callable[[dict[str, Any]], bool],
-    wait: float,
-) -> dict[str, Any] | None:
-    """The first ``wanted`` message ``receive`` gives within ``wait`` seconds (others dropped)."""
-    until = time.monotonic() + wait
-    while (left := until - time.monotonic()) > 0:
-        try:
-            message = await receive(timeout=left)
-        except queue.Empty:
-            return None
-        if wanted(message):
-            return message
-    return None
 
 
 async def _shut_down(manager: _KernelManager) -> None:
