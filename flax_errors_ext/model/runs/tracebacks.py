@@ -13,6 +13,7 @@ text out: the site and the command line can both use it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import re
 import sys
@@ -41,8 +42,12 @@ _JAX_NOTE = re.compile(
 _INSTALLED = re.compile(r"[/\\](site-packages|dist-packages|lib[/\\]python\d+\.\d+)[/\\]")
 
 
+@functools.cache
 def library_dirs() -> tuple[str, ...]:
-    """Folders whose frames are library internals: stdlib, site-packages and this package."""
+    """Folders whose frames are library internals: stdlib, site-packages and this package.
+
+    The interpreter's layout, read once: a page asks for every example it shows.
+    """
     paths = sysconfig.get_paths()
     ours = Path(__file__).resolve().parents[2]
     return tuple(

@@ -219,10 +219,12 @@ def _example(
     box += _verdict(result, roots)
     full = full_tracebacks(result, roots=roots)
     if full:
+        # Out of the site's search: the library's frames would make every page that
+        # passes through jit or apply a hit, and the error's text is in the transcript.
         box += dropdown(
             "Full traceback",
             [traceback_block(text, links) for text in full],
-            classes=["flax-errors-full-traceback"],
+            classes=["flax-errors-full-traceback", "no-search"],
             margin="sd-mb-1",
         )
     if result.verdict.failed and result.diff:

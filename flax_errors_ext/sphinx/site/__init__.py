@@ -1,10 +1,13 @@
-"""Pages drawn from the whole catalogue: the index, figures, options, CLI reference."""
+"""Pages drawn from the whole catalogue: the index, figures, options, CLI reference.
+
+Also what every entry's page shows of the site: full tracebacks linked to their source.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.sphinx.site import index
+from flax_errors_ext.sphinx.site import index, linked_tracebacks
 from flax_errors_ext.sphinx.site.cli_reference import CliDirective
 from flax_errors_ext.sphinx.site.options import OptionsDirective, WarningsDirective
 
@@ -19,6 +22,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("flax-errors-options", OptionsDirective)
     app.add_directive("flax-errors-warnings", WarningsDirective)
     app.add_directive("flax-errors-cli", CliDirective)
+    app.add_node(
+        linked_tracebacks.linked_traceback,
+        html=(linked_tracebacks.visit_linked_traceback_html, None),
+    )
     app.connect("env-updated", index.rewrite_live_docs)
     app.connect("doctree-resolved", index.resolve)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

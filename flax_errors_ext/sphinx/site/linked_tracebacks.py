@@ -2,7 +2,7 @@
 
 The links themselves are found by :mod:`flax_errors_ext.model.site.frame_links`;
 here they become nodes. Sphinx drops the links of a block it highlights, so a
-block with links is highlighted here, token by token.
+block with links is highlighted here, token by token, when HTML is written.
 """
 
 from __future__ import annotations
@@ -15,12 +15,21 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from docutils.utils.code_analyzer import Lexer, LexerError
 
-from flax_errors_ext.model.site.frame_links import SourceLinks, link_templates
+from flax_errors_ext.model.site.frame_links import SourceLink, SourceLinks, link_templates
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
 
-    from flax_errors_ext.model.site.frame_links import SourceLink
+    from sphinx.writers.html5 import HTML5Translator
+
+
+class linked_traceback(nodes.literal_block):
+    """A ``pytb`` block whose library frames link to their source (``links``).
+
+    It stays one node until HTML is written: a node per token from the start
+    would carry thousands of nodes through every transform, the pickled doctree
+    and the search index. Any other writer takes it for the plain block it is.
+    """
 
 
 def source_links(overrides: Mapping[str, str | None], versions: Mapping[str, str]) -> SourceLinks:
@@ -39,19 +48,31 @@ def source_links(overrides: Mapping[str, str | None], versions: Mapping[str, str
     return SourceLinks.of(templates, found)
 
 
-def traceback_block(text: str, links: SourceLinks | None = None) -> nodes.Element:
+def traceback_block(text: str, links: SourceLinks | None = None) -> nodes.literal_block:
     """A published traceback, highlighted, with its library frames linked to their source.
 
-    Without links it is a plain block that Sphinx highlights. Sphinx would drop
-    the links of a block it highlights, so one with links is highlighted here,
-    token by token as docutils' ``code`` directive does, in the markup Sphinx
-    writes (``div.highlight-pytb > div.highlight > pre``) so that the theme
-    colours it the same; its ``rawsource`` writes the links in reST, and differs
-    from its text, which is how Sphinx tells a parsed-literal block it keeps as it is.
+    Without links it is a plain block that Sphinx highlights; with links, a
+    :class:`linked_traceback` that :func:`visit_linked_traceback_html` writes.
     """
     found = links.find(text) if links is not None else []
     if not found:
-        return nodes.literal_block("", text, language="pytb")
+        return nodes.literal_block(text, text, language="pytb")
+    block = linked_traceback(text, text, language="pytb")
+    block["links"] = [(link.start, link.end, link.url) for link in found]
+    return block
+
+
+def visit_linked_traceback_html(translator: HTML5Translator, node: linked_traceback) -> None:
+    """Write the block highlighted and linked, in the markup Sphinx writes for ``pytb``.
+
+    Token by token as docutils' ``code`` directive highlights, inside
+    ``div.highlight-pytb > div.highlight > pre`` so that the theme colours it
+    the same. The block's ``rawsource`` writes the links in reST and so differs
+    from its text, which is how Sphinx tells a parsed-literal block it writes as
+    it is rather than highlighting it again.
+    """
+    text = node.astext()
+    found = [SourceLink(start, end, url) for start, end, url in node["links"]]
     source, start = [], 0
     for link in found:
         source += [text[start : link.start], f"`{text[link.start : link.end]} <{link.url}>`__"]
@@ -59,7 +80,9 @@ def traceback_block(text: str, links: SourceLinks | None = None) -> nodes.Elemen
     block = nodes.literal_block("".join([*source, text[start:]]), "")
     block.extend(_linked_tokens(text, found))
     inner = nodes.container("", block, classes=["highlight"])
-    return nodes.container("", inner, classes=["highlight-pytb", "notranslate"])
+    outer = nodes.container("", inner, classes=["highlight-pytb", "notranslate"])
+    outer.walkabout(translator)
+    raise nodes.SkipNode
 
 
 def _linked_tokens(text: str, links: Sequence[SourceLink]) -> list[nodes.Node]:

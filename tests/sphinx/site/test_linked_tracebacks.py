@@ -16,7 +16,11 @@ import pytest
 from docutils import nodes
 
 from flax_errors_ext.model.site.frame_links import SourceLinks, link_templates
-from flax_errors_ext.sphinx.site.linked_tracebacks import source_links, traceback_block
+from flax_errors_ext.sphinx.site.linked_tracebacks import (
+    linked_traceback,
+    source_links,
+    traceback_block,
+)
 from tests.utils import module_html
 from tools.site_links import check_site
 
@@ -33,29 +37,25 @@ TRACEBACK = (
 )
 
 
-def test_a_block_with_links_keeps_its_text_and_is_highlighted_with_them() -> None:
+def test_a_block_with_links_is_one_node_that_keeps_its_text_and_where_each_link_goes() -> None:
     links = SourceLinks.of(link_templates({}), {"flax": "0.12.8"})
 
     block = traceback_block(TRACEBACK, links)
 
+    assert isinstance(block, linked_traceback)
     assert block.astext() == TRACEBACK
-    (reference,) = block.findall(nodes.reference)
-    assert reference["refuri"] == (
-        "https://github.com/google/flax/blob/v0.12.8/flax/linen/module.py#L243"
-    )
-    assert reference.astext() == 'File "flax/linen/module.py", line 243'
-    # Highlighted as Sphinx highlights a pytb block, the link's pieces too.
-    assert block["classes"] == ["highlight-pytb", "notranslate"]
-    assert {"nb", "m"} <= {c for node in reference.findall(nodes.inline) for c in node["classes"]}
-    # Sphinx keeps the nodes of a literal block whose source is not its text.
-    (literal,) = block.findall(nodes.literal_block)
-    assert literal.rawsource != literal.astext()
+    assert block["language"] == "pytb"
+    # One node until it is written: no token nodes travel through the build.
+    assert list(block.findall(nodes.Element)) == [block]
+    ((start, end, url),) = block["links"]
+    assert TRACEBACK[start:end] == 'File "flax/linen/module.py", line 243'
+    assert url == "https://github.com/google/flax/blob/v0.12.8/flax/linen/module.py#L243"
 
 
 def test_a_block_without_links_is_left_to_sphinx() -> None:
     for links in (None, SourceLinks.of(link_templates({"flax": None}), {"flax": "0.12.8"})):
         block = traceback_block(TRACEBACK, links)
-        assert isinstance(block, nodes.literal_block)
+        assert type(block) is nodes.literal_block
         assert block["language"] == "pytb"
         assert block.astext() == TRACEBACK
 
@@ -107,3 +107,16 @@ def test_flax_and_jax_frames_link_to_their_tags_and_the_readers_do_not(
     report = check_site(Path(app.outdir))
     assert report.broken == []
     assert {link.target for link in report.external} >= {href for href, _ in linked}
+
+
+@pytest.mark.sphinx("text", testroot="source-links")
+def test_other_writers_write_a_linked_traceback_as_its_plain_text(app: SphinxTestApp) -> None:
+    app.build()
+    pages = sorted(Path(app.outdir).rglob("*.txt"))
+    text = "\n".join(page.read_text() for page in pages)
+    assert "Traceback (most recent call last):" in text, [p.name for p in pages]
+    # Every frame as the traceback has it, the library's too, and no link markup.
+    assert re.search(r'File "flax/[^"]+", line \d+', text)
+    assert re.search(r'File "jax/[^"]+", line \d+', text)
+    assert "https://github.com/" not in text
+    assert "`__" not in text
