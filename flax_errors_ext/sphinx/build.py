@@ -211,8 +211,14 @@ def outdated_by_environment(
         )
     }
     sources = context.run.sources()
+    # Most pages hold the very same set (see state.joined_files): looked at once.
+    changes: dict[int, str | None] = {}
     for docname, files in CatalogueCollector.loaded(env).items():
-        touched = sources.first_change(files) if docname not in outdated else None
+        if docname in outdated:
+            continue
+        if id(files) not in changes:
+            changes[id(files)] = sources.first_change(files)
+        touched = changes[id(files)]
         if touched is not None:
             LOGGER.info(f"flax-errors: {touched} changed since {docname} ran; reading it again")
             outdated.add(docname)

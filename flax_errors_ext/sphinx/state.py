@@ -14,7 +14,7 @@ from docutils import nodes
 from sphinx.environment.collectors import EnvironmentCollector
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Set
+    from collections.abc import Callable, Sequence, Set
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
@@ -111,15 +111,40 @@ class CatalogueCollector(EnvironmentCollector):
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
         """File the records the directive left in the doctree, and drop the nodes."""
         found = []
-        files: set[LoadedFile] = set()
+        lists: list[tuple[LoadedFile, ...]] = []
         for node in list(doctree.findall(error_record)):
             found.append(node["record"])
-            files.update(node["loaded"])
+            lists.append(node["loaded"])
             node.parent.remove(node)
         if found:
             self.records(app.env)[app.env.docname] = found
-            self.loaded(app.env)[app.env.docname] = frozenset(files)
+            self.loaded(app.env)[app.env.docname] = joined_files(lists)
             read_now(app.env).add(app.env.docname)
+
+
+_Joined = tuple[tuple[tuple["LoadedFile", ...], ...], frozenset["LoadedFile"]]
+_joined_lists: dict[tuple[int, ...], _Joined] = {}
+"""Recent combinations of loaded-file lists, joined, by the lists' identities."""
+_JOINED_KEPT = 64
+
+
+def joined_files(lists: Sequence[tuple[LoadedFile, ...]]) -> frozenset[LoadedFile]:
+    """The files of ``lists`` as one set, the same set for every page that got the same lists.
+
+    The runs of a build mostly share one list of a thousand files or more (see
+    :func:`~flax_errors_ext.execution.runs.execute.unpack_loaded`): joined once, it
+    is hashed once rather than per page, and the pickled environment holds it once.
+    The lists are kept beside their identities, so that a new list at a reused
+    address is never taken for an old one.
+    """
+    key = tuple(id(files) for files in lists)
+    known = _joined_lists.get(key)
+    if known is None or any(a is not b for a, b in zip(known[0], lists, strict=True)):
+        if len(_joined_lists) >= _JOINED_KEPT:
+            _joined_lists.clear()
+        known = (tuple(lists), frozenset().union(*lists))
+        _joined_lists[key] = known
+    return known[1]
 
 
 class LiveDocsCollector(EnvironmentCollector):
