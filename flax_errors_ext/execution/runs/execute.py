@@ -75,7 +75,7 @@ def execute_notebook(
     trusted: Callable[[tuple[LoadedFile, ...]], bool] = lambda _: True,
     preload: Preload | None = None,
 ) -> Execution:
-    """Write ``notebook`` to ``path`` and get it executed by ``kernels`` or served from the cache.
+    """Get ``notebook`` served from the cache, or written to ``path`` and executed by ``kernels``.
 
     A cached run is served only if ``trusted`` accepts the files it loaded;
     otherwise its outputs are dropped and the notebook runs again. ``preload``: the
@@ -83,11 +83,7 @@ def execute_notebook(
     """
     if nb_config.execution_mode == "off":
         return Execution(runs=(None,) * examples, failure=Verdict.NOT_RUN)
-    path.parent.mkdir(parents=True, exist_ok=True)
     _notebook_schema_ready()
-    text: str = nbformat.writes(notebook)  # type: ignore[no-untyped-call]
-    if not path.exists() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
     execution = _execute(notebook, path, nb_config, examples, kernels, preload)
     if execution.executed or trusted(execution.loaded):
         return execution
@@ -127,6 +123,7 @@ def _execute(
                 # records are read.
                 cached = cache.get_cache_bundle(cache.match_cache_notebook(notebook).pk)
                 return _served(cached.nb, examples)
+    _write(notebook, path)
     kernels.prepare()  # what fails here is flax-errors' own, said as such by the entry
     result = copy.deepcopy(notebook)
     started = time.perf_counter()
@@ -157,6 +154,18 @@ def _execute(
     seconds = time.perf_counter() - started
     remember(result, path, nb_config, seconds)
     return dataclasses.replace(_served(result, examples), executed=True, seconds=seconds)
+
+
+def _write(notebook: NotebookNode, path: Path) -> None:
+    """Write the notebook about to run where its kernel's log goes, unless it is there.
+
+    Only a notebook that runs is written: a cache hit's executed notebook is in
+    the cache, and the hit needs no file of its own.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text: str = nbformat.writes(notebook)  # type: ignore[no-untyped-call]
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
 
 
 def _served(result: NotebookNode, examples: int) -> Execution:

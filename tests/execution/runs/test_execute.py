@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 import nbformat
+import pytest
 from jupyter_cache import get_cache
 from jupyter_cache.cache.main import JupyterCacheBase
 from myst_nb.core.config import NbParserConfig
@@ -29,8 +30,6 @@ from flax_errors_ext.model.runs.loaded_files import LoadedFile
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
-
-    import pytest
 
 THREADS = 6
 
@@ -140,3 +139,29 @@ def test_the_cache_database_keeps_the_durability_jupyter_cache_gives_it(
             setting = connection.exec_driver_sql("PRAGMA synchronous").scalar()
         assert setting == own.exec_driver_sql("PRAGMA synchronous").scalar()
         assert setting == 2  # FULL, SQLite's default for a database in rollback mode
+
+
+def test_a_hit_writes_no_notebook_and_a_notebook_that_runs_is_written_first(
+    tmp_path: Path,
+) -> None:
+    nb_config = NbParserConfig(execution_mode="cache", execution_cache_path=str(tmp_path / "c"))
+    remember(_executed(1), tmp_path / "kept.ipynb", nb_config, seconds=0.1)
+    hit = tmp_path / "notebooks" / "entry1.ipynb"
+
+    served = execute_notebook(_executed(1), hit, nb_config, 0, Kernels())
+
+    assert not served.executed
+    assert not hit.exists()
+
+    # A miss: the notebook is on disk, as it will run, before the kernel is asked.
+    missed = tmp_path / "notebooks" / "entry2.ipynb"
+    notebook = _executed(2)
+    seen: list[str] = []
+
+    def prepare() -> None:
+        seen.append(missed.read_text() if missed.is_file() else "")
+        raise RuntimeError("no kernel in this test")
+
+    with pytest.raises(RuntimeError, match="no kernel"):
+        execute_notebook(notebook, missed, nb_config, 0, Kernels(prepare))
+    assert seen == [nbformat.writes(notebook)]  # type: ignore[no-untyped-call]
