@@ -232,12 +232,19 @@ def test_an_interrupted_build_stops_its_kernels_and_caches_nothing_half_run(
 ) -> None:
     source = project_from_root("interrupt", tmp_path)
     marker = tmp_path / "kernel.pid"
-    build = subprocess.Popen(
-        [sys.executable, "-m", "sphinx", "-b", "html", "-q", str(source), str(source / "_build")],
-        env={**os.environ, "INTERRUPT_MARKER": str(marker)},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
+    # A shell that runs the tests in the background ignores SIGINT, and a child
+    # inherits that: the build gets the default, as one started from a terminal does.
+    command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", str(source)]
+    ignored = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        build = subprocess.Popen(
+            [*command, str(source / "_build")],
+            env={**os.environ, "INTERRUPT_MARKER": str(marker)},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+    finally:
+        signal.signal(signal.SIGINT, ignored)
     deadline = time.monotonic() + 120
     while not marker.exists() and build.poll() is None and time.monotonic() < deadline:
         time.sleep(0.2)
