@@ -103,6 +103,8 @@ def test_flax_and_jax_frames_link_to_their_tags_and_the_readers_do_not(
     unlinked = {file for href, file in frames if not href}
     assert any(file.startswith("<doctest") for file in unlinked), frames
     assert all(not file.startswith(("flax/", "jax/")) for file in unlinked), frames
+    # Out of the site's search: Sphinx leaves a "no-search" element out of its index.
+    assert re.search(r'<details class="[^"]*flax-errors-full-traceback no-search"', page)
     # The offline link check lists them as external links, never as broken ones.
     report = check_site(Path(app.outdir))
     assert report.broken == []
