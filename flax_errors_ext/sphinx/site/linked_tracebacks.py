@@ -24,8 +24,9 @@ if TYPE_CHECKING:
 
 
 class linked_traceback(nodes.literal_block):
-    """A ``pytb`` block whose library frames link to their source (``links``).
+    """A ``pytb`` block whose library frames link to their source (its ``links``).
 
+    Each link is a :class:`~flax_errors_ext.model.site.frame_links.SourceLink`.
     It stays one node until HTML is written: a node per token from the start
     would carry thousands of nodes through every transform, the pickled doctree
     and the search index. Any other writer takes it for the plain block it is.
@@ -58,7 +59,7 @@ def traceback_block(text: str, links: SourceLinks | None = None) -> nodes.litera
     if not found:
         return nodes.literal_block(text, text, language="pytb")
     block = linked_traceback(text, text, language="pytb")
-    block["links"] = [(link.start, link.end, link.url) for link in found]
+    block["links"] = found
     return block
 
 
@@ -72,7 +73,7 @@ def visit_linked_traceback_html(translator: HTML5Translator, node: linked_traceb
     it is rather than highlighting it again.
     """
     text = node.astext()
-    found = [SourceLink(start, end, url) for start, end, url in node["links"]]
+    found: list[SourceLink] = node["links"]
     source, start = [], 0
     for link in found:
         source += [text[start : link.start], f"`{text[link.start : link.end]} <{link.url}>`__"]

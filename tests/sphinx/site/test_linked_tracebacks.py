@@ -47,9 +47,9 @@ def test_a_block_with_links_is_one_node_that_keeps_its_text_and_where_each_link_
     assert block["language"] == "pytb"
     # One node until it is written: no token nodes travel through the build.
     assert list(block.findall(nodes.Element)) == [block]
-    ((start, end, url),) = block["links"]
-    assert TRACEBACK[start:end] == 'File "flax/linen/module.py", line 243'
-    assert url == "https://github.com/google/flax/blob/v0.12.8/flax/linen/module.py#L243"
+    (link,) = block["links"]
+    assert TRACEBACK[link.start : link.end] == 'File "flax/linen/module.py", line 243'
+    assert link.url == "https://github.com/google/flax/blob/v0.12.8/flax/linen/module.py#L243"
 
 
 def test_a_block_without_links_is_left_to_sphinx() -> None:
