@@ -2,13 +2,16 @@
 
 A kernel of the build runs entry after entry, and starting one costs more than a
 light entry's examples. So the build keeps its kernels, and each entry's examples
-run in a process the kernel forks for that entry alone (:func:`start`, asked by
-the build before the entry's notebook runs): as fresh as a new kernel for
-everything an example can change, since the kernel itself never runs one. The
-notebook's cells call into it (:func:`call`); its last call ends it (:func:`end`).
+run in a process the kernel forks for that entry alone: as fresh as a new kernel
+for everything an example can change, since the kernel itself never runs one. The
+build asks for it in the metadata of the request that runs the entry's first cell
+(:data:`START_REQUEST`), whose first call forks it (:func:`start_requested`):
+no request of its own, which would be a round of messages per entry as dear as a
+light example. The notebook's cells call into the process (:func:`call`); its last
+call ends it (:func:`end`).
 
-A kernel the build did not prepare (the notebook run by another Jupyter client)
-has no such process, and its cells run the examples in the kernel itself.
+A kernel the build did not ask (the notebook run by another Jupyter client) has
+no such process, and its cells run the examples in the kernel itself.
 
 The process writes to the entry's log, not to the kernel's output streams: those
 are the kernel's threads' to forward, and no thread of the kernel lives in it.
@@ -35,8 +38,14 @@ from typing import Any
 
 from flax_errors_ext.execution.runs.kernel_environment import note_environment
 
+START_REQUEST = "flax_errors_entry_process"
+"""The key, in an execute request's metadata, of the entry process the build asks for:
+:func:`start`'s arguments by name."""
+
 _current: tuple[int, Connection] | None = None
 """The pid of this kernel's entry process and the kernel's end of its connection."""
+_killed: list[int] = []
+"""Entry processes killed and not collected yet: collected once they have exited."""
 _pristine: dict[str, Any] | None = None
 """The kernel's user namespace before any entry ran, which each entry starts from."""
 _imported: str | None = None
@@ -52,6 +61,21 @@ class EntryProcessDied(RuntimeError):
 
 class ImportStartedBackend(RuntimeError):
     """Importing the catalogued module started a JAX backend, whose threads a fork loses."""
+
+
+def start_requested() -> None:
+    """Fork the entry's process if the request running this cell asks for one (its metadata).
+
+    Raises:
+        ImportStartedBackend: importing the entry's module started a JAX backend.
+    """
+    shell = _shell()
+    kernel = getattr(shell, "kernel", None)
+    if kernel is None:
+        return
+    asked = kernel.get_parent("shell").get("metadata", {}).get(START_REQUEST)
+    if isinstance(asked, dict):
+        start(**asked)
 
 
 def start(cwd: str, log: str, module: str | None = None, import_path: str = "") -> None:
@@ -162,8 +186,13 @@ def call(function: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 def end() -> None:
-    """End the entry process, if there is one, and collect it."""
+    """End the entry process, if there is one; it is collected once it has exited.
+
+    Not waited for: a process that ran JAX takes a while to exit (its memory
+    unmapped, its threads ended), and the entry's last cell would wait as long.
+    """
     global _current  # noqa: PLW0603
+    _collect_ended()
     if _current is None:
         return
     pid, connection = _current
@@ -171,8 +200,18 @@ def end() -> None:
     connection.close()
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
-    with contextlib.suppress(ChildProcessError):
-        os.waitpid(pid, 0)
+    _killed.append(pid)
+
+
+def _collect_ended() -> None:
+    """Collect the killed entry processes that have exited, without waiting for the others."""
+    for pid in list(_killed):
+        try:
+            exited, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            exited = pid
+        if exited:
+            _killed.remove(pid)
 
 
 def _ended(pid: int) -> str:
@@ -234,9 +273,13 @@ def _exit(status: int) -> None:
 
 
 def _user_namespace() -> dict[str, Any] | None:
+    shell = _shell()
+    return None if shell is None else shell.user_ns
+
+
+def _shell() -> Any:
     try:
         from IPython import get_ipython
     except ImportError:
         return None
-    shell = get_ipython()
-    return None if shell is None else shell.user_ns
+    return get_ipython()

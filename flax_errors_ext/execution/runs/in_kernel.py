@@ -46,7 +46,7 @@ _output_limit: int | None = None
 
 
 def begin(fingerprint: str, import_paths: list[str], output_limit: int | None = None) -> None:
-    """Check that this kernel is the environment the build keyed its cache on.
+    """Start the entry's process if the build asked for one; check it is the environment keyed on.
 
     ``fingerprint`` is the canonical JSON of the build's
     :class:`~flax_errors_ext.model.runs.fingerprint.Fingerprint`; ``output_limit``, the
@@ -54,12 +54,19 @@ def begin(fingerprint: str, import_paths: list[str], output_limit: int | None = 
     (None: all of them).
 
     Raises:
+        ImportStartedBackend: the kernel's import of the entry's module, before it
+            forked the entry's process, started a JAX backend.
         RuntimeError: if the kernel's package versions differ from the build's,
             which would make the cached verdicts lie.
     """
+    entry_process.start_requested()
     if entry_process.running():
-        entry_process.call(begin, fingerprint, import_paths, output_limit)
-        return
+        entry_process.call(_begin_here, fingerprint, import_paths, output_limit)
+    else:
+        _begin_here(fingerprint, import_paths, output_limit)
+
+
+def _begin_here(fingerprint: str, import_paths: list[str], output_limit: int | None) -> None:
     global _output_limit  # noqa: PLW0603 - one setting for the kernel's life
     _output_limit = output_limit
     sys.path[:0] = [path for path in import_paths if path not in sys.path]

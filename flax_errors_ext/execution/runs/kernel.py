@@ -1,4 +1,4 @@
-"""One kernel of a run: started, asked to fork each entry's process, handed to nbclient, killed.
+"""One kernel of a run: started, handed each entry's notebook through nbclient, killed.
 
 The run keeps its kernels from entry to entry (:mod:`.kernels`); this is one of them.
 
@@ -29,19 +29,21 @@ import tempfile
 import threading
 import time
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import zmq
+from jupyter_client.asynchronous.client import AsyncKernelClient
 from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
+from nbclient.exceptions import DeadKernelError
+from traitlets import Type
 
-from flax_errors_ext.execution.runs.entry_process import ImportStartedBackend
-from flax_errors_ext.execution.runs.kernel_replies import REPLY_WAIT_S, replied, until_ready
+from flax_errors_ext.execution.runs.entry_process import START_REQUEST
+from flax_errors_ext.execution.runs.kernel_replies import until_ready
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from jupyter_client.asynchronous.client import AsyncKernelClient
     from nbformat import NotebookNode
 
 ENTRY_PROCESS = "flax_errors_ext.execution.runs.entry_process"
@@ -72,16 +74,7 @@ class KernelStartError(RuntimeError):
 
 
 class KernelGone(RuntimeError):
-    """A kernel that had ended when it was asked to fork an entry's process."""
-
-
-class PreloadStartedBackend(RuntimeError):
-    """A kernel whose import of the catalogued module started a JAX backend.
-
-    It can fork no entry's process that uses JAX (the backend's threads stay
-    behind), so it runs nothing; the module's entries run in kernels that leave
-    the import to them.
-    """
+    """A kernel that died before the entry's first cell was done (killed from outside)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -96,8 +89,57 @@ class Preload:
     """The ``sys.path`` entry the module is imported from."""
 
 
+class _EntryClient(AsyncKernelClient):
+    """A kernel client whose next execute request can ask for more than the cell.
+
+    Its metadata can ask the kernel to fork the entry's process before the cell's
+    first statement (:data:`~.entry_process.START_REQUEST`), and its
+    ``user_expressions`` what the kernel holds after the last. An entry's process
+    is thus asked for by its first cell rather than by a request of its own.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._next: tuple[dict[str, Any], dict[str, str]] | None = None
+
+    def ask_with_next_execute(self, metadata: dict[str, Any], expressions: dict[str, str]) -> None:
+        """Add ``metadata`` and ``expressions`` to the next execute request, and only to it."""
+        self._next = (metadata, expressions)
+
+    def execute(
+        self,
+        code: str,
+        silent: bool = False,
+        store_history: bool = True,
+        user_expressions: dict[str, str] | None = None,
+        allow_stdin: bool | None = None,
+        stop_on_error: bool = True,
+    ) -> str:
+        """Send an execute request, with what :meth:`ask_with_next_execute` added; its id."""
+        if self._next is None:
+            sent: str = super().execute(
+                code, silent, store_history, user_expressions, allow_stdin, stop_on_error
+            )
+            return sent
+        metadata, expressions = self._next
+        self._next = None
+        content = {
+            "code": code,
+            "silent": silent,
+            "store_history": store_history,
+            "user_expressions": {**(user_expressions or {}), **expressions},
+            "allow_stdin": self.allow_stdin if allow_stdin is None else allow_stdin,
+            "stop_on_error": stop_on_error,
+        }
+        message = self.session.msg("execute_request", content, metadata=metadata)
+        self.shell_channel.send(message)
+        return str(message["header"]["msg_id"])
+
+
 class _KernelManager(AsyncKernelManager):
     """A kernel manager whose kernel listens on Unix sockets no other kernel names."""
+
+    client_factory = Type(klass=_EntryClient)
 
     def _transport_default(self) -> str:
         return "ipc"
@@ -114,7 +156,7 @@ class Kernel:
         name: str,
         loop: asyncio.AbstractEventLoop,
         manager: _KernelManager,
-        client: AsyncKernelClient,
+        client: _EntryClient,
         language: dict[str, Any],
     ) -> None:
         self.name = name
@@ -126,6 +168,8 @@ class Kernel:
         self.imported: str | None = None
         """The catalogued module it imported itself, if any: it serves that module's
         entries alone."""
+        self._had: set[str] = set()
+        """Catalogued modules it had without importing them (from the warm server)."""
 
     @classmethod
     def start(cls, name: str, cwd: Path, output: Path) -> Kernel:
@@ -142,29 +186,49 @@ class Kernel:
             raise
         return cls(name, loop, manager, client, language)
 
-    def prepare(self, cwd: Path, output: Path, preload: Preload | None = None) -> None:
-        """Have the kernel fork the entry's process, in ``cwd``, writing to ``output``.
+    def alive(self) -> bool:
+        """Whether the kernel's process still runs (a kept one may have been killed)."""
+        return bool(self.loop.run_until_complete(self.manager.is_alive()))
 
-        ``preload``: the entry's module, which the kernel imports first unless it
-        has it (:attr:`imported` then says so).
+    async def run(
+        self,
+        notebook: NotebookNode,
+        timeout: int | None,
+        cwd: Path,
+        log: Path,
+        preload: Preload | None,
+    ) -> None:
+        """Run ``notebook``'s cells, the entry's examples in a process forked for them.
 
-        Raises:
-            KernelGone: the kernel had ended.
-            PreloadStartedBackend: importing ``preload`` started a JAX backend.
-            RuntimeError: it could not fork the process.
-        """
-        self.imported = self.loop.run_until_complete(
-            _prepare_entry(self.client, cwd, output, preload)
-        )
-
-    async def run(self, notebook: NotebookNode, timeout: int | None) -> None:
-        """Run ``notebook``'s cells, once :meth:`prepare` has forked the entry's process.
+        The first cell's request asks the kernel to fork the entry's process in
+        ``cwd``, writing to ``log``, after importing ``preload``; and, where that
+        could change it, which catalogued module the kernel then holds of its own
+        (:attr:`imported`).
 
         Cell by cell through nbclient, rather than its whole-notebook run, which
         asks the kernel for its ``kernel_info`` at every notebook: known since the
         kernel started, it is written as nbclient writes it. The kernel keeps no
         history of the cells, as it keeps nothing else of an entry.
+
+        Raises:
+            nbclient.exceptions.CellExecutionError: a cell raised, ``begin`` among
+                them where the import of ``preload`` started a JAX backend
+                (:class:`~.entry_process.ImportStartedBackend`).
+            KernelGone: the kernel died in the first cell.
+            nbclient.exceptions.DeadKernelError: the kernel died in a later one.
         """
+        start = {"cwd": str(cwd), "log": str(log)}
+        if preload is not None:
+            start |= {"module": preload.module, "import_path": preload.import_path}
+        asks = preload is not None and self.imported is None and preload.module not in self._had
+        self.client.ask_with_next_execute(
+            {START_REQUEST: start}, {"imported": _IMPORTED} if asks else {}
+        )
+
+        def note_imported(cell_index: int, execute_reply: dict[str, Any], **_: Any) -> None:
+            if asks and preload is not None and cell_index == 0:
+                self._note_imported(execute_reply["content"], preload.module)
+
         client = NotebookClient(
             notebook,
             km=self.manager,
@@ -172,13 +236,32 @@ class Kernel:
             allow_errors=False,
             record_timing=False,
             startup_timeout=STARTUP_TIMEOUT_S,
+            on_cell_executed=note_imported,
         )
         client.kc = self.client
         notebook.metadata["language_info"] = self.language
         for index, cell in enumerate(notebook.cells):
-            await client.async_execute_cell(
-                cell, index, execution_count=index + 1, store_history=False
-            )
+            try:
+                await client.async_execute_cell(
+                    cell, index, execution_count=index + 1, store_history=False
+                )
+            except DeadKernelError:
+                if index:
+                    raise
+                gone = "the kernel died before the entry's first cell was done"
+                raise KernelGone(gone) from None
+
+    def _note_imported(self, reply: dict[str, Any], module: str) -> None:
+        """Read from the first cell's reply which catalogued module the kernel holds."""
+        answer = reply.get("user_expressions", {}).get("imported", {})
+        try:
+            found = ast.literal_eval(answer["data"]["text/plain"])
+        except (KeyError, TypeError, ValueError, SyntaxError):
+            found = module  # cannot tell: as if it had imported it, so it serves no other
+        if isinstance(found, str):
+            self.imported = found
+        else:
+            self._had.add(module)
 
     def stop(self) -> None:
         """Stop the kernel, and with it the entry's process, and close the loop."""
@@ -191,7 +274,7 @@ class Kernel:
 
 async def _started(
     name: str, cwd: Path, output: Path
-) -> tuple[_KernelManager, AsyncKernelClient, dict[str, Any]]:
+) -> tuple[_KernelManager, _EntryClient, dict[str, Any]]:
     manager = _KernelManager(kernel_name=name)
     with output.open("ab") as stream:
         try:
@@ -216,60 +299,11 @@ async def _started(
     return manager, kernel, info["content"].get("language_info", {})
 
 
-_ENTRY_PROCESS = f"__import__({ENTRY_PROCESS!r}, fromlist=['start'])"
-_PREPARE = _ENTRY_PROCESS + ".start({cwd!r}, {log!r}, *{preload!r})"
-_IMPORTED = _ENTRY_PROCESS + ".imported()"
+_IMPORTED = f"__import__({ENTRY_PROCESS!r}, fromlist=['imported']).imported()"
+"""Asked of the kernel after an entry's first cell: the module it imported itself."""
 
 
-async def _prepare_entry(
-    kernel: AsyncKernelClient, cwd: Path, output: Path, preload: Preload | None
-) -> str | None:
-    """Have the kernel fork the process the entry's examples run in.
-
-    A silent request: nothing of it reaches the notebook, the kernel's history or
-    its namespace. Returns the catalogued module the kernel imported itself, if any
-    (asked in the same request, as an expression the reply carries).
-
-    Raises:
-        KernelGone: the kernel had ended.
-        PreloadStartedBackend: importing ``preload`` started a JAX backend.
-        RuntimeError: the kernel could not fork it.
-    """
-    module = () if preload is None else (preload.module, preload.import_path)
-    code = _PREPARE.format(cwd=str(cwd), log=str(output), preload=module)
-    asked = kernel.execute(
-        code,
-        silent=True,
-        store_history=False,
-        allow_stdin=False,
-        user_expressions={"imported": _IMPORTED},
-    )
-    deadline = time.monotonic() + STARTUP_TIMEOUT_S
-    while (reply := await replied(kernel, {asked}, wait=REPLY_WAIT_S)) is None:
-        if not await kernel.is_alive():
-            raise KernelGone("the kernel died before it forked the examples' process")
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"the kernel did not answer within {STARTUP_TIMEOUT_S:.0f} s")
-    content = reply["content"]
-    if content.get("ename") == ImportStartedBackend.__name__:
-        raise PreloadStartedBackend(str(content.get("evalue")))
-    if content.get("status") != "ok":
-        why = f"{content.get('ename')}: {content.get('evalue')}"
-        raise RuntimeError(f"the kernel could not start the examples' process: {why}")
-    return _imported(content, preload)
-
-
-def _imported(content: dict[str, Any], preload: Preload | None) -> str | None:
-    """The module the reply says the kernel imported; the entry's, if it cannot tell."""
-    answer = content.get("user_expressions", {}).get("imported", {})
-    try:
-        found = ast.literal_eval(answer["data"]["text/plain"])
-    except (KeyError, TypeError, ValueError, SyntaxError):
-        return None if preload is None else preload.module
-    return found if isinstance(found, str) else None
-
-
-def _client(manager: _KernelManager) -> AsyncKernelClient:
+def _client(manager: _KernelManager) -> _EntryClient:
     """A client of ``manager``'s kernel whose sockets reach it as soon as it listens.
 
     The client connects before the kernel, just forked, has made its sockets, and
@@ -277,7 +311,7 @@ def _client(manager: _KernelManager) -> AsyncKernelClient:
     entry would wait that long, longer than a forked kernel takes to start.
     The client's context is its own, so the setting is this client's alone.
     """
-    kernel = manager.client()
+    kernel = cast("_EntryClient", manager.client())  # the manager's client_factory
     kernel.context.setsockopt(zmq.RECONNECT_IVL, _RECONNECT_MS)
     return kernel
 

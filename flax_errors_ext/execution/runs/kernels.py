@@ -7,7 +7,10 @@ import os
 import threading
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.execution.runs.kernel import Kernel, KernelGone, PreloadStartedBackend
+from nbclient.exceptions import CellExecutionError
+
+from flax_errors_ext.execution.runs.entry_process import ImportStartedBackend
+from flax_errors_ext.execution.runs.kernel import Kernel, KernelGone
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -88,13 +91,31 @@ class Kernels:
         output.write_bytes(b"")
         if preload is not None and preload.module in self._not_preloaded:
             preload = None
-        kernel = self._ready(notebook.metadata.kernelspec.name, cwd, output, preload)
-        try:
-            kernel.loop.run_until_complete(kernel.run(notebook, timeout))
-        except BaseException:
-            kernel.stop()
-            raise
-        self._give_back(kernel)
+        name = notebook.metadata.kernelspec.name
+        while True:
+            kernel, kept = self._ready(name, cwd, output, preload)
+            try:
+                kernel.loop.run_until_complete(kernel.run(notebook, timeout, cwd, output, preload))
+            except KernelGone:
+                kernel.stop()
+                if not kept:
+                    raise
+                # Killed from outside while it waited, not by the entry: another serves it.
+                continue
+            except CellExecutionError as error:
+                kernel.stop()
+                if preload is None or error.ename != ImportStartedBackend.__name__:
+                    raise
+                # The kernel forked nothing: the notebook runs again, in a kernel
+                # that leaves the module's import to the examples.
+                self._not_preloaded.add(preload.module)
+                preload = None
+                continue
+            except BaseException:
+                kernel.stop()
+                raise
+            self._give_back(kernel)
+            return
 
     def close(self) -> None:
         """Stop every kept kernel."""
@@ -104,34 +125,19 @@ class Kernels:
             for kernel in idle:
                 kernel.stop()
 
-    def _ready(self, name: str, cwd: Path, output: Path, preload: Preload | None) -> Kernel:
-        """A kernel of that name that has forked the entry's process: a kept one, or a new one.
+    def _ready(
+        self, name: str, cwd: Path, output: Path, preload: Preload | None
+    ) -> tuple[Kernel, bool]:
+        """A kept kernel that may serve the entry, or a new one; and whether it was kept.
 
         A kept kernel that ended while it waited (killed from outside) is not the
-        entry's fault: it is stopped, and another one forks the process. So is one
-        whose import of ``preload`` started a backend, and the import is left out.
+        entry's fault: it is stopped, and another serves the entry.
         """
-        while True:
-            kept = self._kept(name, preload)
-            kernel = kept if kept is not None else Kernel.start(name, cwd, output)
-            try:
-                kernel.prepare(cwd, output, preload)
-            except KernelGone:
-                kernel.stop()
-                if kept is None:
-                    raise
-                continue
-            except PreloadStartedBackend:
-                kernel.stop()
-                if preload is None:
-                    raise
-                self._not_preloaded.add(preload.module)
-                preload = None
-                continue
-            except BaseException:
-                kernel.stop()
-                raise
-            return kernel
+        while (kept := self._kept(name, preload)) is not None:
+            if kept.alive():
+                return kept, True
+            kept.stop()
+        return Kernel.start(name, cwd, output), False
 
     def _kept(self, name: str, preload: Preload | None) -> Kernel | None:
         """An idle kernel for ``preload``'s entries, or None; other modules' are then stopped.
