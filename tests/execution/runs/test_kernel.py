@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
@@ -95,3 +96,34 @@ def test_a_forked_kernel_writes_to_its_launchers_stderr(tmp_path: Path) -> None:
     # with its status, and what it wrote is where the launcher's stderr went.
     assert done.returncode != 0
     assert "no-such-flag" in (tmp_path / "stderr").read_text()
+
+
+class _Channel:
+    """A shell channel that keeps what is sent on it."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+
+
+def test_only_the_next_request_carries_what_was_asked_with_it() -> None:
+    client = kernel._EntryClient()
+    channel = _Channel()
+    client._shell_channel = channel
+    client.ask_with_next_execute({"start": {"cwd": "/x"}}, {"imported": "answer()"})
+    client.execute("first()", user_expressions={"own": "mine()"})
+    client.execute("second()")
+    first, second = channel.sent
+    assert first["metadata"] == {"start": {"cwd": "/x"}}
+    assert first["content"] == {
+        "code": "first()",
+        "silent": False,
+        "store_history": True,
+        "user_expressions": {"own": "mine()", "imported": "answer()"},
+        "allow_stdin": client.allow_stdin,
+        "stop_on_error": True,
+    }
+    assert "start" not in second["metadata"]
+    assert second["content"]["user_expressions"] == {}
