@@ -14,6 +14,7 @@ needs to run an entry. Everything lives below one working folder::
     <work_dir>/notebooks/     each entry's notebook, as last run
     <work_dir>/device.json    the device probe's answer, kept while the machine is the same
     <work_dir>/sources.json   content hashes of the Python sources runs loaded
+    <work_dir>/cache-writer.log   what the process that caches the runs' outputs could not keep
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
 from flax_errors_ext.execution.fork_server.client import WarmKernelServer
-from flax_errors_ext.execution.runs.execute import DATABASE_FILE
+from flax_errors_ext.execution.runs.cache_writer import CacheWriter
+from flax_errors_ext.execution.runs.execute import DATABASE_FILE, cache_folder
 from flax_errors_ext.execution.runs.kernels import Kernels
 from flax_errors_ext.execution.runs.kernelspec import compilation_cache_env, install_kernelspec
 from flax_errors_ext.execution.runs.probe import build_fingerprint, probe_device
@@ -118,6 +120,9 @@ def _free_name(wanted: Path) -> Path:
     return found
 
 
+CACHE_WRITER_LOG = "cache-writer.log"
+
+
 class Session:
     """The kernels, caches and fingerprint of one run of catalogue examples."""
 
@@ -134,6 +139,14 @@ class Session:
         """What the kernels' environment adds to this process's (set by :meth:`prepare`)."""
         self.recovered: str | None = None
         """Set by :meth:`prepare` when the cache database was unreadable: what was done."""
+        self.cache_writer = (
+            CacheWriter(cache_folder(nb_config), work_dir / CACHE_WRITER_LOG)
+            if nb_config.execution_mode == "cache"
+            else None
+        )
+        """The process the runs' outputs are cached by, from the first run that ends."""
+        self.unkept: str | None = None
+        """Set by :meth:`close` when the cache did not keep every run: what it said."""
 
     @property
     def executes(self) -> bool:
@@ -194,11 +207,14 @@ class Session:
             sources_store=self.work_dir / "sources.json",
             output_limit=self.config.output_limit,
             kernels=self.kernels,
+            cache_writer=self.cache_writer,
         )
 
     def close(self) -> None:
-        """Stop the kernels, and the kernel server or leave it for the next run if asked to."""
+        """Stop the kernels and the server (or keep it, if asked); wait for the runs' caching."""
         self.kernels.close()
+        if self.cache_writer is not None:
+            self.unkept = self.cache_writer.close()
         if self._server is not None:
             self._server.stop()
             self._server = None

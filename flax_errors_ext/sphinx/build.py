@@ -257,6 +257,8 @@ def finish_build(app: Sphinx, exception: Exception | None) -> None:
     """Close the session; write errors.json; report every failure and fail on any."""
     context = build_context(app.env)
     context.close()
+    if context.session is not None and context.session.unkept:
+        LOGGER.info(f"flax-errors: {context.session.unkept}")  # the cache's, not the project's
     if exception is not None:
         return
     by_doc = CatalogueCollector.records(app.env)

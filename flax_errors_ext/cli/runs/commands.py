@@ -101,6 +101,8 @@ def run_entries(chosen: Selection, args: argparse.Namespace) -> Checked:
             done[outcome.entry.qualname] = outcome
             print(f"[{count:>{width}}/{len(pairs)}] {_progress(outcome)}", file=sys.stderr)
         sources.save()
+    if session.unkept:
+        print(f"note: {session.unkept}", file=sys.stderr)
     return Checked([done[entry.qualname] for _, entry in pairs], settings.fingerprint)
 
 

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from jupyter_cache.base import JupyterCacheBase
     from myst_nb.core.config import NbParserConfig
 
+    from flax_errors_ext.execution.runs.cache_writer import CacheWriter
     from flax_errors_ext.execution.runs.kernels import Kernels
 
 
@@ -74,21 +75,23 @@ def execute_notebook(
     kernels: Kernels,
     trusted: Callable[[tuple[LoadedFile, ...]], bool] = lambda _: True,
     preload: Preload | None = None,
+    writer: CacheWriter | None = None,
 ) -> Execution:
     """Get ``notebook`` served from the cache, or written to ``path`` and executed by ``kernels``.
 
     A cached run is served only if ``trusted`` accepts the files it loaded;
     otherwise its outputs are dropped and the notebook runs again. ``preload``: the
-    entry's module, which its kernel imports before the examples run.
+    entry's module, which its kernel imports before the examples run. ``writer``:
+    the process a run's outputs are cached by, if not this one.
     """
     if nb_config.execution_mode == "off":
         return Execution(runs=(None,) * examples, failure=Verdict.NOT_RUN)
     _notebook_schema_ready()
-    execution = _execute(notebook, path, nb_config, examples, kernels, preload)
+    execution = _execute(notebook, path, nb_config, examples, kernels, preload, writer)
     if execution.executed or trusted(execution.loaded):
         return execution
-    forget(notebook, nb_config)
-    return _execute(notebook, path, nb_config, examples, kernels, preload)
+    forget(notebook, nb_config)  # here and now: the look-up that follows must miss
+    return _execute(notebook, path, nb_config, examples, kernels, preload, writer)
 
 
 _schema_lock = threading.Lock()
@@ -114,6 +117,7 @@ def _execute(
     examples: int,
     kernels: Kernels,
     preload: Preload | None,
+    writer: CacheWriter | None,
 ) -> Execution:
     with _cache_held(nb_config) as cache:
         if cache is not None:
@@ -152,7 +156,7 @@ def _execute(
         detail = f"the kernel died or could not run: {type(error).__name__}: {error}"
         return _failed(result, examples, started, Verdict.CRASHED, detail)
     seconds = time.perf_counter() - started
-    remember(result, path, nb_config, seconds)
+    remember(result, path, nb_config, seconds, writer)
     return dataclasses.replace(_served(result, examples), executed=True, seconds=seconds)
 
 
@@ -210,6 +214,11 @@ _cache_lock = threading.Lock()
 """Held by the one thread using a cache (or choosing one) at a time."""
 
 
+def cache_folder(nb_config: NbParserConfig) -> Path:
+    """The execution cache's folder, as myst-nb's ``nb_execution_cache_path`` names it."""
+    return Path(nb_config.execution_cache_path or ".jupyter_cache")
+
+
 @contextlib.contextmanager
 def _cache_held(nb_config: NbParserConfig) -> Iterator[JupyterCacheBase | None]:
     """The execution cache in ``cache`` mode (None otherwise), no other thread's meanwhile.
@@ -233,7 +242,7 @@ def _cache_held(nb_config: NbParserConfig) -> Iterator[JupyterCacheBase | None]:
         return
     from jupyter_cache import get_cache
 
-    folder = str(nb_config.execution_cache_path or ".jupyter_cache")
+    folder = str(cache_folder(nb_config))
     database = Path(folder) / DATABASE_FILE
     with _cache_lock:
         identity, cache = _caches.get(folder, (None, None))
@@ -289,22 +298,43 @@ def _shared_file(item: Any) -> LoadedFile:
     return found
 
 
-def remember(result: NotebookNode, path: Path, nb_config: NbParserConfig, seconds: float) -> None:
-    """Keep the outputs of ``result``, a notebook that ran to the end, in ``cache`` mode."""
+def remember(
+    result: NotebookNode,
+    path: Path,
+    nb_config: NbParserConfig,
+    seconds: float,
+    writer: CacheWriter | None = None,
+) -> None:
+    """Keep the outputs of ``result``, a notebook that ran to the end, in ``cache`` mode.
+
+    By ``writer``'s process where there is one this process may use, else here.
+    """
+    if nb_config.execution_mode != "cache":
+        return
+    data = {"execution_seconds": seconds}
+    if writer is not None and writer.owned():
+        writer.write(result, str(path), data)
+        return
     with _cache_held(nb_config) as cache:
         if cache is not None:
             from jupyter_cache.base import CacheBundleIn
 
-            bundle = CacheBundleIn(result, str(path), data={"execution_seconds": seconds})
+            bundle = CacheBundleIn(result, str(path), data=data)
             cache.cache_notebook_bundle(bundle, check_validity=False, overwrite=True)
 
 
-def forget(notebook: NotebookNode, nb_config: NbParserConfig) -> None:
+def forget(
+    notebook: NotebookNode, nb_config: NbParserConfig, writer: CacheWriter | None = None
+) -> None:
     """Drop the cached outputs of ``notebook``, if there are any.
 
     For runs that failed in a way the environment may have caused: the next build
-    runs them afresh rather than trusting a stored failure.
+    runs them afresh rather than trusting a stored failure. With ``writer``, once
+    it has written what it was handed before (this run's outputs among them).
     """
+    if writer is not None and writer.owned() and nb_config.execution_mode == "cache":
+        writer.forget(notebook)
+        return
     with _cache_held(nb_config) as cache:
         if cache is not None:
             with contextlib.suppress(KeyError):

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
     from myst_nb.core.config import NbParserConfig
 
+    from flax_errors_ext.execution.runs.cache_writer import CacheWriter
     from flax_errors_ext.model.catalogue.discover import ErrorModule
     from flax_errors_ext.model.catalogue.records import (
         ErrorEntry,
@@ -98,6 +99,8 @@ class RunSettings:
     kernels: Kernels = dataclasses.field(default_factory=Kernels, compare=False, repr=False)
     """The run's kernels, which run the entries that are not served from the cache
     (pickled without them: a build's environment keeps the settings)."""
+    cache_writer: CacheWriter | None = dataclasses.field(default=None, compare=False, repr=False)
+    """The process that caches the run's outputs; None: each run's thread does."""
 
     def sources(self) -> SourceStates:
         """A fresh look at the files runs loaded, for one run (a page, a command)."""
@@ -322,6 +325,7 @@ class _ModuleChecker:
             trusted=self.trusts,
             # A group of message entries has no module of its own to import.
             preload=None if module.messages else Preload(module.name, module.import_path),
+            writer=settings.cache_writer,
         )
         if execution.executed:
             self.sources.remember(execution.loaded)
@@ -336,7 +340,7 @@ class _ModuleChecker:
             for example, runs in zip(entry.examples, execution.runs, strict=True)
         )
         if any(result.verdict.may_be_transient for result in results):
-            forget(notebook, settings.nb_config)
+            forget(notebook, settings.nb_config, settings.cache_writer)
         return EntryOutcome(entry, execution, results)
 
 
