@@ -6,7 +6,8 @@ myst-nb's ``cache`` mode a notebook is looked up once in jupyter-cache (the same
 database and records as myst-nb's own), and only on a miss runs, in a kernel
 of the run's :class:`~flax_errors_ext.execution.runs.kernels.Kernels`, driven by nbclient;
 in any other mode that runs it always. A run that times out or loses its kernel
-is never cached.
+is never cached; one that ran to the end is cached by the run's
+:class:`~flax_errors_ext.execution.runs.cache_writer.CacheWriter` where there is one.
 """
 
 from __future__ import annotations
