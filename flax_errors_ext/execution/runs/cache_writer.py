@@ -114,9 +114,14 @@ class CacheWriter:
 
 
 def _feed(lines: queue.SimpleQueue[bytes | None], pipe: IO[bytes] | None) -> None:
+    """Write each line to the writer until told that none follows, or until it has gone.
+
+    A writer that has gone (it could not start, it was killed) says why by its exit
+    status and its log, which :meth:`CacheWriter.close` reads.
+    """
     if pipe is None:
         return
-    with pipe:
+    with contextlib.suppress(OSError), pipe:
         while (line := lines.get()) is not _DONE:
             pipe.write(line)
 

@@ -90,3 +90,17 @@ def test_only_the_process_that_made_it_hands_over_and_a_pickled_one_is_new(
         assert writer.owned()
     finally:
         writer.close()
+
+
+def test_a_writer_that_has_gone_is_said_to_have_kept_nothing(tmp_path: Path) -> None:
+    writer = CacheWriter(tmp_path / "cache", tmp_path / "writer.log")
+    writer.write(_executed(6), "six.ipynb", {})
+    process = writer._process
+    assert process is not None
+    process.kill()
+    process.wait()
+    for number in range(7, 40):  # more than the pipe holds: the feeding thread must not hang
+        writer.write(_executed(number), f"{number}.ipynb", {})
+    said = writer.close()
+    assert said is not None
+    assert "exited with status" in said or "not kept" in said
