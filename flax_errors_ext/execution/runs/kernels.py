@@ -85,7 +85,9 @@ class Kernels:
             KernelStartError: if the kernel did not start or answer.
             nbclient.exceptions.CellExecutionError: a cell raised.
             nbclient.exceptions.CellTimeoutError: a cell ran past ``timeout``.
-            nbclient.exceptions.DeadKernelError: the kernel died while running.
+            KernelGone: a new kernel died in the notebook's first cell (a kept one
+                that did is replaced, once).
+            nbclient.exceptions.DeadKernelError: the kernel died in a later cell.
         """
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_bytes(b"")
