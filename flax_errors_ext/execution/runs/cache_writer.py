@@ -83,15 +83,16 @@ class CacheWriter:
         self._queue.put(_DONE)
         feeder.join()
         status = process.wait()
+        said = ""
         with contextlib.suppress(OSError):
             said = self.log.read_text(encoding="utf-8", errors="replace").strip()
-            if said or status:
-                why = said.splitlines()[-1] if said else f"it exited with status {status}"
-                return (
-                    f"the execution cache at {self.folder} did not keep every run ({why}; "
-                    f"see {self.log}); those run again at the next build"
-                )
-        return None
+        if not said and not status:
+            return None
+        why = said.splitlines()[-1] if said else f"it exited with status {status}"
+        return (
+            f"the execution cache at {self.folder} did not keep every run ({why}; "
+            f"see {self.log}); those run again at the next build"
+        )
 
     def _start(self) -> None:
         self.log.parent.mkdir(parents=True, exist_ok=True)
