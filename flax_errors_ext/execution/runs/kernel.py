@@ -38,7 +38,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import DeadKernelError
 from traitlets import Type
 
-from flax_errors_ext.execution.runs.entry_process import START_REQUEST
+from flax_errors_ext.execution.runs import entry_process
 from flax_errors_ext.execution.runs.kernel_replies import until_ready
 
 if TYPE_CHECKING:
@@ -46,7 +46,6 @@ if TYPE_CHECKING:
 
     from nbformat import NotebookNode
 
-ENTRY_PROCESS = "flax_errors_ext.execution.runs.entry_process"
 STARTUP_TIMEOUT_S = 120.0
 """How long a kernel may take to answer once started (a busy machine's builds)."""
 _RECONNECT_MS = 2
@@ -222,7 +221,7 @@ class Kernel:
             start |= {"module": preload.module, "import_path": preload.import_path}
         asks = preload is not None and self.imported is None and preload.module not in self._had
         self.client.ask_with_next_execute(
-            {START_REQUEST: start}, {"imported": _IMPORTED} if asks else {}
+            {entry_process.START_REQUEST: start}, {"imported": _IMPORTED} if asks else {}
         )
 
         def note_imported(cell_index: int, execute_reply: dict[str, Any], **_: Any) -> None:
@@ -299,7 +298,7 @@ async def _started(
     return manager, kernel, info["content"].get("language_info", {})
 
 
-_IMPORTED = f"__import__({ENTRY_PROCESS!r}, fromlist=['imported']).imported()"
+_IMPORTED = f"__import__({entry_process.__name__!r}, fromlist=['imported']).imported()"
 """Asked of the kernel after an entry's first cell: the module it imported itself."""
 
 
