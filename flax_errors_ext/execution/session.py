@@ -2,11 +2,13 @@
 
 A :class:`Session` sets up everything the entries' kernels share, in one order:
 the kernelspec, JAX's compilation cache, the jupyter-cache database (created
-before any worker forks or thread races to), the warm kernel server (started by
-the device probe or the run's first kernel, so never for a run served wholly
-from the cache), and the
+before any worker forks or thread races to), and its
+:class:`~flax_errors_ext.execution.host.KernelHost`: the warm kernel server
+(started by the device probe or the run's first kernel, so never for a run served
+wholly from the cache) and the
 :class:`~flax_errors_ext.model.runs.fingerprint.Fingerprint` every entry's cache key
-starts from. Its :meth:`settings` are what :mod:`~flax_errors_ext.execution.runs.run`
+starts from. A build makes the host first, as soon as it knows whether examples
+run, and hands it over. Its :meth:`settings` are what :mod:`~flax_errors_ext.execution.runs.run`
 needs to run an entry. Everything lives below one working folder::
 
     <work_dir>/jupyter/       the kernelspec
@@ -19,18 +21,15 @@ needs to run an entry. Everything lives below one working folder::
 
 from __future__ import annotations
 
-import os
-import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
-from flax_errors_ext.execution.fork_server.client import WarmKernelServer
+from flax_errors_ext.execution.host import KernelHost
 from flax_errors_ext.execution.runs.cache_writer import CacheWriter
 from flax_errors_ext.execution.runs.execute import DATABASE_FILE, cache_folder
 from flax_errors_ext.execution.runs.kernels import Kernels
-from flax_errors_ext.execution.runs.kernelspec import compilation_cache_env, install_kernelspec
-from flax_errors_ext.execution.runs.probe import build_fingerprint, probe_device
+from flax_errors_ext.execution.runs.kernelspec import install_kernelspec
 from flax_errors_ext.execution.runs.run import RunSettings
 
 if TYPE_CHECKING:
@@ -38,8 +37,9 @@ if TYPE_CHECKING:
 
     from myst_nb.core.config import NbParserConfig
 
+    from flax_errors_ext.execution.fork_server.client import WarmKernelServer
     from flax_errors_ext.model.config import CatalogueConfig
-    from flax_errors_ext.model.runs.fingerprint import Device, Fingerprint, ProbeError
+    from flax_errors_ext.model.runs.fingerprint import Fingerprint
 
 
 def open_cache_database(path: Path) -> str | None:
@@ -126,17 +126,25 @@ CACHE_WRITER_LOG = "cache-writer.log"
 class Session:
     """The kernels, caches and fingerprint of one run of catalogue examples."""
 
-    def __init__(self, work_dir: Path, config: CatalogueConfig, nb_config: NbParserConfig) -> None:
+    def __init__(
+        self,
+        work_dir: Path,
+        config: CatalogueConfig,
+        nb_config: NbParserConfig,
+        host: KernelHost | None = None,
+    ) -> None:
+        """A session in ``work_dir``; ``host``, one made before it, if it runs as this one does."""
         self.work_dir = work_dir
         self.config = config
         self.nb_config = nb_config
-        self._server: WarmKernelServer | None = None
-        self._server_lock = threading.Lock()
-        self.kernels = Kernels(prepare=self.start_server)
+        made_alike = (self.executes, work_dir, config)
+        if host is not None and (host.executes, host.work_dir, host.config) != made_alike:
+            host.close()
+            host = None
+        self.host = host or KernelHost(work_dir, config, executes=self.executes)
+        """The warm kernel server and the fingerprint (:mod:`~flax_errors_ext.execution.host`)."""
+        self.kernels = Kernels(prepare=self.host.start_server)
         """The run's kernels, kept from entry to entry, stopped at :meth:`close`."""
-        self._fingerprint: Fingerprint | None = None
-        self.kernel_env: dict[str, str] = {}
-        """What the kernels' environment adds to this process's (set by :meth:`prepare`)."""
         self.recovered: str | None = None
         """Set by :meth:`prepare` when the cache database was unreadable: what was done."""
         self.cache_writer = (
@@ -160,42 +168,17 @@ class Session:
 
     def prepare(self) -> None:
         """The kernelspec, the compilation cache and the cache database, before any run."""
-        if self.executes and self.config.compilation_cache:
-            self.kernel_env = compilation_cache_env(self.work_dir / "jax_cache")
-        install_kernelspec(self.work_dir / "jupyter", self.kernel_env)
+        install_kernelspec(self.work_dir / "jupyter", self.host.kernel_env)
         if self.nb_config.execution_mode == "cache":
             self.recovered = open_cache_database(Path(self.nb_config.execution_cache_path))
 
     def start_server(self) -> WarmKernelServer | None:
-        """Start the warm kernel server (once), if examples run and warm kernels are on.
-
-        Called by the device probe, before the first kernel of the run (see
-        :attr:`~flax_errors_ext.execution.runs.kernels.Kernels.prepare`),
-        and by a build whose readers may run entries. Its imports (ipykernel, jax,
-        flax) are heavy: a run whose entries all come from the cache never starts it.
-        Safe from the entries' threads: the first one starts it, the others wait.
-        """
-        wanted = self.executes and self.config.warm_kernels and hasattr(os, "fork")
-        with self._server_lock:
-            if self._server is None and wanted:
-                self._server = WarmKernelServer(
-                    self.work_dir, linger=self.config.keep_kernel_server, env=self.kernel_env
-                )
-            return self._server
+        """The host's warm kernel server, started now if not yet (see :class:`KernelHost`)."""
+        return self.host.start_server()
 
     def fingerprint(self) -> Fingerprint:
         """The run's fingerprint; the devices are probed only when examples run."""
-        if self._fingerprint is None:
-            self._fingerprint = build_fingerprint(
-                probe_cache=self.work_dir / "device.json" if self.executes else None,
-                probe=self._probe,
-            )
-        return self._fingerprint
-
-    def _probe(self) -> Device | ProbeError:
-        """Ask the warm server, which a run that probes will need anyway."""
-        server = self.start_server()
-        return server.probe_device() if server is not None else probe_device()
+        return self.host.fingerprint()
 
     def settings(self) -> RunSettings:
         """What running any entry of this session needs."""
@@ -215,9 +198,7 @@ class Session:
         self.kernels.close()
         if self.cache_writer is not None:
             self.unkept = self.cache_writer.close()
-        if self._server is not None:
-            self._server.stop()
-            self._server = None
+        self.host.close()
 
     def __enter__(self) -> Self:
         self.prepare()

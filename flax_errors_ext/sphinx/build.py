@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 from myst_nb.core.config import NbParserConfig
 from sphinx.errors import ConfigError
 
+from flax_errors_ext.execution.host import KernelHost
 from flax_errors_ext.execution.session import Session
 from flax_errors_ext.model.catalogue.discover import catalogue_folders, catalogue_paths
 from flax_errors_ext.model.config import CatalogueConfig
@@ -87,6 +88,16 @@ def make_context(app: Sphinx, config: Config) -> None:
     read_extras(app, context)
     _forward_moved_pages(app, config, context)
     _exclude_work_folders(app, config)
+    context.host = KernelHost(
+        _work_dir(app), validated, executes=validated.run_mode(config.nb_execution_mode) != "off"
+    )
+    # While Sphinx loads its environment and the modules are discovered.
+    context.host.fingerprint_meanwhile()
+
+
+def _work_dir(app: Sphinx) -> Path:
+    """The session's folder, beside the output folder."""
+    return Path(app.outdir).parent / WORK_DIR
 
 
 def _validated(config: Config) -> CatalogueConfig:
@@ -141,23 +152,34 @@ def open_session(app: Sphinx) -> None:
     context, last = settle(app)
     for deferred in context.take_deferred():
         warn(deferred.message, deferred.subtype, deferred.location)
-    context.start(_prepared_session(app, context.config), str(app.confdir), last)
-    per_build.discover(context, last)
+    session = _prepared_session(app, context)
+    # Asked before the modules' imports, as the roots of this build's own code.
+    roots = published_roots(app)
+    # Discovered while the host takes the fingerprint (a cold build's device probe
+    # waits for the kernel server's imports); only keeping the last build's
+    # discovery waits for it, to compare.
+    per_build.discover(context, last, session.fingerprint)
+    context.start(session, roots, last)
     write_stubs(context, Path(app.srcdir), tuple(app.config.source_suffix))
     device = context.run.fingerprint.device
     if isinstance(device, ProbeError):
         warn(str(device), WarningSubtype.DEVICE, conf_location(app, "extensions"))
 
 
-def _prepared_session(app: Sphinx, config: CatalogueConfig) -> Session:
-    """The build's run session, its caches opened (a broken database is set aside)."""
+def _prepared_session(app: Sphinx, context: BuildContext) -> Session:
+    """The build's run session, its caches opened (a broken database is set aside).
+
+    It takes over the context's kernel host.
+    """
+    config = context.config
     nb_config = getattr(app.env, MYSTNB_CONFIG)
     if not isinstance(nb_config, NbParserConfig):
         raise ConfigError("flax-errors needs myst-nb's configuration (myst_nb in extensions)")
     nb_config = dataclasses.replace(
         nb_config, execution_mode=config.run_mode(nb_config.execution_mode)
     )
-    session = Session(Path(app.outdir).parent / WORK_DIR, config, nb_config)
+    host, context.host = context.host, None
+    session = Session(_work_dir(app), config, nb_config, host)
     session.prepare()
     if session.recovered:
         # Recovered, not a problem of the project: said, as Sphinx says it of a broken

@@ -28,10 +28,12 @@ if TYPE_CHECKING:
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
     from flax_errors_ext.execution.catalogue.modules import DiscoveryError, ModulePages
     from flax_errors_ext.execution.history.files import HistoryFile
+    from flax_errors_ext.execution.host import KernelHost
     from flax_errors_ext.execution.runs.run import RunSettings
     from flax_errors_ext.execution.session import Session
     from flax_errors_ext.model.catalogue.discover import ErrorModule
     from flax_errors_ext.model.config import CatalogueConfig
+    from flax_errors_ext.model.runs.fingerprint import Fingerprint
     from flax_errors_ext.model.warning_subtypes import WarningSubtype
 
 WORK_DIR = "flax_errors"
@@ -71,6 +73,9 @@ class BuildContext:
     """The folder of ``conf.py``: where a group of message entries' examples import from."""
     deferred: list[DeferredWarning] = dataclasses.field(default_factory=list)
     """What could not be read on ``config-inited``, to warn of once Sphinx can."""
+    host: KernelHost | None = None
+    """The kernel host, from ``config-inited`` until the session takes it over on
+    ``builder-inited`` (its fingerprint taken meanwhile); never pickled."""
     session: Session | None = None
     """The run session, from ``builder-inited`` until ``build-finished``; never pickled."""
     published_roots: tuple[str, ...] = ()
@@ -102,32 +107,42 @@ class BuildContext:
         taken, self.deferred = self.deferred, []
         return taken
 
-    def start(self, session: Session, confdir: str, last: BuildContext | None) -> None:
-        """Keep the opened session and its settings; compare them with the ``last`` build's.
+    def start(self, session: Session, roots: tuple[str, ...], last: BuildContext | None) -> None:
+        """Keep the opened session, its settings and the published ``roots``.
 
-        The published roots are asked once the settings are: probing the device may
-        import more.
+        Compares the settings with the ``last`` build's (see :attr:`changed`).
         """
         settings = session.settings()
         self.session = session
         self._run = settings
-        self.published_roots = roots_of(confdir)
-        self.changed = (
-            last is None or last._run is None or last._run.fingerprint != (settings.fingerprint)
-        )
+        self.published_roots = roots
+        self.changed = last is None or not last.ran_with(settings.fingerprint)
+
+    def ran_with(self, fingerprint: Fingerprint) -> bool:
+        """Whether this build's runs had ``fingerprint`` (never, before the session opened)."""
+        return self._run is not None and self._run.fingerprint == fingerprint
 
     def close(self) -> None:
-        """Close the session (its kernel server) if one is open."""
+        """Close the session (its kernel server) if one is open, or the host not taken over."""
         if self.session is not None:
             self.session.close()
+        if self.host is not None:
+            self.host.close()
+            self.host = None
 
     def __getstate__(self) -> dict[str, Any]:
         """The pickled context: none of the live session, the modules and their runs.
 
-        The session holds kernel server processes; the modules hold classes and the
+        The host and the session hold kernel server processes; the modules hold classes and the
         runs, whole outcomes: the next build, and a ``-j`` reader's merge, need none.
         """
-        return {**self.__dict__, "session": None, "modules": {}, "module_runs": {}}
+        return {
+            **self.__dict__,
+            "host": None,
+            "session": None,
+            "modules": {},
+            "module_runs": {},
+        }
 
 
 def roots_of(confdir: str) -> tuple[str, ...]:

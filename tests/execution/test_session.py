@@ -1,17 +1,15 @@
-"""The run session: its cache database (a broken one is set aside, never crashed on) and its
-kernel server (started once, by whichever entry needs a kernel first)."""
+"""The run session: its cache database (a broken one is set aside, never crashed on) and the
+kernel host it is handed or makes."""
 
 from __future__ import annotations
 
-import threading
-import time
-from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from jupyter_cache import get_cache
 from myst_nb.core.config import NbParserConfig
 
 from flax_errors_ext.execution import session
+from flax_errors_ext.execution.host import KernelHost
 from flax_errors_ext.execution.session import Session, open_cache_database
 from flax_errors_ext.model.config import CatalogueConfig
 
@@ -82,23 +80,24 @@ def test_a_cache_that_cannot_be_rebuilt_is_set_aside_whole(
     assert get_cache(str(cache)).list_cache_records() == []
 
 
-def test_the_entries_threads_start_one_kernel_server_between_them(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    made: list[object] = []
-    lock = threading.Lock()
+def test_a_session_takes_over_a_host_made_for_its_run(tmp_path: Path) -> None:
+    config = CatalogueConfig()
+    host = KernelHost(tmp_path, config, executes=True)
+    run = Session(tmp_path, config, NbParserConfig(execution_mode="cache"), host)
+    assert run.host is host
 
-    class SlowToStart:
-        def __init__(self, *_: Any, **__: Any) -> None:
-            time.sleep(0.05)  # a server's start, long enough for every thread to ask
-            with lock:
-                made.append(self)
 
-    monkeypatch.setattr(session, "WarmKernelServer", SlowToStart)
-    run = Session(tmp_path, CatalogueConfig(), NbParserConfig(execution_mode="cache"))
+def test_a_host_made_for_another_run_is_closed_and_replaced(tmp_path: Path) -> None:
+    config = CatalogueConfig()
+    closed: list[KernelHost] = []
 
-    with ThreadPoolExecutor(8) as pool:
-        servers = list(pool.map(lambda _: run.start_server(), range(8)))
+    class Watched(KernelHost):
+        def close(self) -> None:
+            closed.append(self)
+            super().close()
 
-    assert len(made) == 1
-    assert all(server is made[0] for server in servers)
+    made_for_execution = Watched(tmp_path, config, executes=True)
+    run = Session(tmp_path, config, NbParserConfig(execution_mode="off"), made_for_execution)
+    assert closed == [made_for_execution]
+    assert run.host is not made_for_execution
+    assert not run.host.executes

@@ -561,7 +561,7 @@ class _CountedServer(WarmKernelServer):
 def test_a_build_served_wholly_from_the_cache_starts_no_kernel_server(
     make_app: MakeApp, rootdir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("flax_errors_ext.execution.session.WarmKernelServer", _CountedServer)
+    monkeypatch.setattr("flax_errors_ext.execution.host.WarmKernelServer", _CountedServer)
     monkeypatch.setattr(_CountedServer, "started", [])
     srcdir = tmp_path / "passing"
     shutil.copytree(rootdir / "test-passing", srcdir)

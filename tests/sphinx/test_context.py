@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, cast
 
 import pytest
 
+from flax_errors_ext.execution.host import KernelHost
 from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.context import (
@@ -55,7 +56,7 @@ def _context() -> BuildContext:
 
 def _started(fingerprint: str, last: BuildContext | None = None) -> BuildContext:
     context = _context()
-    context.start(cast("Session", FakeSession(fingerprint)), "/project", last)
+    context.start(cast("Session", FakeSession(fingerprint)), ("/project",), last)
     return context
 
 
@@ -64,13 +65,16 @@ def _app(**env: object) -> Sphinx:
     return cast("Sphinx", SimpleNamespace(env=SimpleNamespace(**env)))
 
 
-def test_the_context_is_pickled_without_its_live_session() -> None:
+def test_the_context_is_pickled_without_its_live_session_and_host(tmp_path: Path) -> None:
     context = _started("cpu")
+    context.host = KernelHost(tmp_path, context.config, executes=False)
 
     again = pickle.loads(pickle.dumps(context))
 
     assert context.session is not None  # the live one keeps it
+    assert context.host is not None
     assert again.session is None
+    assert again.host is None
     assert again.config == context.config
     assert again.catalogue_folders == (Path("catalogue"),)
     assert again.published_roots[0] == "/project"
@@ -80,7 +84,7 @@ def test_the_run_settings_are_there_once_the_session_is_open() -> None:
     context = _context()
     with pytest.raises(LookupError, match="builder-inited"):
         _ = context.run
-    context.start(cast("Session", FakeSession("cpu")), "/project", None)
+    context.start(cast("Session", FakeSession("cpu")), ("/project",), None)
     assert cast("object", context.run.fingerprint) == "cpu"
 
 
@@ -96,6 +100,20 @@ def test_closing_closes_the_session() -> None:
     context.close()
     assert cast("FakeSession", context.session).closed
     _context().close()  # none open: nothing to do
+
+
+def test_closing_closes_a_host_no_session_took_over(tmp_path: Path) -> None:
+    closed: list[KernelHost] = []
+
+    class Watched(KernelHost):
+        def close(self) -> None:
+            closed.append(self)
+
+    context = _context()  # a build that failed before builder-inited opened its session
+    host = context.host = Watched(tmp_path, context.config, executes=False)
+    context.close()
+    assert closed == [host]
+    assert context.host is None
 
 
 def test_deferred_warnings_are_handed_out_once_in_order() -> None:

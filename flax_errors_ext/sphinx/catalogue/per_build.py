@@ -21,21 +21,25 @@ from flax_errors_ext.layout import SiteLayout
 from flax_errors_ext.sphinx.loggers import LOGGER
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
     from flax_errors_ext.model.catalogue.discover import ErrorModule
+    from flax_errors_ext.model.runs.fingerprint import Fingerprint
     from flax_errors_ext.sphinx.context import BuildContext
 
 
-def discover(context: BuildContext, last: BuildContext | None) -> None:
+def discover(
+    context: BuildContext, last: BuildContext | None, fingerprint: Callable[[], Fingerprint]
+) -> None:
     """Find every configured module's entry pages; discover the modules that need it.
 
     A module whose pages the last build found, with the same settings and run
-    fingerprint, none of whose files has changed since, keeps them unread: a build
-    with nothing to read then imports no library. Any other module is discovered
-    now; what fails is kept as its error, for its page to warn of.
+    fingerprint (asked of ``fingerprint`` only then), none of whose files has
+    changed since, keeps them unread: a build with nothing to read then imports no
+    library. Any other module is discovered now; what fails is kept as its error,
+    for its page to warn of.
     """
-    reusable = last is not None and not context.changed and last.config == context.config
+    reusable = last is not None and last.config == context.config and last.ran_with(fingerprint())
     for spec in context.config.modules:
         kept = last.module_pages.get(spec.name) if reusable and last is not None else None
         if kept is not None and kept.unchanged():

@@ -299,7 +299,7 @@ def test_check_forks_its_kernels_warm_when_the_device_is_already_known(
             super().__init__(*args, **kwargs)
             started.append(self.pid)
 
-    monkeypatch.setattr("flax_errors_ext.execution.session.WarmKernelServer", Counted)
+    monkeypatch.setattr("flax_errors_ext.execution.host.WarmKernelServer", Counted)
     every_example = ["--cache-dir", str(cache_dir), "--no-cache"]
 
     run(capsys, "check", *MODULE, *every_example)  # the device probed through a server
