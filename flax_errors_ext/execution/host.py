@@ -3,9 +3,9 @@
 A :class:`KernelHost` needs only whether examples run, so a build makes it as soon
 as its configuration is read, before the session that caches the runs
 (:class:`~flax_errors_ext.execution.session.Session`, which needs myst-nb's
-settings). Its :meth:`~KernelHost.fingerprint_meanwhile` then takes the run's
-fingerprint in a thread: where the device probe cache does not answer (a cold
-build), the probe starts the server, whose imports (ipykernel, jax, flax) take
+settings). Its :meth:`~KernelHost.fingerprint_meanwhile` then probes the devices
+for the run's fingerprint in a thread: where the probe cache does not answer (a
+cold build), the probe starts the server, whose imports (ipykernel, jax, flax) take
 longer than anything else before the first entry can run, and they overlap what
 the build does meanwhile (Sphinx loading its environment, the modules'
 discovery) instead of following it.
@@ -18,14 +18,16 @@ import threading
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.execution.fork_server.client import WarmKernelServer
+from flax_errors_ext.execution.runs.kernel_environment import package_versions
 from flax_errors_ext.execution.runs.kernelspec import compilation_cache_env
-from flax_errors_ext.execution.runs.probe import build_fingerprint, probe_device
+from flax_errors_ext.execution.runs.probe import probe_device, probe_device_cached, runtime_hashes
+from flax_errors_ext.model.runs.fingerprint import Fingerprint
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from flax_errors_ext.model.config import CatalogueConfig
-    from flax_errors_ext.model.runs.fingerprint import Device, Fingerprint, ProbeError
+    from flax_errors_ext.model.runs.fingerprint import Device, ProbeError
 
 
 PROBE_CACHE = "device.json"
@@ -48,7 +50,8 @@ class KernelHost:
         self._server: WarmKernelServer | None = None
         self._server_lock = threading.Lock()
         self._fingerprint: Fingerprint | None = None
-        self._taking: threading.Thread | None = None
+        self._probing: threading.Thread | None = None
+        self._device: Device | ProbeError | None = None
         self._failure: BaseException | None = None
 
     def start_server(self) -> WarmKernelServer | None:
@@ -68,22 +71,26 @@ class KernelHost:
             return self._server
 
     def fingerprint_meanwhile(self) -> None:
-        """Begin taking the fingerprint in a thread; :meth:`fingerprint` waits for it.
+        """Begin the device probe in a thread; :meth:`fingerprint` waits for it.
 
-        A daemon thread: a build that fails before it asks does not wait on a probe.
+        The probe alone: the rest of the fingerprint hashes our sources with
+        :mod:`ast`, whose parser CPython 3.11 does not let two threads run at once
+        (``SystemError: AST constructor recursion depth mismatch``), and the build
+        parses docstrings meanwhile. A daemon thread: a build that fails before it
+        asks does not wait on a probe.
         """
-        if self._fingerprint is not None or self._taking is not None:
+        if self._fingerprint is not None or self._probing is not None:
             return
-        self._taking = threading.Thread(
-            target=self._take, name="flax-errors-fingerprint", daemon=True
+        self._probing = threading.Thread(
+            target=self._probe_now, name="flax-errors-probe", daemon=True
         )
-        self._taking.start()
+        self._probing.start()
 
-    def _take(self) -> None:
+    def _probe_now(self) -> None:
         if self.executes and not (self.work_dir / PROBE_CACHE).exists():
             self.start_server()  # the probe will ask it: its imports start before the inventory
         try:
-            self._fingerprint = self._taken()
+            self._device = self._device_now()
         except BaseException as error:  # handed to whoever asks for the fingerprint
             self._failure = error
 
@@ -91,23 +98,30 @@ class KernelHost:
         """The run's fingerprint; the devices are probed only when examples run.
 
         Raises:
-            Exception: what taking it in the thread raised, raised again here.
+            Exception: what the probe's thread raised, raised again here.
         """
-        if self._taking is not None:
-            self._taking.join()
-            self._taking = None
-            if self._failure is not None:
-                failure, self._failure = self._failure, None
-                raise failure
         if self._fingerprint is None:
-            self._fingerprint = self._taken()
+            self._fingerprint = Fingerprint.of(
+                package_versions(), self._device_probed(), runtime_hashes()
+            )
         return self._fingerprint
 
-    def _taken(self) -> Fingerprint:
-        return build_fingerprint(
-            probe_cache=self.work_dir / PROBE_CACHE if self.executes else None,
-            probe=self._probe,
-        )
+    def _device_probed(self) -> Device | ProbeError | None:
+        """The thread's answer, once it is done; asked now where no thread asked."""
+        if self._probing is None:
+            return self._device_now()
+        self._probing.join()
+        self._probing = None
+        if self._failure is not None:
+            failure, self._failure = self._failure, None
+            raise failure
+        return self._device
+
+    def _device_now(self) -> Device | ProbeError | None:
+        """The devices, from the probe cache or the probe; None where no example runs."""
+        if not self.executes:
+            return None
+        return probe_device_cached(self.work_dir / PROBE_CACHE, self._probe)
 
     def _probe(self) -> Device | ProbeError:
         """Ask the warm server, which a run that probes will need anyway."""
@@ -115,9 +129,9 @@ class KernelHost:
         return server.probe_device() if server is not None else probe_device()
 
     def close(self) -> None:
-        """Stop the server (or keep it, if asked), once the fingerprint's thread is done."""
-        if self._taking is not None:
-            self._taking.join()
+        """Stop the server (or keep it, if asked), once the probe's thread is done."""
+        if self._probing is not None:
+            self._probing.join()
         if self._server is not None:
             self._server.stop()
             self._server = None

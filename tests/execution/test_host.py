@@ -95,21 +95,41 @@ def test_a_run_that_does_not_execute_starts_no_server(
     assert not held_server.started.is_set()
 
 
-def test_what_taking_the_fingerprint_raised_is_raised_to_whoever_asks(
+def test_what_the_probe_raised_is_raised_to_whoever_asks(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[int] = []
 
-    def broken(**_: Any) -> None:
+    def broken(*_: Any) -> None:
         calls.append(1)
-        raise ImportError("cannot find the source of flax_errors_ext.errors")
+        raise OSError("the device probe cache could not be read")
 
-    monkeypatch.setattr(host, "build_fingerprint", broken)
-    kernels_host = KernelHost(tmp_path, CatalogueConfig(), executes=False)
+    monkeypatch.setattr(host, "probe_device_cached", broken)
+    (tmp_path / PROBE_CACHE).write_text("{}")  # so the thread starts no server first
+    kernels_host = KernelHost(tmp_path, CatalogueConfig(), executes=True)
     kernels_host.fingerprint_meanwhile()
 
-    with pytest.raises(ImportError, match="cannot find the source"):
+    with pytest.raises(OSError, match="could not be read"):
         kernels_host.fingerprint()
-    with pytest.raises(ImportError):  # asked again, taken again
+    with pytest.raises(OSError, match="could not be read"):  # asked again, probed again
         kernels_host.fingerprint()
     assert len(calls) == 2
+
+
+def test_only_the_probe_runs_in_the_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, held_server: type[_HeldServer]
+) -> None:
+    # Python 3.11's parser is not for two threads at once, and the build parses
+    # docstrings meanwhile: our sources are hashed by whoever asks.
+    hashed_in: list[str] = []
+
+    def hashes() -> dict[str, str]:
+        hashed_in.append(threading.current_thread().name)
+        return {}
+
+    monkeypatch.setattr(host, "runtime_hashes", hashes)
+    kernels_host = KernelHost(tmp_path, CatalogueConfig(), executes=True)
+    kernels_host.fingerprint_meanwhile()
+    held_server.answer.set()
+    kernels_host.fingerprint()
+    assert hashed_in == [threading.current_thread().name]

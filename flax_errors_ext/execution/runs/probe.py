@@ -1,8 +1,9 @@
-"""Take the build's :class:`~flax_errors_ext.model.runs.fingerprint.Fingerprint`.
+"""What the build's :class:`~flax_errors_ext.model.runs.fingerprint.Fingerprint` is made of.
 
-The package versions, the devices (asked of a process that may start JAX, and
-remembered next to the cache while the machine's device inventory stays the same)
-and the hashes of our own code that runs in the kernel.
+Beside the package versions: the devices (asked of a process that may start JAX,
+and remembered next to the cache while the machine's device inventory stays the
+same) and the hashes of our own code that runs in the kernel. The kernel host
+(:mod:`flax_errors_ext.execution.host`) puts them together.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from flax_errors_ext.execution.runs.kernel_environment import package_versions
-from flax_errors_ext.model.runs.fingerprint import Device, Fingerprint, ProbeError, code_hash
+from flax_errors_ext.model.runs.fingerprint import Device, ProbeError, code_hash
 
 RUNTIME_MODULES = (
     "flax_errors_ext.errors",
@@ -161,16 +162,3 @@ def probe_device_cached(cache_file: Path, probe: Probe | None = None) -> Device 
             json.dumps({"inventory": inventory, "device": probed.to_json()}), encoding="utf-8"
         )
     return probed
-
-
-def build_fingerprint(*, probe_cache: Path | None, probe: Probe | None = None) -> Fingerprint:
-    """The build-wide fingerprint; each module adds its own source hash to it.
-
-    Args:
-        probe_cache: Where to keep the device probe's answer, or None when nothing
-            will execute and the device does not matter.
-        probe: What to ask when the cached answer does not apply; by default a
-            fresh interpreter (:func:`probe_device`).
-    """
-    device = probe_device_cached(probe_cache, probe) if probe_cache is not None else None
-    return Fingerprint.of(package_versions(), device, runtime_hashes())
