@@ -87,9 +87,9 @@ class KernelHost:
         self._probing.start()
 
     def _probe_now(self) -> None:
-        if self.executes and not (self.work_dir / PROBE_CACHE).exists():
-            self.start_server()  # the probe will ask it: its imports start before the inventory
         try:
+            if self.executes and not (self.work_dir / PROBE_CACHE).exists():
+                self.start_server()  # the probe will ask it: its imports start at once
             self._device = self._device_now()
         except BaseException as error:  # handed to whoever asks for the fingerprint
             self._failure = error

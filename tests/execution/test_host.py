@@ -133,3 +133,16 @@ def test_only_the_probe_runs_in_the_thread(
     held_server.answer.set()
     kernels_host.fingerprint()
     assert hashed_in == [threading.current_thread().name]
+
+
+def test_a_server_that_cannot_start_is_raised_to_whoever_asks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def cannot_start(*_: Any, **__: Any) -> None:
+        raise OSError("no room for the server's socket")
+
+    monkeypatch.setattr(host, "WarmKernelServer", cannot_start)
+    kernels_host = KernelHost(tmp_path, CatalogueConfig(), executes=True)
+    kernels_host.fingerprint_meanwhile()
+    with pytest.raises(OSError, match="no room"):
+        kernels_host.fingerprint()

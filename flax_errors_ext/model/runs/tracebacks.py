@@ -77,7 +77,7 @@ _import_roots: list[Any] = [None, ()]
 
 def _find_import_roots() -> tuple[str, ...]:
     found = {entry or "." for entry in sys.path if isinstance(entry, str)}
-    # A copy: another thread may be importing meanwhile (a build takes its fingerprint in one).
+    # A copy: another thread may be importing meanwhile (a build probes its devices in one).
     for name, module in sys.modules.copy().items():
         path = getattr(module, "__file__", None)
         if "." in name or not isinstance(path, str):
