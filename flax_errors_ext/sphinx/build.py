@@ -4,12 +4,13 @@
    :class:`~flax_errors_ext.sphinx.context.BuildContext` (the config, read once, and
    what the loaded extras read: :mod:`.extras`); forward the
    pages past releases linked to that have moved since (sphinx-reredirects writes
-   them).
+   them); make the :class:`~flax_errors_ext.execution.host.KernelHost`, whose
+   device probe starts in a thread.
 2. ``builder-inited`` (after myst-nb's): put the context on the environment, warn of
-   what could not be read, discover the modules, write their pages and their
-   entries' pages, and open the build's
-   :class:`~flax_errors_ext.execution.session.Session` (kernelspec, caches,
-   fingerprint), before any ``-j`` worker forks.
+   what could not be read, open the build's
+   :class:`~flax_errors_ext.execution.session.Session` (kernelspec, caches; it takes
+   the host over), discover the modules while the probe runs, and write their pages
+   and their entries' pages, before any ``-j`` worker forks.
 3. ``env-get-outdated``: if the fingerprint changed since the last build, every
    catalogue page is read again; a page with a failing entry always is.
 4. ``env-before-read-docs``: run every module a page of which will be read, each
