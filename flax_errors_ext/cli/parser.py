@@ -317,25 +317,6 @@ def _running_options() -> argparse.ArgumentParser:
         "directory)",
     )
     group.add_argument(
-        "--no-warm-kernels",
-        dest="warm_kernels",
-        action="store_const",
-        const=False,
-        default=None,
-        help="start every kernel from scratch instead of forking it from a server that "
-        "has already imported jax and flax (still one fresh process per error either way)",
-    )
-    group.add_argument(
-        "--keep-kernel-server",
-        type=int,
-        default=None,
-        metavar="SECONDS",
-        help="keep the warm kernel server running, idle, for that long after this run, so "
-        "that the next run with the same --cache-dir starts its kernels at once (it is "
-        "reused only while nothing it imported has changed; default: "
-        "flax_errors_keep_kernel_server, else stop it)",
-    )
-    group.add_argument(
         "--no-cache",
         action="store_true",
         help="run every example again, and do not store the results",

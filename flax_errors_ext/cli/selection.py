@@ -58,7 +58,7 @@ def project(args: argparse.Namespace) -> Project:
         else None,
         **{
             name: getattr(args, name, None)
-            for name in ("timeout", "jobs", "warm_kernels", "keep_kernel_server", "strict")
+            for name in ("timeout", "jobs", "strict")
         },
     }
     try:

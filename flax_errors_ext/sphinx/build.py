@@ -4,13 +4,12 @@
    :class:`~flax_errors_ext.sphinx.context.BuildContext` (the config, read once, and
    what the loaded extras read: :mod:`.extras`); forward the
    pages past releases linked to that have moved since (sphinx-reredirects writes
-   them); make the :class:`~flax_errors_ext.execution.host.KernelHost`, whose
-   device probe starts in a thread.
+   them).
 2. ``builder-inited`` (after myst-nb's): put the context on the environment, warn of
    what could not be read, open the build's
-   :class:`~flax_errors_ext.execution.session.Session` (kernelspec, caches; it takes
-   the host over), discover the modules while the probe runs, and write their pages
-   and their entries' pages, before any ``-j`` worker forks.
+   :class:`~flax_errors_ext.execution.session.Session` (its runner and cache),
+   discover the modules, and write their pages and their entries' pages, before any
+   ``-j`` worker forks.
 3. ``env-get-outdated``: if the fingerprint changed since the last build, every
    catalogue page is read again; a page with a failing entry always is.
 4. ``env-before-read-docs``: run every module a page of which will be read, each
@@ -34,7 +33,6 @@ from typing import TYPE_CHECKING
 from myst_nb.core.config import NbParserConfig
 from sphinx.errors import ConfigError
 
-from flax_errors_ext.execution.host import KernelHost
 from flax_errors_ext.execution.session import Session
 from flax_errors_ext.model.catalogue.discover import catalogue_folders, catalogue_paths
 from flax_errors_ext.model.config import CatalogueConfig
@@ -89,11 +87,6 @@ def make_context(app: Sphinx, config: Config) -> None:
     read_extras(app, context)
     _forward_moved_pages(app, config, context)
     _exclude_work_folders(app, config)
-    context.host = KernelHost(
-        _work_dir(app), validated, executes=validated.run_mode(config.nb_execution_mode) != "off"
-    )
-    # While Sphinx loads its environment and the modules are discovered.
-    context.host.fingerprint_meanwhile()
 
 
 def _work_dir(app: Sphinx) -> Path:
@@ -153,12 +146,9 @@ def open_session(app: Sphinx) -> None:
     context, last = settle(app)
     for deferred in context.take_deferred():
         warn(deferred.message, deferred.subtype, deferred.location)
-    session = _prepared_session(app, context)
+    session = _session(app, context)
     # Asked before the modules' imports, as the roots of this build's own code.
     roots = published_roots(app)
-    # Discovered while the host takes the fingerprint (a cold build's device probe
-    # waits for the kernel server's imports); only keeping the last build's
-    # discovery waits for it, to compare.
     per_build.discover(context, last, session.fingerprint)
     context.start(session, roots, last)
     write_stubs(context, Path(app.srcdir), tuple(app.config.source_suffix))
@@ -167,11 +157,8 @@ def open_session(app: Sphinx) -> None:
         warn(str(device), WarningSubtype.DEVICE, conf_location(app, "extensions"))
 
 
-def _prepared_session(app: Sphinx, context: BuildContext) -> Session:
-    """The build's run session, its caches opened (a broken database is set aside).
-
-    It takes over the context's kernel host.
-    """
+def _session(app: Sphinx, context: BuildContext) -> Session:
+    """The build's run session, with myst-nb's settings for the catalogue's runs."""
     config = context.config
     nb_config = getattr(app.env, MYSTNB_CONFIG)
     if not isinstance(nb_config, NbParserConfig):
@@ -179,14 +166,7 @@ def _prepared_session(app: Sphinx, context: BuildContext) -> Session:
     nb_config = dataclasses.replace(
         nb_config, execution_mode=config.run_mode(nb_config.execution_mode)
     )
-    host, context.host = context.host, None
-    session = Session(_work_dir(app), config, nb_config, host)
-    session.prepare()
-    if session.recovered:
-        # Recovered, not a problem of the project: said, as Sphinx says it of a broken
-        # environment pickle, never a warning that fails -W.
-        LOGGER.info(f"flax-errors: {session.recovered}")
-    return session
+    return Session(_work_dir(app), config, nb_config)
 
 
 def _forward_moved_pages(app: Sphinx, config: Config, context: BuildContext) -> None:
@@ -265,23 +245,13 @@ def start_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> No
     """Run the modules whose pages will be read, before any ``-j`` reader forks."""
     read_now(env).clear()
     context = build_context(env)
-    session = context.session
-    modules = per_build.modules_read(context, docnames)
-    # Pages that showed entries before, among them any whose directive shows a module
-    # no setting lists: it runs as the page is read, perhaps in a -j reader, which
-    # should find the server started. Otherwise the first kernel starts it.
-    recorded = set(CatalogueCollector.records(env)) & set(docnames)
-    if session is not None and session.executes and recorded:
-        session.start_server()
-    per_build.run_all(context, modules)
+    per_build.run_all(context, per_build.modules_read(context, docnames))
 
 
 def finish_build(app: Sphinx, exception: Exception | None) -> None:
     """Close the session; write errors.json; report every failure and fail on any."""
     context = build_context(app.env)
     context.close()
-    if context.session is not None and context.session.unkept:
-        LOGGER.info(f"flax-errors: {context.session.unkept}")  # the cache's, not the project's
     if exception is not None:
         return
     by_doc = CatalogueCollector.records(app.env)

@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
     from flax_errors_ext.execution.catalogue.modules import DiscoveryError, ModulePages
     from flax_errors_ext.execution.history.files import HistoryFile
-    from flax_errors_ext.execution.host import KernelHost
     from flax_errors_ext.execution.runs.run import RunSettings
     from flax_errors_ext.execution.session import Session
     from flax_errors_ext.model.catalogue.discover import ErrorModule
@@ -73,9 +72,6 @@ class BuildContext:
     """The folder of ``conf.py``: where a group of message entries' examples import from."""
     deferred: list[DeferredWarning] = dataclasses.field(default_factory=list)
     """What could not be read on ``config-inited``, to warn of once Sphinx can."""
-    host: KernelHost | None = None
-    """The kernel host, from ``config-inited`` until the session takes it over on
-    ``builder-inited`` (its fingerprint taken meanwhile); never pickled."""
     session: Session | None = None
     """The run session, from ``builder-inited`` until ``build-finished``; never pickled."""
     published_roots: tuple[str, ...] = ()
@@ -123,22 +119,18 @@ class BuildContext:
         return self._run is not None and self._run.fingerprint == fingerprint
 
     def close(self) -> None:
-        """Close the session (its kernel server) if one is open, or the host not taken over."""
+        """Close the session (its processes) if one is open."""
         if self.session is not None:
             self.session.close()
-        if self.host is not None:
-            self.host.close()
-            self.host = None
 
     def __getstate__(self) -> dict[str, Any]:
         """The pickled context: none of the live session, the modules and their runs.
 
-        The host and the session hold kernel server processes; the modules hold classes and the
-        runs, whole outcomes: the next build, and a ``-j`` reader's merge, need none.
+        The session holds processes; the modules hold classes and the runs, whole
+        outcomes: the next build, and a ``-j`` reader's merge, need none.
         """
         return {
             **self.__dict__,
-            "host": None,
             "session": None,
             "modules": {},
             "module_runs": {},

@@ -2,8 +2,8 @@
 
 One :class:`~flax_errors_ext.execution.session.Session`, as in the site's build;
 every entry is submitted to one pool (:func:`~flax_errors_ext.execution.runs.run.submit_module`),
-several at a time, so that each can be reported the moment it finishes, and still
-runs in a process of its own.
+several at a time, so that each can be reported the moment it finishes; each runs
+in a process of its own.
 """
 
 from __future__ import annotations
@@ -76,33 +76,25 @@ def run_entries(chosen: Selection, args: argparse.Namespace) -> Checked:
     if project.notebook_timeout is not None:
         nb_config = dataclasses.replace(nb_config, execution_timeout=project.notebook_timeout)
     config = project.config
-    if not any(entry.examples for entry in chosen.entries):
-        config = dataclasses.replace(config, warm_kernels=False)  # nothing to fork for
     pairs = [(module, entry) for module in chosen.modules for entry in module.entries]
     done: dict[str, EntryOutcome] = {}
     width = len(str(len(pairs)))
-    with (
-        Session(cache_dir, config, nb_config) as session,
-        entry_pool(config.jobs or default_jobs()) as pool,
-    ):
-        if session.recovered:
-            print(f"note: {session.recovered}", file=sys.stderr)
+    with Session(cache_dir, config, nb_config) as session:
         settings = session.settings()
         if isinstance(settings.fingerprint.device, ProbeError):
             print(f"warning: {settings.fingerprint.device}", file=sys.stderr)
         sources = settings.sources()
-        futures = [
-            future
-            for module in chosen.modules
-            for future in submit_module(module, settings, sources, pool)
-        ]
-        for count, future in enumerate(completed(futures), 1):
-            outcome = future.result()
-            done[outcome.entry.qualname] = outcome
-            print(f"[{count:>{width}}/{len(pairs)}] {_progress(outcome)}", file=sys.stderr)
+        with entry_pool(config.jobs or default_jobs(), settings.runner) as pool:
+            futures = [
+                future
+                for module in chosen.modules
+                for future in submit_module(module, settings, sources, pool)
+            ]
+            for count, future in enumerate(completed(futures), 1):
+                outcome = future.result()
+                done[outcome.entry.qualname] = outcome
+                print(f"[{count:>{width}}/{len(pairs)}] {_progress(outcome)}", file=sys.stderr)
         sources.save()
-    if session.unkept:
-        print(f"note: {session.unkept}", file=sys.stderr)
     return Checked([done[entry.qualname] for _, entry in pairs], settings.fingerprint)
 
 

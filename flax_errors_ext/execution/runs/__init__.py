@@ -1,1 +1,1 @@
-"""Run the examples: kernels, notebooks, the execution cache, the build's fingerprint."""
+"""Run the examples: the runner, its processes, the execution cache, the fingerprint."""

@@ -1,24 +1,107 @@
-"""Statements run here, in this process, as an entry's process runs them.
+"""The side of a run that executes inside the entry's process.
 
-Where there is no Jupyter (a device where only JAX and Flax are installed, a venv
-of an old Flax release, a test that needs an error raised in-process, the
-isolation floor's bench), examples run through this, in a process forked for the
-purpose or in the caller's own. The statements that run are an example's
-(:attr:`~flax_errors_ext.model.catalogue.records.Example.statements_run`), each
-numbered by its place among the statements given, as the kernel numbers them; the
-records are the kernel's (:func:`~.in_kernel.run_statements`).
+:func:`run_entry` runs an entry's examples (an :class:`~.runner.EntryJob`) and
+hands each example's records to the runner as it finishes, then where they ran and
+what the process had loaded. Statements run through :class:`doctest.DocTestRunner`
+itself, with doctest's own compile flags, display hook, output capture and
+exception formatting, so a run sees exactly what ``pytest --doctest-modules``
+sees. Nothing is judged here: every statement's output (or exception line) is one
+JSON-ready record, and the build compares it with the docstring, so that a cached
+run can be judged again when only the documented text changes.
+
+A text over the output limit is cut, once the statement is done, to its head and
+tail around a marker (:mod:`flax_errors_ext.model.runs.output_limit`), so that
+neither the cache nor the page holds megabytes of it. Where the build passes a
+statement's documented text (it does for cut statements whose verdict the cut could
+change), the cut keeps what that text matched in the whole output.
+
+Only the standard library and our pure core are imported here: the history's
+runner loads this module under old releases of jax and flax.
 """
 
 from __future__ import annotations
 
+import base64
+import builtins
+import doctest
+import importlib
+import importlib.metadata
+import importlib.util
+import json
+import os
+import sys
+import time
+import zlib
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.execution.runs.in_kernel import run_statements
+from flax_errors_ext.model.runs.output_limit import cut, fit
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
+    from flax_errors_ext.execution.runs.runner import EntryJob
     from flax_errors_ext.model.catalogue.records import Statement
+
+PACKAGES = ("jax", "jaxlib", "flax")
+"""The packages whose behaviour the catalogue records, by their installed versions."""
+
+# Makes doctest take the exception path and hand us its own rendering of the
+# exception line, whatever the statement raised.
+_ANY_EXCEPTION = "\x00flax-errors: any exception\n"
+
+
+def run_entry(job: EntryJob, send: Callable[[tuple[Any, ...]], None]) -> None:
+    """Run ``job``'s examples here; ``send`` each one's records, then the wrap-up.
+
+    Sends ``("example", index, records)`` per example, then ``("finish", record)``.
+    """
+    sys.path[:0] = [path for path in job.import_paths if path not in sys.path]
+    _resolve_traceback_filtering()
+    if job.module is not None:
+        _import_quietly(job.module)
+    shared: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
+    for index, example in enumerate(job.examples):
+        namespace = (
+            dict(vars(importlib.import_module(example.module_namespace)))
+            if example.module_namespace is not None
+            else shared
+        )
+        records = run_statements(
+            job.qualname,
+            job.total,
+            list(example.statements),
+            namespace,
+            output_limit=job.output_limit,
+            documented=dict(example.documented),
+        )
+        send(("example", index, records))
+    send(("finish", wrap_up()))
+
+
+def _resolve_traceback_filtering() -> None:
+    """Resolve JAX's "auto" traceback filtering as a plain ``python`` process does.
+
+    Set once more here because the process was forked from one that imported jax
+    before the build's environment was known; the text an example raises is the one
+    ``pytest --doctest-modules`` sees.
+    """
+    if os.environ.get("JAX_TRACEBACK_FILTERING", "auto") == "auto":
+        os.environ["JAX_TRACEBACK_FILTERING"] = "quiet_remove_frames"
+        jax = sys.modules.get("jax")
+        if jax is not None:
+            jax.config.update("jax_traceback_filtering", "quiet_remove_frames")
+
+
+def _import_quietly(module: str) -> None:
+    """Import the entry's catalogued module, as pytest does before its docstrings run.
+
+    A failure is left to the examples, which import it themselves and whose
+    records then say why it cannot be.
+    """
+    try:
+        importlib.import_module(module)
+    except Exception:  # noqa: S110 - said by the examples' own records
+        pass
 
 
 def run_here(
@@ -30,13 +113,8 @@ def run_here(
 ) -> list[dict[str, Any]]:
     """Run every statement of ``statements`` not marked ``+SKIP``; one record each.
 
-    Args:
-        name: The entry's dotted name, which doctest's runner names the run by.
-        statements: An example's statements, or all of an entry's in order: they
-            then share one namespace, as the cells of one kernel do.
-        namespace: The globals they start from (none if None); doctest runs them in
-            a copy, as it runs a docstring's examples.
-        output_limit: Where a longer output is cut, as the kernel cuts it.
+    For a caller that runs statements in its own process (a test that needs an
+    error raised here). ``namespace``: the globals they start from (none if None).
     """
     chosen = [(number, s.source) for number, s in enumerate(statements) if not s.skip]
     return run_statements(
@@ -46,3 +124,155 @@ def run_here(
         {} if namespace is None else namespace,
         output_limit=output_limit,
     )
+
+
+class _Recorder(doctest.OutputChecker):
+    """Accepts everything and keeps what doctest compared."""
+
+    def __init__(self) -> None:
+        self.compared: tuple[str, str] | None = None
+
+    def check_output(self, want: str, got: str, optionflags: int) -> bool:
+        self.compared = (want, got)
+        return True
+
+
+class _Runner(doctest.DocTestRunner):
+    def __init__(self, recorder: _Recorder) -> None:
+        super().__init__(checker=recorder, verbose=False)
+        self.recorder = recorder
+        self.records: list[dict[str, Any]] = []
+        self._started = 0.0
+
+    def report_start(self, out: Any, test: doctest.DocTest, example: doctest.Example) -> None:
+        self.recorder.compared = None
+        self._started = time.perf_counter()
+
+    def report_success(
+        self, out: Any, test: doctest.DocTest, example: doctest.Example, got: str
+    ) -> None:
+        seconds = time.perf_counter() - self._started
+        want, compared = self.recorder.compared or ("", got)
+        record: dict[str, Any] = {"transcript": got, "seconds": seconds}
+        if want == _ANY_EXCEPTION:
+            record["exc_msg"] = compared
+            record["exc_type"] = compared.split("\n", 1)[0].split(":", 1)[0].strip()
+            record["got"] = ""
+        else:
+            record["got"] = got
+        self.records.append(record)
+
+
+def run_statements(
+    name: str,
+    total: int,
+    statements: list[tuple[int, str]],
+    namespace: dict[str, Any],
+    *,
+    output_limit: int | None = None,
+    documented: dict[int, tuple[str, int]] | None = None,
+) -> list[dict[str, Any]]:
+    """Run statements as doctest does, in ``namespace``; one record per statement.
+
+    Args:
+        name: The doctest name (the error's dotted name), so that tracebacks show
+            ``<doctest name[n]>`` exactly as ``pytest --doctest-modules`` does.
+        total: How many statements the whole docstring has.
+        statements: ``(n, source)`` for the statements to run.
+        namespace: The globals they run in.
+        output_limit: Where a longer text is cut, once its statement is done.
+        documented: ``{n: (documented text, doctest option flags)}`` for statements
+            whose text must be cut so as to keep their verdict.
+    """
+    chosen = dict(statements)
+    examples = [
+        doctest.Example(chosen[n], "", exc_msg=_ANY_EXCEPTION)
+        if n in chosen
+        else doctest.Example("pass\n", "", options={doctest.SKIP: True})
+        for n in range(total)
+    ]
+    runner = _Runner(_Recorder())
+    test = doctest.DocTest(examples, namespace, name, None, None, None)
+    runner.run(test, out=lambda _: None, clear_globs=False)
+    if output_limit is not None:
+        for n, record in zip(sorted(chosen), runner.records, strict=False):
+            _limit(record, output_limit, (documented or {}).get(n))
+    return runner.records
+
+
+def _limit(record: dict[str, Any], limit: int, documented: tuple[str, int] | None) -> None:
+    """Cut the texts of ``record`` to ``limit``; the judged one so as to keep its verdict."""
+    judged = "exc_msg" if "exc_msg" in record else "got"
+    whole = dict(record)
+    for key in (judged, "transcript"):
+        text = whole[key]
+        if len(text) <= limit:
+            continue
+        if key == "transcript" and text == whole[judged]:
+            record[key] = record[judged]  # the output alone: cut the same way
+        elif key == judged and documented is not None:
+            record[key] = fit(text, documented[0], documented[1], limit)
+        else:
+            record[key] = cut(text, limit)
+
+
+def wrap_up() -> dict[str, Any]:
+    """Where the examples ran, the packages' versions and what the process loaded.
+
+    Last, because asking JAX for its devices initialises a backend, which no
+    example should find already done for it.
+    """
+    try:
+        device = device_record()
+    except Exception as error:  # the record is informative; the verdicts stand without it
+        device = {"error": repr(error)}
+    return {"device": device, "versions": package_versions(), "loaded": loaded_files()}
+
+
+def device_record() -> dict[str, Any]:
+    """The JAX devices this process sees (initialises a backend).
+
+    Where JAX is not installed (a library of its own documents its errors), what
+    JAX reports of a machine without accelerators: the examples run on its CPU.
+    """
+    if importlib.util.find_spec("jax") is None:
+        return {"platform": "cpu", "device_kind": "cpu", "count": 1}
+    import jax
+
+    devices = jax.devices()
+    return {
+        "platform": devices[0].platform,
+        "device_kind": devices[0].device_kind,
+        "count": len(devices),
+    }
+
+
+def package_versions() -> dict[str, str]:
+    """The installed versions of :data:`PACKAGES` ("not installed" where one is not)."""
+    versions = {}
+    for name in PACKAGES:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+def loaded_files() -> str:
+    """Every file a module of this process was loaded from, with its state, packed.
+
+    The run's dependencies: a later run is trusted only while none of them changed.
+    A JSON list of ``[path, size, mtime_ns]``, compressed and base64-encoded: one
+    compact string instead of a small list per file in every cached run.
+    """
+    found: dict[str, tuple[str, int, int]] = {}
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None)
+        if isinstance(path, str) and path not in found:
+            try:
+                stat = os.stat(path)
+            except OSError:
+                continue
+            found[path] = (path, stat.st_size, stat.st_mtime_ns)
+    text = json.dumps(sorted(found.values()))
+    return base64.b64encode(zlib.compress(text.encode(), 6)).decode("ascii")

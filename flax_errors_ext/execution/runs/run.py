@@ -1,57 +1,57 @@
-"""Run every entry of a catalogue module, several kernels at a time.
+"""Run every entry of a catalogue module, several processes at a time.
 
-Each entry gets its own notebook, whose examples run in a process of their own
-(see :mod:`~flax_errors_ext.execution.runs.notebook`), so entries cannot see each
-other's state; running their kernels side by side changes nothing about what each
-one computes, and spares most of the waiting on Jupyter's messages.
+Each entry's examples run in a process of their own (the
+:class:`~flax_errors_ext.execution.runs.runner.Runner`'s), so entries cannot see
+each other's state; in myst-nb's ``cache`` mode a run that ran to the end is kept
+(:mod:`~flax_errors_ext.execution.runs.store`) and served while its code, versions,
+device and the files it loaded are the same.
 
 Texts over the output limit come back cut (:mod:`flax_errors_ext.model.runs.output_limit`).
 A cut keeps every verdict but one that spells out text from the part that was cut:
 so an example that drifted with a cut output runs once more with its documented
-text in the kernel, which then keeps what that text matches in the whole output.
+text in its process, which then keeps what that text matches in the whole output.
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import dataclasses
+import functools
+import json
 import os
 import traceback
+import zlib
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.execution.runs.execute import Execution, execute_notebook, forget
 from flax_errors_ext.execution.runs.file_states import SourceStates
-from flax_errors_ext.execution.runs.kernel import Preload
-from flax_errors_ext.execution.runs.kernels import Kernels
-from flax_errors_ext.execution.runs.notebook import build_notebook, statement_numbers
 from flax_errors_ext.execution.runs.probe import source_hash
-from flax_errors_ext.execution.runs.processes import stop_kernels
+from flax_errors_ext.execution.runs.runner import EntryJob, ExampleJob, Runner
+from flax_errors_ext.execution.runs.store import RunStore, key
 from flax_errors_ext.execution.runs.versions import installed_versions
 from flax_errors_ext.model.catalogue.conditions import describe, versions_named
-from flax_errors_ext.model.catalogue.records import Verdict
+from flax_errors_ext.model.catalogue.records import StatementRun, Verdict
 from flax_errors_ext.model.runs.entry_record import entry_record
 from flax_errors_ext.model.runs.fingerprint import Device, code_hash
-from flax_errors_ext.model.runs.judge import judge
+from flax_errors_ext.model.runs.judge import judge, statement_flags
+from flax_errors_ext.model.runs.loaded_files import LoadedFile
 from flax_errors_ext.model.runs.output_limit import DEFAULT_LIMIT, is_cut
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator, Sequence
+    from collections.abc import Callable, Collection, Iterator, Sequence
     from pathlib import Path
 
-    from myst_nb.core.config import NbParserConfig
-
-    from flax_errors_ext.execution.runs.cache_writer import CacheWriter
+    from flax_errors_ext.execution.runs.runner import RawRun
     from flax_errors_ext.model.catalogue.discover import ErrorModule
     from flax_errors_ext.model.catalogue.records import (
         ErrorEntry,
         Example,
         ExampleResult,
-        StatementRun,
+        Statement,
     )
     from flax_errors_ext.model.runs.entry_record import EntryRecord
     from flax_errors_ext.model.runs.fingerprint import Fingerprint
-    from flax_errors_ext.model.runs.loaded_files import LoadedFile
 
 
 def _besides(loaded: tuple[LoadedFile, ...], module: ErrorModule) -> list[LoadedFile]:
@@ -71,15 +71,9 @@ def _besides(loaded: tuple[LoadedFile, ...], module: ErrorModule) -> list[Loaded
 
 
 def default_jobs() -> int:
-    """How many kernels to run at once when not configured: three for every two CPUs.
-
-    More kernels than CPUs, because a kernel spends a fair part of its short life
-    waiting on Jupyter's start-up and shutdown handshakes rather than computing
-    (``nox -s bench`` shows the difference).
-    """
+    """How many entries run at once when not configured: one per CPU."""
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    cpus = max(1, cpus or 1)
-    return cpus + (cpus + 1) // 2
+    return max(1, cpus or 1)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,24 +81,127 @@ class RunSettings:
     """What running an entry needs besides the entry: the same for every entry of a run."""
 
     fingerprint: Fingerprint
-    timeout: int | None
-    """Seconds one example may run; None: no limit."""
-    notebook_dir: Path
-    nb_config: NbParserConfig
+    mode: str
+    """myst-nb's execution mode for the catalogue: ``cache``, ``force`` or ``off``."""
     sources_store: Path
     """Where the content hashes of loaded Python sources are kept (see
     :class:`~flax_errors_ext.execution.runs.file_states.SourceStates`)."""
     output_limit: int = DEFAULT_LIMIT
     """Characters of each statement's output, message and traceback that are kept."""
-    kernels: Kernels = dataclasses.field(default_factory=Kernels, compare=False, repr=False)
-    """The run's kernels, which run the entries that are not served from the cache
-    (pickled without them: a build's environment keeps the settings)."""
-    cache_writer: CacheWriter | None = dataclasses.field(default=None, compare=False, repr=False)
-    """The process that caches the run's outputs; None: each run's thread does."""
+    runner: Runner = dataclasses.field(default_factory=Runner, compare=False, repr=False)
+    """Runs the entries that are not served from the cache (pickled without it: a
+    build's environment keeps the settings)."""
+    store: RunStore | None = dataclasses.field(default=None, compare=False, repr=False)
+    """The execution cache, in ``cache`` mode."""
 
     def sources(self) -> SourceStates:
         """A fresh look at the files runs loaded, for one run (a page, a command)."""
         return SourceStates(self.sources_store)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.compare}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "runner", Runner())
+        object.__setattr__(self, "store", None)
+
+
+@dataclasses.dataclass(frozen=True)
+class Execution:
+    """What running (or looking up) one entry produced."""
+
+    runs: tuple[tuple[StatementRun, ...] | None, ...]
+    """Per example, the statements' records; None where the example never finished."""
+    failure: Verdict | None = None
+    """TIMED_OUT or CRASHED when the entry's process did not run to the end."""
+    failure_detail: str = ""
+    failure_log: str = ""
+    """The process's last words, or the traceback of our own error that stopped it."""
+    executed: bool = False
+    """True if its process ran now; False if the records came from the cache."""
+    seconds: float = 0.0
+    device: Device | None = None
+    """Where the examples ran; None if unknown (not run, or the process could not tell)."""
+    versions: dict[str, str] = dataclasses.field(default_factory=dict)
+    loaded: tuple[LoadedFile, ...] = ()
+    """Every file the process had loaded code from when the examples were done."""
+
+    @classmethod
+    def of(cls, examples: dict[int, Any], finish: dict[str, Any] | None, total: int) -> Execution:
+        """The records of a run (now, or when it was kept) for an entry of ``total`` examples."""
+        finish = finish or {}
+        return cls(
+            runs=tuple(
+                tuple(StatementRun.from_json(s) for s in examples[i]) if i in examples else None
+                for i in range(total)
+            ),
+            device=Device.from_json(finish.get("device")),
+            versions=finish.get("versions", {}),
+            loaded=unpack_loaded(finish.get("loaded")),
+        )
+
+
+_FAILURES = {"timed out": Verdict.TIMED_OUT, "crashed": Verdict.CRASHED}
+
+
+def execute(
+    job: EntryJob,
+    settings: RunSettings,
+    keyed: Fingerprint,
+    trusted: Callable[[tuple[LoadedFile, ...]], bool] = lambda _: True,
+) -> Execution:
+    """``job``'s records, from the cache while ``trusted`` accepts what they loaded, else run."""
+    total = len(job.examples)
+    if settings.mode == "off":
+        return Execution(runs=(None,) * total, failure=Verdict.NOT_RUN)
+    name = key(job, keyed)
+    if settings.store is not None:
+        kept = settings.store.get(name)
+        if kept is not None:
+            examples = {int(i): records for i, records in kept["examples"].items()}
+            served = Execution.of(examples, kept["finish"], total)
+            if trusted(served.loaded):
+                return served
+    raw = settings.runner.run(job)
+    return _ran(raw, total, settings.store, name)
+
+
+def _ran(raw: RawRun, total: int, store: RunStore | None, name: str) -> Execution:
+    done = dataclasses.replace(Execution.of(raw.examples, raw.finish, total), executed=True)
+    done = dataclasses.replace(done, seconds=raw.seconds)
+    if raw.failure:
+        return dataclasses.replace(
+            done,
+            failure=_FAILURES[raw.failure],
+            failure_detail=raw.detail,
+            failure_log=raw.log,
+            device=None,
+        )
+    if store is not None:
+        store.put(name, raw)
+    return done
+
+
+def unpack_loaded(packed: Any) -> tuple[LoadedFile, ...]:
+    """The files :func:`~.in_process.loaded_files` packed; () if none."""
+    return _unpacked(packed) if isinstance(packed, str) else ()
+
+
+_shared_files: dict[tuple[Any, ...], LoadedFile] = {}
+"""Every loaded file read in this process, once: most entries of a build loaded the
+same files, and the environment Sphinx pickles then holds each once."""
+
+
+@functools.lru_cache(maxsize=256)
+def _unpacked(packed: str) -> tuple[LoadedFile, ...]:
+    """The files packed in ``packed``, unpacked once per distinct list."""
+    try:
+        items = json.loads(zlib.decompress(base64.b64decode(packed)))
+        return tuple(_shared_files.setdefault(tuple(i), LoadedFile.from_json(i)) for i in items)
+    except (TypeError, ValueError, zlib.error):
+        return ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -142,7 +239,7 @@ def check_module(
 
     Entries without examples come back with an empty execution.
     """
-    with entry_pool(jobs) as pool:
+    with entry_pool(jobs, settings.runner) as pool:
         futures = submit_module(module, settings, sources, pool)
         for _ in completed(futures):
             pass
@@ -189,18 +286,18 @@ def _read_exactly(fd: int, size: int) -> bytes:
 
 
 @contextlib.contextmanager
-def entry_pool(jobs: int) -> Iterator[ThreadPoolExecutor]:
-    """The threads that wait on the entries' kernels, ``jobs`` at a time.
+def entry_pool(jobs: int, runner: Runner) -> Iterator[ThreadPoolExecutor]:
+    """The threads that wait on the entries' processes, ``jobs`` at a time.
 
     Interrupted (Ctrl-C, or any error in the waiting thread), it does not wait for
-    the running examples: queued entries are dropped, running kernels stopped.
+    the running examples: queued entries are dropped, running processes killed.
     """
     pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="flax-errors-entry")
     try:
         yield pool
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
-        stop_kernels()
+        runner.kill_all()
         raise
     pool.shutdown()
 
@@ -305,28 +402,17 @@ class _ModuleChecker:
         )
 
     def _run(self, entry: ErrorEntry, documented: frozenset[int]) -> EntryOutcome:
-        """Execute the entry's notebook (or fetch it from the cache) and judge each example."""
-        settings, module = self.settings, self.module
-        notebook = build_notebook(
+        """Run the entry's examples (or fetch them from the cache) and judge each one."""
+        module = self.module
+        job = entry_job(
             entry,
-            self.keyed,
-            [module.import_path] if module.import_path else [],
-            settings.timeout,
-            settings.output_limit,
+            # A group of message entries has no module of its own to import.
+            None if module.messages else module.name,
+            (module.import_path,) if module.import_path else (),
+            self.settings.output_limit,
             documented,
         )
-        name = f"{entry.qualname}.documented" if documented else entry.qualname
-        execution = execute_notebook(
-            notebook,
-            settings.notebook_dir / f"{name}.ipynb",
-            settings.nb_config,
-            len(entry.examples),
-            settings.kernels,
-            trusted=self.trusts,
-            # A group of message entries has no module of its own to import.
-            preload=None if module.messages else Preload(module.name, module.import_path),
-            writer=settings.cache_writer,
-        )
+        execution = execute(job, self.settings, self.keyed, trusted=self.trusts)
         if execution.executed:
             self.sources.remember(execution.loaded)
         results = tuple(
@@ -339,9 +425,59 @@ class _ModuleChecker:
             )
             for example, runs in zip(entry.examples, execution.runs, strict=True)
         )
-        if any(result.verdict.may_be_transient for result in results):
-            forget(notebook, settings.nb_config, settings.cache_writer)
+        if self.settings.store is not None and any(r.verdict.may_be_transient for r in results):
+            self.settings.store.forget(key(job, self.keyed))
         return EntryOutcome(entry, execution, results)
+
+
+def entry_job(
+    entry: ErrorEntry,
+    module: str | None,
+    import_paths: tuple[str, ...] = (),
+    output_limit: int | None = DEFAULT_LIMIT,
+    documented: Collection[int] = (),
+) -> EntryJob:
+    """What ``entry``'s process runs: each example's statements, numbered as doctest does.
+
+    ``documented``: the numbers of the statements whose documented text goes along,
+    so that their cut output keeps its verdict (see
+    :func:`~flax_errors_ext.model.runs.output_limit.fit`). Another project's example
+    runs in its module's namespace, as doctest would run it there.
+    """
+    examples = []
+    for example, numbered in zip(entry.examples, _number_statements(entry), strict=True):
+        texts = tuple(
+            (n, (s.exc_msg if s.exc_msg is not None else s.want, statement_flags(s)))
+            for n, s in numbered
+            if n in documented and not s.skip
+        )
+        examples.append(
+            ExampleJob(
+                statements=tuple((n, s.source) for n, s in numbered if not s.skip),
+                documented=texts,
+                module_namespace=None if example.kind.ours else entry.module,
+            )
+        )
+    total = sum(len(example.statements) for example in entry.examples)
+    return EntryJob(entry.qualname, total, tuple(examples), module, import_paths, output_limit)
+
+
+def statement_numbers(entry: ErrorEntry) -> list[list[int]]:
+    """Per example, the doctest numbers of its statements that run (not skipped).
+
+    They line up with an example's records: one record per statement that runs.
+    """
+    return [[n for n, s in example if not s.skip] for example in _number_statements(entry)]
+
+
+def _number_statements(entry: ErrorEntry) -> list[list[tuple[int, Statement]]]:
+    """Number statements across the whole docstring, as doctest does."""
+    numbered: list[list[tuple[int, Statement]]] = []
+    n = 0
+    for example in entry.examples:
+        numbered.append([(n + i, s) for i, s in enumerate(example.statements)])
+        n += len(example.statements)
+    return numbered
 
 
 def run_versions(fingerprint: Fingerprint, entry: ErrorEntry) -> dict[str, str]:

@@ -89,28 +89,9 @@ class CatalogueConfig:
     jobs: int = dataclasses.field(
         default=0,
         metadata=meta(
-            "How many kernels one page runs at once; 0 means three for every two CPUs. Each "
-            "entry's examples still run in a fresh process of their own.",
-            non_negative_int,
-            changes_pages=False,
-        ),
-    )
-    warm_kernels: bool = dataclasses.field(
-        default=True,
-        metadata=meta(
-            "Fork the kernels from a server that has already imported jax and flax, "
-            "instead of starting every kernel from scratch. Still one fresh process "
-            "per entry; Linux and macOS only.",
-            boolean,
-            changes_pages=False,
-        ),
-    )
-    keep_kernel_server: int = dataclasses.field(
-        default=0,
-        metadata=meta(
-            "Seconds the warm kernel server stays, idle, after a build, so that the next "
-            "build of the same output folder starts its kernels at once (it is reused "
-            "only while nothing it imported has changed). 0 stops it with the build.",
+            "How many entries run at once, each in a fresh process of its own; 0 means one "
+            "per CPU. Where the device is an accelerator, one process holds it and runs "
+            "the entries one after another.",
             non_negative_int,
             changes_pages=False,
         ),
@@ -118,9 +99,9 @@ class CatalogueConfig:
     compilation_cache: bool = dataclasses.field(
         default=True,
         metadata=meta(
-            "Share JAX's persistent compilation cache between the build's kernels "
+            "Share JAX's persistent compilation cache between the entries' processes "
             "(in _build/flax_errors/jax_cache), unless JAX_COMPILATION_CACHE_DIR is set. "
-            "Set in the kernels' environment only, never in the Sphinx process's.",
+            "Set in those processes only, never in the Sphinx process's.",
             boolean,
             changes_pages=False,
         ),

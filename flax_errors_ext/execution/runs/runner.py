@@ -1,0 +1,351 @@
+"""The one runner of catalogue examples: a process per entry, from a pre-imported parent.
+
+Every path that runs examples (the site, ``flax-errors check`` and ``update``, the
+history's releases, the device runs, the benchmark's floor, the tests) hands an
+:class:`EntryJob` to a :class:`Runner`. Its processes come from the standard
+library's forkserver, which imports what entries share (:data:`PRELOAD`: numpy, jax,
+flax, never a JAX backend) once, then forks: each entry starts in a process as
+fresh as a new interpreter for everything an example can change, without paying
+the imports again. The examples run there (:func:`~.in_process.run_entry`); only
+their records come back, example by example, over a pipe.
+
+* **Timeout.** Each example may take ``timeout`` seconds; past it the process is
+  killed and the entry's run ends timed out, with the records it had sent.
+* **Crash.** A process that ends before its wrap-up is said with how it ended and
+  its last words: whatever it wrote (the process's output goes to the entry's log).
+* **Accelerators.** One process at a time may hold a TPU, and opening one costs
+  seconds. Where the device is an accelerator (``reuse``), one process serves the
+  entries one after another, each in a namespace of its own and with JAX's flags as
+  they were; a new one replaces it after a timeout or a crash.
+
+The forkserver is started with the runner's environment and stopped at
+:meth:`Runner.close`, so that the next run imports afresh whatever changed since.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import multiprocessing
+import multiprocessing.forkserver
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+import time
+import traceback
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from flax_errors_ext.model.runs.fingerprint import Device, ProbeError
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
+
+PRELOAD = ("numpy", "jax", "jax.numpy", "flax", "flax.linen", "flax.nnx")
+"""Imported once by the forkserver, before it forks an entry's process; one that is
+not installed is left out."""
+
+LOG_TAIL = 4000
+"""Characters of a crashed process's log kept as its last words."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ExampleJob:
+    """One example's statements, as doctest numbers them in the docstring."""
+
+    statements: tuple[tuple[int, str], ...]
+    documented: tuple[tuple[int, tuple[str, int]], ...] = ()
+    """Texts that cut outputs must keep (:func:`~.in_process.run_statements`)."""
+    module_namespace: str | None = None
+    """Another project's example runs in a copy of its module's namespace."""
+
+
+@dataclasses.dataclass(frozen=True)
+class EntryJob:
+    """What an entry's process runs: the whole of it, and so the cache's key."""
+
+    qualname: str
+    total: int
+    """How many statements the docstring has."""
+    examples: tuple[ExampleJob, ...]
+    module: str | None = None
+    """The catalogued module, imported before the examples run."""
+    import_paths: tuple[str, ...] = ()
+    output_limit: int | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class RawRun:
+    """What an entry's process sent back, and how it ended."""
+
+    examples: dict[int, list[dict[str, Any]]]
+    """Each finished example's records, by its index."""
+    finish: dict[str, Any] | None
+    """The wrap-up (device, versions, loaded files); None if the process never sent it."""
+    failure: str = ""
+    """"timed out" or "crashed" where it did not run to the end."""
+    detail: str = ""
+    log: str = ""
+    """The process's last words, where it crashed."""
+    seconds: float = 0.0
+
+
+class Runner:
+    """Runs entry jobs, each in a fresh process (one reused process on an accelerator)."""
+
+    def __init__(
+        self,
+        *,
+        timeout: float | None = None,
+        log_dir: Path | None = None,
+        cwd: Path | None = None,
+        env: dict[str, str] | None = None,
+        reuse: bool = False,
+    ) -> None:
+        """A runner; nothing starts until the first job.
+
+        Args:
+            timeout: Seconds each example may run (None: no limit).
+            log_dir: Where each entry's process writes its output (a fresh temporary
+                folder's if None).
+            cwd: The working folder of the processes; None: a fresh one per entry.
+            env: Set in each process before its examples run (JAX's compilation cache).
+            reuse: Serve every job from one process at a time (an accelerator).
+        """
+        self.timeout = timeout
+        self.log_dir = log_dir
+        self.cwd = cwd
+        self.env = env or {}
+        self.reuse = reuse
+        self._lock = threading.Lock()
+        self._live: set[_Worker] = set()
+        self._kept: _Worker | None = None
+        self._serial = threading.Lock()
+
+    def run(self, job: EntryJob) -> RawRun:
+        """Run ``job`` in its process and wait for it: what it sent, and how it ended."""
+        if not self.reuse:
+            worker = self._start()
+            done = None
+            try:
+                done = worker.run(job, self.timeout, self._log(job, worker))
+                return done
+            finally:
+                self._end(worker, kill=done is None or bool(done.failure))
+        with self._serial:
+            worker = self._kept or self._start()
+            self._kept = worker
+            done = worker.run(job, self.timeout, self._log(job, worker))
+            if done.failure:
+                self._end(worker, kill=True)
+                self._kept = None
+            return done
+
+    def _log(self, job: EntryJob, worker: _Worker) -> Path:
+        folder = self.log_dir or Path(worker.scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder / f"{job.qualname}.log"
+
+    def _start(self) -> _Worker:
+        context = _context()
+        receive, send = context.Pipe()
+        scratch = tempfile.mkdtemp(prefix="flax-errors-run-")
+        cwd = str(self.cwd) if self.cwd is not None else scratch
+        process = context.Process(
+            target=_serve, args=(send, cwd, self.env), name="flax-errors-entry", daemon=True
+        )
+        with self._lock:
+            process.start()
+            worker = _Worker(process, receive, scratch)
+            self._live.add(worker)
+        send.close()
+        return worker
+
+    def _end(self, worker: _Worker, *, kill: bool = False) -> None:
+        with self._lock:
+            self._live.discard(worker)
+        worker.end(kill=kill)
+
+    def probe(self) -> Device | ProbeError:
+        """Which JAX devices an entry's process sees (a process of its own asked)."""
+        done = self.run(EntryJob("flax-errors.device-probe", 0, ()))
+        if done.finish is None:
+            last = (done.log.strip().splitlines() or [done.detail])[-1]
+            return ProbeError(f"device probe failed: {last}")
+        device = Device.from_json(done.finish.get("device"))
+        if device is not None:
+            return device
+        return ProbeError(f"device probe failed: {done.finish.get('device')!r}")
+
+    def kill_all(self) -> None:
+        """Kill every process still running (an interrupted run waits for none)."""
+        with self._lock:
+            live, self._live = list(self._live), set()
+        for worker in live:
+            worker.end(kill=True)
+        self._kept = None
+
+    def close(self) -> None:
+        """End every process, and the forkserver with them."""
+        self.kill_all()
+        stop_forkserver()
+
+
+@dataclasses.dataclass(eq=False)
+class _Worker:
+    process: BaseProcess
+    connection: Connection
+    scratch: str
+    """A folder of its own (its working folder unless the runner names one)."""
+
+    def run(self, job: EntryJob, timeout: float | None, log: Path) -> RawRun:
+        started = time.perf_counter()
+        examples: dict[int, list[dict[str, Any]]] = {}
+        log.unlink(missing_ok=True)
+        try:
+            self.connection.send((job, str(log)))
+        except OSError:
+            return RawRun(examples, None, "crashed", _ended(self.process), _tail(log))
+        while True:
+            if not self.connection.poll(timeout):
+                seconds = time.perf_counter() - started
+                detail = f"an example ran past the {timeout:g} s timeout"
+                return RawRun(examples, None, "timed out", detail, _tail(log), seconds)
+            try:
+                message = self.connection.recv()
+            except (EOFError, OSError):
+                self.process.join(5)
+                seconds = time.perf_counter() - started
+                return RawRun(examples, None, "crashed", _ended(self.process), _tail(log), seconds)
+            if message[0] == "example":
+                examples[message[1]] = message[2]
+            elif message[0] == "finish":
+                return RawRun(examples, message[1], seconds=time.perf_counter() - started)
+            else:  # "error": flax-errors' own failure in the process, with its traceback
+                seconds = time.perf_counter() - started
+                return RawRun(examples, None, "crashed", message[1], message[2], seconds)
+
+    def end(self, *, kill: bool = False) -> None:
+        """Close its connection (a process that is done then exits) and collect it."""
+        with contextlib.suppress(OSError):
+            self.connection.close()
+        if not kill:
+            self.process.join(1)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def _ended(process: BaseProcess) -> str:
+    code = process.exitcode
+    if code is None:
+        how = "still running"
+    elif code < 0:
+        how = f"signal {signal.Signals(-code).name}"
+    else:
+        how = f"exit code {code}"
+    return f"the process that ran its examples ended ({how})"
+
+
+def _tail(log: Path) -> str:
+    try:
+        text = log.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    return text[-LOG_TAIL:]
+
+
+def _serve(connection: Connection, cwd: str, env: dict[str, str]) -> None:
+    """In an entry's process: run each job sent until the connection closes."""
+    from flax_errors_ext.execution.runs.in_process import run_entry
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the build's to act on
+    os.chdir(cwd)
+    os.environ.update(env)
+    _configure_jax(env)
+    flags = _jax_flags()
+    while True:
+        try:
+            job, log = connection.recv()
+        except (EOFError, OSError):
+            break
+        _write_to(log)
+        try:
+            run_entry(job, connection.send)
+        except BaseException as error:
+            connection.send(("error", f"flax-errors could not run it: {error!r}", _format()))
+        _restore_jax_flags(flags)
+        sys.stdout.flush()
+        sys.stderr.flush()
+
+
+def _write_to(log: str) -> None:
+    """Send this process's output (its own, and any library's) to ``log``."""
+    output = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    for stream in (1, 2):
+        os.dup2(output, stream)
+    os.close(output)
+    sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115 - the process's
+    sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
+
+
+def _format() -> str:
+    return traceback.format_exc()
+
+
+def _configure_jax(env: dict[str, str]) -> None:
+    """Give an imported jax the settings ``env`` names (it read its own at import)."""
+    jax = sys.modules.get("jax")
+    if jax is None:
+        return
+    typed: dict[str, Any] = {
+        "JAX_COMPILATION_CACHE_DIR": str,
+        "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": float,
+        "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES": int,
+    }
+    for name, value in env.items():
+        if name in typed:
+            jax.config.update(name.lower(), typed[name](value))
+
+
+def _jax_flags() -> dict[str, Any]:
+    """JAX's flags now, for a reused process to restore after each entry."""
+    jax = sys.modules.get("jax")
+    values = getattr(getattr(jax, "config", None), "values", None)
+    return dict(values) if isinstance(values, dict) else {}
+
+
+def _restore_jax_flags(flags: dict[str, Any]) -> None:
+    jax = sys.modules.get("jax")
+    if jax is None or not flags:
+        return
+    for name, value in flags.items():
+        if jax.config.values.get(name) != value:
+            with contextlib.suppress(Exception):
+                jax.config.update(name, value)
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """The forkserver, preloaded, where there is one (not on Windows: spawn)."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([*PRELOAD])
+    return context
+
+
+def stop_forkserver() -> None:
+    """Stop the forkserver, so that the next run's starts with the environment then.
+
+    ``multiprocessing`` keeps one per process and never restarts it with new
+    settings; ``_stop`` is how its own tests end it (Python 3.7 to 3.14).
+    """
+    server = getattr(multiprocessing.forkserver, "_forkserver", None)
+    stop = getattr(server, "_stop", None)
+    if stop is not None:
+        stop()

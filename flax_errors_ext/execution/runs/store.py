@@ -1,0 +1,68 @@
+"""The execution cache: each entry's raw run, kept under the hash of what it ran.
+
+One JSON file per run, in a folder of myst-nb's ``nb_execution_cache_path``, named
+by the SHA-256 of the job and the build's fingerprint (the code, the documented
+texts that cut outputs keep, the package versions, the device and our own runtime
+code). The records are raw, so each build judges them afresh against the
+docstrings. Written by the build's own process only, atomically (a file is whole or
+absent); a file that cannot be read is a miss, and is written anew.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import json
+import os
+import tempfile
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from flax_errors_ext.execution.runs.runner import EntryJob, RawRun
+    from flax_errors_ext.model.runs.fingerprint import Fingerprint
+
+FOLDER = "flax-errors"
+"""The store's folder inside the execution cache's."""
+
+
+def key(job: EntryJob, fingerprint: Fingerprint) -> str:
+    """The hash a run of ``job`` is kept under."""
+    text = json.dumps([fingerprint.to_json(), dataclasses.asdict(job)], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class RunStore:
+    """Raw runs that ran to the end, by :func:`key`."""
+
+    def __init__(self, cache_dir: Path) -> None:
+        self.folder = cache_dir / FOLDER
+
+    def get(self, name: str) -> dict[str, Any] | None:
+        """The kept run ``{"examples": ..., "finish": ...}``; None if none is (or unreadable)."""
+        with contextlib.suppress(OSError, ValueError):
+            found = json.loads((self.folder / f"{name}.json").read_text(encoding="utf-8"))
+            if isinstance(found, dict) and isinstance(found.get("finish"), dict):
+                return found
+        return None
+
+    def put(self, name: str, run: RawRun) -> None:
+        """Keep ``run``, which ran to the end."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        data = {"examples": {str(i): r for i, r in run.examples.items()}, "finish": run.finish}
+        descriptor, temporary = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
+        try:
+            with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+                json.dump(data, file)
+            os.replace(temporary, self.folder / f"{name}.json")
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+
+    def forget(self, name: str) -> None:
+        """Drop the run kept under ``name``, if any."""
+        with contextlib.suppress(OSError):
+            (self.folder / f"{name}.json").unlink()
