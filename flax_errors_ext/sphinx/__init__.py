@@ -19,6 +19,7 @@ named as in the other layers:
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +28,10 @@ from flax_errors_ext.sphinx import build, compat, extras, state
 from flax_errors_ext.version import __version__
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from sphinx.application import Sphinx
+    from sphinx.config import Config
 
 STATIC_DIR = Path(__file__).parent / "static"
 ENV_VERSION = 8
@@ -56,7 +60,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
     for name, default, _ in CatalogueConfig.options():
         # Any type: CatalogueConfig validates every value, with a clearer message.
         app.add_config_value(
-            name, default, "env" if CatalogueConfig.changes_pages(name) else "", types=Any
+            name,
+            _as_given(default),
+            "env" if CatalogueConfig.changes_pages(name) else "",
+            types=Any,
         )
     for node in state.NODES:
         app.add_node(node)
@@ -82,3 +89,15 @@ def setup(app: Sphinx) -> dict[str, Any]:
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }
+
+
+def _as_given(default: Any) -> Callable[[Config], Any]:
+    """``default`` as a function of the config: Sphinx then hands a ``-D`` override over as text.
+
+    Sphinx reads the override of a setting with a plain default by that default's
+    type, and each of its versions differently: one takes a bool only as 0 or 1,
+    another any text as True; a number that does not read is dropped with a
+    warning. As given, :meth:`CatalogueConfig.from_values` reads every override the
+    same way and a bad one stops the build naming the setting.
+    """
+    return lambda _config: copy.deepcopy(default)

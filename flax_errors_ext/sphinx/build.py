@@ -24,7 +24,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 from pathlib import Path
@@ -33,7 +32,7 @@ from typing import TYPE_CHECKING
 from myst_nb.core.config import NbParserConfig
 from sphinx.errors import ConfigError
 
-from flax_errors_ext.execution.session import Session
+from flax_errors_ext.execution.session import ExecutionOptions, Session
 from flax_errors_ext.model.catalogue.discover import catalogue_folders, catalogue_paths
 from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.model.runs.entry_record import EntryStatus
@@ -163,10 +162,8 @@ def _session(app: Sphinx, context: BuildContext) -> Session:
     nb_config = getattr(app.env, MYSTNB_CONFIG)
     if not isinstance(nb_config, NbParserConfig):
         raise ConfigError("flax-errors needs myst-nb's configuration (myst_nb in extensions)")
-    nb_config = dataclasses.replace(
-        nb_config, execution_mode=config.run_mode(nb_config.execution_mode)
-    )
-    return Session(_work_dir(app), config, nb_config)
+    execution = ExecutionOptions.of(nb_config, config.run_mode(nb_config.execution_mode))
+    return Session(_work_dir(app), config, execution)
 
 
 def _forward_moved_pages(app: Sphinx, config: Config, context: BuildContext) -> None:

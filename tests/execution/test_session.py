@@ -1,17 +1,15 @@
-"""The run session: its cache database (a broken one is set aside, never crashed on) and the
-kernel host it is handed or makes."""
+"""The run session: its runner (one process held on an accelerator), cache and fingerprint."""
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
-from jupyter_cache import get_cache
-from myst_nb.core.config import NbParserConfig
-
 from flax_errors_ext.execution import session
-from flax_errors_ext.execution.host import KernelHost
-from flax_errors_ext.execution.session import Session, open_cache_database
+from flax_errors_ext.execution.runs import probe
+from flax_errors_ext.execution.session import ExecutionOptions, Session
 from flax_errors_ext.model.config import CatalogueConfig
+from flax_errors_ext.model.runs.fingerprint import Device
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -19,85 +17,100 @@ if TYPE_CHECKING:
     import pytest
 
 
-def test_a_sound_database_is_left_alone(tmp_path: Path) -> None:
-    cache = tmp_path / "cache"
-    assert open_cache_database(cache) is None
-    assert open_cache_database(cache) is None
-    assert [p.name for p in tmp_path.iterdir()] == ["cache"]
+def _session(tmp_path: Path, **nb: object) -> Session:
+    return Session(tmp_path, CatalogueConfig(), ExecutionOptions(**nb))  # type: ignore[arg-type]
 
 
-def test_each_broken_database_is_set_aside_under_a_name_of_its_own(tmp_path: Path) -> None:
-    cache = tmp_path / "cache"
-    open_cache_database(cache)
-    for damage in (b"", b"not a database" * 100):  # both within the same second, likely
-        (cache / "global.db").write_bytes(damage)
-        said = open_cache_database(cache)
-        assert said is not None
-        assert f"the execution cache database {cache / 'global.db'} could not be read" in said
+def _probing_as(monkeypatch: pytest.MonkeyPatch, device: Device) -> list[int]:
+    asked: list[int] = []
 
-    aside = sorted(p.name for p in cache.iterdir() if p.name.startswith("global.db."))
-    assert len(aside) == 2
-    assert all(name.startswith("global.db.broken-") for name in aside)
-    assert get_cache(str(cache)).list_cache_records() == []
+    def probe_answer(self: object) -> Device:
+        asked.append(1)
+        return device
+
+    monkeypatch.setattr(probe, "_probed", {})
+    monkeypatch.setattr(session.Runner, "probe", probe_answer)
+    return asked
 
 
-def test_a_rebuilt_database_keeps_every_executed_notebook(tmp_path: Path) -> None:
-    cache = tmp_path / "cache"
-    open_cache_database(cache)
-    for hashkey in ("0c5c7305de25f3772bf756071b09dd61", "158a3c2a7b9c1cbb803b10813f66ca28"):
-        kept = cache / "executed" / hashkey / "base.ipynb"
-        kept.parent.mkdir(parents=True)
-        kept.write_text("{}")
-    (cache / "global.db").write_bytes(b"not a database" * 100)
-
-    said = open_cache_database(cache)
-
-    assert said is not None
-    assert "rebuilt from the 2 executed notebook(s) the cache keeps" in said
-    records = get_cache(str(cache)).list_cache_records()
-    assert sorted(r.hashkey for r in records) == sorted(
-        p.name for p in (cache / "executed").iterdir()
-    )
-
-
-def test_a_cache_that_cannot_be_rebuilt_is_set_aside_whole(
+def test_on_an_accelerator_one_process_serves_every_entry(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    _probing_as(monkeypatch, Device("tpu", "TPU v5 lite", 1))
+
+    run = _session(tmp_path, mode="cache")
+    run.fingerprint()
+    assert run.runner.reuse
+    # Known from device.json, in a later run: the same.
+    monkeypatch.setattr(probe, "_probed", {})
+    again = _session(tmp_path, mode="cache")
+    again.fingerprint()
+    assert again.runner.reuse
+
+
+def test_on_the_cpu_each_entry_has_a_process_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _probing_as(monkeypatch, Device("cpu", "cpu", 1))
+
+    run = _session(tmp_path, mode="cache")
+    run.fingerprint()
+    assert not run.runner.reuse
+
+
+def test_the_probe_is_asked_once_and_its_answer_kept_beside_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked = _probing_as(monkeypatch, Device("cpu", "cpu", 1))
+    _session(tmp_path, mode="cache").fingerprint()
+    monkeypatch.setattr(probe, "_probed", {})  # a new process: only the file is left
+    again = _session(tmp_path, mode="cache").fingerprint()
+
+    assert asked == [1]
+    assert again.device == Device("cpu", "cpu", 1)
+    assert json.loads((tmp_path / "device.json").read_text())["device"]["platform"] == "cpu"
+
+
+def test_a_run_that_executes_nothing_probes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked = _probing_as(monkeypatch, Device("cpu", "cpu", 1))
+
+    assert _session(tmp_path, mode="off").fingerprint().device is None
+    assert asked == []
+
+
+def test_only_the_cache_mode_reads_and_keeps_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _probing_as(monkeypatch, Device("cpu", "cpu", 1))
     cache = tmp_path / "cache"
-    open_cache_database(cache)
-    (cache / "global.db").write_bytes(b"not a database" * 100)
 
-    def unreadable(path: Path) -> int:
-        raise OSError(f"{path}/executed: input/output error")
+    cached = _session(tmp_path, mode="cache", cache_path=str(cache))
+    forced = _session(tmp_path, mode="force", cache_path=str(cache))
 
-    monkeypatch.setattr(session, "_index_cached_notebooks", unreadable)
-    said = open_cache_database(cache)
-
-    assert said is not None
-    assert f"the execution cache at {cache} could not be read" in said
-    assert "every example runs again" in said
-    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("cache.broken-")]
-    assert get_cache(str(cache)).list_cache_records() == []
+    store = cached.settings().store
+    assert store is not None
+    assert store.folder.parent == cache
+    assert forced.settings().store is None
 
 
-def test_a_session_takes_over_a_host_made_for_its_run(tmp_path: Path) -> None:
-    config = CatalogueConfig()
-    host = KernelHost(tmp_path, config, executes=True)
-    run = Session(tmp_path, config, NbParserConfig(execution_mode="cache"), host)
-    assert run.host is host
+def test_processes_run_in_the_work_folder_unless_in_temp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _probing_as(monkeypatch, Device("cpu", "cpu", 1))
+
+    assert _session(tmp_path, mode="cache").runner.cwd == tmp_path / "runs"
+    assert _session(tmp_path, mode="cache", in_temp=True).runner.cwd is None
 
 
-def test_a_host_made_for_another_run_is_closed_and_replaced(tmp_path: Path) -> None:
-    config = CatalogueConfig()
-    closed: list[KernelHost] = []
+def test_the_compilation_cache_is_set_for_the_processes_unless_the_user_set_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("JAX_COMPILATION_CACHE_DIR", raising=False)
+    ours = _session(tmp_path, mode="cache").env
+    monkeypatch.setenv("JAX_COMPILATION_CACHE_DIR", "/elsewhere")
+    theirs = _session(tmp_path, mode="cache").env
 
-    class Watched(KernelHost):
-        def close(self) -> None:
-            closed.append(self)
-            super().close()
-
-    made_for_execution = Watched(tmp_path, config, executes=True)
-    run = Session(tmp_path, config, NbParserConfig(execution_mode="off"), made_for_execution)
-    assert closed == [made_for_execution]
-    assert run.host is not made_for_execution
-    assert not run.host.executes
+    assert ours["JAX_COMPILATION_CACHE_DIR"] == str(tmp_path / "jax_cache")
+    assert theirs == {}

@@ -12,12 +12,13 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
-from flax_errors_ext.execution.fork_server.client import WarmKernelServer
+from flax_errors_ext.execution.runs.runner import Runner
+from flax_errors_ext.execution.runs.store import RunStore
 from flax_errors_ext.model.runs.fingerprint import Device
 from tests.utils import entry, module_html, project_from_root, read_catalogue
 
@@ -176,39 +177,29 @@ def test_a_helper_touched_but_not_changed_runs_nothing_again(
 
 
 @pytest.mark.sphinx("html", testroot="passing")
-@pytest.mark.parametrize("damage", [b"", b"not a database" * 100])
-def test_a_broken_cache_database_is_rebuilt_from_its_notebooks_and_said_in_the_log(
-    app: SphinxTestApp, make_app: MakeApp, damage: bytes
+def test_a_damaged_cached_run_is_run_again_and_kept_anew(
+    app: SphinxTestApp, make_app: MakeApp
 ) -> None:
-    first = build(app)
-    database = Path(app.outdir).parent / ".jupyter_cache" / "global.db"
-    database.write_bytes(damage)
+    build(app)
+    (kept,) = (Path(app.outdir).parent / ".jupyter_cache" / "flax-errors").glob("*.json")
+    kept.write_text('{"examples": ')
 
-    again = rebuild(make_app, app)
+    again = rebuild(make_app, app, freshenv=True)
 
     catalogue = read_catalogue(Path(again.outdir))
-    assert again.statuscode == 0
-    # An info line, not a warning that fails -W, and no location made up for it.
-    assert "[flax-errors" not in warnings(again)
-    assert "cache" not in warnings(again)
-    status = again.status.getvalue()
-    assert f"flax-errors: the execution cache database {database} could not be read" in status
-    assert "rebuilt from the 1 executed notebook(s) the cache keeps" in status
-    # Nothing else in the cache was lost: the entry is read again, and not run again.
-    assert catalogue["executed"] == []
-    assert [e["status"] for e in catalogue["entries"]] == [e["status"] for e in first["entries"]]
+    assert again.statuscode == 0, warnings(again)
+    assert catalogue["executed"] == ["passing_errors.ShapeError"]
     assert entry(catalogue, "ShapeError")["status"] == "passed"
-    assert list(database.parent.glob("global.db.broken-*"))
-    assert "could not be read" not in rebuild(make_app, again).status.getvalue()
+    assert _cache_records(app) == 1
 
 
 @pytest.mark.sphinx("html", testroot="kernel-env")
-def test_the_compilation_cache_is_set_in_the_kernels_only(app: SphinxTestApp) -> None:
+def test_the_compilation_cache_is_set_in_the_entries_processes_only(app: SphinxTestApp) -> None:
     if "JAX_COMPILATION_CACHE_DIR" in os.environ:
         pytest.skip("the environment chose a compilation cache, which the build leaves alone")
     catalogue = build(app)
 
-    # The kernel saw the build's cache (its good example prints it) ...
+    # The entry's process saw the build's cache (its good example prints it) ...
     assert app.statuscode == 0, warnings(app)
     assert entry(catalogue, "CacheSharedError")["status"] == "passed"
     # ... and the Sphinx process, and whatever else it runs, did not get it.
@@ -228,11 +219,11 @@ def test_a_module_saved_in_latin1_is_read_as_python_reads_it(app: SphinxTestApp)
 
 
 @pytest.mark.kernels
-def test_an_interrupted_build_stops_its_kernels_and_caches_nothing_half_run(
+def test_an_interrupted_build_stops_its_processes_and_caches_nothing_half_run(
     tmp_path: Path,
 ) -> None:
     source = project_from_root("interrupt", tmp_path)
-    marker = tmp_path / "kernel.pid"
+    marker = tmp_path / "entry.pid"
     # A shell that runs the tests in the background ignores SIGINT, and a child
     # inherits that: the build gets the default, as one started from a terminal does.
     command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", str(source)]
@@ -250,7 +241,7 @@ def test_an_interrupted_build_stops_its_kernels_and_caches_nothing_half_run(
     while not marker.exists() and build.poll() is None and time.monotonic() < deadline:
         time.sleep(0.2)
     assert marker.exists(), build.communicate()[0].decode()
-    kernel = int(marker.read_text())
+    process = int(marker.read_text())
 
     interrupted = time.monotonic()
     build.send_signal(signal.SIGINT)  # to sphinx-build alone, not its process group
@@ -262,11 +253,8 @@ def test_an_interrupted_build_stops_its_kernels_and_caches_nothing_half_run(
 
     assert build.returncode != 0
     assert waited < 30, f"sphinx-build took {waited:.1f} s to stop"
-    assert _gone(kernel, within=10), "the example's kernel outlived the build"
-    from jupyter_cache import get_cache
-
-    assert (source / ".jupyter_cache" / "global.db").is_file()
-    assert get_cache(str(source / ".jupyter_cache")).list_cache_records() == []
+    assert _gone(process, within=10), "the example's process outlived the build"
+    assert list((source / ".jupyter_cache").glob("flax-errors/*.json")) == []
 
 
 def _gone(pid: int, within: float) -> bool:
@@ -340,7 +328,10 @@ def test_example_that_kills_its_kernel(app: SphinxTestApp) -> None:
     assert app.statuscode == 1
     assert entry(catalogue, "FatalError")["examples"][0]["status"] == "crashed"
     text = warnings(app)
-    assert re.search(r"dead_kernel_errors\.py:\d+: WARNING: .*crashed: the kernel died", text)
+    assert re.search(
+        r"dead_kernel_errors\.py:\d+: WARNING: .*crashed: the process that ran its examples ended",
+        text,
+    )
     assert "Traceback" not in text
     # Nothing was cached, so the next build runs it again instead of trusting it.
     assert _cache_records(app) == 0
@@ -350,13 +341,10 @@ def test_example_that_kills_its_kernel(app: SphinxTestApp) -> None:
 def test_a_cache_that_fails_is_the_entrys_crash_not_the_builds(
     app: SphinxTestApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from jupyter_cache.cache.main import JupyterCacheBase
-
     def lost(*_: Any, **__: Any) -> None:
         raise sqlite3.OperationalError("disk I/O error")
 
-    # The look-up fails (its writes are a process's of their own, see test_cache_writer).
-    monkeypatch.setattr(JupyterCacheBase, "match_cache_notebook", lost)
+    monkeypatch.setattr(RunStore, "get", lost)
     catalogue = build(app)
 
     assert app.statuscode == 1
@@ -376,9 +364,7 @@ def test_a_cache_that_fails_is_the_entrys_crash_not_the_builds(
 
 
 def _cache_records(app: SphinxTestApp) -> int:
-    from jupyter_cache import get_cache
-
-    return len(get_cache(Path(app.outdir).parent / ".jupyter_cache").list_cache_records())
+    return len(list((Path(app.outdir).parent / ".jupyter_cache" / "flax-errors").glob("*.json")))
 
 
 @pytest.mark.sphinx("html", testroot="malformed")
@@ -516,7 +502,7 @@ def test_settings_that_only_change_speed_read_nothing_again(
     app: SphinxTestApp, make_app: MakeApp
 ) -> None:
     build(app)
-    faster = {"flax_errors_jobs": 1, "flax_errors_keep_kernel_server": 5}
+    faster = {"flax_errors_jobs": 1}
 
     again = rebuild(make_app, app, confoverrides=faster)
     assert "0 added, 0 changed, 0 removed" in again.status.getvalue()
@@ -536,11 +522,8 @@ def test_another_device_reexecutes_every_entry(
     monkeypatch.setattr(
         "flax_errors_ext.execution.runs.probe.device_inventory", lambda: {"gpu": 1}
     )
-    # The build asks its warm kernel server, whose kernels would see the GPU.
-    monkeypatch.setattr(
-        "flax_errors_ext.execution.fork_server.client.WarmKernelServer.probe_device",
-        lambda self: h200,
-    )
+    # The build asks a process of its runner, which would see the GPU.
+    monkeypatch.setattr(Runner, "probe", lambda self: h200)
 
     again = rebuild(make_app, app)
 
@@ -550,39 +533,37 @@ def test_another_device_reexecutes_every_entry(
     ]
 
 
-class _CountedServer(WarmKernelServer):
-    started: ClassVar[list[int]] = []
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        _CountedServer.started.append(self.pid)
-
-
-def test_a_build_served_wholly_from_the_cache_starts_no_kernel_server(
+def test_a_build_served_wholly_from_the_cache_starts_no_process(
     make_app: MakeApp, rootdir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("flax_errors_ext.execution.host.WarmKernelServer", _CountedServer)
-    monkeypatch.setattr(_CountedServer, "started", [])
+    started: list[int] = []
+    start = Runner._start
+
+    def counted(self: Runner) -> Any:
+        started.append(1)
+        return start(self)
+
+    monkeypatch.setattr(Runner, "_start", counted)
     srcdir = tmp_path / "passing"
     shutil.copytree(rootdir / "test-passing", srcdir)
     first = make_app("html", srcdir=srcdir)
     assert build(first)["executed"] == ["passing_errors.ShapeError"]
-    _CountedServer.started.clear()
+    started.clear()
 
     # Every page read again, every entry from the cache, the device known: no
-    # kernel, so no server importing jax and flax for none.
+    # process, so no forkserver importing jax and flax for none.
     again = make_app("html", srcdir=srcdir, freshenv=True)
     catalogue = build(again)
     assert catalogue["executed"] == []
     assert entry(catalogue, "ShapeError")["examples"][0]["status"] == "passed"
-    assert _CountedServer.started == []
+    assert started == []
 
-    # The first entry that must run starts it, once for the build.
+    # The entry that must run starts its process.
     path = srcdir / "passing_errors.py"
     path.write_text(path.read_text().replace(">>> print(shape)", ">>> print(shape)  # again"))
     edited = make_app("html", srcdir=srcdir)
     assert build(edited)["executed"] == ["passing_errors.ShapeError"]
-    assert len(_CountedServer.started) == 1
+    assert len(started) == 1
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, cast
 
 import pytest
 
-from flax_errors_ext.execution.host import KernelHost
 from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.context import (
@@ -65,16 +64,13 @@ def _app(**env: object) -> Sphinx:
     return cast("Sphinx", SimpleNamespace(env=SimpleNamespace(**env)))
 
 
-def test_the_context_is_pickled_without_its_live_session_and_host(tmp_path: Path) -> None:
+def test_the_context_is_pickled_without_its_live_session() -> None:
     context = _started("cpu")
-    context.host = KernelHost(tmp_path, context.config, executes=False)
 
     again = pickle.loads(pickle.dumps(context))
 
     assert context.session is not None  # the live one keeps it
-    assert context.host is not None
     assert again.session is None
-    assert again.host is None
     assert again.config == context.config
     assert again.catalogue_folders == (Path("catalogue"),)
     assert again.published_roots[0] == "/project"
@@ -100,20 +96,6 @@ def test_closing_closes_the_session() -> None:
     context.close()
     assert cast("FakeSession", context.session).closed
     _context().close()  # none open: nothing to do
-
-
-def test_closing_closes_a_host_no_session_took_over(tmp_path: Path) -> None:
-    closed: list[KernelHost] = []
-
-    class Watched(KernelHost):
-        def close(self) -> None:
-            closed.append(self)
-
-    context = _context()  # a build that failed before builder-inited opened its session
-    host = context.host = Watched(tmp_path, context.config, executes=False)
-    context.close()
-    assert closed == [host]
-    assert context.host is None
 
 
 def test_deferred_warnings_are_handed_out_once_in_order() -> None:

@@ -1,18 +1,18 @@
 """Run every catalogue entry's bad examples on the Flax installed here; write the record.
 
 Runs inside one release's venv (``nox -s history`` makes one per release), which
-holds that release's flax, jax and jaxlib and nothing of this project: the
-repository goes on ``sys.path`` and only modules of it that import the standard
-library alone are used (the catalogue's parser, the history model and
-:func:`~flax_errors_ext.execution.runs.in_kernel.run_statements`); the script checks that
-importing them loaded no jax, flax or numpy. ``flax_errors_ext/__init__.py`` imports
-only the runtime hook, which imports jax when it is installed, not before.
+holds that release's flax, jax and jaxlib and nothing of this project but
+``packaging``: the repository goes on ``sys.path`` and only modules of it that
+import the standard library alone are used (:func:`load_ours` lists them: the
+catalogue's parser, the judge, the history model and the site's runner); the script
+checks that importing them loaded no jax, flax or numpy.
+``flax_errors_ext/__init__.py`` imports only the runtime hook, which imports jax
+when it is installed, not before.
 
-Each bad example runs through doctest's runner, as the site runs it, in a process
-forked for it alone, in a fresh namespace and an empty working directory, with a
-timeout: one that hangs or crashes is recorded as such and the next one runs.
-Flax and jax are imported once, before the forks; no JAX backend is started in
-the parent (the device is asked for in a child of its own).
+An entry's bad examples run as the site runs an entry's examples: through the
+:class:`~flax_errors_ext.execution.runs.runner.Runner`, in a fresh process of their
+own with a timeout, and judged by :func:`~flax_errors_ext.model.runs.judge.judge`;
+an entry that hangs or crashes is recorded as such and the next one runs.
 
 Before it runs, an example gets the substitutions of ``--rewrites``
 (``rewrites.toml`` by default) whose version bounds take in the installed Flax,
@@ -31,6 +31,7 @@ Ctrl-C writes the entries done so far and exits with 130.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import importlib.metadata
 import json
@@ -44,7 +45,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from types import ModuleType
 
-    from flax_errors_ext.model.catalogue.records import ErrorEntry, Example
+    from flax_errors_ext.execution.runs.runner import RawRun, Runner
+    from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, ExampleResult
     from flax_errors_ext.model.history.releases import EntryRun
     from tools.history.rewrites import Rule
 
@@ -53,6 +55,20 @@ REWRITES = REPO / "flax_errors_ext" / "history" / "rewrites.toml"
 OUTPUT_LIMIT = 4000
 """The characters of an exception's text that are kept (head and tail around a marker)."""
 NOT_LOADED_BY_US = ("jax", "jaxlib", "flax", "numpy")
+OURS = (
+    "flax_errors_ext.model.catalogue.parse",
+    "flax_errors_ext.model.catalogue.conditions",
+    "flax_errors_ext.model.history.releases",
+    "flax_errors_ext.model.runs.judge",
+    "flax_errors_ext.model.runs.tracebacks",
+    "flax_errors_ext.ext.history.model.example_runs",
+    "flax_errors_ext.execution.runs.run",
+    "flax_errors_ext.execution.runs.runner",
+    "flax_errors_ext.execution.runs.in_process",
+    "tools.history.rewrites",
+)
+"""What the runner and its processes import of this repository: the standard library's
+modules and ``packaging`` alone, whatever jax and flax the release has."""
 
 
 def main() -> int:
@@ -81,35 +97,40 @@ def main() -> int:
     args = parser.parse_args()
     os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
     entries = read_catalogue(args.catalogue, args.only)
-    module = import_module(args.catalogue.name)
+    module = importlib.import_module(args.catalogue.name)
+    from flax_errors_ext.execution.runs.runner import Runner
     from flax_errors_ext.model.history.releases import Release, ReleaseRun
     from flax_errors_ext.model.runs.fingerprint import Device
-    from tools.forked import run_forked
 
     versions = {name: _version(name) for name in ("flax", "jax", "jaxlib")}
-    release = Release(
-        versions["flax"],
-        versions["jax"],
-        versions["jaxlib"],
-        sys.version.split()[0],
-        Device.from_json(next(run_forked([(_device, ())], timeout=args.timeout)).value),
-    )
-    classes = exception_classes(module)
-    rules = read_rules(args.rewrites, release.flax)
-    for rule in rules:
-        print(f"{args.label or 'flax ' + release.flax}: rewriting {rule}", file=sys.stderr)
-    done: dict[str, EntryRun] = {}
-    progress = Progress(args.label, len(entries), args.later_seconds, args.entries_after)
+    runner = Runner(timeout=args.timeout, env=traceback_filtering())
     try:
-        for entry in entries:
-            done[entry.name] = run_entry(
-                entry, module, args.timeout, rules, {**versions, "python": release.python}
-            )
-            progress.step(entry.name, done[entry.name])
-    except KeyboardInterrupt:
-        write(args.out, ReleaseRun(release, tuple(classes), done, progress.pace).to_json())
-        print(f"interrupted: {len(done)} entries written to {args.out}", file=sys.stderr)
-        return 130
+        device = runner.probe()
+        release = Release(
+            versions["flax"],
+            versions["jax"],
+            versions["jaxlib"],
+            sys.version.split()[0],
+            device if isinstance(device, Device) else None,
+        )
+        classes = exception_classes(module)
+        rules = read_rules(args.rewrites, release.flax)
+        for rule in rules:
+            print(f"{args.label or 'flax ' + release.flax}: rewriting {rule}", file=sys.stderr)
+        done: dict[str, EntryRun] = {}
+        progress = Progress(args.label, len(entries), args.later_seconds, args.entries_after)
+        try:
+            for entry in entries:
+                done[entry.name] = run_entry(
+                    entry, module, runner, rules, {**versions, "python": release.python}
+                )
+                progress.step(entry.name, done[entry.name])
+        except KeyboardInterrupt:
+            write(args.out, ReleaseRun(release, tuple(classes), done, progress.pace).to_json())
+            print(f"interrupted: {len(done)} entries written to {args.out}", file=sys.stderr)
+            return 130
+    finally:
+        runner.close()
     write(args.out, ReleaseRun(release, tuple(classes), done, progress.pace).to_json())
     return 0
 
@@ -144,38 +165,35 @@ def load_ours() -> None:
 
     Before the release's jax and flax are imported: none of ours may import them (or
     numpy), since they are written for the newest jax and this may be an old one.
+    The entries' processes import the runner's side of a run
+    (:mod:`~flax_errors_ext.execution.runs.in_process`) too.
     """
     if str(REPO) not in sys.path:
         sys.path.insert(0, str(REPO))
     before = {name for name in NOT_LOADED_BY_US if name in sys.modules}
-    for name in (
-        "flax_errors_ext.model.catalogue.parse",
-        "flax_errors_ext.model.history.releases",
-        "tools.history.rewrites",
-        "flax_errors_ext.model.runs.fingerprint",
-        "flax_errors_ext.model.runs.tracebacks",
-        "flax_errors_ext.execution.runs.in_kernel",
-        "tools.forked",
-    ):
+    for name in OURS:
         importlib.import_module(name)
     loaded = sorted(name for name in NOT_LOADED_BY_US if name in sys.modules)
     if set(loaded) - before:
         raise SystemExit(f"importing flax_errors_ext loaded {loaded}; the runner must not")
 
 
-def import_module(name: str) -> ModuleType:
-    """Import the release's error module, with JAX's tracebacks as the site sees them."""
+def traceback_filtering() -> dict[str, str]:
+    """What the entries' processes set so that JAX's tracebacks read as on the site.
+
+    The runner's processes give JAX plain Python's "auto" (``quiet_remove_frames``)
+    where JAX_TRACEBACK_FILTERING leaves it "auto". jax 0.4.13 lacks that mode (it
+    takes it without a word, then fails an assertion in every traceback) but adds no
+    note to exception messages either: there JAX keeps its own "auto", which in a
+    plain process is ``remove_frames``, and naming that value tells the processes so.
+    """
     import jax
     from jax._src import traceback_util
 
-    # As in_kernel.begin does (plain Python's "auto"). jax 0.4.13 lacks the mode (and
-    # takes it without a word, then fails an assertion in every traceback), but adds
-    # no note to exception messages either: its default stays.
     if "quiet_remove_frames" in Path(traceback_util.__file__).read_text("utf-8"):
-        jax.config.update("jax_traceback_filtering", "quiet_remove_frames")  # type: ignore[no-untyped-call]
-    else:
-        print(f"jax {jax.__version__}: its own traceback filtering", file=sys.stderr)
-    return importlib.import_module(name)
+        return {}
+    print(f"jax {jax.__version__}: its own traceback filtering", file=sys.stderr)
+    return {"JAX_TRACEBACK_FILTERING": "remove_frames"}
 
 
 def exception_classes(module: ModuleType) -> list[str]:
@@ -193,57 +211,65 @@ def exception_classes(module: ModuleType) -> list[str]:
 def run_entry(
     entry: ErrorEntry,
     module: ModuleType,
-    timeout: float,
+    runner: Runner,
     rules: Sequence[Rule] = (),
     versions: Mapping[str, str] | None = None,
 ) -> EntryRun:
     """Whether the module has the entry's class, and what each bad example did.
 
-    Each example runs with ``rules`` made in its code; its record lists those that
-    changed it. One whose ``:holds for:`` line does not admit the release's
-    ``versions`` is not run, and its record says so.
+    The bad examples run in one process of ``runner``'s, each with ``rules`` made in
+    its code; its record lists those that changed it. One whose ``:holds for:`` line
+    does not admit the release's ``versions`` is not run, and its record says so.
     """
-    from flax_errors_ext.ext.history.model.example_runs import bad_examples, judge_run
+    from flax_errors_ext.execution.runs.run import entry_job
+    from flax_errors_ext.ext.history.model.example_runs import bad_examples, example_run
     from flax_errors_ext.model.catalogue.conditions import describe, versions_named
-    from flax_errors_ext.model.catalogue.records import StatementRun
+    from flax_errors_ext.model.catalogue.records import Verdict
     from flax_errors_ext.model.history.releases import EntryRun
+    from flax_errors_ext.model.runs.judge import judge
     from flax_errors_ext.model.runs.tracebacks import import_roots
-    from tools.forked import run_forked
     from tools.history.rewrites import rewrite
 
     cls = getattr(module, entry.name, None)
     present = isinstance(cls, type) and issubclass(cls, BaseException)
-    accepted = {entry.qualname}
-    if isinstance(cls, type):
-        accepted.add(f"{cls.__module__}.{cls.__qualname__}")
+    examples = bad_examples(entry)
+    held = [e for e in examples if versions is None or e.holds(versions)]
+    rewritten = [rewrite(example, rules) for example in held]
+    judged: list[ExampleResult] = []
+    if held:
+        runnable = dataclasses.replace(entry, examples=tuple(code for code, _ in rewritten))
+        done = runner.run(entry_job(runnable, module.__name__, output_limit=OUTPUT_LIMIT))
+        # The catalogue's examples are judged: their documented texts are the same, and
+        # their record hashes their code.
+        judged = _judged(held, done)
+    results = zip(judged, (made for _, made in rewritten), strict=True)
+    roots = import_roots()
     runs = []
-    for example in bad_examples(entry):
+    for example in examples:
         if versions is not None and not example.holds(versions):
             why = (
                 f"it holds for {describe(example.holds_for)}, and this release has "
                 f"{versions_named(example.holds_for, versions)}"
             )
-            runs.append(judge_run(example, None, accepted, why))
-            continue
-        runnable, made = rewrite(example, rules)
-        (ran,) = run_forked([(_run_example, (entry.qualname, runnable))], timeout=timeout)
-        statements = None if ran.failure else [StatementRun.from_json(r) for r in ran.value]
-        runs.append(judge_run(example, statements, accepted, ran.failure, import_roots(), made))
+            runs.append(example_run(judge(example, None, Verdict.OTHER_VERSIONS, why)))
+        else:
+            result, made = next(results)
+            runs.append(example_run(result, roots, made))
     return EntryRun(present, tuple(runs))
 
 
-def _run_example(qualname: str, example: Example) -> list[dict[str, Any]]:
-    """In the child: the example's statements through doctest's runner."""
-    from flax_errors_ext.execution.runs.in_process import run_here
+def _judged(examples: Sequence[Example], done: RawRun) -> list[ExampleResult]:
+    """Each example's verdict from what its process sent, or from how the process ended."""
+    from flax_errors_ext.model.catalogue.records import StatementRun, Verdict
+    from flax_errors_ext.model.runs.judge import judge
 
-    namespace: dict[str, Any] = {"__name__": "__main__"}
-    return run_here(qualname, example.statements, namespace, output_limit=OUTPUT_LIMIT)
-
-
-def _device() -> dict[str, Any]:
-    from flax_errors_ext.execution.runs.in_kernel import device_record
-
-    return device_record()
+    failure = {"timed out": Verdict.TIMED_OUT, "crashed": Verdict.CRASHED}.get(done.failure)
+    results = []
+    for index, example in enumerate(examples):
+        records = done.examples.get(index)
+        runs = None if records is None else tuple(StatementRun.from_json(r) for r in records)
+        results.append(judge(example, runs, failure, done.detail))
+    return results
 
 
 class Progress:

@@ -27,7 +27,7 @@ from flax_errors_ext.execution.runs.run import (
     entry_pool,
     submit_module,
 )
-from flax_errors_ext.execution.session import Session
+from flax_errors_ext.execution.session import ExecutionOptions, Session
 from flax_errors_ext.model.runs import update as rewrite
 from flax_errors_ext.model.runs.entry_record import entry_status
 from flax_errors_ext.model.runs.fingerprint import ProbeError
@@ -67,19 +67,17 @@ def run_entries(chosen: Selection, args: argparse.Namespace) -> Checked:
 
     Progress goes to standard error, one line per entry as it finishes.
     """
-    from myst_nb.core.config import NbParserConfig
-
     cache_dir = Path(args.cache_dir).resolve()
     mode = "force" if args.no_cache else "cache"
     project = chosen.project
-    nb_config = NbParserConfig(execution_mode=mode, execution_cache_path=str(cache_dir))
+    execution = ExecutionOptions(mode=mode, cache_path=str(cache_dir))
     if project.notebook_timeout is not None:
-        nb_config = dataclasses.replace(nb_config, execution_timeout=project.notebook_timeout)
+        execution = dataclasses.replace(execution, timeout=project.notebook_timeout)
     config = project.config
     pairs = [(module, entry) for module in chosen.modules for entry in module.entries]
     done: dict[str, EntryOutcome] = {}
     width = len(str(len(pairs)))
-    with Session(cache_dir, config, nb_config) as session:
+    with Session(cache_dir, config, execution) as session:
         settings = session.settings()
         if isinstance(settings.fingerprint.device, ProbeError):
             print(f"warning: {settings.fingerprint.device}", file=sys.stderr)

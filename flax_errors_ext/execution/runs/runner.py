@@ -42,12 +42,16 @@ from typing import TYPE_CHECKING, Any
 from flax_errors_ext.model.runs.fingerprint import Device, ProbeError
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from multiprocessing.connection import Connection
     from multiprocessing.process import BaseProcess
 
 PRELOAD = ("numpy", "jax", "jax.numpy", "flax", "flax.linen", "flax.nnx")
 """Imported once by the forkserver, before it forks an entry's process; one that is
 not installed is left out."""
+
+PROBE = "flax-errors.device-probe"
+"""The name the device probe's process runs under (its log's)."""
 
 LOG_TAIL = 4000
 """Characters of a crashed process's log kept as its last words."""
@@ -146,9 +150,12 @@ class Runner:
             return done
 
     def _log(self, job: EntryJob, worker: _Worker) -> Path:
+        return self._log_of(worker, job.qualname)
+
+    def _log_of(self, worker: _Worker, name: str = PROBE) -> Path:
         folder = self.log_dir or Path(worker.scratch)
         folder.mkdir(parents=True, exist_ok=True)
-        return folder / f"{job.qualname}.log"
+        return folder / f"{name}.log"
 
     def _start(self) -> _Worker:
         context = _context()
@@ -158,7 +165,7 @@ class Runner:
         process = context.Process(
             target=_serve, args=(send, cwd, self.env), name="flax-errors-entry", daemon=True
         )
-        with self._lock:
+        with self._lock, _parent_main_hidden():
             process.start()
             worker = _Worker(process, receive, scratch)
             self._live.add(worker)
@@ -171,14 +178,25 @@ class Runner:
         worker.end(kill=kill)
 
     def probe(self) -> Device | ProbeError:
-        """Which JAX devices an entry's process sees (a process of its own asked)."""
-        done = self.run(EntryJob("flax-errors.device-probe", 0, ()))
+        """Which JAX devices an entry's process sees (a process of its own asked).
+
+        Where they are an accelerator, from now on that process serves every entry,
+        one after another: it holds the device already.
+        """
+        worker = self._start()
+        done = worker.run(EntryJob(PROBE, 0, ()), self.timeout, self._log_of(worker))
+        found = Device.from_json((done.finish or {}).get("device"))
+        if found is not None and found.platform != "cpu":
+            with self._serial:
+                self.reuse = True
+                self._kept = worker
+            return found
+        self._end(worker, kill=bool(done.failure))
+        if found is not None:
+            return found
         if done.finish is None:
             last = (done.log.strip().splitlines() or [done.detail])[-1]
             return ProbeError(f"device probe failed: {last}")
-        device = Device.from_json(done.finish.get("device"))
-        if device is not None:
-            return device
         return ProbeError(f"device probe failed: {done.finish.get('device')!r}")
 
     def kill_all(self) -> None:
@@ -328,6 +346,30 @@ def _restore_jax_flags(flags: dict[str, Any]) -> None:
         if jax.config.values.get(name) != value:
             with contextlib.suppress(Exception):
                 jax.config.update(name, value)
+
+
+@contextlib.contextmanager
+def _parent_main_hidden() -> Iterator[None]:
+    """Keep multiprocessing from running the parent's main script again in the process.
+
+    It does so in every process it starts other than by fork, so that the target can
+    be found: ours never lives there. Run again, ``sphinx-build``'s script would import
+    Sphinx in every entry's process, and a build script without a main guard would
+    build again.
+    """
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    saved = {name: main.__dict__[name] for name in ("__file__", "__spec__") if name in vars(main)}
+    main.__dict__.pop("__file__", None)
+    main.__spec__ = None
+    try:
+        yield
+    finally:
+        main.__dict__.update(saved)
+        if "__spec__" not in saved:
+            del main.__spec__
 
 
 def _context() -> multiprocessing.context.BaseContext:

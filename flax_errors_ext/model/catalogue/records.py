@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from flax_errors_ext.layout import EntryLocation
 
 
+@enum.unique
 class ExampleKind(enum.StrEnum):
     """Whether an example must raise its error (bad) or run cleanly (good).
 
@@ -66,6 +67,7 @@ class ExampleKind(enum.StrEnum):
         return self is not ExampleKind.UPSTREAM
 
 
+@enum.unique
 class Verdict(enum.StrEnum):
     """What happened when an example ran, compared with what its docstring says."""
 

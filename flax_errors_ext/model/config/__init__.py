@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import typing
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.layout import DEFAULT_BASE_URL, SiteLayout
@@ -17,6 +18,7 @@ from flax_errors_ext.model.config.values import (
     boolean,
     file_list,
     folder_list,
+    from_text,
     http_url,
     meta,
     module_list,
@@ -202,8 +204,9 @@ class CatalogueConfig:
     def options(cls) -> Iterator[tuple[str, Any, str]]:
         """``(config name, default, help)`` for every setting, in declaration order.
 
-        A sequence's default is a list, as a ``conf.py`` writes it: Sphinx reads a
-        ``-D name=a,b`` override of a list setting as its comma-separated items.
+        A sequence's default is a list, as a ``conf.py`` writes it. Sphinx hands
+        every ``-D`` override of these over as text, for :meth:`from_values` to
+        read (``a,b``: two items).
         """
         for field in dataclasses.fields(cls):
             default = field.default_factory() if callable(field.default_factory) else field.default
@@ -221,19 +224,24 @@ class CatalogueConfig:
     def from_values(cls, values: dict[str, Any]) -> CatalogueConfig:
         """Validate ``flax_errors_*`` values (keyed by full name) into a config.
 
+        A value given as text, as ``sphinx-build -D`` gives every one of them, is
+        read as its field's type first (:func:`~.values.from_text`): ``"60"`` is 60.
+
         Raises:
             ValueError: naming the first setting that is invalid and why.
         """
+        kinds = typing.get_type_hints(cls)
         kwargs: dict[str, Any] = {}
         for field in dataclasses.fields(cls):
             name = PREFIX + field.name
             if name not in values:
                 continue
+            value = from_text(values[name], kinds[field.name])
             try:
-                field.metadata["validator"](values[name])
+                field.metadata["validator"](value)
             except TypeError as error:
                 raise ValueError(f"{name} {error}; got {values[name]!r}") from None
-            kwargs[field.name] = _normalised(field.name, values[name])
+            kwargs[field.name] = _normalised(field.name, value)
         return cls(**kwargs)
 
     @functools.cached_property
@@ -279,5 +287,5 @@ def _normalised(name: str, value: Any) -> Any:
     if name == "source_links":
         return dict(value)
     if name in ("catalogue_dirs", "history", "device_runs"):
-        return (value,) if isinstance(value, str) else tuple(value)
+        return tuple(value)
     return value

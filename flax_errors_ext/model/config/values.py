@@ -1,11 +1,14 @@
 """What each setting accepts: the validators that the settings' metadata names.
 
 Each raises :class:`TypeError` saying what the value must be; the Sphinx glue
-turns that into a warning naming the setting.
+turns that into a warning naming the setting. :func:`from_text` reads a value
+given as text (``sphinx-build -D name=text``) as its setting's declared type first.
 """
 
 from __future__ import annotations
 
+import types
+import typing
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.config.module_spec import ModuleSpec
@@ -13,6 +16,44 @@ from flax_errors_ext.model.site.frame_links import template_problem
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+
+_TRUE = ("1", "true")
+_FALSE = ("0", "false")
+
+
+def from_text(value: Any, kind: Any) -> Any:
+    """``value`` read as the declared type ``kind`` where it is text, else as it is.
+
+    Sphinx hands an override (``-D name=text``) of a setting registered without a
+    type over as the text: ``"60"``, ``"0"``, ``"a,b"``. It is read as Sphinx reads
+    the override of a typed default: a whole number; a boolean from ``1``, ``0``,
+    ``true`` or ``false``; a sequence from comma-separated items. ``None`` or
+    nothing is None where the type allows it. A dict's values are read so
+    (``-D name.key=text`` gives a dict of text); the dict itself has no text form.
+    Text that does not read as ``kind`` is returned as it is, for the setting's
+    validator to say what it must be.
+    """
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin is dict and isinstance(value, dict):
+        return {key: from_text(item, args[1]) for key, item in value.items()}
+    if not isinstance(value, str):
+        return value
+    if origin in (typing.Union, types.UnionType) and type(None) in args:
+        if value in ("", "None"):
+            return None
+        (rest,) = (arg for arg in args if arg is not type(None))
+        return from_text(value, rest)
+    if origin is tuple:
+        return tuple(from_text(item.strip(), args[0]) for item in value.split(",") if item.strip())
+    if kind is bool and value.strip().lower() in (*_TRUE, *_FALSE):
+        return value.strip().lower() in _TRUE
+    if kind is int:
+        try:
+            return int(value)
+        except ValueError:
+            return value
+    return value
 
 
 def module_list(value: Any) -> None:
@@ -87,7 +128,10 @@ def non_negative_int(value: Any) -> None:
 def source_links(value: Any) -> None:
     """Package name to a source-link URL template (or None), each template sound."""
     if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
-        raise TypeError("must be a dict of package name to URL template (or None)")
+        raise TypeError(
+            "must be a dict of package name to URL template (or None); "
+            "on the command line, one package each: -D flax_errors_source_links.<package>=<URL>"
+        )
     for package, template in value.items():
         problem = template_problem(template) if template is not None else ""
         if problem:
@@ -97,7 +141,7 @@ def source_links(value: Any) -> None:
 def boolean(value: Any) -> None:
     """True or False."""
     if not isinstance(value, bool):
-        raise TypeError("must be True or False")
+        raise TypeError("must be True or False (on the command line: 1, 0, true or false)")
 
 
 def meta(

@@ -39,6 +39,7 @@ def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(match) for match in re.findall(r"\d+", version))
 
 
+@enum.unique
 class Outcome(enum.StrEnum):
     """What one bad example did on one release."""
 

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleResult
 
 
+@enum.unique
 class EntryStatus(enum.StrEnum):
     """One word for an entry, from its examples' verdicts."""
 

@@ -12,13 +12,9 @@ from sphinx.testing.util import SphinxTestApp
 
 from flax_errors_ext.cli import ExitCode
 from flax_errors_ext.cli.runs import commands as cli_runs
-from flax_errors_ext.execution.fork_server.client import (
-    KEPT_SERVER,
-    WarmKernelServer,
-    retire_kept_server,
-)
-from flax_errors_ext.execution.runs.execute import Execution
-from flax_errors_ext.execution.runs.run import EntryOutcome
+from flax_errors_ext.execution.runs.run import EntryOutcome, Execution
+from flax_errors_ext.execution.runs import probe
+from flax_errors_ext.execution.runs.runner import Runner
 from flax_errors_ext.execution.session import Session
 from flax_errors_ext.model.catalogue.records import StatementRun
 from flax_errors_ext.model.runs.fingerprint import Fingerprint
@@ -82,22 +78,6 @@ def test_check_runs_again_when_a_helper_it_loaded_changed(
     assert code == ExitCode.FAILED
     assert "[flax-errors.drifted]" in out
     assert "+helper_drift_errors.HelperError: now worded by a helper" in out
-
-
-@pytest.mark.kernels
-def test_check_rebuilds_a_broken_cache_database_and_runs_nothing_again(
-    fake: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    assert run(capsys, "check", "SteadyError", *MODULE)[0] == ExitCode.OK
-    database = fake.parent / ".flax_errors_cache" / "global.db"
-    database.write_bytes(b"")
-
-    code, out, err = run(capsys, "check", "SteadyError", *MODULE)
-
-    assert code == ExitCode.OK, (out, err)
-    assert f"note: the execution cache database {database} could not be read" in err
-    assert "rebuilt from the 1 executed notebook(s) the cache keeps" in err
-    assert "0 ran now" in out, out
 
 
 def test_an_unexpected_failure_is_one_line_with_its_own_status(
@@ -231,21 +211,18 @@ def changed_lines(before: str, after: str) -> list[tuple[int, str]]:
 
 
 @pytest.fixture
-def cache_dir(fake: Path) -> Iterator[Path]:
-    """The cache folder of a contributor's edit loop; its kept kernel server is stopped."""
-    yield fake.parent / "cache"
-    retire_kept_server(fake.parent / "cache")
+def cache_dir(fake: Path) -> Path:
+    """The cache folder of a contributor's edit loop."""
+    return fake.parent / "cache"
 
 
 @pytest.mark.kernels
 def test_check_update_check_round_trip(
     fake: Path, cache_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # One warm kernel server for the whole loop, kept from one command to the next.
-    cache = ["--cache-dir", str(cache_dir), "--jobs", "2", "--keep-kernel-server", "60"]
+    cache = ["--cache-dir", str(cache_dir), "--jobs", "2"]
 
     code, out, err = run(capsys, "check", *MODULE, *cache)
-    kept_server = (cache_dir / KEPT_SERVER).read_text()
     assert code == ExitCode.FAILED
     assert "cli_drift_errors.py:12: [flax-errors.drifted] cli_drift_errors.RenamedError" in out
     assert '-cli_drift_errors.RenamedError: the old wording of "x", which' in out
@@ -282,33 +259,33 @@ def test_check_update_check_round_trip(
     code, out, _ = run(capsys, "check", "--strict", "SteadyError", "BareError", *MODULE, *cache)
     assert code == ExitCode.FAILED
     assert "[flax-errors.undocumented] cli_drift_errors.BareError has no examples" in out
-    assert (cache_dir / KEPT_SERVER).read_text() == kept_server
 
 
 @pytest.mark.kernels
-def test_check_forks_its_kernels_warm_when_the_device_is_already_known(
+def test_check_probes_the_device_once_per_machine(
     fake: Path,
     cache_dir: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    started: list[int] = []
+    probed: list[int] = []
+    real_probe = Runner.probe
 
-    class Counted(WarmKernelServer):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            started.append(self.pid)
+    def counted(self: Runner) -> Any:
+        probed.append(1)
+        return real_probe(self)
 
-    monkeypatch.setattr("flax_errors_ext.execution.host.WarmKernelServer", Counted)
+    monkeypatch.setattr(Runner, "probe", counted)
+    monkeypatch.setattr(probe, "_probed", {})
     every_example = ["--cache-dir", str(cache_dir), "--no-cache"]
 
-    run(capsys, "check", *MODULE, *every_example)  # the device probed through a server
-    assert len(started) == 1
-    # The device is known now: nothing probes, and the first kernel starts the server.
+    run(capsys, "check", *MODULE, *every_example)
+    assert probed == [1]
+    monkeypatch.setattr(probe, "_probed", {})  # as in a new process: only device.json
     code, _, err = run(capsys, "check", *MODULE, *every_example)
     assert code == ExitCode.FAILED  # the module's drift, as before
     assert "passed       cli_drift_errors.SteadyError (ran in" in err
-    assert len(started) == 2
+    assert probed == [1]
 
 
 def test_check_an_unknown_name_exits_2(fake: Path, capsys: pytest.CaptureFixture[str]) -> None:

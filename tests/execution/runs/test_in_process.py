@@ -1,4 +1,4 @@
-"""Statements run in this process, as an entry's kernel runs them."""
+"""Statements run in this process, as an entry's process runs them."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def test_statements_start_from_the_globals_given_and_share_theirs() -> None:
     assert "ValueError: 3" in str(records[1].exc_msg)
 
 
-def test_an_output_over_the_limit_is_cut_as_the_kernel_cuts_it() -> None:
+def test_an_output_over_the_limit_is_cut_as_an_entry_process_cuts_it() -> None:
     statements = [_statement("print('a' * 5000)\n")]
 
     whole = StatementRun.from_json(run_here("pkg.errors.E", statements)[0])

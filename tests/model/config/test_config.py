@@ -1,10 +1,12 @@
-"""The typed configuration: how the entries' execution mode is settled."""
+"""The typed configuration: how the entries' execution mode is settled, values given as text."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from flax_errors_ext.model.config import CatalogueConfig
+from flax_errors_ext.model.config import PREFIX, CatalogueConfig
 
 
 @pytest.mark.parametrize(
@@ -50,3 +52,66 @@ def test_an_example_may_run_as_long_as_a_notebook_cell_unless_set(
     config = CatalogueConfig.from_values({"flax_errors_timeout": timeout})
 
     assert config.example_timeout(notebooks) == limit
+
+
+OVERRIDES = {
+    # As sphinx-build -D gives each setting: text.
+    "modules": ("flax.errors,mine.errors", ("flax.errors", "mine.errors")),
+    "pages": ("module", "module"),
+    "timeout": ("60", 60),
+    "execution_mode": ("force", "force"),
+    "jobs": ("2", 2),
+    "compilation_cache": ("0", False),
+    "catalogue_dirs": ("one,two", ("one", "two")),
+    "upstream": ("error", "error"),
+    "base_url": ("https://example.org/errors", "https://example.org/errors"),
+    "strict": ("true", True),
+    "output_limit": ("500", 500),
+    "history": ("", ()),
+    "device_runs": ("gpu.json", ("gpu.json",)),
+}
+"""Each setting's ``-D`` text, and what it reads as; a dict has no text form of its own."""
+
+
+def test_every_setting_but_a_dict_has_a_command_line_override_here() -> None:
+    fields = {name.removeprefix(PREFIX) for name, _, _ in CatalogueConfig.options()}
+    assert fields - set(OVERRIDES) == {"source_links"}
+
+
+@pytest.mark.parametrize(("field", "text", "value"), [(k, *v) for k, v in OVERRIDES.items()])
+def test_a_setting_given_as_text_reads_as_its_type(field: str, text: str, value: object) -> None:
+    config = CatalogueConfig.from_values({PREFIX + field: text})
+
+    got = getattr(config, field)
+    if field == "modules":
+        got = tuple(spec.name for spec in got)
+    assert got == value
+
+
+def test_a_dict_setting_takes_its_keys_as_text() -> None:
+    # -D flax_errors_source_links.optax=<URL> -D flax_errors_source_links.jax=None
+    given = {"optax": "https://example.org/{version}/{path}#L{line}", "jax": "None"}
+    config = CatalogueConfig.from_values({"flax_errors_source_links": given})
+
+    assert config.source_links == {"optax": given["optax"], "jax": None}
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        ("timeout", "sixty", "flax_errors_timeout must be a positive whole number of seconds"),
+        ("timeout", "0", "flax_errors_timeout must be a positive whole number of seconds"),
+        ("jobs", "many", "flax_errors_jobs must be a whole number, 0 or more"),
+        ("strict", "yes", "flax_errors_strict must be True or False (on the command line: 1, 0"),
+        ("output_limit", "1e6", "flax_errors_output_limit must be a positive whole number"),
+        ("pages", "entry", "flax_errors_pages must be one of 'error', 'module'"),
+        ("source_links", "jax=None", "-D flax_errors_source_links.<package>=<URL>"),
+    ],
+)
+def test_text_that_does_not_read_names_the_setting_and_the_text(
+    name: str, text: str, message: str
+) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)) as raised:
+        CatalogueConfig.from_values({PREFIX + name: text})
+
+    assert str(raised.value).endswith(f"; got {text!r}")

@@ -1,9 +1,10 @@
-"""What keys the execution cache beyond the code cells."""
+"""What keys the execution cache beyond the code."""
 
 from __future__ import annotations
 
 from flax_errors_ext.execution.catalogue.modules import load_module
-from flax_errors_ext.execution.runs.notebook import build_notebook
+from flax_errors_ext.execution.runs.run import entry_job
+from flax_errors_ext.execution.runs.store import key
 from flax_errors_ext.model.runs.fingerprint import Device, Fingerprint, ProbeError, code_hash
 
 BASE = Fingerprint.of({"jax": "1"}, Device("cpu", "cpu", 1), {"m": "a"})
@@ -23,16 +24,16 @@ def test_code_hash_ignores_docstrings_but_not_code() -> None:
     assert other != before
 
 
-def test_every_fingerprint_field_changes_the_first_cell() -> None:
+def test_every_fingerprint_field_changes_the_cache_key() -> None:
     (entry,) = load_module("flax_errors_ext.errors").entries
-    cell = build_notebook(entry, BASE, [], 10).cells[0].source
+    job = entry_job(entry, "flax_errors_ext.errors")
     for changed in [
         Fingerprint.of({"jax": "2"}, BASE.device, {"m": "a"}),
         Fingerprint.of({"jax": "1"}, Device("gpu", "NVIDIA H200", 1), {"m": "a"}),
         Fingerprint.of({"jax": "1"}, BASE.device, {"m": "b"}),
         BASE.with_source("n", "c"),
     ]:
-        assert build_notebook(entry, changed, [], 10).cells[0].source != cell, changed
+        assert key(job, changed) != key(job, BASE), changed
 
 
 def test_the_cache_key_does_not_depend_on_the_order_parts_were_gathered_in() -> None:

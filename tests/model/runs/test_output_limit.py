@@ -8,8 +8,9 @@ import re
 import pytest
 
 from flax_errors_ext.execution.catalogue.modules import load_module
-from flax_errors_ext.execution.runs.in_kernel import run_statements
-from flax_errors_ext.execution.runs.notebook import build_notebook, statement_numbers
+from flax_errors_ext.execution.runs.in_process import run_statements
+from flax_errors_ext.execution.runs.run import entry_job, statement_numbers
+from flax_errors_ext.execution.runs.store import key
 from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.model.runs.fingerprint import Device, Fingerprint
 from flax_errors_ext.model.runs.judge import OPTION_FLAGS
@@ -135,7 +136,7 @@ def test_without_a_limit_nothing_is_cut() -> None:
     assert record["got"] == "x" * 200_000 + "\n"
 
 
-@pytest.mark.parametrize("value", [0, -1, 1.5, True, "100000"])
+@pytest.mark.parametrize("value", [0, -1, 1.5, True, "1e5"])
 def test_the_limit_must_be_a_positive_whole_number(value: object) -> None:
     with pytest.raises(ValueError, match="flax_errors_output_limit must be a positive whole"):
         CatalogueConfig.from_values({"flax_errors_output_limit": value})
@@ -143,15 +144,16 @@ def test_the_limit_must_be_a_positive_whole_number(value: object) -> None:
     assert CatalogueConfig.changes_pages("flax_errors_output_limit")
 
 
-def test_the_limit_and_any_documented_text_key_the_notebook() -> None:
+def test_the_limit_and_any_documented_text_key_the_cache() -> None:
     entry = load_module("flax_errors_ext.errors").entries[0]
     fingerprint = Fingerprint.of({"jax": "1"}, Device("cpu", "cpu", 1), {})
-    plain = build_notebook(entry, fingerprint, [], 10, 1000)
-    other = build_notebook(entry, fingerprint, [], 10, 2000)
-    assert other.cells[0].source != plain.cells[0].source
-    assert "documented=" not in plain.cells[0].source
+    plain = entry_job(entry, None, (), 1000)
+    other = entry_job(entry, None, (), 2000)
+    assert key(other, fingerprint) != key(plain, fingerprint)
+    assert all(not example.documented for example in plain.examples)
 
     last = statement_numbers(entry)[0][-1]
-    documented = build_notebook(entry, fingerprint, [], 10, 1000, {last})
-    assert [c.source for c in documented.cells[1:]] == [c.source for c in plain.cells[1:]]
-    assert f"documented={{{last}: (" in documented.cells[0].source
+    documented = entry_job(entry, None, (), 1000, {last})
+    assert documented.examples[1:] == plain.examples[1:]
+    assert [n for n, _ in documented.examples[0].documented] == [last]
+    assert key(documented, fingerprint) != key(plain, fingerprint)

@@ -13,11 +13,13 @@ from flax_errors_ext.ext.history.model.example_runs import (
     bad_examples,
     entry_codes,
     example_code_hash,
-    judge_run,
+    example_run,
 )
 from flax_errors_ext.ext.history.model.view import module_history
+from flax_errors_ext.execution.runs.runner import Runner
 from flax_errors_ext.model.catalogue.parse import parse_docstring
-from flax_errors_ext.model.catalogue.records import ErrorEntry, StatementRun
+from flax_errors_ext.model.catalogue.records import ErrorEntry, StatementRun, Verdict
+from flax_errors_ext.model.runs.judge import judge
 from flax_errors_ext.model.history.releases import (
     EntryRun,
     ExampleRun,
@@ -199,15 +201,16 @@ def test_entry_rewrites_per_bad_example() -> None:
 def test_the_record_says_it_ran_rewritten_and_keeps_the_catalogues_code_hash() -> None:
     example = bad_examples(entry())[0]
     runnable, made = rewrite(example, rules_for(rules(), "0.4.2"))
-    runs = [StatementRun(got="")] * 3 + [  # one of the five statements is skipped
-        StatementRun(got="", exc_type="flax.errors.MyError", exc_msg="flax.errors.MyError: x\n")
-    ]
-    run = judge_run(example, runs, {"flax.errors.MyError"}, rewritten=made)
+    runs = (StatementRun(got=""),) * 3 + (  # one of the five statements is skipped
+        StatementRun(got="", exc_type="flax.errors.MyError", exc_msg="flax.errors.MyError: x\n"),
+    )
+    run = example_run(judge(example, runs), rewritten=made)
     assert run.outcome is Outcome.RAISED
     assert run.rewritten == (KEY,)
     assert run.code == example_code_hash(example) != example_code_hash(runnable)
-    assert judge_run(example, None, set(), "timed out", rewritten=made).rewritten == (KEY,)
-    assert judge_run(example, runs, {"flax.errors.MyError"}).rewritten == ()
+    timed_out = judge(example, None, Verdict.TIMED_OUT, "timed out")
+    assert example_run(timed_out, rewritten=made).rewritten == (KEY,)
+    assert example_run(judge(example, runs)).rewritten == ()
 
 
 # --- the record ---
@@ -370,6 +373,7 @@ def test_the_shipped_history_records_the_rewrites_the_table_makes() -> None:
 # --- the runner, in this interpreter ---
 
 
+@pytest.mark.kernels
 def test_the_runner_runs_an_example_rewritten_and_its_record_says_so() -> None:
     module = runner()
     text = (
@@ -381,12 +385,16 @@ def test_the_runner_runs_an_example_rewritten_and_its_record_says_so() -> None:
         '[[rule]]\nold = "new_api("\nnew = "abs("\nflax_below = "0.7"\nwhy = "w"\n'
     )
     errors = ModuleType("flax.errors")
-    as_written = module.run_entry(entry(text), errors, 30.0)
+    processes = Runner(timeout=30)
+    try:
+        as_written = module.run_entry(entry(text), errors, processes)
+        rewritten = module.run_entry(entry(text), errors, processes, rules_for(table, "0.4.2"))
+    finally:
+        processes.close()
     (run,) = as_written.examples
     assert run.outcome is Outcome.COULD_NOT_RUN
     assert run.reason.startswith("statement 1 of 2 raised NameError: name 'new_api'")
     assert run.rewritten == ()
-    rewritten = module.run_entry(entry(text), errors, 30.0, rules_for(table, "0.4.2"))
     (run,) = rewritten.examples
     assert run.outcome is Outcome.RAISED_OTHER
     assert run.exc_text == "ValueError: invalid literal for int() with base 10: 'x'"

@@ -33,6 +33,7 @@ URL_TAIL = re.compile(r"\s*\(https?://\S+\)\s*$")
 """A link at the end of an error's text: Flax's docs moved, the error did not."""
 
 
+@enum.unique
 class CellState(enum.StrEnum):
     """What an entry's record says about one release, as a cell's colour shows it."""
 

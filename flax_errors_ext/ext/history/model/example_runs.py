@@ -2,8 +2,8 @@
 
 :mod:`~flax_errors_ext.model.history.releases` records per release what each bad
 example did (an :class:`~flax_errors_ext.model.history.releases.ExampleRun`); this
-module makes that record from one run's statement records, the same way for
-``nox -s history`` and for the build's own release. The code hash ties a record to
+module makes that record from the judged run, the same way for ``nox -s history``
+and for the build's own release. The code hash ties a record to
 the code that ran, so that a rerun runs only what changed.
 """
 
@@ -14,14 +14,21 @@ import dataclasses
 import hashlib
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.model.catalogue.records import ExampleKind
+from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
 from flax_errors_ext.model.history.releases import ExampleRun, Outcome
+from flax_errors_ext.model.runs.judge import judge
 from flax_errors_ext.model.runs.tracebacks import strip_jax_note, strip_roots
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Iterable, Sequence
+    from collections.abc import Iterable
 
-    from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, StatementRun
+    from flax_errors_ext.model.catalogue.records import (
+        ErrorEntry,
+        Example,
+        ExampleResult,
+        Statement,
+        StatementRun,
+    )
     from flax_errors_ext.model.history.releases import Substitution
 
 
@@ -77,57 +84,60 @@ def entry_codes(entries: Iterable[ErrorEntry]) -> dict[str, tuple[str, ...]]:
     }
 
 
-def judge_run(
-    example: Example,
-    runs: Sequence[StatementRun] | None,
-    accepted: Collection[str],
-    failure: str = "",
+def example_run(
+    result: ExampleResult,
     roots: Iterable[str] = (),
     rewritten: Iterable[Substitution] = (),
 ) -> ExampleRun:
-    """What one run of a bad example did.
+    """What a bad example did on a release, from the judge's verdicts on its run.
+
+    The history records what the example raised, not whether its documented text
+    still matches: so each statement is judged alone
+    (:func:`~flax_errors_ext.model.runs.judge.judge`). One before the last that raised
+    where none is documented means the example could not run on that release; else
+    the last one's verdict says whether it raised the documented class, another, or
+    nothing.
 
     Args:
-        example: The bad example.
-        runs: One record per statement that is not skipped; None if the process
-            died or timed out.
-        accepted: The dotted names that count as this entry's error
-            (``flax.errors.X``, and the class's own path if it lives elsewhere).
-        failure: Why there are no runs (with ``runs`` None).
+        result: The judged run of the catalogue's bad example; no runs if its
+            process died, timed out or it was set aside.
         roots: Folders the process imported from; paths under them are written
             relative to them (``flax/__init__.py``), so no machine's folders are kept.
         rewritten: The substitutions made in the example's code before it ran (the
-            record keeps them; ``example`` is the catalogue's, whose code it hashes).
+            record keeps them; the result's example is the catalogue's, whose code it
+            hashes).
     """
     made = tuple(rewritten)
-    run = _judged(example_code_hash(example), example, runs, accepted, failure, tuple(roots))
+    run = _recorded(result, tuple(roots))
     return dataclasses.replace(run, rewritten=made) if made else run
 
 
-def _judged(
-    code: str,
-    example: Example,
-    runs: Sequence[StatementRun] | None,
-    accepted: Collection[str],
-    failure: str,
-    folders: tuple[str, ...],
-) -> ExampleRun:
-    if runs is None:
-        return ExampleRun(code, Outcome.COULD_NOT_RUN, reason=failure or "it did not run")
+def _recorded(result: ExampleResult, folders: tuple[str, ...]) -> ExampleRun:
+    example, runs = result.example, result.runs
+    code = example_code_hash(example)
     chosen = example.statements_run
+    if not runs:
+        return ExampleRun(code, Outcome.COULD_NOT_RUN, reason=result.detail or "it did not run")
     if len(runs) != len(chosen):
         why = f"{len(runs)} of its {len(chosen)} statements reported back"
         return ExampleRun(code, Outcome.COULD_NOT_RUN, reason=why)
-    for number, (statement, run) in enumerate(zip(chosen[:-1], runs[:-1], strict=True), 1):
-        if run.exc_msg is not None and statement.exc_msg is None:
+    verdicts = [_alone(example, s, run) for s, run in zip(chosen, runs, strict=True)]
+    for number, (verdict, run) in enumerate(zip(verdicts[:-1], runs[:-1], strict=True), 1):
+        if verdict is Verdict.RAISED and run.exc_msg is not None:
             why = f"statement {number} of {len(chosen)} raised {_exception(run.exc_msg, folders)}"
             return ExampleRun(code, Outcome.COULD_NOT_RUN, reason=why)
     last = runs[-1]
     if last.exc_msg is None:
         return ExampleRun(code, Outcome.NO_RAISE)
-    exc_type = last.exc_type or _exception(last.exc_msg, folders).split(":", 1)[0]
-    outcome = Outcome.RAISED if exc_type in accepted else Outcome.RAISED_OTHER
-    return ExampleRun(code, outcome, exc_type, _exception(last.exc_msg, folders))
+    text = _exception(last.exc_msg, folders)
+    exc_type = last.exc_type or text.split(":", 1)[0]
+    raised = verdicts[-1] in (Verdict.PASSED, Verdict.DRIFTED, Verdict.TOO_LOOSE)
+    return ExampleRun(code, Outcome.RAISED if raised else Outcome.RAISED_OTHER, exc_type, text)
+
+
+def _alone(example: Example, statement: Statement, run: StatementRun) -> Verdict:
+    """The judge's verdict on one statement of ``example``, as if it were the only one."""
+    return judge(dataclasses.replace(example, statements=(statement,)), (run,)).verdict
 
 
 def _exception(text: str, roots: tuple[str, ...]) -> str:

@@ -19,7 +19,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.ext.history.model.cells import CellState, compared_with_latest, release_cell
-from flax_errors_ext.ext.history.model.example_runs import bad_examples, judge_run
+from flax_errors_ext.ext.history.model.example_runs import bad_examples, example_run
 from flax_errors_ext.ext.history.model.lines import (
     history_line,
     presence_line,
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from flax_errors_ext.ext.history.model.cells import Cell
     from flax_errors_ext.ext.history.model.retired_errors import RetiredError
     from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleResult
-    from flax_errors_ext.model.history.releases import ExampleRun, History
+    from flax_errors_ext.model.history.releases import History
 
 
 @dataclasses.dataclass(frozen=True)
@@ -110,24 +110,14 @@ def build_row(
 ) -> EntryRun | None:
     """The build's own record of ``entry`` on the installed release; None if it did not run.
 
-    Each bad example is judged as :mod:`nox -s history <flax_errors_ext.model.history.releases>`
-    judges a past release's run, from the same statement records.
+    Each bad example's record is made from its judged run as
+    :mod:`nox -s history <flax_errors_ext.model.history.releases>` makes a past release's.
     """
     folders = tuple(roots)
-    accepted = {entry.qualname}
-    runs: list[ExampleRun] = []
     bad = [r for r in results if r.example.kind is ExampleKind.BAD]
-    if len(bad) != len(bad_examples(entry)):
+    if len(bad) != len(bad_examples(entry)) or any(r.verdict is Verdict.NOT_RUN for r in bad):
         return None
-    for result in bad:
-        if result.verdict is Verdict.NOT_RUN:
-            return None
-        statements = result.example.statements_run
-        if statements and statements[-1].documented_class:
-            accepted.add(str(statements[-1].documented_class))
-        records = result.runs or None
-        runs.append(judge_run(result.example, records, accepted, result.detail, folders))
-    return EntryRun(True, tuple(runs))
+    return EntryRun(True, tuple(example_run(result, folders) for result in bad))
 
 
 def build_release(

@@ -49,6 +49,7 @@ NOT_COMPARED = (EntryStatus.NOT_RUN, EntryStatus.UNDOCUMENTED, EntryStatus.MALFO
 """Statuses of an entry whose examples did not run, here or there."""
 
 
+@enum.unique
 class Agreement(enum.StrEnum):
     """What another run did with an entry, beside this build."""
 

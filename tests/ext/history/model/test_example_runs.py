@@ -9,11 +9,12 @@ from flax_errors_ext.ext.history.model.example_runs import (
     bad_examples,
     entry_codes,
     example_code_hash,
-    judge_run,
+    example_run,
 )
 from flax_errors_ext.model.catalogue.parse import parse_docstring
-from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, StatementRun
-from flax_errors_ext.model.history.releases import Outcome
+from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, StatementRun, Verdict
+from flax_errors_ext.model.history.releases import ExampleRun, Outcome
+from flax_errors_ext.model.runs.judge import judge
 
 ENTRY = """\
 Summary.
@@ -51,14 +52,20 @@ def raised(text: str) -> StatementRun:
     return StatementRun(got="", exc_type=text.split(":", 1)[0], exc_msg=text + "\n")
 
 
-ACCEPTED = {"flax.errors.MyError"}
+def recorded(
+    runs: list[StatementRun] | None, text: str = ENTRY, roots: tuple[str, ...] = ()
+) -> ExampleRun:
+    """The history's record of the bad example's run, judged by the one judge."""
+    if runs is None:
+        return example_run(judge(bad(text), None, Verdict.TIMED_OUT, "timed out after 120 s"))
+    return example_run(judge(bad(text), tuple(runs)), roots)
 
 
-# --- judging one run ---
+# --- what one run did ---
 
 
 def test_the_documented_error_is_raised_with_its_text() -> None:
-    run = judge_run(bad(), [ok(), ok(), raised("flax.errors.MyError: new text")], ACCEPTED)
+    run = recorded([ok(), ok(), raised("flax.errors.MyError: new text")])
     assert run.outcome is Outcome.RAISED
     assert run.exc_type == "flax.errors.MyError"
     assert run.exc_text == "flax.errors.MyError: new text"
@@ -66,31 +73,31 @@ def test_the_documented_error_is_raised_with_its_text() -> None:
 
 
 def test_another_exception_is_kept_with_its_text() -> None:
-    run = judge_run(bad(), [ok(), ok(), raised("ValueError: old wording")], ACCEPTED)
+    run = recorded([ok(), ok(), raised("ValueError: old wording")])
     assert run.outcome is Outcome.RAISED_OTHER
     assert (run.exc_type, run.exc_text) == ("ValueError", "ValueError: old wording")
-
-
-def test_the_class_may_be_accepted_under_its_own_path() -> None:
-    runs = [ok(), ok(), raised("flax.core.scope.MyError: text")]
-    assert judge_run(bad(), runs, ACCEPTED).outcome is Outcome.RAISED_OTHER
-    accepted = {*ACCEPTED, "flax.core.scope.MyError"}
-    assert judge_run(bad(), runs, accepted).outcome is Outcome.RAISED
+    elsewhere = recorded([ok(), ok(), raised("flax.core.scope.MyError: text")])
+    assert elsewhere.outcome is Outcome.RAISED_OTHER  # the judge's class is the documented one
 
 
 def test_nothing_raised() -> None:
-    run = judge_run(bad(), [ok(), ok(), ok("3\n")], ACCEPTED)
+    run = recorded([ok(), ok(), ok("3\n")])
     assert run.outcome is Outcome.NO_RAISE
     assert run.exc_text == ""
 
 
 def test_an_earlier_statement_that_raises_means_it_could_not_run() -> None:
     error = "AttributeError: module 'flax' has no attribute 'make'"
-    runs = [ok(), raised(error), raised("NameError: name 'x' is not defined")]
-    run = judge_run(bad(), runs, ACCEPTED)
+    run = recorded([ok(), raised(error), raised("NameError: name 'x' is not defined")])
     assert run.outcome is Outcome.COULD_NOT_RUN
     assert run.reason == f"statement 2 of 3 raised {error}"
     assert run.exc_text == ""
+
+
+def test_an_earlier_statements_output_is_not_what_the_history_records() -> None:
+    text = ENTRY.replace("  >>> import flax\n", "  >>> import flax; print(1)\n  1\n")
+    run = recorded([ok("2\n"), ok(), raised("flax.errors.MyError: text")], text)
+    assert run.outcome is Outcome.RAISED
 
 
 def test_an_earlier_statement_may_document_its_own_traceback() -> None:
@@ -100,13 +107,13 @@ def test_an_earlier_statement_may_document_its_own_traceback() -> None:
         "  >>> x = flax.make()\n",
     )
     runs = [ok(), raised("KeyError: 'x'"), ok(), raised("flax.errors.MyError: text")]
-    assert judge_run(bad(text), runs, ACCEPTED).outcome is Outcome.RAISED
+    assert recorded(runs, text).outcome is Outcome.RAISED
 
 
 def test_a_process_that_died_or_timed_out() -> None:
-    run = judge_run(bad(), None, ACCEPTED, "timed out after 120 s")
+    run = recorded(None)
     assert (run.outcome, run.reason) == (Outcome.COULD_NOT_RUN, "timed out after 120 s")
-    short = judge_run(bad(), [ok()], ACCEPTED)
+    short = recorded([ok()])
     assert short.outcome is Outcome.COULD_NOT_RUN
     assert "1 of its 3 statements" in short.reason
 
@@ -118,9 +125,9 @@ def test_machine_paths_and_jax_notes_are_not_kept() -> None:
     )
     error = "ImportError: cannot import name 'io' from 'flax' (/venv/site-packages/flax/x.py)"
     runs = [ok(), raised(error), raised("flax.errors.MyError: text" + note)]
-    run = judge_run(bad(), runs, ACCEPTED, roots=["/venv/site-packages"])
+    run = recorded(runs, roots=("/venv/site-packages",))
     assert run.reason.endswith("(flax/x.py)")
-    last = judge_run(bad(), [ok(), ok(), raised("flax.errors.MyError: text" + note)], ACCEPTED)
+    last = recorded([ok(), ok(), raised("flax.errors.MyError: text" + note)])
     assert last.exc_text == "flax.errors.MyError: text"
 
 
