@@ -5,30 +5,27 @@ one-edit case can edit an example file without touching the repository):
 
 * ``baseline``: ``pytest --doctest-modules`` over exactly the same examples, in one
   process: one Python start, one import of jax and flax, the examples' own work;
-* ``floor``: the same examples with the catalogue's isolation and nothing else: a
-  fresh process per entry, forked from one that imported jax and flax, no Jupyter,
-  no Sphinx (bench_floor.py). No build that keeps entries isolated can beat it;
+* ``floor``: the same examples through the build's own runner and nothing else: a
+  process per entry from a forkserver that imported jax and flax, no Sphinx
+  (bench_floor.py). No build can beat it;
 * ``cold``: a full ``sphinx-build`` with empty caches (execution, compilation,
   device probe);
 * ``off-cold``: a full build with execution off and empty caches: Sphinx's share,
-  so that ``cold / (floor + off-cold)`` is what running the examples through
-  Jupyter adds over running them isolated and building the site without them;
+  so that ``cold / (floor + off-cold)`` is what running the examples inside Sphinx
+  adds over the runner alone and building the site without them;
 * ``warm``: a rebuild with no change; ``off``: the same no-change rebuild of a
   build with execution off, the floor for ``warm``;
 * ``one-edit``: a rebuild after editing one entry's example, with the number of
-  entries executed (must be 1); ``one-edit kept``: the same, when the previous build
-  kept its warm kernel server (``flax_errors_keep_kernel_server``), as in an
-  edit-and-rebuild loop;
+  entries executed (must be 1);
 * ``check``: ``flax-errors check`` over the whole catalogue, with an empty cache;
 * ``guard``: the jit dispatch overhead ratio of ``install()`` (bench_guard.py).
 * the dependency check of a warm build, 100 entries (bench_dependencies.py);
 * ``explain`` on pastes of 10 KB to 1 MB (bench_explain.py).
 * the help under a traceback, per uncaught error (bench_help.py).
-* the catalogue's kernel client against myst-nb's executor, per notebook and per
-  cache hit (bench_executor.py).
 
 Also the peak memory of a cold ``-j 2`` build: the largest total resident memory of
-the build's whole process tree (Sphinx, readers, kernel server, kernels), sampled.
+the build's whole process tree (Sphinx, its readers, the forkserver, the entries'
+processes), sampled.
 
 Then, side by side, the site's catalogue and a generated library of ``--entries``
 light errors (bench_scaling.py): each one's cold build against the isolation limit
@@ -62,13 +59,9 @@ import bench_guard
 import bench_scaling
 from figures import FIGURES, TARGETS, Run, context, entry_share, target_ratios, write_figures
 
-from flax_errors_ext.execution.fork_server.client import retire_kept_server
-from flax_errors_ext.sphinx.context import WORK_DIR
-
 REPO = Path(__file__).resolve().parents[1]
 CATALOGUE = REPO / "flax_errors_ext" / "catalogue"
 EDITED = "flax.errors/ScopeParamShapeError.txt"
-KEEP_SERVER = ("-D", "flax_errors_keep_kernel_server=120")
 
 
 class Site:
@@ -120,7 +113,7 @@ class Site:
         return baseline(self)
 
     def floor(self) -> float:
-        """The same examples, a fresh forked process per entry."""
+        """The same examples through the build's runner, without Sphinx."""
         return floor(self)
 
     def edit_one_example(self) -> None:
@@ -143,7 +136,7 @@ def baseline(site: Site) -> float:
 
 
 def floor(site: Site) -> float:
-    """Every entry in a fresh forked process of its own, without Jupyter or Sphinx."""
+    """Every entry through the build's runner, a process each, without Sphinx."""
     return bench_scaling.floor_seconds(site.root / "catalogue", site.root)
 
 
@@ -235,8 +228,7 @@ def main() -> None:
         guard=guard,
         entries=entries,
         rounds=args.rounds,
-        one_edit_executed=tuple(executed_after_edit[0::2]),
-        kept_executed=tuple(executed_after_edit[1::2]),
+        one_edit_executed=tuple(executed_after_edit),
         peak_gib=j2_gib,
         dependencies=lines[0],
         explain=lines[1],
@@ -269,24 +261,21 @@ def _arguments() -> argparse.Namespace:
 
 
 def _measure_rounds(site: Site, rounds: int) -> tuple[dict[str, list[float]], list[int]]:
-    """Each measure's seconds, a sample per round, and the entries each one-edit executed.
-
-    The executed counts alternate: a one-edit build's, then the same with a kept server.
-    """
+    """Each measure's seconds, a sample per round, and the entries each one-edit executed."""
     samples: dict[str, list[float]] = {}
     executed_after_edit: list[int] = []
     site.build("off", "-D", "nb_execution_mode=off")  # an environment to rebuild
     for number in range(1, rounds + 1):
         print(f"round {number}/{rounds}", file=sys.stderr, flush=True)
         measured, executed = _measure_round(site)
-        executed_after_edit += executed
+        executed_after_edit.append(executed)
         for name, seconds in measured.items():
             samples.setdefault(name, []).append(seconds)
     return samples, executed_after_edit
 
 
-def _measure_round(site: Site) -> tuple[dict[str, float], list[int]]:
-    """One round's seconds of each measure, and the entries its two one-edit builds ran."""
+def _measure_round(site: Site) -> tuple[dict[str, float], int]:
+    """One round's seconds of each measure, and the entries its one-edit build ran."""
     measured = {"baseline": baseline(site), "floor": floor(site)}
     site.clear("cold")
     measured["cold"] = site.build("cold")
@@ -296,13 +285,7 @@ def _measure_round(site: Site) -> tuple[dict[str, float], list[int]]:
     measured["off-cold"] = site.build("off-cold", "-D", "nb_execution_mode=off")
     site.edit_one_example()
     measured["one-edit"] = site.build("cold")
-    executed = [site.executed("cold")]
-    site.edit_one_example()
-    site.build("cold", *KEEP_SERVER)  # leaves its server for the next build
-    site.edit_one_example()
-    measured["one-edit kept"] = site.build("cold", *KEEP_SERVER)
-    executed.append(site.executed("cold"))
-    retire_kept_server(site.outdir("cold").parent / WORK_DIR)
+    executed = site.executed("cold")
     site.build("off", "-D", "nb_execution_mode=off")  # absorbs the edit, untimed
     measured["check"] = check(site)
     return measured, executed
@@ -310,14 +293,9 @@ def _measure_round(site: Site) -> tuple[dict[str, float], list[int]]:
 
 def _script_lines() -> list[str]:
     """The line each of the smaller benchmarks prints, printed here too."""
-    # Each in a process of its own (the dependency check imports what a kernel does).
+    # Each in a process of its own (the dependency check imports what a run does).
     lines = []
-    for name in (
-        "bench_dependencies.py",
-        "bench_executor.py",
-        "bench_explain.py",
-        "bench_help.py",
-    ):
+    for name in ("bench_dependencies.py", "bench_explain.py", "bench_help.py"):
         script = Path(__file__).with_name(name)
         done = subprocess.run(
             [sys.executable, str(script)], capture_output=True, text=True, check=True
@@ -359,12 +337,11 @@ def _report(
         else:  # where the time goes, not a target
             print(f"{name:<26} {value:>7.3f} {'-':>7}")
     print(f"\none-edit: executed {executed_after_edit} entries (target 1 each)")
-    for name in ("one-edit", "one-edit kept"):
-        cost = median[name] - median["warm"]
-        print(
-            f"{name} - warm = {cost:.1f} s, its share 1.2 x (cold - warm) / {entries} = "
-            f"{share:.1f} s: {'ok' if cost <= share else 'over'}"
-        )
+    cost = median["one-edit"] - median["warm"]
+    print(
+        f"one-edit - warm = {cost:.1f} s, its share 1.2 x (cold - warm) / {entries} = "
+        f"{share:.1f} s: {'ok' if cost <= share else 'over'}"
+    )
     print(
         f"cold -j 2 build: {j2_seconds:.1f} s, peak memory of the process tree {j2_gib:.2f} GiB "
         f"(target < 4 GiB: {'ok' if j2_gib < 4 else 'over'})"

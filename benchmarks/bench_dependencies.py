@@ -1,12 +1,13 @@
-"""What checking an entry's dependencies costs: 100 entries, every file a kernel loads.
+"""What checking an entry's dependencies costs: 100 entries, every file a run loads.
 
-A cached run is trusted only while none of the files its kernel had loaded has
-changed (``flax_errors_ext.model.runs.loaded_files``). This imports what a kernel
-imports (ipykernel, jax, flax, the catalogue's runtime), takes the files this
-process loaded as each entry's list, and times one warm check of 100 such entries
-with :class:`~flax_errors_ext.execution.runs.file_states.SourceStates`, as a build
-does: each file looked at once, then 100 lists compared. Also timed: noting the
-content hashes of the Python sources after a first run (once per machine).
+A cached run is trusted only while none of the files its process had loaded has
+changed (``flax_errors_ext.model.runs.loaded_files``). This imports what an entry's
+process has imported (the runner's preloaded jax and flax, what runs the examples,
+the catalogue's runtime), takes the files this process loaded as each entry's list,
+and times one warm check of 100 such entries with
+:class:`~flax_errors_ext.execution.runs.file_states.SourceStates`, as a build does:
+each file looked at once, then 100 lists compared. Also timed: noting the content
+hashes of the Python sources after a first run (once per machine).
 
 Run it as ``python benchmarks/bench_dependencies.py``; ``bench_build.py`` runs it
 and prints its line.
@@ -14,18 +15,17 @@ and prints its line.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import tempfile
 import time
 from pathlib import Path
 
-import flax.linen  # noqa: F401  (imported for the files a kernel loads)
-import ipykernel.kernelapp  # noqa: F401
-import jax.numpy  # noqa: F401
-
-import flax_errors_ext.errors  # noqa: F401
-from flax_errors_ext.execution.runs.execute import unpack_loaded
+import flax_errors_ext.errors  # noqa: F401  (imported for the files a run loads)
 from flax_errors_ext.execution.runs.file_states import SourceStates
-from flax_errors_ext.execution.runs.kernel_environment import loaded_files
+from flax_errors_ext.execution.runs.in_process import loaded_files
+from flax_errors_ext.execution.runs.run import unpack_loaded
+from flax_errors_ext.execution.runs.runner import PRELOAD
 
 ENTRIES = 100
 TARGET_S = 1.0
@@ -33,6 +33,9 @@ TARGET_S = 1.0
 
 def main() -> str:
     """Measure; the figures as one line."""
+    for name in PRELOAD:
+        with contextlib.suppress(ImportError):  # as the forkserver leaves one out
+            importlib.import_module(name)
     files = unpack_loaded(loaded_files())
     with tempfile.TemporaryDirectory(prefix="flax-errors-deps-") as tmp:
         store = Path(tmp) / "sources.json"

@@ -1,16 +1,17 @@
-"""The isolation floor: every entry's examples in a process of its own, without Jupyter.
+"""The isolation floor: every entry's examples through the build's own runner, no Sphinx.
 
 The catalogue runs each error in a fresh process, so that no entry sees another's
-state. This measures what that isolation costs by itself: one process imports what
-the warm kernel server imports and the catalogued modules (as each kernel imports
-its entries' module), then forks a child per entry that runs the entry's
-examples through doctest (as the kernel does) with the same shared compilation
-cache, as many at once as the build runs kernels. No Jupyter, no Sphinx.
+state. This measures what that costs by itself, with exactly what a build runs
+them with: a :class:`~flax_errors_ext.execution.session.Session`'s
+:class:`~flax_errors_ext.execution.runs.runner.Runner` (a process per entry from a
+forkserver that imported jax and flax once, the shared compilation cache, the
+device probe) and each entry's job as the build makes it, as many at once as a
+build runs. No Sphinx, no execution cache, no judging.
 
 Against ``pytest --doctest-modules`` in one process, the difference is JAX's
-per-process work: each child starts a backend and lowers every operation its
-examples use afresh, where one process lowers each once. ``cold / floor`` is then
-what Jupyter and Sphinx add on top.
+per-process work: each process starts a backend and lowers every operation its
+examples use afresh, where one process lowers each once. ``cold / (floor +
+off-cold)`` is then what running the examples inside Sphinx adds.
 
 Run by ``bench_build.py`` as ``python benchmarks/bench_floor.py CATALOGUE_DIR``.
 """
@@ -18,8 +19,7 @@ Run by ``bench_build.py`` as ``python benchmarks/bench_floor.py CATALOGUE_DIR``.
 from __future__ import annotations
 
 import argparse
-import gc
-import os
+import dataclasses
 import sys
 import tempfile
 from pathlib import Path
@@ -27,23 +27,16 @@ from typing import TYPE_CHECKING
 
 from flax_errors_ext.cli.project import DEFAULT_MODULES
 from flax_errors_ext.execution.catalogue.modules import load_module
-from flax_errors_ext.execution.fork_server.preload import preload
-from flax_errors_ext.execution.runs.in_process import run_here
-from flax_errors_ext.execution.runs.kernelspec import compilation_cache_env
-from flax_errors_ext.execution.runs.run import default_jobs
-from tools.forked import run_forked
+from flax_errors_ext.execution.runs.run import default_jobs, entry_job, entry_pool, run_versions
+from flax_errors_ext.execution.session import ExecutionOptions, Session
+from flax_errors_ext.model.config import CatalogueConfig
 
 if TYPE_CHECKING:
-    from flax_errors_ext.model.catalogue.records import Statement
-
-
-def run_entry(name: str, statements: list[Statement]) -> int:
-    """Run one entry's statements in this (fresh) process; how many ran."""
-    return len(run_here(name, statements))
+    from flax_errors_ext.execution.runs.runner import EntryJob
 
 
 def main() -> None:
-    """Run every entry of the catalogue, one forked process each."""
+    """Run every entry of the catalogue, a process each, as a forced build does."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("catalogue_dir", type=Path)
     parser.add_argument("--jobs", type=int, default=0)
@@ -53,25 +46,40 @@ def main() -> None:
         help="an error module to run instead of the site's (repeat for several)",
     )
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="flax-errors-floor-") as cache:
-        # The forked workers are this process's children: its environment is theirs.
-        os.environ.update(compilation_cache_env(Path(cache)))
-        preload()
-        gc.freeze()  # as the kernel server does before it forks
-        entries = []
-        for module_name in args.module or DEFAULT_MODULES:
-            module = load_module(module_name, [args.catalogue_dir]).without_upstream()
+    modules = [
+        load_module(name, [args.catalogue_dir]).without_upstream()
+        for name in args.module or DEFAULT_MODULES
+    ]
+    config = CatalogueConfig()
+    with (
+        tempfile.TemporaryDirectory(prefix="flax-errors-floor-") as work,
+        Session(Path(work), config, ExecutionOptions(mode="force", timeout=None)) as session,
+    ):
+        settings = session.settings()
+        jobs: list[EntryJob] = []
+        for module in modules:
             for entry in module.entries:
-                statements = [s for example in entry.examples for s in example.statements]
-                if any(not s.skip for s in statements):
-                    entries.append((entry.qualname, statements))
-        calls = [(run_entry, entry) for entry in entries]
-        outcomes = list(run_forked(calls, jobs=args.jobs or default_jobs()))
-    failed = [o.failure for o in outcomes if o.failure]
+                # As the build: the examples for other versions are set aside.
+                versions = run_versions(settings.fingerprint, entry)
+                held = tuple(e for e in entry.examples if e.holds(versions))
+                if any(not s.skip for e in held for s in e.statements):
+                    jobs.append(
+                        entry_job(
+                            dataclasses.replace(entry, examples=held),
+                            None if module.messages else module.name,
+                            (module.import_path,) if module.import_path else (),
+                            config.output_limit,
+                        )
+                    )
+        with entry_pool(args.jobs or default_jobs(), settings.runner) as pool:
+            done = list(pool.map(settings.runner.run, jobs))
+    failed = [
+        f"{job.qualname}: {d.detail}" for job, d in zip(jobs, done, strict=True) if d.failure
+    ]
     if failed:
-        raise SystemExit(f"{len(failed)} of {len(calls)} entries did not run; first: {failed[0]}")
-    ran = sum(o.value for o in outcomes)
-    print(f"{len(entries)} entries, {ran} statements", file=sys.stderr)
+        raise SystemExit(f"{len(failed)} of {len(jobs)} entries did not run; first: {failed[0]}")
+    ran = sum(len(records) for d in done for records in d.examples.values())
+    print(f"{len(jobs)} entries, {ran} statements", file=sys.stderr)
 
 
 if __name__ == "__main__":

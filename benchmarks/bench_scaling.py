@@ -5,9 +5,8 @@ For each catalogue, in the same rounds, the minimum over rounds of:
 * ``cold``: a full ``sphinx-build`` with empty caches;
 * ``off-cold``: the same with execution off (Sphinx's own share);
 * ``doctest``: ``pytest --doctest-modules`` over the same examples, in one process;
-* ``floor``: the same examples with the catalogue's isolation and nothing else, a
-  fresh forked process per entry, no Jupyter, no Sphinx (``bench_floor.py``): no
-  build that keeps entries isolated beats ``floor + off-cold``;
+* ``floor``: the same examples through the build's own runner, a process per
+  entry, no Sphinx (``bench_floor.py``): no build beats ``floor + off-cold``;
 * ``warm -E``: a rebuild that reads every page again, every entry a cache hit;
 * ``off -E``: the same with execution off.
 
@@ -76,14 +75,9 @@ def isolated_env() -> dict[str, str]:
 def floor_seconds(
     catalogue_dir: Path, cwd: Path, *options: str, paths: tuple[str, ...] = ()
 ) -> float:
-    """Seconds of ``bench_floor.py`` over ``catalogue_dir``, with ``paths`` importable.
-
-    The repository's root is on its path too: its forked runner is one of the
-    repository's tools, which are not installed.
-    """
+    """Seconds of ``bench_floor.py`` over ``catalogue_dir``, with ``paths`` importable."""
     command = [sys.executable, str(Path(__file__).with_name("bench_floor.py"))]
-    repo = str(Path(__file__).resolve().parents[1])
-    python_path = [*paths, repo, *filter(None, [os.environ.get("PYTHONPATH")])]
+    python_path = [*paths, *filter(None, [os.environ.get("PYTHONPATH")])]
     env = {**isolated_env(), "PYTHONPATH": os.pathsep.join(python_path)}
     return timed([*command, str(catalogue_dir), *options], cwd, env)
 
@@ -103,7 +97,7 @@ class Catalogue(Protocol):
         """Seconds for the same examples under ``pytest --doctest-modules``."""
 
     def floor(self) -> float:
-        """Seconds for the same examples, a fresh forked process per entry."""
+        """Seconds for the same examples through the build's runner, without Sphinx."""
 
     def entries(self, name: str) -> int:
         """How many entries the build called ``name`` shows."""
@@ -134,7 +128,7 @@ class Library:
         return timed([*command, str(self.root / PACKAGE / "errors.py")], self.root, isolated_env())
 
     def floor(self) -> float:
-        """The library's entries, one fresh forked process each (bench_floor.py)."""
+        """The library's entries through the build's runner (bench_floor.py)."""
         module = ("--module", f"{PACKAGE}.errors")
         return floor_seconds(self.root / "catalogue", self.root, *module, paths=(str(self.root),))
 
@@ -177,7 +171,7 @@ class Scaling:
 
     @property
     def over_floor(self) -> float:
-        """cold / (floor + off-cold): what running the entries through Jupyter adds."""
+        """cold / (floor + off-cold): what running the entries inside Sphinx adds."""
         return self.seconds["cold"] / (self.seconds["floor"] + self.seconds["off-cold"])
 
     @property

@@ -25,8 +25,6 @@ class Run:
     rounds: int
     one_edit_executed: tuple[int, ...]
     """Entries executed by each round's one-edit build (must be 1 each)."""
-    kept_executed: tuple[int, ...]
-    """The same for the builds that kept the kernel server."""
     peak_gib: float
     dependencies: str
     """bench_dependencies.py's line."""
@@ -45,7 +43,7 @@ ROWS = (
     ("baseline", "`pytest --doctest-modules` over the same examples (baseline)", ""),
     (
         "floor",
-        "the same examples, one fresh forked process per entry, no Jupyter, no Sphinx (floor)",
+        "the same examples through the build's runner, a process per entry, no Sphinx (floor)",
         "floor / baseline",
     ),
     ("cold", "cold `sphinx-build`, empty caches", "cold / baseline"),
@@ -153,7 +151,7 @@ def figures_markdown(run: Run, previous: dict[str, Any]) -> str:
     before: dict[str, float] = previous.get("ratios", {})
     rows = [
         *_measure_rows(run.median, ratios, before),
-        *_one_edit_rows(run),
+        _one_edit_row(run),
         *_other_rows(run, ratios, before),
     ]
     lines = [
@@ -211,34 +209,16 @@ def _measure_rows(
     ]
 
 
-def _one_edit_rows(run: Run) -> list[_Row]:
-    """The one-edit rebuilds: what each cost over a warm one, against an entry's share."""
+def _one_edit_row(run: Run) -> _Row:
+    """The one-edit rebuild: what it cost over a warm one, against an entry's share."""
     median, share = run.median, entry_share(run.median, run.entries)
-    rows: list[_Row] = []
-    for name, text, executed, prefix in (
-        (
-            "one-edit",
-            "rebuild after editing one example",
-            run.one_edit_executed,
-            "one-edit \N{MINUS SIGN} warm ",
-        ),
-        (
-            "one-edit kept",
-            "the same, kernel server kept from the previous build",
-            run.kept_executed,
-            "",
-        ),
-    ):
-        cost = median[name] - median["warm"]
-        rows.append(
-            (
-                text,
-                f"{median[name]:.1f} s, {_executed(executed)}",
-                f"{prefix}{cost:.1f} s vs share {share:.1f} s",
-                "",
-            )
-        )
-    return rows
+    cost = median["one-edit"] - median["warm"]
+    return (
+        "rebuild after editing one example",
+        f"{median['one-edit']:.1f} s, {_executed(run.one_edit_executed)}",
+        f"one-edit \N{MINUS SIGN} warm {cost:.1f} s vs share {share:.1f} s",
+        "",
+    )
 
 
 def _other_rows(run: Run, ratios: dict[str, float], before: dict[str, float]) -> list[_Row]:

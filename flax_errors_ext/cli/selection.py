@@ -56,10 +56,7 @@ def project(args: argparse.Namespace) -> Project:
         "catalogue_dirs": [os.path.abspath(d) for d in args.catalogue_dir]
         if args.catalogue_dir
         else None,
-        **{
-            name: getattr(args, name, None)
-            for name in ("timeout", "jobs", "strict")
-        },
+        **{name: getattr(args, name, None) for name in ("timeout", "jobs", "strict")},
     }
     try:
         found = load_project(find_conf(args.conf), overrides)

@@ -84,7 +84,9 @@ class ExecutionOptions:
 class Session:
     """The runner, the cache and the fingerprint of one run of catalogue examples."""
 
-    def __init__(self, work_dir: Path, config: CatalogueConfig, execution: ExecutionOptions) -> None:
+    def __init__(
+        self, work_dir: Path, config: CatalogueConfig, execution: ExecutionOptions
+    ) -> None:
         self.work_dir = work_dir
         self.config = config
         self.execution = execution

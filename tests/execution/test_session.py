@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.execution import session
 from flax_errors_ext.execution.runs import probe
+from flax_errors_ext.execution.runs.runner import Runner
 from flax_errors_ext.execution.session import ExecutionOptions, Session
 from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.model.runs.fingerprint import Device
@@ -29,7 +29,7 @@ def _probing_as(monkeypatch: pytest.MonkeyPatch, device: Device) -> list[int]:
         return device
 
     monkeypatch.setattr(probe, "_probed", {})
-    monkeypatch.setattr(session.Runner, "probe", probe_answer)
+    monkeypatch.setattr(Runner, "probe", probe_answer)
     return asked
 
 

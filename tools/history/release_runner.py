@@ -3,9 +3,9 @@
 Runs inside one release's venv (``nox -s history`` makes one per release), which
 holds that release's flax, jax and jaxlib and nothing of this project but
 ``packaging``: the repository goes on ``sys.path`` and only modules of it that
-import the standard library alone are used (:func:`load_ours` lists them: the
-catalogue's parser, the judge, the history model and the site's runner); the script
-checks that importing them loaded no jax, flax or numpy.
+import the standard library alone are used (:data:`OURS`: the catalogue's parser,
+the judge, the history model and the site's runner); the script checks that
+importing them loaded no jax, flax or numpy.
 ``flax_errors_ext/__init__.py`` imports only the runtime hook, which imports jax
 when it is installed, not before.
 
@@ -31,6 +31,7 @@ Ctrl-C writes the entries done so far and exits with 130.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import importlib
 import importlib.metadata
@@ -67,8 +68,8 @@ OURS = (
     "flax_errors_ext.execution.runs.in_process",
     "tools.history.rewrites",
 )
-"""What the runner and its processes import of this repository: the standard library's
-modules and ``packaging`` alone, whatever jax and flax the release has."""
+"""Every module of this repository the runner and its processes use: each imports the
+standard library and ``packaging`` alone, whatever jax and flax the release has."""
 
 
 def main() -> int:
@@ -103,8 +104,7 @@ def main() -> int:
     from flax_errors_ext.model.runs.fingerprint import Device
 
     versions = {name: _version(name) for name in ("flax", "jax", "jaxlib")}
-    runner = Runner(timeout=args.timeout, env=traceback_filtering())
-    try:
+    with contextlib.closing(Runner(timeout=args.timeout, env=traceback_filtering())) as runner:
         device = runner.probe()
         release = Release(
             versions["flax"],
@@ -129,8 +129,6 @@ def main() -> int:
             write(args.out, ReleaseRun(release, tuple(classes), done, progress.pace).to_json())
             print(f"interrupted: {len(done)} entries written to {args.out}", file=sys.stderr)
             return 130
-    finally:
-        runner.close()
     write(args.out, ReleaseRun(release, tuple(classes), done, progress.pace).to_json())
     return 0
 
@@ -233,7 +231,8 @@ def run_entry(
     cls = getattr(module, entry.name, None)
     present = isinstance(cls, type) and issubclass(cls, BaseException)
     examples = bad_examples(entry)
-    held = [e for e in examples if versions is None or e.holds(versions)]
+    holds = [versions is None or example.holds(versions) for example in examples]
+    held = [example for example, runs_here in zip(examples, holds, strict=True) if runs_here]
     rewritten = [rewrite(example, rules) for example in held]
     judged: list[ExampleResult] = []
     if held:
@@ -244,18 +243,18 @@ def run_entry(
         judged = _judged(held, done)
     results = zip(judged, (made for _, made in rewritten), strict=True)
     roots = import_roots()
-    runs = []
-    for example in examples:
-        if versions is not None and not example.holds(versions):
+    records = []
+    for example, runs_here in zip(examples, holds, strict=True):
+        if versions is not None and not runs_here:
             why = (
                 f"it holds for {describe(example.holds_for)}, and this release has "
                 f"{versions_named(example.holds_for, versions)}"
             )
-            runs.append(example_run(judge(example, None, Verdict.OTHER_VERSIONS, why)))
+            records.append(example_run(judge(example, None, Verdict.OTHER_VERSIONS, why)))
         else:
             result, made = next(results)
-            runs.append(example_run(result, roots, made))
-    return EntryRun(present, tuple(runs))
+            records.append(example_run(result, roots, made))
+    return EntryRun(present, tuple(records))
 
 
 def _judged(examples: Sequence[Example], done: RawRun) -> list[ExampleResult]:

@@ -38,7 +38,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--timeout", type=int, help="seconds per example (default: conf.py's)")
     parser.add_argument("names", nargs="*", help="class names to run (default: all)")
     args = parser.parse_intermixed_args(argv)  # OUT.json --jobs N NAME..., as its usage reads
-    found = argparse.Namespace(conf=None, catalogue_dir=None, modules=None, strict=None, **vars(args))
+    found = argparse.Namespace(
+        conf=None, catalogue_dir=None, modules=None, strict=None, **vars(args)
+    )
     try:
         chosen = select(load(found), args.names)
     except UsageError as error:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import base64
 import builtins
+import contextlib
 import doctest
 import importlib
 import importlib.metadata
@@ -98,10 +99,8 @@ def _import_quietly(module: str) -> None:
     A failure is left to the examples, which import it themselves and whose
     records then say why it cannot be.
     """
-    try:
+    with contextlib.suppress(Exception):
         importlib.import_module(module)
-    except Exception:  # noqa: S110 - said by the examples' own records
-        pass
 
 
 def run_here(

@@ -361,7 +361,9 @@ def _parent_main_hidden() -> Iterator[None]:
     if main is None:
         yield
         return
-    saved = {name: main.__dict__[name] for name in ("__file__", "__spec__") if name in vars(main)}
+    saved: dict[str, Any] = {
+        name: main.__dict__[name] for name in ("__file__", "__spec__") if name in vars(main)
+    }
     main.__dict__.pop("__file__", None)
     main.__spec__ = None
     try:
@@ -372,7 +374,7 @@ def _parent_main_hidden() -> Iterator[None]:
             del main.__spec__
 
 
-def _context() -> multiprocessing.context.BaseContext:
+def _context() -> Any:
     """The forkserver, preloaded, where there is one (not on Windows: spawn)."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")

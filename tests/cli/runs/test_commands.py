@@ -12,8 +12,8 @@ from sphinx.testing.util import SphinxTestApp
 
 from flax_errors_ext.cli import ExitCode
 from flax_errors_ext.cli.runs import commands as cli_runs
-from flax_errors_ext.execution.runs.run import EntryOutcome, Execution
 from flax_errors_ext.execution.runs import probe
+from flax_errors_ext.execution.runs.run import EntryOutcome, Execution
 from flax_errors_ext.execution.runs.runner import Runner
 from flax_errors_ext.execution.session import Session
 from flax_errors_ext.model.catalogue.records import StatementRun
@@ -22,7 +22,6 @@ from flax_errors_ext.model.runs.judge import judge
 from tests.utils import project_from_root
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from pathlib import Path
 
     from flax_errors_ext.model.catalogue.discover import ErrorModule

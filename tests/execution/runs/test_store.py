@@ -14,7 +14,9 @@ if TYPE_CHECKING:
 
 JOB = EntryJob("pkg.E", 1, (ExampleJob(((0, "1 / 0\n"),)),), "pkg")
 PRINT = Fingerprint.of({"jax": "0.10.2"}, None, {})
-RUN = RawRun({0: [{"got": "", "exc_msg": "ZeroDivisionError: division by zero\n"}]}, {"loaded": ""})
+RUN = RawRun(
+    {0: [{"got": "", "exc_msg": "ZeroDivisionError: division by zero\n"}]}, {"loaded": ""}
+)
 
 
 def test_a_run_kept_is_served_by_its_key(tmp_path: Path) -> None:

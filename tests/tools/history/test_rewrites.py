@@ -9,6 +9,7 @@ from types import ModuleType
 
 import pytest
 
+from flax_errors_ext.execution.runs.runner import Runner
 from flax_errors_ext.ext.history.model.example_runs import (
     bad_examples,
     entry_codes,
@@ -16,10 +17,8 @@ from flax_errors_ext.ext.history.model.example_runs import (
     example_run,
 )
 from flax_errors_ext.ext.history.model.view import module_history
-from flax_errors_ext.execution.runs.runner import Runner
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import ErrorEntry, StatementRun, Verdict
-from flax_errors_ext.model.runs.judge import judge
 from flax_errors_ext.model.history.releases import (
     EntryRun,
     ExampleRun,
@@ -30,6 +29,7 @@ from flax_errors_ext.model.history.releases import (
     ReleaseRun,
     Substitution,
 )
+from flax_errors_ext.model.runs.judge import judge
 from tests.tools.history.history_files import runner
 from tools.history.rewrites import (
     Rule,

@@ -1,4 +1,4 @@
-"""The runner for a machine with JAX and Flax alone runs what ``flax-errors check`` runs."""
+"""The runner for a machine with JAX and Flax alone: what ``flax-errors check --json`` writes."""
 
 from __future__ import annotations
 
@@ -8,17 +8,25 @@ import subprocess
 import sys
 from pathlib import Path
 
-from flax_errors_ext.cli.project import DEFAULT_MODULES
-from tools.other_runs.device_runner import MODULES
+import pytest
+
+from tools.other_runs.device_runner import main
 
 REPO = Path(__file__).resolve().parents[3]
 
 
-def test_it_runs_the_catalogue_that_check_runs() -> None:
-    # Runs of two catalogues cannot be kept together (nox -s devices -- --merge).
-    assert MODULES == DEFAULT_MODULES
+def test_a_name_the_catalogue_lacks_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(REPO)
+    with pytest.raises(SystemExit) as stopped:
+        main([str(tmp_path / "device.json"), "NameInUseErorr"])
+    assert stopped.value.code == 2
+    assert "did you mean flax.errors.NameInUseError" in capsys.readouterr().err
+    assert not (tmp_path / "device.json").exists()
 
 
+@pytest.mark.kernels
 def test_it_runs_the_entries_named_as_its_usage_reads_and_writes_their_verdicts(
     tmp_path: Path,
 ) -> None:
@@ -38,4 +46,6 @@ def test_it_runs_the_entries_named_as_its_usage_reads_and_writes_their_verdicts(
     assert [(e["qualname"], e["status"]) for e in document["entries"]] == [
         ("flax.errors.NameInUseError", "passed")
     ]
-    assert document["device"]["count"] >= 1  # the device its child saw, recorded
+    assert document["executed"] == ["flax.errors.NameInUseError"]
+    assert document["device"]["count"] >= 1  # the device its entry's process saw, recorded
+    assert result.stdout.startswith("1 error: 1 passed on ")

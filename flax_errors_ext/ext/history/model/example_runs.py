@@ -3,8 +3,8 @@
 :mod:`~flax_errors_ext.model.history.releases` records per release what each bad
 example did (an :class:`~flax_errors_ext.model.history.releases.ExampleRun`); this
 module makes that record from the judged run, the same way for ``nox -s history``
-and for the build's own release. The code hash ties a record to
-the code that ran, so that a rerun runs only what changed.
+and for the build's own release. The code hash ties a record to the code that ran,
+so that a rerun runs only what changed.
 """
 
 from __future__ import annotations
