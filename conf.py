@@ -47,13 +47,16 @@ flax_errors_device_runs = [
     "flax_errors_ext/history/python-3.13.json",
 ]
 
-# Every catalogue entry runs in its own kernel; outputs are cached per entry and
+# Every catalogue entry runs in a process of its own; its run is cached per entry and
 # keyed on versions, device and runtime sources as well as the code. The design
-# notes are MyST-NB notebooks, executed and cached the same way.
+# notes are MyST-NB notebooks, which myst-nb executes and caches itself.
 nb_execution_mode = "cache"
 # A design note whose cell fails must fail the build: its claims rest on the cells.
 nb_execution_raise_on_error = True
 nb_execution_timeout = 300
+# A cell's prints can reach the page as several stream outputs (the kernel flushes as
+# it goes): shown as one, as they were printed.
+nb_merge_streams = True
 
 exclude_patterns = ["_build", "_build-*"]
 myst_enable_extensions = ["colon_fence"]

@@ -182,8 +182,8 @@ def _add_check(
         [catalogue, running],
         "Run the examples and report every failure, with a diff for drift.",
         """\
-        Each error runs in a fresh Jupyter kernel on the local devices, through the
-        same execution cache as the site's build. Progress goes to standard error,
+        Each error runs in a fresh process on the local devices, through the same
+        execution cache as the site's build. Progress goes to standard error,
         one line per error as it finishes; failures and the summary to standard
         output.""",
     )
@@ -299,8 +299,8 @@ def _running_options() -> argparse.ArgumentParser:
         type=_positive,
         default=None,
         metavar="N",
-        help="kernels to run at once, instead of flax_errors_jobs (default: three for every "
-        "two CPUs)",
+        help="errors to run at once, each in a process of its own, instead of "
+        "flax_errors_jobs (default: one per CPU)",
     )
     group.add_argument(
         "--timeout",
@@ -314,8 +314,8 @@ def _running_options() -> argparse.ArgumentParser:
         type=Path,
         default=Path(DEFAULT_CACHE_DIR),
         metavar="DIR",
-        help="the jupyter-cache of executed examples (default: %(default)s in the current "
-        "directory)",
+        help="the execution cache of the examples' runs (default: %(default)s in the "
+        "current directory)",
     )
     group.add_argument(
         "--no-cache",

@@ -570,7 +570,7 @@ def test_a_build_served_wholly_from_the_cache_starts_no_process(
     ("name", "value", "message"),
     [
         ("flax_errors_timeout", 0, "flax_errors_timeout must be a positive whole number"),
-        ("flax_errors_modules", "passing_errors", "flax_errors_modules must be a list"),
+        ("flax_errors_modules", 42, "flax_errors_modules must be a list"),
         ("flax_errors_strict", "yes", "flax_errors_strict must be True or False"),
     ],
 )

@@ -30,7 +30,7 @@ from flax_errors_ext.execution.runs.probe import source_hash
 from flax_errors_ext.execution.runs.runner import EntryJob, ExampleJob, Runner
 from flax_errors_ext.execution.runs.store import RunStore, key
 from flax_errors_ext.execution.runs.versions import installed_versions
-from flax_errors_ext.model.catalogue.conditions import describe, versions_named
+from flax_errors_ext.model.catalogue.conditions import PLATFORM, describe, versions_named
 from flax_errors_ext.model.catalogue.records import StatementRun, Verdict
 from flax_errors_ext.model.runs.entry_record import entry_record
 from flax_errors_ext.model.runs.fingerprint import Device, code_hash
@@ -483,10 +483,14 @@ def _number_statements(entry: ErrorEntry) -> list[list[tuple[int, Statement]]]:
 def run_versions(fingerprint: Fingerprint, entry: ErrorEntry) -> dict[str, str]:
     """The versions an entry's ``:holds for:`` lines are read against.
 
-    The kernel's jax, jaxlib and flax (the fingerprint's); any other package a line
-    names as this process has it installed (the kernel's environment is this one).
+    The runs' jax, jaxlib and flax (the fingerprint's) and their device's platform;
+    any other package a line names as this process has it installed (the entries'
+    processes have this one's environment).
     """
-    return installed_versions(entry.examples, fingerprint.version_map)
+    known = fingerprint.version_map
+    if isinstance(fingerprint.device, Device):
+        known = {**known, PLATFORM: fingerprint.device.platform}
+    return installed_versions(entry.examples, known)
 
 
 def set_aside(example: Example, versions: dict[str, str]) -> ExampleResult:

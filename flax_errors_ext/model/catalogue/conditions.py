@@ -16,7 +16,9 @@ section, before its prose::
 The value is a comma-separated list of version clauses (PEP 440 operators); a
 clause without a package name continues the one before it, so
 ``flax >= 0.10, < 0.12.9, jax >= 0.6`` reads as two packages. ``python`` names
-the interpreter. An example holds where every package it names is installed at a
+the interpreter, and ``platform`` JAX's default backend (``platform == tpu``,
+``platform != cpu``): a text that truly differs by device is worded per device, as
+per release. An example holds where every package it names is installed at a
 version its clauses admit; the site, the contributor doctests and ``flax-errors
 check`` run it only there, and say so everywhere else.
 """
@@ -38,6 +40,8 @@ FIELD = ":holds for:"
 """How the line starts."""
 PYTHON = "python"
 """The name that stands for the interpreter's own version."""
+PLATFORM = "platform"
+"""The name that stands for JAX's default backend: ``cpu``, ``gpu``, ``tpu``."""
 _CLAUSE = re.compile(
     r"^\s*(?:(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*)?"
     r"(?P<op>===|==|!=|~=|<=|>=|<|>)\s*(?P<version>[^\s,]+)\s*$"
@@ -61,6 +65,11 @@ class Condition:
         """Whether ``version`` of the package is one the example holds for."""
         if version is None:
             return False
+        if self.package == PLATFORM:
+            return all(
+                (clause[2:] == version) == clause.startswith("==")
+                for clause in self.specifier.split(",")
+            )
         try:
             return Version(version) in SpecifierSet(self.specifier, prereleases=True)
         except InvalidVersion:
@@ -95,6 +104,11 @@ def parse_conditions(text: str) -> tuple[Condition, ...]:
     conditions = []
     for package, specifiers in clauses.items():
         specifier = ",".join(specifiers)
+        if package == PLATFORM:
+            if any(not clause.startswith(("==", "!=")) for clause in specifiers):
+                raise ConditionError("platform takes == or !=, as in 'platform == tpu'")
+            conditions.append(Condition(package, specifier.lower()))
+            continue
         try:
             SpecifierSet(specifier)
         except InvalidSpecifier as error:

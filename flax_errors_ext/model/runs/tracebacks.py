@@ -28,8 +28,11 @@ TRACEBACK_HEADER = "Traceback (most recent call last):"
 _FRAME = re.compile(r'^  File "(?P<file>[^"]*)", line (?P<line>\d+)(?:, in (?P<function>.*))?')
 # Where doctest runs an example: the first frame of every example's traceback.
 _RUNNER = ("doctest.py", "__run")
-# Where a thread's stack starts (a kernel without an entry process runs examples in one).
+# Where a thread's stack starts (a stack an example recorded in a thread of its own).
 _THREAD = ("threading.py", "_bootstrap")
+# Where an entry's process starts: multiprocessing's forkserver (or spawn) is a
+# ``python -c`` program, and a ``python -m`` one starts in runpy.
+_PROCESS_STARTS = ("<string>", "<frozen runpy>")
 _ABSOLUTE = re.compile(r"^(?:/|[A-Za-z]:[/\\]|\\\\)")
 _SEPARATOR = re.compile(r"[/\\]")
 # JAX appends this note to the message of an error whose traceback it filtered;
@@ -165,7 +168,7 @@ def publishable(text: str, roots: Sequence[str]) -> str:
     there: what is above it ran the example. That is the frame in which doctest
     runs it (``doctest.py``, in ``__run``), dropped wherever it shows, and, in a
     stack recorded whole (JAX's record of where a key was first used), the
-    process and the kernel's cell that ran the examples. Every frame's file is named
+    frames of the process that ran the examples. Every frame's file is named
     as :func:`relative_path` names it, and any other path under one of ``roots``
     (in an error message, say) is written relative to it (:func:`strip_roots`).
 
@@ -246,7 +249,7 @@ def _is_example(item: str | _Frame) -> bool:
 def _is_harness(item: str | _Frame) -> bool:
     """Whether ``item`` is a frame where a process, a thread or doctest's runner starts."""
     return isinstance(item, _Frame) and (
-        item.file == "<frozen runpy>" or item.place in {_RUNNER, _THREAD}
+        item.file in _PROCESS_STARTS or item.place in {_RUNNER, _THREAD}
     )
 
 

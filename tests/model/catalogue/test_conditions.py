@@ -118,3 +118,21 @@ def test_an_example_for_other_versions_neither_passes_nor_fails_its_entry() -> N
     entry = _entry(OLD_AND_NEW)
     assert entry_status(entry, [set_aside, evidence]) is EntryStatus.UNREACHABLE
     assert entry_status(entry, [set_aside]) is EntryStatus.NOT_RUN
+
+
+def test_a_platform_clause_holds_on_the_devices_it_names() -> None:
+    tpu_only, not_cpu = parse_conditions("platform == tpu"), parse_conditions("platform != cpu")
+
+    assert holds(tpu_only, {"platform": "tpu"})
+    assert not holds(tpu_only, {"platform": "cpu"})
+    assert not holds(tpu_only, {})  # no device known: nothing device-bound holds
+    assert holds(not_cpu, {"platform": "gpu"})
+    assert not holds(not_cpu, {"platform": "cpu"})
+    assert describe(parse_conditions("platform == TPU, flax >= 0.12")) == (
+        "platform == tpu and flax >= 0.12"
+    )
+
+
+def test_a_platform_takes_only_equality() -> None:
+    with pytest.raises(ConditionError, match="platform takes == or !="):
+        parse_conditions("platform >= tpu")

@@ -55,9 +55,11 @@ def test_published_traceback_drops_the_runner_and_names_files_in_their_roots() -
 
 _RECORDED = f"""\
 Traceback (most recent call last):
-  File "<frozen runpy>", line 198, in _run_module_as_main
-  File "/tmp/build/1007825403.py", line 1, in <module>
-    __import__('entry_process').start('/tmp/build/notebooks', '/tmp/build/a.log')
+  File "<string>", line 1, in <module>
+  File "/usr/lib/python3.11/multiprocessing/forkserver.py", line 274, in main
+    code = _serve_one(child_r, fds,
+  File "{VENV}/flax_errors_ext/execution/runs/runner.py", line 312, in _serve
+    run_entry(job, connection.send)
   File "<doctest m.E[1]>", line 3, in <module>
     noise = jax.random.normal(key, (3,))
 m.E: first used at the above location
