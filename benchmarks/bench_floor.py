@@ -27,12 +27,13 @@ from typing import TYPE_CHECKING
 
 from flax_errors_ext.cli.project import DEFAULT_MODULES
 from flax_errors_ext.execution.catalogue.modules import load_module
-from flax_errors_ext.execution.runs.run import default_jobs, entry_job, entry_pool, run_versions
+from flax_errors_ext.execution.runs.run import default_jobs, entry_pool, run_versions
 from flax_errors_ext.execution.session import ExecutionOptions, Session
 from flax_errors_ext.model.config import CatalogueConfig
+from flax_errors_ext.model.runs.jobs import entry_job
 
 if TYPE_CHECKING:
-    from flax_errors_ext.execution.runs.runner import EntryJob
+    from flax_errors_ext.model.runs.jobs import EntryJob
 
 
 def main() -> None:

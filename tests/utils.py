@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 import json
 import shutil
@@ -9,11 +10,11 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext import uninstall
 from flax_errors_ext.execution.catalogue.modules import load_module
-from flax_errors_ext.execution.runs.in_process import run_here
+from flax_errors_ext.execution.runs.runner import Runner
 from flax_errors_ext.execution.runs.versions import installed_versions
 from flax_errors_ext.model.catalogue.records import StatementRun
+from flax_errors_ext.model.runs.jobs import entry_job
 
 if TYPE_CHECKING:
     from flax_errors_ext.model.catalogue.records import ErrorEntry, Example
@@ -77,12 +78,10 @@ def entry(catalogue: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 def run_in_process(entry: ErrorEntry, example: Example) -> list[StatementRun]:
-    """Run one example here, as doctest would, in a fresh namespace."""
-    try:
-        records = run_here(entry.qualname, example.statements)
-    finally:
-        uninstall()  # JitPytreeError's examples install the hook
-    return [StatementRun.from_json(record) for record in records]
+    """Run one example in a process of its own, as a build runs an entry's examples."""
+    job = entry_job(dataclasses.replace(entry, examples=(example,)), None)
+    done = Runner(timeout=120).run(job)
+    return [StatementRun.from_json(record) for record in done.examples.get(0, [])]
 
 
 def process_ends(pid: int, within: float) -> bool:

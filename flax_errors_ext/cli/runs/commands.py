@@ -20,13 +20,7 @@ from typing import TYPE_CHECKING, Any
 from flax_errors_ext.cli.parser import ExitCode
 from flax_errors_ext.cli.runs import source_files
 from flax_errors_ext.cli.selection import load, select
-from flax_errors_ext.execution.runs.run import (
-    EntryOutcome,
-    completed,
-    default_jobs,
-    entry_pool,
-    submit_module,
-)
+from flax_errors_ext.execution.runs.run import completed, default_jobs, entry_pool, submit_module
 from flax_errors_ext.execution.session import ExecutionOptions, Session
 from flax_errors_ext.model.runs import update as rewrite
 from flax_errors_ext.model.runs.entry_record import entry_status
@@ -46,6 +40,7 @@ if TYPE_CHECKING:
     from flax_errors_ext.cli.selection import Selection
     from flax_errors_ext.model.catalogue.records import Location
     from flax_errors_ext.model.runs.fingerprint import Fingerprint
+    from flax_errors_ext.model.runs.outcomes import EntryOutcome
 
 
 @dataclasses.dataclass(frozen=True)

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any
 from flax_errors_ext.execution.runs.run import check_module
 
 if TYPE_CHECKING:
-    from flax_errors_ext.execution.runs.run import EntryOutcome, RunSettings
+    from flax_errors_ext.execution.runs.run import RunSettings
     from flax_errors_ext.model.catalogue.discover import ErrorModule
+    from flax_errors_ext.model.runs.outcomes import EntryOutcome
 
 
 @dataclasses.dataclass(frozen=True, repr=False)

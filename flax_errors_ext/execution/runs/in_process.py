@@ -38,10 +38,9 @@ from typing import TYPE_CHECKING, Any
 from flax_errors_ext.model.runs.output_limit import cut, fit
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable
 
-    from flax_errors_ext.execution.runs.runner import EntryJob
-    from flax_errors_ext.model.catalogue.records import Statement
+    from flax_errors_ext.model.runs.jobs import EntryJob
 
 PACKAGES = ("jax", "jaxlib", "flax")
 """The packages whose behaviour the catalogue records, by their installed versions."""
@@ -101,28 +100,6 @@ def _import_quietly(module: str) -> None:
     """
     with contextlib.suppress(Exception):
         importlib.import_module(module)
-
-
-def run_here(
-    name: str,
-    statements: Sequence[Statement],
-    namespace: dict[str, Any] | None = None,
-    *,
-    output_limit: int | None = None,
-) -> list[dict[str, Any]]:
-    """Run every statement of ``statements`` not marked ``+SKIP``; one record each.
-
-    For a caller that runs statements in its own process (a test that needs an
-    error raised here). ``namespace``: the globals they start from (none if None).
-    """
-    chosen = [(number, s.source) for number, s in enumerate(statements) if not s.skip]
-    return run_statements(
-        name,
-        len(statements),
-        chosen,
-        {} if namespace is None else namespace,
-        output_limit=output_limit,
-    )
 
 
 class _Recorder(doctest.OutputChecker):

@@ -14,44 +14,36 @@ text in its process, which then keeps what that text matches in the whole output
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import dataclasses
-import functools
-import json
 import os
 import traceback
-import zlib
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.execution.runs.file_states import SourceStates
 from flax_errors_ext.execution.runs.probe import source_hash
-from flax_errors_ext.execution.runs.runner import EntryJob, ExampleJob, Runner
+from flax_errors_ext.execution.runs.runner import Runner
 from flax_errors_ext.execution.runs.store import RunStore, key
 from flax_errors_ext.execution.runs.versions import installed_versions
 from flax_errors_ext.model.catalogue.conditions import PLATFORM, describe, versions_named
-from flax_errors_ext.model.catalogue.records import StatementRun, Verdict
-from flax_errors_ext.model.runs.entry_record import entry_record
+from flax_errors_ext.model.catalogue.records import Verdict
 from flax_errors_ext.model.runs.fingerprint import Device, code_hash
-from flax_errors_ext.model.runs.judge import judge, statement_flags
-from flax_errors_ext.model.runs.loaded_files import LoadedFile
-from flax_errors_ext.model.runs.output_limit import DEFAULT_LIMIT, is_cut
+from flax_errors_ext.model.runs.jobs import cut_and_drifted, entry_job
+from flax_errors_ext.model.runs.judge import judge
+from flax_errors_ext.model.runs.outcomes import EntryOutcome, Execution
+from flax_errors_ext.model.runs.output_limit import DEFAULT_LIMIT
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Iterator, Sequence
+    from collections.abc import Callable, Iterator, Sequence
     from pathlib import Path
 
     from flax_errors_ext.execution.runs.runner import RawRun
     from flax_errors_ext.model.catalogue.discover import ErrorModule
-    from flax_errors_ext.model.catalogue.records import (
-        ErrorEntry,
-        Example,
-        ExampleResult,
-        Statement,
-    )
-    from flax_errors_ext.model.runs.entry_record import EntryRecord
+    from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, ExampleResult
     from flax_errors_ext.model.runs.fingerprint import Fingerprint
+    from flax_errors_ext.model.runs.jobs import EntryJob
+    from flax_errors_ext.model.runs.loaded_files import LoadedFile
 
 
 def _besides(loaded: tuple[LoadedFile, ...], module: ErrorModule) -> list[LoadedFile]:
@@ -108,41 +100,6 @@ class RunSettings:
         object.__setattr__(self, "store", None)
 
 
-@dataclasses.dataclass(frozen=True)
-class Execution:
-    """What running (or looking up) one entry produced."""
-
-    runs: tuple[tuple[StatementRun, ...] | None, ...]
-    """Per example, the statements' records; None where the example never finished."""
-    failure: Verdict | None = None
-    """TIMED_OUT or CRASHED when the entry's process did not run to the end."""
-    failure_detail: str = ""
-    failure_log: str = ""
-    """The process's last words, or the traceback of our own error that stopped it."""
-    executed: bool = False
-    """True if its process ran now; False if the records came from the cache."""
-    seconds: float = 0.0
-    device: Device | None = None
-    """Where the examples ran; None if unknown (not run, or the process could not tell)."""
-    versions: dict[str, str] = dataclasses.field(default_factory=dict)
-    loaded: tuple[LoadedFile, ...] = ()
-    """Every file the process had loaded code from when the examples were done."""
-
-    @classmethod
-    def of(cls, examples: dict[int, Any], finish: dict[str, Any] | None, total: int) -> Execution:
-        """The records of a run (now, or when it was kept) for an entry of ``total`` examples."""
-        finish = finish or {}
-        return cls(
-            runs=tuple(
-                tuple(StatementRun.from_json(s) for s in examples[i]) if i in examples else None
-                for i in range(total)
-            ),
-            device=Device.from_json(finish.get("device")),
-            versions=finish.get("versions", {}),
-            loaded=unpack_loaded(finish.get("loaded")),
-        )
-
-
 _FAILURES = {"timed out": Verdict.TIMED_OUT, "crashed": Verdict.CRASHED}
 
 
@@ -182,54 +139,6 @@ def _ran(raw: RawRun, total: int, store: RunStore | None, name: str) -> Executio
     if store is not None:
         store.put(name, raw)
     return done
-
-
-def unpack_loaded(packed: Any) -> tuple[LoadedFile, ...]:
-    """The files :func:`~.in_process.loaded_files` packed; () if none."""
-    return _unpacked(packed) if isinstance(packed, str) else ()
-
-
-_shared_files: dict[tuple[Any, ...], LoadedFile] = {}
-"""Every loaded file read in this process, once: most entries of a build loaded the
-same files, and the environment Sphinx pickles then holds each once."""
-
-
-@functools.lru_cache(maxsize=256)
-def _unpacked(packed: str) -> tuple[LoadedFile, ...]:
-    """The files packed in ``packed``, unpacked once per distinct list."""
-    try:
-        items = json.loads(zlib.decompress(base64.b64decode(packed)))
-        return tuple(_shared_files.setdefault(tuple(i), LoadedFile.from_json(i)) for i in items)
-    except (TypeError, ValueError, zlib.error):
-        return ()
-
-
-@dataclasses.dataclass(frozen=True)
-class EntryOutcome:
-    """An entry, how its notebook ran, and the verdict on each of its examples."""
-
-    entry: ErrorEntry
-    execution: Execution
-    results: tuple[ExampleResult, ...]
-
-    def record(self, fingerprint: Fingerprint) -> EntryRecord:
-        """The entry's ``errors.json`` record.
-
-        The device is the one the kernel saw; a kernel whose examples never
-        imported jax reports none, so the build's own probe stands in for it, and
-        the page reads the same whether that kernel was forked from the warm
-        server (which imported jax) or started cold.
-        """
-        device = self.execution.device
-        if device is None and self.execution.runs and isinstance(fingerprint.device, Device):
-            device = fingerprint.device
-        return entry_record(
-            self.entry,
-            self.results,
-            executed=self.execution.executed,
-            device=device,
-            versions=self.execution.versions or fingerprint.version_map,
-        )
 
 
 def check_module(
@@ -392,7 +301,7 @@ class _ModuleChecker:
         if not entry.examples:
             return EntryOutcome(entry, Execution(runs=()), ())
         outcome = self._run(entry, frozenset())
-        documented = _cut_and_drifted(outcome)
+        documented = cut_and_drifted(outcome)
         if not documented:
             return outcome
         again = self._run(entry, documented)
@@ -430,56 +339,6 @@ class _ModuleChecker:
         return EntryOutcome(entry, execution, results)
 
 
-def entry_job(
-    entry: ErrorEntry,
-    module: str | None,
-    import_paths: tuple[str, ...] = (),
-    output_limit: int | None = DEFAULT_LIMIT,
-    documented: Collection[int] = (),
-) -> EntryJob:
-    """What ``entry``'s process runs: each example's statements, numbered as doctest does.
-
-    ``documented``: the numbers of the statements whose documented text goes along,
-    so that their cut output keeps its verdict (see
-    :func:`~flax_errors_ext.model.runs.output_limit.fit`). Another project's example
-    runs in its module's namespace, as doctest would run it there.
-    """
-    examples = []
-    for example, numbered in zip(entry.examples, _number_statements(entry), strict=True):
-        texts = tuple(
-            (n, (s.exc_msg if s.exc_msg is not None else s.want, statement_flags(s)))
-            for n, s in numbered
-            if n in documented and not s.skip
-        )
-        examples.append(
-            ExampleJob(
-                statements=tuple((n, s.source) for n, s in numbered if not s.skip),
-                documented=texts,
-                module_namespace=None if example.kind.ours else entry.module,
-            )
-        )
-    total = sum(len(example.statements) for example in entry.examples)
-    return EntryJob(entry.qualname, total, tuple(examples), module, import_paths, output_limit)
-
-
-def statement_numbers(entry: ErrorEntry) -> list[list[int]]:
-    """Per example, the doctest numbers of its statements that run (not skipped).
-
-    They line up with an example's records: one record per statement that runs.
-    """
-    return [[n for n, s in example if not s.skip] for example in _number_statements(entry)]
-
-
-def _number_statements(entry: ErrorEntry) -> list[list[tuple[int, Statement]]]:
-    """Number statements across the whole docstring, as doctest does."""
-    numbered: list[list[tuple[int, Statement]]] = []
-    n = 0
-    for example in entry.examples:
-        numbered.append([(n + i, s) for i, s in enumerate(example.statements)])
-        n += len(example.statements)
-    return numbered
-
-
 def run_versions(fingerprint: Fingerprint, entry: ErrorEntry) -> dict[str, str]:
     """The versions an entry's ``:holds for:`` lines are read against.
 
@@ -500,28 +359,3 @@ def set_aside(example: Example, versions: dict[str, str]) -> ExampleResult:
         f"this run has {versions_named(example.holds_for, versions)}"
     )
     return judge(example, None, Verdict.OTHER_VERSIONS, detail)
-
-
-def _cut_and_drifted(outcome: EntryOutcome) -> frozenset[int]:
-    """The numbers of the cut statements of each example that drifted at a cut one.
-
-    A drifted verdict on a cut text may be the cut's doing; a passing one never is.
-    """
-    found: set[int] = set()
-    for result, runs, numbers in zip(
-        outcome.results, outcome.execution.runs, statement_numbers(outcome.entry), strict=True
-    ):
-        if result.verdict is not Verdict.DRIFTED or runs is None:
-            continue
-        cut = {
-            n: s.location
-            for n, s, run in zip(numbers, result.example.statements_run, runs, strict=False)
-            if _is_cut(run)
-        }
-        if result.failed_at in cut.values():
-            found.update(cut)
-    return frozenset(found)
-
-
-def _is_cut(run: StatementRun) -> bool:
-    return is_cut(run.exc_msg if run.exc_msg is not None else run.got)

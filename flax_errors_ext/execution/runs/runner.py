@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.runs.fingerprint import Device, ProbeError
+from flax_errors_ext.model.runs.jobs import EntryJob
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -55,31 +56,6 @@ PROBE = "flax-errors.device-probe"
 
 LOG_TAIL = 4000
 """Characters of a crashed process's log kept as its last words."""
-
-
-@dataclasses.dataclass(frozen=True)
-class ExampleJob:
-    """One example's statements, as doctest numbers them in the docstring."""
-
-    statements: tuple[tuple[int, str], ...]
-    documented: tuple[tuple[int, tuple[str, int]], ...] = ()
-    """Texts that cut outputs must keep (:func:`~.in_process.run_statements`)."""
-    module_namespace: str | None = None
-    """Another project's example runs in a copy of its module's namespace."""
-
-
-@dataclasses.dataclass(frozen=True)
-class EntryJob:
-    """What an entry's process runs: the whole of it, and so the cache's key."""
-
-    qualname: str
-    total: int
-    """How many statements the docstring has."""
-    examples: tuple[ExampleJob, ...]
-    module: str | None = None
-    """The catalogued module, imported before the examples run."""
-    import_paths: tuple[str, ...] = ()
-    output_limit: int | None = None
 
 
 @dataclasses.dataclass(frozen=True)

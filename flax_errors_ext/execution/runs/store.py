@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from flax_errors_ext.execution.runs.runner import EntryJob, RawRun
+    from flax_errors_ext.execution.runs.runner import RawRun
     from flax_errors_ext.model.runs.fingerprint import Fingerprint
+    from flax_errors_ext.model.runs.jobs import EntryJob
 
 FOLDER = "flax-errors"
 """The store's folder inside the execution cache's."""

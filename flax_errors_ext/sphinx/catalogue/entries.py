@@ -56,8 +56,8 @@ if TYPE_CHECKING:
     from sphinx.domains.python import PythonDomain
 
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
-    from flax_errors_ext.execution.runs.run import EntryOutcome
     from flax_errors_ext.model.catalogue.records import ErrorEntry, Prose
+    from flax_errors_ext.model.runs.outcomes import EntryOutcome
 
 
 def signature_only(

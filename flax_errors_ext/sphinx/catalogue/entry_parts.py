@@ -26,9 +26,9 @@ from flax_errors_ext.sphinx.state import error_record, see_also_placeholder
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from flax_errors_ext.execution.runs.run import EntryOutcome
     from flax_errors_ext.model.catalogue.records import ErrorEntry, FormatProblem
     from flax_errors_ext.model.runs.entry_record import EntryRecord
+    from flax_errors_ext.model.runs.outcomes import EntryOutcome
     from flax_errors_ext.sphinx.extras import EntryExtras
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
-from flax_errors_ext.execution.runs.run import EntryOutcome, Execution
 from flax_errors_ext.model.catalogue.discover import ErrorModule
 from flax_errors_ext.model.catalogue.records import ErrorEntry, Location
+from flax_errors_ext.model.runs.outcomes import EntryOutcome, Execution
 
 
 def _run(entries: int) -> ModuleRun:

@@ -1,47 +1,45 @@
-"""Statements run in this process, as an entry's process runs them."""
+"""Statements run as an entry's process runs them: doctest's runner, one record each."""
 
 from __future__ import annotations
 
-import doctest
-
-from flax_errors_ext.execution.runs.in_process import run_here
-from flax_errors_ext.model.catalogue.records import Location, Statement, StatementRun
-
-HERE = Location("pkg/errors.py", 1)
+from flax_errors_ext.execution.runs.in_process import run_statements
+from flax_errors_ext.model.catalogue.records import StatementRun
 
 
-def _statement(source: str, *, skip: bool = False) -> Statement:
-    options = ((doctest.SKIP, True),) if skip else ()
-    return Statement(source, "", None, HERE, options)
-
-
-def test_a_statement_marked_skip_does_not_run_and_has_no_record() -> None:
-    statements = [
-        _statement("x = 1\n"),
-        _statement("x = 2\n", skip=True),
-        _statement("print(x)\n"),
+def _run(*sources: str, **options: object) -> list[StatementRun]:
+    chosen = list(enumerate(sources))
+    return [
+        StatementRun.from_json(r)
+        for r in run_statements("pkg.errors.E", len(sources), chosen, **options)  # type: ignore[arg-type]
     ]
 
-    records = [StatementRun.from_json(r) for r in run_here("pkg.errors.E", statements)]
+
+def test_statements_not_chosen_do_not_run_and_have_no_record() -> None:
+    records = [
+        StatementRun.from_json(r)
+        for r in run_statements("pkg.errors.E", 3, [(0, "x = 1\n"), (2, "print(x)\n")], {})
+    ]
 
     assert [r.got for r in records] == ["", "1\n"]
 
 
 def test_statements_start_from_the_globals_given_and_share_theirs() -> None:
-    statements = [_statement("y = z + 1\n"), _statement("raise ValueError(y)\n")]
-
-    records = [StatementRun.from_json(r) for r in run_here("pkg.errors.E", statements, {"z": 2})]
+    records = _run("y = z + 1\n", "raise ValueError(y)\n", namespace={"z": 2})
 
     assert records[0].exc_msg is None
     assert records[1].exc_type == "ValueError"
     assert "ValueError: 3" in str(records[1].exc_msg)
 
 
-def test_an_output_over_the_limit_is_cut_as_an_entry_process_cuts_it() -> None:
-    statements = [_statement("print('a' * 5000)\n")]
+def test_a_traceback_names_the_statement_as_doctest_does() -> None:
+    (record,) = _run("1 / 0\n", namespace={})
 
-    whole = StatementRun.from_json(run_here("pkg.errors.E", statements)[0])
-    cut = StatementRun.from_json(run_here("pkg.errors.E", statements, output_limit=200)[0])
+    assert "<doctest pkg.errors.E[0]>" in record.transcript
+
+
+def test_an_output_over_the_limit_is_cut_as_an_entry_process_cuts_it() -> None:
+    (whole,) = _run("print('a' * 5000)\n", namespace={})
+    (cut,) = _run("print('a' * 5000)\n", namespace={}, output_limit=200)
 
     assert len(whole.got) == 5001
     assert len(cut.got) < 1000

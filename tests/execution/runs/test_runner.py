@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from flax_errors_ext.execution.runs.runner import EntryJob, ExampleJob, Runner
+from flax_errors_ext.execution.runs.runner import Runner
 from flax_errors_ext.model.runs.fingerprint import Device
+from flax_errors_ext.model.runs.jobs import EntryJob, ExampleJob
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -19,7 +19,7 @@ def test_the_runs_platform_is_the_probed_devices() -> None:
     entry = type("Entry", (), {"examples": (_example("platform == tpu"),)})()
     on_tpu = Fingerprint.of({"jax": "0.10.2"}, Device("tpu", "TPU v5 lite", 1), {})
 
-    assert run_versions(on_tpu, entry)["platform"] == "tpu"  # type: ignore[arg-type]
+    assert run_versions(on_tpu, entry)["platform"] == "tpu"
 
 
 def test_here_the_platform_is_jaxs_default_backend_asked_only_when_named() -> None:

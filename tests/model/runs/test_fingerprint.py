@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from flax_errors_ext.execution.catalogue.modules import load_module
-from flax_errors_ext.execution.runs.run import entry_job
 from flax_errors_ext.execution.runs.store import key
 from flax_errors_ext.model.runs.fingerprint import Device, Fingerprint, ProbeError, code_hash
+from flax_errors_ext.model.runs.jobs import entry_job
 
 BASE = Fingerprint.of({"jax": "1"}, Device("cpu", "cpu", 1), {"m": "a"})
 

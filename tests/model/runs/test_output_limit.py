@@ -9,10 +9,10 @@ import pytest
 
 from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.execution.runs.in_process import run_statements
-from flax_errors_ext.execution.runs.run import entry_job, statement_numbers
 from flax_errors_ext.execution.runs.store import key
 from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.model.runs.fingerprint import Device, Fingerprint
+from flax_errors_ext.model.runs.jobs import entry_job, statement_numbers
 from flax_errors_ext.model.runs.judge import OPTION_FLAGS
 from flax_errors_ext.model.runs.output_limit import DEFAULT_LIMIT, cut, fit, is_cut
 

@@ -1,7 +1,7 @@
 """Another run of the catalogue, read from its ``errors.json`` document.
 
 A run on another machine (a GPU box: ``flax-errors check --json`` there, or
-``tools/other_runs/device_runner.py``) or of another kind here (eight CPU
+``python -m flax_errors_ext check --json`` from a checkout) or of another kind here (eight CPU
 devices, through ``XLA_FLAGS``) is an ``errors.json`` document. The site lists
 such documents (``flax_errors_device_runs``); :func:`parse_run` reads one into a
 :class:`DeviceRun`, refusing with the file's name what it cannot read, and
