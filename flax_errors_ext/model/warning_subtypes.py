@@ -40,7 +40,7 @@ class WarningSubtype(enum.StrEnum):
     RAISED = "raised", "A statement that documents no traceback raised (a good example failing)."
     TOO_LOOSE = "too-loose", "The documented error text, ``...`` aside, checks almost nothing."
     TIMED_OUT = "timed-out", "An example ran past ``flax_errors_timeout``."
-    CRASHED = "crashed", "The kernel died, or could not run the example."
+    CRASHED = "crashed", "The process running the examples died, or could not run them."
     UPSTREAM = (
         "upstream",
         "An example of another project's docstring failed (see ``flax_errors_upstream``).",

@@ -132,7 +132,7 @@ def joined_files(lists: Sequence[tuple[LoadedFile, ...]]) -> frozenset[LoadedFil
     """The files of ``lists`` as one set, the same set for every page that got the same lists.
 
     The runs of a build mostly share one list of a thousand files or more (see
-    :func:`~flax_errors_ext.execution.runs.execute.unpack_loaded`): joined once, it
+    :func:`~flax_errors_ext.model.runs.outcomes.unpack_loaded`): joined once, it
     is hashed once rather than per page, and the pickled environment holds it once.
     The lists are kept beside their identities, so that a new list at a reused
     address is never taken for an old one.

@@ -42,6 +42,6 @@ class ModuleRun:
 
 
 def run_module(module: ErrorModule, settings: RunSettings, *, jobs: int) -> ModuleRun:
-    """Run (or fetch from the cache) every entry of ``module``, ``jobs`` kernels at once."""
+    """Run (or fetch from the cache) every entry of ``module``, ``jobs`` processes at once."""
     outcomes = check_module(module, settings, settings.sources(), jobs=jobs)
     return ModuleRun(module, tuple(outcomes))

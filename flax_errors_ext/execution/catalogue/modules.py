@@ -113,7 +113,7 @@ def load_messages(
     """Read a group of message entries: its catalogue files, nothing imported.
 
     Its examples import the library they document as the project does: from the
-    ``project`` folder (``conf.py``'s, which its kernels get on ``sys.path``, as a
+    ``project`` folder (``conf.py``'s, which its entries' processes get on ``sys.path``, as a
     module's get the folder it is imported from), else as installed.
 
     Raises:

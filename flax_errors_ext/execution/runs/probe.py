@@ -48,7 +48,7 @@ def source_hash(path: str | Path) -> str:
 
 
 def runtime_hashes() -> dict[str, str]:
-    """Docstring-free hashes of our own code that runs in the kernel, by module."""
+    """Docstring-free hashes of our own code that runs in an entry's process, by module."""
     hashes = {}
     for name in RUNTIME_MODULES:
         spec = importlib.util.find_spec(name)

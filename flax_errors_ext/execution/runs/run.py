@@ -56,7 +56,7 @@ def _besides(loaded: tuple[LoadedFile, ...], module: ErrorModule) -> list[Loaded
 
     def is_own(path: str) -> bool:
         # Resolving links takes system calls: only for a file of that name. Every
-        # file the kernel loaded is listed (all of jax's and flax's): the ending first.
+        # file the process loaded is listed (all of jax's and flax's): the ending first.
         return path == own or (path.endswith(ending) and os.path.realpath(path) == own)
 
     return [f for f in loaded if not is_own(f.path)]
@@ -260,7 +260,7 @@ class _ModuleChecker:
         return True
 
     def check(self, entry: ErrorEntry) -> EntryOutcome:
-        """Run the examples that hold for the kernel's versions; set the others aside.
+        """Run the examples that hold for the run's versions; set the others aside.
 
         Whatever goes wrong in running them (the execution cache's database, the
         notebook's folder) is this entry's crash, said on its page, never an
@@ -287,7 +287,7 @@ class _ModuleChecker:
         held = tuple(example for example in entry.examples if example.holds(versions))
         if len(held) == len(entry.examples):
             return self._check_held(entry)
-        # The examples for other versions never reach the kernel; each keeps its place.
+        # The examples for other versions never run; each keeps its place.
         outcome = self._check_held(dataclasses.replace(entry, examples=held))
         verdicts = iter(outcome.results)
         results = tuple(

@@ -85,7 +85,7 @@ class Verdict(enum.StrEnum):
     it would accept any wording, so drift could never be caught."""
     TIMED_OUT = "timed-out"
     CRASHED = "crashed"
-    """The kernel died (``os._exit``, a segfault) or could not run the example."""
+    """The process running the examples died (``os._exit``, a segfault) or could not run them."""
     NOT_RUN = "not-run"
     """Execution is off, or an earlier example of the entry ended the run."""
     OTHER_VERSIONS = "other-versions"
@@ -297,7 +297,7 @@ class ErrorEntry:
 
 @dataclasses.dataclass(frozen=True)
 class StatementRun:
-    """What one statement did in the kernel, as doctest would have seen it."""
+    """What one statement did in the entry's process, as doctest would have seen it."""
 
     got: str
     exc_type: str | None = None
@@ -308,7 +308,7 @@ class StatementRun:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> StatementRun:
-        """Read the record the kernel emitted."""
+        """Read the record the entry's process sent."""
         return cls(
             got=str(data.get("got", "")),
             exc_type=data.get("exc_type"),

@@ -102,7 +102,7 @@ class EntryRecord:
     summary: str
     status: EntryStatus
     executed: bool
-    """Whether a kernel ran its examples now (not the cache)."""
+    """Whether its examples ran now (not from the cache)."""
     device: Device | None
     versions: tuple[tuple[str, str], ...]
     problems: tuple[ProblemRecord, ...]

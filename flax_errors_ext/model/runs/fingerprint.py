@@ -18,7 +18,7 @@ from typing import Any
 
 @dataclasses.dataclass(frozen=True)
 class Device:
-    """The JAX devices a kernel sees."""
+    """The JAX devices an entry's process sees."""
 
     platform: str
     device_kind: str

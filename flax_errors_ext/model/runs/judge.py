@@ -35,7 +35,7 @@ def judge(
     failure_detail: str = "",
     failure_log: str = "",
 ) -> ExampleResult:
-    """The verdict on ``example`` given the kernel's records of its statements.
+    """The verdict on ``example`` given the records of its statements.
 
     Args:
         example: The documented example.

@@ -3,7 +3,7 @@
 The execution cache keys an entry on its code, the versions, the device and our own
 runtime sources; but an error's message may be built anywhere: a helper module of
 the project, an editable install of Flax whose version string never changes. So
-each run also records every file its kernel had loaded (:class:`LoadedFile`), and
+each run also records every file its process had loaded (:class:`LoadedFile`), and
 a later run is trusted only while none of them changed.
 
 Changed means: its size or modification time differs, and (for Python source,
@@ -44,7 +44,7 @@ class LoadedFile:
 
     @classmethod
     def from_json(cls, data: Any) -> LoadedFile:
-        """Read the ``[path, size, mtime_ns]`` triple a kernel published."""
+        """Read the ``[path, size, mtime_ns]`` triple an entry's process sent."""
         path, size, mtime_ns = data
         return cls(str(path), int(size), int(mtime_ns))
 

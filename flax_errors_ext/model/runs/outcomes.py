@@ -71,10 +71,8 @@ class EntryOutcome:
     def record(self, fingerprint: Fingerprint) -> EntryRecord:
         """The entry's ``errors.json`` record.
 
-        The device is the one the kernel saw; a kernel whose examples never
-        imported jax reports none, so the build's own probe stands in for it, and
-        the page reads the same whether that kernel was forked from the warm
-        server (which imported jax) or started cold.
+        The device is the one the entry's process saw; where it reported none
+        (it timed out or crashed first), the build's own probe stands in for it.
         """
         device = self.execution.device
         if device is None and self.execution.runs and isinstance(fingerprint.device, Device):

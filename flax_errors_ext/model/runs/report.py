@@ -32,7 +32,7 @@ def errors_document(
 
     Args:
         records: Every entry's record.
-        executed: Dotted names of the entries whose examples a kernel ran in this
+        executed: Dotted names of the entries whose examples ran in this
             build (the rest were not read again, or came from the cache).
         roots: Folders the records' sources are written relative to: an installed
             package's file as ``flax/errors.py``, a project's file relative to

@@ -6,7 +6,7 @@ order and, with ``-j``, by several processes. So every module's entry pages are
 known when the build opens (discovered then, or kept from the last build while
 nothing they came from has changed), and the modules whose
 pages will be read are run before the reading starts, every entry of a module at
-once (its kernels side by side), in the main process: each page then renders from
+once (their processes side by side), in the main process: each page then renders from
 that one run, and a ``-j`` reader inherits it instead of running it again.
 """
 
