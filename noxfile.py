@@ -30,8 +30,8 @@ LOCK_FILES = {
 }
 """The committed constraints of each stack (``nox -s lock`` writes them)."""
 nox.options.error_on_missing_interpreters = False
-# uv does not compile bytecode on install (pip does): without it every process, and
-# every kernel, would compile jax and flax on each import (docs/guide/performance.md).
+# uv does not compile bytecode on install (pip does): without it every process, an
+# entry's among them, would compile jax and flax on each import (docs/guide/performance.md).
 os.environ.setdefault("UV_COMPILE_BYTECODE", "1")
 # Doctrees beside the HTML, not in it: they hold the build machine's paths.
 # .readthedocs.yaml runs the same build (tests/test_hosting.py keeps them in step).
@@ -60,13 +60,13 @@ def tests(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON, venv_backend="uv")
 def tests_lowest(session: nox.Session) -> None:
-    """The Sphinx test roots and the tests that start no kernel, on the lowest versions."""
+    """The Sphinx test roots and the tests that run no example, on the lowest versions."""
     # Every extra named: uv takes an extra's own extras (test's site, site's docs) as
     # indirect, and would not hold them at their lower bounds.
     session.install("--resolution=lowest-direct", "-e", ".[test,site,docs,redirects,hook]")
     # tests/old_sphinx_testing.py (a conftest plugin) gives the old Sphinx the test
     # fixtures of Sphinx 8.2 and later, which the tests are written for.
-    session.run("pytest", "-m", "sphinx or not kernels", *session.posargs)
+    session.run("pytest", "-m", "sphinx or not examples", *session.posargs)
 
 
 @nox.session(python=PYTHON)

@@ -68,16 +68,16 @@ def page(browser: Browser) -> Iterator[Page]:
     yield from watched_tab(browser, width=PAGE_WIDTH, height=PAGE_HEIGHT)
 
 
-_KERNEL_FIXTURES = {"app", "make_app"}
-"""Sphinx test apps: their builds run the root's examples in kernels."""
+_RUNNING_FIXTURES = {"app", "make_app"}
+"""Sphinx test apps: their builds run the root's examples."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark every test that builds a Sphinx test root as one that starts kernels.
+    """Mark every test that builds a Sphinx test root as one that runs examples.
 
-    Modules and tests that start kernels otherwise mark themselves; ``-m "not
-    kernels"`` then runs the fast unit tests alone.
+    Modules and tests that run examples otherwise mark themselves; ``-m "not
+    examples"`` then runs the fast unit tests alone.
     """
     for item in items:
-        if _KERNEL_FIXTURES & set(getattr(item, "fixturenames", ())):
-            item.add_marker(pytest.mark.kernels)
+        if _RUNNING_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.examples)

@@ -43,7 +43,7 @@ PHONE_WIDTH, PHONE_HEIGHT = 390, 844
 ROOT = Path(__file__).parents[1]
 
 pytestmark = [
-    pytest.mark.kernels,
+    pytest.mark.examples,
     NEEDS_CHROMIUM,
 ]
 

@@ -22,7 +22,7 @@ from flax_errors_ext.model.config.module_spec import KNOWN_MODULES
 from flax_errors_ext.model.runs.judge import judge
 from tests.utils import FLAX, INSTALLED, JAX, OURS, read_catalogue, run_in_process, site_runs
 
-pytestmark = pytest.mark.kernels
+pytestmark = pytest.mark.examples
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator

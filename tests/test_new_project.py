@@ -20,7 +20,7 @@ import pytest
 
 from flax_errors_ext.cli import ExitCode
 
-pytestmark = pytest.mark.kernels
+pytestmark = pytest.mark.examples
 
 PROJECT = Path(__file__).parent / "projects" / "new-user"
 BASE = "https://mylib.example.org/errors"

@@ -190,7 +190,7 @@ def test_pytests_failure_report_shows_the_help(index_file: Path) -> None:
     assert report[section + 1 : section + 3] == list(HELP), done.stdout
 
 
-@pytest.mark.kernels
+@pytest.mark.examples
 def test_a_jupyter_kernel_shows_the_help_in_the_cells_error(index_file: Path) -> None:
     from jupyter_client.manager import start_new_kernel
 

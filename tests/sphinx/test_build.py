@@ -193,7 +193,7 @@ def test_a_damaged_cached_run_is_run_again_and_kept_anew(
     assert _cache_records(app) == 1
 
 
-@pytest.mark.sphinx("html", testroot="kernel-env")
+@pytest.mark.sphinx("html", testroot="process-env")
 def test_the_compilation_cache_is_set_in_the_entries_processes_only(app: SphinxTestApp) -> None:
     if "JAX_COMPILATION_CACHE_DIR" in os.environ:
         pytest.skip("the environment chose a compilation cache, which the build leaves alone")
@@ -218,7 +218,7 @@ def test_a_module_saved_in_latin1_is_read_as_python_reads_it(app: SphinxTestApp)
     assert "le café est fermé" in page(app, "latin1_errors")
 
 
-@pytest.mark.kernels
+@pytest.mark.examples
 def test_an_interrupted_build_stops_its_processes_and_caches_nothing_half_run(
     tmp_path: Path,
 ) -> None:
@@ -322,14 +322,15 @@ def test_example_past_the_timeout(app: SphinxTestApp) -> None:
     assert _cache_records(app) == 0
 
 
-@pytest.mark.sphinx("html", testroot="dead-kernel")
-def test_example_that_kills_its_kernel(app: SphinxTestApp) -> None:
+@pytest.mark.sphinx("html", testroot="dead-process")
+def test_example_that_kills_its_process(app: SphinxTestApp) -> None:
     catalogue = build(app)
     assert app.statuscode == 1
     assert entry(catalogue, "FatalError")["examples"][0]["status"] == "crashed"
     text = warnings(app)
     assert re.search(
-        r"dead_kernel_errors\.py:\d+: WARNING: .*crashed: the process that ran its examples ended",
+        r"dead_process_errors\.py:\d+: WARNING: .*crashed: "
+        r"the process that ran its examples ended",
         text,
     )
     assert "Traceback" not in text

@@ -67,7 +67,8 @@ class SourceStates:
         """Note the content of the Python sources a run just loaded, as they are now.
 
         Once per list: runs that loaded the same files are handed the very same
-        list (see :func:`~flax_errors_ext.model.runs.outcomes.unpack_loaded`), and what is noted of it cannot
+        list (see :func:`~flax_errors_ext.model.runs.outcomes.unpack_loaded`), and what is
+        noted of it cannot
         change within a run (the files' states now are looked at once per run).
         """
         if self._remembered.get(id(files)) is files:

@@ -1,4 +1,4 @@
-"""``flax-errors check`` and ``update``: verdicts, the cache, real kernels and a fake."""
+"""``flax-errors check`` and ``update``: verdicts, the cache, real runs and a fake."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 from tests.cli.console import FAKE, MODULE, run
 
 
-@pytest.mark.kernels
+@pytest.mark.examples
 def test_check_from_a_project_directory_gives_the_sites_verdicts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -60,7 +60,7 @@ def test_check_from_a_project_directory_gives_the_sites_verdicts(
     assert "drifted" in str(verdicts(site))
 
 
-@pytest.mark.kernels
+@pytest.mark.examples
 def test_check_runs_again_when_a_helper_it_loaded_changed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -139,7 +139,7 @@ class AddressError(FlaxError):
 '''
 
 
-@pytest.mark.kernels
+@pytest.mark.examples
 def test_update_does_not_write_text_that_varies_and_proposes_ellipses(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -157,7 +157,7 @@ def test_update_does_not_write_text_that_varies_and_proposes_ellipses(
     assert "updated 0 statement(s) in 0 file(s)" in out
 
 
-@pytest.mark.kernels
+@pytest.mark.examples
 def test_check_twice_fails_on_text_that_varies_unless_documented_with_ellipses(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -199,7 +199,7 @@ def test_check_twice_fails_on_text_that_varies_unless_documented_with_ellipses(
     assert "+varying_errors.AddressError: cannot use run 2" in out
 
 
-# check and update, through real kernels ---------------------------------------------
+# check and update, through real runs ------------------------------------------------
 
 
 def changed_lines(before: str, after: str) -> list[tuple[int, str]]:
@@ -215,7 +215,7 @@ def cache_dir(fake: Path) -> Path:
     return fake.parent / "cache"
 
 
-@pytest.mark.kernels
+@pytest.mark.examples
 def test_check_update_check_round_trip(
     fake: Path, cache_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -260,7 +260,7 @@ def test_check_update_check_round_trip(
     assert "[flax-errors.undocumented] cli_drift_errors.BareError has no examples" in out
 
 
-@pytest.mark.kernels
+@pytest.mark.examples
 def test_check_probes_the_device_once_per_machine(
     fake: Path,
     cache_dir: Path,
@@ -294,10 +294,10 @@ def test_check_an_unknown_name_exits_2(fake: Path, capsys: pytest.CaptureFixture
     assert "did you mean cli_drift_errors.RenamedError?" in err
 
 
-# update without kernels -------------------------------------------------------------
+# update without running examples ---------------------------------------------------
 
 
-def fake_kernels(
+def fake_runs(
     monkeypatch: pytest.MonkeyPatch, *, raises: bool = True, meanwhile: Path | None = None
 ) -> None:
     """Run entries as if the code now said "new" where the docs say "old" or "an old".
@@ -343,7 +343,7 @@ def fake_kernels(
 def test_update_refuses_a_file_edited_while_examples_ran(
     fake: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    fake_kernels(monkeypatch, meanwhile=fake)
+    fake_runs(monkeypatch, meanwhile=fake)
 
     code, out, err = run(capsys, "update", "RenamedError", *MODULE, "--cache-dir", "cache")
 
@@ -356,7 +356,7 @@ def test_update_refuses_a_file_edited_while_examples_ran(
 def test_update_reports_what_it_cannot_fix(
     fake: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    fake_kernels(monkeypatch, raises=False)
+    fake_runs(monkeypatch, raises=False)
 
     code, _, err = run(capsys, "update", *MODULE, "--cache-dir", "cache")
 
@@ -367,7 +367,7 @@ def test_update_reports_what_it_cannot_fix(
     assert changed_lines(FAKE, fake.read_text()) == [(21, "        a new line")]
 
 
-@pytest.mark.kernels
+@pytest.mark.examples
 def test_update_rewrites_a_message_entrys_drifted_text_and_check_names_the_raise_site(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
 
-pytestmark = pytest.mark.kernels
+pytestmark = pytest.mark.examples
 
 PID = "import os; print(os.getpid())\n"
 

@@ -49,7 +49,7 @@ PASTES = tomllib.loads((ROOT / "tests/model/lookup/pastes.toml").read_text("utf-
 """Real errors pasted in public threads: each finds its entry (or, marked ``miss``, none)."""
 
 pytestmark = [
-    pytest.mark.kernels,
+    pytest.mark.examples,
     NEEDS_CHROMIUM,
 ]
 

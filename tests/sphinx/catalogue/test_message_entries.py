@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
     from sphinx.testing.util import SphinxTestApp
 
-pytestmark = pytest.mark.kernels
+pytestmark = pytest.mark.examples
 
 
 def _modified_later(path: Path) -> None:

@@ -25,7 +25,7 @@ Bad example:
 """
 
 
-@pytest.mark.kernels
+@pytest.mark.examples
 def test_the_runner_loads_all_it_uses_of_ours_first_and_nothing_of_jax_or_flax() -> None:
     """In a release's venv our modules must be checked before that release's jax loads."""
     script = str(RELEASE_RUNNER)

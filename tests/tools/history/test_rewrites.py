@@ -373,7 +373,7 @@ def test_the_shipped_history_records_the_rewrites_the_table_makes() -> None:
 # --- the runner, in this interpreter ---
 
 
-@pytest.mark.kernels
+@pytest.mark.examples
 def test_the_runner_runs_an_example_rewritten_and_its_record_says_so() -> None:
     module = runner()
     text = (

@@ -3,6 +3,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 extensions = ["flax_errors_ext"]
-flax_errors_modules = ["kernel_env_errors"]
+flax_errors_modules = ["dead_process_errors"]
 nb_execution_mode = "cache"
+
 exclude_patterns = ["_build"]

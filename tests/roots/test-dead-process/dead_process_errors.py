@@ -1,4 +1,4 @@
-"""An example that kills its kernel."""
+"""An example that kills its process."""
 
 from flax.errors import FlaxError
 
@@ -12,5 +12,5 @@ class FatalError(FlaxError):
       >>> os._exit(3)
       Traceback (most recent call last):
         ...
-      dead_kernel_errors.FatalError: unreachable (...)
+      dead_process_errors.FatalError: unreachable (...)
     """
