@@ -35,11 +35,11 @@ flax_errors_timeout = 120
 # imports jax for them); their verdicts are shown on each entry, never failing the site.
 flax_errors_upstream = "show"
 # Runs of the catalogue on other devices and stacks, set beside this build's own on each
-# entry ("Verified on CPU and on GPU (NVIDIA H200)") and in errors.json: an NVIDIA H200
-# (tools/other_runs/device_runner.py there) and eight CPU devices
+# entry ("Verified on CPU and on TPU v5 lite") and in errors.json: a TPU v5e
+# (`python -m flax_errors_ext check --json --no-cache` there) and eight CPU devices
 # (nox -s devices).
 flax_errors_device_runs = [
-    "flax_errors_ext/history/nvidia-h200.json",
+    "flax_errors_ext/history/tpu-v5-lite.json",
     "flax_errors_ext/history/cpu-8-devices.json",
     # Each stack's run (nox -s lock): a build lists the others' beside its own,
     # worded by their versions ("and with flax 0.12.8, jax 0.10.2").

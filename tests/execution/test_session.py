@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+import pytest
+
 from flax_errors_ext.execution.runs import probe
 from flax_errors_ext.execution.runs.runner import Runner
 from flax_errors_ext.execution.session import ExecutionOptions, Session
@@ -13,8 +15,6 @@ from flax_errors_ext.model.runs.fingerprint import Device
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-    import pytest
 
 
 def _session(tmp_path: Path, **nb: object) -> Session:
@@ -33,29 +33,22 @@ def _probing_as(monkeypatch: pytest.MonkeyPatch, device: Device) -> list[int]:
     return asked
 
 
+@pytest.mark.parametrize(
+    ("device", "reused"),
+    [(Device("tpu", "TPU v5 lite", 1), True), (Device("cpu", "cpu", 1), False)],
+)
 def test_on_an_accelerator_one_process_serves_every_entry(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    device: Device, reused: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _probing_as(monkeypatch, Device("tpu", "TPU v5 lite", 1))
-
+    _probing_as(monkeypatch, device)
     run = _session(tmp_path, mode="cache")
     run.fingerprint()
-    assert run.runner.reuse
     # Known from device.json, in a later run: the same.
     monkeypatch.setattr(probe, "_probed", {})
     again = _session(tmp_path, mode="cache")
     again.fingerprint()
-    assert again.runner.reuse
 
-
-def test_on_the_cpu_each_entry_has_a_process_of_its_own(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    _probing_as(monkeypatch, Device("cpu", "cpu", 1))
-
-    run = _session(tmp_path, mode="cache")
-    run.fingerprint()
-    assert not run.runner.reuse
+    assert run.runner.reuse is again.runner.reuse is reused
 
 
 def test_the_probe_is_asked_once_and_its_answer_kept_beside_the_cache(

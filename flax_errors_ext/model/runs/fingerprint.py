@@ -30,14 +30,17 @@ class Device:
 
     @property
     def label(self) -> str:
-        """``CPU`` or ``GPU (NVIDIA H200)``, for prose; several devices add their count.
+        """``CPU``, ``GPU (NVIDIA H200)`` or ``TPU v5 lite``, for prose; several add their count.
 
-        Eight CPU devices (``XLA_FLAGS=--xla_force_host_platform_device_count=8``)
+        A kind that names its platform already (JAX's ``TPU v5 lite``) is the label
+        itself. Eight CPU devices (``XLA_FLAGS=--xla_force_host_platform_device_count=8``)
         are ``CPU`` with a multiplication sign and 8 after it.
         """
         label = self.platform.upper()
         kind = self.device_kind
-        if kind and kind.lower() != self.platform.lower():
+        if kind.lower().startswith(f"{self.platform.lower()} "):
+            label = kind
+        elif kind and kind.lower() != self.platform.lower():
             label = f"{label} ({kind})"
         return f"{label} \u00d7{self.count}" if self.count > 1 else label  # a multiplication sign
 

@@ -32,12 +32,12 @@ def test_a_bad_file_is_refused_naming_it_and_what_is_wrong(text: str, problem: s
         parse_run(text, "runs/gpu.json")
 
 
-@pytest.mark.parametrize("name", ["cpu-8-devices.json", "nvidia-h200.json"])
+@pytest.mark.parametrize("name", ["cpu-8-devices.json", "tpu-v5-lite.json"])
 def test_the_committed_runs_read_and_name_their_device(name: str) -> None:
     run = parse_run((HISTORY / name).read_text("utf-8"), name)
     assert run.records
     expected = (
-        Device("cpu", "cpu", 8) if name.startswith("cpu") else Device("gpu", "NVIDIA H200", 1)
+        Device("cpu", "cpu", 8) if name.startswith("cpu") else Device("tpu", "TPU v5 lite", 1)
     )
     assert run.device == expected
     assert {r.device for r in run.records} == {expected}
