@@ -350,9 +350,21 @@ def _parent_main_hidden() -> Iterator[None]:
             del main.__spec__
 
 
+_forkserver_owner: list[int] = []
+"""The process that started the forkserver: only it can ask it for a process."""
+
+
 def _context() -> Any:
-    """The forkserver, preloaded, where there is one (not on Windows: spawn)."""
-    if "forkserver" not in multiprocessing.get_all_start_methods():
+    """The forkserver, preloaded, where this process may use one; else spawn.
+
+    Not on Windows, and not in a process forked after the forkserver started (a
+    ``-j`` reader of Sphinx's): multiprocessing would look for the forkserver among
+    its own children, which it is not.
+    """
+    if not _forkserver_owner:
+        _forkserver_owner.append(os.getpid())
+    usable = "forkserver" in multiprocessing.get_all_start_methods()
+    if not usable or _forkserver_owner[0] != os.getpid():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload([*PRELOAD])

@@ -41,16 +41,21 @@ class RunStore:
     def __init__(self, cache_dir: Path) -> None:
         self.folder = cache_dir / FOLDER
 
-    def get(self, name: str) -> dict[str, Any] | None:
-        """The kept run ``{"examples": ..., "finish": ...}``; None if none is (or unreadable)."""
-        with contextlib.suppress(OSError, ValueError):
+    def get(self, name: str) -> tuple[dict[int, list[dict[str, Any]]], dict[str, Any]] | None:
+        """The kept run's records by example, and its wrap-up; None if none is, or unreadable."""
+        with contextlib.suppress(OSError, ValueError, TypeError, AttributeError, KeyError):
             found = json.loads((self.folder / f"{name}.json").read_text(encoding="utf-8"))
-            if isinstance(found, dict) and isinstance(found.get("finish"), dict):
-                return found
+            examples = {int(i): list(records) for i, records in found["examples"].items()}
+            if isinstance(found["finish"], dict):
+                return examples, found["finish"]
         return None
 
     def put(self, name: str, run: RawRun) -> None:
-        """Keep ``run``, which ran to the end."""
+        """Keep ``run``, which ran to the end.
+
+        Raises:
+            OSError: where the folder cannot be written; nothing half-written is left.
+        """
         self.folder.mkdir(parents=True, exist_ok=True)
         data = {"examples": {str(i): r for i, r in run.examples.items()}, "finish": run.finish}
         descriptor, temporary = tempfile.mkstemp(dir=self.folder, suffix=".tmp")

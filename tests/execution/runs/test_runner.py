@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 import pytest
@@ -171,3 +172,18 @@ def test_a_probe_that_finds_an_accelerator_keeps_its_process_for_the_entries(
     assert runner.reuse
     assert probed is not None
     assert _got(first, 0) == _got(second, 0) == f"{probed.process.pid}\n"
+
+
+def test_a_process_forked_after_the_forkserver_started_runs_entries_too(runner: Runner) -> None:
+    # As a -j reader of Sphinx's does, for a module no setting lists.
+    runner.run(_job("pass\n"))  # the forkserver started here
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the pipe
+        done = Runner(timeout=60).run(_job("print('from the reader')\n"))
+        os.write(write, _got(done, 0).encode())
+        os._exit(0)
+    os.close(write)
+    os.waitpid(pid, 0)
+    with os.fdopen(read) as said:
+        assert said.read() == "from the reader\n"

@@ -26,7 +26,7 @@ def test_a_run_kept_is_served_by_its_key(tmp_path: Path) -> None:
 
     kept = store.get(key(JOB, PRINT))
 
-    assert kept == {"examples": {"0": RUN.examples[0]}, "finish": RUN.finish}
+    assert kept == (RUN.examples, RUN.finish)
     assert [p.suffix for p in (tmp_path / "flax-errors").iterdir()] == [".json"]
 
 
@@ -49,6 +49,8 @@ def test_an_unreadable_or_incomplete_file_is_a_miss(tmp_path: Path) -> None:
     kept.write_text('{"examples": {}')
     assert store.get(name) is None
     kept.write_text('{"examples": {}}')  # no wrap-up: never a run that ran to the end
+    assert store.get(name) is None
+    kept.write_text('{"examples": {"first": []}, "finish": {}}')  # valid JSON, not ours
     assert store.get(name) is None
 
 
