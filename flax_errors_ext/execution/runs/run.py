@@ -125,8 +125,8 @@ def execute(
 
 
 def _ran(raw: RawRun, total: int, store: RunStore | None, name: str) -> Execution:
-    done = dataclasses.replace(Execution.of(raw.examples, raw.finish, total), executed=True)
-    done = dataclasses.replace(done, seconds=raw.seconds)
+    done = Execution.of(raw.examples, raw.finish, total)
+    done = dataclasses.replace(done, executed=True, seconds=raw.seconds)
     if raw.failure:
         return dataclasses.replace(
             done,

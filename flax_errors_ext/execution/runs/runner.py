@@ -112,23 +112,20 @@ class Runner:
             worker = self._start()
             done = None
             try:
-                done = worker.run(job, self.timeout, self._log(job, worker))
+                done = worker.run(job, self.timeout, self._log(worker, job.qualname))
                 return done
             finally:
                 self._end(worker, kill=done is None or bool(done.failure))
         with self._serial:
             worker = self._kept or self._start()
             self._kept = worker
-            done = worker.run(job, self.timeout, self._log(job, worker))
+            done = worker.run(job, self.timeout, self._log(worker, job.qualname))
             if done.failure:
                 self._end(worker, kill=True)
                 self._kept = None
             return done
 
-    def _log(self, job: EntryJob, worker: _Worker) -> Path:
-        return self._log_of(worker, job.qualname)
-
-    def _log_of(self, worker: _Worker, name: str = PROBE) -> Path:
+    def _log(self, worker: _Worker, name: str) -> Path:
         folder = self.log_dir or Path(worker.scratch)
         folder.mkdir(parents=True, exist_ok=True)
         return folder / f"{name}.log"
@@ -160,7 +157,7 @@ class Runner:
         one after another: it holds the device already.
         """
         worker = self._start()
-        done = worker.run(EntryJob(PROBE, 0, ()), self.timeout, self._log_of(worker))
+        done = worker.run(EntryJob(PROBE, 0, ()), self.timeout, self._log(worker, PROBE))
         found = Device.from_json((done.finish or {}).get("device"))
         if found is not None and found.platform != "cpu":
             with self._serial:
@@ -272,7 +269,8 @@ def _serve(connection: Connection, cwd: str, env: dict[str, str]) -> None:
         try:
             run_entry(job, connection.send)
         except BaseException as error:
-            connection.send(("error", f"flax-errors could not run it: {error!r}", _format()))
+            said = f"flax-errors could not run it: {error!r}"
+            connection.send(("error", said, traceback.format_exc()))
         _restore_jax_flags(flags)
         sys.stdout.flush()
         sys.stderr.flush()
@@ -286,10 +284,6 @@ def _write_to(log: str) -> None:
     os.close(output)
     sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115 - the process's
     sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
-
-
-def _format() -> str:
-    return traceback.format_exc()
 
 
 def _configure_jax(env: dict[str, str]) -> None:
