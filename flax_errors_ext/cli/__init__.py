@@ -1,7 +1,7 @@
 """The ``flax-errors`` command line: list, explain, check, update and export the catalogue.
 
 It reads the same docstrings and example files as the Sphinx extension and judges
-examples through the same core (:func:`flax_errors_ext.execution.runs.run.check_module`), so
+examples through the same core (:func:`flax_errors_ext.execution.runs.run.check_modules`), so
 a verdict here is the verdict of the site's build. Results go to standard output,
 progress and errors to standard error. The exit status is one of
 :class:`~flax_errors_ext.cli.parser.ExitCode` (its meanings are

@@ -9,9 +9,11 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.execution.runs.run import check_module
+from flax_errors_ext.execution.runs.run import check_modules
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from flax_errors_ext.execution.runs.run import RunSettings
     from flax_errors_ext.model.catalogue.discover import ErrorModule
     from flax_errors_ext.model.runs.outcomes import EntryOutcome
@@ -41,7 +43,9 @@ class ModuleRun:
         return next((o for o in self.outcomes if o.entry.qualname == qualname), None)
 
 
-def run_module(module: ErrorModule, settings: RunSettings, *, jobs: int) -> ModuleRun:
-    """Run (or fetch from the cache) every entry of ``module``, ``jobs`` processes at once."""
-    outcomes = check_module(module, settings, settings.sources(), jobs=jobs)
-    return ModuleRun(module, tuple(outcomes))
+def run_modules(
+    modules: Sequence[ErrorModule], settings: RunSettings, *, jobs: int
+) -> list[ModuleRun]:
+    """Run (or fetch from the cache) every entry of ``modules``, ``jobs`` processes at once."""
+    outcomes = check_modules(modules, settings, settings.sources(), jobs=jobs)
+    return [ModuleRun(m, tuple(o)) for m, o in zip(modules, outcomes, strict=True)]

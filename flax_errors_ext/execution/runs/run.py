@@ -142,18 +142,19 @@ def _ran(raw: RawRun, total: int, store: RunStore | None, name: str) -> Executio
     return done
 
 
-def check_module(
-    module: ErrorModule, settings: RunSettings, sources: SourceStates, *, jobs: int
-) -> list[EntryOutcome]:
-    """Run (or fetch from the cache) every entry of ``module`` and judge each example.
+def check_modules(
+    modules: Sequence[ErrorModule], settings: RunSettings, sources: SourceStates, *, jobs: int
+) -> list[list[EntryOutcome]]:
+    """Run (or fetch from the cache) every entry of ``modules`` and judge each example.
 
-    Entries without examples come back with an empty execution.
+    One pool for all of them, so that no process slot waits at a module's end for
+    its last entry. Entries without examples come back with an empty execution.
     """
     with entry_pool(jobs, settings.runner) as pool:
-        futures = submit_module(module, settings, sources, pool)
-        for _ in completed(futures):
+        futures = [submit_module(module, settings, sources, pool) for module in modules]
+        for _ in completed([f for each in futures for f in each]):
             pass
-        outcomes = [f.result() for f in futures]
+        outcomes = [[f.result() for f in each] for each in futures]
     sources.save()
     return outcomes
 
@@ -215,7 +216,7 @@ def entry_pool(jobs: int, runner: Runner) -> Iterator[ThreadPoolExecutor]:
 def submit_module(
     module: ErrorModule, settings: RunSettings, sources: SourceStates, pool: Executor
 ) -> list[Future[EntryOutcome]]:
-    """:func:`check_module` on a pool shared with other work: one future per entry.
+    """One module of :func:`check_modules`, on a pool shared with other work: a future per entry.
 
     A cached run is used only while no file it loaded has changed (see
     :mod:`flax_errors_ext.model.runs.loaded_files`); otherwise the entry runs again.

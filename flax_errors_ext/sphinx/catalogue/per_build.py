@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.execution.catalogue.module_runs import ModuleRun, run_module
+from flax_errors_ext.execution.catalogue.module_runs import ModuleRun, run_modules
 from flax_errors_ext.execution.catalogue.modules import DiscoveryError, ModulePages, load_module
 from flax_errors_ext.execution.runs.run import default_jobs
 from flax_errors_ext.layout import SiteLayout
@@ -96,12 +96,23 @@ def modules_read(context: BuildContext, docnames: Iterable[str]) -> list[str]:
 
 
 def run_all(context: BuildContext, names: Iterable[str]) -> None:
-    """Run these modules now (before any reader forks); one that cannot be read is skipped."""
-    for name in names:
+    """Run these modules now, together (before any reader forks).
+
+    One that cannot be read is skipped: its page warns of it, at its own location.
+    """
+    modules: dict[str, ErrorModule] = {}
+    for name in dict.fromkeys(names):
+        if name in context.module_runs:
+            continue
         try:
-            module_run(context, name)
+            modules[name] = _to_run(context, name)
         except DiscoveryError:
-            continue  # the module's page warns of it, at its own location
+            continue
+    for name, module in modules.items():
+        LOGGER.info(f"flax-errors: running the {len(module.entries)} entries of {name}")
+    jobs = context.config.jobs or default_jobs()
+    runs = run_modules(list(modules.values()), context.run, jobs=jobs)
+    context.module_runs.update(zip(modules, runs, strict=True))
 
 
 def module_run(context: BuildContext, name: str) -> ModuleRun:
@@ -110,13 +121,18 @@ def module_run(context: BuildContext, name: str) -> ModuleRun:
     Raises:
         DiscoveryError: if the module cannot be read (saying why).
     """
-    found = context.module_runs.get(name)
-    if found is not None:
-        return found
+    if name not in context.module_runs:
+        run_all(context, [name])
+        if name not in context.module_runs:
+            discovered(context, name)  # raises why it could not be read
+    return context.module_runs[name]
+
+
+def _to_run(context: BuildContext, name: str) -> ErrorModule:
+    """The module as this build runs it (its upstream examples left out where asked).
+
+    Raises:
+        DiscoveryError: if the module cannot be read (saying why).
+    """
     module = discovered(context, name)
-    if context.config.upstream == "off":
-        module = module.without_upstream()
-    LOGGER.info(f"flax-errors: running the {len(module.entries)} entries of {name}")
-    found = run_module(module, context.run, jobs=context.config.jobs or default_jobs())
-    context.module_runs[name] = found
-    return found
+    return module.without_upstream() if context.config.upstream == "off" else module
