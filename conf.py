@@ -35,7 +35,7 @@ flax_errors_timeout = 120
 # imports jax for them); their verdicts are shown on each entry, never failing the site.
 flax_errors_upstream = "show"
 # Runs of the catalogue on other devices and stacks, set beside this build's own on each
-# entry ("Verified on CPU and on TPU v5 lite") and in errors.json: a TPU v5e
+# entry ("Verified on CPU and on TPU v5e") and in errors.json: a TPU v5e
 # (`python -m flax_errors_ext check --json --no-cache` there) and eight CPU devices
 # (nox -s devices).
 flax_errors_device_runs = [

@@ -13,6 +13,7 @@ import ast
 import dataclasses
 import hashlib
 import json
+import re
 from typing import Any
 
 
@@ -30,16 +31,17 @@ class Device:
 
     @property
     def label(self) -> str:
-        """``CPU``, ``GPU (NVIDIA H200)`` or ``TPU v5 lite``, for prose; several add their count.
+        """``CPU``, ``GPU (NVIDIA H200)`` or ``TPU v5e``, for prose; several add their count.
 
-        A kind that names its platform already (JAX's ``TPU v5 lite``) is the label
-        itself. Eight CPU devices (``XLA_FLAGS=--xla_force_host_platform_device_count=8``)
-        are ``CPU`` with a multiplication sign and 8 after it.
+        A kind that names its platform already is the label itself, a TPU's by the
+        name its users know it by (JAX's ``TPU v5 lite`` is the TPU v5e). Eight CPU
+        devices (``XLA_FLAGS=--xla_force_host_platform_device_count=8``) are ``CPU``
+        with a multiplication sign and 8 after it.
         """
         label = self.platform.upper()
         kind = self.device_kind
         if kind.lower().startswith(f"{self.platform.lower()} "):
-            label = kind
+            label = re.sub(r"^(TPU v\d+) lite$", r"\1e", kind)
         elif kind and kind.lower() != self.platform.lower():
             label = f"{label} ({kind})"
         return f"{label} \u00d7{self.count}" if self.count > 1 else label  # a multiplication sign

@@ -57,5 +57,6 @@ def test_device_records_read_back_or_are_refused() -> None:
     assert device.label == "GPU (NVIDIA H200) \u00d78"
     assert Device("gpu", "NVIDIA H200", 1).label == "GPU (NVIDIA H200)"
     assert Device("cpu", "cpu", 1).label == "CPU"
-    assert Device("tpu", "TPU v5 lite", 1).label == "TPU v5 lite"
+    assert Device("tpu", "TPU v5 lite", 1).label == "TPU v5e"
+    assert Device("tpu", "TPU v4", 4).label == "TPU v4 \u00d74"
     assert Device("cpu", "cpu", 8).label == "CPU \u00d78"
