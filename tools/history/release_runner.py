@@ -259,16 +259,13 @@ def run_entry(
 
 def _judged(examples: Sequence[Example], done: RawRun) -> list[ExampleResult]:
     """Each example's verdict from what its process sent, or from how the process ended."""
-    from flax_errors_ext.model.catalogue.records import StatementRun, Verdict
     from flax_errors_ext.model.runs.judge import judge
 
-    failure = {"timed out": Verdict.TIMED_OUT, "crashed": Verdict.CRASHED}.get(done.failure)
-    results = []
-    for index, example in enumerate(examples):
-        records = done.examples.get(index)
-        runs = None if records is None else tuple(StatementRun.from_json(r) for r in records)
-        results.append(judge(example, runs, failure, done.detail))
-    return results
+    ran = done.execution(len(examples))
+    return [
+        judge(example, runs, ran.failure, ran.failure_detail)
+        for example, runs in zip(examples, ran.runs, strict=True)
+    ]
 
 
 class Progress:

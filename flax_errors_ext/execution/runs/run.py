@@ -100,9 +100,6 @@ class RunSettings:
         object.__setattr__(self, "store", None)
 
 
-_FAILURES = {"timed out": Verdict.TIMED_OUT, "crashed": Verdict.CRASHED}
-
-
 def execute(
     job: EntryJob,
     settings: RunSettings,
@@ -125,17 +122,8 @@ def execute(
 
 
 def _ran(raw: RawRun, total: int, store: RunStore | None, name: str) -> Execution:
-    done = Execution.of(raw.examples, raw.finish, total)
-    done = dataclasses.replace(done, executed=True, seconds=raw.seconds)
-    if raw.failure:
-        return dataclasses.replace(
-            done,
-            failure=_FAILURES[raw.failure],
-            failure_detail=raw.detail,
-            failure_log=raw.log,
-            device=None,
-        )
-    if store is not None:
+    done = raw.execution(total)
+    if store is not None and done.failure is None:
         # A cache that cannot be written costs the next build a run, not this one a verdict.
         with contextlib.suppress(OSError):
             store.put(name, raw)

@@ -39,8 +39,10 @@ import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from flax_errors_ext.model.catalogue.records import Verdict
 from flax_errors_ext.model.runs.fingerprint import Device, ProbeError
 from flax_errors_ext.model.runs.jobs import EntryJob
+from flax_errors_ext.model.runs.outcomes import Execution
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -72,6 +74,17 @@ class RawRun:
     log: str = ""
     """The process's last words, where it crashed."""
     seconds: float = 0.0
+
+    def execution(self, total: int) -> Execution:
+        """The run as the judge reads it, for an entry of ``total`` examples."""
+        done = Execution.of(self.examples, self.finish, total)
+        done = dataclasses.replace(done, executed=True, seconds=self.seconds)
+        if not self.failure:
+            return done
+        failure = Verdict.TIMED_OUT if self.failure == "timed out" else Verdict.CRASHED
+        return dataclasses.replace(
+            done, failure=failure, failure_detail=self.detail, failure_log=self.log, device=None
+        )
 
 
 class Runner:
