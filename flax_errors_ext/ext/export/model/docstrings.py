@@ -1,27 +1,16 @@
 """Put the catalogue's examples into the library's own docstrings, as a patch.
 
-``flax-errors export`` writes a patch against ``flax/errors.py`` that Flax's
-maintainers can keep, in Flax's style (:mod:`~flax_errors_ext.ext.export.model.style`):
-after it the site can be built from Flax's docstrings alone, and gives the same
-verdicts for the examples they hold. A catalogued class's docstring becomes
-(:mod:`~flax_errors_ext.ext.export.model.composition` composes it):
-
-- the file's summary, as the docstring's first line (the summary autodoc and the
-  site show), wrapped to Flax's width; Flax's opening sentence stays, as the first
-  paragraph after it, made whole where Flax cut it with a blank line;
-- Flax's prose and code blocks, line for line, except a paragraph or block the
-  export writes itself (so a second export finds everything it added and adds
-  nothing) and the exact repairs of :mod:`~flax_errors_ext.model.catalogue.repairs`
-  (the same the site makes);
-- the file's explanation, rewrapped, less each paragraph bound to a release;
-- an ``Examples:`` section with one bad and one good example
-  (:mod:`~flax_errors_ext.ext.export.model.examples`); the site keeps the rest.
-
-Lines keep the docstring's indentation. A docstring that then holds a backslash
-becomes raw (``r\"\"\"``) where Flax's own text holds none, so that the doctests read
-as they run; otherwise backslashes and triple quotes are escaped. The new docstring
-is read back as Python reads it and parsed: a class whose examples would not read
-back as written is left unchanged and reported, as is a file that names no class.
+``flax-errors export`` patches ``flax/errors.py`` in Flax's style
+(:mod:`~flax_errors_ext.ext.export.model.style`), so that the site built from
+Flax's docstrings alone gives the same verdicts. A catalogued class's docstring
+becomes (:mod:`~flax_errors_ext.ext.export.model.composition`): the file's
+summary; Flax's prose, less what the export wrote before (a second export adds
+nothing) and with the repairs of :mod:`~flax_errors_ext.model.catalogue.repairs`;
+the file's explanation, less each paragraph bound to a release; an ``Examples:``
+section with one bad and one good example
+(:mod:`~flax_errors_ext.ext.export.model.examples`). The new docstring is read
+back as Python reads it and parsed: a class whose examples would not read back as
+written is left unchanged and reported, as is a file that names no class.
 
 Pure: the source and the files come in as text, and the patched source goes out.
 """
@@ -31,6 +20,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import difflib
+import re
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.ext.export.model.composition import compose, flax_prose, our_lines
@@ -84,13 +74,10 @@ class _DocstringSite:
     end: int
     """The span the new docstring replaces (empty where it is inserted)."""
     indent: str
-    """The body's indentation, which every line of the docstring keeps."""
     prefix: str
     quote: str
-    """The string prefix and quotes of Flax's docstring, kept; triple double quotes
-    without one."""
+    """Flax's docstring's string prefix and quotes, kept; triple double quotes without one."""
     theirs: str | None
-    """Flax's docstring; None when the class has none."""
     own_line: bool
     """Whether the docstring goes on a line of its own, before a body it does not replace."""
 
@@ -103,14 +90,10 @@ def export_docstrings(
     path: str = "flax/errors.py",
     fixes: Sequence[DocstringFix] = (),
 ) -> Exported:
-    """The text of ``module``'s source with each catalogued class's examples in its docstring.
+    """``module``'s ``source`` with each catalogued class's examples in its docstring.
 
-    Args:
-        source: The module's source.
-        catalogue: Its catalogue files, by class name.
-        module: The module's dotted name (its entries are ``<module>.<Class>``).
-        path: Where ``source`` was read from, for the problems' locations.
-        fixes: Exact repairs to make in the docstrings of catalogued classes.
+    ``catalogue`` holds the module's catalogue files by class name; ``path`` is where
+    ``source`` was read from, and ``fixes`` the repairs to make in the docstrings.
 
     Raises:
         ExportError: if ``source`` is not valid Python.
@@ -149,24 +132,22 @@ def _unmatched(
     path: str,
 ) -> list[FormatProblem]:
     """Catalogue files that name no class of the module, and repairs that name no file."""
-    problems = [
-        FormatProblem(_stray(module, name, classes), Location(file.path, 1))
-        for name, file in catalogue.items()
-        if name not in classes
-    ]
-    problems += [
-        FormatProblem(
-            f"a repair of {fix.name}'s docstring is not made: "
-            + (
-                "it has no catalogue file"
-                if fix.name in classes
-                else f"{module} has no such class"
-            ),
-            Location(path, classes[fix.name].lineno if fix.name in classes else 1),
-        )
-        for fix in fixes
-        if fix.name not in catalogue
-    ]
+    problems = []
+    for name, file in catalogue.items():
+        if name not in classes:
+            close = difflib.get_close_matches(name, sorted(classes), n=1)
+            hint = f"; did you mean {close[0]}.txt?" if close else ""
+            message = f"this catalogue file names no class of {module}: no {module}.{name}{hint}"
+            problems.append(FormatProblem(message, Location(file.path, 1)))
+    for fix in fixes:
+        if fix.name in catalogue:
+            continue
+        if fix.name in classes:
+            why, line = "it has no catalogue file", classes[fix.name].lineno
+        else:
+            why, line = f"{module} has no such class", 1
+        message = f"a repair of {fix.name}'s docstring is not made: {why}"
+        problems.append(FormatProblem(message, Location(path, line)))
     return problems
 
 
@@ -175,7 +156,9 @@ def unified_patch(old: str, new: str, label: str = "flax/errors.py") -> str:
 
     ``label`` is the file's path at the root of the source tree; "" when nothing changed.
     """
-    lines = difflib.unified_diff(_lines(old), _lines(new), f"a/{label}", f"b/{label}")
+    # Lines as ``patch`` counts them: each ends in a newline, but perhaps the last.
+    old_lines, new_lines = (re.findall(r"[^\n]*\n|[^\n]+\Z", text) for text in (old, new))
+    lines = difflib.unified_diff(old_lines, new_lines, f"a/{label}", f"b/{label}")
     return "".join(
         line if line.endswith("\n") else f"{line}\n\\ No newline at end of file\n"
         for line in lines
@@ -206,12 +189,8 @@ def _export_class(
     flax_lines, problems = flax_prose(site.theirs or "", held, fixes, at)
     value = compose(summary, flax_lines, ours, site.indent)
     if not value:
-        return None, [
-            *problems,
-            FormatProblem(
-                f"{qualname} is left unchanged: its file holds nothing for every release", at
-            ),
-        ]
+        why = f"{qualname} is left unchanged: its file holds nothing for every release"
+        return None, [*problems, FormatProblem(why, at)]
     flax_backslash = any("\\" in x for x in flax_lines)
     text = string_literal(value, site.prefix, site.quote, flax_backslash=flax_backslash)
     unreadable = _read_back_problem(text, section, qualname, at)
@@ -275,30 +254,13 @@ def _read_back_problem(
 def _catalogue_entry(file: CatalogueFile, qualname: str) -> tuple[ErrorEntry, list[FormatProblem]]:
     """The file's entry, and why it cannot be exported: it is malformed or has no summary."""
     wanted = parse_docstring(file.text, qualname, file.path, 1)
-    if wanted.problems:
-        return wanted, [
-            FormatProblem(
-                f"{qualname} is not exported: its entry is malformed: {p.message}", p.location
-            )
-            for p in wanted.problems
-        ]
-    if not wanted.summary:
-        return wanted, [
-            FormatProblem(
-                f"{qualname} is not exported: its file has no summary", Location(file.path, 1)
-            )
-        ]
-    return wanted, []
-
-
-def _lines(text: str) -> list[str]:
-    """``text`` in lines as ``patch`` counts them: each ends in a newline, but perhaps the last."""
-    lines = [f"{line}\n" for line in text.split("\n")]
-    lines[-1] = lines[-1][:-1]
-    return lines if lines[-1] else lines[:-1]
-
-
-def _stray(module: str, name: str, classes: Mapping[str, ast.ClassDef]) -> str:
-    close = difflib.get_close_matches(name, sorted(classes), n=1)
-    hint = f"; did you mean {close[0]}.txt?" if close else ""
-    return f"this catalogue file names no class of {module}: no {module}.{name}{hint}"
+    refused = [
+        FormatProblem(
+            f"{qualname} is not exported: its entry is malformed: {p.message}", p.location
+        )
+        for p in wanted.problems
+    ]
+    if not refused and not wanted.summary:
+        why = f"{qualname} is not exported: its file has no summary"
+        refused.append(FormatProblem(why, Location(file.path, 1)))
+    return wanted, refused
