@@ -35,11 +35,6 @@ class DeviceRun:
     """(package, version) of the run, in the document's order."""
     records: tuple[EntryRecord, ...]
 
-    @property
-    def version_map(self) -> dict[str, str]:
-        """The run's versions by package."""
-        return dict(self.versions)
-
     def record(self, qualname: str) -> EntryRecord | None:
         """The run's record of the entry ``qualname``, if it has one."""
         return next((r for r in self.records if r.qualname == qualname), None)
@@ -49,33 +44,20 @@ class DeviceRun:
         module = qualname.rpartition(".")[0]
         return any(r.qualname.rpartition(".")[0] == module for r in self.records)
 
-    def other_versions(self, versions: dict[str, str]) -> dict[str, str]:
-        """The run's versions of the packages whose version is not that of ``versions``."""
-        return {
-            name: version
+    def other_versions(self, versions: dict[str, str]) -> str:
+        """``flax 0.12.10, jax 0.11.2``: the run's versions that are not ``versions``'s."""
+        return ", ".join(
+            f"{name} {version}"
             for name, version in sorted(self.versions)
             if versions.get(name) not in (None, version)
-        }
-
-    def where(self, versions: dict[str, str], device: Device | None = None) -> str:
-        """``GPU (NVIDIA H200)``, with the run's versions where they are not ``versions``.
-
-        ``GPU (NVIDIA H200) with flax 0.12.10, jax 0.11.2``: a run of other versions
-        says so, so that a difference it shows is not taken for one of the device.
-        A run on the build's own ``device`` is only its versions (``flax 0.12.8, jax
-        0.10.2``): another stack, whose differences are those of the versions.
-        """
-        other = ", ".join(f"{n} {v}" for n, v in self.other_versions(versions).items())
-        if device is not None and self.device == device and other:
-            return other
-        return f"{self.device.label} with {other}" if other else self.device.label
+        )
 
     def summary(self) -> dict[str, Any]:
         """The run as ``errors.json`` lists it: its file, device, versions and size."""
         return {
             "source": self.source,
             "device": self.device.to_json(),
-            "versions": self.version_map,
+            "versions": dict(self.versions),
             "entries": len(self.records),
         }
 
