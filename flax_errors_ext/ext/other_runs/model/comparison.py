@@ -159,24 +159,18 @@ def compare(
     versions: dict[str, str],
     roots: Sequence[str] = (),
 ) -> DeviceOutcome | None:
-    """What ``run`` did with the entry of ``record``, beside this build.
+    """What ``run`` did with the entry of ``record``, beside this build of ``versions``.
 
     Examples are paired by kind and number (the second bad example with the
     second bad example); a pair whose documented text differs ran other example
     code and is not compared, nor is an example that did not run on either side.
-
-    Args:
-        record: This build's record of the entry.
-        run: The other run.
-        versions: This build's versions.
-        roots: Folders this build's texts name files relative to, as
-            ``errors.json`` writes them (the other run's were written so there).
+    ``roots`` are the folders this build's texts name files relative to, as
+    ``errors.json`` writes them (the other run's were written so there).
 
     Returns:
-        The outcome; None where the run did not run the entry's module at all (a
-        GPU run of ``flax.errors`` says nothing of ``jax.errors``), or where it is
-        this build's own stack (the same device and versions: each stack's site
-        lists every stack's run).
+        None where the run did not run the entry's module at all (a GPU run of
+        ``flax.errors`` says nothing of ``jax.errors``), or is this build's own
+        stack (the same device and versions: each stack's site lists every stack's run).
     """
     other = run.other_versions(versions)
     same_device = record.device is not None and run.device == record.device
