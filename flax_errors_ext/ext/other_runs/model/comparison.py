@@ -78,13 +78,7 @@ class Difference:
 
     def to_json(self) -> dict[str, Any]:
         """The difference as ``errors.json`` records it."""
-        return {
-            "example": self.example,
-            "here": self.here.value,
-            "there": self.there.value,
-            "text_here": self.text_here,
-            "text_there": self.text_there,
-        }
+        return {**dataclasses.asdict(self), "here": self.here.value, "there": self.there.value}
 
 
 @dataclasses.dataclass(frozen=True)

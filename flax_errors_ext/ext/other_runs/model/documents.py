@@ -1,12 +1,9 @@
 """Another run of the catalogue, read from its ``errors.json`` document.
 
-A run on another machine (a GPU box: ``flax-errors check --json`` there, or
-``python -m flax_errors_ext check --json`` from a checkout) or of another kind here (eight CPU
-devices, through ``XLA_FLAGS``) is an ``errors.json`` document. The site lists
-such documents (``flax_errors_device_runs``); :func:`parse_run` reads one into a
-:class:`DeviceRun`, refusing with the file's name what it cannot read, and
-:mod:`~flax_errors_ext.ext.other_runs.model.comparison` sets it beside this build. Pure:
-text in, records out; the Sphinx side reads the files.
+A run on another machine (``flax-errors check --json`` on a GPU box) or of another
+kind here (eight CPU devices, through ``XLA_FLAGS``) is an ``errors.json``
+document, which the site lists in ``flax_errors_device_runs``. Pure: text in,
+records out.
 """
 
 from __future__ import annotations
@@ -32,7 +29,7 @@ class DeviceRun:
     """The file as the configuration names it (relative to ``conf.py``)."""
     device: Device
     versions: tuple[tuple[str, str], ...]
-    """(package, version) of the run, in the document's order."""
+    """(package, version), in the document's order."""
     records: tuple[EntryRecord, ...]
 
     def record(self, qualname: str) -> EntryRecord | None:
@@ -63,11 +60,7 @@ class DeviceRun:
 
 
 def parse_run(text: str, source: str) -> DeviceRun:
-    """Read a device run from the text of its ``errors.json`` document.
-
-    Args:
-        text: The document, as ``flax-errors check --json`` printed it.
-        source: The file's name, for the messages and for ``errors.json``.
+    """Read a device run from the ``text`` of its ``errors.json`` document, the file ``source``.
 
     Raises:
         DeviceRunError: naming ``source`` and what is wrong with it.

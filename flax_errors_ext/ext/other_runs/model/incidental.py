@@ -1,14 +1,11 @@
 """Texts of two runs that say the same, but for a link's page and a line number.
 
 JAX 0.12 prints ``.../101/errors.html#jax.errors.X`` where 0.10 printed
-``.../errors.html#jax.errors.X``, and the same message names
-``flax/linen/module.py:2089`` on one Flax and ``:2091`` on the next. Both are
-differences between the runs, and stay so (the comparison and ``errors.json`` keep
-them), but a reader needs one sentence about them, not both texts in full.
-:func:`incidental` tells such a pair from one whose words differ. Which links
-count is :class:`~flax_errors_ext.layout.SiteLayout`'s to say: a link to the same
-error's anchor on another page of the site the module's errors print, a page that
-forwards to the module's. Pure: texts in, a record out.
+``.../errors.html#jax.errors.X``, and a message names ``flax/linen/module.py:2089``
+on one Flax and ``:2091`` on the next: differences that ``errors.json`` keeps, but
+that a reader needs one sentence about, not both texts. Which links count is
+:class:`~flax_errors_ext.layout.SiteLayout`'s to say: the same error's anchor on a
+page of the site the module's errors print that forwards to the module's page.
 """
 
 from __future__ import annotations
@@ -25,8 +22,7 @@ if TYPE_CHECKING:
 # ``flax/linen/module.py:2089``, and a traceback's ``File "x.py", line 12``.
 _FILE_LINE = re.compile(r"(?<![\w.\\/-])([^\s\"'<>():]*\.(?:py|pyx|pyi|c|cc|cpp|h)):(\d+)\b")
 _FRAME_LINE = re.compile(r"(File \"([^\"]+)\", line )(\d+)")
-_MASK = "\x00"
-"""Stands for what is set aside; no text a run records holds it."""
+_MASK = "\x00"  # what is set aside; no text a run records holds it
 
 
 @dataclasses.dataclass(frozen=True)
@@ -35,7 +31,6 @@ class PrintedLinks:
 
     layout: SiteLayout
     module: str
-    """The module whose errors' anchors the links name (``jax.errors``)."""
     base: str
     """The site its errors print links to (``https://docs.jax.dev/en/latest``)."""
 
@@ -92,16 +87,11 @@ class Incidental:
 
 
 def incidental(here: str, there: str, links: PrintedLinks | None = None) -> Incidental | None:
-    """How ``here`` and ``there`` differ, where it is only link pages and line numbers.
+    """How the normalised texts ``here`` and ``there`` differ: only in link pages and lines.
 
-    Args:
-        here: This build's text, as the comparison saw it (normalised).
-        there: The other run's text, normalised the same way.
-        links: The links the entry's errors print; None: no link is set aside.
-
-    Returns:
-        None where the texts are the same, or differ in anything else (wording, a
-        link to another error or to another site's page, a file's name).
+    None where they are the same, or differ in anything else (wording, a link to
+    another error or to another site's page, a file's name). ``links`` are those
+    the entry's errors print; None: no link is set aside.
     """
     if here == there:
         return None

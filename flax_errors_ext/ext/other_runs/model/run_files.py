@@ -21,21 +21,14 @@ if TYPE_CHECKING:
 
 
 def run_file_name(device: Device) -> str:
-    """The committed file of a run on ``device``: its kind, and its count where several.
-
-    ``nvidia-h200.json`` for one NVIDIA H200; ``cpu-8-devices.json`` for eight
-    CPU devices.
-    """
+    """The committed file of a run on ``device``: ``nvidia-h200.json``, ``cpu-8-devices.json``."""
     kind = device.device_kind or device.platform
     stem = re.sub(r"[^a-z0-9]+", "-", kind.lower()).strip("-") or "device"
     return f"{stem}-{device.count}-devices.json" if device.count > 1 else f"{stem}.json"
 
 
 def check_runs(texts: Mapping[str, str]) -> dict[str, str]:
-    """The file each run is kept as, by the file it was read from.
-
-    Args:
-        texts: Each run's document, by the file it was read from.
+    """The file each run is kept as, by the file its document (``texts``) was read from.
 
     Raises:
         DeviceRunError: listing every problem, each with its file.
