@@ -10,7 +10,9 @@ the file's explanation, less each paragraph bound to a release; an ``Examples:``
 section with one bad and one good example
 (:mod:`~flax_errors_ext.ext.export.model.examples`). The new docstring is read
 back as Python reads it and parsed: a class whose examples would not read back as
-written is left unchanged and reported, as is a file that names no class.
+written is left unchanged and reported, as is a file that names no class. It is
+written as Flax writes string literals: raw where that keeps it readable, with any
+quote that could close it escaped.
 
 Pure: the source and the files come in as text, and the patched source goes out.
 """
@@ -20,18 +22,13 @@ from __future__ import annotations
 import ast
 import dataclasses
 import difflib
+import io
 import re
+import tokenize
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.ext.export.model.composition import compose, flax_prose, our_lines
 from flax_errors_ext.ext.export.model.examples import examples_section, kept_examples
-from flax_errors_ext.ext.export.model.literals import (
-    STRING_PREFIX,
-    is_one_string,
-    line_starts,
-    source_index,
-    string_literal,
-)
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import FormatProblem, Location
 
@@ -42,6 +39,10 @@ if TYPE_CHECKING:
     from flax_errors_ext.model.catalogue.discover import CatalogueFile
     from flax_errors_ext.model.catalogue.records import ErrorEntry
     from flax_errors_ext.model.catalogue.repairs import DocstringFix
+
+
+_STRING_PREFIX = re.compile(r"([A-Za-z]*)('''|\"\"\"|'|\")")
+"""A string literal's prefix letters and its opening quote."""
 
 
 class ExportError(Exception):
@@ -105,7 +106,7 @@ def export_docstrings(
             f"{path}:{error.lineno or 1}: cannot read it as Python: {error.msg}"
         ) from None
     classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
-    starts = line_starts(source)
+    starts = _line_starts(source)
     newline = "\r\n" if "\r\n" in source else "\n"
     problems = _unmatched(catalogue, fixes, classes, module, path)
     edits: list[tuple[str, _Edit]] = []
@@ -192,7 +193,7 @@ def _export_class(
         why = f"{qualname} is left unchanged: its file holds nothing for every release"
         return None, [*problems, FormatProblem(why, at)]
     flax_backslash = any("\\" in x for x in flax_lines)
-    text = string_literal(value, site.prefix, site.quote, flax_backslash=flax_backslash)
+    text = _string_literal(value, site.prefix, site.quote, flax_backslash=flax_backslash)
     unreadable = _read_back_problem(text, section, qualname, at)
     if unreadable is not None:
         return None, [*problems, unreadable]
@@ -209,8 +210,10 @@ def _docstring_site(
     A problem instead when the docstring cannot be rewritten in place: the body
     starts on the class's line, or the docstring is not one string literal.
     """
-    start = source_index(source, starts, first.lineno, first.col_offset)
-    end = source_index(source, starts, first.end_lineno or first.lineno, first.end_col_offset or 0)
+    start = _source_index(source, starts, first.lineno, first.col_offset)
+    end = _source_index(
+        source, starts, first.end_lineno or first.lineno, first.end_col_offset or 0
+    )
     indent = source[starts[first.lineno - 1] : start]
     if indent.strip():
         return FormatProblem(f"{qualname}: its body shares a line with the class", at)
@@ -227,9 +230,9 @@ def _docstring_site(
         line = starts[first.lineno - 1]
         return _DocstringSite(line, line, indent, "", '"""', None, own_line=True)
     literal = source[start:end]
-    if not is_one_string(literal):
+    if not _is_one_string(literal):
         return FormatProblem(f"{qualname}: its docstring is not one string literal", at)
-    match = STRING_PREFIX.match(literal)
+    match = _STRING_PREFIX.match(literal)
     prefix, quote = (match.group(1), match.group(2)) if match else ("", '"""')
     quote = quote if len(quote) == 3 else '"""'
     return _DocstringSite(start, end, indent, prefix, quote, constant, own_line=False)
@@ -264,3 +267,40 @@ def _catalogue_entry(file: CatalogueFile, qualname: str) -> tuple[ErrorEntry, li
         why = f"{qualname} is not exported: its file has no summary"
         refused.append(FormatProblem(why, Location(file.path, 1)))
     return wanted, refused
+
+
+def _string_literal(value: str, prefix: str, quote: str, *, flax_backslash: bool) -> str:
+    """``value`` as a string literal, raw where that keeps it readable."""
+    letters = prefix.replace("r", "").replace("R", "")
+    raw_ok = (
+        quote not in value
+        and not value.endswith(("\\", quote[0]))
+        and "\r" not in value
+        and "\x00" not in value
+    )
+    was_raw = prefix != letters
+    if raw_ok and (was_raw or ("\\" in value and not flax_backslash)):
+        return f"{prefix if was_raw else letters + 'r'}{quote}{value}{quote}"
+    body = value.replace("\\", "\\\\").replace("\r", "\\r")
+    # Every quote of a run that could close the string, and one that would touch the end.
+    closing = re.compile(f"{quote[0]}{{2,}}|{quote[0]}\\Z")
+    body = closing.sub(lambda run: f"\\{quote[0]}" * len(run.group()), body)
+    return f"{letters}{quote}{body}{quote}"
+
+
+def _is_one_string(literal: str) -> bool:
+    """Whether ``literal`` is one string token (not implicitly joined ones)."""
+    tokens = tokenize.generate_tokens(io.StringIO(literal).readline)
+    kinds = [t.type for t in tokens if t.type not in (tokenize.NEWLINE, tokenize.ENDMARKER)]
+    return kinds == [tokenize.STRING]
+
+
+def _line_starts(source: str) -> list[int]:
+    """The index in ``source`` where each of its lines starts."""
+    return [0, *(newline.end() for newline in re.finditer("\n", source))]
+
+
+def _source_index(source: str, starts: list[int], lineno: int, byte_offset: int) -> int:
+    """The index in ``source`` of ``ast``'s (line, UTF-8 byte offset) position."""
+    line = source[starts[lineno - 1] :].encode("utf-8")
+    return starts[lineno - 1] + len(line[:byte_offset].decode("utf-8", "replace"))
