@@ -1,14 +1,10 @@
 """Pasting an error message into the site's search finds its entry.
 
-Sphinx's search indexes every word of the site, error text included, but it
-ranks whole pages, and one page holds all of a module's errors. So the build also
-writes the catalogue's error messages to ``_static/flax_errors_search_data.js``
-(today's, the other errors an entry is "also seen as", and the wordings of past
-releases from the recorded history), each with the pattern ``flax-errors
-explain`` matches it by (:mod:`flax_errors_ext.ext.search.model.data`), and the
-search page loads ``static/flax_errors_search.js``, which matches the query as
-``explain`` does and puts the entries it answers with, with their anchors and
-what the match was, first.
+Sphinx's search ranks whole pages, and one page holds all of a module's errors. So
+the build also writes the catalogue's error texts, each with the pattern
+``flax-errors explain`` matches it by (:mod:`flax_errors_ext.ext.search.model.data`),
+for ``static/flax_errors_search.js``, which matches the query as ``explain`` does
+and puts the entries it answers with first.
 """
 
 from __future__ import annotations
@@ -30,8 +26,7 @@ if TYPE_CHECKING:
 
 DATA_FILE = "flax_errors_search_data.js"
 SETTINGS_FILE = "flax_errors_search_settings.js"
-RULES_FILE = "flax_errors_search_rules.json"
-"""Beside the environment: each module's rules as the last build wrote them."""
+RULES_FILE = "flax_errors_search_rules.json"  # each module's rules, as the last build wrote them
 SCRIPT_FILE = "flax_errors_search.js"
 
 
