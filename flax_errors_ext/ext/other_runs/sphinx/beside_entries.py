@@ -32,12 +32,9 @@ from flax_errors_ext.sphinx.extras import EntryExtras
 from flax_errors_ext.sphinx.loggers import conf_location
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from sphinx.application import Sphinx
 
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
-    from flax_errors_ext.ext.other_runs.model.comparison import DeviceOutcome
     from flax_errors_ext.ext.other_runs.model.documents import DeviceRun
     from flax_errors_ext.ext.other_runs.model.groups import DifferingRuns
     from flax_errors_ext.model.runs.entry_record import EntryRecord
@@ -82,24 +79,30 @@ def runs_read(context: BuildContext) -> tuple[DeviceRun, ...]:
 
 
 def entry_extras(app: Sphinx, record: EntryRecord, module_run: ModuleRun) -> EntryExtras:
-    """The entry's verification text and what the other runs add below it.
+    """The entry's verification text and what the other runs add below it, in their order.
 
-    Notes each run's file as a dependency of the page being read.
+    Runs that differ alike are said once: a difference only in a link's page or a
+    line number as a sentence, the others in a closed dropdown with both texts.
+    Each run's file is a dependency of the page being read.
     """
-    env = app.env
-    context = build_context(env)
+    context = build_context(app.env)
     runs = runs_read(context)
     for run in runs:
-        env.note_dependency(str(Path(app.confdir, run.source).resolve()))
+        app.env.note_dependency(str(Path(app.confdir, run.source).resolve()))
     outcomes = compare_all(record, runs, record.version_map, context.published_roots)
     module = record.qualname.rpartition(".")[0]
     upstream = context.config.spec(module).upstream
     links = PrintedLinks(context.config.layout, module, upstream) if upstream else None
     here = record.device.label if record.device is not None else "this machine"
-    return EntryExtras(
-        verified_text(record, outcomes) or None,
-        tuple(shown_nodes(record, outcomes, links, here)),
-    )
+    groups = {group.outcomes[0]: group for group in differing(outcomes, links)}
+    shown: list[nodes.Node] = []
+    for outcome in outcomes:
+        if outcome in groups:
+            shown.extend(_differences(groups[outcome], here))
+        elif outcome.agreement is Agreement.NOT_COMPARED and record.status not in NOT_COMPARED:
+            # Where nothing ran here, the status line says so once, not once per run.
+            shown.append(_note(outcome.title() + "."))
+    return EntryExtras(verified_text(record, outcomes) or None, tuple(shown))
 
 
 def add_to_document(app: Sphinx, document: dict[str, Any]) -> None:
@@ -107,38 +110,12 @@ def add_to_document(app: Sphinx, document: dict[str, Any]) -> None:
     document.update(merge_document(document, runs_read(build_context(app.env))))
 
 
-def shown_nodes(
-    record: EntryRecord,
-    outcomes: Sequence[DeviceOutcome],
-    links: PrintedLinks | None,
-    here: str,
-) -> list[nodes.Node]:
-    """What the ``outcomes`` add below the verification line, in the runs' order.
-
-    Runs that differ alike are said once; a difference only in a link's page or a
-    line number is a sentence, the others a closed dropdown with both texts.
-    """
-    groups = {group.outcomes[0]: group for group in differing(outcomes, links)}
-    shown: list[nodes.Node] = []
-    for outcome in outcomes:
-        group = groups.get(outcome)
-        if group is not None:
-            shown.extend(_differences(group, here))
-        elif outcome.agreement is Agreement.NOT_COMPARED and record.status not in NOT_COMPARED:
-            # Where nothing ran here, the status line says so once, not once per run.
-            shown.append(_note(outcome.title() + "."))
-    return shown
-
-
 def _note(text: str) -> nodes.Node:
     return nodes.paragraph(text, text, classes=["flax-errors-device-note"])
 
 
 def _differences(group: DifferingRuns, here: str) -> list[nodes.Node]:
-    """The group's incidental differences as a sentence, then a closed dropdown of the others.
-
-    The dropdown holds each difference with its text in this build and there.
-    """
+    """The group's incidental differences as a sentence, then a dropdown of the others."""
     found: list[nodes.Node] = []
     if group.incidental:
         found.append(_note(group.sentence()))
