@@ -40,8 +40,7 @@ class DifferingRuns:
         first = self.outcomes[0]
         if len(self.outcomes) == 1:
             return first.phrase
-        devices = _joined([f"on {o.device.label}" for o in self.outcomes])
-        return f"with {first.versions} {devices}" if first.versions else devices
+        return f"with {first.versions} {self.there}" if first.versions else self.there
 
     @property
     def there(self) -> str:
@@ -113,11 +112,8 @@ def _judged(outcomes: tuple[DeviceOutcome, ...], links: PrintedLinks | None) -> 
     shown: list[Difference] = []
     minor: list[tuple[Difference, Incidental]] = []
     for difference in outcomes[0].differences:
-        found = None
-        if difference.here is difference.there:
-            found = incidental(
-                normalised(difference.text_here), normalised(difference.text_there), links
-            )
+        here, there = normalised(difference.text_here), normalised(difference.text_there)
+        found = incidental(here, there, links) if difference.here is difference.there else None
         if found is None:
             shown.append(difference)
         else:
@@ -132,7 +128,7 @@ def _labels(labels: Sequence[str]) -> str:
         kind, _, number = label.rpartition(" ")
         numbers.setdefault(kind, []).append(number)
     return ", ".join(
-        f"{kind} {_joined(found)}" if len(found) == 1 else f"{kind}s {_joined(found)}"
+        f"{kind}{'s' if len(found) > 1 else ''} {_joined(found)}"
         for kind, found in numbers.items()
     )
 

@@ -34,31 +34,26 @@ class PrintedLinks:
     base: str
     """The site its errors print links to (``https://docs.jax.dev/en/latest``)."""
 
-    def pages(self, text: str) -> list[str]:
-        """The pages ``text`` links to that land on the module's page, directly or forwarded.
+    def masked(self, text: str) -> tuple[str, list[str]]:
+        """``text`` with the page of each link that lands on the module's page set aside.
 
-        A link to a page that would not forward there (one that climbs out of the
-        site) is not one of them: its page is a real difference.
+        Also those pages, in order. A link lands there directly or forwarded; one to a
+        page that would not forward there (one that climbs out of the site) is a real
+        difference. The anchor stays: a link to another error is another link.
         """
         linked = self.layout.linked_pages(self.base, self.module, text)
         forwarded = self.layout.forwards(self.module, linked)
         page = self.layout.module_page(self.module)
-        return [p for p in linked if forwarded.get(p, p) == page]
-
-    def masked(self, text: str) -> tuple[str, list[str]]:
-        """``text`` with the page of each such link set aside, and those pages in order.
-
-        The anchor stays: a link to another error is another link.
-        """
-        pages = self.pages(text)
+        pages = [p for p in linked if forwarded.get(p, p) == page]
         if not pages:
             return text, []
-        prefixes = {f"{self.base.rstrip('/')}/{p}{PAGE_SUFFIX}#{self.module}.": p for p in pages}
+        base = self.base.rstrip("/")
+        prefixes = {f"{base}/{p}{PAGE_SUFFIX}#{self.module}.": p for p in pages}
         found: list[str] = []
 
         def mask(match: re.Match[str]) -> str:
             found.append(prefixes[match.group()])
-            return f"{self.base.rstrip('/')}/{_MASK}{PAGE_SUFFIX}#{self.module}."
+            return f"{base}/{_MASK}{PAGE_SUFFIX}#{self.module}."
 
         pattern = "|".join(re.escape(prefix) for prefix in sorted(prefixes, key=len, reverse=True))
         return re.sub(pattern, mask, text), found
