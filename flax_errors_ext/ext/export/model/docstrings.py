@@ -1,20 +1,14 @@
 """Put the catalogue's examples into the library's own docstrings, as a patch.
 
-``flax-errors export`` patches ``flax/errors.py`` in Flax's style
-(:mod:`~flax_errors_ext.ext.export.model.style`), so that the site built from
-Flax's docstrings alone gives the same verdicts. A catalogued class's docstring
-becomes (:mod:`~flax_errors_ext.ext.export.model.composition`): the file's
-summary; Flax's prose, less what the export wrote before (a second export adds
-nothing) and with the repairs of :mod:`~flax_errors_ext.model.catalogue.repairs`;
-the file's explanation, less each paragraph bound to a release; an ``Examples:``
-section with one bad and one good example
-(:mod:`~flax_errors_ext.ext.export.model.examples`). The new docstring is read
-back as Python reads it and parsed: a class whose examples would not read back as
-written is left unchanged and reported, as is a file that names no class. It is
-written as Flax writes string literals: raw where that keeps it readable, with any
-quote that could close it escaped.
-
-Pure: the source and the files come in as text, and the patched source goes out.
+``flax-errors export`` patches ``flax/errors.py`` in Flax's style, so that the site
+built from Flax's docstrings alone gives the same verdicts. A catalogued class's
+docstring becomes the file's summary, Flax's prose (less what an earlier export
+wrote, with the repairs of :mod:`~flax_errors_ext.model.catalogue.repairs`), the
+file's explanation and an ``Examples:`` section
+(:mod:`~flax_errors_ext.ext.export.model.composition`). It is written as Flax
+writes string literals (raw where that keeps it readable), then read back as
+Python reads it and parsed: a class whose examples would not read back as written
+is left unchanged and reported. Pure: text in, text out.
 """
 
 from __future__ import annotations

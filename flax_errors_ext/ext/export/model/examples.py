@@ -1,14 +1,12 @@
 """The examples a library's docstring keeps: one bad and one good, in Flax's style.
 
-A docstring keeps the first bad and the first good example that hold on every
-release (the site shows them all), in a napoleon ``Examples:`` section that the
-library's ``pytest --doctest-modules`` runs and
-:mod:`~flax_errors_ext.model.catalogue.parse` reads back. Code is formatted as Flax
-formats it; a URL in documented output is ``...`` (doctest's ``ELLIPSIS``, which
-Flax's pytest enables); output longer than a line is wrapped at its spaces under
-``NORMALIZE_WHITESPACE``. Each example keeps its imports: doctest runs a
-docstring's examples in one namespace, the site each in its own, and both must
-give the same verdict. Pure: records in, lines out.
+The first bad and the first good example that hold on every release (the site
+shows them all), in a napoleon ``Examples:`` section that the library's doctests
+run and :mod:`~flax_errors_ext.model.catalogue.parse` reads back. A URL in
+documented output is ``...`` (``ELLIPSIS``, which Flax's pytest enables); output
+longer than a line is wrapped under ``NORMALIZE_WHITESPACE``. Each example keeps
+its imports: doctest runs a docstring's examples in one namespace, the site each
+in its own, and both must give the same verdict. Pure: records in, lines out.
 """
 
 from __future__ import annotations

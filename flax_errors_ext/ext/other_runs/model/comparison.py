@@ -1,19 +1,13 @@
 """Runs of the catalogue on other devices, set beside this build's own.
 
-Another run (:class:`~flax_errors_ext.ext.other_runs.model.documents.DeviceRun`, read from
-its ``errors.json`` document) is compared entry by entry: :func:`compare` says, for
-an entry, what that run did with it beside this build:
-
-* **same**: every example both runs ran had the same verdict and, addresses and
-  temporary names aside, the same text: "Verified on CPU and on GPU (NVIDIA H200)";
-* **differs**: some example's verdict or text differs; each :class:`Difference`
-  names the example and holds both texts;
-* **not compared**: the run has no record of the entry, or ran none of its
-  examples as they are documented now.
-
-A run whose versions are not the build's says which (:attr:`DeviceOutcome.where`),
-so that a difference from another Flax is not read as one of the device. Pure:
-records in, records out; the Sphinx side reads the files and renders.
+:func:`compare` says what another run
+(:class:`~flax_errors_ext.ext.other_runs.model.documents.DeviceRun`) did with an
+entry beside this build: the **same** (every example both ran had the same verdict
+and, addresses and temporary names aside, the same text), **differs** (each
+:class:`Difference` names the example and holds both texts) or **not compared**
+(the run has no record of the entry, or ran none of its examples as documented
+now). A run of other versions says which (:attr:`DeviceOutcome.where`), so that a
+difference from another Flax is not read as one of the device. Pure.
 """
 
 from __future__ import annotations
