@@ -70,13 +70,9 @@ def our_lines(
             break_on_hyphens=False,
         )
         summary[0] = summary[0].strip()
-    body: list[str] = []
-    for part in (
-        wrapped_prose("\n\n".join(explanation), WIDTH - indent) if explanation else [],
-        list(section.lines) if section else [],
-    ):
-        if part:
-            body += ["", *part] if body else part
+    body = wrapped_prose("\n\n".join(explanation), WIDTH - indent) if explanation else []
+    if section:
+        body += ["", *section.lines] if body else section.lines
     return summary, body
 
 
