@@ -56,10 +56,8 @@ class Difference:
     """One example that did something else on the other run."""
 
     example: str
-    """``bad example 1``: its kind and number among the entry's examples of that kind;
-    ``the entry`` where the entry's status differs (an error one release raises and
-    another cannot), with the statuses as verdicts and each side's example verdicts
-    as its texts."""
+    """``bad example 1``; ``the entry`` where only the entry's status differs (an error
+    one release raises and another cannot), its texts each side's example verdicts."""
     here: Verdict | EntryStatus
     there: Verdict | EntryStatus
     text_here: str
