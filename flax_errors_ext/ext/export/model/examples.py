@@ -98,10 +98,8 @@ def _with_directive(source: str, code: list[str], width: int) -> list[str]:
     for candidate in (code, flax_code(source, width - len(NORMALIZE) - 2).rstrip().split("\n")):
         for n in reversed(_code_line_ends(candidate)):
             line = candidate[n]
-            if "# doctest:" in line:
-                directive = f"{line}, +NORMALIZE_WHITESPACE"
-            else:
-                directive = f"{line}  {NORMALIZE}"
+            added = ", +NORMALIZE_WHITESPACE" if "# doctest:" in line else f"  {NORMALIZE}"
+            directive = f"{line}{added}"
             if len(directive) <= width:
                 return [*candidate[:n], directive, *candidate[n + 1 :]]
     last = _code_line_ends(code)[-1]
