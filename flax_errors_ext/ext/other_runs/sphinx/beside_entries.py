@@ -4,8 +4,9 @@ The documents are read once, on ``config-inited`` (:func:`read_runs`); what each
 run did with an entry (:mod:`flax_errors_ext.ext.other_runs.model.comparison`)
 becomes nodes (:func:`entry_extras`): the devices that saw the same join the
 verification line, runs that differ alike are said once, and a run that has
-nothing to compare is a short note. Every catalogue page depends on the files.
-Each entry's outcome per run is written to ``errors.json`` (:func:`add_to_document`).
+nothing to compare is a short note. Every catalogue page depends on the files, so
+that editing one reads the pages again. Each entry's outcome per run is written to
+``errors.json`` (:func:`add_to_document`).
 """
 
 from __future__ import annotations
