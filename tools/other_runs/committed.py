@@ -12,7 +12,8 @@ committed. As a command, it writes the run on forced CPU devices::
 The file is replaced only once the run is written and kept. ``--merge`` takes the
 runs that jobs of their own wrote (one per device: CI's matrix and its GPU job),
 checks them together
-(:func:`~flax_errors_ext.ext.other_runs.model.run_files.check_runs`) and writes each
+(:func:`check_runs`: a document that is not a run, two runs of one device, runs
+of different catalogues are refused, each with its file) and writes each
 into FOLDER (``flax_errors_ext/history``) under its device's name
 (``cpu-8-devices.json``, ``nvidia-h200.json``).
 """
@@ -21,16 +22,18 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.ext.other_runs.model.documents import DeviceRunError
-from flax_errors_ext.ext.other_runs.model.run_files import check_runs
+from flax_errors_ext.ext.other_runs.model.documents import DeviceRunError, parse_run
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
+
+    from flax_errors_ext.model.runs.fingerprint import Device
 
 HISTORY = Path(__file__).resolve().parents[2] / "flax_errors_ext" / "history"
 """Where the committed runs are kept."""
@@ -80,6 +83,48 @@ def check_document(
 def forced_devices(flags: str, count: int) -> str:
     """``XLA_FLAGS`` with ``flags`` kept and ``count`` CPU devices forced."""
     return " ".join([flags, f"--xla_force_host_platform_device_count={count}"]).strip()
+
+
+def run_file_name(device: Device) -> str:
+    """The committed file of a run on ``device``: ``nvidia-h200.json``, ``cpu-8-devices.json``."""
+    kind = device.device_kind or device.platform
+    stem = re.sub(r"[^a-z0-9]+", "-", kind.lower()).strip("-") or "device"
+    return f"{stem}-{device.count}-devices.json" if device.count > 1 else f"{stem}.json"
+
+
+def check_runs(texts: Mapping[str, str]) -> dict[str, str]:
+    """The file each run is kept as, by the file its document (``texts``) was read from.
+
+    Raises:
+        DeviceRunError: listing every problem, each with its file.
+    """
+    problems: list[str] = []
+    kept: dict[str, str] = {}
+    catalogue: tuple[str, frozenset[str]] | None = None
+    for source in sorted(texts):
+        try:
+            run = parse_run(texts[source], source)
+        except DeviceRunError as error:
+            problems.append(str(error))
+            continue
+        entries = frozenset(r.qualname for r in run.records)
+        if catalogue is None:
+            catalogue = (source, entries)
+        elif entries != catalogue[1]:
+            first, known = catalogue
+            missing, more = sorted(known - entries), sorted(entries - known)
+            problems.append(
+                f"{source}: not the catalogue of {first} (lacks {missing or 'nothing'}, "
+                f"adds {more or 'nothing'}): the runs are of different commits"
+            )
+        name = run_file_name(run.device)
+        if name in kept:
+            problems.append(f"{source}: a second run on {run.device.label}, as {kept[name]}")
+            continue
+        kept[name] = source
+    if problems:
+        raise DeviceRunError("\n".join(problems))
+    return {source: name for name, source in kept.items()}
 
 
 def merge_runs(folder: Path, into: Path) -> list[Path]:

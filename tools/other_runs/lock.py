@@ -13,7 +13,7 @@ the ``--with`` requirements) into a scratch folder, for the Python it names alon
 Python is installed within it and ``flax-errors check --json`` runs there
 (:func:`~tools.other_runs.committed.check_document`). The
 constraints files and the stacks' runs (``python-<version>.json``) are written
-only if :func:`~flax_errors_ext.ext.other_runs.model.stacks.settle` finds nothing: ``--accept``
+only if :func:`settle` finds nothing: ``--accept``
 keeps a changed status (an error that became unreachable), never a failure.
 """
 
@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.ext.other_runs.model.stacks import settle
 from tools.other_runs.committed import RunNotKept, check_document
 
 if TYPE_CHECKING:
@@ -34,6 +34,46 @@ if TYPE_CHECKING:
 
 RUNS = Path(__file__).resolve().parents[2] / "flax_errors_ext" / "history"
 """Where each stack's run is kept (``python-<version>.json``), beside the other runs."""
+
+SETTLED = ("passed", "unreachable")
+"""The statuses every entry must have on every stack."""
+
+
+def statuses(text: str) -> dict[str, str]:
+    """``{qualname: status}`` of an ``errors.json`` document."""
+    document: dict[str, Any] = json.loads(text)
+    return {str(entry["qualname"]): str(entry["status"]) for entry in document["entries"]}
+
+
+def settle(
+    stack: str,
+    text: str,
+    before: str | None,
+    settled: Sequence[str] = SETTLED,
+    *,
+    accept: bool = False,
+) -> list[str]:
+    """What keeps the run ``text`` from standing for ``stack``, one line per entry.
+
+    An entry whose status is not one of ``settled`` always does. So does one
+    whose status differs from the run recorded ``before`` (None: no run was),
+    unless ``accept``: a changed status is kept only when a maintainer says so.
+    """
+    now = statuses(text)
+    problems = [
+        f"{stack}: {qualname} is {status}"
+        for qualname, status in now.items()
+        if status not in settled
+    ]
+    if before is None or accept:
+        return problems
+    old = statuses(before)
+    problems += [
+        f"{stack}: {qualname} was {old[qualname]}, is {status} (-- --accept keeps it)"
+        for qualname, status in now.items()
+        if status in settled and qualname in old and old[qualname] != status
+    ]
+    return problems
 
 
 @dataclasses.dataclass(frozen=True)

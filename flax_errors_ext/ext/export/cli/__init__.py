@@ -15,12 +15,9 @@ from flax_errors_ext.cli.parser import add_command
 
 if TYPE_CHECKING:
     import argparse
-    from typing import TypeAlias
-
-    Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
 
 
-def add(commands: Commands) -> None:
+def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``export``: the patch that puts the catalogue into Flax's docstrings."""
     export = add_command(
         commands,

@@ -1,12 +1,8 @@
 """``flax-errors export``: the catalogue's examples as a patch to Flax's own docstrings.
 
-Reads ``flax/errors.py`` (the installed flax's, found without importing it, or the
-file ``--flax-source`` names) and the catalogue files shipped for ``flax.errors``,
-and writes a unified diff that ``patch -p1`` or ``git apply`` applies at the root of
-Flax's source tree: docstrings in Flax's style, each with one bad and one good
-example that hold on every supported release. What goes where is decided in
-:mod:`flax_errors_ext.ext.export.model.docstrings`; the examples' code is formatted with
-pyink (the ``export`` extra).
+Reads ``flax/errors.py`` (the installed flax's, found without importing it, or
+``--flax-source``) and the catalogue files shipped for ``flax.errors``; what goes
+where is decided in :mod:`flax_errors_ext.ext.export.model.docstrings`.
 """
 
 from __future__ import annotations
@@ -33,8 +29,6 @@ if TYPE_CHECKING:
     import argparse
 
 MODULE = "flax.errors"
-LABEL = "flax/errors.py"
-"""The file's path at the root of Flax's source tree, as the patch names it."""
 
 
 def export_command(args: argparse.Namespace) -> int:
@@ -59,7 +53,7 @@ def export_command(args: argparse.Namespace) -> int:
         # Their messages name the file (and line), or what to install.
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return ExitCode.ERROR
-    patch = unified_patch(source.text, exported.text, LABEL)
+    patch = unified_patch(source.text, exported.text)
     if args.output is None:
         sys.stdout.write(patch)
         sys.stdout.flush()
@@ -104,7 +98,7 @@ def installed_source() -> Path:
 
 def catalogue_files() -> dict[str, CatalogueFile]:
     """The catalogue files shipped for ``flax.errors``, by class name."""
-    files = {}
-    for path in sorted((SHIPPED_CATALOGUE / MODULE).glob("*.txt")):
-        files[path.stem] = CatalogueFile(str(path), path.read_text(encoding="utf-8"))
-    return files
+    return {
+        path.stem: CatalogueFile(str(path), path.read_text(encoding="utf-8"))
+        for path in sorted((SHIPPED_CATALOGUE / MODULE).glob("*.txt"))
+    }

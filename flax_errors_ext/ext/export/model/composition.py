@@ -9,6 +9,7 @@ paragraphs: a literal block is one, and so is every run of doctest lines.
 
 from __future__ import annotations
 
+import inspect
 import re
 import textwrap
 from typing import TYPE_CHECKING
@@ -69,13 +70,9 @@ def our_lines(
             break_on_hyphens=False,
         )
         summary[0] = summary[0].strip()
-    body: list[str] = []
-    for part in (
-        wrapped_prose("\n\n".join(explanation), WIDTH - indent) if explanation else [],
-        list(section.lines) if section else [],
-    ):
-        if part:
-            body += ["", *part] if body else part
+    body = wrapped_prose("\n\n".join(explanation), WIDTH - indent) if explanation else []
+    if section:
+        body += ["", *section.lines] if body else section.lines
     return summary, body
 
 
@@ -87,40 +84,24 @@ def compose(summary: list[str], flax_lines: list[str], ours: list[str], indent: 
     if not summary:
         end = next((i for i, line in enumerate(flax_lines) if not line), len(flax_lines))
         summary, flax_lines = flax_lines[:end], flax_lines[end + 1 :]
-    body = summary[1:]
+    lines = list(summary)
     for part in (flax_lines, ours):
         if part:
-            body += ["", *part] if body or summary else part
-    if not summary:
-        if not body:
-            return ""
-        return "\n".join([body[0], *(f"{indent}{x}" if x else "" for x in body[1:]), indent])
-    if not body:
-        return summary[0]
-    return "\n".join([summary[0], *(f"{indent}{x}" if x else "" for x in body), indent])
+            lines += ["", *part] if lines else part
+    if not lines:
+        return ""
+    if summary and len(lines) == 1:
+        return lines[0]
+    return "\n".join([lines[0], *(f"{indent}{x}" if x else "" for x in lines[1:]), indent])
 
 
 def _cleaned(text: str) -> list[str]:
     """A docstring's lines as :func:`inspect.cleandoc` gives them, each right-stripped."""
-    raw = text.expandtabs().split("\n")
-    indents = [len(x) - len(x.lstrip()) for x in raw[1:] if x.strip()]
-    indent = min(indents, default=0)
-    lines = [raw[0].strip(), *(x[indent:].rstrip() for x in raw[1:])]
-    return _trimmed(lines)
-
-
-def _trimmed(lines: list[str]) -> list[str]:
-    start = next((i for i, line in enumerate(lines) if line), len(lines))
-    end = next((i for i in range(len(lines), 0, -1) if lines[i - 1]), start)
-    return lines[start:end]
+    return inspect.cleandoc("\n".join(line.rstrip() for line in text.split("\n"))).split("\n")
 
 
 def _chunks(lines: list[str]) -> list[tuple[tuple[str, ...], list[str], int]]:
-    """The runs of non-blank lines: dedented (to compare), as they are, and the blanks before.
-
-    Chunks, not paragraphs: a literal block is one too, and so is every run of
-    doctest lines.
-    """
+    """The runs of non-blank lines: dedented (to compare), as they are, and the blanks before."""
     found: list[tuple[tuple[str, ...], list[str], int]] = []
     chunk: list[str] = []
     gap = 0
@@ -129,15 +110,11 @@ def _chunks(lines: list[str]) -> list[tuple[tuple[str, ...], list[str], int]]:
             chunk.append(line)
             continue
         if chunk:
-            found.append((_dedented(chunk), chunk, gap))
+            indent = min(len(x) - len(x.lstrip()) for x in chunk)
+            found.append((tuple(x[indent:] for x in chunk), chunk, gap))
             chunk, gap = [], 0
         gap += 1
     return found
-
-
-def _dedented(chunk: list[str]) -> tuple[str, ...]:
-    indent = min(len(x) - len(x.lstrip()) for x in chunk)
-    return tuple(x[indent:] for x in chunk)
 
 
 def _joined_opening(lines: list[str]) -> list[str]:

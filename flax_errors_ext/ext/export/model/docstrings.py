@@ -1,29 +1,14 @@
 """Put the catalogue's examples into the library's own docstrings, as a patch.
 
-``flax-errors export`` writes a patch against ``flax/errors.py`` that Flax's
-maintainers can keep, in Flax's style (:mod:`~flax_errors_ext.ext.export.model.style`):
-after it the site can be built from Flax's docstrings alone, and gives the same
-verdicts for the examples they hold. A catalogued class's docstring becomes
-(:mod:`~flax_errors_ext.ext.export.model.composition` composes it):
-
-- the file's summary, as the docstring's first line (the summary autodoc and the
-  site show), wrapped to Flax's width; Flax's opening sentence stays, as the first
-  paragraph after it, made whole where Flax cut it with a blank line;
-- Flax's prose and code blocks, line for line, except a paragraph or block the
-  export writes itself (so a second export finds everything it added and adds
-  nothing) and the exact repairs of :mod:`~flax_errors_ext.model.catalogue.repairs`
-  (the same the site makes);
-- the file's explanation, rewrapped, less each paragraph bound to a release;
-- an ``Examples:`` section with one bad and one good example
-  (:mod:`~flax_errors_ext.ext.export.model.examples`); the site keeps the rest.
-
-Lines keep the docstring's indentation. A docstring that then holds a backslash
-becomes raw (``r\"\"\"``) where Flax's own text holds none, so that the doctests read
-as they run; otherwise backslashes and triple quotes are escaped. The new docstring
-is read back as Python reads it and parsed: a class whose examples would not read
-back as written is left unchanged and reported, as is a file that names no class.
-
-Pure: the source and the files come in as text, and the patched source goes out.
+``flax-errors export`` patches ``flax/errors.py`` in Flax's style, so that the site
+built from Flax's docstrings alone gives the same verdicts. A catalogued class's
+docstring becomes the file's summary, Flax's prose (less what an earlier export
+wrote, with the repairs of :mod:`~flax_errors_ext.model.catalogue.repairs`), the
+file's explanation and an ``Examples:`` section
+(:mod:`~flax_errors_ext.ext.export.model.composition`). It is written as Flax
+writes string literals (raw where that keeps it readable), then read back as
+Python reads it and parsed: a class whose examples would not read back as written
+is left unchanged and reported. Pure: text in, text out.
 """
 
 from __future__ import annotations
@@ -31,17 +16,13 @@ from __future__ import annotations
 import ast
 import dataclasses
 import difflib
+import io
+import re
+import tokenize
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.ext.export.model.composition import compose, flax_prose, our_lines
 from flax_errors_ext.ext.export.model.examples import examples_section, kept_examples
-from flax_errors_ext.ext.export.model.literals import (
-    STRING_PREFIX,
-    is_one_string,
-    line_starts,
-    source_index,
-    string_literal,
-)
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import FormatProblem, Location
 
@@ -52,6 +33,10 @@ if TYPE_CHECKING:
     from flax_errors_ext.model.catalogue.discover import CatalogueFile
     from flax_errors_ext.model.catalogue.records import ErrorEntry
     from flax_errors_ext.model.catalogue.repairs import DocstringFix
+
+
+_STRING_PREFIX = re.compile(r"([A-Za-z]*)('''|\"\"\"|'|\")")
+"""A string literal's prefix letters and its opening quote."""
 
 
 class ExportError(Exception):
@@ -84,13 +69,10 @@ class _DocstringSite:
     end: int
     """The span the new docstring replaces (empty where it is inserted)."""
     indent: str
-    """The body's indentation, which every line of the docstring keeps."""
     prefix: str
     quote: str
-    """The string prefix and quotes of Flax's docstring, kept; triple double quotes
-    without one."""
+    """Flax's docstring's string prefix and quotes, kept; triple double quotes without one."""
     theirs: str | None
-    """Flax's docstring; None when the class has none."""
     own_line: bool
     """Whether the docstring goes on a line of its own, before a body it does not replace."""
 
@@ -103,14 +85,10 @@ def export_docstrings(
     path: str = "flax/errors.py",
     fixes: Sequence[DocstringFix] = (),
 ) -> Exported:
-    """The text of ``module``'s source with each catalogued class's examples in its docstring.
+    """``module``'s ``source`` with each catalogued class's examples in its docstring.
 
-    Args:
-        source: The module's source.
-        catalogue: Its catalogue files, by class name.
-        module: The module's dotted name (its entries are ``<module>.<Class>``).
-        path: Where ``source`` was read from, for the problems' locations.
-        fixes: Exact repairs to make in the docstrings of catalogued classes.
+    ``catalogue`` holds the module's catalogue files by class name; ``path`` is where
+    ``source`` was read from, and ``fixes`` the repairs to make in the docstrings.
 
     Raises:
         ExportError: if ``source`` is not valid Python.
@@ -122,7 +100,7 @@ def export_docstrings(
             f"{path}:{error.lineno or 1}: cannot read it as Python: {error.msg}"
         ) from None
     classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
-    starts = line_starts(source)
+    starts = _line_starts(source)
     newline = "\r\n" if "\r\n" in source else "\n"
     problems = _unmatched(catalogue, fixes, classes, module, path)
     edits: list[tuple[str, _Edit]] = []
@@ -149,24 +127,22 @@ def _unmatched(
     path: str,
 ) -> list[FormatProblem]:
     """Catalogue files that name no class of the module, and repairs that name no file."""
-    problems = [
-        FormatProblem(_stray(module, name, classes), Location(file.path, 1))
-        for name, file in catalogue.items()
-        if name not in classes
-    ]
-    problems += [
-        FormatProblem(
-            f"a repair of {fix.name}'s docstring is not made: "
-            + (
-                "it has no catalogue file"
-                if fix.name in classes
-                else f"{module} has no such class"
-            ),
-            Location(path, classes[fix.name].lineno if fix.name in classes else 1),
-        )
-        for fix in fixes
-        if fix.name not in catalogue
-    ]
+    problems = []
+    for name, file in catalogue.items():
+        if name not in classes:
+            close = difflib.get_close_matches(name, sorted(classes), n=1)
+            hint = f"; did you mean {close[0]}.txt?" if close else ""
+            message = f"this catalogue file names no class of {module}: no {module}.{name}{hint}"
+            problems.append(FormatProblem(message, Location(file.path, 1)))
+    for fix in fixes:
+        if fix.name in catalogue:
+            continue
+        if fix.name in classes:
+            why, line = "it has no catalogue file", classes[fix.name].lineno
+        else:
+            why, line = f"{module} has no such class", 1
+        message = f"a repair of {fix.name}'s docstring is not made: {why}"
+        problems.append(FormatProblem(message, Location(path, line)))
     return problems
 
 
@@ -175,7 +151,9 @@ def unified_patch(old: str, new: str, label: str = "flax/errors.py") -> str:
 
     ``label`` is the file's path at the root of the source tree; "" when nothing changed.
     """
-    lines = difflib.unified_diff(_lines(old), _lines(new), f"a/{label}", f"b/{label}")
+    # Lines as ``patch`` counts them: each ends in a newline, but perhaps the last.
+    old_lines, new_lines = (re.findall(r"[^\n]*\n|[^\n]+\Z", text) for text in (old, new))
+    lines = difflib.unified_diff(old_lines, new_lines, f"a/{label}", f"b/{label}")
     return "".join(
         line if line.endswith("\n") else f"{line}\n\\ No newline at end of file\n"
         for line in lines
@@ -206,14 +184,10 @@ def _export_class(
     flax_lines, problems = flax_prose(site.theirs or "", held, fixes, at)
     value = compose(summary, flax_lines, ours, site.indent)
     if not value:
-        return None, [
-            *problems,
-            FormatProblem(
-                f"{qualname} is left unchanged: its file holds nothing for every release", at
-            ),
-        ]
+        why = f"{qualname} is left unchanged: its file holds nothing for every release"
+        return None, [*problems, FormatProblem(why, at)]
     flax_backslash = any("\\" in x for x in flax_lines)
-    text = string_literal(value, site.prefix, site.quote, flax_backslash=flax_backslash)
+    text = _string_literal(value, site.prefix, site.quote, flax_backslash=flax_backslash)
     unreadable = _read_back_problem(text, section, qualname, at)
     if unreadable is not None:
         return None, [*problems, unreadable]
@@ -230,8 +204,10 @@ def _docstring_site(
     A problem instead when the docstring cannot be rewritten in place: the body
     starts on the class's line, or the docstring is not one string literal.
     """
-    start = source_index(source, starts, first.lineno, first.col_offset)
-    end = source_index(source, starts, first.end_lineno or first.lineno, first.end_col_offset or 0)
+    start = _source_index(source, starts, first.lineno, first.col_offset)
+    end = _source_index(
+        source, starts, first.end_lineno or first.lineno, first.end_col_offset or 0
+    )
     indent = source[starts[first.lineno - 1] : start]
     if indent.strip():
         return FormatProblem(f"{qualname}: its body shares a line with the class", at)
@@ -248,9 +224,9 @@ def _docstring_site(
         line = starts[first.lineno - 1]
         return _DocstringSite(line, line, indent, "", '"""', None, own_line=True)
     literal = source[start:end]
-    if not is_one_string(literal):
+    if not _is_one_string(literal):
         return FormatProblem(f"{qualname}: its docstring is not one string literal", at)
-    match = STRING_PREFIX.match(literal)
+    match = _STRING_PREFIX.match(literal)
     prefix, quote = (match.group(1), match.group(2)) if match else ("", '"""')
     quote = quote if len(quote) == 3 else '"""'
     return _DocstringSite(start, end, indent, prefix, quote, constant, own_line=False)
@@ -275,30 +251,50 @@ def _read_back_problem(
 def _catalogue_entry(file: CatalogueFile, qualname: str) -> tuple[ErrorEntry, list[FormatProblem]]:
     """The file's entry, and why it cannot be exported: it is malformed or has no summary."""
     wanted = parse_docstring(file.text, qualname, file.path, 1)
-    if wanted.problems:
-        return wanted, [
-            FormatProblem(
-                f"{qualname} is not exported: its entry is malformed: {p.message}", p.location
-            )
-            for p in wanted.problems
-        ]
-    if not wanted.summary:
-        return wanted, [
-            FormatProblem(
-                f"{qualname} is not exported: its file has no summary", Location(file.path, 1)
-            )
-        ]
-    return wanted, []
+    refused = [
+        FormatProblem(
+            f"{qualname} is not exported: its entry is malformed: {p.message}", p.location
+        )
+        for p in wanted.problems
+    ]
+    if not refused and not wanted.summary:
+        why = f"{qualname} is not exported: its file has no summary"
+        refused.append(FormatProblem(why, Location(file.path, 1)))
+    return wanted, refused
 
 
-def _lines(text: str) -> list[str]:
-    """``text`` in lines as ``patch`` counts them: each ends in a newline, but perhaps the last."""
-    lines = [f"{line}\n" for line in text.split("\n")]
-    lines[-1] = lines[-1][:-1]
-    return lines if lines[-1] else lines[:-1]
+def _string_literal(value: str, prefix: str, quote: str, *, flax_backslash: bool) -> str:
+    """``value`` as a string literal, raw where that keeps it readable."""
+    letters = prefix.replace("r", "").replace("R", "")
+    raw_ok = (
+        quote not in value
+        and not value.endswith(("\\", quote[0]))
+        and "\r" not in value
+        and "\x00" not in value
+    )
+    was_raw = prefix != letters
+    if raw_ok and (was_raw or ("\\" in value and not flax_backslash)):
+        return f"{prefix if was_raw else letters + 'r'}{quote}{value}{quote}"
+    body = value.replace("\\", "\\\\").replace("\r", "\\r")
+    # Every quote of a run that could close the string, and one that would touch the end.
+    closing = re.compile(f"{quote[0]}{{2,}}|{quote[0]}\\Z")
+    body = closing.sub(lambda run: f"\\{quote[0]}" * len(run.group()), body)
+    return f"{letters}{quote}{body}{quote}"
 
 
-def _stray(module: str, name: str, classes: Mapping[str, ast.ClassDef]) -> str:
-    close = difflib.get_close_matches(name, sorted(classes), n=1)
-    hint = f"; did you mean {close[0]}.txt?" if close else ""
-    return f"this catalogue file names no class of {module}: no {module}.{name}{hint}"
+def _is_one_string(literal: str) -> bool:
+    """Whether ``literal`` is one string token (not implicitly joined ones)."""
+    tokens = tokenize.generate_tokens(io.StringIO(literal).readline)
+    kinds = [t.type for t in tokens if t.type not in (tokenize.NEWLINE, tokenize.ENDMARKER)]
+    return kinds == [tokenize.STRING]
+
+
+def _line_starts(source: str) -> list[int]:
+    """The index in ``source`` where each of its lines starts."""
+    return [0, *(newline.end() for newline in re.finditer("\n", source))]
+
+
+def _source_index(source: str, starts: list[int], lineno: int, byte_offset: int) -> int:
+    """The index in ``source`` of ``ast``'s (line, UTF-8 byte offset) position."""
+    line = source[starts[lineno - 1] :].encode("utf-8")
+    return starts[lineno - 1] + len(line[:byte_offset].decode("utf-8", "replace"))

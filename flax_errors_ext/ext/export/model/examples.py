@@ -1,20 +1,12 @@
 """The examples a library's docstring keeps: one bad and one good, in Flax's style.
 
-A catalogue entry may hold many examples, some only for some releases (``:holds
-for:``); the site shows them all. A docstring keeps the first bad and the first good
-example that hold on every release, in a napoleon ``Examples:`` section that the
-library's own ``pytest --doctest-modules`` runs and that
-:mod:`~flax_errors_ext.model.catalogue.parse` reads back: the bad one ends in its
-traceback, the good one does not. Evidence that an error cannot be raised stays on
-the site.
-
-In the section, code is formatted as Flax formats it; a URL in documented output is
-``...`` (doctest's ``ELLIPSIS``, which Flax's pytest configuration enables); output
-longer than a line is wrapped at its spaces under ``NORMALIZE_WHITESPACE``. Each
-example keeps its imports: doctest runs a docstring's examples in one namespace, but
-the site runs each in a namespace of its own, and both must give the same verdict.
-
-Pure: records in, lines out.
+The first bad and the first good example that hold on every release (the site
+shows them all), in a napoleon ``Examples:`` section that the library's doctests
+run and :mod:`~flax_errors_ext.model.catalogue.parse` reads back. A URL in
+documented output is ``...`` (``ELLIPSIS``, which Flax's pytest enables); output
+longer than a line is wrapped under ``NORMALIZE_WHITESPACE``. Each example keeps
+its imports: doctest runs a docstring's examples in one namespace, the site each
+in its own, and both must give the same verdict. Pure: records in, lines out.
 """
 
 from __future__ import annotations
@@ -56,36 +48,29 @@ class Section:
 
 def kept_examples(entry: ErrorEntry) -> tuple[Example, ...]:
     """The first bad and the first good example that hold on every release, bad first."""
-    kept = []
-    for kind in (ExampleKind.BAD, ExampleKind.GOOD):
-        example = next((e for e in entry.examples if e.kind is kind and not e.holds_for), None)
-        if example is not None:
-            kept.append(example)
-    return tuple(kept)
+    first = (
+        next((e for e in entry.examples if e.kind is kind and not e.holds_for), None)
+        for kind in (ExampleKind.BAD, ExampleKind.GOOD)
+    )
+    return tuple(example for example in first if example is not None)
 
 
 def examples_section(examples: Sequence[Example], indent: int) -> Section | None:
-    """The section that holds ``examples``, for a docstring indented by ``indent``.
-
-    None without examples.
-    """
+    """The section holding ``examples``, for a docstring indented by ``indent``; None without."""
     if not examples:
         return None
     width = WIDTH - indent - len(INDENT)
     body: list[str] = []
-    shape: list[tuple[ExampleKind, int]] = []
     for example in examples:
-        statements = example.statements
         if body:
             body.append("")
         if example.description and not mentions_release(example.description):
             body += [*wrapped_prose(example.description, width), ""]
-        for statement in statements:
+        for statement in example.statements:
             body += _statement_lines(statement, width)
-        shape.append((example.kind, len(statements)))
     title = "Examples:" if len(examples) > 1 else "Example:"
     lines = [title, "", *(f"{INDENT}{line}" if line else "" for line in body)]
-    return Section(tuple(lines), tuple(shape))
+    return Section(tuple(lines), tuple((e.kind, len(e.statements)) for e in examples))
 
 
 def _statement_lines(statement: Statement, width: int) -> list[str]:
@@ -113,10 +98,8 @@ def _with_directive(source: str, code: list[str], width: int) -> list[str]:
     for candidate in (code, flax_code(source, width - len(NORMALIZE) - 2).rstrip().split("\n")):
         for n in reversed(_code_line_ends(candidate)):
             line = candidate[n]
-            if "# doctest:" in line:
-                directive = f"{line}, +NORMALIZE_WHITESPACE"
-            else:
-                directive = f"{line}  {NORMALIZE}"
+            added = ", +NORMALIZE_WHITESPACE" if "# doctest:" in line else f"  {NORMALIZE}"
+            directive = f"{line}{added}"
             if len(directive) <= width:
                 return [*candidate[:n], directive, *candidate[n + 1 :]]
     last = _code_line_ends(code)[-1]

@@ -4,7 +4,6 @@ Flax formats its code with pyink (``pyink-indentation = 2``, ``line-length = 80`
 majority quotes), and its docstrings are Google style, read by napoleon. Code is
 reformatted by pyink itself, never by hand; prose and documented output are wrapped
 at spaces, which doctest's ``NORMALIZE_WHITESPACE`` reads as the one line printed.
-
 Pure: text in, text out.
 """
 
@@ -17,9 +16,7 @@ import textwrap
 import tokenize
 
 WIDTH = 80
-"""Flax's line length (its ``[tool.pyink]``)."""
 INDENT = "  "
-"""Flax's indentation step."""
 NORMALIZE = "# doctest: +NORMALIZE_WHITESPACE"
 
 _URL = re.compile(r"https?://[^\s)]+")
@@ -110,9 +107,7 @@ def wrapped_output(text: str, width: int) -> tuple[list[str], bool]:
         if len(line) <= width or not line.strip():
             lines.append(line)
             continue
-        pieces = textwrap.wrap(
-            line, width, break_long_words=False, break_on_hyphens=False, drop_whitespace=True
-        )
+        pieces = textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False)
         joined: list[str] = []
         for piece in pieces:
             if joined and piece.startswith("..."):

@@ -1,20 +1,13 @@
 """Runs of the catalogue on other devices, set beside this build's own.
 
-Another run (:class:`~flax_errors_ext.ext.other_runs.model.documents.DeviceRun`, read from
-its ``errors.json`` document) is compared entry by entry: :func:`compare` says, for
-an entry, what that run did with it beside this build:
-
-* **same**: every example both runs ran had the same verdict and, addresses and
-  temporary names aside, the same text: "Verified on CPU and on GPU (NVIDIA H200)";
-* **differs**: some example's verdict or text differs; each :class:`Difference`
-  names the example and holds both texts;
-* **not compared**: the run has no record of the entry, or ran none of its
-  examples as they are documented now.
-
-A run whose versions are not the build's says which
-(:meth:`~flax_errors_ext.ext.other_runs.model.documents.DeviceRun.where`), so that a
-difference from another Flax is not read as one of the device. Pure: records in,
-records out; the Sphinx side reads the files and renders.
+:func:`compare` says what another run
+(:class:`~flax_errors_ext.ext.other_runs.model.documents.DeviceRun`) did with an
+entry beside this build: the **same** (every example both ran had the same verdict
+and, addresses and temporary names aside, the same text), **differs** (each
+:class:`Difference` names the example and holds both texts) or **not compared**
+(the run has no record of the entry, or ran none of its examples as documented
+now). A run of other versions says which (:attr:`DeviceOutcome.where`), so that a
+difference from another Flax is not read as one of the device. Pure.
 """
 
 from __future__ import annotations
@@ -54,11 +47,8 @@ class Agreement(enum.StrEnum):
     """What another run did with an entry, beside this build."""
 
     SAME = "same"
-    """Every example both ran: the same verdict and the same text."""
     DIFFERS = "differs"
-    """Some example's verdict or text differs."""
     NOT_COMPARED = "not-compared"
-    """Nothing to set side by side (see :attr:`DeviceOutcome.reason`)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,10 +56,8 @@ class Difference:
     """One example that did something else on the other run."""
 
     example: str
-    """``bad example 1``: its kind and number among the entry's examples of that kind;
-    ``the entry`` where the entry's status differs (an error one release raises and
-    another cannot), with the statuses as verdicts and each side's example verdicts
-    as its texts."""
+    """``bad example 1``; ``the entry`` where only the entry's status differs (an error
+    one release raises and another cannot), its texts each side's example verdicts."""
     here: Verdict | EntryStatus
     there: Verdict | EntryStatus
     text_here: str
@@ -82,13 +70,7 @@ class Difference:
 
     def to_json(self) -> dict[str, Any]:
         """The difference as ``errors.json`` records it."""
-        return {
-            "example": self.example,
-            "here": self.here.value,
-            "there": self.there.value,
-            "text_here": self.text_here,
-            "text_there": self.text_there,
-        }
+        return {**dataclasses.asdict(self), "here": self.here.value, "there": self.there.value}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -98,21 +80,27 @@ class DeviceOutcome:
     source: str
     """The run's file."""
     device: Device
-    where: str
-    """The run's device, and its versions where they are not the build's."""
     agreement: Agreement
     status: EntryStatus | None
     """The entry's status in that run; None where it has no record of the entry."""
     differences: tuple[Difference, ...] = ()
     reason: str = ""
     """Why nothing was compared (:attr:`Agreement.NOT_COMPARED`)."""
-    same_versions: bool = True
-    """Whether the run had the build's versions."""
-    same_device: bool = False
-    """Whether the run had the build's device: then only its versions differ, and
-    :attr:`where` names them alone."""
     versions: str = ""
     """The run's versions that are not the build's (``flax 0.12.8, jax 0.10.2``), or empty."""
+    same_device: bool = False
+    """Whether the run had the build's device: then only its versions differ."""
+
+    @property
+    def where(self) -> str:
+        """``GPU (NVIDIA H200)``, ``GPU (NVIDIA H200) with flax 0.12.10, jax 0.11.2``.
+
+        A run on the build's own device is only its versions (``flax 0.12.8, jax
+        0.10.2``): another stack, whose differences are those of the versions.
+        """
+        if self.same_device and self.versions:
+            return self.versions
+        return f"{self.device.label} with {self.versions}" if self.versions else self.device.label
 
     @property
     def phrase(self) -> str:
@@ -157,44 +145,30 @@ def compare(
     versions: dict[str, str],
     roots: Sequence[str] = (),
 ) -> DeviceOutcome | None:
-    """What ``run`` did with the entry of ``record``, beside this build.
+    """What ``run`` did with the entry of ``record``, beside this build of ``versions``.
 
     Examples are paired by kind and number (the second bad example with the
     second bad example); a pair whose documented text differs ran other example
     code and is not compared, nor is an example that did not run on either side.
-
-    Args:
-        record: This build's record of the entry.
-        run: The other run.
-        versions: This build's versions.
-        roots: Folders this build's texts name files relative to, as
-            ``errors.json`` writes them (the other run's were written so there).
+    ``roots`` are the folders this build's texts name files relative to, as
+    ``errors.json`` writes them (the other run's were written so there).
 
     Returns:
-        The outcome; None where the run did not run the entry's module at all (a
-        GPU run of ``flax.errors`` says nothing of ``jax.errors``), or where it is
-        this build's own stack (the same device and versions: each stack's site
-        lists every stack's run).
+        None where the run did not run the entry's module at all (a GPU run of
+        ``flax.errors`` says nothing of ``jax.errors``), or is this build's own
+        stack (the same device and versions: each stack's site lists every stack's run).
     """
-    same_versions = not run.other_versions(versions)
+    other = run.other_versions(versions)
     same_device = record.device is not None and run.device == record.device
-    if same_device and same_versions:
+    if same_device and not other:
         return None  # this build's own stack, as recorded for the others
     theirs = run.record(record.qualname)
     if theirs is None and not run.covers(record.qualname):
         return None
     agreement, differences, reason = _agreement(record, theirs, roots)
+    status = theirs.status if theirs is not None else None
     return DeviceOutcome(
-        run.source,
-        run.device,
-        run.where(versions, record.device),
-        agreement,
-        theirs.status if theirs is not None else None,
-        differences,
-        reason,
-        same_versions,
-        same_device,
-        ", ".join(f"{n} {v}" for n, v in run.other_versions(versions).items()),
+        run.source, run.device, agreement, status, differences, reason, other, same_device
     )
 
 
@@ -210,7 +184,13 @@ def _agreement(
         return Agreement.NOT_COMPARED, (), f"{theirs.status} there"
     differences, compared = _example_differences(record, theirs, roots)
     if theirs.status is not record.status and not differences:
-        differences.append(_entry_difference(record, theirs))
+        # Each side ran only the examples that hold for its versions, and those agree;
+        # the entry itself does not: its texts are each side's example verdicts.
+        verdicts = [
+            "".join(f"{label}: {e.status}\n" for label, e in _numbered(side.examples).items())
+            for side in (record, theirs)
+        ]
+        differences.append(Difference("the entry", record.status, theirs.status, *verdicts))
     if differences:
         return Agreement.DIFFERS, tuple(differences), ""
     if not compared:
@@ -245,26 +225,6 @@ def _example_differences(
     return differences, compared
 
 
-def _entry_difference(record: EntryRecord, theirs: EntryRecord) -> Difference:
-    """The entry's own status, where it differs and its examples agree.
-
-    Each side ran only the examples that hold for its versions, and those agree; the
-    entry itself does not: its texts are each side's example verdicts.
-    """
-    return Difference(
-        "the entry",
-        record.status,
-        theirs.status,
-        _verdicts(record.examples),
-        _verdicts(theirs.examples),
-    )
-
-
-def _verdicts(examples: Sequence[ExampleRecord]) -> str:
-    """``bad example 1: passed``, a line per example of the entry's own."""
-    return "".join(f"{label}: {e.status}\n" for label, e in _numbered(examples).items())
-
-
 def _numbered(examples: Sequence[ExampleRecord]) -> dict[str, ExampleRecord]:
     """The entry's own examples (not upstream ones) by ``bad example 1`` labels."""
     found: dict[str, ExampleRecord] = {}
@@ -297,10 +257,10 @@ def verified_text(record: EntryRecord, outcomes: Sequence[DeviceOutcome]) -> str
     flax 0.12.10, jax 0.11.2``, so that no version is read as another run's.
     """
     same = [o for o in outcomes if o.agreement is Agreement.SAME]
-    text = verification_text(record, [o.where for o in same if o.same_versions])
+    text = verification_text(record, [o.where for o in same if not o.versions])
     if record.device is None:
         return text
-    return "".join([text, *(f" · and {o.phrase}" for o in same if not o.same_versions)])
+    return "".join([text, *(f" · and {o.phrase}" for o in same if o.versions)])
 
 
 def merge_document(document: dict[str, Any], runs: Sequence[DeviceRun]) -> dict[str, Any]:

@@ -1,12 +1,9 @@
 """Another run of the catalogue, read from its ``errors.json`` document.
 
-A run on another machine (a GPU box: ``flax-errors check --json`` there, or
-``python -m flax_errors_ext check --json`` from a checkout) or of another kind here (eight CPU
-devices, through ``XLA_FLAGS``) is an ``errors.json`` document. The site lists
-such documents (``flax_errors_device_runs``); :func:`parse_run` reads one into a
-:class:`DeviceRun`, refusing with the file's name what it cannot read, and
-:mod:`~flax_errors_ext.ext.other_runs.model.comparison` sets it beside this build. Pure:
-text in, records out; the Sphinx side reads the files.
+A run on another machine (``flax-errors check --json`` on a GPU box) or of another
+kind here (eight CPU devices, through ``XLA_FLAGS``) is an ``errors.json``
+document, which the site lists in ``flax_errors_device_runs``. Pure: text in,
+records out.
 """
 
 from __future__ import annotations
@@ -32,13 +29,8 @@ class DeviceRun:
     """The file as the configuration names it (relative to ``conf.py``)."""
     device: Device
     versions: tuple[tuple[str, str], ...]
-    """(package, version) of the run, in the document's order."""
+    """(package, version), in the document's order."""
     records: tuple[EntryRecord, ...]
-
-    @property
-    def version_map(self) -> dict[str, str]:
-        """The run's versions by package."""
-        return dict(self.versions)
 
     def record(self, qualname: str) -> EntryRecord | None:
         """The run's record of the entry ``qualname``, if it has one."""
@@ -49,43 +41,26 @@ class DeviceRun:
         module = qualname.rpartition(".")[0]
         return any(r.qualname.rpartition(".")[0] == module for r in self.records)
 
-    def other_versions(self, versions: dict[str, str]) -> dict[str, str]:
-        """The run's versions of the packages whose version is not that of ``versions``."""
-        return {
-            name: version
+    def other_versions(self, versions: dict[str, str]) -> str:
+        """``flax 0.12.10, jax 0.11.2``: the run's versions that are not ``versions``'s."""
+        return ", ".join(
+            f"{name} {version}"
             for name, version in sorted(self.versions)
             if versions.get(name) not in (None, version)
-        }
-
-    def where(self, versions: dict[str, str], device: Device | None = None) -> str:
-        """``GPU (NVIDIA H200)``, with the run's versions where they are not ``versions``.
-
-        ``GPU (NVIDIA H200) with flax 0.12.10, jax 0.11.2``: a run of other versions
-        says so, so that a difference it shows is not taken for one of the device.
-        A run on the build's own ``device`` is only its versions (``flax 0.12.8, jax
-        0.10.2``): another stack, whose differences are those of the versions.
-        """
-        other = ", ".join(f"{n} {v}" for n, v in self.other_versions(versions).items())
-        if device is not None and self.device == device and other:
-            return other
-        return f"{self.device.label} with {other}" if other else self.device.label
+        )
 
     def summary(self) -> dict[str, Any]:
         """The run as ``errors.json`` lists it: its file, device, versions and size."""
         return {
             "source": self.source,
             "device": self.device.to_json(),
-            "versions": self.version_map,
+            "versions": dict(self.versions),
             "entries": len(self.records),
         }
 
 
 def parse_run(text: str, source: str) -> DeviceRun:
-    """Read a device run from the text of its ``errors.json`` document.
-
-    Args:
-        text: The document, as ``flax-errors check --json`` printed it.
-        source: The file's name, for the messages and for ``errors.json``.
+    """Read a device run from the ``text`` of its ``errors.json`` document, the file ``source``.
 
     Raises:
         DeviceRunError: naming ``source`` and what is wrong with it.

@@ -1,13 +1,10 @@
 """Other runs that differ from this build alike, said once, each difference judged.
 
 Two runs of the same versions (Python 3.11's stack on one CPU device and on eight)
-differ from this build in the same way; :func:`differing` makes them one
-:class:`DifferingRuns`, named by both. A difference whose texts differ only in a
-link's page or a line number
-(:func:`~flax_errors_ext.ext.other_runs.model.incidental.incidental`) is a clause of one
-sentence; one of other verdicts or other words is shown with both texts. Only what
-the page shows is grouped: each run's outcome, in ``errors.json``, stays its own.
-Pure: outcomes in, records out.
+that differ alike are one :class:`DifferingRuns`. A difference only in a link's page
+or a line number (:mod:`~flax_errors_ext.ext.other_runs.model.incidental`) is a
+clause of one sentence; one of other verdicts or words is shown with both texts.
+Only the page groups them: in ``errors.json`` each run's outcome stays its own.
 """
 
 from __future__ import annotations
@@ -25,7 +22,6 @@ if TYPE_CHECKING:
     from flax_errors_ext.ext.other_runs.model.incidental import PrintedLinks
 
 _NOUNS = {"bad": "message", "good": "output"}
-"""What an example's text is, by its kind."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -33,7 +29,6 @@ class DifferingRuns:
     """Runs of the same versions that differ from this build in the same way."""
 
     outcomes: tuple[DeviceOutcome, ...]
-    """Each run's outcome, in the runs' order; they differ alike."""
     shown: tuple[Difference, ...] = ()
     """The differences a reader needs both texts of: other verdicts, other words."""
     incidental: tuple[tuple[Difference, Incidental], ...] = ()
@@ -45,8 +40,7 @@ class DifferingRuns:
         first = self.outcomes[0]
         if len(self.outcomes) == 1:
             return first.phrase
-        devices = _joined([f"on {o.device.label}" for o in self.outcomes])
-        return f"with {first.versions} {devices}" if first.versions else devices
+        return f"with {first.versions} {self.there}" if first.versions else self.there
 
     @property
     def there(self) -> str:
@@ -90,16 +84,10 @@ class DifferingRuns:
 def differing(
     outcomes: Sequence[DeviceOutcome], links: PrintedLinks | None = None
 ) -> list[DifferingRuns]:
-    """The runs that differ, those of the same versions that differ alike as one.
+    """A group per way the ``outcomes`` of one entry differ, in the order of its first run.
 
-    Args:
-        outcomes: What each other run did with one entry.
-        links: The links the entry's errors print (see
-            :class:`~flax_errors_ext.ext.other_runs.model.incidental.PrintedLinks`);
-            None: only line numbers are incidental.
-
-    Returns:
-        A group per way of differing, in the order of its first run.
+    ``links`` are the links the entry's errors print; None: only line numbers are
+    incidental.
     """
     found: dict[tuple[object, ...], list[DeviceOutcome]] = {}
     for outcome in outcomes:
@@ -124,11 +112,8 @@ def _judged(outcomes: tuple[DeviceOutcome, ...], links: PrintedLinks | None) -> 
     shown: list[Difference] = []
     minor: list[tuple[Difference, Incidental]] = []
     for difference in outcomes[0].differences:
-        found = None
-        if difference.here is difference.there:
-            found = incidental(
-                normalised(difference.text_here), normalised(difference.text_there), links
-            )
+        here, there = normalised(difference.text_here), normalised(difference.text_there)
+        found = incidental(here, there, links) if difference.here is difference.there else None
         if found is None:
             shown.append(difference)
         else:
@@ -143,7 +128,7 @@ def _labels(labels: Sequence[str]) -> str:
         kind, _, number = label.rpartition(" ")
         numbers.setdefault(kind, []).append(number)
     return ", ".join(
-        f"{kind} {_joined(found)}" if len(found) == 1 else f"{kind}s {_joined(found)}"
+        f"{kind}{'s' if len(found) > 1 else ''} {_joined(found)}"
         for kind, found in numbers.items()
     )
 

@@ -1,14 +1,11 @@
 """Texts of two runs that say the same, but for a link's page and a line number.
 
 JAX 0.12 prints ``.../101/errors.html#jax.errors.X`` where 0.10 printed
-``.../errors.html#jax.errors.X``, and the same message names
-``flax/linen/module.py:2089`` on one Flax and ``:2091`` on the next. Both are
-differences between the runs, and stay so (the comparison and ``errors.json`` keep
-them), but a reader needs one sentence about them, not both texts in full.
-:func:`incidental` tells such a pair from one whose words differ. Which links
-count is :class:`~flax_errors_ext.layout.SiteLayout`'s to say: a link to the same
-error's anchor on another page of the site the module's errors print, a page that
-forwards to the module's. Pure: texts in, a record out.
+``.../errors.html#jax.errors.X``, and a message names ``flax/linen/module.py:2089``
+on one Flax and ``:2091`` on the next: differences that ``errors.json`` keeps, but
+that a reader needs one sentence about, not both texts. Which links count is
+:class:`~flax_errors_ext.layout.SiteLayout`'s to say: the same error's anchor on a
+page of the site the module's errors print that forwards to the module's page.
 """
 
 from __future__ import annotations
@@ -25,8 +22,7 @@ if TYPE_CHECKING:
 # ``flax/linen/module.py:2089``, and a traceback's ``File "x.py", line 12``.
 _FILE_LINE = re.compile(r"(?<![\w.\\/-])([^\s\"'<>():]*\.(?:py|pyx|pyi|c|cc|cpp|h)):(\d+)\b")
 _FRAME_LINE = re.compile(r"(File \"([^\"]+)\", line )(\d+)")
-_MASK = "\x00"
-"""Stands for what is set aside; no text a run records holds it."""
+_MASK = "\x00"  # what is set aside; no text a run records holds it
 
 
 @dataclasses.dataclass(frozen=True)
@@ -35,35 +31,29 @@ class PrintedLinks:
 
     layout: SiteLayout
     module: str
-    """The module whose errors' anchors the links name (``jax.errors``)."""
     base: str
     """The site its errors print links to (``https://docs.jax.dev/en/latest``)."""
 
-    def pages(self, text: str) -> list[str]:
-        """The pages ``text`` links to that land on the module's page, directly or forwarded.
+    def masked(self, text: str) -> tuple[str, list[str]]:
+        """``text`` with the page of each link that lands on the module's page set aside.
 
-        A link to a page that would not forward there (one that climbs out of the
-        site) is not one of them: its page is a real difference.
+        Also those pages, in order. A link lands there directly or forwarded; one to a
+        page that would not forward there (one that climbs out of the site) is a real
+        difference. The anchor stays: a link to another error is another link.
         """
         linked = self.layout.linked_pages(self.base, self.module, text)
         forwarded = self.layout.forwards(self.module, linked)
         page = self.layout.module_page(self.module)
-        return [p for p in linked if forwarded.get(p, p) == page]
-
-    def masked(self, text: str) -> tuple[str, list[str]]:
-        """``text`` with the page of each such link set aside, and those pages in order.
-
-        The anchor stays: a link to another error is another link.
-        """
-        pages = self.pages(text)
+        pages = [p for p in linked if forwarded.get(p, p) == page]
         if not pages:
             return text, []
-        prefixes = {f"{self.base.rstrip('/')}/{p}{PAGE_SUFFIX}#{self.module}.": p for p in pages}
+        base = self.base.rstrip("/")
+        prefixes = {f"{base}/{p}{PAGE_SUFFIX}#{self.module}.": p for p in pages}
         found: list[str] = []
 
         def mask(match: re.Match[str]) -> str:
             found.append(prefixes[match.group()])
-            return f"{self.base.rstrip('/')}/{_MASK}{PAGE_SUFFIX}#{self.module}."
+            return f"{base}/{_MASK}{PAGE_SUFFIX}#{self.module}."
 
         pattern = "|".join(re.escape(prefix) for prefix in sorted(prefixes, key=len, reverse=True))
         return re.sub(pattern, mask, text), found
@@ -92,16 +82,11 @@ class Incidental:
 
 
 def incidental(here: str, there: str, links: PrintedLinks | None = None) -> Incidental | None:
-    """How ``here`` and ``there`` differ, where it is only link pages and line numbers.
+    """How the normalised texts ``here`` and ``there`` differ: only in link pages and lines.
 
-    Args:
-        here: This build's text, as the comparison saw it (normalised).
-        there: The other run's text, normalised the same way.
-        links: The links the entry's errors print; None: no link is set aside.
-
-    Returns:
-        None where the texts are the same, or differ in anything else (wording, a
-        link to another error or to another site's page, a file's name).
+    None where they are the same, or differ in anything else (wording, a link to
+    another error or to another site's page, a file's name). ``links`` are those
+    the entry's errors print; None: no link is set aside.
     """
     if here == there:
         return None

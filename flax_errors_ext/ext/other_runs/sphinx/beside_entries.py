@@ -1,20 +1,16 @@
 """Runs on other devices beside each entry (``flax_errors_device_runs``).
 
-The documents are read once, on ``config-inited`` (:func:`read_runs`), into the
-build context; what each run did with an entry is worked out by
-:mod:`flax_errors_ext.ext.other_runs.model.comparison`. Here it becomes nodes
-(:func:`entry_extras`): the devices that saw the same join the verification line
-("Verified on CPU and on GPU (NVIDIA H200)"), runs that differ alike are said once:
-a sentence for what differs only in a link's page or a line number, a closed
-dropdown with both texts for the rest; a run that has nothing to compare is a short
-note. Every catalogue page depends on the files, so that editing one reads the pages
-again. Each entry's outcome per run is written to ``errors.json``
-(:func:`add_to_document`).
+The documents are read once, on ``config-inited`` (:func:`read_runs`); what each
+run did with an entry (:mod:`flax_errors_ext.ext.other_runs.model.comparison`)
+becomes nodes (:func:`entry_extras`): the devices that saw the same join the
+verification line, runs that differ alike are said once, and a run that has
+nothing to compare is a short note. Every catalogue page depends on the files, so
+that editing one reads the pages again. Each entry's outcome per run is written to
+``errors.json`` (:func:`add_to_document`).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,12 +33,9 @@ from flax_errors_ext.sphinx.extras import EntryExtras
 from flax_errors_ext.sphinx.loggers import conf_location
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from sphinx.application import Sphinx
 
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
-    from flax_errors_ext.ext.other_runs.model.comparison import DeviceOutcome
     from flax_errors_ext.ext.other_runs.model.documents import DeviceRun
     from flax_errors_ext.ext.other_runs.model.groups import DifferingRuns
     from flax_errors_ext.model.runs.entry_record import EntryRecord
@@ -52,24 +45,27 @@ EXTENSION = "flax_errors_ext.ext.other_runs"
 """Where the build context keeps the runs read (``context.extras``)."""
 
 
-@dataclasses.dataclass(frozen=True)
-class ReadRun:
-    """A device run and the file it was read from."""
-
-    path: str
-    run: DeviceRun
-
-
 def read_runs(app: Sphinx, context: BuildContext) -> None:
     """Read the runs ``flax_errors_device_runs`` names into the build context.
 
     On ``config-inited``, for the pages their texts link to as well (they are
     forwarded); what is not read is a ``device-runs`` warning once Sphinx can log one.
     """
-    runs, problems = load_runs(Path(app.confdir), context.config.device_runs)
+    runs: list[DeviceRun] = []
+    problems = []
+    for name in context.config.device_runs:
+        try:
+            text = Path(app.confdir, name).resolve().read_text(encoding="utf-8")
+        except OSError as error:
+            problems.append(f"device run {name} not read: {error}")
+            continue
+        try:
+            runs.append(parse_run(text, name))
+        except DeviceRunError as error:
+            problems.append(f"device run not read: {error}")
     context.extras[EXTENSION] = tuple(runs)
     context.raised_elsewhere.extend(
-        e.actual for read in runs for r in read.run.records for e in r.examples
+        e.actual for run in runs for r in run.records for e in r.examples
     )
     for problem in problems:
         context.defer(
@@ -77,81 +73,42 @@ def read_runs(app: Sphinx, context: BuildContext) -> None:
         )
 
 
-def runs_read(context: BuildContext) -> tuple[ReadRun, ...]:
+def runs_read(context: BuildContext) -> tuple[DeviceRun, ...]:
     """The runs this build read (none where the extra read nothing)."""
-    found: tuple[ReadRun, ...] = context.extras.get(EXTENSION, ())
+    found: tuple[DeviceRun, ...] = context.extras.get(EXTENSION, ())
     return found
 
 
-def load_runs(confdir: Path, names: Sequence[str]) -> tuple[list[ReadRun], list[str]]:
-    """The runs the files ``names`` (relative to ``confdir``) hold, and why others are not."""
-    found = []
-    problems = []
-    for name in names:
-        path = (confdir / name).resolve()
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as error:
-            problems.append(f"device run {name} not read: {error}")
-            continue
-        try:
-            run = parse_run(text, name)
-        except DeviceRunError as error:
-            problems.append(f"device run not read: {error}")
-            continue
-        found.append(ReadRun(str(path), run))
-    return found, problems
-
-
 def entry_extras(app: Sphinx, record: EntryRecord, module_run: ModuleRun) -> EntryExtras:
-    """The entry's verification text and what the other runs add below it.
+    """The entry's verification text and what the other runs add below it, in their order.
 
-    Notes each run's file as a dependency of the page being read.
+    Runs that differ alike are said once: a difference only in a link's page or a
+    line number as a sentence, the others in a closed dropdown with both texts.
+    Each run's file is a dependency of the page being read.
     """
-    env = app.env
-    context = build_context(env)
-    read = runs_read(context)
-    for item in read:
-        env.note_dependency(item.path)
-    roots = context.published_roots
-    outcomes = compare_all(record, [item.run for item in read], record.version_map, roots)
+    context = build_context(app.env)
+    runs = runs_read(context)
+    for run in runs:
+        app.env.note_dependency(str(Path(app.confdir, run.source).resolve()))
+    outcomes = compare_all(record, runs, record.version_map, context.published_roots)
     module = record.qualname.rpartition(".")[0]
     upstream = context.config.spec(module).upstream
     links = PrintedLinks(context.config.layout, module, upstream) if upstream else None
     here = record.device.label if record.device is not None else "this machine"
-    return EntryExtras(
-        verified_text(record, outcomes) or None,
-        tuple(shown_nodes(record, outcomes, links, here)),
-    )
+    groups = {group.outcomes[0]: group for group in differing(outcomes, links)}
+    shown: list[nodes.Node] = []
+    for outcome in outcomes:
+        if outcome in groups:
+            shown.extend(_differences(groups[outcome], here))
+        elif outcome.agreement is Agreement.NOT_COMPARED and record.status not in NOT_COMPARED:
+            # Where nothing ran here, the status line says so once, not once per run.
+            shown.append(_note(outcome.title() + "."))
+    return EntryExtras(verified_text(record, outcomes) or None, tuple(shown))
 
 
 def add_to_document(app: Sphinx, document: dict[str, Any]) -> None:
     """Add each entry's outcome per run, and the runs themselves, to ``errors.json``."""
-    merged = merge_document(document, [read.run for read in runs_read(build_context(app.env))])
-    document.update(merged)
-
-
-def shown_nodes(
-    record: EntryRecord,
-    outcomes: Sequence[DeviceOutcome],
-    links: PrintedLinks | None,
-    here: str,
-) -> list[nodes.Node]:
-    """What the ``outcomes`` add below the verification line, in the runs' order.
-
-    Runs that differ alike are said once; a difference only in a link's page or a
-    line number is a sentence, the others a closed dropdown with both texts.
-    """
-    groups = {group.outcomes[0]: group for group in differing(outcomes, links)}
-    shown: list[nodes.Node] = []
-    for outcome in outcomes:
-        group = groups.get(outcome)
-        if group is not None:
-            shown.extend(_differences(group, here))
-        elif outcome.agreement is Agreement.NOT_COMPARED and record.status not in NOT_COMPARED:
-            # Where nothing ran here, the status line says so once, not once per run.
-            shown.append(_note(outcome.title() + "."))
-    return shown
+    document.update(merge_document(document, runs_read(build_context(app.env))))
 
 
 def _note(text: str) -> nodes.Node:
@@ -159,10 +116,7 @@ def _note(text: str) -> nodes.Node:
 
 
 def _differences(group: DifferingRuns, here: str) -> list[nodes.Node]:
-    """The group's incidental differences as a sentence, then a closed dropdown of the others.
-
-    The dropdown holds each difference with its text in this build and there.
-    """
+    """The group's incidental differences as a sentence, then a dropdown of the others."""
     found: list[nodes.Node] = []
     if group.incidental:
         found.append(_note(group.sentence()))

@@ -1,15 +1,11 @@
 """What the search page's script reads: each entry's texts, and how a paste is matched.
 
-The entries (:func:`search_entries`) are what a result shows and what a reader may
-paste. The script (``flax_errors_search.js``) runs the steps of
-:func:`flax_errors_ext.model.lookup.find.find` in the reader's browser: the bare
-name, the URL, the class the text names, and the message, matched against each
-documented message's pattern or as a part of it, else nearly alike with its
-distinctive values. What those steps need from Python is data, written here from
-the same functions: each text's pattern
-(:func:`~flax_errors_ext.model.lookup.patterns.pattern_source`) and normalised
-form, the variable kinds that normalise the reader's text, and the thresholds.
-The script holds no knowledge of its own.
+The script (``flax_errors_search.js``) runs the steps of
+:func:`flax_errors_ext.model.lookup.find.find` in the reader's browser. What those
+steps need from Python is data, written here from the same functions: each text's
+pattern (:func:`~flax_errors_ext.model.lookup.patterns.pattern_source`), the
+variable kinds that normalise the reader's text, and the thresholds. The script
+holds no knowledge of its own.
 """
 
 from __future__ import annotations
@@ -47,15 +43,12 @@ def matching_settings() -> dict[str, Any]:
 
 
 def entry_rules(entries: Iterable[ErrorEntry], wordings: Iterable[Wording]) -> dict[str, Any]:
-    """Each entry's texts as the search matches them, by dotted name.
+    """Each entry's texts (:func:`~flax_errors_ext.model.lookup.texts.findable`'s) by dotted name.
 
-    Every text is ``{"pattern", "known", "kind", "note", "raised", "exact"}``, made
-    from :func:`~flax_errors_ext.model.lookup.texts.findable`'s texts: ``kind`` is
-    ``bad`` (today's documented message), ``seen-as`` (another error the same
-    mistake raises; ``note`` is the example's caption) or ``older`` (a past
-    release's wording; ``note`` its releases); ``raised`` the class a paste must
-    name, and ``exact`` whether the text answers only a paste that shows it as
-    written. Texts come in the order ``explain`` tries them.
+    A text's ``kind`` is ``bad`` (today's documented message), ``seen-as`` (another
+    error the same mistake raises; ``note`` is the example's caption) or ``older``
+    (a past release's wording; ``note`` its releases). Texts come in the order
+    ``explain`` tries them.
     """
     older: dict[str, list[Wording]] = {}
     for wording in wordings:
@@ -95,19 +88,12 @@ def _text(text: Text, kind: str, note: str) -> dict[str, Any]:
 def search_entries(
     records: Sequence[EntryRecord], roots: Sequence[str], wordings: Iterable[Wording] = ()
 ) -> list[dict[str, Any]]:
-    """What the site search matches pasted error text against, one item per entry.
+    """What a search result shows of each entry, and the texts a reader may paste, each once.
 
-    Each item has the entry's ``name``, ``qualname``, site-relative ``url`` with
-    its anchor, ``headline``, and the texts a reader may paste, each once:
-
-    - ``messages``: the documented and actual text of its bad examples' errors,
-      with paths relative to ``roots`` as ``errors.json`` has them;
-    - ``seen_as``: ``{"text", "note"}`` for each error its "also seen as" examples
-      raise (another class, where this one is not in place), the note being the
-      example's caption;
-    - ``older``: ``{"text", "versions"}`` for each wording that recorded past
-      releases printed and the newest recorded one no longer prints (``wordings``,
-      see :mod:`flax_errors_ext.model.lookup.wordings`).
+    ``messages`` are the documented and actual texts of its bad examples' errors,
+    with paths relative to ``roots``; ``seen_as``, the errors its "also seen as"
+    examples raise, each with the example's caption; ``older``, each wording that
+    past releases printed and the newest recorded one no longer prints.
     """
     past: dict[str, list[dict[str, str]]] = {}
     for wording in wordings:

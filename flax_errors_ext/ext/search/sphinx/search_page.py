@@ -1,14 +1,10 @@
 """Pasting an error message into the site's search finds its entry.
 
-Sphinx's search indexes every word of the site, error text included, but it
-ranks whole pages, and one page holds all of a module's errors. So the build also
-writes the catalogue's error messages to ``_static/flax_errors_search_data.js``
-(today's, the other errors an entry is "also seen as", and the wordings of past
-releases from the recorded history), each with the pattern ``flax-errors
-explain`` matches it by (:mod:`flax_errors_ext.ext.search.model.data`), and the
-search page loads ``static/flax_errors_search.js``, which matches the query as
-``explain`` does and puts the entries it answers with, with their anchors and
-what the match was, first.
+Sphinx's search ranks whole pages, and one page holds all of a module's errors. So
+the build also writes the catalogue's error texts, each with the pattern
+``flax-errors explain`` matches it by (:mod:`flax_errors_ext.ext.search.model.data`),
+for ``static/flax_errors_search.js``, which matches the query as ``explain`` does
+and puts the entries it answers with first.
 """
 
 from __future__ import annotations
@@ -26,10 +22,11 @@ from flax_errors_ext.sphinx.state import CatalogueCollector
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
+    from flax_errors_ext.model.lookup.wordings import Wording
+
 DATA_FILE = "flax_errors_search_data.js"
 SETTINGS_FILE = "flax_errors_search_settings.js"
-RULES_FILE = "flax_errors_search_rules.json"
-"""Beside the environment: each module's rules as the last build wrote them."""
+RULES_FILE = "flax_errors_search_rules.json"  # each module's rules, as the last build wrote them
 SCRIPT_FILE = "flax_errors_search.js"
 
 
@@ -48,20 +45,17 @@ def write_data(app: Sphinx, exception: Exception | None) -> None:
     """Write the catalogue's messages for the search page, after every HTML build."""
     if exception is not None or app.builder.format != "html":
         return
+    context = build_context(app.env)
+    wordings = recorded_wordings([file.history for file in context.histories.values()])
     by_qualname = CatalogueCollector.by_qualname(app.env)
-    histories = [file.history for file in build_context(app.env).histories.values()]
     items = search_entries(
-        [record for _, record in by_qualname.values()],
-        roots=published_roots(app),
-        wordings=recorded_wordings(histories),
+        [record for _, record in by_qualname.values()], published_roots(app), wordings
     )
-    layout = build_context(app.env).config.layout
+    rules = _rules(app, wordings)
     for item in items:
         # Where the script's result links: the page by its docname, and the anchor.
-        location = layout.locate(item["qualname"])
+        location = context.config.layout.locate(item["qualname"])
         item["docname"], item["anchor"] = location.page, location.anchor
-    rules = _rules(app)
-    for item in items:
         item["rules"] = rules.get(item["qualname"], [])
     text = f"window.FLAX_ERRORS_SEARCH = {json.dumps(items, ensure_ascii=True, indent=1)};\n"
     static = Path(app.outdir, "_static")
@@ -73,14 +67,11 @@ def write_data(app: Sphinx, exception: Exception | None) -> None:
     )
 
 
-def _rules(app: Sphinx) -> dict[str, Any]:
-    """Each entry's texts as the search matches them, by dotted name.
-
-    See :func:`~flax_errors_ext.ext.search.model.data.entry_rules`.
+def _rules(app: Sphinx, wordings: tuple[Wording, ...]) -> dict[str, Any]:
+    """Each entry's texts as the search matches them (:func:`.entry_rules`), by dotted name.
 
     A module this build did not discover (nothing it came from changed) keeps the
-    rules the last build wrote, kept beside the environment; the wordings are
-    today's either way.
+    rules the last build wrote, kept beside the environment.
     """
     context = build_context(app.env)
     kept_file = Path(app.doctreedir, RULES_FILE)
@@ -88,8 +79,6 @@ def _rules(app: Sphinx) -> dict[str, Any]:
         kept: dict[str, Any] = json.loads(kept_file.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         kept = {}
-    histories = [file.history for file in context.histories.values()]
-    wordings = recorded_wordings(histories)
     by_module: dict[str, Any] = {}
     for spec in context.config.modules:
         module = context.modules.get(spec.name)
