@@ -31,7 +31,6 @@ SCHEMA = 1
 SHIPPED = "shipped"
 """How ``flax_errors_history`` names the file shipped with this package."""
 SHIPPED_HISTORY = Path(__file__).resolve().parents[2] / "history" / "flax.json"
-"""The history shipped with this package: ``flax.errors`` on Flax 0.4 to 0.12."""
 
 
 def version_key(version: str) -> tuple[int, ...]:
@@ -46,9 +45,7 @@ class Outcome(enum.StrEnum):
     RAISED = "raised"
     """Its last statement raised exactly this entry's error."""
     RAISED_OTHER = "raised-other"
-    """Its last statement raised another exception (kept, with its text)."""
     NO_RAISE = "no-raise"
-    """Every statement ran and none raised."""
     COULD_NOT_RUN = "could-not-run"
     """An earlier statement raised (an API that did not exist yet), the process died or
     it timed out; the reason says which."""
@@ -112,7 +109,7 @@ class Substitution:
 
     def to_json(self) -> dict[str, str]:
         """The substitution as the file records it."""
-        return {"old": self.old, "new": self.new}
+        return dataclasses.asdict(self)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Substitution:
@@ -136,8 +133,8 @@ class ExampleRun:
     """Why it could not run: the statement and the exception that stopped it, or the
     process's end."""
     rewritten: tuple[Substitution, ...] = ()
-    """The substitutions made in its code before it ran on this release, in the order
-    made (none: it ran as the catalogue has it). ``code`` stays the catalogue code's."""
+    """The substitutions made in its code before it ran on this release, in order
+    (``code`` stays the catalogue code's)."""
 
     def to_json(self) -> dict[str, Any]:
         """The record with its empty fields left out."""
@@ -169,11 +166,6 @@ class EntryRun:
     present: bool
     examples: tuple[ExampleRun, ...] = ()
     """One per bad example, in the catalogue file's order (none for an unreachable one)."""
-
-    @property
-    def codes(self) -> tuple[str, ...]:
-        """The code hashes its examples ran with."""
-        return tuple(example.code for example in self.examples)
 
     def runs_of(self, codes: Sequence[str]) -> tuple[ExampleRun, ...] | None:
         """The records of the examples with these code hashes, in their order.
@@ -209,6 +201,15 @@ class ReleaseRun:
     pace: float = 0.0
     """The seconds an entry took on its latest run (0: unknown): what estimates of the
     time left go by."""
+
+    def raisers(self, qualname: str) -> list[tuple[str, int, ExampleRun]]:
+        """``(entry, index, run)`` of every example that raised ``qualname``, by entry."""
+        return [
+            (name, index, run)
+            for name, row in sorted(self.entries.items())
+            for index, run in enumerate(row.examples)
+            if run.exc_type == qualname
+        ]
 
     def to_json(self) -> dict[str, Any]:
         """The release's record, in one canonical order."""
@@ -282,7 +283,8 @@ class History:
                     name
                     for name in sorted(codes)
                     if name not in entries
-                    or _rewrites(entries[name].runs_of(codes[name]))
+                    or (runs := entries[name].runs_of(codes[name])) is None
+                    or tuple(run.rewritten for run in runs)
                     != made.get(name, ((),) * len(codes[name]))
                 )
             if names:
@@ -324,8 +326,3 @@ class History:
         releases = (ReleaseRun.from_json(r) for r in data.get("releases", ()))
         ordered = sorted(releases, key=lambda r: version_key(r.release.flax))
         return cls(tuple(ordered), str(data.get("module", "flax.errors")))
-
-
-def _rewrites(runs: Sequence[ExampleRun] | None) -> tuple[tuple[Substitution, ...], ...] | None:
-    """The substitutions each run was made with (None: no records, which nothing matches)."""
-    return None if runs is None else tuple(run.rewritten for run in runs)

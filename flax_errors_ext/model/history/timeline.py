@@ -57,10 +57,10 @@ class Span:
         """The span as a clause of a summary."""
         where = self.versions if self.present else f"{self.versions}, not in flax.errors"
         if self.outcome in (Outcome.RAISED, Outcome.RAISED_OTHER):
-            return f"«{_short(self.text)}» ({where})"
+            return f"«{quote(self.text)}» ({where})"
         if self.outcome is Outcome.NO_RAISE:
             return f"raised nothing ({where})"
-        return f"could not run ({where}: {_short(self.text)})"
+        return f"could not run ({where}: {quote(self.text)})"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -203,14 +203,9 @@ def retired(history: History) -> tuple[Retired, ...]:
     for name in sorted({n for r in history.releases for n in r.classes} - newest):
         had = [n for n, r in enumerate(history.releases) if name in r.classes]
         texts: dict[str, tuple[str, str]] = {}
-        qualname = f"{history.module}.{name}"
         for record in history.releases:
-            for entry in record.entries.values():
-                for run in entry.examples:
-                    if run.exc_type == qualname:
-                        texts.setdefault(
-                            comparable(run.exc_text), (record.release.flax, run.exc_text)
-                        )
+            for _, _, run in record.raisers(f"{history.module}.{name}"):
+                texts.setdefault(comparable(run.exc_text), (record.release.flax, run.exc_text))
         found.append(
             Retired(
                 name,
@@ -233,9 +228,10 @@ def _most_examples(history: History, name: str) -> int:
     )
 
 
-def _short(text: str) -> str:
+def quote(text: str, limit: int = SHOWN) -> str:
+    """``text`` on one line, cut to ``limit`` characters with an ellipsis."""
     flat = " ".join(text.split())
-    return flat if len(flat) <= SHOWN else flat[: SHOWN - 1] + "…"
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def document(

@@ -16,8 +16,8 @@ from flax_errors_ext.ext.history.model.cells import (
     cell_key,
     compared_text,
     exception_message,
-    quote,
 )
+from flax_errors_ext.model.history.timeline import quote
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -132,35 +132,22 @@ def presence_line(
         ]
     else:
         parts = [f"In {module} in {', '.join(present)}"]
-    found = _raised_by_others(qualname, releases) if unreachable else []
+    found = (
+        [(r.release.flax, hits[0]) for r in releases if (hits := r.raisers(qualname))]
+        if unreachable
+        else []
+    )
     if found:
-        versions = [release for release, _, _ in found]
-        entries = sorted({entry for _, entry, _ in found})
-        text = quote(exception_message(found[-1][2]), QUOTED)
+        versions = [release for release, _ in found]
+        entries = sorted({entry for _, (entry, _, _) in found})
+        _, (_, _, last) = found[-1]
+        text = quote(exception_message(last.exc_text), QUOTED)
         span = versions[0] if len(versions) == 1 else f"{versions[0]}-{versions[-1]}"
         parts.append(
             f"unreachable today, but {span} raised it (the example of "
             f"{', '.join(entries)}): «{text}»"
         )
     return "; ".join(parts)
-
-
-def _raised_by_others(qualname: str, releases: Sequence[ReleaseRun]) -> list[tuple[str, str, str]]:
-    """``(release, entry, text)`` of every example of any entry that raised ``qualname``."""
-    found = []
-    for record in releases:
-        hit = next(
-            (
-                (record.release.flax, name, run.exc_text)
-                for name, row in sorted(record.entries.items())
-                for run in row.examples
-                if run.exc_type == qualname
-            ),
-            None,
-        )
-        if hit is not None:
-            found.append(hit)
-    return found
 
 
 def rewritten_line(cells: Sequence[Cell]) -> str:

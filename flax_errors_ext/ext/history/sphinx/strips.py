@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from docutils import nodes
 
-from flax_errors_ext.ext.history.model.cells import LEGEND, CellState
+from flax_errors_ext.ext.history.model.cells import CellState
 from flax_errors_ext.sphinx.table import table
 
 if TYPE_CHECKING:
@@ -156,7 +156,7 @@ def matrix(view: ModuleHistory, link: Link, anchor: str) -> list[nodes.Node]:
         intro += nodes.Text(f" (outlined: this build's own run, on flax {view.current})")
     intro += nodes.Text("; hover over a cell for what its release raised. ")
     used = {c.state for _, cells, _ in view.rows for c in cells}
-    for state in (s for s in LEGEND if s in used):
+    for state in (s for s in CellState if s in used):
         key = nodes.inline(classes=["flax-errors-key"])
         meaning = state.meaning.replace("the module", view.module)
         text = GLYPHS[state]
