@@ -2,15 +2,10 @@
 
 ``nox -s history`` runs each entry's bad examples in a venv per Flax release
 (``tools/history/release_runner.py``) and keeps what happened in
-``flax_errors_ext/history/flax.json``. This module is that file's model: the typed
-records, their one JSON form, merging a release's run into the data, and which
-(release, entry) pairs still need a run; judging one run is
-:mod:`~flax_errors_ext.ext.history.model.example_runs`. Each example's record
-carries a hash of its code and the substitutions it ran with on that release (the
-rules of ``flax_errors_ext/history/rewrites.toml``:
-:mod:`~tools.history.rewrites`), so that a rerun runs only what
-changed.
-:mod:`~flax_errors_ext.model.history.timeline` reads the data into summaries.
+``flax_errors_ext/history/flax.json``. This module is that file's model: the records,
+their JSON form, merging a release's run into the data, and which (release, entry)
+pairs still need a run. Each example's record carries a hash of its code and the
+substitutions it ran with (``rewrites.toml``), so that a rerun runs only what changed.
 """
 
 from __future__ import annotations
@@ -61,12 +56,9 @@ class Pin:
 
 
 @dataclasses.dataclass(frozen=True)
-class Release:
+class Release(Pin):
     """Where a release's examples ran: the versions, the interpreter and the device."""
 
-    flax: str
-    jax: str
-    jaxlib: str
     python: str
     device: Device | None = None
 
@@ -78,10 +70,7 @@ class Release:
     def to_json(self) -> dict[str, Any]:
         """The release as the file records it."""
         return {
-            "flax": self.flax,
-            "jax": self.jax,
-            "jaxlib": self.jaxlib,
-            "python": self.python,
+            **dataclasses.asdict(self),
             "device": self.device.to_json() if self.device else None,
         }
 
@@ -261,15 +250,11 @@ class History:
     ) -> dict[str, tuple[str, ...]]:
         """The entries each planned release must run: ``{flax version: names}``.
 
-        An entry runs where it has no record, or one without a record of each of
-        ``codes`` (its bad examples now;
-        :func:`~flax_errors_ext.ext.history.model.example_runs.entry_codes`), or whose examples ran
-        with other substitutions than ``rewrites`` makes there now (by flax version,
-        then by entry, one tuple per bad example;
-        :func:`~tools.history.rewrites.entry_rewrites`; none where
-        left out); every entry runs where the release is recorded with another jax or
-        jaxlib. Releases with nothing to run are left out, so an empty result means
-        that nothing changed.
+        An entry runs where it has no record of each of ``codes`` (its bad examples'
+        hashes now), or whose examples ran with other substitutions than ``rewrites``
+        makes there now (by flax version, then by entry, one tuple per bad example;
+        none where left out); every entry runs where the release is recorded with
+        another jax or jaxlib. Releases with nothing to run are left out.
         """
         todo: dict[str, tuple[str, ...]] = {}
         for pin in plan:

@@ -1,11 +1,9 @@
 """What the recorded releases say about each error: spans, summaries, retired classes.
 
-Computed from :class:`~flax_errors_ext.model.history.releases.History` alone. Each bad
-example's releases fall into spans that did the same (the same outcome, the same
-text), oldest first; an entry's summary reads them as a person would say it:
-"raised with this text since 0.8.5; before that: «…» (0.6.11-0.7.5); first
-raised in 0.6.11". Versions are the recorded releases, never the lines between
-them: "since 0.8.5" means that 0.8.5 is the first recorded release with it.
+Each bad example's releases fall into spans that did the same (the same outcome, the
+same text), oldest first; an entry's summary reads them as a person would say it:
+"raised with this text since 0.8.5; before that: «…» (0.6.11-0.7.5); first raised in
+0.6.11". "since 0.8.5" means that 0.8.5 is the first recorded release with it.
 """
 
 from __future__ import annotations
@@ -46,7 +44,7 @@ class Span:
     present: bool
     """Whether ``flax.errors`` had the class in these releases."""
     text: str = ""
-    """What was raised (raised, raised-other), or why it could not run."""
+    """What was raised, or why it could not run."""
 
     @property
     def versions(self) -> str:
@@ -176,7 +174,6 @@ class Retired:
     first: str
     """The first recorded release that had it."""
     last: str
-    """The last recorded release that had it."""
     gone_since: str
     """The first recorded release after ``last``."""
     texts: tuple[tuple[str, str], ...] = ()
@@ -184,13 +181,8 @@ class Retired:
 
     def to_json(self) -> dict[str, object]:
         """The record as the file lists it."""
-        return {
-            "name": self.name,
-            "first": self.first,
-            "last": self.last,
-            "gone_since": self.gone_since,
-            "texts": [{"release": release, "text": text} for release, text in self.texts],
-        }
+        texts = [{"release": release, "text": text} for release, text in self.texts]
+        return {**dataclasses.asdict(self), "texts": texts}
 
 
 def retired(history: History) -> tuple[Retired, ...]:

@@ -33,7 +33,7 @@ URL_TAIL = re.compile(r"\s*\(https?://\S+\)\s*$")
 class CellState(enum.StrEnum):
     """What an entry's record says about one release, as a cell's colour shows it.
 
-    In the order a legend lists them.
+    In the order a legend lists them; :attr:`meaning` says what each tells.
     """
 
     SAME = "same"
@@ -42,12 +42,8 @@ class CellState(enum.StrEnum):
     NOT_PRESENT = "not-present"
     COULD_NOT_RUN = "could-not-run"
     PRESENT = "present"
-    """In the module, with no bad example to run (an error that cannot be raised)."""
     STALE = "stale"
-    """No record of the entry's bad examples as they are now (one of other code, or
-    none): what an older example did there is not shown."""
     NOT_RUN = "not-run"
-    """The build's own release, where the build did not run the entry."""
 
     @property
     def meaning(self) -> str:
@@ -56,7 +52,7 @@ class CellState(enum.StrEnum):
 
     @property
     def known(self) -> bool:
-        """Whether the cell shows what a release did (not stale, not missing)."""
+        """Whether the cell shows what a release did (not stale, not run)."""
         return self not in (CellState.STALE, CellState.NOT_RUN)
 
     @property

@@ -107,9 +107,7 @@ def example_run(
             record keeps them; the result's example is the catalogue's, whose code it
             hashes).
     """
-    made = tuple(rewritten)
-    run = _recorded(result, tuple(roots))
-    return dataclasses.replace(run, rewritten=made) if made else run
+    return dataclasses.replace(_recorded(result, tuple(roots)), rewritten=tuple(rewritten))
 
 
 def _recorded(result: ExampleResult, folders: tuple[str, ...]) -> ExampleRun:

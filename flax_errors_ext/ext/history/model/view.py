@@ -1,20 +1,14 @@
 """What the site shows of a module's errors across releases: the matrix of their histories.
 
-Pure: computed from a recorded :class:`~flax_errors_ext.model.history.releases.History`
-(read from its file by the Sphinx layer), the code hashes of the entries' bad
-examples now (:func:`~flax_errors_ext.ext.history.model.example_runs.entry_codes`), and the build's
-own row for the Flax it runs on (:func:`build_row`), which replaces any record of
-that release and is the last cell even where no record has it.
-
-Each entry gets one :class:`~flax_errors_ext.ext.history.model.cells.Cell` per release
-and a line (:mod:`~flax_errors_ext.ext.history.model.lines`);
-:attr:`EntryHistory.stale` names the releases whose record is of other code than the
-examples now, for a warning. The classes the module no longer has are
-:mod:`~flax_errors_ext.ext.history.model.retired_errors`.
+Computed from a recorded :class:`~flax_errors_ext.model.history.releases.History`, the
+code hashes of the entries' bad examples now, and the build's own release
+(:func:`build_release`), which replaces any record of that release and is a column
+even where no record has it.
 """
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 from typing import TYPE_CHECKING
 
@@ -58,10 +52,7 @@ class EntryHistory:
 
     @property
     def rewritten(self) -> str:
-        """Where its examples ran rewritten, and how, in a sentence ("" if nowhere).
-
-        "Run as rewritten for flax 0.4.2-0.6.11: jax.random.key( → jax.random.PRNGKey(".
-        """
+        """Where its examples ran rewritten, and how, in a sentence ("" if nowhere)."""
         return rewritten_line(self.cells)
 
 
@@ -99,9 +90,7 @@ class ModuleHistory:
 def release_labels(releases: Sequence[str]) -> dict[str, str]:
     """Each release's shortest label: major.minor, unless two releases share it."""
     short = {r: ".".join(r.split(".")[:2]) for r in releases}
-    counts: dict[str, int] = {}
-    for label in short.values():
-        counts[label] = counts.get(label, 0) + 1
+    counts = collections.Counter(short.values())
     return {r: label if counts[label] == 1 else r for r, label in short.items()}
 
 
@@ -110,8 +99,7 @@ def build_row(
 ) -> EntryRun | None:
     """The build's own record of ``entry`` on the installed release; None if it did not run.
 
-    Each bad example's record is made from its judged run as
-    :mod:`nox -s history <flax_errors_ext.model.history.releases>` makes a past release's.
+    Made from the judged runs as ``nox -s history`` makes a past release's.
     """
     folders = tuple(roots)
     bad = [r for r in results if r.example.kind is ExampleKind.BAD]
@@ -144,9 +132,8 @@ def module_history(
         history: The recorded releases of the module.
         codes: The code hashes of each entry's bad examples now, by class name: the
             entries to show.
-        current: The build's own release (:func:`build_release`): its rows replace
-            any record of the same release; an entry without a row there was not
-            run by the build.
+        current: The build's own release: its rows replace any record of the same
+            release; an entry without a row there was not run by the build.
         unreachable: The entries that document that their error cannot be raised
             today: their line says if a release raised it all the same.
         source: The file ``history`` was read from, for notes and warnings.

@@ -1,14 +1,8 @@
 """Where the history joins the build: the files read, the pages' parts, the stale records.
 
-* On the core's ``context-inited``: the files ``flax_errors_history`` names are read
-  into the context (the core forwards the pages their releases linked to, and the
-  search reads their wordings); what cannot be read is warned of once Sphinx can.
-* An entry's section: its strip and its history in a line.
-* A module's page: its retired errors, and a :class:`history_record` that
-  :class:`HistoryCollector` files for the index and the stale warnings.
-* The error index: every recorded module's errors by release.
-* ``build-finished``: every entry whose record is of other code than its bad
-  examples now is named, every build, from what the pages' reads kept.
+The files are read into the build's context (the core and the search read them too).
+A module's page leaves a :class:`history_record` that :class:`HistoryCollector` files
+for the error index and for the stale warnings of ``build-finished``.
 """
 
 from __future__ import annotations

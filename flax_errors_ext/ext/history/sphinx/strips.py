@@ -1,18 +1,10 @@
-"""Each error across the recorded releases: an entry's strip and line, retired errors, the matrix.
+"""Each error across the recorded releases as nodes: strips, retired errors, the matrix.
 
-Everything shown is computed by :mod:`flax_errors_ext.ext.history.model.view`; this
-module turns it into nodes. A cell is a :class:`history_cell`, an inline whose HTML
-carries its tooltip (the release, what its colour means, what each example did);
-other builders render it as its text.
-
-* Under an entry's verification line: its strip (one cell per release, labelled
-  ``0.12``) and its history in a line, with the releases its examples ran on rewritten
-  for (and the substitutions); where records of other code were left out, a note that
-  says which releases and why, instead of them.
-* At the end of the module's page: "Retired errors", one short box per class the
-  module had and has no longer, at the anchor its old URLs name.
-* In the error index, after the areas: every error by release, in a box that
-  scrolls sideways on a narrow screen instead of widening the page.
+Everything shown is computed by :mod:`flax_errors_ext.ext.history.model.view`. A cell
+is a :class:`history_cell`, an inline whose HTML carries its tooltip; other builders
+render it as its text. An entry gets its strip and line; the module's page, one box
+per retired class at the anchor its old URLs name; the error index, every error by
+release in a box that scrolls sideways on a narrow screen.
 """
 
 from __future__ import annotations
