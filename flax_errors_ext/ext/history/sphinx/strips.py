@@ -69,14 +69,18 @@ def cell(item: Cell, module: str, text: str) -> history_cell:
     return node
 
 
-def strip(cells: Sequence[Cell], view: ModuleHistory) -> nodes.inline:
-    """An inline row of cells, each labelled with its release's short label."""
+def strip(cells: Sequence[Cell], view: ModuleHistory, text: str) -> nodes.paragraph:
+    """A row of cells, each labelled with its release's short label, then ``text``."""
+    line = nodes.paragraph(classes=["flax-errors-history"])
     row = nodes.inline(classes=["flax-errors-strip"])
     for number, item in enumerate(cells):
         if number:
             row += nodes.Text(" ")  # for text output; a flex row drops it
         row += cell(item, view.module, view.label(item.release))
-    return row
+    line += row
+    if text:
+        line += nodes.Text(text)
+    return line
 
 
 def entry_history(name: str, view: ModuleHistory) -> list[nodes.Node]:
@@ -84,13 +88,8 @@ def entry_history(name: str, view: ModuleHistory) -> list[nodes.Node]:
     found = view.entry(name)
     if found is None:
         return []
-    line = nodes.paragraph(classes=["flax-errors-history"])
-    line += strip(found.cells, view)
-    if found.line:
-        line += nodes.Text(f" {found.line}.")
-    if found.rewritten:
-        line += nodes.Text(f" {found.rewritten}.")
-    return [line, *_stale_note(found, view)]
+    text = "".join(f" {part}." for part in (found.line, found.rewritten) if part)
+    return [strip(found.cells, view, text), *_stale_note(found, view)]
 
 
 def _stale_note(found: EntryHistory, view: ModuleHistory) -> list[nodes.Node]:
@@ -131,10 +130,7 @@ def _retired(gone: RetiredError, view: ModuleHistory, layout: SiteLayout) -> nod
     anchor = layout.printed(f"{view.module}.{gone.name}").anchor
     box = nodes.container(ids=[anchor], classes=["flax-errors-retired"])
     box += nodes.rubric(gone.name, gone.name, classes=["flax-errors-retired-name"])
-    line = nodes.paragraph(classes=["flax-errors-history"])
-    line += strip(gone.cells, view)
-    line += nodes.Text(" " + gone.summary(view.module))
-    box += line
+    box += strip(gone.cells, view, " " + gone.summary(view.module))
     return box
 
 
@@ -161,15 +157,9 @@ def matrix(view: ModuleHistory, link: Link, anchor: str) -> list[nodes.Node]:
         label = [link(f"{view.module}.{name}", nodes.literal(name, name))]
         if gone:
             label.append(nodes.Text(" (retired)"))
-        by_release = {c.release: c for c in found}
-        row: list[list[nodes.Node]] = [label]
-        for release in view.releases:
-            found_cell = by_release.get(release)
-            text = GLYPHS[found_cell.state] if found_cell else ""
-            row.append([cell(found_cell, view.module, text)] if found_cell else [])
-        cells.append(row)
-    columns = len(view.releases) + 1
+        by_release = {c.release: [cell(c, view.module, GLYPHS[c.state])] for c in found}
+        cells.append([label, *(by_release.get(release, []) for release in view.releases)])
     labels = ["Error", *(view.label(r) for r in view.releases)]
     box = nodes.container(classes=["flax-errors-matrix-box"])
-    box += table(["flax-errors-matrix"], (1,) * columns, labels, cells)
+    box += table(["flax-errors-matrix"], (1,) * len(labels), labels, cells)
     return [heading, intro, box]
