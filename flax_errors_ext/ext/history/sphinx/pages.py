@@ -14,8 +14,10 @@ from docutils import nodes
 from sphinx.environment.collectors import EnvironmentCollector
 
 from flax_errors_ext.execution.history.files import read_histories
+from flax_errors_ext.execution.runs.run import run_versions
+from flax_errors_ext.ext.history.model.example_runs import entry_codes
+from flax_errors_ext.ext.history.model.view import build_release, build_row, module_history
 from flax_errors_ext.ext.history.sphinx.strips import entry_history, matrix, retired_box
-from flax_errors_ext.ext.history.sphinx.views import module_view
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.extras import EntryExtras, IndexPart
@@ -29,10 +31,13 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
+    from flax_errors_ext.execution.history.files import HistoryFile
     from flax_errors_ext.ext.history.model.view import ModuleHistory
     from flax_errors_ext.layout import EntryLocation
     from flax_errors_ext.model.runs.entry_record import EntryRecord
     from flax_errors_ext.sphinx.context import BuildContext
+
+EXTENSION = "flax_errors_ext.ext.history"
 
 
 class history_record(nodes.General, nodes.Element):
@@ -77,11 +82,42 @@ def read_files(app: Sphinx, context: BuildContext) -> None:
 
 
 def _view(app: Sphinx, found: ModuleRun) -> ModuleHistory | None:
-    """The module's view, its file noted as a dependency of the page being read."""
-    view = module_view(build_context(app.env), found)
-    if view is not None and view.source:
-        app.env.note_dependency(view.source)
+    """The module's history with the run's rows; None where none is recorded.
+
+    Derived once per run, for every page that shows the module (kept in the run's
+    ``extras``); its file is noted as a dependency of the page being read.
+    """
+    context = build_context(app.env)
+    history = context.histories.get(found.module.name)
+    if history is None:
+        return None
+    app.env.note_dependency(history.path)
+    if EXTENSION not in found.extras:
+        found.extras[EXTENSION] = _module_history(context, found, history)
+    view: ModuleHistory = found.extras[EXTENSION]
     return view
+
+
+def _module_history(context: BuildContext, found: ModuleRun, file: HistoryFile) -> ModuleHistory:
+    settings = context.run
+    rows = {}
+    for outcome in found.outcomes:
+        row = build_row(outcome.entry, outcome.results, context.published_roots)
+        if row is not None:
+            rows[outcome.entry.name] = row
+    module = found.module
+    classes = [e.name for e in module.entries] + [item.name for item in module.left_out]
+    return module_history(
+        file.history,
+        entry_codes(module.entries),
+        build_release(settings.fingerprint.version_map, classes, rows),
+        unreachable={
+            o.entry.name
+            for o in found.outcomes
+            if o.entry.unreachable_with(run_versions(settings.fingerprint, o.entry))
+        },
+        source=file.path,
+    )
 
 
 def entry_strip(app: Sphinx, record: EntryRecord, found: ModuleRun) -> EntryExtras | None:
