@@ -49,7 +49,7 @@ class Span:
     @property
     def versions(self) -> str:
         """``0.8.5`` or ``0.6.11-0.7.5``."""
-        return self.first if self.first == self.last else f"{self.first}-{self.last}"
+        return version_range(self.first, self.last)
 
     def describe(self) -> str:
         """The span as a clause of a summary."""
@@ -218,6 +218,11 @@ def _most_examples(history: History, name: str) -> int:
     return max(
         (len(r.entries[name].examples) for r in history.releases if name in r.entries), default=0
     )
+
+
+def version_range(first: str, last: str) -> str:
+    """``0.8.5`` where ``first`` is ``last``, else ``0.6.11-0.7.5``."""
+    return first if first == last else f"{first}-{last}"
 
 
 def quote(text: str, limit: int = SHOWN) -> str:

@@ -1,10 +1,8 @@
 """The bad examples the history runs, the hash of their code, and what one run did.
 
-:mod:`~flax_errors_ext.model.history.releases` records per release what each bad
-example did (an :class:`~flax_errors_ext.model.history.releases.ExampleRun`); this
-module makes that record from the judged run, the same way for ``nox -s history``
-and for the build's own release. The code hash ties a record to the code that ran,
-so that a rerun runs only what changed.
+The record (an :class:`~flax_errors_ext.model.history.releases.ExampleRun`) is made
+from the judged run the same way for ``nox -s history`` and for the build's own
+release. The code hash ties a record to the code that ran.
 """
 
 from __future__ import annotations
@@ -92,8 +90,7 @@ def example_run(
     """What a bad example did on a release, from the judge's verdicts on its run.
 
     The history records what the example raised, not whether its documented text
-    still matches: so each statement is judged alone
-    (:func:`~flax_errors_ext.model.runs.judge.judge`). One before the last that raised
+    still matches: so each statement is judged alone. One before the last that raised
     where none is documented means the example could not run on that release; else
     the last one's verdict says whether it raised the documented class, another, or
     nothing.
@@ -104,8 +101,7 @@ def example_run(
         roots: Folders the process imported from; paths under them are written
             relative to them (``flax/__init__.py``), so no machine's folders are kept.
         rewritten: The substitutions made in the example's code before it ran (the
-            record keeps them; the result's example is the catalogue's, whose code it
-            hashes).
+            result's example is the catalogue's, whose code it hashes).
     """
     return dataclasses.replace(_recorded(result, tuple(roots)), rewritten=tuple(rewritten))
 

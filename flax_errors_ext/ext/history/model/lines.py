@@ -17,7 +17,7 @@ from flax_errors_ext.ext.history.model.cells import (
     compared_text,
     exception_message,
 )
-from flax_errors_ext.model.history.timeline import quote
+from flax_errors_ext.model.history.timeline import quote, version_range
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -87,8 +87,7 @@ def _spans(cells: Sequence[Cell]) -> list[list[Cell]]:
 
 
 def _range(span: Sequence[Cell]) -> str:
-    first, last = span[0].release, span[-1].release
-    return first if first == last else f"{first}-{last}"
+    return version_range(span[0].release, span[-1].release)
 
 
 def _quoted(cell: Cell, reference: Cell | None) -> str:
@@ -142,7 +141,7 @@ def presence_line(
         entries = sorted({entry for _, (entry, _, _) in found})
         _, (_, _, last) = found[-1]
         text = quote(exception_message(last.exc_text), QUOTED)
-        span = versions[0] if len(versions) == 1 else f"{versions[0]}-{versions[-1]}"
+        span = version_range(versions[0], versions[-1])
         parts.append(
             f"unreachable today, but {span} raised it (the example of "
             f"{', '.join(entries)}): «{text}»"
@@ -168,9 +167,7 @@ def releases_in_short(chosen: Sequence[str], every: Sequence[str]) -> str:
     """``chosen`` in short: a range where they are consecutive among ``every``."""
     if not chosen:
         return ""
-    if len(chosen) == 1:
-        return chosen[0]
     positions = [every.index(r) for r in chosen]
     if positions == list(range(positions[0], positions[0] + len(positions))):
-        return f"{chosen[0]}-{chosen[-1]}"
+        return version_range(chosen[0], chosen[-1])
     return ", ".join(chosen)
