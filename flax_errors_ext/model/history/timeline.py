@@ -68,45 +68,26 @@ class ExampleTimeline:
     spans: tuple[Span, ...]
     """Oldest first; only releases that ran the example's current code."""
 
-    @property
-    def first_raised(self) -> str | None:
-        """The first recorded release on which it raised its error."""
-        return next((s.first for s in self.spans if s.outcome is Outcome.RAISED), None)
-
-    @property
-    def raised_since(self) -> str | None:
-        """Where the newest release raises its error: the first release with that text."""
-        if self.spans and self.spans[-1].outcome is Outcome.RAISED:
-            return self.spans[-1].first
-        return None
-
-    @property
-    def no_longer_raised_since(self) -> str | None:
-        """The first release after the last one that raised it, if a later one does not."""
-        raised = [n for n, s in enumerate(self.spans) if s.outcome is Outcome.RAISED]
-        if not raised or raised[-1] == len(self.spans) - 1:
-            return None
-        return self.spans[raised[-1] + 1].first
-
     def summary(self) -> str:
         """The timeline in a sentence or two."""
         if not self.spans:
             return "no recorded release ran this code"
         *earlier, latest = self.spans
+        raised = [n for n, s in enumerate(self.spans) if s.outcome is Outcome.RAISED]
         if latest.outcome is Outcome.RAISED:
             if not earlier:
                 return f"raised with this text in every recorded release ({latest.versions})"
             parts = [f"raised with this text since {latest.first}"]
-        elif self.first_raised is None:
+        elif not raised:
             parts = [f"never raised in the recorded releases; {latest.describe()}"]
         else:
-            parts = [f"no longer raised since {self.no_longer_raised_since}: {latest.describe()}"]
+            after = self.spans[raised[-1] + 1].first
+            parts = [f"no longer raised since {after}: {latest.describe()}"]
         if earlier:
             before = ", ".join(span.describe() for span in reversed(earlier))
             parts.append(f"before that: {before}")
-        first = self.first_raised
-        if first is not None and first != self.raised_since:
-            parts.append(f"first raised in {first}")
+        if raised and raised[0] != len(earlier):
+            parts.append(f"first raised in {self.spans[raised[0]].first}")
         return "; ".join(parts)
 
 
