@@ -144,15 +144,11 @@ def index_matrices(
     records = CatalogueCollector.by_qualname(app.env)
     layout = build_context(app.env).config.layout
     histories = HistoryCollector.histories(app.env)
-    recorded = {view.module for view in histories.values()}
 
     def link_any(qualname: str, child: nodes.Node) -> nodes.Node:
         """A link to an entry, or to a retired error where its old URLs land."""
-        if qualname in records:
-            return to(layout.locate(qualname), child)
-        if qualname.rpartition(".")[0] not in recorded:
-            return child
-        return to(layout.printed(qualname), child)
+        found = qualname in records
+        return to(layout.locate(qualname) if found else layout.printed(qualname), child)
 
     parts = []
     for docname in sorted(histories):

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from flax_errors_ext.layout import SiteLayout
 
     Link = Callable[[str, nodes.Node], nodes.Node]
-    """A link to an error's anchor, around the given node; the node alone if none."""
+    """A link to an error's anchor, around the given node."""
 
 CELL_CLASS = "flax-errors-cell"
 GLYPHS = {
