@@ -23,24 +23,16 @@ from flax_errors_ext.ext.history.model.cells import (
     run_as,
 )
 from flax_errors_ext.model.history.releases import version_key
-from flax_errors_ext.model.history.timeline import quote
+from flax_errors_ext.model.history.timeline import Retired, quote
 
 if TYPE_CHECKING:
     from flax_errors_ext.model.history.releases import History, ReleaseRun
-    from flax_errors_ext.model.history.timeline import Retired
 
 
-@dataclasses.dataclass(frozen=True)
-class RetiredError:
-    """A class the module had in a recorded release and has no longer.
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class RetiredError(Retired):
+    """A retired class as the module's page shows it: its cells, and who raised it."""
 
-    ``first``, ``last`` and ``gone_since`` are the :class:`Retired` record's.
-    """
-
-    name: str
-    first: str
-    last: str
-    gone_since: str
     cells: tuple[Cell, ...]
     raised: tuple[tuple[str, str, str], ...] = ()
     """``(release, entry, text)``: the last release each wording was raised in, by which
@@ -98,13 +90,10 @@ def retired_error(history: History, gone: Retired, now: str) -> RetiredError:
         made = merged_substitutions(run.rewritten for _, _, run in hits)
         cells.append(Cell(release, state, wording, notes, release == now, made))
     return RetiredError(
-        gone.name,
-        gone.first,
-        gone.last,
-        gone.gone_since,
-        tuple(compared_with_latest(cells)),
-        tuple(sorted(raised.values(), key=lambda hit: version_key(hit[0]))),
-        tuple(sorted(replaced - {gone.name})),
+        **vars(gone),
+        cells=tuple(compared_with_latest(cells)),
+        raised=tuple(sorted(raised.values(), key=lambda hit: version_key(hit[0]))),
+        replaced_by=tuple(sorted(replaced - {gone.name})),
     )
 
 

@@ -157,7 +157,9 @@ def matrix(view: ModuleHistory, link: Link, anchor: str) -> list[nodes.Node]:
         label = [link(f"{view.module}.{name}", nodes.literal(name, name))]
         if gone:
             label.append(nodes.Text(" (retired)"))
-        by_release = {c.release: [cell(c, view.module, GLYPHS[c.state])] for c in found}
+        by_release: dict[str, list[nodes.Node]] = {
+            c.release: [cell(c, view.module, GLYPHS[c.state])] for c in found
+        }
         cells.append([label, *(by_release.get(release, []) for release in view.releases)])
     labels = ["Error", *(view.label(r) for r in view.releases)]
     box = nodes.container(classes=["flax-errors-matrix-box"])
