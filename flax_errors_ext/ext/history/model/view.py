@@ -138,37 +138,24 @@ def module_history(
             today: their line says if a release raised it all the same.
         source: The file ``history`` was read from, for notes and warnings.
     """
-    releases = [
-        r for r in history.releases if current is None or r.release.flax != current.release.flax
-    ]
+    now = current.release.flax if current is not None else ""
+    releases = [r for r in history.releases if r.release.flax != now]
     if current is not None:
         releases.append(current)
     releases.sort(key=lambda r: version_key(r.release.flax))
-    now = current.release.flax if current is not None else ""
     module = history.module
-    entries = tuple(
-        _entry_history(name, codes[name], releases, now, module, name in unreachable)
-        for name in sorted(codes)
-    )
+    entries = []
+    for name in sorted(codes):
+        cells = compared_with_latest(
+            [release_cell(name, codes[name], r, r.release.flax == now) for r in releases]
+        )
+        if codes[name]:
+            line = history_line(cells)
+        else:
+            line = presence_line(f"{module}.{name}", cells, releases, module, name in unreachable)
+        stale = tuple(c.release for c in cells if c.state is CellState.STALE)
+        entries.append(EntryHistory(name, tuple(cells), line, stale))
     combined = dataclasses.replace(history, releases=tuple(releases))
     gone = tuple(retired_error(combined, r, now) for r in retired(combined) if r.name not in codes)
     versions = tuple(r.release.flax for r in releases)
-    return ModuleHistory(module, versions, now, entries, gone, source)
-
-
-def _entry_history(
-    name: str,
-    codes: tuple[str, ...],
-    releases: Sequence[ReleaseRun],
-    now: str,
-    module: str,
-    unreachable: bool,
-) -> EntryHistory:
-    cells = [release_cell(name, codes, r, r.release.flax == now) for r in releases]
-    cells = compared_with_latest(cells)
-    stale = tuple(c.release for c in cells if c.state is CellState.STALE)
-    if codes:
-        line = history_line(cells)
-    else:
-        line = presence_line(f"{module}.{name}", cells, releases, module, unreachable)
-    return EntryHistory(name, tuple(cells), line, stale)
+    return ModuleHistory(module, versions, now, tuple(entries), gone, source)
