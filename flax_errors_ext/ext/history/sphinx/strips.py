@@ -24,8 +24,7 @@ if TYPE_CHECKING:
     from sphinx.writers.html5 import HTML5Translator
 
     from flax_errors_ext.ext.history.model.cells import Cell
-    from flax_errors_ext.ext.history.model.retired_errors import RetiredError
-    from flax_errors_ext.ext.history.model.view import EntryHistory, ModuleHistory
+    from flax_errors_ext.ext.history.model.view import ModuleHistory
     from flax_errors_ext.layout import SiteLayout
 
     Link = Callable[[str, nodes.Node], nodes.Node]
@@ -89,18 +88,15 @@ def entry_history(name: str, view: ModuleHistory) -> list[nodes.Node]:
     if found is None:
         return []
     text = "".join(f" {part}." for part in (found.line, found.rewritten) if part)
-    return [strip(found.cells, view, text), *_stale_note(found, view)]
-
-
-def _stale_note(found: EntryHistory, view: ModuleHistory) -> list[nodes.Node]:
-    if not found.stale:
-        return []
-    text = (
-        f"History of flax {found.stale_releases} not shown: {Path(view.source).name} has "
-        "no record of this entry's bad examples as they are now (they changed, or are "
-        "new, since it was recorded)."
-    )
-    return [nodes.paragraph(text, text, classes=["flax-errors-history-stale"])]
+    parts: list[nodes.Node] = [strip(found.cells, view, text)]
+    if found.stale:
+        note = (
+            f"History of flax {found.stale_releases} not shown: {Path(view.source).name} has "
+            "no record of this entry's bad examples as they are now (they changed, or are "
+            "new, since it was recorded)."
+        )
+        parts.append(nodes.paragraph(note, note, classes=["flax-errors-history-stale"]))
+    return parts
 
 
 def retired_box(view: ModuleHistory, layout: SiteLayout) -> list[nodes.Node]:
@@ -122,16 +118,12 @@ def retired_box(view: ModuleHistory, layout: SiteLayout) -> list[nodes.Node]:
     )
     box += nodes.paragraph(intro, intro)
     for gone in view.retired:
-        box += _retired(gone, view, layout)
+        anchor = layout.printed(f"{view.module}.{gone.name}").anchor
+        entry = nodes.container(ids=[anchor], classes=["flax-errors-retired"])
+        entry += nodes.rubric(gone.name, gone.name, classes=["flax-errors-retired-name"])
+        entry += strip(gone.cells, view, " " + gone.summary(view.module))
+        box += entry
     return [box]
-
-
-def _retired(gone: RetiredError, view: ModuleHistory, layout: SiteLayout) -> nodes.container:
-    anchor = layout.printed(f"{view.module}.{gone.name}").anchor
-    box = nodes.container(ids=[anchor], classes=["flax-errors-retired"])
-    box += nodes.rubric(gone.name, gone.name, classes=["flax-errors-retired-name"])
-    box += strip(gone.cells, view, " " + gone.summary(view.module))
-    return box
 
 
 def matrix(view: ModuleHistory, link: Link, anchor: str) -> list[nodes.Node]:
