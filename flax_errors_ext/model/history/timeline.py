@@ -139,14 +139,6 @@ def entry_summary(history: History, name: str, codes: tuple[str, ...] | None = N
     return "; ".join(parts)
 
 
-def summaries(
-    history: History, codes: Mapping[str, tuple[str, ...]] | None = None
-) -> dict[str, str]:
-    """Every recorded entry's summary, by name."""
-    names = sorted({name for r in history.releases for name in r.entries})
-    return {name: entry_summary(history, name, (codes or {}).get(name)) for name in names}
-
-
 @dataclasses.dataclass(frozen=True)
 class Retired:
     """A class that ``flax.errors`` had in a recorded release and no longer has."""
@@ -216,8 +208,11 @@ def document(
     history: History, codes: Mapping[str, tuple[str, ...]] | None = None
 ) -> dict[str, Any]:
     """What ``flax.json`` holds: the data, then what it says (read back from the data alone)."""
+    names = sorted({name for r in history.releases for name in r.entries})
     return {
         **history.to_json(),
-        "summaries": summaries(history, codes),
+        "summaries": {
+            name: entry_summary(history, name, (codes or {}).get(name)) for name in names
+        },
         "retired": [r.to_json() for r in retired(history)],
     }

@@ -22,7 +22,6 @@ from flax_errors_ext.model.history.timeline import (
     document,
     entry_summary,
     retired,
-    summaries,
     timelines,
 )
 from tests.model.history.release_runs import absent, example, history, present, release
@@ -261,7 +260,7 @@ def test_the_document_holds_the_data_and_what_it_says() -> None:
     data = history(("0.8.5", present(example("flax.errors.A: x"))))
     written = json.loads(json.dumps(document(data, {"A": ("c1",)})))
     assert History.from_json(written) == data
-    assert written["summaries"] == summaries(data, {"A": ("c1",)})
+    assert written["summaries"] == {"A": entry_summary(data, "A", ("c1",))}
     assert written["summaries"]["A"].startswith("raised with this text")
     assert written["retired"] == []
 
