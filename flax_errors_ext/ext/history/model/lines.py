@@ -7,6 +7,7 @@ show what a release did are read: stale ones are left out.
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.ext.history.model.cells import (
@@ -41,7 +42,8 @@ def history_line(cells: Sequence[Cell]) -> str:
     shown = [c for c in cells if c.state.known]
     if not shown:
         return ""
-    spans = _spans(shown)
+    # Consecutive cells that read the same: raised with one wording, or not raised.
+    spans = [list(span) for _, span in itertools.groupby(shown, key=cell_key)]
     raised = [span for span in spans if span[0].state.raised]
     if not raised:
         return "Not raised by its example in any release shown"
@@ -58,13 +60,10 @@ def history_line(cells: Sequence[Cell]) -> str:
         after = spans[spans.index(latest) + 1][0].release
         parts = [f"No longer raised since {after}"]
         earlier, reference, stated = raised, None, set()
-    quoted: list[tuple[str, list[Cell]]] = []
-    for span in earlier:
-        text = _quoted(span[0], reference)
-        if quoted and quoted[-1][0] == text:
-            quoted[-1][1].extend(span)
-        else:
-            quoted.append((text, list(span)))
+    quoted = [
+        (text, [cell for span in group for cell in span])
+        for text, group in itertools.groupby(earlier, key=lambda span: _quoted(span[0], reference))
+    ]
     if quoted:
         parts.append(
             "before that: " + ", ".join(f"«{t}» ({_range(s)})" for t, s in reversed(quoted))
@@ -73,17 +72,6 @@ def history_line(cells: Sequence[Cell]) -> str:
     if first not in stated | {span[0].release for _, span in quoted}:
         parts.append(f"first raised in {first}")
     return "; ".join(parts)
-
-
-def _spans(cells: Sequence[Cell]) -> list[list[Cell]]:
-    """Consecutive cells that read the same: raised with one wording, or not raised."""
-    spans: list[list[Cell]] = []
-    for cell in cells:
-        if spans and cell_key(spans[-1][0]) == cell_key(cell):
-            spans[-1].append(cell)
-        else:
-            spans.append([cell])
-    return spans
 
 
 def _range(span: Sequence[Cell]) -> str:
