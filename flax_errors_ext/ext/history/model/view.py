@@ -171,14 +171,11 @@ def module_history(
 def history_line(cells: Sequence[Cell]) -> str:
     """An entry's history in a line, from the cells that show what a release did.
 
-    "Raised with this text since 0.11.2; before that: «…» (0.7.5-0.10.7)"; "Raised with
-    this text since 0.9.0; first raised in 0.4.2" (where the text was the same then);
-    "No longer raised since 0.9.0; before that: «…» (0.6.11-0.8.5)"; "Not raised by its
-    example in any release shown". Versions are the releases shown: "since 0.11.2"
-    means that 0.11.2 is the first of them with this text. Each earlier text quoted is
-    the one that differs from the latest (a later bad example's, where the first reads
-    the same); the first release that raised it is named unless a quoted range starts
-    there.
+    "Raised with this text since 0.9.0; first raised in 0.4.2" (the text was the same
+    then); "No longer raised since 0.9.0; before that: «…» (0.6.11-0.8.5)"; "Not raised
+    by its example in any release shown". Each earlier text quoted is the one that
+    differs from the latest (a later bad example's, where the first reads the same); the
+    first release that raised it is named unless a quoted range starts there.
     """
     shown = [c for c in cells if c.state.known]
     if not shown:
