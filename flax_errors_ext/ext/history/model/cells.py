@@ -100,12 +100,10 @@ def release_cell(name: str, codes: tuple[str, ...], record: ReleaseRun, current:
     """The cell of one release, with a raised one marked SAME until compared."""
     release = record.release.flax
     row = record.entries.get(name)
-    if row is None:
-        state = CellState.NOT_RUN if current else CellState.STALE
+    runs = row.runs_of(codes) if row is not None else None
+    if row is None or runs is None:
+        state = CellState.NOT_RUN if row is None and current else CellState.STALE
         return Cell(release, state, current=current)
-    runs = row.runs_of(codes)
-    if runs is None:
-        return Cell(release, CellState.STALE, current=current)
     if not runs:
         state = CellState.PRESENT if row.present else CellState.NOT_PRESENT
         return Cell(release, state, current=current)
