@@ -59,8 +59,17 @@ class EntryHistory:
 
     @property
     def rewritten(self) -> str:
-        """Where its examples ran rewritten, and how, in a sentence ("" if nowhere)."""
-        return rewritten_line(self.cells)
+        """The releases shown where its examples ran rewritten, by substitutions ("" if none)."""
+        every = [c.release for c in self.cells]
+        groups: dict[tuple[Substitution, ...], list[str]] = {}
+        for cell in self.cells:
+            if cell.rewritten and cell.state.known:
+                groups.setdefault(cell.rewritten, []).append(cell.release)
+        return "; ".join(
+            f"Run as rewritten for flax {releases_in_short(releases, every)}: "
+            + "; ".join(map(str, made))
+            for made, releases in groups.items()
+        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -273,20 +282,6 @@ def presence_line(
             f"{', '.join(entries)}): «{text}»"
         )
     return "; ".join(parts)
-
-
-def rewritten_line(cells: Sequence[Cell]) -> str:
-    """The releases shown whose examples ran rewritten, by the substitutions made."""
-    every = [c.release for c in cells]
-    groups: dict[tuple[Substitution, ...], list[str]] = {}
-    for cell in cells:
-        if cell.rewritten and cell.state.known:
-            groups.setdefault(cell.rewritten, []).append(cell.release)
-    return "; ".join(
-        f"Run as rewritten for flax {releases_in_short(releases, every)}: "
-        + "; ".join(map(str, made))
-        for made, releases in groups.items()
-    )
 
 
 def releases_in_short(chosen: Sequence[str], every: Sequence[str]) -> str:
