@@ -35,14 +35,9 @@ def read_histories(
 ) -> tuple[dict[str, HistoryFile], list[str]]:
     """The history files ``names`` lists, by the module each one names, and the problems.
 
-    Args:
-        folder: What the names are relative to (the folder of ``conf.py``).
-        names: File names, or :data:`~flax_errors_ext.model.history.releases.SHIPPED`.
-        modules: The catalogued modules: a file of another module is left out.
-
-    Returns:
-        The files read, and a message for each that cannot be read or names a
-        module another file already holds (those show nothing).
+    ``names`` are relative to ``folder`` (that of ``conf.py``), or ``SHIPPED``. A file of
+    a module not in ``modules`` is left out; one that cannot be read, or names a module
+    another file already holds, gets a message instead (and shows nothing).
     """
     found: dict[str, HistoryFile] = {}
     problems: list[str] = []

@@ -2,15 +2,10 @@
 
 ``nox -s history`` runs each entry's bad examples in a venv per Flax release
 (``tools/history/release_runner.py``) and keeps what happened in
-``flax_errors_ext/history/flax.json``. This module is that file's model: the typed
-records, their one JSON form, merging a release's run into the data, and which
-(release, entry) pairs still need a run; judging one run is
-:mod:`~flax_errors_ext.ext.history.model.example_runs`. Each example's record
-carries a hash of its code and the substitutions it ran with on that release (the
-rules of ``flax_errors_ext/history/rewrites.toml``:
-:mod:`~tools.history.rewrites`), so that a rerun runs only what
-changed.
-:mod:`~flax_errors_ext.model.history.timeline` reads the data into summaries.
+``flax_errors_ext/history/flax.json``. This module is that file's model: the records,
+their JSON form, merging a release's run into the data, and which (release, entry)
+pairs still need a run. Each example's record carries a hash of its code and the
+substitutions it ran with (``rewrites.toml``), so that a rerun runs only what changed.
 """
 
 from __future__ import annotations
@@ -31,7 +26,6 @@ SCHEMA = 1
 SHIPPED = "shipped"
 """How ``flax_errors_history`` names the file shipped with this package."""
 SHIPPED_HISTORY = Path(__file__).resolve().parents[2] / "history" / "flax.json"
-"""The history shipped with this package: ``flax.errors`` on Flax 0.4 to 0.12."""
 
 
 def version_key(version: str) -> tuple[int, ...]:
@@ -46,9 +40,7 @@ class Outcome(enum.StrEnum):
     RAISED = "raised"
     """Its last statement raised exactly this entry's error."""
     RAISED_OTHER = "raised-other"
-    """Its last statement raised another exception (kept, with its text)."""
     NO_RAISE = "no-raise"
-    """Every statement ran and none raised."""
     COULD_NOT_RUN = "could-not-run"
     """An earlier statement raised (an API that did not exist yet), the process died or
     it timed out; the reason says which."""
@@ -64,12 +56,9 @@ class Pin:
 
 
 @dataclasses.dataclass(frozen=True)
-class Release:
+class Release(Pin):
     """Where a release's examples ran: the versions, the interpreter and the device."""
 
-    flax: str
-    jax: str
-    jaxlib: str
     python: str
     device: Device | None = None
 
@@ -81,10 +70,7 @@ class Release:
     def to_json(self) -> dict[str, Any]:
         """The release as the file records it."""
         return {
-            "flax": self.flax,
-            "jax": self.jax,
-            "jaxlib": self.jaxlib,
-            "python": self.python,
+            **dataclasses.asdict(self),
             "device": self.device.to_json() if self.device else None,
         }
 
@@ -112,7 +98,7 @@ class Substitution:
 
     def to_json(self) -> dict[str, str]:
         """The substitution as the file records it."""
-        return {"old": self.old, "new": self.new}
+        return dataclasses.asdict(self)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Substitution:
@@ -136,8 +122,8 @@ class ExampleRun:
     """Why it could not run: the statement and the exception that stopped it, or the
     process's end."""
     rewritten: tuple[Substitution, ...] = ()
-    """The substitutions made in its code before it ran on this release, in the order
-    made (none: it ran as the catalogue has it). ``code`` stays the catalogue code's."""
+    """The substitutions made in its code before it ran on this release, in order
+    (``code`` stays the catalogue code's)."""
 
     def to_json(self) -> dict[str, Any]:
         """The record with its empty fields left out."""
@@ -169,11 +155,6 @@ class EntryRun:
     present: bool
     examples: tuple[ExampleRun, ...] = ()
     """One per bad example, in the catalogue file's order (none for an unreachable one)."""
-
-    @property
-    def codes(self) -> tuple[str, ...]:
-        """The code hashes its examples ran with."""
-        return tuple(example.code for example in self.examples)
 
     def runs_of(self, codes: Sequence[str]) -> tuple[ExampleRun, ...] | None:
         """The records of the examples with these code hashes, in their order.
@@ -209,6 +190,15 @@ class ReleaseRun:
     pace: float = 0.0
     """The seconds an entry took on its latest run (0: unknown): what estimates of the
     time left go by."""
+
+    def raisers(self, qualname: str) -> list[tuple[str, int, ExampleRun]]:
+        """``(entry, index, run)`` of every example that raised ``qualname``, by entry."""
+        return [
+            (name, index, run)
+            for name, row in sorted(self.entries.items())
+            for index, run in enumerate(row.examples)
+            if run.exc_type == qualname
+        ]
 
     def to_json(self) -> dict[str, Any]:
         """The release's record, in one canonical order."""
@@ -260,15 +250,11 @@ class History:
     ) -> dict[str, tuple[str, ...]]:
         """The entries each planned release must run: ``{flax version: names}``.
 
-        An entry runs where it has no record, or one without a record of each of
-        ``codes`` (its bad examples now;
-        :func:`~flax_errors_ext.ext.history.model.example_runs.entry_codes`), or whose examples ran
-        with other substitutions than ``rewrites`` makes there now (by flax version,
-        then by entry, one tuple per bad example;
-        :func:`~tools.history.rewrites.entry_rewrites`; none where
-        left out); every entry runs where the release is recorded with another jax or
-        jaxlib. Releases with nothing to run are left out, so an empty result means
-        that nothing changed.
+        An entry runs where it has no record of each of ``codes`` (its bad examples'
+        hashes now), or whose examples ran with other substitutions than ``rewrites``
+        makes there now (by flax version, then by entry, one tuple per bad example;
+        none where left out); every entry runs where the release is recorded with
+        another jax or jaxlib. Releases with nothing to run are left out.
         """
         todo: dict[str, tuple[str, ...]] = {}
         for pin in plan:
@@ -282,7 +268,8 @@ class History:
                     name
                     for name in sorted(codes)
                     if name not in entries
-                    or _rewrites(entries[name].runs_of(codes[name]))
+                    or (runs := entries[name].runs_of(codes[name])) is None
+                    or tuple(run.rewritten for run in runs)
                     != made.get(name, ((),) * len(codes[name]))
                 )
             if names:
@@ -324,8 +311,3 @@ class History:
         releases = (ReleaseRun.from_json(r) for r in data.get("releases", ()))
         ordered = sorted(releases, key=lambda r: version_key(r.release.flax))
         return cls(tuple(ordered), str(data.get("module", "flax.errors")))
-
-
-def _rewrites(runs: Sequence[ExampleRun] | None) -> tuple[tuple[Substitution, ...], ...] | None:
-    """The substitutions each run was made with (None: no records, which nothing matches)."""
-    return None if runs is None else tuple(run.rewritten for run in runs)

@@ -1,11 +1,9 @@
 """What the recorded releases say about each error: spans, summaries, retired classes.
 
-Computed from :class:`~flax_errors_ext.model.history.releases.History` alone. Each bad
-example's releases fall into spans that did the same (the same outcome, the same
-text), oldest first; an entry's summary reads them as a person would say it:
-"raised with this text since 0.8.5; before that: «…» (0.6.11-0.7.5); first
-raised in 0.6.11". Versions are the recorded releases, never the lines between
-them: "since 0.8.5" means that 0.8.5 is the first recorded release with it.
+Each bad example's releases fall into spans that did the same (the same outcome, the
+same text), oldest first; an entry's summary reads them as a person would say it:
+"raised with this text since 0.8.5; before that: «…» (0.6.11-0.7.5); first raised in
+0.6.11". "since 0.8.5" means that 0.8.5 is the first recorded release with it.
 """
 
 from __future__ import annotations
@@ -46,21 +44,21 @@ class Span:
     present: bool
     """Whether ``flax.errors`` had the class in these releases."""
     text: str = ""
-    """What was raised (raised, raised-other), or why it could not run."""
+    """What was raised, or why it could not run."""
 
     @property
     def versions(self) -> str:
         """``0.8.5`` or ``0.6.11-0.7.5``."""
-        return self.first if self.first == self.last else f"{self.first}-{self.last}"
+        return version_range(self.first, self.last)
 
     def describe(self) -> str:
         """The span as a clause of a summary."""
         where = self.versions if self.present else f"{self.versions}, not in flax.errors"
         if self.outcome in (Outcome.RAISED, Outcome.RAISED_OTHER):
-            return f"«{_short(self.text)}» ({where})"
+            return f"«{quote(self.text)}» ({where})"
         if self.outcome is Outcome.NO_RAISE:
             return f"raised nothing ({where})"
-        return f"could not run ({where}: {_short(self.text)})"
+        return f"could not run ({where}: {quote(self.text)})"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,45 +68,26 @@ class ExampleTimeline:
     spans: tuple[Span, ...]
     """Oldest first; only releases that ran the example's current code."""
 
-    @property
-    def first_raised(self) -> str | None:
-        """The first recorded release on which it raised its error."""
-        return next((s.first for s in self.spans if s.outcome is Outcome.RAISED), None)
-
-    @property
-    def raised_since(self) -> str | None:
-        """Where the newest release raises its error: the first release with that text."""
-        if self.spans and self.spans[-1].outcome is Outcome.RAISED:
-            return self.spans[-1].first
-        return None
-
-    @property
-    def no_longer_raised_since(self) -> str | None:
-        """The first release after the last one that raised it, if a later one does not."""
-        raised = [n for n, s in enumerate(self.spans) if s.outcome is Outcome.RAISED]
-        if not raised or raised[-1] == len(self.spans) - 1:
-            return None
-        return self.spans[raised[-1] + 1].first
-
     def summary(self) -> str:
         """The timeline in a sentence or two."""
         if not self.spans:
             return "no recorded release ran this code"
         *earlier, latest = self.spans
+        raised = [n for n, s in enumerate(self.spans) if s.outcome is Outcome.RAISED]
         if latest.outcome is Outcome.RAISED:
             if not earlier:
                 return f"raised with this text in every recorded release ({latest.versions})"
             parts = [f"raised with this text since {latest.first}"]
-        elif self.first_raised is None:
+        elif not raised:
             parts = [f"never raised in the recorded releases; {latest.describe()}"]
         else:
-            parts = [f"no longer raised since {self.no_longer_raised_since}: {latest.describe()}"]
+            after = self.spans[raised[-1] + 1].first
+            parts = [f"no longer raised since {after}: {latest.describe()}"]
         if earlier:
             before = ", ".join(span.describe() for span in reversed(earlier))
             parts.append(f"before that: {before}")
-        first = self.first_raised
-        if first is not None and first != self.raised_since:
-            parts.append(f"first raised in {first}")
+        if raised and raised[0] != len(earlier):
+            parts.append(f"first raised in {self.spans[raised[0]].first}")
         return "; ".join(parts)
 
 
@@ -160,14 +139,6 @@ def entry_summary(history: History, name: str, codes: tuple[str, ...] | None = N
     return "; ".join(parts)
 
 
-def summaries(
-    history: History, codes: Mapping[str, tuple[str, ...]] | None = None
-) -> dict[str, str]:
-    """Every recorded entry's summary, by name."""
-    names = sorted({name for r in history.releases for name in r.entries})
-    return {name: entry_summary(history, name, (codes or {}).get(name)) for name in names}
-
-
 @dataclasses.dataclass(frozen=True)
 class Retired:
     """A class that ``flax.errors`` had in a recorded release and no longer has."""
@@ -176,7 +147,6 @@ class Retired:
     first: str
     """The first recorded release that had it."""
     last: str
-    """The last recorded release that had it."""
     gone_since: str
     """The first recorded release after ``last``."""
     texts: tuple[tuple[str, str], ...] = ()
@@ -184,13 +154,8 @@ class Retired:
 
     def to_json(self) -> dict[str, object]:
         """The record as the file lists it."""
-        return {
-            "name": self.name,
-            "first": self.first,
-            "last": self.last,
-            "gone_since": self.gone_since,
-            "texts": [{"release": release, "text": text} for release, text in self.texts],
-        }
+        texts = [{"release": release, "text": text} for release, text in self.texts]
+        return {**dataclasses.asdict(self), "texts": texts}
 
 
 def retired(history: History) -> tuple[Retired, ...]:
@@ -203,14 +168,9 @@ def retired(history: History) -> tuple[Retired, ...]:
     for name in sorted({n for r in history.releases for n in r.classes} - newest):
         had = [n for n, r in enumerate(history.releases) if name in r.classes]
         texts: dict[str, tuple[str, str]] = {}
-        qualname = f"{history.module}.{name}"
         for record in history.releases:
-            for entry in record.entries.values():
-                for run in entry.examples:
-                    if run.exc_type == qualname:
-                        texts.setdefault(
-                            comparable(run.exc_text), (record.release.flax, run.exc_text)
-                        )
+            for _, _, run in record.raisers(f"{history.module}.{name}"):
+                texts.setdefault(comparable(run.exc_text), (record.release.flax, run.exc_text))
         found.append(
             Retired(
                 name,
@@ -233,17 +193,26 @@ def _most_examples(history: History, name: str) -> int:
     )
 
 
-def _short(text: str) -> str:
+def version_range(first: str, last: str) -> str:
+    """``0.8.5`` where ``first`` is ``last``, else ``0.6.11-0.7.5``."""
+    return first if first == last else f"{first}-{last}"
+
+
+def quote(text: str, limit: int = SHOWN) -> str:
+    """``text`` on one line, cut to ``limit`` characters with an ellipsis."""
     flat = " ".join(text.split())
-    return flat if len(flat) <= SHOWN else flat[: SHOWN - 1] + "…"
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def document(
     history: History, codes: Mapping[str, tuple[str, ...]] | None = None
 ) -> dict[str, Any]:
     """What ``flax.json`` holds: the data, then what it says (read back from the data alone)."""
+    names = sorted({name for r in history.releases for name in r.entries})
     return {
         **history.to_json(),
-        "summaries": summaries(history, codes),
+        "summaries": {
+            name: entry_summary(history, name, (codes or {}).get(name)) for name in names
+        },
         "retired": [r.to_json() for r in retired(history)],
     }

@@ -1,12 +1,8 @@
 """One release of one error's history, as a cell of the strip shows it.
 
-A :class:`Cell` is in a state a reader tells at a glance: raised with the text it has
-now, raised with other text, not raised, not in the module, could not run. A record
-made with other code than the entry's bad examples have now is *stale*: its cell says
-so instead of showing what that code did. Where an example ran rewritten for an old
-release (``rewrites.toml``), its cell keeps the substitutions it ran with. The helpers
-that quote an error's text live here too: the line and the retired errors quote the
-same way.
+A record made with other code than the entry's bad examples have now is *stale*: its
+cell says so instead of showing what that code did. The helpers that quote an error's
+text live here too: the line and the retired errors quote the same way.
 """
 
 from __future__ import annotations
@@ -17,7 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.model.history.releases import Outcome
-from flax_errors_ext.model.history.timeline import comparable
+from flax_errors_ext.model.history.timeline import comparable, quote
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -35,7 +31,10 @@ URL_TAIL = re.compile(r"\s*\(https?://\S+\)\s*$")
 
 @enum.unique
 class CellState(enum.StrEnum):
-    """What an entry's record says about one release, as a cell's colour shows it."""
+    """What an entry's record says about one release, as a cell's colour shows it.
+
+    In the order a legend lists them; :attr:`meaning` says what each tells.
+    """
 
     SAME = "same"
     CHANGED = "changed"
@@ -43,12 +42,8 @@ class CellState(enum.StrEnum):
     NOT_PRESENT = "not-present"
     COULD_NOT_RUN = "could-not-run"
     PRESENT = "present"
-    """In the module, with no bad example to run (an error that cannot be raised)."""
     STALE = "stale"
-    """No record of the entry's bad examples as they are now (one of other code, or
-    none): what an older example did there is not shown."""
     NOT_RUN = "not-run"
-    """The build's own release, where the build did not run the entry."""
 
     @property
     def meaning(self) -> str:
@@ -57,7 +52,7 @@ class CellState(enum.StrEnum):
 
     @property
     def known(self) -> bool:
-        """Whether the cell shows what a release did (not stale, not missing)."""
+        """Whether the cell shows what a release did (not stale, not run)."""
         return self not in (CellState.STALE, CellState.NOT_RUN)
 
     @property
@@ -78,19 +73,6 @@ _MEANINGS = {
 }
 
 
-LEGEND = (
-    CellState.SAME,
-    CellState.CHANGED,
-    CellState.NOT_RAISED,
-    CellState.NOT_PRESENT,
-    CellState.COULD_NOT_RUN,
-    CellState.PRESENT,
-    CellState.STALE,
-    CellState.NOT_RUN,
-)
-"""The states in the order a legend lists them."""
-
-
 @dataclasses.dataclass(frozen=True)
 class Cell:
     """One release of one error's history."""
@@ -106,11 +88,6 @@ class Cell:
     rewritten: tuple[Substitution, ...] = ()
     """The substitutions its examples ran with on this release (none shown if stale)."""
 
-    @property
-    def raised_text(self) -> str:
-        """The first text the release raised the error with ("" if none)."""
-        return next((text for text in self.wording if text), "")
-
     def title(self, module: str) -> str:
         """The cell's tooltip: the release, what the state means, what each example did."""
         meaning = self.state.meaning.replace("the module", module)
@@ -123,12 +100,10 @@ def release_cell(name: str, codes: tuple[str, ...], record: ReleaseRun, current:
     """The cell of one release, with a raised one marked SAME until compared."""
     release = record.release.flax
     row = record.entries.get(name)
-    if row is None:
-        state = CellState.NOT_RUN if current else CellState.STALE
+    runs = row.runs_of(codes) if row is not None else None
+    if row is None or runs is None:
+        state = CellState.NOT_RUN if row is None and current else CellState.STALE
         return Cell(release, state, current=current)
-    runs = row.runs_of(codes)
-    if runs is None:
-        return Cell(release, CellState.STALE, current=current)
     if not runs:
         state = CellState.PRESENT if row.present else CellState.NOT_PRESENT
         return Cell(release, state, current=current)
@@ -208,9 +183,3 @@ def exception_message(text: str) -> str:
     """An exception's text without its leading ``module.Class:``."""
     head, colon, rest = text.partition(": ")
     return rest if colon and " " not in head.strip() else text
-
-
-def quote(text: str, limit: int) -> str:
-    """``text`` on one line, cut to ``limit`` characters with an ellipsis."""
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

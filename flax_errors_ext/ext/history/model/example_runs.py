@@ -1,10 +1,8 @@
 """The bad examples the history runs, the hash of their code, and what one run did.
 
-:mod:`~flax_errors_ext.model.history.releases` records per release what each bad
-example did (an :class:`~flax_errors_ext.model.history.releases.ExampleRun`); this
-module makes that record from the judged run, the same way for ``nox -s history``
-and for the build's own release. The code hash ties a record to the code that ran,
-so that a rerun runs only what changed.
+The record (an :class:`~flax_errors_ext.model.history.releases.ExampleRun`) is made
+from the judged run the same way for ``nox -s history`` and for the build's own
+release. The code hash ties a record to the code that ran.
 """
 
 from __future__ import annotations
@@ -22,13 +20,7 @@ from flax_errors_ext.model.runs.tracebacks import strip_jax_note, strip_roots
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from flax_errors_ext.model.catalogue.records import (
-        ErrorEntry,
-        Example,
-        ExampleResult,
-        Statement,
-        StatementRun,
-    )
+    from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, ExampleResult
     from flax_errors_ext.model.history.releases import Substitution
 
 
@@ -46,16 +38,12 @@ def example_code_hash(example: Example) -> str:
     """
     digest = hashlib.sha256()
     for statement in example.statements_run:
-        digest.update(_syntax(statement.source).encode("utf-8") + b"\0")
+        try:
+            syntax = _tree_text(ast.parse(statement.source))
+        except SyntaxError:  # a statement that does not parse alone: its source
+            syntax = statement.source
+        digest.update(syntax.encode("utf-8") + b"\0")
     return digest.hexdigest()[:16]
-
-
-def _syntax(source: str) -> str:
-    """The statement's syntax tree, as text; its source where it does not parse alone."""
-    try:
-        return _tree_text(ast.parse(source))
-    except SyntaxError:
-        return source
 
 
 def _tree_text(node: object) -> str:
@@ -92,8 +80,7 @@ def example_run(
     """What a bad example did on a release, from the judge's verdicts on its run.
 
     The history records what the example raised, not whether its documented text
-    still matches: so each statement is judged alone
-    (:func:`~flax_errors_ext.model.runs.judge.judge`). One before the last that raised
+    still matches: so each statement is judged alone. One before the last that raised
     where none is documented means the example could not run on that release; else
     the last one's verdict says whether it raised the documented class, another, or
     nothing.
@@ -104,12 +91,9 @@ def example_run(
         roots: Folders the process imported from; paths under them are written
             relative to them (``flax/__init__.py``), so no machine's folders are kept.
         rewritten: The substitutions made in the example's code before it ran (the
-            record keeps them; the result's example is the catalogue's, whose code it
-            hashes).
+            result's example is the catalogue's, whose code it hashes).
     """
-    made = tuple(rewritten)
-    run = _recorded(result, tuple(roots))
-    return dataclasses.replace(run, rewritten=made) if made else run
+    return dataclasses.replace(_recorded(result, tuple(roots)), rewritten=tuple(rewritten))
 
 
 def _recorded(result: ExampleResult, folders: tuple[str, ...]) -> ExampleRun:
@@ -121,7 +105,11 @@ def _recorded(result: ExampleResult, folders: tuple[str, ...]) -> ExampleRun:
     if len(runs) != len(chosen):
         why = f"{len(runs)} of its {len(chosen)} statements reported back"
         return ExampleRun(code, Outcome.COULD_NOT_RUN, reason=why)
-    verdicts = [_alone(example, s, run) for s, run in zip(chosen, runs, strict=True)]
+    # Each statement judged as if it were the only one.
+    verdicts = [
+        judge(dataclasses.replace(example, statements=(statement,)), (run,)).verdict
+        for statement, run in zip(chosen, runs, strict=True)
+    ]
     for number, (verdict, run) in enumerate(zip(verdicts[:-1], runs[:-1], strict=True), 1):
         if verdict is Verdict.RAISED and run.exc_msg is not None:
             why = f"statement {number} of {len(chosen)} raised {_exception(run.exc_msg, folders)}"
@@ -133,11 +121,6 @@ def _recorded(result: ExampleResult, folders: tuple[str, ...]) -> ExampleRun:
     exc_type = last.exc_type or text.split(":", 1)[0]
     raised = verdicts[-1] in (Verdict.PASSED, Verdict.DRIFTED, Verdict.TOO_LOOSE)
     return ExampleRun(code, Outcome.RAISED if raised else Outcome.RAISED_OTHER, exc_type, text)
-
-
-def _alone(example: Example, statement: Statement, run: StatementRun) -> Verdict:
-    """The judge's verdict on one statement of ``example``, as if it were the only one."""
-    return judge(dataclasses.replace(example, statements=(statement,)), (run,)).verdict
 
 
 def _exception(text: str, roots: tuple[str, ...]) -> str:

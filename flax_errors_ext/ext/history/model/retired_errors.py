@@ -19,28 +19,20 @@ from flax_errors_ext.ext.history.model.cells import (
     compared_with_latest,
     exception_message,
     merged_substitutions,
-    quote,
     rewritten_note,
     run_as,
 )
 from flax_errors_ext.model.history.releases import version_key
+from flax_errors_ext.model.history.timeline import Retired, quote
 
 if TYPE_CHECKING:
     from flax_errors_ext.model.history.releases import History, ReleaseRun
-    from flax_errors_ext.model.history.timeline import Retired
 
 
-@dataclasses.dataclass(frozen=True)
-class RetiredError:
-    """A class the module had in a recorded release and has no longer."""
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class RetiredError(Retired):
+    """A retired class as the module's page shows it: its cells, and who raised it."""
 
-    name: str
-    first: str
-    """The first release that had it."""
-    last: str
-    """The last release that had it."""
-    gone_since: str
-    """The first release after ``last``."""
     cells: tuple[Cell, ...]
     raised: tuple[tuple[str, str, str], ...] = ()
     """``(release, entry, text)``: the last release each wording was raised in, by which
@@ -67,54 +59,41 @@ class RetiredError:
         else:
             parts.append("No recorded example raised it.")
         if self.replaced_by:
-            names = ", ".join(self.replaced_by)
-            parts.append(f"The same code raises {names} today.")
+            parts.append(f"The same code raises {', '.join(self.replaced_by)} today.")
         return " ".join(parts)
 
 
 def retired_error(history: History, gone: Retired, now: str) -> RetiredError:
     """A retired class's cells: in the module or not, and raised by which example."""
-    name = gone.name
-    qualname = f"{history.module}.{name}"
     newest = history.releases[-1]
     raised: dict[str, tuple[str, str, str]] = {}
     replaced: set[str] = set()
     cells = []
     for record in history.releases:
         release = record.release.flax
-        hits = [
-            (entry, index, run)
-            for entry, row in sorted(record.entries.items())
-            for index, run in enumerate(row.examples)
-            if run.exc_type == qualname
-        ]
+        hits = record.raisers(f"{history.module}.{gone.name}")
         for entry, index, run in hits:
             raised.pop(compared_text(run.exc_text), None)
             raised[compared_text(run.exc_text)] = (release, entry, run.exc_text)
             replaced.update(_raised_now(newest, entry, index, run.code, history.module))
-        present = name in record.classes
         notes = tuple(
             f"the example of {entry}: «{quote(run.exc_text, TOOLTIP)}»{rewritten_note(run)}"
             for entry, _, run in hits
         )
         if hits:
             state = CellState.SAME
-        elif present:
+        elif gone.name in record.classes:
             state = CellState.PRESENT
         else:
             state = CellState.NOT_PRESENT
         wording = (hits[0][2].exc_text,) if hits else ()
         made = merged_substitutions(run.rewritten for _, _, run in hits)
         cells.append(Cell(release, state, wording, notes, release == now, made))
-    ordered = tuple(sorted(raised.values(), key=lambda hit: version_key(hit[0])))
     return RetiredError(
-        name,
-        gone.first,
-        gone.last,
-        gone.gone_since,
-        tuple(compared_with_latest(cells)),
-        ordered,
-        tuple(sorted(replaced - {name})),
+        **vars(gone),
+        cells=tuple(compared_with_latest(cells)),
+        raised=tuple(sorted(raised.values(), key=lambda hit: version_key(hit[0]))),
+        replaced_by=tuple(sorted(replaced - {gone.name})),
     )
 
 

@@ -1,35 +1,36 @@
 """What the site shows of a module's errors across releases: the matrix of their histories.
 
-Pure: computed from a recorded :class:`~flax_errors_ext.model.history.releases.History`
-(read from its file by the Sphinx layer), the code hashes of the entries' bad
-examples now (:func:`~flax_errors_ext.ext.history.model.example_runs.entry_codes`), and the build's
-own row for the Flax it runs on (:func:`build_row`), which replaces any record of
-that release and is the last cell even where no record has it.
-
-Each entry gets one :class:`~flax_errors_ext.ext.history.model.cells.Cell` per release
-and a line (:mod:`~flax_errors_ext.ext.history.model.lines`);
-:attr:`EntryHistory.stale` names the releases whose record is of other code than the
-examples now, for a warning. The classes the module no longer has are
-:mod:`~flax_errors_ext.ext.history.model.retired_errors`.
+Computed from a recorded :class:`~flax_errors_ext.model.history.releases.History`, the
+code hashes of the entries' bad examples now, and the build's own release
+(:func:`build_release`), which replaces any record of that release and is a column
+even where no record has it. Each entry's history in a line is read from its cells,
+leaving out the stale ones: "Raised with this text since 0.11.2; before that: «…»
+(0.7.5-0.10.7)" for an entry with bad examples; "In flax.errors since 0.6.11" for one
+without.
 """
 
 from __future__ import annotations
 
+import collections
 import dataclasses
+import itertools
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.ext.history.model.cells import CellState, compared_with_latest, release_cell
-from flax_errors_ext.ext.history.model.example_runs import bad_examples, example_run
-from flax_errors_ext.ext.history.model.lines import (
-    history_line,
-    presence_line,
-    releases_in_short,
-    rewritten_line,
+from flax_errors_ext.ext.history.model.cells import (
+    QUOTED,
+    URL_TAIL,
+    CellState,
+    cell_key,
+    compared_text,
+    compared_with_latest,
+    exception_message,
+    release_cell,
 )
+from flax_errors_ext.ext.history.model.example_runs import bad_examples, example_run
 from flax_errors_ext.ext.history.model.retired_errors import retired_error
 from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
 from flax_errors_ext.model.history.releases import EntryRun, Release, ReleaseRun, version_key
-from flax_errors_ext.model.history.timeline import retired
+from flax_errors_ext.model.history.timeline import quote, retired, version_range
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from flax_errors_ext.ext.history.model.cells import Cell
     from flax_errors_ext.ext.history.model.retired_errors import RetiredError
     from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleResult
-    from flax_errors_ext.model.history.releases import History
+    from flax_errors_ext.model.history.releases import History, Substitution
 
 
 @dataclasses.dataclass(frozen=True)
@@ -58,11 +59,17 @@ class EntryHistory:
 
     @property
     def rewritten(self) -> str:
-        """Where its examples ran rewritten, and how, in a sentence ("" if nowhere).
-
-        "Run as rewritten for flax 0.4.2-0.6.11: jax.random.key( → jax.random.PRNGKey(".
-        """
-        return rewritten_line(self.cells)
+        """The releases shown where its examples ran rewritten, by substitutions ("" if none)."""
+        every = [c.release for c in self.cells]
+        groups: dict[tuple[Substitution, ...], list[str]] = {}
+        for cell in self.cells:
+            if cell.rewritten and cell.state.known:
+                groups.setdefault(cell.rewritten, []).append(cell.release)
+        return "; ".join(
+            f"Run as rewritten for flax {releases_in_short(releases, every)}: "
+            + "; ".join(map(str, made))
+            for made, releases in groups.items()
+        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,9 +106,7 @@ class ModuleHistory:
 def release_labels(releases: Sequence[str]) -> dict[str, str]:
     """Each release's shortest label: major.minor, unless two releases share it."""
     short = {r: ".".join(r.split(".")[:2]) for r in releases}
-    counts: dict[str, int] = {}
-    for label in short.values():
-        counts[label] = counts.get(label, 0) + 1
+    counts = collections.Counter(short.values())
     return {r: label if counts[label] == 1 else r for r, label in short.items()}
 
 
@@ -110,8 +115,7 @@ def build_row(
 ) -> EntryRun | None:
     """The build's own record of ``entry`` on the installed release; None if it did not run.
 
-    Each bad example's record is made from its judged run as
-    :mod:`nox -s history <flax_errors_ext.model.history.releases>` makes a past release's.
+    Made from the judged runs as ``nox -s history`` makes a past release's.
     """
     folders = tuple(roots)
     bad = [r for r in results if r.example.kind is ExampleKind.BAD]
@@ -144,44 +148,147 @@ def module_history(
         history: The recorded releases of the module.
         codes: The code hashes of each entry's bad examples now, by class name: the
             entries to show.
-        current: The build's own release (:func:`build_release`): its rows replace
-            any record of the same release; an entry without a row there was not
-            run by the build.
+        current: The build's own release: its rows replace any record of the same
+            release; an entry without a row there was not run by the build.
         unreachable: The entries that document that their error cannot be raised
             today: their line says if a release raised it all the same.
         source: The file ``history`` was read from, for notes and warnings.
     """
-    releases = [
-        r for r in history.releases if current is None or r.release.flax != current.release.flax
-    ]
+    now = current.release.flax if current is not None else ""
+    releases = [r for r in history.releases if r.release.flax != now]
     if current is not None:
         releases.append(current)
     releases.sort(key=lambda r: version_key(r.release.flax))
-    now = current.release.flax if current is not None else ""
     module = history.module
-    entries = tuple(
-        _entry_history(name, codes[name], releases, now, module, name in unreachable)
-        for name in sorted(codes)
-    )
+    entries = []
+    for name in sorted(codes):
+        cells = compared_with_latest(
+            [release_cell(name, codes[name], r, r.release.flax == now) for r in releases]
+        )
+        if codes[name]:
+            line = history_line(cells)
+        else:
+            line = presence_line(f"{module}.{name}", cells, releases, module, name in unreachable)
+        stale = tuple(c.release for c in cells if c.state is CellState.STALE)
+        entries.append(EntryHistory(name, tuple(cells), line, stale))
     combined = dataclasses.replace(history, releases=tuple(releases))
     gone = tuple(retired_error(combined, r, now) for r in retired(combined) if r.name not in codes)
     versions = tuple(r.release.flax for r in releases)
-    return ModuleHistory(module, versions, now, entries, gone, source)
+    return ModuleHistory(module, versions, now, tuple(entries), gone, source)
 
 
-def _entry_history(
-    name: str,
-    codes: tuple[str, ...],
+def history_line(cells: Sequence[Cell]) -> str:
+    """An entry's history in a line, from the cells that show what a release did.
+
+    "Raised with this text since 0.9.0; first raised in 0.4.2" (the text was the same
+    then); "No longer raised since 0.9.0; before that: «…» (0.6.11-0.8.5)"; "Not raised
+    by its example in any release shown". Each earlier text quoted is the one that
+    differs from the latest (a later bad example's, where the first reads the same); the
+    first release that raised it is named unless a quoted range starts there.
+    """
+    shown = [c for c in cells if c.state.known]
+    if not shown:
+        return ""
+    # Consecutive cells that read the same: raised with one wording, or not raised.
+    spans = [list(span) for _, span in itertools.groupby(shown, key=cell_key)]
+    raised = [span for span in spans if span[0].state.raised]
+    if not raised:
+        return "Not raised by its example in any release shown"
+    latest = raised[-1]
+    if spans[-1] is latest:
+        if len(spans) == 1:
+            parts = [f"Raised with this text in every release shown ({_range(latest)})"]
+        else:
+            parts = [f"Raised with this text since {latest[0].release}"]
+        earlier = [span for span in raised[:-1] if cell_key(span[0]) != cell_key(latest[0])]
+        reference: Cell | None = latest[0]
+        stated = {latest[0].release}
+    else:
+        after = spans[spans.index(latest) + 1][0].release
+        parts = [f"No longer raised since {after}"]
+        earlier, reference, stated = raised, None, set()
+    quoted = [
+        (text, [cell for span in group for cell in span])
+        for text, group in itertools.groupby(earlier, key=lambda span: _quoted(span[0], reference))
+    ]
+    if quoted:
+        parts.append(
+            "before that: " + ", ".join(f"«{t}» ({_range(s)})" for t, s in reversed(quoted))
+        )
+    first = raised[0][0].release
+    if first not in stated | {span[0].release for _, span in quoted}:
+        parts.append(f"first raised in {first}")
+    return "; ".join(parts)
+
+
+def _range(span: Sequence[Cell]) -> str:
+    return version_range(span[0].release, span[-1].release)
+
+
+def _quoted(cell: Cell, reference: Cell | None) -> str:
+    """The text of ``cell`` that differs from ``reference``'s, as the line quotes it."""
+    texts = list(enumerate(cell.wording))
+    if reference is not None:
+        theirs = dict(enumerate(reference.wording))
+        differing = [
+            (n, t) for n, t in texts if t and compared_text(t) != compared_text(theirs.get(n, ""))
+        ]
+        texts = differing or texts
+    number, text = next((n, t) for n, t in texts if t)
+    prefix = f"bad example {number + 1}: " if number else ""
+    return prefix + quote(URL_TAIL.sub("", exception_message(text)), QUOTED)
+
+
+def presence_line(
+    qualname: str,
+    cells: Sequence[Cell],
     releases: Sequence[ReleaseRun],
-    now: str,
     module: str,
     unreachable: bool,
-) -> EntryHistory:
-    cells = [release_cell(name, codes, r, r.release.flax == now) for r in releases]
-    cells = compared_with_latest(cells)
-    stale = tuple(c.release for c in cells if c.state is CellState.STALE)
-    if codes:
-        line = history_line(cells)
+) -> str:
+    """The line of an entry without bad examples: when the module had it.
+
+    An entry that cannot be raised today says so if a release raised it all the same
+    (from any entry's example).
+    """
+    shown = [c for c in cells if c.state.known]
+    present = [c.release for c in shown if c.state is not CellState.NOT_PRESENT]
+    if not shown:
+        return ""
+    if not present:
+        parts = [f"Not in {module} in any release shown"]
+    elif present == [c.release for c in shown][len(shown) - len(present) :]:
+        since = present[0]
+        parts = [
+            f"In {module} in every release shown"
+            if since == shown[0].release
+            else f"In {module} since {since}"
+        ]
     else:
-        line = presence_line(f"{module}.{name}", cells, releases, module, unreachable)
-    return EntryHistory(name, tuple(cells), line, stale)
+        parts = [f"In {module} in {', '.join(present)}"]
+    found = (
+        [(r.release.flax, hits[0]) for r in releases if (hits := r.raisers(qualname))]
+        if unreachable
+        else []
+    )
+    if found:
+        versions = [release for release, _ in found]
+        entries = sorted({entry for _, (entry, _, _) in found})
+        _, (_, _, last) = found[-1]
+        text = quote(exception_message(last.exc_text), QUOTED)
+        span = version_range(versions[0], versions[-1])
+        parts.append(
+            f"unreachable today, but {span} raised it (the example of "
+            f"{', '.join(entries)}): «{text}»"
+        )
+    return "; ".join(parts)
+
+
+def releases_in_short(chosen: Sequence[str], every: Sequence[str]) -> str:
+    """``chosen`` in short: a range where they are consecutive among ``every``."""
+    if not chosen:
+        return ""
+    positions = [every.index(r) for r in chosen]
+    if positions == list(range(positions[0], positions[0] + len(positions))):
+        return version_range(chosen[0], chosen[-1])
+    return ", ".join(chosen)

@@ -1,14 +1,8 @@
 """Where the history joins the build: the files read, the pages' parts, the stale records.
 
-* On the core's ``context-inited``: the files ``flax_errors_history`` names are read
-  into the context (the core forwards the pages their releases linked to, and the
-  search reads their wordings); what cannot be read is warned of once Sphinx can.
-* An entry's section: its strip and its history in a line.
-* A module's page: its retired errors, and a :class:`history_record` that
-  :class:`HistoryCollector` files for the index and the stale warnings.
-* The error index: every recorded module's errors by release.
-* ``build-finished``: every entry whose record is of other code than its bad
-  examples now is named, every build, from what the pages' reads kept.
+The files are read into the build's context (the core and the search read them too).
+A module's page leaves a :class:`history_record` that :class:`HistoryCollector` files
+for the error index and for the stale warnings of ``build-finished``.
 """
 
 from __future__ import annotations
@@ -20,8 +14,10 @@ from docutils import nodes
 from sphinx.environment.collectors import EnvironmentCollector
 
 from flax_errors_ext.execution.history.files import read_histories
+from flax_errors_ext.execution.runs.run import run_versions
+from flax_errors_ext.ext.history.model.example_runs import entry_codes
+from flax_errors_ext.ext.history.model.view import build_release, build_row, module_history
 from flax_errors_ext.ext.history.sphinx.strips import entry_history, matrix, retired_box
-from flax_errors_ext.ext.history.sphinx.views import module_view
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.extras import EntryExtras, IndexPart
@@ -35,10 +31,13 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
+    from flax_errors_ext.execution.history.files import HistoryFile
     from flax_errors_ext.ext.history.model.view import ModuleHistory
     from flax_errors_ext.layout import EntryLocation
     from flax_errors_ext.model.runs.entry_record import EntryRecord
     from flax_errors_ext.sphinx.context import BuildContext
+
+EXTENSION = "flax_errors_ext.ext.history"
 
 
 class history_record(nodes.General, nodes.Element):
@@ -83,11 +82,42 @@ def read_files(app: Sphinx, context: BuildContext) -> None:
 
 
 def _view(app: Sphinx, found: ModuleRun) -> ModuleHistory | None:
-    """The module's view, its file noted as a dependency of the page being read."""
-    view = module_view(build_context(app.env), found)
-    if view is not None and view.source:
-        app.env.note_dependency(view.source)
+    """The module's history with the run's rows; None where none is recorded.
+
+    Derived once per run, for every page that shows the module (kept in the run's
+    ``extras``); its file is noted as a dependency of the page being read.
+    """
+    context = build_context(app.env)
+    history = context.histories.get(found.module.name)
+    if history is None:
+        return None
+    app.env.note_dependency(history.path)
+    if EXTENSION not in found.extras:
+        found.extras[EXTENSION] = _module_history(context, found, history)
+    view: ModuleHistory = found.extras[EXTENSION]
     return view
+
+
+def _module_history(context: BuildContext, found: ModuleRun, file: HistoryFile) -> ModuleHistory:
+    settings = context.run
+    rows = {}
+    for outcome in found.outcomes:
+        row = build_row(outcome.entry, outcome.results, context.published_roots)
+        if row is not None:
+            rows[outcome.entry.name] = row
+    module = found.module
+    classes = [e.name for e in module.entries] + [item.name for item in module.left_out]
+    return module_history(
+        file.history,
+        entry_codes(module.entries),
+        build_release(settings.fingerprint.version_map, classes, rows),
+        unreachable={
+            o.entry.name
+            for o in found.outcomes
+            if o.entry.unreachable_with(run_versions(settings.fingerprint, o.entry))
+        },
+        source=file.path,
+    )
 
 
 def entry_strip(app: Sphinx, record: EntryRecord, found: ModuleRun) -> EntryExtras | None:
@@ -114,15 +144,11 @@ def index_matrices(
     records = CatalogueCollector.by_qualname(app.env)
     layout = build_context(app.env).config.layout
     histories = HistoryCollector.histories(app.env)
-    recorded = {view.module for view in histories.values()}
 
     def link_any(qualname: str, child: nodes.Node) -> nodes.Node:
         """A link to an entry, or to a retired error where its old URLs land."""
-        if qualname in records:
-            return to(layout.locate(qualname), child)
-        if qualname.rpartition(".")[0] not in recorded:
-            return child
-        return to(layout.printed(qualname), child)
+        found = qualname in records
+        return to(layout.locate(qualname) if found else layout.printed(qualname), child)
 
     parts = []
     for docname in sorted(histories):

@@ -1,18 +1,10 @@
-"""Each error across the recorded releases: an entry's strip and line, retired errors, the matrix.
+"""Each error across the recorded releases as nodes: strips, retired errors, the matrix.
 
-Everything shown is computed by :mod:`flax_errors_ext.ext.history.model.view`; this
-module turns it into nodes. A cell is a :class:`history_cell`, an inline whose HTML
-carries its tooltip (the release, what its colour means, what each example did);
-other builders render it as its text.
-
-* Under an entry's verification line: its strip (one cell per release, labelled
-  ``0.12``) and its history in a line, with the releases its examples ran on rewritten
-  for (and the substitutions); where records of other code were left out, a note that
-  says which releases and why, instead of them.
-* At the end of the module's page: "Retired errors", one short box per class the
-  module had and has no longer, at the anchor its old URLs name.
-* In the error index, after the areas: every error by release, in a box that
-  scrolls sideways on a narrow screen instead of widening the page.
+Everything shown is computed by :mod:`flax_errors_ext.ext.history.model.view`. A cell
+is a :class:`history_cell`, an inline whose HTML carries its tooltip; other builders
+render it as its text. An entry gets its strip and line; the module's page, one box
+per retired class at the anchor its old URLs name; the error index, every error by
+release in a box that scrolls sideways on a narrow screen.
 """
 
 from __future__ import annotations
@@ -23,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from docutils import nodes
 
-from flax_errors_ext.ext.history.model.cells import LEGEND, CellState
+from flax_errors_ext.ext.history.model.cells import CellState
 from flax_errors_ext.sphinx.table import table
 
 if TYPE_CHECKING:
@@ -32,12 +24,11 @@ if TYPE_CHECKING:
     from sphinx.writers.html5 import HTML5Translator
 
     from flax_errors_ext.ext.history.model.cells import Cell
-    from flax_errors_ext.ext.history.model.retired_errors import RetiredError
-    from flax_errors_ext.ext.history.model.view import EntryHistory, ModuleHistory
+    from flax_errors_ext.ext.history.model.view import ModuleHistory
     from flax_errors_ext.layout import SiteLayout
 
     Link = Callable[[str, nodes.Node], nodes.Node]
-    """A link to an error's anchor, around the given node; the node alone if none."""
+    """A link to an error's anchor, around the given node."""
 
 CELL_CLASS = "flax-errors-cell"
 GLYPHS = {
@@ -77,14 +68,18 @@ def cell(item: Cell, module: str, text: str) -> history_cell:
     return node
 
 
-def strip(cells: Sequence[Cell], view: ModuleHistory) -> nodes.inline:
-    """An inline row of cells, each labelled with its release's short label."""
+def strip(cells: Sequence[Cell], view: ModuleHistory, text: str) -> nodes.paragraph:
+    """A row of cells, each labelled with its release's short label, then ``text``."""
+    line = nodes.paragraph(classes=["flax-errors-history"])
     row = nodes.inline(classes=["flax-errors-strip"])
     for number, item in enumerate(cells):
         if number:
             row += nodes.Text(" ")  # for text output; a flex row drops it
         row += cell(item, view.module, view.label(item.release))
-    return row
+    line += row
+    if text:
+        line += nodes.Text(text)
+    return line
 
 
 def entry_history(name: str, view: ModuleHistory) -> list[nodes.Node]:
@@ -92,24 +87,16 @@ def entry_history(name: str, view: ModuleHistory) -> list[nodes.Node]:
     found = view.entry(name)
     if found is None:
         return []
-    line = nodes.paragraph(classes=["flax-errors-history"])
-    line += strip(found.cells, view)
-    if found.line:
-        line += nodes.Text(f" {found.line}.")
-    if found.rewritten:
-        line += nodes.Text(f" {found.rewritten}.")
-    return [line, *_stale_note(found, view)]
-
-
-def _stale_note(found: EntryHistory, view: ModuleHistory) -> list[nodes.Node]:
-    if not found.stale:
-        return []
-    text = (
-        f"History of flax {found.stale_releases} not shown: {Path(view.source).name} has "
-        "no record of this entry's bad examples as they are now (they changed, or are "
-        "new, since it was recorded)."
-    )
-    return [nodes.paragraph(text, text, classes=["flax-errors-history-stale"])]
+    text = "".join(f" {part}." for part in (found.line, found.rewritten) if part)
+    parts: list[nodes.Node] = [strip(found.cells, view, text)]
+    if found.stale:
+        note = (
+            f"History of flax {found.stale_releases} not shown: {Path(view.source).name} has "
+            "no record of this entry's bad examples as they are now (they changed, or are "
+            "new, since it was recorded)."
+        )
+        parts.append(nodes.paragraph(note, note, classes=["flax-errors-history-stale"]))
+    return parts
 
 
 def retired_box(view: ModuleHistory, layout: SiteLayout) -> list[nodes.Node]:
@@ -131,19 +118,12 @@ def retired_box(view: ModuleHistory, layout: SiteLayout) -> list[nodes.Node]:
     )
     box += nodes.paragraph(intro, intro)
     for gone in view.retired:
-        box += _retired(gone, view, layout)
+        anchor = layout.printed(f"{view.module}.{gone.name}").anchor
+        entry = nodes.container(ids=[anchor], classes=["flax-errors-retired"])
+        entry += nodes.rubric(gone.name, gone.name, classes=["flax-errors-retired-name"])
+        entry += strip(gone.cells, view, " " + gone.summary(view.module))
+        box += entry
     return [box]
-
-
-def _retired(gone: RetiredError, view: ModuleHistory, layout: SiteLayout) -> nodes.container:
-    anchor = layout.printed(f"{view.module}.{gone.name}").anchor
-    box = nodes.container(ids=[anchor], classes=["flax-errors-retired"])
-    box += nodes.rubric(gone.name, gone.name, classes=["flax-errors-retired-name"])
-    line = nodes.paragraph(classes=["flax-errors-history"])
-    line += strip(gone.cells, view)
-    line += nodes.Text(" " + gone.summary(view.module))
-    box += line
-    return box
 
 
 def matrix(view: ModuleHistory, link: Link, anchor: str) -> list[nodes.Node]:
@@ -156,7 +136,7 @@ def matrix(view: ModuleHistory, link: Link, anchor: str) -> list[nodes.Node]:
         intro += nodes.Text(f" (outlined: this build's own run, on flax {view.current})")
     intro += nodes.Text("; hover over a cell for what its release raised. ")
     used = {c.state for _, cells, _ in view.rows for c in cells}
-    for state in (s for s in LEGEND if s in used):
+    for state in (s for s in CellState if s in used):
         key = nodes.inline(classes=["flax-errors-key"])
         meaning = state.meaning.replace("the module", view.module)
         text = GLYPHS[state]
@@ -169,15 +149,11 @@ def matrix(view: ModuleHistory, link: Link, anchor: str) -> list[nodes.Node]:
         label = [link(f"{view.module}.{name}", nodes.literal(name, name))]
         if gone:
             label.append(nodes.Text(" (retired)"))
-        by_release = {c.release: c for c in found}
-        row: list[list[nodes.Node]] = [label]
-        for release in view.releases:
-            found_cell = by_release.get(release)
-            text = GLYPHS[found_cell.state] if found_cell else ""
-            row.append([cell(found_cell, view.module, text)] if found_cell else [])
-        cells.append(row)
-    columns = len(view.releases) + 1
+        by_release: dict[str, list[nodes.Node]] = {
+            c.release: [cell(c, view.module, GLYPHS[c.state])] for c in found
+        }
+        cells.append([label, *(by_release.get(release, []) for release in view.releases)])
     labels = ["Error", *(view.label(r) for r in view.releases)]
     box = nodes.container(classes=["flax-errors-matrix-box"])
-    box += table(["flax-errors-matrix"], (1,) * columns, labels, cells)
+    box += table(["flax-errors-matrix"], (1,) * len(labels), labels, cells)
     return [heading, intro, box]
