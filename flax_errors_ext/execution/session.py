@@ -1,11 +1,8 @@
 """One run session, used alike by the site's build and by ``flax-errors check``.
 
 A :class:`Session` holds what every entry of a run shares: the
-:class:`~flax_errors_ext.execution.runs.runner.Runner` (whose processes start only
-when an entry is not served from the cache), the execution cache, and the
-:class:`~flax_errors_ext.model.runs.fingerprint.Fingerprint` every entry's cache key
-starts from. Its :meth:`settings` are what :mod:`~flax_errors_ext.execution.runs.run`
-needs to run an entry. Everything lives below one working folder::
+:class:`~flax_errors_ext.execution.runs.runner.Runner`, the execution cache, and the
+fingerprint every entry's cache key starts from. Below one working folder::
 
     <work_dir>/jax_cache/     JAX's persistent compilation cache
     <work_dir>/logs/          each entry's process output, as last run
@@ -36,15 +33,13 @@ if TYPE_CHECKING:
     from flax_errors_ext.model.config import CatalogueConfig
 
 PROBE_CACHE = "device.json"
-"""The device probe's answer, in the work folder, kept while the machine is the same."""
 
 
 def compilation_cache_env(cache_dir: Path) -> dict[str, str]:
     """What lets every entry's process reuse what the others compiled.
 
-    Each process is fresh, so without this each one recompiles the same small XLA
-    programs (``init`` of a Dense layer, random keys) that a single doctest process
-    compiles once. A user's own choice of cache directory is left alone.
+    Each process is fresh: without this each recompiles the same small programs
+    (``init`` of a Dense layer, random keys). A user's own cache folder is left alone.
     """
     if "JAX_COMPILATION_CACHE_DIR" in os.environ:
         return {}
@@ -95,13 +90,12 @@ class Session:
             if self.executes and config.compilation_cache
             else {}
         )
-        """What each entry's process sets before its examples run."""
         self._fingerprint: Fingerprint | None = None
         self._runner: Runner | None = None
 
     @property
     def executes(self) -> bool:
-        """Whether examples run at all (myst-nb's execution mode is not ``off``)."""
+        """Whether examples run at all."""
         return self.execution.mode != "off"
 
     def fingerprint(self) -> Fingerprint:
@@ -119,7 +113,7 @@ class Session:
 
     @property
     def runner(self) -> Runner:
-        """The run's runner: one process held at a time where the device is an accelerator."""
+        """The run's runner (started at first use)."""
         if self._runner is None:
             self._runner = Runner(
                 timeout=self.config.example_timeout(self.execution.timeout),

@@ -1,8 +1,4 @@
-"""A module's run: every entry run at once, for all the pages that show them.
-
-The pages that show a module's errors (its own, and each entry's) all render from
-one such run per build (:mod:`flax_errors_ext.sphinx.catalogue.per_build` keeps it).
-"""
+"""A module's run: its entries as one build ran them, for every page that shows them."""
 
 from __future__ import annotations
 
@@ -26,20 +22,15 @@ class ModuleRun:
     module: ErrorModule
     outcomes: tuple[EntryOutcome, ...]
     extras: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
-    """What each loaded extra derived from this run, by its extension's name: derived
-    once for every page that shows the module (a history's row for this build)."""
+    """What each loaded extra derived from this run (a history's row), by its name."""
 
     def __repr__(self) -> str:
-        """The module's name and size.
-
-        Short, because Sphinx's event manager takes the repr of an event's arguments
-        (for its debug log) at every emit, once per entry rendered: the whole run's
-        would cost each entry time in proportion to its module's size.
-        """
+        # Short: Sphinx's event manager takes the repr of an event's arguments at every
+        # emit, once per entry rendered.
         return f"ModuleRun({self.module.name!r}, {len(self.outcomes)} entries)"
 
     def outcome(self, qualname: str) -> EntryOutcome | None:
-        """The outcome of the entry of that name, if the module has it."""
+        """The outcome of the entry of that name, if any."""
         return next((o for o in self.outcomes if o.entry.qualname == qualname), None)
 
 

@@ -1,19 +1,15 @@
 """The side of a run that executes inside the entry's process.
 
-:func:`run_entry` runs an entry's examples (an :class:`~.runner.EntryJob`) and
-hands each example's records to the runner as it finishes, then where they ran and
-what the process had loaded. Statements run through :class:`doctest.DocTestRunner`
-itself, with doctest's own compile flags, display hook, output capture and
-exception formatting, so a run sees exactly what ``pytest --doctest-modules``
-sees. Nothing is judged here: every statement's output (or exception line) is one
-JSON-ready record, and the build compares it with the docstring, so that a cached
-run can be judged again when only the documented text changes.
+:func:`run_entry` runs an entry's examples and sends each one's records as it
+finishes, then where they ran and what the process had loaded. Statements run
+through :class:`doctest.DocTestRunner` itself (its compile flags, display hook,
+output capture and exception formatting), so a run sees exactly what ``pytest
+--doctest-modules`` sees. Nothing is judged here: the build compares each record
+with the docstring, so a cached run is judged again when only the docs change.
 
-A text over the output limit is cut, once the statement is done, to its head and
-tail around a marker (:mod:`flax_errors_ext.model.runs.output_limit`), so that
-neither the cache nor the page holds megabytes of it. Where the build passes a
-statement's documented text (it does for cut statements whose verdict the cut could
-change), the cut keeps what that text matched in the whole output.
+A text over the output limit is cut to its head and tail
+(:mod:`~flax_errors_ext.model.runs.output_limit`); where the build passes a
+statement's documented text, the cut keeps what that text matched.
 
 Only the standard library and our pure core are imported here: the history's
 runner loads this module under old releases of jax and flax.
@@ -52,10 +48,7 @@ _ANY_EXCEPTION = "\x00flax-errors: any exception\n"
 
 
 def run_entry(job: EntryJob, send: Callable[[tuple[Any, ...]], None]) -> None:
-    """Run ``job``'s examples here; ``send`` each one's records, then the wrap-up.
-
-    Sends ``("example", index, records)`` per example, then ``("finish", record)``.
-    """
+    """Send ``("example", index, records)`` per example of ``job``, then ``("finish", ...)``."""
     sys.path[:0] = [path for path in job.import_paths if path not in sys.path]
     _resolve_traceback_filtering()
     if job.module is not None:
@@ -82,9 +75,8 @@ def run_entry(job: EntryJob, send: Callable[[tuple[Any, ...]], None]) -> None:
 def _resolve_traceback_filtering() -> None:
     """Resolve JAX's "auto" traceback filtering as a plain ``python`` process does.
 
-    Set once more here because the process was forked from one that imported jax
-    before the build's environment was known; the text an example raises is the one
-    ``pytest --doctest-modules`` sees.
+    Again here: the process was forked from one that imported jax before the
+    build's environment was known.
     """
     if os.environ.get("JAX_TRACEBACK_FILTERING", "auto") == "auto":
         os.environ["JAX_TRACEBACK_FILTERING"] = "quiet_remove_frames"
@@ -94,11 +86,7 @@ def _resolve_traceback_filtering() -> None:
 
 
 def _import_quietly(module: str) -> None:
-    """Import the entry's catalogued module, as pytest does before its docstrings run.
-
-    A failure is left to the examples, which import it themselves and whose
-    records then say why it cannot be.
-    """
+    """Import the entry's catalogued module, as pytest does; a failure is the examples' to say."""
     with contextlib.suppress(Exception):
         importlib.import_module(module)
 
@@ -152,8 +140,7 @@ def run_statements(
     """Run statements as doctest does, in ``namespace``; one record per statement.
 
     Args:
-        name: The doctest name (the error's dotted name), so that tracebacks show
-            ``<doctest name[n]>`` exactly as ``pytest --doctest-modules`` does.
+        name: The doctest name, so that tracebacks show ``<doctest name[n]>``.
         total: How many statements the whole docstring has.
         statements: ``(n, source)`` for the statements to run.
         namespace: The globals they run in.
@@ -207,11 +194,7 @@ def wrap_up() -> dict[str, Any]:
 
 
 def device_record() -> dict[str, Any]:
-    """The JAX devices this process sees (initialises a backend).
-
-    Where JAX is not installed (a library of its own documents its errors), what
-    JAX reports of a machine without accelerators: the examples run on its CPU.
-    """
+    """The JAX devices this process sees (initialises a backend); the CPU without JAX."""
     if importlib.util.find_spec("jax") is None:
         return {"platform": "cpu", "device_kind": "cpu", "count": 1}
     import jax
@@ -247,9 +230,8 @@ host, looking at every loaded file again took 0.18 s an entry.
 def loaded_files() -> str:
     """Every file a module of this process was loaded from, with its state, packed.
 
-    The run's dependencies: a later run is trusted only while none of them changed.
-    A JSON list of ``[path, size, mtime_ns]``, compressed and base64-encoded: one
-    compact string instead of a small list per file in every cached run.
+    A later run is trusted only while none of them changed. A JSON list of
+    ``[path, size, mtime_ns]``, compressed and base64-encoded: compact in the cache.
     """
     for module in list(sys.modules.values()):
         path = getattr(module, "__file__", None)

@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
     from pathlib import Path
 
-    from flax_errors_ext.execution.runs.runner import RawRun
     from flax_errors_ext.model.catalogue.discover import ErrorModule
     from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, ExampleResult
     from flax_errors_ext.model.runs.fingerprint import Fingerprint
@@ -55,8 +54,7 @@ def _besides(loaded: tuple[LoadedFile, ...], module: ErrorModule) -> list[Loaded
     own, ending = str(module.path), os.sep + module.path.name
 
     def is_own(path: str) -> bool:
-        # Resolving links takes system calls: only for a file of that name. Every
-        # file the process loaded is listed (all of jax's and flax's): the ending first.
+        # Links are resolved (system calls) only for a file of that name.
         return path == own or (path.endswith(ending) and os.path.realpath(path) == own)
 
     return [f for f in loaded if not is_own(f.path)]
@@ -76,13 +74,11 @@ class RunSettings:
     mode: str
     """myst-nb's execution mode for the catalogue: ``cache``, ``force`` or ``off``."""
     sources_store: Path
-    """Where the content hashes of loaded Python sources are kept (see
-    :class:`~flax_errors_ext.execution.runs.file_states.SourceStates`)."""
+    """Where :class:`~.file_states.SourceStates` keeps loaded sources' content hashes."""
     output_limit: int = DEFAULT_LIMIT
     """Characters of each statement's output, message and traceback that are kept."""
+    # Neither is pickled with the build's environment, which keeps the settings.
     runner: Runner = dataclasses.field(default_factory=Runner, compare=False, repr=False)
-    """Runs the entries that are not served from the cache (pickled without it: a
-    build's environment keeps the settings)."""
     store: RunStore | None = dataclasses.field(default=None, compare=False, repr=False)
     """The execution cache, in ``cache`` mode."""
 
@@ -118,15 +114,11 @@ def execute(
             if trusted(served.loaded):
                 return served
     raw = settings.runner.run(job)
-    return _ran(raw, total, settings.store, name)
-
-
-def _ran(raw: RawRun, total: int, store: RunStore | None, name: str) -> Execution:
     done = raw.execution(total)
-    if store is not None and done.failure is None:
+    if settings.store is not None and done.failure is None:
         # A cache that cannot be written costs the next build a run, not this one a verdict.
         with contextlib.suppress(OSError):
-            store.put(name, raw)
+            settings.store.put(name, raw)
     return done
 
 
@@ -150,12 +142,10 @@ def check_modules(
 def completed(futures: Sequence[Future[EntryOutcome]]) -> Iterator[Future[EntryOutcome]]:
     """The futures as they finish; Ctrl-C stops the wait at once, on every Python.
 
-    A plain wait on a future blocks on a lock, which Python 3.13 does not interrupt
-    (a build would sit out a long example after Ctrl-C), and a wait in slices
-    takes locks the workers need: interrupted between two acquisitions, it would
-    leave one held, and the worker that finishes next would hang on it. So each
-    future, when done, writes its number to a pipe, and this thread reads the pipe:
-    a system call that a signal interrupts, and no lock shared with the workers.
+    A wait on a future blocks on a lock, which Python 3.13 does not interrupt, and
+    a wait in slices, interrupted between two acquisitions, can leave a lock held
+    that a worker then hangs on. So each future, when done, writes its number to a
+    pipe that this thread reads: a system call that a signal interrupts.
     """
     read_end, write_end = os.pipe()
 
@@ -204,14 +194,9 @@ def entry_pool(jobs: int, runner: Runner) -> Iterator[ThreadPoolExecutor]:
 def submit_module(
     module: ErrorModule, settings: RunSettings, sources: SourceStates, pool: Executor
 ) -> list[Future[EntryOutcome]]:
-    """One module of :func:`check_modules`, on a pool shared with other work: a future per entry.
-
-    A cached run is used only while no file it loaded has changed (see
-    :mod:`flax_errors_ext.model.runs.loaded_files`); otherwise the entry runs again.
-    """
-    # The module's code, docstrings aside, shapes what its examples raise.
-    # A group of message entries has no code of its own: the library's files it
-    # loads are keyed as any run's are.
+    """One module of :func:`check_modules`, on a shared pool: a future per entry."""
+    # The module's code, docstrings aside, shapes what its examples raise. A group of
+    # message entries has no code of its own: the files it loads are keyed as any run's.
     code = code_hash("") if module.messages else source_hash(module.path)
     keyed = settings.fingerprint.with_source(module.name, code)
     checker = _ModuleChecker(module, settings, sources, keyed)
@@ -232,12 +217,10 @@ class _ModuleChecker:
     )
     """The lists of loaded files found unchanged in this run, by identity.
 
-    The cache hands every entry that loaded the same files the very same list
-    (most entries of a build loaded one of a few), and a file's state is looked at
-    once per run: an answer found for one entry holds for all. Only "unchanged" is
-    kept: an entry that runs meanwhile may note a source's content hash, which can
-    turn "changed" into "unchanged", never the reverse. The list itself is kept
-    beside its id, so that a new list at a reused address is never taken for it.
+    The cache hands entries that loaded the same files the very same list, so an
+    answer found for one holds for all. Only "unchanged" is kept: a run meanwhile
+    may note a content hash that turns "changed" into "unchanged", never the
+    reverse. The list is kept beside its id, never mistaken for a new one there.
     """
 
     def trusts(self, loaded: tuple[LoadedFile, ...]) -> bool:
@@ -252,9 +235,8 @@ class _ModuleChecker:
     def check(self, entry: ErrorEntry) -> EntryOutcome:
         """Run the examples that hold for the run's versions; set the others aside.
 
-        Whatever goes wrong in running them (the execution cache's database, the
-        notebook's folder) is this entry's crash, said on its page, never an
-        exception out of the build's reading step that names no entry.
+        Whatever goes wrong in running them is this entry's crash, said on its page,
+        never an exception out of the build's reading step that names no entry.
         """
         try:
             return self._check(entry)
@@ -314,14 +296,9 @@ class _ModuleChecker:
         execution = execute(job, self.settings, self.keyed, trusted=self.trusts)
         if execution.executed:
             self.sources.remember(execution.loaded)
+        failure = (execution.failure, execution.failure_detail, execution.failure_log)
         results = tuple(
-            judge(
-                example,
-                runs,
-                execution.failure,
-                execution.failure_detail,
-                execution.failure_log,
-            )
+            judge(example, runs, *failure)
             for example, runs in zip(entry.examples, execution.runs, strict=True)
         )
         if self.settings.store is not None and any(r.verdict.may_be_transient for r in results):
@@ -332,9 +309,9 @@ class _ModuleChecker:
 def run_versions(fingerprint: Fingerprint, entry: ErrorEntry) -> dict[str, str]:
     """The versions an entry's ``:holds for:`` lines are read against.
 
-    The runs' jax, jaxlib and flax (the fingerprint's) and their device's platform;
-    any other package a line names as this process has it installed (the entries'
-    processes have this one's environment).
+    The fingerprint's jax, jaxlib, flax and platform; any other package a line
+    names as this process has it installed (the entries' processes have its
+    environment).
     """
     known = fingerprint.version_map
     if isinstance(fingerprint.device, Device):

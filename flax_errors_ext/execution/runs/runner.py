@@ -1,13 +1,11 @@
 """The one runner of catalogue examples: a process per entry, from a pre-imported parent.
 
-Every path that runs examples (the site, ``flax-errors check`` and ``update``, the
-history's releases, the device runs, the benchmark's floor, the tests) hands an
-:class:`EntryJob` to a :class:`Runner`. Its processes come from the standard
-library's forkserver, which imports what entries share (:data:`PRELOAD`: numpy, jax,
-flax, never a JAX backend) once, then forks: each entry starts in a process as
-fresh as a new interpreter for everything an example can change, without paying
-the imports again. The examples run there (:func:`~.in_process.run_entry`); only
-their records come back, example by example, over a pipe.
+Every path that runs examples (the site, ``check``, ``update``, the history's
+releases, device runs, the benchmark's floor, the tests) hands an :class:`EntryJob`
+to a :class:`Runner`. Its processes come from the standard library's forkserver,
+which imports what entries share (:data:`PRELOAD`, never a JAX backend) once, then
+forks: each entry starts as fresh as a new interpreter for everything an example
+can change, without paying the imports again. Records come back over a pipe.
 
 * **Timeout.** Each example may take ``timeout`` seconds; past it the process is
   killed and the entry's run ends timed out, with the records it had sent.
@@ -50,11 +48,10 @@ if TYPE_CHECKING:
     from multiprocessing.process import BaseProcess
 
 PRELOAD = ("numpy", "jax", "jax.numpy", "flax", "flax.linen", "flax.nnx")
-"""Imported once by the forkserver, before it forks an entry's process; one that is
-not installed is left out."""
+"""Imported once by the forkserver (one that is not installed is left out)."""
 
 PROBE = "flax-errors.device-probe"
-"""The name the device probe's process runs under (its log's)."""
+"""The device probe's job name (and its log's)."""
 
 LOG_TAIL = 4000
 """Characters of a crashed process's log kept as its last words."""
@@ -72,7 +69,6 @@ class RawRun:
     """"timed out" or "crashed" where it did not run to the end."""
     detail: str = ""
     log: str = ""
-    """The process's last words, where it crashed."""
     seconds: float = 0.0
 
     def execution(self, total: int) -> Execution:
@@ -103,9 +99,8 @@ class Runner:
 
         Args:
             timeout: Seconds each example may run (None: no limit).
-            log_dir: Where each entry's process writes its output (a fresh temporary
-                folder's if None).
-            cwd: The working folder of the processes; None: a fresh one per entry.
+            log_dir: Where each process's output goes (None: its scratch folder).
+            cwd: The processes' working folder (None: its scratch folder).
             env: Set in each process before its examples run (JAX's compilation cache).
             reuse: Serve every job from one process at a time (an accelerator).
         """
@@ -204,37 +199,37 @@ class _Worker:
     process: BaseProcess
     connection: Connection
     scratch: str
-    """A folder of its own (its working folder unless the runner names one)."""
 
     def run(self, job: EntryJob, timeout: float | None, log: Path) -> RawRun:
         started = time.perf_counter()
         examples: dict[int, list[dict[str, Any]]] = {}
+
+        def failed(how: str, detail: str, last_words: str) -> RawRun:
+            return RawRun(examples, None, how, detail, last_words, time.perf_counter() - started)
+
         log.unlink(missing_ok=True)
         try:
             self.connection.send((job, str(log)))
         except OSError:
-            return RawRun(examples, None, "crashed", _ended(self.process), _tail(log))
+            return failed("crashed", _ended(self.process), _tail(log))
         while True:
             if not self.connection.poll(timeout):
-                seconds = time.perf_counter() - started
                 detail = f"an example ran past the {timeout:g} s timeout"
-                return RawRun(examples, None, "timed out", detail, _tail(log), seconds)
+                return failed("timed out", detail, _tail(log))
             try:
                 message = self.connection.recv()
             except (EOFError, OSError):
                 self.process.join(5)
-                seconds = time.perf_counter() - started
-                return RawRun(examples, None, "crashed", _ended(self.process), _tail(log), seconds)
+                return failed("crashed", _ended(self.process), _tail(log))
             if message[0] == "example":
                 examples[message[1]] = message[2]
             elif message[0] == "finish":
                 return RawRun(examples, message[1], seconds=time.perf_counter() - started)
             else:  # "error": flax-errors' own failure in the process, with its traceback
-                seconds = time.perf_counter() - started
-                return RawRun(examples, None, "crashed", message[1], message[2], seconds)
+                return failed("crashed", message[1], message[2])
 
     def end(self, *, kill: bool = False) -> None:
-        """Close its connection (a process that is done then exits) and collect it."""
+        # A process whose connection closes exits by itself.
         with contextlib.suppress(OSError):
             self.connection.close()
         if not kill:
@@ -315,7 +310,6 @@ def _configure_jax(env: dict[str, str]) -> None:
 
 
 def _jax_flags() -> dict[str, Any]:
-    """JAX's flags now, for a reused process to restore after each entry."""
     jax = sys.modules.get("jax")
     values = getattr(getattr(jax, "config", None), "values", None)
     return dict(values) if isinstance(values, dict) else {}
@@ -335,10 +329,8 @@ def _restore_jax_flags(flags: dict[str, Any]) -> None:
 def _parent_main_hidden() -> Iterator[None]:
     """Keep multiprocessing from running the parent's main script again in the process.
 
-    It does so in every process it starts other than by fork, so that the target can
-    be found: ours never lives there. Run again, ``sphinx-build``'s script would import
-    Sphinx in every entry's process, and a build script without a main guard would
-    build again.
+    It does, unless it forks, so as to find the target there: ours never is. Run
+    again, ``sphinx-build``'s script would import Sphinx in every entry's process.
     """
     main = sys.modules.get("__main__")
     if main is None:
@@ -365,8 +357,7 @@ def _context() -> Any:
     """The forkserver, preloaded, where this process may use one; else spawn.
 
     Not on Windows, and not in a process forked after the forkserver started (a
-    ``-j`` reader of Sphinx's): multiprocessing would look for the forkserver among
-    its own children, which it is not.
+    ``-j`` reader of Sphinx's), which multiprocessing does not find among its children.
     """
     if not _forkserver_owner:
         _forkserver_owner.append(os.getpid())
@@ -381,8 +372,8 @@ def _context() -> Any:
 def stop_forkserver() -> None:
     """Stop the forkserver, so that the next run's starts with the environment then.
 
-    ``multiprocessing`` keeps one per process and never restarts it with new
-    settings; ``_stop`` is how its own tests end it (Python 3.7 to 3.14).
+    ``multiprocessing`` keeps one per process for good; ``_stop`` is how its own
+    tests end it (Python 3.7 to 3.14).
     """
     server = getattr(multiprocessing.forkserver, "_forkserver", None)
     stop = getattr(server, "_stop", None)

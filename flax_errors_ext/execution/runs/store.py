@@ -1,11 +1,10 @@
 """The execution cache: each entry's raw run, kept under the hash of what it ran.
 
-One JSON file per run, in a folder of myst-nb's ``nb_execution_cache_path``, named
-by the SHA-256 of the job and the build's fingerprint (the code, the documented
-texts that cut outputs keep, the package versions, the device and our own runtime
-code). The records are raw, so each build judges them afresh against the
-docstrings. Written by the build's own process only, atomically (a file is whole or
-absent); a file that cannot be read is a miss, and is written anew.
+One JSON file per run in ``<nb_execution_cache_path>/flax-errors/``, named by the
+SHA-256 of the job (code, documented texts that cut outputs keep) and the build's
+fingerprint (versions, device, our runtime code). The records are raw: each build
+judges them afresh. Written by the build's own process only, atomically; a file
+that cannot be read is a miss.
 """
 
 from __future__ import annotations
@@ -26,7 +25,6 @@ if TYPE_CHECKING:
     from flax_errors_ext.model.runs.jobs import EntryJob
 
 FOLDER = "flax-errors"
-"""The store's folder inside the execution cache's."""
 
 
 def key(job: EntryJob, fingerprint: Fingerprint) -> str:
@@ -51,11 +49,7 @@ class RunStore:
         return None
 
     def put(self, name: str, run: RawRun) -> None:
-        """Keep ``run``, which ran to the end.
-
-        Raises:
-            OSError: where the folder cannot be written; nothing half-written is left.
-        """
+        """Keep ``run``, which ran to the end; OSError where it cannot (nothing half-written)."""
         self.folder.mkdir(parents=True, exist_ok=True)
         data = {"examples": {str(i): r for i, r in run.examples.items()}, "finish": run.finish}
         descriptor, temporary = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
