@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.layout import DEFAULT_LAYOUT
 from flax_errors_ext.model.catalogue.conditions import Condition, holds
+from flax_errors_ext.model.catalogue.descriptions import first_paragraph
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -254,17 +255,13 @@ class ErrorEntry:
         """
         trimmed = []
         for passage in self.prose:
+            opening, rest = first_paragraph(passage.text)
             lines = passage.text.split("\n")
-            end = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))
-            opening = " ".join(line.strip() for line in lines[:end])
             if passage.foreign or opening != self.summary:
                 trimmed.append(passage)
-                continue
-            while end < len(lines) and not lines[end].strip():
-                end += 1
-            if end < len(lines):
-                rest = "\n".join(lines[end:])
-                trimmed.append(dataclasses.replace(passage, text=rest, lines=passage.lines[end:]))
+            elif rest < len(lines):
+                text = "\n".join(lines[rest:])
+                trimmed.append(dataclasses.replace(passage, text=text, lines=passage.lines[rest:]))
         return tuple(trimmed)
 
     def unreachable_with(self, versions: Mapping[str, str]) -> bool:

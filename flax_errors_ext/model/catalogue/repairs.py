@@ -22,6 +22,8 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
+from flax_errors_ext.model.catalogue.parse import cleandoc_lines
+
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
@@ -86,12 +88,9 @@ def repaired_docstring(
     """
     if not fixes:
         return docstring, ()
-    raw = docstring.expandtabs().split("\n")
-    indents = [len(line) - len(line.lstrip()) for line in raw[1:] if line.strip()]
-    indent = min(indents, default=0)
-    lines = [raw[0].strip(), *(line[indent:].rstrip() for line in raw[1:])]
-    text, stale = repaired("\n".join(lines), fixes)
-    return (docstring if text == "\n".join(lines) else text), stale
+    cleaned = "\n".join(cleandoc_lines(docstring))
+    text, stale = repaired(cleaned, fixes)
+    return (docstring if text == cleaned else text), stale
 
 
 DOCSTRING_FIXES: Mapping[str, tuple[DocstringFix, ...]] = {
