@@ -19,7 +19,7 @@ import re
 import sys
 import sysconfig
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -47,10 +47,7 @@ _INSTALLED = re.compile(r"[/\\](site-packages|dist-packages|lib[/\\]python\d+\.\
 
 @functools.cache
 def library_dirs() -> tuple[str, ...]:
-    """Folders whose frames are library internals: stdlib, site-packages and this package.
-
-    The interpreter's layout, read once: a page asks for every example it shows.
-    """
+    """Folders whose frames are library internals: stdlib, site-packages and this package."""
     paths = sysconfig.get_paths()
     ours = Path(__file__).resolve().parents[2]
     return tuple(
@@ -64,22 +61,14 @@ def import_roots() -> tuple[str, ...]:
     Every ``sys.path`` entry, and the folder above each top-level package already
     imported: an editable install's import hook puts no folder on ``sys.path``.
     Each also as its real path, since a module's source may be named either way.
-    Reads the interpreter's import state, as :func:`library_dirs` reads its layout;
-    worked out again only when ``sys.path`` or the number of modules has changed.
+    Worked out again only when ``sys.path`` or the number of modules has changed.
     """
-    key = (tuple(sys.path), len(sys.modules))
-    if _import_roots[0] != key:
-        _import_roots[:] = [key, _find_import_roots()]
-    roots: tuple[str, ...] = _import_roots[1]
-    return roots
+    return _find_import_roots(tuple(sys.path), len(sys.modules))
 
 
-_import_roots: list[Any] = [None, ()]
-"""The key (``sys.path``, number of modules) and the roots found for it."""
-
-
-def _find_import_roots() -> tuple[str, ...]:
-    found = {entry or "." for entry in sys.path if isinstance(entry, str)}
+@functools.lru_cache(maxsize=1)
+def _find_import_roots(path: tuple[str, ...], _modules: int) -> tuple[str, ...]:
+    found = {entry or "." for entry in path if isinstance(entry, str)}
     # A copy: another thread may be importing meanwhile (a build probes its devices in one).
     for name, module in sys.modules.copy().items():
         path = getattr(module, "__file__", None)
@@ -101,10 +90,7 @@ def relative_path(path: str, roots: Iterable[str]) -> str:
     ``flax/linen/linear.py``. An absolute path under none of them keeps its file
     name alone, so no folder of the build machine is ever shown; a path that is
     not absolute (``<doctest ...>``, or one already relative) is kept as it is.
-
-    Args:
-        path: A file name, as a traceback frame or a location names it.
-        roots: Folders paths are shown relative to (see :func:`import_roots`).
+    ``roots``: see :func:`import_roots`.
     """
     if not _ABSOLUTE.match(path):
         return path
@@ -126,9 +112,7 @@ def relative_path(path: str, roots: Iterable[str]) -> str:
 def is_internal(path: str, libraries: Iterable[str] = ()) -> bool:
     """Whether a frame's file is library code rather than the reader's.
 
-    Args:
-        path: The file name a traceback frame names.
-        libraries: Extra folders that count as library code (see :func:`library_dirs`).
+    ``libraries``: more folders that count as library code (see :func:`library_dirs`).
     """
     if path.startswith("<"):  # <doctest ...>, <stdin>, <string>: code the reader ran
         return False
@@ -143,11 +127,8 @@ def trim_traceback(text: str, internal: Callable[[str], bool] | None = None) -> 
     Everything that is not a frame of a traceback (output, the header, the
     exception line and chained tracebacks' separators) is kept, as are frames
     in the reader's code. JAX's note about filtered frames is dropped too.
-
-    Args:
-        text: Output of a doctest statement, possibly holding tracebacks.
-        internal: Decides whether a frame's file is library code; by default
-            :func:`is_internal` with :func:`library_dirs`.
+    ``internal``: whether a frame's file is library code; by default
+    :func:`is_internal` with :func:`library_dirs`.
     """
     if internal is None:
         libraries = library_dirs()
@@ -171,10 +152,6 @@ def publishable(text: str, roots: Sequence[str]) -> str:
     frames of the process that ran the examples. Every frame's file is named
     as :func:`relative_path` names it, and any other path under one of ``roots``
     (in an error message, say) is written relative to it (:func:`strip_roots`).
-
-    Args:
-        text: Output of a doctest statement, possibly holding tracebacks.
-        roots: Folders paths are shown relative to (see :func:`import_roots`).
     """
 
     def publish(frame: _Frame) -> list[str]:
@@ -215,7 +192,7 @@ class _Frame:
 
     @property
     def place(self) -> tuple[str, str]:
-        """Its file's name without folders, and its function."""
+        """Its file's name without folders, and its function: compared with ``_RUNNER``."""
         return _SEPARATOR.split(self.file)[-1], self.function
 
 
@@ -319,15 +296,3 @@ def raise_site(text: str) -> str:
 def strip_jax_note(text: str) -> str:
     """``text`` without JAX's note about the frames it filtered."""
     return _JAX_NOTE.sub("", text)
-
-
-def exception_lines(text: str) -> str:
-    """The exception text of the last traceback in ``text`` (its final lines), or ""."""
-    start = text.rfind(TRACEBACK_HEADER)
-    if start < 0:
-        return ""
-    lines = text[start:].split("\n")[1:]
-    first = next(
-        (i for i, line in enumerate(lines) if line and not line.startswith(" ")), len(lines)
-    )
-    return strip_jax_note("\n".join(lines[first:])).strip("\n")

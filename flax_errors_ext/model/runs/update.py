@@ -235,31 +235,13 @@ def _as_output(text: str) -> str:
     return "".join((line or doctest.BLANKLINE_MARKER) + "\n" for line in lines)
 
 
-def apply(text: str, edits: Sequence[Edit], *, python: bool) -> str:
+def apply_each(text: str, edits: Sequence[Edit], *, python: bool) -> tuple[str, list[Skip]]:
     """``text`` (one file) with ``edits`` made, bottom-up; the rest stays byte for byte.
 
-    Args:
-        text: The file's content.
-        edits: Edits whose location is in this file.
-        python: Whether the file is Python source, where the text lives in a
-            docstring (backslashes are escaped unless the docstring is raw).
-
-    Raises:
-        UpdateError: if an edit's documented text is not where it was parsed from
-            (the file changed), edits overlap, or the new text cannot be written.
-    """
-    new_text, skips = apply_each(text, edits, python=python)
-    if skips:
-        raise UpdateError(skips[0].reason)
-    return new_text
-
-
-def apply_each(text: str, edits: Sequence[Edit], *, python: bool) -> tuple[str, list[Skip]]:
-    """Like :func:`apply`, but an edit that cannot be made is skipped, not fatal.
-
-    Returns:
-        The text with every edit that could be made, and a :class:`Skip` (with
-        the reason) for each one that could not.
+    ``python``: whether the file is Python source, where the text lives in a
+    docstring (backslashes are escaped unless the docstring is raw). An edit whose
+    documented text is not where it was parsed from (the file changed), that
+    overlaps another, or whose new text cannot be written is skipped, with the reason.
     """
     lines = io.StringIO(text, newline="").readlines()
     skips: list[Skip] = []
