@@ -39,7 +39,6 @@ class Site:
 
     @property
     def path(self) -> Path:
-        """The inventory file."""
         return INVENTORY_DIR / self.file
 
 
@@ -92,11 +91,9 @@ class Target:
 
 @dataclasses.dataclass(frozen=True)
 class Inventory:
-    """The documented names, the modules' shorthands, and the projects' names."""
+    """The documented names."""
 
     targets: tuple[Target, ...]
-    aliases: tuple[tuple[str, str], ...] = tuple(sorted(ALIASES.items()))
-    projects: tuple[tuple[str, str], ...] = tuple(sorted(PROJECTS.items()))
 
     @classmethod
     def from_sites(cls, sites: Iterable[tuple[Site, Iterable[tuple[str, str, str]]]]) -> Inventory:
@@ -177,9 +174,9 @@ class Inventory:
         """The reference as a name, and that name with a module's shorthand spelled out."""
         name = reference.strip().lstrip("~.").removesuffix("()")
         head, dot, rest = name.partition(".")
-        return name, dict(self.aliases).get(head, head) + dot + rest
+        return name, ALIASES.get(head, head) + dot + rest
 
     def project_name(self, qualname: str) -> str:
         """How prose names the project a dotted name belongs to: ``Flax`` for ``flax.errors``."""
         package = qualname.partition(".")[0]
-        return dict(self.projects).get(package, package)
+        return PROJECTS.get(package, package)
