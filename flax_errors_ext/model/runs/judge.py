@@ -37,15 +37,10 @@ def judge(
 ) -> ExampleResult:
     """The verdict on ``example`` given the records of its statements.
 
-    Args:
-        example: The documented example.
-        runs: One record per statement that was not skipped, or None if the example
-            never finished running.
-        failure: Why the notebook stopped early (TIMED_OUT, CRASHED, NOT_RUN).
-        failure_detail: A sentence on that failure.
-        failure_log: The traceback of the package's own error behind that failure, if
-            one was: the result's ``log``, which errors.json keeps and no warning or
-            page shows.
+    ``runs``: one record per statement that was not skipped, or None if the example
+    never finished running; then ``failure`` says why (TIMED_OUT, CRASHED, NOT_RUN),
+    ``failure_detail`` in a sentence, and ``failure_log`` is the traceback of the
+    package's own error behind it, if one was (errors.json keeps it, no page shows it).
     """
     statements = example.statements_run
     expected = "".join(_documented(s) for s in statements)
@@ -71,7 +66,7 @@ def judge(
 def _judge_statement(
     kind: ExampleKind, statement: Statement, run: StatementRun
 ) -> tuple[Verdict, str, str, str]:
-    """(verdict, detail, documented text, actual text) for one statement."""
+    """(verdict, detail, documented text, actual text)."""
     flags = statement_flags(statement)
     checker = doctest.OutputChecker()
     if run.exc_msg is None:
@@ -179,10 +174,7 @@ def _actual(run: StatementRun) -> str:
 def unified_diff(
     documented: str, actual: str, label: str, names: tuple[str, str] = ("documented", "actual")
 ) -> str:
-    """A unified diff of documented against actual text, labelled by location.
-
-    ``names`` name the two sides (the first is followed by the location).
-    """
+    """A unified diff of documented against actual text; ``label`` follows the first name."""
     lines = difflib.unified_diff(
         documented.splitlines(keepends=True),
         actual.splitlines(keepends=True),

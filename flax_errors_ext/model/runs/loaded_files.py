@@ -57,11 +57,8 @@ def first_change(
 ) -> str | None:
     """The first of ``files`` that changed since it was loaded, or None.
 
-    Args:
-        files: What a run loaded.
-        stat: A file's (size, mtime) now; None if it is gone.
-        content_hash: A file's content hash now; None if it cannot be read.
-        known: Content hashes noted at load time, by (path, (size, mtime)).
+    ``stat`` and ``content_hash`` tell a file's now (None if it is gone or cannot be
+    read); ``known`` has the content hashes noted at load time, by (path, stat).
     """
     for file in files:
         now = stat(file.path)

@@ -67,8 +67,8 @@ def import_roots() -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=1)
-def _find_import_roots(path: tuple[str, ...], _modules: int) -> tuple[str, ...]:
-    found = {entry or "." for entry in path if isinstance(entry, str)}
+def _find_import_roots(sys_path: tuple[str, ...], _modules: int) -> tuple[str, ...]:
+    found = {entry or "." for entry in sys_path if isinstance(entry, str)}
     # A copy: another thread may be importing meanwhile (a build probes its devices in one).
     for name, module in sys.modules.copy().items():
         path = getattr(module, "__file__", None)

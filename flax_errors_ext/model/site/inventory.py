@@ -39,6 +39,7 @@ class Site:
 
     @property
     def path(self) -> Path:
+        """The inventory file."""
         return INVENTORY_DIR / self.file
 
 

@@ -92,7 +92,9 @@ def first_screen(examples: Sequence[Example]) -> tuple[int, ...]:
     Every other example goes in the tabs below.
     """
     kinds = [example.kind for example in examples]
-    return tuple(kinds.index(kind) for kind in (ExampleKind.BAD, ExampleKind.GOOD) if kind in kinds)
+    return tuple(
+        kinds.index(kind) for kind in (ExampleKind.BAD, ExampleKind.GOOD) if kind in kinds
+    )
 
 
 def evidence(examples: Sequence[Example]) -> int | None:
@@ -144,16 +146,18 @@ class Figures:
     statuses: tuple[tuple[str, int], ...]
     """(status, count), most reassuring first, zero counts left out."""
     device: str
-    """Where the examples ran, or "" if nothing ran (in this build or a cached one)."""
+    """Where the examples ran, or "" if nothing ran."""
     versions: str
     """``jax 0.10.2, jaxlib 0.10.2, flax 0.12.8``, or "" if unknown."""
 
     @property
     def executed(self) -> bool:
+        """Whether any example ran, in this build or a cached one that still applies."""
         return bool(self.device)
 
 
 def figures(records: Sequence[EntryRecord]) -> Figures:
+    """Count the entries by status and say where they were checked."""
     counts = Counter(r.status.value for r in records)
     order = [s for s in BADGES if counts[s]] + sorted(set(counts) - set(BADGES))
     devices = [r.device for r in records if r.status != "not-run" and r.device is not None]
