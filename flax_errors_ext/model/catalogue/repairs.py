@@ -1,20 +1,13 @@
 """Exact repairs to the wrong text of a library's own docstrings, on the site and in export.
 
-A library's docstring is shown as it is (:func:`~.parse.parse_prose`) and
-``flax-errors export`` keeps it in the patched docstring
-(:mod:`flax_errors_ext.ext.export.model.docstrings`). Where it is wrong (a code block
-that cannot run, a shape swapped, markup that does not render), a
-:class:`DocstringFix` here replaces one exact text of one class's docstring (every
-occurrence of it) with the right one. Both take the repairs from
-:data:`DOCSTRING_FIXES`, so that the site and the patch say the same. Nothing is
+Where a library's docstring is wrong (a code block that cannot run, a shape
+swapped, markup that does not render), a :class:`DocstringFix` replaces one exact
+text of one class's docstring (every occurrence) with the right one, on the site
+(:func:`~.parse.parse_prose`) and in ``flax-errors export`` alike. Nothing is
 guessed: a repair whose text the library no longer has is reported at the
-docstring's ``file:line`` rather than silently dropped, and a docstring that
-already holds the repaired text is left as it is.
-
-The texts are those of the docstring as ``inspect.cleandoc`` gives it (indented
-relative to the docstring, not to the file). A repair keeps the number of lines,
-so that every later line of the docstring keeps its ``file:line``. Each ``why``
-says what was wrong and what was measured.
+docstring's ``file:line``; one made already is left as it is. The texts are those
+of ``inspect.cleandoc``, and a repair keeps the number of lines, so that every
+later line keeps its ``file:line``. Each ``why`` says what was wrong and measured.
 """
 
 from __future__ import annotations

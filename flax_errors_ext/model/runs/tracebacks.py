@@ -1,13 +1,9 @@
 """Tracebacks as the site shows them: trimmed to the reader's frames, no machine paths.
 
-A traceback from an example starts in ``doctest.py`` and, for a Flax error, runs
-through a dozen frames of Flax and JAX before the exception line. The reader's
-own code is in the ``<doctest ...>`` frames; the rest is shown on request.
-Whatever is shown names library files by their path inside their import root
-(``flax/linen/linear.py``), never by where the build machine keeps them, and
-leaves out what ran the example: the doctest runner's frame, and above the
-example's code in a stack recorded whole, the process that ran it. Pure text in,
-text out: the site and the command line can both use it.
+An example's traceback starts in ``doctest.py`` and may run through a dozen library
+frames; the reader's own code is in the ``<doctest ...>`` frames, and the rest is
+shown on request. What is shown names library files inside their import root
+(``flax/linen/linear.py``) and leaves out what ran the example. Text in, text out.
 """
 
 from __future__ import annotations

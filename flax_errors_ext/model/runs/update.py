@@ -1,17 +1,12 @@
 """Plan the rewrite of drifted documented text: what ``update`` changes, as text.
 
-A drifted statement's documented text (the final traceback lines of a bad example,
-or the output of any statement) is replaced by the text the example produced, and
-nothing else in the file moves: the prompt's indentation is kept, and so are the
-parts of the old text that still match, such as an author's ``...`` (doctest
-ELLIPSIS) over the part that varies and the way a long message was wrapped.
-
-Only drift is rewritten. A bad example that no longer raises, or raises another
-class, means the example or the code is wrong, and rewriting text cannot fix that.
-
-Edits go bottom-up, so the line numbers the parser recorded stay valid. Reading and
-writing the files is the command line's (:mod:`flax_errors_ext.cli.runs.source_files`);
-this module only turns a file's text and the edits into the new text.
+A drifted statement's documented text (a bad example's final traceback lines, or
+any statement's output) is replaced by what the example produced, and nothing else
+in the file moves: the prompt's indentation, an author's ``...`` over what varies
+and the wrapping of a long message are kept. Only drift is rewritten: an example
+that no longer raises, or raises another class, is wrong in a way text cannot fix.
+Edits go bottom-up, so the parsed line numbers stay valid; the command line
+(:mod:`flax_errors_ext.cli.runs.source_files`) reads and writes the files.
 """
 
 from __future__ import annotations

@@ -1,12 +1,10 @@
 """Links from the library frames of a published traceback to their source.
 
-A published frame names its file inside its import root (``flax/linen/linear.py``,
-see :mod:`flax_errors_ext.model.runs.tracebacks`), and the first part of that path is
-the package. Where the package's repository is known (:data:`DEFAULT_SOURCE_LINKS`,
-extended or overridden by ``flax_errors_source_links``), the frame's
-``File "...", line N`` links to that line at the tag of the version that ran.
-Every other frame (the reader's ``<doctest ...>``, this package's, a package whose
-repository is unknown, or a version that names no release) gets no link.
+A published frame names its file inside its import root (``flax/linen/linear.py``),
+whose first part is the package. Where the package's repository is known
+(:data:`DEFAULT_SOURCE_LINKS`, or ``flax_errors_source_links``), the frame's
+``File "...", line N`` links to that line at the tag of the version that ran; any
+other frame gets no link.
 """
 
 from __future__ import annotations

@@ -1,15 +1,11 @@
 """Where Flax's, JAX's and Python's API names are documented: their sites' inventories.
 
-Each site of :data:`SITES` has its Sphinx inventory (``objects.inv``) shipped in
-``flax_errors_ext/inventory/`` (its README says where each came from, and
-``python -m tools.inventories`` makes them again), read the way
-``intersphinx_mapping`` names a site: the URL its targets are relative to, and a
-local file, never fetched. A reference in a catalogue entry that this site does
-not resolve itself (``:meth:`Module.apply() <flax.linen.Module.apply>```) links
-to the page the inventory gives; a name no inventory has stays plain code.
-
-Pure: the Sphinx layer reads the files (``sphinx.util.inventory``) and hands their
-Python objects to :meth:`Inventory.from_sites`.
+Each site of :data:`SITES` has its ``objects.inv`` shipped in
+``flax_errors_ext/inventory/`` (``python -m tools.inventories`` makes them again),
+never fetched. A reference in an entry that this site does not resolve itself
+(``:meth:`Module.apply() <flax.linen.Module.apply>```) links to the page an
+inventory gives; a name no inventory has stays plain code. The Sphinx layer reads
+the files and hands their objects to :meth:`Inventory.from_sites`.
 """
 
 from __future__ import annotations
