@@ -117,20 +117,13 @@ def is_internal(path: str, libraries: Iterable[str] = ()) -> bool:
     return any(path == lib or path.startswith(lib.rstrip("/\\") + "/") for lib in libraries)
 
 
-def trim_traceback(text: str, internal: Callable[[str], bool] | None = None) -> str:
-    """``text`` with the library frames of every traceback in it dropped.
+def trim_traceback(text: str, internal: Callable[[str], bool]) -> str:
+    """``text`` with the frames of every traceback in it whose file is ``internal`` dropped.
 
     Everything that is not a frame of a traceback (output, the header, the
     exception line and chained tracebacks' separators) is kept, as are frames
     in the reader's code. JAX's note about filtered frames is dropped too.
-    ``internal``: whether a frame's file is library code; by default
-    :func:`is_internal` with :func:`library_dirs`.
     """
-    if internal is None:
-        libraries = library_dirs()
-
-        def internal(path: str) -> bool:
-            return is_internal(path, libraries)
 
     def keep(frame: _Frame) -> list[str]:
         return [] if internal(frame.file) else frame.lines
