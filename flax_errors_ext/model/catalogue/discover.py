@@ -162,25 +162,15 @@ def module_entries(
     their base, not an error anyone raises as such (``FlaxError``): it is left out,
     with that reason.
 
-    Args:
-        spec: The module as listed.
-        candidates: Its classes that may be entries (:func:`public_classes`).
-        catalogue_files: None when the module's docstrings are ours, in the
-            catalogue format. Otherwise they are another project's prose, shown as
-            they are, and each class's examples come from its catalogue file, by
-            class name (a class without one has no examples yet), unless its
-            docstring has adopted the format and holds examples itself.
-        layout: Where the site shows each entry (the build's); by default, where a
-            site that lists only this module would.
-        fixes: The exact repairs to make in another project's docstrings before
-            they are read (:mod:`~flax_errors_ext.model.catalogue.repairs`); None:
-            those listed for the module in ``DOCSTRING_FIXES``. Our own docstrings
-            get none.
+    ``catalogue_files`` is None when the module's docstrings are ours, in the
+    catalogue format. Otherwise they are another project's prose, shown as they are,
+    and each class's examples come from its catalogue file, by class name, unless its
+    docstring has adopted the format. ``layout``: by default, a site of this module
+    alone. ``fixes``: the repairs made in another project's docstrings before they
+    are read; by default those ``DOCSTRING_FIXES`` lists for the module.
 
-    Returns:
-        The entries, the base classes left out, and a problem for each catalogue
-        file that names no candidate and for each repair not made (its text is
-        gone from the docstring, or its class from the module).
+    Returns the entries, the base classes left out, and a problem for each catalogue
+    file that names no candidate and for each repair not made.
     """
     layout = layout or SiteLayout.of([spec])
     if catalogue_files is None:

@@ -9,6 +9,7 @@ doctest numbers them, so that a traceback names ``<doctest pkg.E[n]>`` as
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.model.catalogue.records import Verdict
@@ -89,12 +90,8 @@ def statement_numbers(entry: ErrorEntry) -> list[list[int]]:
 
 def _number_statements(entry: ErrorEntry) -> list[list[tuple[int, Statement]]]:
     """Number statements across the whole docstring, as doctest does."""
-    numbered: list[list[tuple[int, Statement]]] = []
-    n = 0
-    for example in entry.examples:
-        numbered.append([(n + i, s) for i, s in enumerate(example.statements)])
-        n += len(example.statements)
-    return numbered
+    numbers = itertools.count()
+    return [[(next(numbers), s) for s in example.statements] for example in entry.examples]
 
 
 def cut_and_drifted(outcome: EntryOutcome) -> frozenset[int]:

@@ -75,12 +75,8 @@ def _judge_statement(
             return Verdict.NO_RAISE, detail, statement.exc_msg, run.got
         if checker.check_output(statement.want, run.got, flags):
             return Verdict.PASSED, "", statement.want, run.got
-        return (
-            Verdict.DRIFTED,
-            "the output differs from the documented output",
-            statement.want,
-            run.got,
-        )
+        detail = "the output differs from the documented output"
+        return Verdict.DRIFTED, detail, statement.want, run.got
     if kind is ExampleKind.UPSTREAM and statement.exc_msg is not None:
         return _judge_as_doctest(statement, run, flags)
     if statement.exc_msg is None:

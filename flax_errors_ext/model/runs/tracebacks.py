@@ -135,12 +135,10 @@ def publishable(text: str, roots: Sequence[str]) -> str:
     """``text`` as the site may publish it: no runner frame, no folder of the build machine.
 
     A traceback that reaches the example's own code (``<doctest ...>``) starts
-    there: what is above it ran the example. That is the frame in which doctest
-    runs it (``doctest.py``, in ``__run``), dropped wherever it shows, and, in a
-    stack recorded whole (JAX's record of where a key was first used), the
-    frames of the process that ran the examples. Every frame's file is named
-    as :func:`relative_path` names it, and any other path under one of ``roots``
-    (in an error message, say) is written relative to it (:func:`strip_roots`).
+    there: doctest's runner frame is dropped wherever it shows, and so are the
+    frames of the process that ran the examples in a stack recorded whole (JAX's
+    record of where a key was first used). Every path under one of ``roots`` is
+    written relative to it (:func:`relative_path`, :func:`strip_roots`).
     """
 
     def publish(frame: _Frame) -> list[str]:

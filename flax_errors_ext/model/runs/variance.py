@@ -65,13 +65,7 @@ def _in_word(char: str) -> bool:
 
 
 def volatile_parts(text: str, folders: Iterable[str]) -> list[str]:
-    """What in ``text`` looks bound to vary: memory addresses, and the given folders.
-
-    Args:
-        text: An example's output or error text.
-        folders: Paths that belong to this machine or this run (the temporary
-            folder, the home folder), longest first is not required.
-    """
+    """What in ``text`` looks bound to vary: memory addresses, and the given folders."""
     found = [match.group(0) for match in _ADDRESS.finditer(text)]
     found += [folder for folder in folders if folder and len(folder) > 1 and folder in text]
     return found

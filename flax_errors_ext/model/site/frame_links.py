@@ -90,12 +90,7 @@ class SourceLinks:
         return cls(tuple(templates.items()), tuple(versions.items()))
 
     def url(self, path: str, line: int) -> str:
-        """The URL of ``line`` of a file shown as ``path``, or "" where none is known.
-
-        Args:
-            path: The file as a published frame names it, inside its import root.
-            line: The line number.
-        """
+        """The URL of ``line`` of a file a published frame names ``path``, or "" if unknown."""
         parts = re.split(r"[/\\]", path)
         template = dict(self.templates).get(parts[0])
         if template is None or len(parts) < 2 or any(p in ("", ".", "..") for p in parts):
@@ -106,12 +101,7 @@ class SourceLinks:
         return template.format(version=version, path=quote("/".join(parts)), line=line)
 
     def find(self, text: str) -> list[SourceLink]:
-        """The ``File "...", line N`` part of each frame in ``text`` that has a URL.
-
-        Args:
-            text: A published traceback (see
-                :func:`~flax_errors_ext.model.runs.tracebacks.publishable`).
-        """
+        """The ``File "...", line N`` part of each frame of a published traceback with a URL."""
         found = []
         for offset, frame in frame_lines(text):
             url = self.url(frame["file"], int(frame["line"]))

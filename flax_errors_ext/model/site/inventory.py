@@ -126,20 +126,11 @@ class Inventory:
     def find(self, reference: str, project: str = "") -> Target | None:
         """The target that a reference names, or None where that is not certain.
 
-        Args:
-            reference: The reference's target as a role gives it: a full name
-                (``flax.linen.Module.apply``), one that starts with a module's
-                shorthand (``nn.compact``), or the end of a name: one name
-                (``jit``) or a class and its member (``Module.apply``). A dotted
-                reference that starts in lower case names a module (``numpy.sin``
-                is NumPy's, not ``jax.numpy.sin``) and must be whole.
-            project: The top-level package of the docstring the reference is in: of
-                several names that end in a short reference, the one of that package
-                is meant (``jit`` in JAX's docstring is ``jax.jit``).
-
-        Returns:
-            The name's target; for the end of a name, the only name that ends so
-            (in the project, where several do); otherwise None.
+        ``reference`` is a full name (``flax.linen.Module.apply``), one that starts
+        with a module's shorthand (``nn.compact``), or the end of a name (``jit``,
+        ``Module.apply``): the only name that ends so, in ``project`` (the
+        docstring's top-level package) where several do. A dotted reference that
+        starts in lower case names a module (``numpy.sin``) and must be whole.
         """
         name, full = self._names(reference)
         if not name:
