@@ -163,14 +163,12 @@ def module_entries(
     with that reason.
 
     ``catalogue_files`` is None when the module's docstrings are ours, in the
-    catalogue format. Otherwise they are another project's prose, shown as they are,
+    catalogue format; otherwise they are another project's prose, shown as they are,
     and each class's examples come from its catalogue file, by class name, unless its
     docstring has adopted the format. ``layout``: by default, a site of this module
     alone. ``fixes``: the repairs made in another project's docstrings before they
-    are read; by default those ``DOCSTRING_FIXES`` lists for the module.
-
-    Returns the entries, the base classes left out, and a problem for each catalogue
-    file that names no candidate and for each repair not made.
+    are read (by default, ``DOCSTRING_FIXES``'s). The problems are the catalogue
+    files that name no candidate and the repairs not made.
     """
     layout = layout or SiteLayout.of([spec])
     if catalogue_files is None:
@@ -178,15 +176,13 @@ def module_entries(
     elif fixes is None:
         fixes = DOCSTRING_FIXES.get(spec.name, ())
     problems: list[FormatProblem] = []
-    lines_by_path: dict[str, dict[str, tuple[int, int | None]]] = {}
     entries: list[tuple[tuple[int, int], ErrorEntry]] = []
     left_out: list[LeftOut] = []
     # Source order within a file; files in the order the module exposes them.
-    files = {path: n for n, path in enumerate(dict.fromkeys(c.path for c in candidates))}
+    sources = {c.path: c.source for c in candidates}
+    files = {path: (n, _class_lines(text)) for n, (path, text) in enumerate(sources.items())}
     for candidate in candidates:
-        if candidate.path not in lines_by_path:
-            lines_by_path[candidate.path] = _class_lines(candidate.source)
-        lines = lines_by_path[candidate.path]
+        number, lines = files[candidate.path]
         line, docstring_line = lines.get(candidate.cls.__name__, (1, None))
         at = Location(candidate.path, docstring_line or line)
         # A library's docstring is repaired before it is read, whether it is shown
@@ -206,7 +202,7 @@ def module_entries(
             left_out.append(LeftOut(candidate.name, reason))
             continue
         located = dataclasses.replace(entry, located=layout.locate(qualname))
-        entries.append(((files[candidate.path], line), located))
+        entries.append(((number, line), located))
     entries.sort(key=lambda pair: pair[0])
     problems += _unmatched(spec.name, candidates, catalogue_files, fixes)
     return tuple(e for _, e in entries), tuple(left_out), tuple(problems)

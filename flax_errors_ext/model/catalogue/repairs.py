@@ -72,15 +72,12 @@ def repaired(text: str, fixes: Sequence[DocstringFix]) -> tuple[str, tuple[Docst
 def repaired_docstring(
     docstring: str, fixes: Sequence[DocstringFix]
 ) -> tuple[str, tuple[DocstringFix, ...]]:
-    """A ``__doc__`` with the repairs made, line for line, and the stale repairs.
+    """A ``__doc__`` with the repairs made, and the stale repairs.
 
-    Without a repair to make, the docstring is returned as it is. Otherwise it comes
-    back dedented as ``inspect.cleandoc`` would (which is how the repairs are
-    written, and how it is read anyway), with every line kept, blank ones
-    included, so that line ``n`` of it is still line ``n`` of the docstring.
+    Where a repair is made, the docstring comes back dedented as ``inspect.cleandoc``
+    would (as the repairs are written), with every line kept, blank ones included,
+    so that line ``n`` of it is still line ``n`` of the docstring.
     """
-    if not fixes:
-        return docstring, ()
     cleaned = "\n".join(cleandoc_lines(docstring))
     text, stale = repaired(cleaned, fixes)
     return (docstring if text == cleaned else text), stale

@@ -1,11 +1,9 @@
 """Which code blocks of another project's docstring the catalogue runs, and what the others say.
 
-The doctest statements of a docstring that is not ours run as the entry's upstream
-example (:func:`~flax_errors_ext.model.catalogue.parse.parse_upstream` collects every ``>>>``
-line, wherever the reST puts it); any other code in it (a ``::`` block, a
-``.. code-block::``, a statement doctest skips, or all of them when upstream
-examples are off) is only shown. The site labels those blocks with
-:func:`not_run_label`, so that they are not taken for checked examples.
+Its ``>>>`` statements run as the entry's upstream example
+(:func:`~flax_errors_ext.model.catalogue.parse.parse_upstream`); any other code (a
+``::`` block, a statement doctest skips, all of them when upstream examples are
+off) is only shown, labelled by :func:`not_run_label` as not run.
 """
 
 from __future__ import annotations

@@ -57,10 +57,8 @@ def entry_job(
 ) -> EntryJob:
     """What ``entry``'s process runs: each example's statements, numbered as doctest does.
 
-    ``documented``: the numbers of the statements whose documented text goes along,
-    so that their cut output keeps its verdict (see
-    :func:`~flax_errors_ext.model.runs.output_limit.fit`). Another project's example
-    runs in its module's namespace, as doctest would run it there.
+    ``documented``: the statements whose documented text goes along, so that their
+    cut output keeps its verdict (:func:`~flax_errors_ext.model.runs.output_limit.fit`).
     """
     examples = []
     for example, numbered in zip(entry.examples, _number_statements(entry), strict=True):
