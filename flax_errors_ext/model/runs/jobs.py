@@ -19,7 +19,7 @@ from flax_errors_ext.model.runs.output_limit import DEFAULT_LIMIT, is_cut
 if TYPE_CHECKING:
     from collections.abc import Collection
 
-    from flax_errors_ext.model.catalogue.records import ErrorEntry, Statement, StatementRun
+    from flax_errors_ext.model.catalogue.records import ErrorEntry, Statement
     from flax_errors_ext.model.runs.outcomes import EntryOutcome
 
 
@@ -106,12 +106,8 @@ def cut_and_drifted(outcome: EntryOutcome) -> frozenset[int]:
         cut = {
             n: s.location
             for n, s, run in zip(numbers, result.example.statements_run, runs, strict=False)
-            if _is_cut(run)
+            if is_cut(run.exc_msg if run.exc_msg is not None else run.got)
         }
         if result.failed_at in cut.values():
             found.update(cut)
     return frozenset(found)
-
-
-def _is_cut(run: StatementRun) -> bool:
-    return is_cut(run.exc_msg if run.exc_msg is not None else run.got)

@@ -48,7 +48,7 @@ def judge(
         verdict = failure or Verdict.CRASHED
         detail = failure_detail or "the example produced no record"
         return ExampleResult(example, verdict, expected, "", (), 0.0, detail, log=failure_log)
-    actual = "".join(_actual(run) for run in runs)
+    actual = "".join(run.exc_msg if run.exc_msg is not None else run.got for run in runs)
     seconds = sum(run.seconds for run in runs)
     for statement, run in zip(statements, runs, strict=False):
         verdict, detail, documented, got = _judge_statement(example.kind, statement, run)
@@ -161,10 +161,6 @@ def statement_flags(statement: Statement) -> int:
 
 def _documented(statement: Statement) -> str:
     return statement.exc_msg if statement.exc_msg is not None else statement.want
-
-
-def _actual(run: StatementRun) -> str:
-    return run.exc_msg if run.exc_msg is not None else run.got
 
 
 def unified_diff(

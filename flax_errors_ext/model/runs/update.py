@@ -154,10 +154,6 @@ def _tokens(text: str) -> tuple[str, list[_Token]]:
     return lead, [(m.group(1), m.group(2)) for m in _WORD.finditer(text)]
 
 
-def _join(tokens: Sequence[_Token]) -> str:
-    return "".join(word + space for word, space in tokens)
-
-
 def _merge(documented: str, actual: str, flags: int) -> str:
     lead, doc = _tokens(documented)
     _, act = _tokens(actual)
@@ -176,7 +172,7 @@ def _merge(documented: str, actual: str, flags: int) -> str:
             merged += [(word, _space(ours[k][1], space)) for k, (word, space) in enumerate(theirs)]
         else:
             merged += theirs
-    return _as_output(lead + _join(merged))
+    return _as_output(lead + "".join(word + space for word, space in merged))
 
 
 def _matches(ours: Sequence[_Token], theirs: Sequence[_Token], flags: int) -> bool:
