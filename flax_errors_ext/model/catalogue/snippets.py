@@ -33,11 +33,10 @@ def ran_statements(examples: Iterable[Example]) -> frozenset[str]:
 
 def block_runs(text: str, ran: frozenset[str]) -> bool:
     """Whether a code block shows statements that run: one of its ``>>>`` lines is one."""
-    for line in text.splitlines():
-        stripped = line.strip()
-        if stripped.startswith(_PROMPT) and stripped[len(_PROMPT) :].strip() in ran:
-            return True
-    return False
+    lines = (line.strip() for line in text.splitlines())
+    return any(
+        line.startswith(_PROMPT) and line.removeprefix(_PROMPT).strip() in ran for line in lines
+    )
 
 
 def not_run_label(project: str) -> str:

@@ -83,7 +83,6 @@ def plan(results: Iterable[ExampleResult]) -> tuple[list[Edit], list[Skip]]:
     for result in results:
         if result.verdict is Verdict.PASSED:
             continue
-        stopped = False
         for statement, run in zip(result.example.statements_run, result.runs, strict=False):
             alone = Example(result.example.kind, (statement,), "", statement.location)
             verdict = judge(alone, (run,))
@@ -92,14 +91,14 @@ def plan(results: Iterable[ExampleResult]) -> tuple[list[Edit], list[Skip]]:
             if verdict.verdict is not Verdict.DRIFTED:
                 reason = f"{verdict.verdict.value}: {verdict.detail}; only drifted text is updated"
                 skips.append(Skip(statement.location, reason))
-                stopped = True
                 break
             try:
                 edits.append(_edit(statement, run))
             except UpdateError as error:
                 skips.append(Skip(statement.location, str(error)))
-        if not stopped and len(result.runs) < len(result.example.statements_run):
-            skips.append(Skip(result.location, f"{result.verdict.value}: {result.detail}"))
+        else:  # no failure but drift; did every statement run?
+            if len(result.runs) < len(result.example.statements_run):
+                skips.append(Skip(result.location, f"{result.verdict.value}: {result.detail}"))
     return edits, skips
 
 
