@@ -68,7 +68,6 @@ class ErrorModule:
     """The ``sys.path`` entry the module was imported from."""
     entries: tuple[ErrorEntry, ...]
     left_out: tuple[LeftOut, ...] = ()
-    """Its public classes that are not entries, each with the reason."""
     problems: tuple[FormatProblem, ...] = ()
     """Catalogue files that name no class of the module, and repairs to its
     docstrings that are not made (:mod:`~flax_errors_ext.model.catalogue.repairs`)."""
@@ -303,12 +302,7 @@ def _class_lines(source: str) -> dict[str, tuple[int, int | None]]:
     for node in ast.walk(ast.parse(source)):
         if not isinstance(node, ast.ClassDef):
             continue
-        first = node.body[0] if node.body else None
-        has_docstring = (
-            isinstance(first, ast.Expr)
-            and isinstance(first.value, ast.Constant)
-            and isinstance(first.value.value, str)
-        )
+        has_docstring = ast.get_docstring(node, clean=False) is not None
         line = node.decorator_list[0].lineno if node.decorator_list else node.lineno
-        lines.setdefault(node.name, (line, first.lineno if has_docstring and first else None))
+        lines.setdefault(node.name, (line, node.body[0].lineno if has_docstring else None))
     return lines

@@ -320,7 +320,6 @@ class ExampleResult:
     """A sentence that says what went wrong, or "" when it passed."""
     diff: str = ""
     failed_at: Location | None = None
-    """The statement that failed, when one did."""
     log: str = ""
     """The traceback of this package's own error that kept the example from running
     (a crash of ours, not of the example's code), or ""."""

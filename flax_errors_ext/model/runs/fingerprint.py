@@ -129,13 +129,9 @@ def code_hash(source: str) -> str:
     """
     tree = ast.parse(source)
     for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            body = node.body
-            if (
-                body
-                and isinstance(body[0], ast.Expr)
-                and isinstance(body[0].value, ast.Constant)
-                and isinstance(body[0].value.value, str)
-            ):
-                body[0] = ast.Pass()
+        if (
+            isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and ast.get_docstring(node, clean=False) is not None
+        ):
+            node.body[0] = ast.Pass()
     return hashlib.sha256(ast.dump(tree).encode()).hexdigest()[:16]

@@ -75,7 +75,6 @@ class Target:
     site: str
     """The site's name (``Flax Linen``, ``JAX``)."""
     url: str
-    """Where the name is documented."""
 
     @property
     def project(self) -> str:
