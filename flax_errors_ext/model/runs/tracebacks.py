@@ -90,19 +90,15 @@ def relative_path(path: str, roots: Iterable[str]) -> str:
     """
     if not _ABSOLUTE.match(path):
         return path
-    best = ""
-    for root in roots:
-        folder = root.rstrip("/\\")
-        if (
-            len(folder) > len(best)
-            and _SEPARATOR.search(folder)  # not a bare drive or the file system's root
-            and path.startswith(folder)
-            and path[len(folder) : len(folder) + 1] in ("/", "\\")
-        ):
-            best = folder
-    if best:
-        return path[len(best) + 1 :]
-    return _SEPARATOR.split(path)[-1]
+    folders = [root.rstrip("/\\") for root in roots]
+    holding = [  # the length of each root that holds it
+        len(folder)
+        for folder in folders
+        if _SEPARATOR.search(folder)  # not a bare drive or the file system's root
+        and path.startswith(folder)
+        and path[len(folder) : len(folder) + 1] in ("/", "\\")
+    ]
+    return path[max(holding) + 1 :] if holding else _SEPARATOR.split(path)[-1]
 
 
 def is_internal(path: str, libraries: Iterable[str] = ()) -> bool:
