@@ -1,26 +1,12 @@
 """Which package versions an example holds for: its ``:holds for:`` line.
 
-Where releases really differ (an error that an older Flax raises and a newer one
-no longer can), an example says which versions it is true of, as
-``sphinx.ext.doctest``'s ``:skipif:`` does for a block. The line opens the
-section, before its prose::
-
-    Bad example:
-
-      :holds for: flax < 0.12.9
-
-      Metadata added to a kernel after the layer was built.
-
-      (its statements, and the documented traceback)
-
-The value is a comma-separated list of version clauses (PEP 440 operators); a
-clause without a package name continues the one before it, so
-``flax >= 0.10, < 0.12.9, jax >= 0.6`` reads as two packages. ``python`` names
-the interpreter, and ``platform`` JAX's default backend (``platform == tpu``,
-``platform != cpu``): a text that truly differs by device is worded per device, as
-per release. An example holds where every package it names is installed at a
-version its clauses admit; the site, the contributor doctests and ``flax-errors
-check`` run it only there, and say so everywhere else.
+The line opens an example's section, before its prose (``:holds for: flax <
+0.12.9``), as ``sphinx.ext.doctest``'s ``:skipif:`` does for a block. Its value is
+a comma-separated list of PEP 440 clauses; a clause without a package name
+continues the one before it (``flax >= 0.10, < 0.12.9, jax >= 0.6`` names two
+packages). ``python`` names the interpreter and ``platform`` JAX's default backend
+(``platform == tpu``). An example holds where every package it names is installed
+at a version its clauses admit; it runs only there (see docs/contributing.md).
 """
 
 from __future__ import annotations
@@ -37,11 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
 FIELD = ":holds for:"
-"""How the line starts."""
-PYTHON = "python"
-"""The name that stands for the interpreter's own version."""
 PLATFORM = "platform"
-"""The name that stands for JAX's default backend: ``cpu``, ``gpu``, ``tpu``."""
 _CLAUSE = re.compile(
     r"^\s*(?:(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*)?"
     r"(?P<op>===|==|!=|~=|<=|>=|<|>)\s*(?P<version>[^\s,]+)\s*$"
@@ -57,7 +39,7 @@ class Condition:
     """The versions of one package an example holds for."""
 
     package: str
-    """The canonical distribution name (``flax``, ``jaxlib``), or ``python``."""
+    """The canonical distribution name (``flax``, ``jaxlib``), ``python`` or ``platform``."""
     specifier: str
     """PEP 440 clauses, as written: ``<0.12.9`` or ``>=0.10,<0.12.9``."""
 
@@ -80,11 +62,7 @@ class Condition:
 
 
 def parse_conditions(text: str) -> tuple[Condition, ...]:
-    """Read a ``:holds for:`` value (without the field name).
-
-    Raises:
-        ConditionError: with what is wrong, clause by clause.
-    """
+    """Read a ``:holds for:`` value (without the field name); ConditionError if it cannot be."""
     clauses: dict[str, list[str]] = {}
     current = ""
     for raw in text.split(","):
@@ -139,7 +117,6 @@ def versions_named(conditions: Iterable[Condition], versions: Mapping[str, str])
 
 
 def _canonical(versions: Mapping[str, str]) -> dict[str, str]:
-    """``versions`` by canonical distribution name, as conditions name packages."""
     return {canonicalize_name(name): version for name, version in versions.items()}
 
 

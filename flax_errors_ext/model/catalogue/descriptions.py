@@ -1,8 +1,7 @@
-"""An example's description: the paragraph that captions it, and where the rest starts.
+"""An example's description (reST before its code): the first paragraph captions it.
 
-An example's description is reST text that comes before its code. Its first
-paragraph is the example's caption wherever one is shown (the site's dropdowns,
-``flax-errors explain``, ``errors.json``); the rest is shown beneath it.
+The caption is what the site's dropdowns, ``flax-errors explain`` and
+``errors.json`` show; the rest is shown beneath it.
 """
 
 from __future__ import annotations

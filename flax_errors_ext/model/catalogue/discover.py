@@ -64,12 +64,10 @@ class ErrorModule:
     name: str
     """The module's dotted name, as listed in ``flax_errors_modules``."""
     path: Path
-    """Its source file."""
     import_path: str
     """The ``sys.path`` entry the module was imported from."""
     entries: tuple[ErrorEntry, ...]
     left_out: tuple[LeftOut, ...] = ()
-    """Its public classes that are not entries, each with the reason."""
     problems: tuple[FormatProblem, ...] = ()
     """Catalogue files that name no class of the module, and repairs to its
     docstrings that are not made (:mod:`~flax_errors_ext.model.catalogue.repairs`)."""
@@ -163,36 +161,50 @@ def module_entries(
     their base, not an error anyone raises as such (``FlaxError``): it is left out,
     with that reason.
 
-    Args:
-        spec: The module as listed.
-        candidates: Its classes that may be entries (:func:`public_classes`).
-        catalogue_files: None when the module's docstrings are ours, in the
-            catalogue format. Otherwise they are another project's prose, shown as
-            they are, and each class's examples come from its catalogue file, by
-            class name (a class without one has no examples yet), unless its
-            docstring has adopted the format and holds examples itself.
-        layout: Where the site shows each entry (the build's); by default, where a
-            site that lists only this module would.
-        fixes: The exact repairs to make in another project's docstrings before
-            they are read (:mod:`~flax_errors_ext.model.catalogue.repairs`); None:
-            those listed for the module in ``DOCSTRING_FIXES``. Our own docstrings
-            get none.
-
-    Returns:
-        The entries, the base classes left out, and a problem for each catalogue
-        file that names no candidate and for each repair not made (its text is
-        gone from the docstring, or its class from the module).
+    ``catalogue_files`` is None when the module's docstrings are ours, in the
+    catalogue format; otherwise they are another project's prose, shown as they are,
+    and each class's examples come from its catalogue file, by class name, unless its
+    docstring has adopted the format. ``layout``: by default, a site of this module
+    alone. ``fixes``: the repairs made in another project's docstrings before they
+    are read (by default, ``DOCSTRING_FIXES``'s). The problems are the catalogue
+    files that name no candidate and the repairs not made.
     """
     layout = layout or SiteLayout.of([spec])
-    if fixes is None:
-        fixes = DOCSTRING_FIXES.get(spec.name, ())
     if catalogue_files is None:
         fixes = ()
-    entries, left_out, problems = _candidate_entries(
-        spec.name, candidates, catalogue_files, fixes, layout
-    )
+    elif fixes is None:
+        fixes = DOCSTRING_FIXES.get(spec.name, ())
+    problems: list[FormatProblem] = []
+    entries: list[tuple[tuple[int, int], ErrorEntry]] = []
+    left_out: list[LeftOut] = []
+    # Source order within a file; files in the order the module exposes them.
+    sources = {c.path: c.source for c in candidates}
+    files = {path: (n, _class_lines(text)) for n, (path, text) in enumerate(sources.items())}
+    for candidate in candidates:
+        number, lines = files[candidate.path]
+        line, docstring_line = lines.get(candidate.cls.__name__, (1, None))
+        at = Location(candidate.path, docstring_line or line)
+        # A library's docstring is repaired before it is read, whether it is shown
+        # beside a catalogue file or has adopted the format.
+        mine = [fix for fix in fixes if fix.name == candidate.name]
+        docstring, stale = repaired_docstring(candidate.cls.__dict__.get("__doc__") or "", mine)
+        problems += [FormatProblem(fix.stale_message(), at) for fix in stale]
+        qualname = f"{spec.name}.{candidate.name}"
+        if catalogue_files is None:
+            entry = _own_entry(docstring, qualname, at)
+        else:
+            entry = _foreign_entry(docstring, qualname, at, catalogue_files.get(candidate.name))
+        cls = candidate.cls
+        subclasses = sum(1 for c in candidates if c.cls is not cls and issubclass(c.cls, cls))
+        if subclasses and not entry.documented:
+            reason = f"the base class of {subclasses} catalogued here, no examples of its own"
+            left_out.append(LeftOut(candidate.name, reason))
+            continue
+        located = dataclasses.replace(entry, located=layout.locate(qualname))
+        entries.append(((number, line), located))
+    entries.sort(key=lambda pair: pair[0])
     problems += _unmatched(spec.name, candidates, catalogue_files, fixes)
-    return entries, left_out, tuple(problems)
+    return tuple(e for _, e in entries), tuple(left_out), tuple(problems)
 
 
 def message_entries(
@@ -219,91 +231,6 @@ def message_entries(
     return tuple(entries)
 
 
-def _candidate_entry(
-    candidate: Candidate,
-    module: str,
-    lines: Mapping[str, tuple[int, int | None]],
-    catalogue_files: Mapping[str, CatalogueFile] | None,
-    fixes: Sequence[DocstringFix],
-) -> tuple[int, ErrorEntry, list[FormatProblem]]:
-    """A candidate class's line in its file, its entry, and the repairs not made in it.
-
-    See :func:`module_entries`; the repairs are made in a library's docstring
-    before it is read, whether it is shown beside a catalogue file or has adopted
-    the format.
-    """
-    docstring = candidate.cls.__dict__.get("__doc__") or ""
-    line, docstring_line = lines.get(candidate.cls.__name__, (1, None))
-    at = Location(candidate.path, docstring_line or line)
-    qualname = f"{module}.{candidate.name}"
-    docstring, stale = repaired_docstring(docstring, fixes)
-    problems = [FormatProblem(fix.stale_message(), at) for fix in stale]
-    adopted = _adopted(docstring, qualname, at) if catalogue_files is not None else None
-    if adopted is not None:
-        return line, adopted, problems
-    if catalogue_files is not None:
-        ours = catalogue_files.get(candidate.name)
-        return line, _supplemented(docstring, qualname, at, ours), problems
-    if docstring:
-        return line, parse_docstring(docstring, qualname, at.path, at.line), problems
-    return line, ErrorEntry(qualname, "", (), (), (), at), problems
-
-
-def _candidate_entries(
-    module: str,
-    candidates: Sequence[Candidate],
-    catalogue_files: Mapping[str, CatalogueFile] | None,
-    fixes: Sequence[DocstringFix],
-    layout: SiteLayout,
-) -> tuple[tuple[ErrorEntry, ...], tuple[LeftOut, ...], list[FormatProblem]]:
-    """The candidates' entries in source order, the bases left out, and repairs not made.
-
-    See :func:`module_entries`. Each file's source is read for its classes' lines
-    once, however many candidates it defines.
-    """
-    problems: list[FormatProblem] = []
-    lines_by_path: dict[str, dict[str, tuple[int, int | None]]] = {}
-    entries: list[tuple[tuple[int, int], ErrorEntry]] = []
-    left_out: list[LeftOut] = []
-    classes = [c.cls for c in candidates]
-    # Source order within a file; files in the order the module exposes them.
-    files = {path: n for n, path in enumerate(dict.fromkeys(c.path for c in candidates))}
-    for candidate in candidates:
-        if candidate.path not in lines_by_path:
-            lines_by_path[candidate.path] = _class_lines(candidate.source)
-        mine = [fix for fix in fixes if fix.name == candidate.name]
-        line, entry, stale = _candidate_entry(
-            candidate, module, lines_by_path[candidate.path], catalogue_files, mine
-        )
-        problems += stale
-        base = _left_out_as_base(candidate, entry, classes)
-        if base is not None:
-            left_out.append(base)
-            continue
-        located = dataclasses.replace(entry, located=layout.locate(entry.qualname))
-        entries.append(((files[candidate.path], line), located))
-    entries.sort(key=lambda pair: pair[0])
-    return tuple(e for _, e in entries), tuple(left_out), problems
-
-
-def _left_out_as_base(
-    candidate: Candidate, entry: ErrorEntry, classes: Sequence[type]
-) -> LeftOut | None:
-    """Why ``candidate`` is left out as the base of other ``classes``; None if it is an entry.
-
-    A class without examples that others subclass is their base, not an error anyone
-    raises as such (``FlaxError``); one with examples of its own is still an entry.
-    """
-    cls = candidate.cls
-    subclasses = sum(1 for other in classes if other is not cls and issubclass(other, cls))
-    if not subclasses or entry.documented:
-        return None
-    return LeftOut(
-        candidate.name,
-        f"the base class of {subclasses} catalogued here, no examples of its own",
-    )
-
-
 def _unmatched(
     module: str,
     candidates: Sequence[Candidate],
@@ -315,11 +242,13 @@ def _unmatched(
     A repair is reported at the module's first file: it belongs to no class there.
     """
     names = {c.name for c in candidates}
-    problems = [
-        FormatProblem(_stray_message(module, stem, names), Location(file.path, 1))
-        for stem, file in (catalogue_files or {}).items()
-        if stem not in names
-    ]
+    problems = []
+    for stem, file in (catalogue_files or {}).items():
+        if stem not in names:
+            close = difflib.get_close_matches(stem, sorted(names), n=1)
+            hint = f"; did you mean {close[0]}.txt?" if close else ""
+            message = f"this catalogue file names no class of {module}: no {module}.{stem}{hint}"
+            problems.append(FormatProblem(message, Location(file.path, 1)))
     problems += [
         FormatProblem(
             f"a repair of {fix.name}'s docstring is not made: {module} has no such class; "
@@ -332,29 +261,23 @@ def _unmatched(
     return problems
 
 
-def _stray_message(module: str, stem: str, names: set[str]) -> str:
-    close = difflib.get_close_matches(stem, sorted(names), n=1)
-    hint = f"; did you mean {close[0]}.txt?" if close else ""
-    return f"this catalogue file names no class of {module}: no {module}.{stem}{hint}"
+def _own_entry(docstring: str, qualname: str, at: Location) -> ErrorEntry:
+    if docstring:
+        return parse_docstring(docstring, qualname, at.path, at.line)
+    return ErrorEntry(qualname, "", (), (), (), at)
 
 
-def _adopted(docstring: str, qualname: str, at: Location) -> ErrorEntry | None:
-    """The entry another project's docstring holds itself, once it has taken the format.
-
-    A library that adopts the catalogue's examples (``flax-errors export`` writes
-    the patch) carries them in its docstrings; they are then the entry, and a
-    catalogue file for the class is not read. None while the docstring has no
-    example section of the catalogue's own.
-    """
-    if not docstring:
-        return None
-    entry = parse_docstring(docstring, qualname, at.path, at.line)
-    return entry if entry.documented else None
-
-
-def _supplemented(
+def _foreign_entry(
     docstring: str, qualname: str, at: Location, ours: CatalogueFile | None
 ) -> ErrorEntry:
+    """The entry of a class whose docstring is another project's, shown as it is.
+
+    Once that docstring adopts the catalogue's examples (``flax-errors export``
+    writes the patch), they are the entry, and the class's catalogue file is not read.
+    """
+    adopted = _own_entry(docstring, qualname, at)
+    if adopted.documented:
+        return adopted
     summary, prose = parse_prose(docstring, at.path, at.line) if docstring else ("", ())
     upstream = parse_upstream(docstring, at.path, at.line) if docstring else None
     theirs = (upstream,) if upstream is not None else ()
@@ -379,12 +302,7 @@ def _class_lines(source: str) -> dict[str, tuple[int, int | None]]:
     for node in ast.walk(ast.parse(source)):
         if not isinstance(node, ast.ClassDef):
             continue
-        first = node.body[0] if node.body else None
-        has_docstring = (
-            isinstance(first, ast.Expr)
-            and isinstance(first.value, ast.Constant)
-            and isinstance(first.value.value, str)
-        )
+        has_docstring = ast.get_docstring(node, clean=False) is not None
         line = node.decorator_list[0].lineno if node.decorator_list else node.lineno
-        lines.setdefault(node.name, (line, first.lineno if has_docstring and first else None))
+        lines.setdefault(node.name, (line, node.body[0].lineno if has_docstring else None))
     return lines

@@ -25,15 +25,13 @@ import dataclasses
 import doctest
 import re
 
-from flax_errors_ext.model.catalogue.checks import kind_problems, statement_problem, syntax_problem
 from flax_errors_ext.model.catalogue.conditions import (
     FIELD,
     Condition,
     ConditionError,
     parse_conditions,
 )
-from flax_errors_ext.model.catalogue.docstring_lines import Line, dedent, paragraph_end
-from flax_errors_ext.model.catalogue.napoleon import napoleon_examples
+from flax_errors_ext.model.catalogue.descriptions import first_paragraph
 from flax_errors_ext.model.catalogue.records import (
     ErrorEntry,
     Example,
@@ -46,9 +44,16 @@ from flax_errors_ext.model.catalogue.records import (
 
 SECTION_TITLES = {f"{kind.section_title}:": kind for kind in ExampleKind if kind.ours}
 NAPOLEON_TITLES = ("Example:", "Examples:")
-"""Napoleon's titles of a section of examples, which a library's docstrings use."""
 _TITLE = re.compile(r"^[A-Z][\w \-]*:\s*$")
 _DOCTEST_LINE = re.compile(r"line (\d+) of the docstring")
+
+
+@dataclasses.dataclass(frozen=True)
+class Line:
+    """One line of a docstring, with its line in the source file."""
+
+    number: int
+    text: str
 
 
 def parse_docstring(
@@ -62,8 +67,21 @@ def parse_docstring(
     """
     own_class = None if message else qualname
     lines = _clean(docstring, first_line)
-    summary, summary_end = _summary(lines)
-    explanation, examples, problems = _read_sections(lines, summary_end, qualname, path, own_class)
+    summary, summary_end = first_paragraph(_text(lines))
+    # The summary stays in the prose: it is the explanation's opening paragraph.
+    explanation = lines[:summary_end]
+    examples: list[Example] = []
+    problems: list[FormatProblem] = []
+    i = summary_end
+    while i < len(lines):
+        section = _section_at(lines, i, qualname, path, own_class)
+        if section is None:
+            explanation.append(lines[i])
+            i += 1
+            continue
+        found, section_problems, i = section
+        problems.extend(section_problems)
+        examples.extend(found)
     entry = ErrorEntry(
         qualname=qualname,
         summary=summary,
@@ -83,30 +101,6 @@ def parse_docstring(
     return entry
 
 
-def _read_sections(
-    lines: list[Line], summary_end: int, qualname: str, path: str, own_class: str | None
-) -> tuple[list[Line], list[Example], list[FormatProblem]]:
-    """The explanation's lines, the examples and the problems of a cleaned docstring.
-
-    ``summary_end``: the index where the lines after the summary start.
-    """
-    # The summary stays in the prose: it is the explanation's opening paragraph.
-    explanation: list[Line] = lines[:summary_end]
-    examples: list[Example] = []
-    problems: list[FormatProblem] = []
-    i = summary_end
-    while i < len(lines):
-        section = _section_at(lines, i, qualname, path, own_class)
-        if section is None:
-            explanation.append(lines[i])
-            i += 1
-            continue
-        found, section_problems, i = section
-        problems.extend(section_problems)
-        examples.extend(found)
-    return explanation, examples, problems
-
-
 def _section_at(
     lines: list[Line], i: int, qualname: str, path: str, own_class: str | None
 ) -> tuple[list[Example], list[FormatProblem], int] | None:
@@ -117,7 +111,7 @@ def _section_at(
     line = lines[i]
     body_end = _block_end(lines, i + 1)
     body = lines[i + 1 : body_end]
-    holds_examples = any(b.text.strip() for b in body) and _holds_doctest(body)
+    holds_examples = any(b.text.lstrip().startswith(">>>") for b in body)
     location = Location(path, line.number)
     if line.text in SECTION_TITLES:
         example, problems = _parse_section(
@@ -140,7 +134,7 @@ def _section_at(
             "a doctest outside any section; put it under 'Bad example:' or 'Good example:'",
             location,
         )
-        return [], [problem], paragraph_end(lines, i)
+        return [], [problem], _paragraph_end(lines, i)
     return None
 
 
@@ -153,7 +147,7 @@ def parse_prose(docstring: str, path: str, first_line: int) -> tuple[str, tuple[
     so the summary is only its first sentence.
     """
     lines = _joined_opening(_clean(docstring, first_line))
-    paragraph, _ = _summary(lines)
+    paragraph, _ = first_paragraph(_text(lines))
     sentence = re.split(r"(?<=[.!?:])\s", paragraph, maxsplit=1)[0].rstrip(":")
     return sentence, tuple(dataclasses.replace(p, foreign=True) for p in _prose(lines, path))
 
@@ -182,15 +176,14 @@ def parse_upstream(docstring: str, path: str, first_line: int) -> Example | None
     or its doctest syntax is broken (it is then shown, not run).
     """
     lines = _clean(docstring, first_line)
-    text = "\n".join(line.text for line in lines) + "\n"
     try:
-        parsed = doctest.DocTestParser().get_examples(text, path)
+        parsed = doctest.DocTestParser().get_examples(_text(lines), path)
     except ValueError:
         return None
     statements = []
     for item in parsed:
         location = Location(path, lines[item.lineno].number)
-        if syntax_problem(item, location) is not None:
+        if _syntax_problem(item, location) is not None:
             return None
         statements.append(_statement(item, location, lines))
     if not statements:
@@ -198,10 +191,8 @@ def parse_upstream(docstring: str, path: str, first_line: int) -> Example | None
     return Example(ExampleKind.UPSTREAM, tuple(statements), "", statements[0].location)
 
 
-def _summary(lines: list[Line]) -> tuple[str, int]:
-    """The first paragraph as one line, and the index where the rest starts."""
-    end = next((i for i, line in enumerate(lines) if not line.text.strip()), len(lines))
-    return " ".join(line.text.strip() for line in lines[:end]), end
+def _text(lines: list[Line]) -> str:
+    return "\n".join(line.text for line in lines) + "\n"
 
 
 def _prose(lines: list[Line], path: str) -> tuple[Prose, ...]:
@@ -215,16 +206,24 @@ def _prose(lines: list[Line], path: str) -> tuple[Prose, ...]:
     return (Prose(text, path, tuple(line.number for line in lines)),)
 
 
+def cleandoc_lines(docstring: str) -> list[str]:
+    """A docstring's lines dedented as :func:`inspect.cleandoc` does, every line kept."""
+    raw = docstring.expandtabs().split("\n")
+    indent = min((len(text) - len(text.lstrip()) for text in raw[1:] if text.strip()), default=0)
+    return [raw[0].strip(), *(text[indent:].rstrip() for text in raw[1:])]
+
+
 def _clean(docstring: str, first_line: int) -> list[Line]:
     """Dedent like :func:`inspect.cleandoc`, but keep every line's file number."""
-    raw = docstring.expandtabs().split("\n")
-    indents = [len(text) - len(text.lstrip()) for text in raw[1:] if text.strip()]
-    indent = min(indents, default=0)
-    lines = [Line(first_line, raw[0].strip())]
-    lines += [Line(first_line + n, text[indent:].rstrip()) for n, text in enumerate(raw[1:], 1)]
+    lines = [Line(first_line + n, text) for n, text in enumerate(cleandoc_lines(docstring))]
     while lines and not lines[0].text:
         lines.pop(0)
     return lines
+
+
+def _dedent(body: list[Line]) -> list[Line]:
+    indent = min((len(b.text) - len(b.text.lstrip()) for b in body if b.text.strip()), default=0)
+    return [Line(b.number, b.text[indent:]) for b in body]
 
 
 def _block_end(lines: list[Line], start: int) -> int:
@@ -235,40 +234,40 @@ def _block_end(lines: list[Line], start: int) -> int:
     return i
 
 
-def _holds_doctest(body: list[Line]) -> bool:
-    return any(line.text.lstrip().startswith(">>>") for line in body)
+def _paragraph_end(lines: list[Line], start: int) -> int:
+    """The index of the first blank line at or after ``start``."""
+    i = start
+    while i < len(lines) and lines[i].text.strip():
+        i += 1
+    return i
 
 
 def _parse_section(
     kind: ExampleKind, body: list[Line], qualname: str, title: Location, own_class: str | None
 ) -> tuple[Example | None, list[FormatProblem]]:
     path = title.path
-    body = dedent(body)
-    holds_for, body, condition_problem = _holds_for(body, path)
+    holds_for, body, condition_problem = _holds_for(_dedent(body), path)
     if condition_problem is not None:
         return None, [condition_problem]
     start = next((n for n, b in enumerate(body) if b.text.startswith(">>>")), None)
     if start is None:
         return None, [FormatProblem(f"'{kind.section_title}:' has no >>> statements", title)]
-    description = "\n".join(b.text for b in body[:start]).strip()
+    description = _text(body[:start]).strip()
     return _parse_block(kind, description, body[start:], qualname, path, holds_for, own_class)
 
 
 def _parse_napoleon(
     body: list[Line], qualname: str, title: Location, own_class: str | None
 ) -> tuple[list[Example], list[FormatProblem]]:
-    """The examples of an ``Examples:`` section: each its prose and its doctest blocks.
+    """The examples of an ``Examples:`` section; a problem in any of them yields none.
 
-    Blocks with no prose between them are one example (a definition, a blank line,
-    then its call), whose kind is read from its last statement's documented output;
-    a traceback ends one.
+    An example's kind is read from its last statement's documented output.
     """
     examples: list[Example] = []
     problems: list[FormatProblem] = []
-    for description, block in napoleon_examples(dedent(body)):
-        text = "\n".join(b.text for b in block) + "\n"
+    for description, block in _napoleon_blocks(_dedent(body)):
         try:
-            parsed = doctest.DocTestParser().get_examples(text, qualname)
+            parsed = doctest.DocTestParser().get_examples(_text(block), qualname)
         except ValueError:
             parsed = []  # _parse_block reports it, at its line
         run = [item for item in parsed if not item.options.get(doctest.SKIP)]
@@ -280,6 +279,48 @@ def _parse_napoleon(
         if example is not None:
             examples.append(example)
     return ([] if problems else examples), problems
+
+
+def _napoleon_blocks(body: list[Line]) -> list[tuple[str, list[Line]]]:
+    """A napoleon section's examples: the prose before each, and its doctest lines.
+
+    Blocks with no prose between them belong together (a definition, a blank line,
+    then its call); a block that ends in a traceback ends its example.
+    """
+    found: list[tuple[str, list[Line]]] = []
+    prose: list[str] = []
+    block: list[Line] = []
+    i = 0
+    while i < len(body):
+        line = body[i]
+        if not line.text.lstrip().startswith(">>>"):
+            if block and line.text.strip():
+                found.append(("\n".join(prose).strip(), block))
+                prose, block = [], []
+            if not block:
+                prose.append(line.text)
+            i += 1
+            continue
+        end = _paragraph_end(body, i)
+        indent = len(line.text) - len(line.text.lstrip())
+        if block and _ends_in_traceback(block):
+            found.append(("\n".join(prose).strip(), block))
+            prose, block = [], []
+        if block:
+            block.append(Line(body[i - 1].number, ""))
+        block += [Line(b.number, b.text[indent:]) for b in body[i:end]]
+        i = end
+    if block:
+        found.append(("\n".join(prose).strip(), block))
+    return found
+
+
+def _ends_in_traceback(block: list[Line]) -> bool:
+    try:
+        parsed = doctest.DocTestParser().get_examples(_text(block))
+    except ValueError:
+        return False
+    return bool(parsed) and parsed[-1].exc_msg is not None
 
 
 def _parse_block(
@@ -296,9 +337,8 @@ def _parse_block(
     ``own_class``: the class a bad example must document; None for a message entry,
     whose bad examples may document any class.
     """
-    text = "\n".join(b.text for b in block) + "\n"
     try:
-        parsed = doctest.DocTestParser().parse(text, qualname)
+        parsed = doctest.DocTestParser().parse(_text(block), qualname)
     except ValueError as error:
         match = _DOCTEST_LINE.search(str(error))
         line = block[int(match.group(1)) - 1].number if match else block[0].number
@@ -310,7 +350,7 @@ def _parse_block(
         if not isinstance(item, doctest.Example):
             continue
         location = Location(path, block[item.lineno].number)
-        problem = statement_problem(item, location)
+        problem = _statement_problem(item, location)
         if problem is not None:
             problems.append(problem)
             continue
@@ -320,8 +360,76 @@ def _parse_block(
     example = Example(
         kind, tuple(statements), description, Location(path, block[0].number), holds_for
     )
-    problems.extend(kind_problems(example, qualname, own_class))
+    problems.extend(_kind_problems(example, qualname, own_class))
     return (None if problems else example), problems
+
+
+def _statement_problem(item: doctest.Example, location: Location) -> FormatProblem | None:
+    """What keeps a doctest statement out of the catalogue, at its line, if anything."""
+    if item.options.get(doctest.IGNORE_EXCEPTION_DETAIL):
+        return FormatProblem(
+            "IGNORE_EXCEPTION_DETAIL would hide drift in the error text; "
+            "use ... (ELLIPSIS) for the parts that truly vary",
+            location,
+        )
+    return _syntax_problem(item, location)
+
+
+def _syntax_problem(item: doctest.Example, location: Location) -> FormatProblem | None:
+    try:
+        compile(item.source, str(location), "single")
+    except SyntaxError as error:
+        line = location.line + max((error.lineno or 1) - 1, 0)
+        return FormatProblem(f"broken doctest syntax: {error.msg}", Location(location.path, line))
+    return None
+
+
+def _kind_problems(example: Example, qualname: str, own_class: str | None) -> list[FormatProblem]:
+    """What is wrong with an example for its kind, each at its place.
+
+    A traceback where it must run; none, or another class's, where it must raise.
+    ``own_class``: as for :func:`_parse_block`.
+    """
+    run = example.statements_run
+    if example.kind is ExampleKind.SEEN_AS:
+        if run and run[-1].exc_msg is not None and run[-1].documented_class != own_class:
+            return []
+        return [
+            FormatProblem(
+                "'Also seen as:' must end in the documented traceback of the error raised "
+                f"where {qualname} is not (another class)",
+                example.location,
+            )
+        ]
+    if example.kind is not ExampleKind.BAD:
+        return [
+            FormatProblem(
+                f"{'a good example' if example.kind is ExampleKind.GOOD else 'evidence'} must "
+                "run cleanly, but this statement documents a traceback",
+                s.location,
+            )
+            for s in run
+            if s.exc_msg is not None
+        ]
+    if not run or run[-1].exc_msg is None:
+        raised = own_class or "the error it documents"
+        line = f"{own_class}: <message>" if own_class else "ValueError: <message>"
+        return [
+            FormatProblem(
+                f"a bad example must end in the documented traceback of {raised} "
+                f"('Traceback (most recent call last):' ... '{line}')",
+                example.location,
+            )
+        ]
+    documented = run[-1].documented_class
+    if own_class is not None and documented != own_class:
+        return [
+            FormatProblem(
+                f"this bad example documents {documented}, but it belongs to {qualname}",
+                run[-1].location,
+            )
+        ]
+    return []
 
 
 def _holds_for(
@@ -349,17 +457,12 @@ def _holds_for(
 
 def _statement(item: doctest.Example, location: Location, block: list[Line]) -> Statement:
     """A parsed doctest example as a statement, located in the file ``block`` came from."""
+    after = item.lineno + item.source.count("\n")  # where its documented output starts
     return Statement(
         source=item.source,
         want=item.want,
         exc_msg=item.exc_msg,
         location=location,
         options=tuple(sorted(item.options.items())),
-        want_line=_want_line(block, item),
+        want_line=block[after].number if after < len(block) else block[-1].number + 1,
     )
-
-
-def _want_line(block: list[Line], item: doctest.Example) -> int:
-    """The file line after the statement's source: where its documented output starts."""
-    after = item.lineno + item.source.count("\n")
-    return block[after].number if after < len(block) else block[-1].number + 1

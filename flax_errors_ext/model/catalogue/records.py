@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.layout import DEFAULT_LAYOUT
 from flax_errors_ext.model.catalogue.conditions import Condition, holds
+from flax_errors_ext.model.catalogue.descriptions import first_paragraph
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -69,23 +70,21 @@ class ExampleKind(enum.StrEnum):
 
 @enum.unique
 class Verdict(enum.StrEnum):
-    """What happened when an example ran, compared with what its docstring says."""
+    """What happened when an example ran, compared with what its docstring says.
+
+    A failing verdict is logged as the warning subtype of its name, whose
+    description says what it means
+    (:class:`~flax_errors_ext.model.warning_subtypes.WarningSubtype`).
+    """
 
     PASSED = "passed"
     DRIFTED = "drifted"
-    """It raised the documented class (or ran cleanly), but the text differs."""
     NO_RAISE = "no-raise"
-    """A bad example raised nothing."""
     WRONG_CLASS = "wrong-class"
-    """A bad example raised, but not exactly the documented class."""
     RAISED = "raised"
-    """A statement that documents no traceback raised (a good example failing)."""
     TOO_LOOSE = "too-loose"
-    """The documented error text, ``...`` aside, checks almost nothing of the message:
-    it would accept any wording, so drift could never be caught."""
     TIMED_OUT = "timed-out"
     CRASHED = "crashed"
-    """The process running the examples died (``os._exit``, a segfault) or could not run them."""
     NOT_RUN = "not-run"
     """Execution is off, or an earlier example of the entry ended the run."""
     OTHER_VERSIONS = "other-versions"
@@ -166,10 +165,7 @@ class Example:
 
     @property
     def statements_run(self) -> tuple[Statement, ...]:
-        """The statements that run (all but those marked ``+SKIP``), in order.
-
-        A run of the example records one result per statement here, in this order.
-        """
+        """The statements that run (not ``+SKIP``): a run records one result for each."""
         return tuple(s for s in self.statements if not s.skip)
 
     @property
@@ -239,11 +235,7 @@ class ErrorEntry:
 
     @property
     def site(self) -> EntryLocation:
-        """Where the entry lives on the site: its page, its anchor, its URL's path.
-
-        Where discovery did not place it, where a site that gives its module no
-        page of its own would.
-        """
+        """Where the entry lives on the site; unplaced, where the default layout puts it."""
         return self.located or DEFAULT_LAYOUT.locate(self.qualname)
 
     @property
@@ -254,17 +246,13 @@ class ErrorEntry:
         """
         trimmed = []
         for passage in self.prose:
+            opening, rest = first_paragraph(passage.text)
             lines = passage.text.split("\n")
-            end = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))
-            opening = " ".join(line.strip() for line in lines[:end])
             if passage.foreign or opening != self.summary:
                 trimmed.append(passage)
-                continue
-            while end < len(lines) and not lines[end].strip():
-                end += 1
-            if end < len(lines):
-                rest = "\n".join(lines[end:])
-                trimmed.append(dataclasses.replace(passage, text=rest, lines=passage.lines[end:]))
+            elif rest < len(lines):
+                text = "\n".join(lines[rest:])
+                trimmed.append(dataclasses.replace(passage, text=text, lines=passage.lines[rest:]))
         return tuple(trimmed)
 
     def unreachable_with(self, versions: Mapping[str, str]) -> bool:
@@ -332,7 +320,6 @@ class ExampleResult:
     """A sentence that says what went wrong, or "" when it passed."""
     diff: str = ""
     failed_at: Location | None = None
-    """The statement that failed, when one did."""
     log: str = ""
     """The traceback of this package's own error that kept the example from running
     (a crash of ours, not of the example's code), or ""."""

@@ -1,26 +1,21 @@
 """Exact repairs to the wrong text of a library's own docstrings, on the site and in export.
 
-A library's docstring is shown as it is (:func:`~.parse.parse_prose`) and
-``flax-errors export`` keeps it in the patched docstring
-(:mod:`flax_errors_ext.ext.export.model.docstrings`). Where it is wrong (a code block
-that cannot run, a shape swapped, markup that does not render), a
-:class:`DocstringFix` here replaces one exact text of one class's docstring (every
-occurrence of it) with the right one. Both take the repairs from
-:data:`DOCSTRING_FIXES`, so that the site and the patch say the same. Nothing is
+Where a library's docstring is wrong (a code block that cannot run, a shape
+swapped, markup that does not render), a :class:`DocstringFix` replaces one exact
+text of one class's docstring (every occurrence) with the right one, on the site
+(:func:`~.parse.parse_prose`) and in ``flax-errors export`` alike. Nothing is
 guessed: a repair whose text the library no longer has is reported at the
-docstring's ``file:line`` rather than silently dropped, and a docstring that
-already holds the repaired text is left as it is.
-
-The texts are those of the docstring as ``inspect.cleandoc`` gives it (indented
-relative to the docstring, not to the file). A repair keeps the number of lines,
-so that every later line of the docstring keeps its ``file:line``. Each ``why``
-says what was wrong and what was measured.
+docstring's ``file:line``; one made already is left as it is. The texts are those
+of ``inspect.cleandoc``, and a repair keeps the number of lines, so that every
+later line keeps its ``file:line``. Each ``why`` says what was wrong and measured.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from typing import TYPE_CHECKING
+
+from flax_errors_ext.model.catalogue.parse import cleandoc_lines
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -77,21 +72,15 @@ def repaired(text: str, fixes: Sequence[DocstringFix]) -> tuple[str, tuple[Docst
 def repaired_docstring(
     docstring: str, fixes: Sequence[DocstringFix]
 ) -> tuple[str, tuple[DocstringFix, ...]]:
-    """A ``__doc__`` with the repairs made, line for line, and the stale repairs.
+    """A ``__doc__`` with the repairs made, and the stale repairs.
 
-    Without a repair to make, the docstring is returned as it is. Otherwise it comes
-    back dedented as ``inspect.cleandoc`` would (which is how the repairs are
-    written, and how it is read anyway), with every line kept, blank ones
-    included, so that line ``n`` of it is still line ``n`` of the docstring.
+    Where a repair is made, the docstring comes back dedented as ``inspect.cleandoc``
+    would (as the repairs are written), with every line kept, blank ones included,
+    so that line ``n`` of it is still line ``n`` of the docstring.
     """
-    if not fixes:
-        return docstring, ()
-    raw = docstring.expandtabs().split("\n")
-    indents = [len(line) - len(line.lstrip()) for line in raw[1:] if line.strip()]
-    indent = min(indents, default=0)
-    lines = [raw[0].strip(), *(line[indent:].rstrip() for line in raw[1:])]
-    text, stale = repaired("\n".join(lines), fixes)
-    return (docstring if text == "\n".join(lines) else text), stale
+    cleaned = "\n".join(cleandoc_lines(docstring))
+    text, stale = repaired(cleaned, fixes)
+    return (docstring if text == cleaned else text), stale
 
 
 DOCSTRING_FIXES: Mapping[str, tuple[DocstringFix, ...]] = {

@@ -1,11 +1,9 @@
 """Which code blocks of another project's docstring the catalogue runs, and what the others say.
 
-The doctest statements of a docstring that is not ours run as the entry's upstream
-example (:func:`~flax_errors_ext.model.catalogue.parse.parse_upstream` collects every ``>>>``
-line, wherever the reST puts it); any other code in it (a ``::`` block, a
-``.. code-block::``, a statement doctest skips, or all of them when upstream
-examples are off) is only shown. The site labels those blocks with
-:func:`not_run_label`, so that they are not taken for checked examples.
+Its ``>>>`` statements run as the entry's upstream example
+(:func:`~flax_errors_ext.model.catalogue.parse.parse_upstream`); any other code (a
+``::`` block, a statement doctest skips, all of them when upstream examples are
+off) is only shown, labelled by :func:`not_run_label` as not run.
 """
 
 from __future__ import annotations
@@ -35,11 +33,10 @@ def ran_statements(examples: Iterable[Example]) -> frozenset[str]:
 
 def block_runs(text: str, ran: frozenset[str]) -> bool:
     """Whether a code block shows statements that run: one of its ``>>>`` lines is one."""
-    for line in text.splitlines():
-        stripped = line.strip()
-        if stripped.startswith(_PROMPT) and stripped[len(_PROMPT) :].strip() in ran:
-            return True
-    return False
+    lines = (line.strip() for line in text.splitlines())
+    return any(
+        line.startswith(_PROMPT) and line.removeprefix(_PROMPT).strip() in ran for line in lines
+    )
 
 
 def not_run_label(project: str) -> str:

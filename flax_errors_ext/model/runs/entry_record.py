@@ -79,15 +79,13 @@ class ExampleRecord:
     diff: str
     caption: str = ""
     """The first paragraph of the example's description (reST), on one line: what a
-    search result says of an "also seen as" message. Runs written before it was
-    recorded have none."""
+    search result says of an "also seen as" message."""
     raised_at: str = ""
-    """Where the error was raised, ``file:line`` of the traceback's innermost frame
-    outside the example (:func:`~flax_errors_ext.model.runs.tracebacks.raise_site`);
-    "" for an example that raised nothing or whose traceback shows no such frame."""
+    """``file:line`` where the error was raised
+    (:func:`~flax_errors_ext.model.runs.tracebacks.raise_site`), or ""."""
     log: str = ""
-    """For a crash of this package's own (``flax-errors could not run it``), its
-    traceback; errors.json holds the key only where there is one."""
+    """For a crash of this package's own, its traceback; errors.json holds the key
+    only where there is one."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -127,9 +125,7 @@ class EntryRecord:
     def raised_texts(self, roots: Sequence[str]) -> list[tuple[ExampleRecord, str]]:
         """The documented and actual error text of the examples that raise, each once.
 
-        Args:
-            roots: Folders a path in the text is written relative to, as
-                ``errors.json`` writes it (see :func:`relative_source`).
+        Paths in the text are written relative to ``roots``, as ``errors.json`` has them.
         """
         found: dict[str, ExampleRecord] = {}
         for example in self.examples:
@@ -143,10 +139,9 @@ class EntryRecord:
     def to_json(self, roots: Sequence[str] | None = None) -> dict[str, Any]:
         """The record as ``errors.json`` holds it.
 
-        Args:
-            roots: Folders every ``source``, and any path in the examples' text,
-                is written relative to (see :func:`relative_source`), so that no
-                folder of the build machine is published; None keeps them as they are.
+        ``roots``: folders every ``source``, and any path in the examples' text, is
+        written relative to (:func:`relative_source`), so that no folder of the build
+        machine is published; None keeps them as they are.
         """
         data = dataclasses.asdict(self)
         if roots is not None:
@@ -168,11 +163,7 @@ class EntryRecord:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> EntryRecord:
-        """Read a record back from ``errors.json``.
-
-        Raises:
-            ValueError: if ``data`` is not such a record.
-        """
+        """Read a record back from ``errors.json``; ValueError if ``data`` is not one."""
         try:
             return cls(
                 name=str(data["name"]),

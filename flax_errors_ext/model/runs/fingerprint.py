@@ -69,6 +69,10 @@ class ProbeError:
     def __str__(self) -> str:
         return self.message
 
+    def to_json(self) -> dict[str, Any]:
+        """The failed probe as the cache key records it."""
+        return {"error": self.message}
+
 
 @dataclasses.dataclass(frozen=True)
 class Fingerprint:
@@ -102,12 +106,7 @@ class Fingerprint:
 
     def to_json(self) -> str:
         """The canonical JSON form: the same fingerprint always gives the same text."""
-        if isinstance(self.device, Device):
-            device: Any = self.device.to_json()
-        elif isinstance(self.device, ProbeError):
-            device = {"error": self.device.message}
-        else:
-            device = None
+        device = self.device.to_json() if self.device is not None else None
         data = {"versions": self.version_map, "device": device, "sources": dict(self.sources)}
         return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
@@ -130,13 +129,9 @@ def code_hash(source: str) -> str:
     """
     tree = ast.parse(source)
     for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            body = node.body
-            if (
-                body
-                and isinstance(body[0], ast.Expr)
-                and isinstance(body[0].value, ast.Constant)
-                and isinstance(body[0].value.value, str)
-            ):
-                body[0] = ast.Pass()
+        if (
+            isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and ast.get_docstring(node, clean=False) is not None
+        ):
+            node.body[0] = ast.Pass()
     return hashlib.sha256(ast.dump(tree).encode()).hexdigest()[:16]

@@ -9,6 +9,7 @@ doctest numbers them, so that a traceback names ``<doctest pkg.E[n]>`` as
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.model.catalogue.records import Verdict
@@ -18,7 +19,7 @@ from flax_errors_ext.model.runs.output_limit import DEFAULT_LIMIT, is_cut
 if TYPE_CHECKING:
     from collections.abc import Collection
 
-    from flax_errors_ext.model.catalogue.records import ErrorEntry, Statement, StatementRun
+    from flax_errors_ext.model.catalogue.records import ErrorEntry, Statement
     from flax_errors_ext.model.runs.outcomes import EntryOutcome
 
 
@@ -56,10 +57,8 @@ def entry_job(
 ) -> EntryJob:
     """What ``entry``'s process runs: each example's statements, numbered as doctest does.
 
-    ``documented``: the numbers of the statements whose documented text goes along,
-    so that their cut output keeps its verdict (see
-    :func:`~flax_errors_ext.model.runs.output_limit.fit`). Another project's example
-    runs in its module's namespace, as doctest would run it there.
+    ``documented``: the statements whose documented text goes along, so that their
+    cut output keeps its verdict (:func:`~flax_errors_ext.model.runs.output_limit.fit`).
     """
     examples = []
     for example, numbered in zip(entry.examples, _number_statements(entry), strict=True):
@@ -89,12 +88,8 @@ def statement_numbers(entry: ErrorEntry) -> list[list[int]]:
 
 def _number_statements(entry: ErrorEntry) -> list[list[tuple[int, Statement]]]:
     """Number statements across the whole docstring, as doctest does."""
-    numbered: list[list[tuple[int, Statement]]] = []
-    n = 0
-    for example in entry.examples:
-        numbered.append([(n + i, s) for i, s in enumerate(example.statements)])
-        n += len(example.statements)
-    return numbered
+    numbers = itertools.count()
+    return [[(next(numbers), s) for s in example.statements] for example in entry.examples]
 
 
 def cut_and_drifted(outcome: EntryOutcome) -> frozenset[int]:
@@ -111,12 +106,8 @@ def cut_and_drifted(outcome: EntryOutcome) -> frozenset[int]:
         cut = {
             n: s.location
             for n, s, run in zip(numbers, result.example.statements_run, runs, strict=False)
-            if _is_cut(run)
+            if is_cut(run.exc_msg if run.exc_msg is not None else run.got)
         }
         if result.failed_at in cut.values():
             found.update(cut)
     return frozenset(found)
-
-
-def _is_cut(run: StatementRun) -> bool:
-    return is_cut(run.exc_msg if run.exc_msg is not None else run.got)

@@ -37,15 +37,10 @@ def judge(
 ) -> ExampleResult:
     """The verdict on ``example`` given the records of its statements.
 
-    Args:
-        example: The documented example.
-        runs: One record per statement that was not skipped, or None if the example
-            never finished running.
-        failure: Why the notebook stopped early (TIMED_OUT, CRASHED, NOT_RUN).
-        failure_detail: A sentence on that failure.
-        failure_log: The traceback of the package's own error behind that failure, if
-            one was: the result's ``log``, which errors.json keeps and no warning or
-            page shows.
+    ``runs``: one record per statement that was not skipped, or None if the example
+    never finished running; then ``failure`` says why (TIMED_OUT, CRASHED, NOT_RUN),
+    ``failure_detail`` in a sentence, and ``failure_log`` is the traceback of the
+    package's own error behind it, if one was (errors.json keeps it, no page shows it).
     """
     statements = example.statements_run
     expected = "".join(_documented(s) for s in statements)
@@ -53,7 +48,7 @@ def judge(
         verdict = failure or Verdict.CRASHED
         detail = failure_detail or "the example produced no record"
         return ExampleResult(example, verdict, expected, "", (), 0.0, detail, log=failure_log)
-    actual = "".join(_actual(run) for run in runs)
+    actual = "".join(run.exc_msg if run.exc_msg is not None else run.got for run in runs)
     seconds = sum(run.seconds for run in runs)
     for statement, run in zip(statements, runs, strict=False):
         verdict, detail, documented, got = _judge_statement(example.kind, statement, run)
@@ -71,7 +66,7 @@ def judge(
 def _judge_statement(
     kind: ExampleKind, statement: Statement, run: StatementRun
 ) -> tuple[Verdict, str, str, str]:
-    """(verdict, detail, documented text, actual text) for one statement."""
+    """(verdict, detail, documented text, actual text)."""
     flags = statement_flags(statement)
     checker = doctest.OutputChecker()
     if run.exc_msg is None:
@@ -80,12 +75,8 @@ def _judge_statement(
             return Verdict.NO_RAISE, detail, statement.exc_msg, run.got
         if checker.check_output(statement.want, run.got, flags):
             return Verdict.PASSED, "", statement.want, run.got
-        return (
-            Verdict.DRIFTED,
-            "the output differs from the documented output",
-            statement.want,
-            run.got,
-        )
+        detail = "the output differs from the documented output"
+        return Verdict.DRIFTED, detail, statement.want, run.got
     if kind is ExampleKind.UPSTREAM and statement.exc_msg is not None:
         return _judge_as_doctest(statement, run, flags)
     if statement.exc_msg is None:
@@ -172,17 +163,10 @@ def _documented(statement: Statement) -> str:
     return statement.exc_msg if statement.exc_msg is not None else statement.want
 
 
-def _actual(run: StatementRun) -> str:
-    return run.exc_msg if run.exc_msg is not None else run.got
-
-
 def unified_diff(
     documented: str, actual: str, label: str, names: tuple[str, str] = ("documented", "actual")
 ) -> str:
-    """A unified diff of documented against actual text, labelled by location.
-
-    ``names`` name the two sides (the first is followed by the location).
-    """
+    """A unified diff of documented against actual text; ``label`` follows the first name."""
     lines = difflib.unified_diff(
         documented.splitlines(keepends=True),
         actual.splitlines(keepends=True),

@@ -1,15 +1,11 @@
 """Which source files an entry's run loaded, and whether any has changed since.
 
-The execution cache keys an entry on its code, the versions, the device and our own
-runtime sources; but an error's message may be built anywhere: a helper module of
-the project, an editable install of Flax whose version string never changes. So
-each run also records every file its process had loaded (:class:`LoadedFile`), and
-a later run is trusted only while none of them changed.
-
-Changed means: its size or modification time differs, and (for Python source,
-whose content hash was noted when it was loaded) so does its content. A file
-whose time changed but whose text did not (a checkout of another branch and back)
-does not count. How files are looked at is the caller's: this module only decides.
+An error's message may be built anywhere the cache key does not look (a helper
+module of the project, an editable install whose version never changes), so each
+run records every file its process had loaded, and a later run is trusted only
+while none of them changed: in size or modification time and, for Python source
+(whose content hash was noted at load time), in content too. How files are looked
+at is the caller's: this module only decides.
 """
 
 from __future__ import annotations
@@ -57,11 +53,8 @@ def first_change(
 ) -> str | None:
     """The first of ``files`` that changed since it was loaded, or None.
 
-    Args:
-        files: What a run loaded.
-        stat: A file's (size, mtime) now; None if it is gone.
-        content_hash: A file's content hash now; None if it cannot be read.
-        known: Content hashes noted at load time, by (path, (size, mtime)).
+    ``stat`` and ``content_hash`` tell a file's now (None if it is gone or cannot be
+    read); ``known`` has the content hashes noted at load time, by (path, stat).
     """
     for file in files:
         now = stat(file.path)

@@ -1,17 +1,11 @@
 """Keep what one statement printed or raised within the catalogue's output limit.
 
-An example that prints 10 MB would otherwise land whole in its page, in
-``errors.json``, in the search index and in the execution cache. An entry's process cuts
-each text over the limit (``flax_errors_output_limit``) to its head and tail around
-one visible marker line, after the whole text was produced; the build judges what
-the process recorded.
-
-The cut never changes a verdict. Keeping the head and the tail keeps whatever a
-documented text anchors at the start and the end, and a documented ``...`` absorbs
-the marker, so the documented text accepts the cut text whenever it accepts the
-whole one, unless it spells out something from the part that was cut. For those
-statements the build gives the process the documented text, and :func:`fit` keeps
-what it matched (or, if nothing shorter keeps the verdict, the whole text).
+An entry's process cuts each text over ``flax_errors_output_limit`` to its head and
+tail around one visible marker line, so that an example printing 10 MB does not
+land whole in its page, ``errors.json``, the search index and the cache. The cut
+never changes a verdict: a documented ``...`` absorbs the marker, and for a
+statement whose documented text spells out something from the cut part,
+:func:`fit` keeps what that text matched (or, failing that, the whole text).
 """
 
 from __future__ import annotations

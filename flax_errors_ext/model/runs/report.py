@@ -28,17 +28,12 @@ def errors_document(
     *,
     roots: Sequence[str] | None = None,
 ) -> dict[str, Any]:
-    """The whole ``errors.json`` document from the entries' records.
+    """The whole ``errors.json`` document from every entry's record.
 
-    Args:
-        records: Every entry's record.
-        executed: Dotted names of the entries whose examples ran in this
-            build (the rest were not read again, or came from the cache).
-        roots: Folders the records' sources are written relative to: an installed
-            package's file as ``flax/errors.py``, a project's file relative to
-            the project's folder where that is one of them. By default the
-            folders this interpreter imports from
-            (:func:`~flax_errors_ext.model.runs.tracebacks.import_roots`).
+    ``executed``: the entries whose examples ran in this build (the rest were not
+    read again, or came from the cache). ``roots``: folders the records' sources are
+    written relative to (``flax/errors.py``); by default those this interpreter
+    imports from (:func:`~flax_errors_ext.model.runs.tracebacks.import_roots`).
     """
     if roots is None:
         roots = import_roots()
@@ -104,8 +99,6 @@ class Failure:
     location: str
     """The docstring or catalogue-file line to fix."""
     subtype: WarningSubtype
-    """The verdict's own (``drifted``, ``no-raise`` ...), ``malformed``,
-    ``undocumented``; the command line's ``catalogue`` and ``varies``."""
     message: str
     fails: bool = True
     """False for what fails only in strict mode: an entry without examples."""
@@ -130,20 +123,14 @@ def failures(
     for example in record.examples:
         if not example.status.failed:
             continue
-        theirs = not example.kind.ours
-        if theirs and upstream not in ("error", "warn"):
-            continue
         message = f"{record.qualname}: {example.kind} example {example.status}: {example.detail}"
         if example.diff:
             message += "\n" + example.diff.rstrip("\n")
-        if theirs:
-            found.append(
-                Failure(
-                    example.source, WarningSubtype.UPSTREAM, message, fails=upstream == "error"
-                )
-            )
-        else:
+        if example.kind.ours:
             found.append(Failure(example.source, WarningSubtype(example.status.value), message))
+        elif upstream in ("error", "warn"):
+            subtype = WarningSubtype.UPSTREAM
+            found.append(Failure(example.source, subtype, message, fails=upstream == "error"))
     if record.status is EntryStatus.UNDOCUMENTED:
         message = (
             f"{record.qualname} has no examples; add 'Bad example:' and 'Good example:' sections"

@@ -1,13 +1,9 @@
 """Tracebacks as the site shows them: trimmed to the reader's frames, no machine paths.
 
-A traceback from an example starts in ``doctest.py`` and, for a Flax error, runs
-through a dozen frames of Flax and JAX before the exception line. The reader's
-own code is in the ``<doctest ...>`` frames; the rest is shown on request.
-Whatever is shown names library files by their path inside their import root
-(``flax/linen/linear.py``), never by where the build machine keeps them, and
-leaves out what ran the example: the doctest runner's frame, and above the
-example's code in a stack recorded whole, the process that ran it. Pure text in,
-text out: the site and the command line can both use it.
+An example's traceback starts in ``doctest.py`` and may run through a dozen library
+frames; the reader's own code is in the ``<doctest ...>`` frames, and the rest is
+shown on request. What is shown names library files inside their import root
+(``flax/linen/linear.py``) and leaves out what ran the example. Text in, text out.
 """
 
 from __future__ import annotations
@@ -19,7 +15,7 @@ import re
 import sys
 import sysconfig
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -47,10 +43,7 @@ _INSTALLED = re.compile(r"[/\\](site-packages|dist-packages|lib[/\\]python\d+\.\
 
 @functools.cache
 def library_dirs() -> tuple[str, ...]:
-    """Folders whose frames are library internals: stdlib, site-packages and this package.
-
-    The interpreter's layout, read once: a page asks for every example it shows.
-    """
+    """Folders whose frames are library internals: stdlib, site-packages and this package."""
     paths = sysconfig.get_paths()
     ours = Path(__file__).resolve().parents[2]
     return tuple(
@@ -64,22 +57,14 @@ def import_roots() -> tuple[str, ...]:
     Every ``sys.path`` entry, and the folder above each top-level package already
     imported: an editable install's import hook puts no folder on ``sys.path``.
     Each also as its real path, since a module's source may be named either way.
-    Reads the interpreter's import state, as :func:`library_dirs` reads its layout;
-    worked out again only when ``sys.path`` or the number of modules has changed.
+    Worked out again only when ``sys.path`` or the number of modules has changed.
     """
-    key = (tuple(sys.path), len(sys.modules))
-    if _import_roots[0] != key:
-        _import_roots[:] = [key, _find_import_roots()]
-    roots: tuple[str, ...] = _import_roots[1]
-    return roots
+    return _find_import_roots(tuple(sys.path), len(sys.modules))
 
 
-_import_roots: list[Any] = [None, ()]
-"""The key (``sys.path``, number of modules) and the roots found for it."""
-
-
-def _find_import_roots() -> tuple[str, ...]:
-    found = {entry or "." for entry in sys.path if isinstance(entry, str)}
+@functools.lru_cache(maxsize=1)
+def _find_import_roots(sys_path: tuple[str, ...], _modules: int) -> tuple[str, ...]:
+    found = {entry or "." for entry in sys_path if isinstance(entry, str)}
     # A copy: another thread may be importing meanwhile (a build probes its devices in one).
     for name, module in sys.modules.copy().items():
         path = getattr(module, "__file__", None)
@@ -101,34 +86,25 @@ def relative_path(path: str, roots: Iterable[str]) -> str:
     ``flax/linen/linear.py``. An absolute path under none of them keeps its file
     name alone, so no folder of the build machine is ever shown; a path that is
     not absolute (``<doctest ...>``, or one already relative) is kept as it is.
-
-    Args:
-        path: A file name, as a traceback frame or a location names it.
-        roots: Folders paths are shown relative to (see :func:`import_roots`).
+    ``roots``: see :func:`import_roots`.
     """
     if not _ABSOLUTE.match(path):
         return path
-    best = ""
-    for root in roots:
-        folder = root.rstrip("/\\")
-        if (
-            len(folder) > len(best)
-            and _SEPARATOR.search(folder)  # not a bare drive or the file system's root
-            and path.startswith(folder)
-            and path[len(folder) : len(folder) + 1] in ("/", "\\")
-        ):
-            best = folder
-    if best:
-        return path[len(best) + 1 :]
-    return _SEPARATOR.split(path)[-1]
+    folders = [root.rstrip("/\\") for root in roots]
+    holding = [  # the length of each root that holds it
+        len(folder)
+        for folder in folders
+        if _SEPARATOR.search(folder)  # not a bare drive or the file system's root
+        and path.startswith(folder)
+        and path[len(folder) : len(folder) + 1] in ("/", "\\")
+    ]
+    return path[max(holding) + 1 :] if holding else _SEPARATOR.split(path)[-1]
 
 
 def is_internal(path: str, libraries: Iterable[str] = ()) -> bool:
     """Whether a frame's file is library code rather than the reader's.
 
-    Args:
-        path: The file name a traceback frame names.
-        libraries: Extra folders that count as library code (see :func:`library_dirs`).
+    ``libraries``: more folders that count as library code (see :func:`library_dirs`).
     """
     if path.startswith("<"):  # <doctest ...>, <stdin>, <string>: code the reader ran
         return False
@@ -137,23 +113,13 @@ def is_internal(path: str, libraries: Iterable[str] = ()) -> bool:
     return any(path == lib or path.startswith(lib.rstrip("/\\") + "/") for lib in libraries)
 
 
-def trim_traceback(text: str, internal: Callable[[str], bool] | None = None) -> str:
-    """``text`` with the library frames of every traceback in it dropped.
+def trim_traceback(text: str, internal: Callable[[str], bool]) -> str:
+    """``text`` with the frames of every traceback in it whose file is ``internal`` dropped.
 
     Everything that is not a frame of a traceback (output, the header, the
     exception line and chained tracebacks' separators) is kept, as are frames
     in the reader's code. JAX's note about filtered frames is dropped too.
-
-    Args:
-        text: Output of a doctest statement, possibly holding tracebacks.
-        internal: Decides whether a frame's file is library code; by default
-            :func:`is_internal` with :func:`library_dirs`.
     """
-    if internal is None:
-        libraries = library_dirs()
-
-        def internal(path: str) -> bool:
-            return is_internal(path, libraries)
 
     def keep(frame: _Frame) -> list[str]:
         return [] if internal(frame.file) else frame.lines
@@ -165,16 +131,10 @@ def publishable(text: str, roots: Sequence[str]) -> str:
     """``text`` as the site may publish it: no runner frame, no folder of the build machine.
 
     A traceback that reaches the example's own code (``<doctest ...>``) starts
-    there: what is above it ran the example. That is the frame in which doctest
-    runs it (``doctest.py``, in ``__run``), dropped wherever it shows, and, in a
-    stack recorded whole (JAX's record of where a key was first used), the
-    frames of the process that ran the examples. Every frame's file is named
-    as :func:`relative_path` names it, and any other path under one of ``roots``
-    (in an error message, say) is written relative to it (:func:`strip_roots`).
-
-    Args:
-        text: Output of a doctest statement, possibly holding tracebacks.
-        roots: Folders paths are shown relative to (see :func:`import_roots`).
+    there: doctest's runner frame is dropped wherever it shows, and so are the
+    frames of the process that ran the examples in a stack recorded whole (JAX's
+    record of where a key was first used). Every path under one of ``roots`` is
+    written relative to it (:func:`relative_path`, :func:`strip_roots`).
     """
 
     def publish(frame: _Frame) -> list[str]:
@@ -215,7 +175,7 @@ class _Frame:
 
     @property
     def place(self) -> tuple[str, str]:
-        """Its file's name without folders, and its function."""
+        """Its file's name without folders, and its function: compared with ``_RUNNER``."""
         return _SEPARATOR.split(self.file)[-1], self.function
 
 
@@ -319,15 +279,3 @@ def raise_site(text: str) -> str:
 def strip_jax_note(text: str) -> str:
     """``text`` without JAX's note about the frames it filtered."""
     return _JAX_NOTE.sub("", text)
-
-
-def exception_lines(text: str) -> str:
-    """The exception text of the last traceback in ``text`` (its final lines), or ""."""
-    start = text.rfind(TRACEBACK_HEADER)
-    if start < 0:
-        return ""
-    lines = text[start:].split("\n")[1:]
-    first = next(
-        (i for i, line in enumerate(lines) if line and not line.startswith(" ")), len(lines)
-    )
-    return strip_jax_note("\n".join(lines[first:])).strip("\n")

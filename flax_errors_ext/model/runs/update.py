@@ -1,17 +1,12 @@
 """Plan the rewrite of drifted documented text: what ``update`` changes, as text.
 
-A drifted statement's documented text (the final traceback lines of a bad example,
-or the output of any statement) is replaced by the text the example produced, and
-nothing else in the file moves: the prompt's indentation is kept, and so are the
-parts of the old text that still match, such as an author's ``...`` (doctest
-ELLIPSIS) over the part that varies and the way a long message was wrapped.
-
-Only drift is rewritten. A bad example that no longer raises, or raises another
-class, means the example or the code is wrong, and rewriting text cannot fix that.
-
-Edits go bottom-up, so the line numbers the parser recorded stay valid. Reading and
-writing the files is the command line's (:mod:`flax_errors_ext.cli.runs.source_files`);
-this module only turns a file's text and the edits into the new text.
+A drifted statement's documented text (a bad example's final traceback lines, or
+any statement's output) is replaced by what the example produced, and nothing else
+in the file moves: the prompt's indentation, an author's ``...`` over what varies
+and the wrapping of a long message are kept. Only drift is rewritten: an example
+that no longer raises, or raises another class, is wrong in a way text cannot fix.
+Edits go bottom-up, so the parsed line numbers stay valid; the command line
+(:mod:`flax_errors_ext.cli.runs.source_files`) reads and writes the files.
 """
 
 from __future__ import annotations
@@ -88,7 +83,6 @@ def plan(results: Iterable[ExampleResult]) -> tuple[list[Edit], list[Skip]]:
     for result in results:
         if result.verdict is Verdict.PASSED:
             continue
-        stopped = False
         for statement, run in zip(result.example.statements_run, result.runs, strict=False):
             alone = Example(result.example.kind, (statement,), "", statement.location)
             verdict = judge(alone, (run,))
@@ -97,14 +91,14 @@ def plan(results: Iterable[ExampleResult]) -> tuple[list[Edit], list[Skip]]:
             if verdict.verdict is not Verdict.DRIFTED:
                 reason = f"{verdict.verdict.value}: {verdict.detail}; only drifted text is updated"
                 skips.append(Skip(statement.location, reason))
-                stopped = True
                 break
             try:
                 edits.append(_edit(statement, run))
             except UpdateError as error:
                 skips.append(Skip(statement.location, str(error)))
-        if not stopped and len(result.runs) < len(result.example.statements_run):
-            skips.append(Skip(result.location, f"{result.verdict.value}: {result.detail}"))
+        else:  # no failure but drift; did every statement run?
+            if len(result.runs) < len(result.example.statements_run):
+                skips.append(Skip(result.location, f"{result.verdict.value}: {result.detail}"))
     return edits, skips
 
 
@@ -159,10 +153,6 @@ def _tokens(text: str) -> tuple[str, list[_Token]]:
     return lead, [(m.group(1), m.group(2)) for m in _WORD.finditer(text)]
 
 
-def _join(tokens: Sequence[_Token]) -> str:
-    return "".join(word + space for word, space in tokens)
-
-
 def _merge(documented: str, actual: str, flags: int) -> str:
     lead, doc = _tokens(documented)
     _, act = _tokens(actual)
@@ -181,7 +171,7 @@ def _merge(documented: str, actual: str, flags: int) -> str:
             merged += [(word, _space(ours[k][1], space)) for k, (word, space) in enumerate(theirs)]
         else:
             merged += theirs
-    return _as_output(lead + _join(merged))
+    return _as_output(lead + "".join(word + space for word, space in merged))
 
 
 def _matches(ours: Sequence[_Token], theirs: Sequence[_Token], flags: int) -> bool:
@@ -235,31 +225,13 @@ def _as_output(text: str) -> str:
     return "".join((line or doctest.BLANKLINE_MARKER) + "\n" for line in lines)
 
 
-def apply(text: str, edits: Sequence[Edit], *, python: bool) -> str:
+def apply_each(text: str, edits: Sequence[Edit], *, python: bool) -> tuple[str, list[Skip]]:
     """``text`` (one file) with ``edits`` made, bottom-up; the rest stays byte for byte.
 
-    Args:
-        text: The file's content.
-        edits: Edits whose location is in this file.
-        python: Whether the file is Python source, where the text lives in a
-            docstring (backslashes are escaped unless the docstring is raw).
-
-    Raises:
-        UpdateError: if an edit's documented text is not where it was parsed from
-            (the file changed), edits overlap, or the new text cannot be written.
-    """
-    new_text, skips = apply_each(text, edits, python=python)
-    if skips:
-        raise UpdateError(skips[0].reason)
-    return new_text
-
-
-def apply_each(text: str, edits: Sequence[Edit], *, python: bool) -> tuple[str, list[Skip]]:
-    """Like :func:`apply`, but an edit that cannot be made is skipped, not fatal.
-
-    Returns:
-        The text with every edit that could be made, and a :class:`Skip` (with
-        the reason) for each one that could not.
+    ``python``: whether the file is Python source, where the text lives in a
+    docstring (backslashes are escaped unless the docstring is raw). An edit whose
+    documented text is not where it was parsed from (the file changed), that
+    overlaps another, or whose new text cannot be written is skipped, with the reason.
     """
     lines = io.StringIO(text, newline="").readlines()
     skips: list[Skip] = []

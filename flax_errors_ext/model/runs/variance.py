@@ -1,11 +1,8 @@
 """Text that varies from run to run: found by running twice, and told apart by shape.
 
-``update`` must never write text that the next run will not print again (an
-object's address, a temporary folder), or the very next check fails. Running an
-example twice shows what varies: :func:`ellipsized` proposes the text with ``...``
-(doctest ELLIPSIS) over each span that differs. :func:`volatile_parts` names what
-looks like it will vary even when two runs agree: addresses, temporary and home
-folders.
+``update`` must never write text the next run will not print again (an address, a
+temporary folder). :func:`ellipsized` puts ``...`` over what differs between two
+runs; :func:`volatile_parts` names what looks bound to vary even when they agree.
 """
 
 from __future__ import annotations
@@ -68,13 +65,7 @@ def _in_word(char: str) -> bool:
 
 
 def volatile_parts(text: str, folders: Iterable[str]) -> list[str]:
-    """What in ``text`` looks bound to vary: memory addresses, and the given folders.
-
-    Args:
-        text: An example's output or error text.
-        folders: Paths that belong to this machine or this run (the temporary
-            folder, the home folder), longest first is not required.
-    """
+    """What in ``text`` looks bound to vary: memory addresses, and the given folders."""
     found = [match.group(0) for match in _ADDRESS.finditer(text)]
     found += [folder for folder in folders if folder and len(folder) > 1 and folder in text]
     return found

@@ -82,53 +82,46 @@ AREA_ORDER: tuple[str, ...] = (
 _RELATED: tuple[tuple[str, ...], ...] = (
     # Calling into a Module that is not bound to variables.
     (
-        _FLAX + "CallCompactUnboundModuleError",
-        _FLAX + "CallSetupUnboundModuleError",
-        _FLAX + "CallShareScopeOnUnboundModuleError",
-        _FLAX + "CallUnbindOnUnboundModuleError",
-        _FLAX + "InvalidScopeError",
+        "CallCompactUnboundModuleError",
+        "CallSetupUnboundModuleError",
+        "CallShareScopeOnUnboundModuleError",
+        "CallUnbindOnUnboundModuleError",
+        "InvalidScopeError",
     ),
     # Where attributes and submodules may be assigned.
-    (
-        _FLAX + "AssignSubModuleError",
-        _FLAX + "SetAttributeFrozenModuleError",
-        _FLAX + "SetAttributeInModuleSetupError",
-    ),
-    (_FLAX + "ReservedModuleAttributeError", _FLAX + "NameInUseError"),
-    (_FLAX + "ApplyModuleInvalidMethodError", _FLAX + "InvalidInstanceModuleError"),
+    ("AssignSubModuleError", "SetAttributeFrozenModuleError", "SetAttributeInModuleSetupError"),
+    ("ReservedModuleAttributeError", "NameInUseError"),
+    ("ApplyModuleInvalidMethodError", "InvalidInstanceModuleError"),
     # What apply is given as variables.
     (
-        _FLAX + "ApplyScopeInvalidVariablesStructureError",
-        _FLAX + "ApplyScopeInvalidVariablesTypeError",
-        _FLAX + "ScopeCollectionNotFound",
-        _FLAX + "ScopeParamNotFoundError",
+        "ApplyScopeInvalidVariablesStructureError",
+        "ApplyScopeInvalidVariablesTypeError",
+        "ScopeCollectionNotFound",
+        "ScopeParamNotFoundError",
     ),
-    (_FLAX + "ScopeParamNotFoundError", _FLAX + "ScopeParamShapeError"),
+    ("ScopeParamNotFoundError", "ScopeParamShapeError"),
     # Which collections apply may change.
-    (
-        _FLAX + "InvalidFilterError",
-        _FLAX + "ModifyScopeVariableError",
-        _FLAX + "ScopeVariableNotFoundError",
-    ),
+    ("InvalidFilterError", "ModifyScopeVariableError", "ScopeVariableNotFoundError"),
     # Modules and JAX transformations.
     (
-        _OURS + "JitPytreeError",
-        _FLAX + "JaxTransformError",
-        _FLAX + "TransformTargetError",
-        _FLAX + "TransformedMethodReturnValueError",
+        "JitPytreeError",
+        "JaxTransformError",
+        "TransformTargetError",
+        "TransformedMethodReturnValueError",
     ),
-    (_OURS + "JitPytreeError", _FLAX + "TraceContextError"),
+    ("JitPytreeError", "TraceContextError"),
     (
-        _FLAX + "InvalidCheckpointError",
-        _FLAX + "MPACheckpointingRequiredError",
-        _FLAX + "MPARestoreDataCorruptedError",
-        _FLAX + "MPARestoreTargetRequiredError",
+        "InvalidCheckpointError",
+        "MPACheckpointingRequiredError",
+        "MPARestoreDataCorruptedError",
+        "MPARestoreTargetRequiredError",
     ),
-    (_FLAX + "AlreadyExistsError", _FLAX + "InvalidCheckpointError"),
-    (_FLAX + "CursorFindError", _FLAX + "TraverseTreeError"),
-    (_FLAX + "ImmutableVariableError", _FLAX + "TraceContextError"),
+    ("AlreadyExistsError", "InvalidCheckpointError"),
+    ("CursorFindError", "TraverseTreeError"),
+    ("ImmutableVariableError", "TraceContextError"),
 )
-"""Groups of errors that readers confuse or meet together; each links to the others."""
+"""Groups of errors that readers confuse or meet together; each links to the others.
+Each is named by its class, whose full name :data:`AREAS` gives."""
 
 NOTES: dict[str, tuple[str, str]] = {
     _OURS + "JitPytreeError": (
@@ -158,15 +151,12 @@ def area_rank(area: str) -> tuple[int, str]:
 
 
 def _related_map() -> dict[str, tuple[str, ...]]:
+    full = {qualname.rpartition(".")[2]: qualname for qualname in AREAS}
     related: dict[str, set[str]] = defaultdict(set)
     for group in _RELATED:
         for name in group:
             related[name].update(other for other in group if other != name)
-    return {name: tuple(sorted(others, key=_short)) for name, others in related.items()}
-
-
-def _short(qualname: str) -> str:
-    return qualname.rpartition(".")[2]
+    return {full[name]: tuple(full[o] for o in sorted(others)) for name, others in related.items()}
 
 
 RELATED: dict[str, tuple[str, ...]] = _related_map()

@@ -1,12 +1,10 @@
 """Links from the library frames of a published traceback to their source.
 
-A published frame names its file inside its import root (``flax/linen/linear.py``,
-see :mod:`flax_errors_ext.model.runs.tracebacks`), and the first part of that path is
-the package. Where the package's repository is known (:data:`DEFAULT_SOURCE_LINKS`,
-extended or overridden by ``flax_errors_source_links``), the frame's
-``File "...", line N`` links to that line at the tag of the version that ran.
-Every other frame (the reader's ``<doctest ...>``, this package's, a package whose
-repository is unknown, or a version that names no release) gets no link.
+A published frame names its file inside its import root (``flax/linen/linear.py``),
+whose first part is the package. Where the package's repository is known
+(:data:`DEFAULT_SOURCE_LINKS`, or ``flax_errors_source_links``), the frame's
+``File "...", line N`` links to that line at the tag of the version that ran; any
+other frame gets no link.
 """
 
 from __future__ import annotations
@@ -92,12 +90,7 @@ class SourceLinks:
         return cls(tuple(templates.items()), tuple(versions.items()))
 
     def url(self, path: str, line: int) -> str:
-        """The URL of ``line`` of a file shown as ``path``, or "" where none is known.
-
-        Args:
-            path: The file as a published frame names it, inside its import root.
-            line: The line number.
-        """
+        """The URL of ``line`` of a file a published frame names ``path``, or "" if unknown."""
         parts = re.split(r"[/\\]", path)
         template = dict(self.templates).get(parts[0])
         if template is None or len(parts) < 2 or any(p in ("", ".", "..") for p in parts):
@@ -108,12 +101,7 @@ class SourceLinks:
         return template.format(version=version, path=quote("/".join(parts)), line=line)
 
     def find(self, text: str) -> list[SourceLink]:
-        """The ``File "...", line N`` part of each frame in ``text`` that has a URL.
-
-        Args:
-            text: A published traceback (see
-                :func:`~flax_errors_ext.model.runs.tracebacks.publishable`).
-        """
+        """The ``File "...", line N`` part of each frame of a published traceback with a URL."""
         found = []
         for offset, frame in frame_lines(text):
             url = self.url(frame["file"], int(frame["line"]))

@@ -1,15 +1,11 @@
 """Where Flax's, JAX's and Python's API names are documented: their sites' inventories.
 
-Each site of :data:`SITES` has its Sphinx inventory (``objects.inv``) shipped in
-``flax_errors_ext/inventory/`` (its README says where each came from, and
-``python -m tools.inventories`` makes them again), read the way
-``intersphinx_mapping`` names a site: the URL its targets are relative to, and a
-local file, never fetched. A reference in a catalogue entry that this site does
-not resolve itself (``:meth:`Module.apply() <flax.linen.Module.apply>```) links
-to the page the inventory gives; a name no inventory has stays plain code.
-
-Pure: the Sphinx layer reads the files (``sphinx.util.inventory``) and hands their
-Python objects to :meth:`Inventory.from_sites`.
+Each site of :data:`SITES` has its ``objects.inv`` shipped in
+``flax_errors_ext/inventory/`` (``python -m tools.inventories`` makes them again),
+never fetched. A reference in an entry that this site does not resolve itself
+(``:meth:`Module.apply() <flax.linen.Module.apply>```) links to the page an
+inventory gives; a name no inventory has stays plain code. The Sphinx layer reads
+the files and hands their objects to :meth:`Inventory.from_sites`.
 """
 
 from __future__ import annotations
@@ -79,7 +75,6 @@ class Target:
     site: str
     """The site's name (``Flax Linen``, ``JAX``)."""
     url: str
-    """Where the name is documented."""
 
     @property
     def project(self) -> str:
@@ -92,11 +87,9 @@ class Target:
 
 @dataclasses.dataclass(frozen=True)
 class Inventory:
-    """The documented names, the modules' shorthands, and the projects' names."""
+    """The documented names."""
 
     targets: tuple[Target, ...]
-    aliases: tuple[tuple[str, str], ...] = tuple(sorted(ALIASES.items()))
-    projects: tuple[tuple[str, str], ...] = tuple(sorted(PROJECTS.items()))
 
     @classmethod
     def from_sites(cls, sites: Iterable[tuple[Site, Iterable[tuple[str, str, str]]]]) -> Inventory:
@@ -132,20 +125,11 @@ class Inventory:
     def find(self, reference: str, project: str = "") -> Target | None:
         """The target that a reference names, or None where that is not certain.
 
-        Args:
-            reference: The reference's target as a role gives it: a full name
-                (``flax.linen.Module.apply``), one that starts with a module's
-                shorthand (``nn.compact``), or the end of a name: one name
-                (``jit``) or a class and its member (``Module.apply``). A dotted
-                reference that starts in lower case names a module (``numpy.sin``
-                is NumPy's, not ``jax.numpy.sin``) and must be whole.
-            project: The top-level package of the docstring the reference is in: of
-                several names that end in a short reference, the one of that package
-                is meant (``jit`` in JAX's docstring is ``jax.jit``).
-
-        Returns:
-            The name's target; for the end of a name, the only name that ends so
-            (in the project, where several do); otherwise None.
+        ``reference`` is a full name (``flax.linen.Module.apply``), one that starts
+        with a module's shorthand (``nn.compact``), or the end of a name (``jit``,
+        ``Module.apply``): the only name that ends so, in ``project`` (the
+        docstring's top-level package) where several do. A dotted reference that
+        starts in lower case names a module (``numpy.sin``) and must be whole.
         """
         name, full = self._names(reference)
         if not name:
@@ -177,9 +161,9 @@ class Inventory:
         """The reference as a name, and that name with a module's shorthand spelled out."""
         name = reference.strip().lstrip("~.").removesuffix("()")
         head, dot, rest = name.partition(".")
-        return name, dict(self.aliases).get(head, head) + dot + rest
+        return name, ALIASES.get(head, head) + dot + rest
 
     def project_name(self, qualname: str) -> str:
         """How prose names the project a dotted name belongs to: ``Flax`` for ``flax.errors``."""
         package = qualname.partition(".")[0]
-        return dict(self.projects).get(package, package)
+        return PROJECTS.get(package, package)

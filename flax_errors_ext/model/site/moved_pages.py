@@ -1,12 +1,10 @@
 """Pages that errors of other releases link to and that this site keeps elsewhere.
 
-Flax 0.4 and 0.5 printed ``.../en/latest/flax.errors.html#flax.errors.<Name>``;
-later releases print ``.../en/latest/api_reference/flax.errors.html#...``; JAX
-0.12 prints ``.../en/latest/101/errors.html#...`` where 0.10 printed
-``errors.html``. The recorded history and the runs of other stacks hold the text
-each release raised, URL included, so which page paths readers may arrive at is
-read from them, never listed by hand: each one gets a page on this site that
-forwards to the module's page, anchor kept.
+Releases print different URLs for the same error (Flax 0.4's ``flax.errors.html``,
+later ``api_reference/flax.errors.html``; JAX 0.12's ``101/errors.html``). Which
+page paths readers may arrive at is read from what each release raised (the
+recorded history, the runs of other stacks), never listed by hand: each gets a
+page that forwards to the module's page, anchor kept.
 """
 
 from __future__ import annotations

@@ -37,17 +37,17 @@ BADGES: dict[str, Badge] = {
     "passed": Badge(
         "verified", "success", "every example ran and printed exactly what is documented"
     ),
+    "unreachable": Badge(
+        "unreachable", "info", "this Flax cannot raise it; the evidence is checked instead"
+    ),
     "failed": Badge(
         "drifted", "danger", "an example no longer does what is documented; see the entry"
     ),
     "malformed": Badge("malformed", "danger", "the entry's docstring breaks the format"),
-    "unreachable": Badge(
-        "unreachable", "info", "this Flax cannot raise it; the evidence is checked instead"
-    ),
     "undocumented": Badge("undocumented", "warning", "no examples yet"),
     "not-run": Badge("not run", "secondary", "examples were not executed in this build"),
 }
-BADGE_ORDER = ("passed", "unreachable", "failed", "malformed", "undocumented", "not-run")
+"""Each status's badge, most reassuring first: the order the landing page counts them in."""
 
 
 def badge(status: str) -> Badge:
@@ -92,9 +92,9 @@ def first_screen(examples: Sequence[Example]) -> tuple[int, ...]:
     Every other example goes in the tabs below.
     """
     kinds = [example.kind for example in examples]
-    bad = kinds.index(ExampleKind.BAD) if ExampleKind.BAD in kinds else None
-    good = kinds.index(ExampleKind.GOOD) if ExampleKind.GOOD in kinds else None
-    return tuple(index for index in (bad, good) if index is not None)
+    return tuple(
+        kinds.index(kind) for kind in (ExampleKind.BAD, ExampleKind.GOOD) if kind in kinds
+    )
 
 
 def evidence(examples: Sequence[Example]) -> int | None:
@@ -152,14 +152,14 @@ class Figures:
 
     @property
     def executed(self) -> bool:
-        """Whether any example ran in this build or a cached one that still applies."""
+        """Whether any example ran, in this build or a cached one that still applies."""
         return bool(self.device)
 
 
 def figures(records: Sequence[EntryRecord]) -> Figures:
     """Count the entries by status and say where they were checked."""
     counts = Counter(r.status.value for r in records)
-    order = [s for s in BADGE_ORDER if counts[s]] + sorted(set(counts) - set(BADGE_ORDER))
+    order = [s for s in BADGES if counts[s]] + sorted(set(counts) - set(BADGES))
     devices = [r.device for r in records if r.status != "not-run" and r.device is not None]
     versions = next((r.versions for r in records if r.versions), ())
     return Figures(
