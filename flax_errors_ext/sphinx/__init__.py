@@ -56,7 +56,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     for needed in NEEDED_EXTENSIONS:
         app.setup_extension(needed)
     compat.setup_compat(app)
-    extras.setup_events(app)
+    for event in extras.EVENTS:
+        app.add_event(event)
     for name, default, _ in CatalogueConfig.options():
         # Any type: CatalogueConfig validates every value, with a clearer message.
         app.add_config_value(
@@ -68,7 +69,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     for node in state.NODES:
         app.add_node(node)
     app.add_env_collector(state.CatalogueCollector)
-    app.add_env_collector(state.LiveDocsCollector)
     app.add_css_file("flax_errors.css")
     app.add_js_file("flax_errors_wrap.js", defer="defer")
     app.add_js_file("flax_errors_anchor.js", defer="defer")

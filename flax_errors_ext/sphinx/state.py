@@ -1,9 +1,8 @@
 """What the environment keeps of each document, between builds and from ``-j`` readers.
 
-The nodes carry a directive's records to the collectors; the collectors file each
-document's entry records and note the documents that show figures of the whole
-catalogue, and merge both back from parallel readers. What the whole build shares
-is its context (:mod:`flax_errors_ext.sphinx.context`).
+The nodes carry a directive's records to the collector, which files each
+document's entry records, notes the documents that show figures of the whole
+catalogue, and merges both back from parallel readers.
 """
 
 from __future__ import annotations
@@ -60,12 +59,20 @@ def read_now(env: BuildEnvironment) -> set[str]:
 
 
 class CatalogueCollector(EnvironmentCollector):
-    """Keeps each document's entry records, the files its runs loaded, the folders it read."""
+    """Keeps each document's entry records, the files its runs loaded, the folders it read.
+
+    And which documents show figures of the whole catalogue (an index or figures).
+    """
 
     @staticmethod
     def records(env: BuildEnvironment) -> dict[str, list[EntryRecord]]:
-        """Records by docname, created on first use."""
+        """Records by docname."""
         return kept(env, "records", dict)
+
+    @staticmethod
+    def live_docs(env: BuildEnvironment) -> set[str]:
+        """The docnames holding an index or figures."""
+        return kept(env, "live_docs", set)
 
     @staticmethod
     def loaded(env: BuildEnvironment) -> dict[str, frozenset[LoadedFile]]:
@@ -89,15 +96,16 @@ class CatalogueCollector(EnvironmentCollector):
         return {r.qualname: (doc, r) for doc, found in cls.records(env).items() for r in found}
 
     def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-        """Forget a document's records before it is read again."""
+        """Forget a document before it is read again."""
         self.records(env).pop(docname, None)
         self.loaded(env).pop(docname, None)
         self.folders(env).pop(docname, None)
+        self.live_docs(env).discard(docname)
 
     def merge_other(
         self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
     ) -> None:
-        """Take the records of documents a parallel reader read."""
+        """Take what a parallel reader found."""
         theirs, their_files = self.records(other), self.loaded(other)
         for docname in docnames:
             if docname in theirs:
@@ -107,9 +115,10 @@ class CatalogueCollector(EnvironmentCollector):
                 self.loaded(env)[docname] = their_files[docname]
             if docname in self.folders(other):
                 self.folders(env)[docname] = self.folders(other)[docname]
+        self.live_docs(env).update(self.live_docs(other) & set(docnames))
 
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
-        """File the records the directive left in the doctree, and drop the nodes."""
+        """File the records the directive left (dropping their nodes); note figures."""
         found = []
         lists: list[tuple[LoadedFile, ...]] = []
         for node in list(doctree.findall(error_record)):
@@ -120,6 +129,8 @@ class CatalogueCollector(EnvironmentCollector):
             self.records(app.env)[app.env.docname] = found
             self.loaded(app.env)[app.env.docname] = joined_files(lists)
             read_now(app.env).add(app.env.docname)
+        if any(doctree.findall(catalogue_index)) or any(doctree.findall(catalogue_figures)):
+            self.live_docs(app.env).add(app.env.docname)
 
 
 _Joined = tuple[tuple[tuple["LoadedFile", ...], ...], frozenset["LoadedFile"]]
@@ -145,27 +156,3 @@ def joined_files(lists: Sequence[tuple[LoadedFile, ...]]) -> frozenset[LoadedFil
         known = (tuple(lists), frozenset().union(*lists))
         _joined_lists[key] = known
     return known[1]
-
-
-class LiveDocsCollector(EnvironmentCollector):
-    """Remembers which documents show figures of the whole catalogue."""
-
-    @staticmethod
-    def live_docs(env: BuildEnvironment) -> set[str]:
-        """The docnames holding an index or figures, created on first use."""
-        return kept(env, "live_docs", set)
-
-    def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-        """Forget a document before it is read again."""
-        self.live_docs(env).discard(docname)
-
-    def merge_other(
-        self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
-    ) -> None:
-        """Take what a parallel reader found."""
-        self.live_docs(env).update(self.live_docs(other) & set(docnames))
-
-    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
-        """Note the document if it holds an index or figures."""
-        if any(doctree.findall(catalogue_index)) or any(doctree.findall(catalogue_figures)):
-            self.live_docs(app.env).add(app.env.docname)

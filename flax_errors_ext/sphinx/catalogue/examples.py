@@ -1,25 +1,18 @@
 """An entry's examples: code, the real output, and the verdict.
 
-The first bad example and the first good one are shown one after the other, open,
-under "What raises it" and "The fix" (see :func:`~flax_errors_ext.model.site.texts.first_screen`);
-every other example (more bad and good ones, the evidence that an error cannot be
-raised, the library's own examples) is a sphinx-design tab below them.
-
-Each example's code block is the example as a doctest session whose output is
-what actually ran, with tracebacks trimmed to the reader's own frames
-(:mod:`flax_errors_ext.model.runs.tracebacks`); the full traceback is one click away
-in a dropdown. Both name library files inside their import root
-(``flax/linen/module.py``), never by a folder of the build machine, and leave
-out the doctest runner's frame; in the full traceback, a frame of a package whose
-repository is known links to its line at the tag of the version that ran
-(:mod:`flax_errors_ext.model.site.frame_links`). Everything shown of a run is a
-literal block, so error text never turns into markup.
+The first bad and the first good example are shown open, under "What raises it"
+and "The fix" (see :func:`~flax_errors_ext.model.site.texts.first_screen`); every
+other example is a sphinx-design tab below them. Each example's code block is a
+doctest session whose output is what actually ran, tracebacks trimmed to the
+reader's own frames, the full traceback one click away (its library frames linked
+to their source). Everything shown of a run is a literal block, so error text
+never turns into markup.
 """
 
 from __future__ import annotations
 
+import functools
 import re
-from collections import Counter
 from typing import TYPE_CHECKING, NamedTuple
 
 from docutils import nodes
@@ -68,16 +61,9 @@ def entry_examples(
     """The first bad and the first good example, open, and the others as tabs.
 
     Where the error cannot be raised, the good example is open and the evidence
-    folded into a "How we know" dropdown.
-
-    Args:
-        results: The entry's examples with their verdicts, in docstring order.
-        parse_rest: Parses an example's description (reST) at its file lines.
-        captions_shown: Whether the captions of the first good example and of the
-            evidence are already shown under the headline (the fix line); their
-            boxes then leave that paragraph out.
-        links: Where the library frames of full tracebacks link to (see
-            :func:`source_links`); None links none.
+    folded into a "How we know" dropdown. ``captions_shown``: the captions of the
+    first good example and of the evidence are already under the headline, so
+    their boxes leave that paragraph out.
     """
     roots = import_roots()
     # The first screen is for the examples that hold for this build's versions; the
@@ -109,12 +95,10 @@ def entry_examples(
 
 
 class EntryExamples(NamedTuple):
-    """An entry's examples as its page places them."""
+    """An entry's examples: the first bad and good, open; the others, tabs after the prose."""
 
     first: list[nodes.Node]
-    """The first bad and good example, open (side by side where the page is wide)."""
     others: list[nodes.Node]
-    """The other examples, as tabs, shown after the explanation."""
 
 
 def _paired(shown: list[nodes.Node]) -> list[nodes.Node]:
@@ -160,17 +144,13 @@ def _tabs(
     links: SourceLinks | None,
 ) -> nodes.Node:
     """The examples at the indices ``rest`` as tabs, numbered within their kind."""
-    totals = Counter(result.example.kind for result in results)
-    numbers: list[int] = []
-    seen: Counter[ExampleKind] = Counter()
-    for result in results:
-        seen[result.example.kind] += 1
-        numbers.append(seen[result.example.kind])
+    kinds = [result.example.kind for result in results]
     tab_set = create_component("tab-set", classes=["sd-tab-set", "flax-errors-examples"])
     for index in rest:
         result = results[index]
         kind = result.example.kind
-        label = kind.heading + (f" {numbers[index]}" if totals[kind] > 1 else "")
+        number = kinds[: index + 1].count(kind)
+        label = kind.heading + (f" {number}" if kinds.count(kind) > 1 else "")
         if result.example.holds_for:
             label += f" ({describe(result.example.holds_for)})"
         tab_set += _tab(
@@ -211,7 +191,8 @@ def _example(
         first += skipped
     if example.holds_for:
         box += _holds_for_line(result)
-    box += parse_rest(description, example.location.path, _from(first))
+    # The description's lines follow one another in its file.
+    box += parse_rest(description, example.location.path, range(first, first + 100_000))
     box += nodes.literal_block(
         "", transcript(result, roots=roots), language="pycon", classes=["flax-errors-transcript"]
     )
@@ -253,16 +234,10 @@ def _verdict(result: ExampleResult, roots: Sequence[str]) -> nodes.Node:
     return nodes.paragraph("", "", nodes.Text(text), classes=["flax-errors-verdict"])
 
 
-def transcript(
-    result: ExampleResult, *, trim: bool = True, roots: Sequence[str] | None = None
-) -> str:
-    """The example as a doctest session, with what actually ran as its output.
+def transcript(result: ExampleResult, *, roots: Sequence[str] | None = None) -> str:
+    """The example as a doctest session, what ran as its output, library frames dropped.
 
-    Args:
-        result: The example and its runs.
-        trim: Drop library frames from tracebacks (see :func:`trim_traceback`).
-        roots: Folders the files of frames are shown relative to; by default
-            :func:`~flax_errors_ext.model.runs.tracebacks.import_roots`.
+    Frames' files are shown relative to ``roots`` (by default, the import roots).
     """
     roots = import_roots() if roots is None else roots
     internal = _internal(roots)
@@ -276,20 +251,14 @@ def transcript(
         run = next(runs, None)
         if run is not None:
             output = _ANSI.sub("", run.transcript)
-            parts.append(publishable(trim_traceback(output, internal) if trim else output, roots))
+            parts.append(publishable(trim_traceback(output, internal), roots))
         else:  # never ran: show what is documented
             parts.append(statement.want)
     return "".join(parts).rstrip("\n")
 
 
 def full_tracebacks(result: ExampleResult, *, roots: Sequence[str] | None = None) -> list[str]:
-    """The tracebacks of the example's runs, where trimming hid frames; all but the runner's.
-
-    Args:
-        result: The example and its runs.
-        roots: Folders the files of frames are shown relative to; by default
-            :func:`~flax_errors_ext.model.runs.tracebacks.import_roots`.
-    """
+    """The tracebacks of the example's runs, where trimming hid frames; all but the runner's."""
     roots = import_roots() if roots is None else roots
     internal = _internal(roots)
     found = []
@@ -310,12 +279,7 @@ def _internal(roots: Sequence[str]) -> Callable[[str], bool]:
     The catalogued module and its helpers count too: the reader's own code is in
     the ``<doctest ...>`` frames.
     """
-    libraries = (*library_dirs(), *roots)
-
-    def internal(path: str) -> bool:
-        return is_internal(path, libraries)
-
-    return internal
+    return functools.partial(is_internal, libraries=(*library_dirs(), *roots))
 
 
 def dropdown(
@@ -339,8 +303,3 @@ def dropdown(
     container += nodes.rubric(title, title)
     container.extend(children)
     return container
-
-
-def _from(first_line: int) -> range:
-    """Consecutive file lines from ``first_line`` on, for text without gaps."""
-    return range(first_line, first_line + 100_000)

@@ -27,7 +27,6 @@ from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.extras import index_extras
 from flax_errors_ext.sphinx.state import (
     CatalogueCollector,
-    LiveDocsCollector,
     catalogue_figures,
     catalogue_index,
     read_now,
@@ -70,7 +69,7 @@ class FiguresDirective(SphinxDirective):
 
 def rewrite_live_docs(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """The pages whose figures of the whole catalogue must be written again."""
-    live = LiveDocsCollector.live_docs(env)
+    live = CatalogueCollector.live_docs(env)
     if read_now(env):
         # Entries were read again, so any page's "See also" may gain or lose a target.
         live = live | set(CatalogueCollector.records(env))
