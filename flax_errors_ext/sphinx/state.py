@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 
 T = TypeVar("T")
+_PER_DOC = ("records", "loaded", "folders")
+"""What the collector keeps of each document, by docname."""
 
 
 class error_record(nodes.General, nodes.Element):
@@ -83,10 +85,9 @@ class CatalogueCollector(EnvironmentCollector):
     def folders(env: BuildEnvironment) -> dict[str, dict[str, int]]:
         """By docname, the folders its entries are read from, each with its ``st_mtime_ns``.
 
-        A group of message entries is a folder of catalogue files: a file added to it
-        or removed from it adds or drops an entry. Sphinx cannot be told of it, since
-        it takes a folder noted as a dependency for a missing file and reads the page
-        again in every build; ``env-get-outdated`` compares these instead.
+        A file added to a group of message entries' folder adds an entry. Sphinx takes
+        a folder noted as a dependency for a missing file, and reads the page again in
+        every build: ``env-get-outdated`` compares these instead.
         """
         return kept(env, "folders", dict)
 
@@ -97,24 +98,20 @@ class CatalogueCollector(EnvironmentCollector):
 
     def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
         """Forget a document before it is read again."""
-        self.records(env).pop(docname, None)
-        self.loaded(env).pop(docname, None)
-        self.folders(env).pop(docname, None)
+        for name in _PER_DOC:
+            kept(env, name, dict[str, object]).pop(docname, None)
         self.live_docs(env).discard(docname)
 
     def merge_other(
         self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
     ) -> None:
         """Take what a parallel reader found."""
-        theirs, their_files = self.records(other), self.loaded(other)
-        for docname in docnames:
-            if docname in theirs:
-                self.records(env)[docname] = theirs[docname]
-                read_now(env).add(docname)
-            if docname in their_files:
-                self.loaded(env)[docname] = their_files[docname]
-            if docname in self.folders(other):
-                self.folders(env)[docname] = self.folders(other)[docname]
+        for name in _PER_DOC:
+            theirs = kept(other, name, dict[str, object])
+            kept(env, name, dict[str, object]).update(
+                (d, theirs[d]) for d in docnames if d in theirs
+            )
+        read_now(env).update(set(docnames) & set(self.records(other)))
         self.live_docs(env).update(self.live_docs(other) & set(docnames))
 
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
@@ -142,11 +139,10 @@ _JOINED_KEPT = 64
 def joined_files(lists: Sequence[tuple[LoadedFile, ...]]) -> frozenset[LoadedFile]:
     """The files of ``lists`` as one set, the same set for every page that got the same lists.
 
-    The runs of a build mostly share one list of a thousand files or more (see
-    :func:`~flax_errors_ext.model.runs.outcomes.unpack_loaded`): joined once, it
-    is hashed once rather than per page, and the pickled environment holds it once.
-    The lists are kept beside their identities, so that a new list at a reused
-    address is never taken for an old one.
+    The runs of a build mostly share one list of a thousand files or more: joined
+    once, it is hashed once rather than per page, and pickled once. The lists are
+    kept beside their identities, so that a new list at a reused address is never
+    taken for an old one.
     """
     key = tuple(id(files) for files in lists)
     known = _joined_lists.get(key)

@@ -65,7 +65,7 @@ def entry_examples(
     first good example and of the evidence are already under the headline, so
     their boxes leave that paragraph out.
     """
-    roots = import_roots()
+    example = functools.partial(_example, parse_rest=parse_rest, roots=import_roots(), links=links)
     # The first screen is for the examples that hold for this build's versions; the
     # others (their ``:holds for:`` names other versions) wait in the tabs.
     held = [i for i, result in enumerate(results) if result.verdict is not Verdict.OTHER_VERSIONS]
@@ -81,16 +81,21 @@ def entry_examples(
         result = results[index]
         kind = result.example.kind
         heading = _FIRST_SCREEN[kind] if fixes and kind in _FIRST_SCREEN else kind.heading
-        skip = captions_shown and kind is ExampleKind.GOOD
-        found.append(
-            _shown(heading, _example(result, parse_rest, roots, links, skip_caption=skip), result)
-        )
+        box = nodes.container(classes=["flax-errors-shown", kind.value])
+        box += nodes.rubric(heading, heading, classes=["flax-errors-heading", *_failed(result)])
+        box += example(result, skip_caption=captions_shown and kind is ExampleKind.GOOD)
+        found.append(box)
     found = _paired(found)
     if folded is not None:
-        box = _example(results[folded], parse_rest, roots, links, skip_caption=captions_shown)
-        found.append(_evidence(results[folded], box))
+        result = results[folded]
+        title = "How we know it cannot be raised" + (
+            f": the evidence {result.verdict}" if result.verdict.failed else ""
+        )
+        folded_box = example(result, skip_caption=captions_shown)
+        classes = ["flax-errors-evidence", *_failed(result)]
+        found.append(dropdown(title, folded_box, classes=classes))
     rest = [i for i in range(len(results)) if i not in shown and i != folded]
-    others = [_tabs(results, rest, parse_rest, roots, links)] if rest else []
+    others = [_tabs(results, rest, example)] if rest else []
     return EntryExamples(found, others)
 
 
@@ -118,30 +123,15 @@ _FIRST_SCREEN = {ExampleKind.BAD: "What raises it", ExampleKind.GOOD: "The fix"}
 """The headings of the first bad and good example, where the error can be raised."""
 
 
-def _shown(heading: str, children: list[nodes.Node], result: ExampleResult) -> nodes.Node:
-    """An example shown open, under a small heading (red when the example failed)."""
-    classes = ["flax-errors-heading"] + (["flax-errors-failed"] if result.verdict.failed else [])
-    box = nodes.container(classes=["flax-errors-shown", result.example.kind.value])
-    box += nodes.rubric(heading, heading, classes=classes)
-    box.extend(children)
-    return box
-
-
-def _evidence(result: ExampleResult, box: list[nodes.Node]) -> nodes.Node:
-    """The evidence that the error cannot be raised, folded in a dropdown."""
-    title = "How we know it cannot be raised" + (
-        f": the evidence {result.verdict}" if result.verdict.failed else ""
-    )
-    classes = ["flax-errors-evidence"] + (["flax-errors-failed"] if result.verdict.failed else [])
-    return dropdown(title, box, classes=classes)
+def _failed(result: ExampleResult) -> list[str]:
+    """The class that marks a failed example's heading red."""
+    return ["flax-errors-failed"] if result.verdict.failed else []
 
 
 def _tabs(
     results: Sequence[ExampleResult],
     rest: Sequence[int],
-    parse_rest: ParseRest,
-    roots: Sequence[str],
-    links: SourceLinks | None,
+    example: Callable[[ExampleResult], list[nodes.Node]],
 ) -> nodes.Node:
     """The examples at the indices ``rest`` as tabs, numbered within their kind."""
     kinds = [result.example.kind for result in results]
@@ -153,28 +143,21 @@ def _tabs(
         label = kind.heading + (f" {number}" if kinds.count(kind) > 1 else "")
         if result.example.holds_for:
             label += f" ({describe(result.example.holds_for)})"
-        tab_set += _tab(
-            label, _example(result, parse_rest, roots, links), failed=result.verdict.failed
-        )
+        item = create_component("tab-item", classes=["sd-tab-item"], selected=False)
+        item += nodes.rubric(label, label, classes=["sd-tab-label", *_failed(result)])
+        content = create_component("tab-content", classes=["sd-tab-content"])
+        content.extend(example(result))
+        item += content
+        tab_set += item
     return tab_set
-
-
-def _tab(label: str, children: list[nodes.Node], *, failed: bool) -> nodes.Node:
-    item = create_component("tab-item", classes=["sd-tab-item"], selected=False)
-    classes = ["sd-tab-label"] + (["flax-errors-failed"] if failed else [])
-    item += nodes.rubric(label, label, classes=classes)
-    content = create_component("tab-content", classes=["sd-tab-content"])
-    content.extend(children)
-    item += content
-    return item
 
 
 def _example(
     result: ExampleResult,
+    *,
     parse_rest: ParseRest,
     roots: Sequence[str],
     links: SourceLinks | None,
-    *,
     skip_caption: bool = False,
 ) -> list[nodes.Node]:
     """The example's box; ``skip_caption`` leaves out its description's first paragraph."""
@@ -190,7 +173,8 @@ def _example(
         description = "\n".join(description.split("\n")[skipped:])
         first += skipped
     if example.holds_for:
-        box += _holds_for_line(result)
+        text = f"Holds for {describe(example.holds_for)}."
+        box += nodes.paragraph("", "", nodes.Text(text), classes=["flax-errors-holds-for"])
     # The description's lines follow one another in its file.
     box += parse_rest(description, example.location.path, range(first, first + 100_000))
     box += nodes.literal_block(
@@ -211,12 +195,6 @@ def _example(
     if result.verdict.failed and result.diff:
         box += nodes.literal_block("", strip_roots(result.diff, roots), language="diff")
     return [box]
-
-
-def _holds_for_line(result: ExampleResult) -> nodes.Node:
-    """``Holds for flax < 0.12.9.``: the versions the example is true of."""
-    text = f"Holds for {describe(result.example.holds_for)}."
-    return nodes.paragraph("", "", nodes.Text(text), classes=["flax-errors-holds-for"])
 
 
 def _verdict(result: ExampleResult, roots: Sequence[str]) -> nodes.Node:
