@@ -135,7 +135,7 @@ def hold(app: Sphinx, context: BuildContext) -> None:
 
 def settle(app: Sphinx) -> tuple[BuildContext, BuildContext | None]:
     """Move the held context onto the environment; also the one the last build pickled."""
-    context = app_context(app)
+    context: BuildContext = getattr(app, _ATTRIBUTE)
     last = getattr(app.env, _ATTRIBUTE, None)
     delattr(app, _ATTRIBUTE)
     setattr(app.env, _ATTRIBUTE, context)
@@ -148,9 +148,3 @@ def build_context(env: BuildEnvironment) -> BuildContext:
     if not isinstance(found, BuildContext):
         raise LookupError("flax-errors: the environment has no build context yet")
     return found
-
-
-def app_context(app: Sphinx) -> BuildContext:
-    """This build's context, held by the application or, once settled, the environment."""
-    held = getattr(app, _ATTRIBUTE, None)
-    return held if isinstance(held, BuildContext) else build_context(app.env)

@@ -26,7 +26,7 @@ from flax_errors_ext.model.site.inventory import SITES
 from flax_errors_ext.model.site.moved_pages import unforwarded
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue import entry_parts as parts
-from flax_errors_ext.sphinx.catalogue.examples import EntryExamples, entry_examples
+from flax_errors_ext.sphinx.catalogue.examples import entry_examples
 from flax_errors_ext.sphinx.catalogue.foreign import foreign_passage
 from flax_errors_ext.sphinx.catalogue.per_build import module_run
 from flax_errors_ext.sphinx.catalogue.signatures import readable_constructor
@@ -108,7 +108,10 @@ class EntryRenderer(SphinxDirective):
         )
         self._warn_unforwarded(outcome, state)
         section = nodes.section(ids=[outcome.entry.site.anchor], classes=["flax-errors-entry"])
-        examples = self._entry_examples(page)
+        links = source_links(page.source_links, record.version_map)
+        examples = entry_examples(
+            outcome.results, self._rest, captions_shown=bool(page.leads), links=links
+        )
         for part in (
             parts.title,  # the error's name
             parts.headline,  # what went wrong, in one line
@@ -120,7 +123,7 @@ class EntryRenderer(SphinxDirective):
             self._explanation,  # "What it means"
             lambda _: examples.others,  # the other examples, as tabs
             parts.extras,  # what the loaded extras add (its releases, other stacks' runs)
-            self._signature_part,  # the constructor's signature
+            self._signature,  # the constructor's signature
             parts.see_also,  # related errors
             parts.record,  # what errors.json and the index are made from
         ):
@@ -142,13 +145,6 @@ class EntryRenderer(SphinxDirective):
             location=(self.env.docname, self.lineno),
         )
 
-    def _entry_examples(self, page: parts.EntryPage) -> EntryExamples:
-        results = page.outcome.results
-        if not results:
-            return EntryExamples([], [])
-        links = source_links(page.source_links, page.record.version_map)
-        return entry_examples(results, self._rest, captions_shown=bool(page.leads), links=links)
-
     def _explanation(self, page: parts.EntryPage) -> list[nodes.Node]:
         """The heading "What it means" and the prose; another project's shown as it can be."""
         prose = page.entry.details
@@ -162,10 +158,6 @@ class EntryRenderer(SphinxDirective):
             else:
                 shown += self._rest(passage.text, passage.path, passage.lines)
         return shown
-
-    def _signature_part(self, page: parts.EntryPage) -> list[nodes.Node]:
-        # A message entry names no class: there is no constructor to show.
-        return [] if page.entry.message else self._signature(page.entry.qualname)
 
     def _warn_unforwarded(self, outcome: EntryOutcome, state: BuildContext) -> None:
         """Warn of a printed link to this error on a page this site neither has nor forwards."""
@@ -223,7 +215,7 @@ class EntryRenderer(SphinxDirective):
         LOGGER.info(f"{passage.path}:{passage.lines[0]}: docstring shown verbatim (invalid reST)")
         return [nodes.literal_block(passage.text, passage.text, classes=["flax-errors-verbatim"])]
 
-    def _signature(self, qualname: str) -> list[nodes.Node]:
+    def _signature(self, page: parts.EntryPage) -> list[nodes.Node]:
         """The constructor's signature, as autodoc renders it; nothing where it cannot.
 
         A C constructor without a qualified name is read through a Python one
@@ -231,6 +223,9 @@ class EntryRenderer(SphinxDirective):
         autodoc handler fail all the same, the signature is left out, said in the
         verbose log, and the build goes on.
         """
+        if page.entry.message:
+            return []  # a message entry names no class: no constructor to show
+        qualname = page.entry.qualname
         module, _, name = qualname.rpartition(".")
         cls = getattr(sys.modules.get(module), name, None)
         content = StringList(

@@ -25,7 +25,7 @@ from flax_errors_ext.sphinx.table import inline_text
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from flax_errors_ext.model.catalogue.records import ErrorEntry, FormatProblem
+    from flax_errors_ext.model.catalogue.records import ErrorEntry
     from flax_errors_ext.model.runs.entry_record import EntryRecord
     from flax_errors_ext.model.runs.outcomes import EntryOutcome
     from flax_errors_ext.sphinx.extras import EntryExtras
@@ -165,7 +165,10 @@ def extras(page: EntryPage) -> list[nodes.Node]:
 
 def problems(page: EntryPage) -> list[nodes.Node]:
     """A box for each thing wrong with the entry's docstring."""
-    return [_problem_box(problem, page.roots) for problem in page.entry.problems]
+    return [
+        nodes.warning("", nodes.literal_block("", strip_roots(str(problem), page.roots)))
+        for problem in page.entry.problems
+    ]
 
 
 def see_also(page: EntryPage) -> list[nodes.Node]:
@@ -176,9 +179,3 @@ def see_also(page: EntryPage) -> list[nodes.Node]:
 def record(page: EntryPage) -> list[nodes.Node]:
     """The invisible record that errors.json and the index are made from."""
     return [error_record(record=page.record, loaded=page.outcome.execution.loaded)]
-
-
-def _problem_box(problem: FormatProblem, roots: Sequence[str]) -> nodes.warning:
-    box = nodes.warning()
-    box += nodes.literal_block("", strip_roots(str(problem), roots))
-    return box
