@@ -110,8 +110,7 @@ def add_static_folder(app: Sphinx, folder: Path) -> None:
 def require_loaded_extras(app: Sphinx, config: CatalogueConfig) -> None:
     """Refuse a setting an extra reads where the project does not load that extra.
 
-    Raises:
-        ConfigError: naming the setting and the extension to add to ``extensions``.
+    The ConfigError names the setting and the extension to add to ``extensions``.
     """
     defaults = CatalogueConfig()
     for name, extension in EXTRA_SETTINGS.items():

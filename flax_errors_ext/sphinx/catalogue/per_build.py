@@ -52,8 +52,7 @@ def discover(
 def discovered(context: BuildContext, name: str) -> ErrorModule:
     """The module as this build discovered it (a module no setting lists: now).
 
-    Raises:
-        DiscoveryError: saying why it could not be read.
+    Raises DiscoveryError, saying why, where it cannot be read.
     """
     found = context.modules.get(name)
     if found is None:
@@ -114,8 +113,7 @@ def run_all(context: BuildContext, names: Iterable[str]) -> None:
 def module_run(context: BuildContext, name: str) -> ModuleRun:
     """The module's run in this build: run on first asking, then kept.
 
-    Raises:
-        DiscoveryError: if the module cannot be read (saying why).
+    Raises DiscoveryError, saying why, where it cannot be read.
     """
     if name not in context.module_runs:
         run_all(context, [name])

@@ -110,8 +110,16 @@ def _index(records: Records, link: Any) -> list[nodes.Node]:
         anchor = "area-" + nodes.make_id(area)
         add_jump(jump, area, anchor)
         result.append(nodes.rubric(area, area, ids=[anchor], classes=["flax-errors-area"]))
-        rows = sorted(by_area[area], key=lambda r: r.name)
-        result.append(_index_table(rows, link))
+        rows = [
+            [
+                [link(record.qualname, nodes.literal(record.name, record.name))],
+                inline_text(record.summary),
+                [status_badge(record.status)],
+            ]
+            for record in sorted(by_area[area], key=lambda r: r.name)
+        ]
+        header = ("Error", "What went wrong", "Status")
+        result.append(table(["flax-errors-index"], (32, 56, 12), header, rows))
     return result
 
 
@@ -120,20 +128,6 @@ def add_jump(jump: nodes.paragraph, title: str, anchor: str) -> None:
     if jump.children:
         jump += nodes.Text(" · ")
     jump += nodes.reference(title, title, refuri=f"#{anchor}", internal=True)
-
-
-def _index_table(rows: list[EntryRecord], link: Any) -> nodes.table:
-    cells = [
-        [
-            [link(record.qualname, nodes.literal(record.name, record.name))],
-            inline_text(record.summary),
-            [status_badge(record.status)],
-        ]
-        for record in rows
-    ]
-    return table(
-        ["flax-errors-index"], (32, 56, 12), ("Error", "What went wrong", "Status"), cells
-    )
 
 
 def _figures(records: list[EntryRecord]) -> nodes.Node:
