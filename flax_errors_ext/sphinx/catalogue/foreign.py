@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 
 from flax_errors_ext.model.catalogue.snippets import block_runs, not_run_label
-from flax_errors_ext.model.site.inventory import SITES, Inventory, Target
+from flax_errors_ext.model.site.inventory import SITES, Inventory
 from flax_errors_ext.sphinx.compat import read_inventory
 
 if TYPE_CHECKING:
@@ -92,26 +92,21 @@ def resolve_reference(
         inventory = shipped_inventory()
         target = inventory.find(node["reftarget"], qualname.partition(".")[0])
         if target is not None:
-            return _link(target, contnode)
+            return nodes.reference(
+                "",
+                "",
+                contnode,
+                internal=False,
+                refuri=target.url,
+                reftitle=f"{target.name} ({target.site} documentation)",
+                classes=[EXTERNAL_CLASS],
+            )
         plain = foreign or (inventory.covers(node["reftarget"]) and not env.config.nitpicky)
     if not plain:
         return None
     if isinstance(contnode, nodes.Element):  # a signature's annotation is Text
         contnode["classes"] = [c for c in contnode["classes"] if c != "xref"]
     return contnode
-
-
-def _link(target: Target, contnode: nodes.Element) -> nodes.reference:
-    reference = nodes.reference(
-        "",
-        "",
-        internal=False,
-        refuri=target.url,
-        reftitle=f"{target.name} ({target.site} documentation)",
-        classes=[EXTERNAL_CLASS],
-    )
-    reference += contnode
-    return reference
 
 
 def _context(node: nodes.Node) -> tuple[bool, str]:
