@@ -68,7 +68,11 @@ def make_context(app: Sphinx, config: Config) -> None:
     On ``config-inited``: before the environment compares this configuration with
     the last build's, so that the redirects and exclude patterns it adds count.
     """
-    validated = _validated(config)
+    values = {name: config[name] for name, _, _ in CatalogueConfig.options()}
+    try:
+        validated = CatalogueConfig.from_values(values)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
     require_loaded_extras(app, validated)
     folders = [Path(app.confdir, folder).resolve() for folder in validated.catalogue_dirs]
     context = BuildContext(
@@ -78,16 +82,16 @@ def make_context(app: Sphinx, config: Config) -> None:
     )
     hold(app, context)
     app.emit(CONTEXT_INITED, context)
-    _forward_moved_pages(app, config, context)
+    # The pages other releases link to that this site keeps elsewhere, read from the
+    # histories and the texts the extras read (a newer release may link to a new layout).
+    moved = moved_pages(
+        validated.modules,
+        validated.layout,
+        {name: file.history for name, file in context.histories.items()},
+        context.raised_elsewhere,
+    )
+    redirects.forward(app, config, moved, context)
     _exclude_work_folders(app, config)
-
-
-def _validated(config: Config) -> CatalogueConfig:
-    values = {name: config[name] for name, _, _ in CatalogueConfig.options()}
-    try:
-        return CatalogueConfig.from_values(values)
-    except ValueError as error:
-        raise ConfigError(str(error)) from None
 
 
 def _exclude_work_folders(app: Sphinx, config: Config) -> None:
@@ -140,21 +144,6 @@ def _session(app: Sphinx, context: BuildContext) -> Session:
         raise ConfigError("flax-errors needs myst-nb's configuration (myst_nb in extensions)")
     execution = ExecutionOptions.of(nb_config, config.run_mode(nb_config.execution_mode))
     return Session(Path(app.outdir).parent / WORK_DIR, config, execution)
-
-
-def _forward_moved_pages(app: Sphinx, config: Config, context: BuildContext) -> None:
-    """Forward each page other releases link to that this site keeps elsewhere.
-
-    The pages are read from the histories and from the texts the extras read (a
-    newer release may link to a page of a new layout).
-    """
-    moved = moved_pages(
-        context.config.modules,
-        context.config.layout,
-        {name: file.history for name, file in context.histories.items()},
-        context.raised_elsewhere,
-    )
-    redirects.forward(app, config, moved, context)
 
 
 def outdated_by_environment(
