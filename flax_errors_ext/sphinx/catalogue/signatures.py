@@ -48,7 +48,7 @@ def readable_constructor(cls: type) -> Iterator[None]:
             native = nameless_constructor(cls, name)
             if native is None:
                 continue
-            before = cls.__dict__.get(name, _ABSENT)
+            before = cls.__dict__.get(name)
             try:
                 setattr(cls, name, _stand_in(cls, name, native))
             except TypeError:  # an immutable type
@@ -57,13 +57,10 @@ def readable_constructor(cls: type) -> Iterator[None]:
         yield
     finally:
         for name, before in own.items():
-            if before is _ABSENT:
+            if before is None:
                 delattr(cls, name)
             else:
                 setattr(cls, name, before)
-
-
-_ABSENT = object()
 
 
 def nameless_constructor(cls: type, name: str) -> Callable[..., Any] | None:
