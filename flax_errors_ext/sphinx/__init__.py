@@ -30,13 +30,11 @@ STATIC_DIR = Path(__file__).parent / "static"
 ENV_VERSION = 8
 NEEDED_EXTENSIONS = (
     "myst_nb",
-    # An entry's signature (catalogue.signatures). Its types as sphinx-autodoc-typehints'
-    # options say where the project loads it (this site's conf.py does); not loaded
-    # here, since it would reach every page.
+    # An entry's signature; sphinx-autodoc-typehints, which would reach every page,
+    # only where the project loads it (this site's conf.py does).
     "sphinx.ext.autodoc",
     "sphinx_design",
-    # sphinx-reredirects, which forwards moved pages, is loaded only where a page
-    # moved (site.redirects), once the configuration says so.
+    # sphinx-reredirects only where a page moved (site.redirects).
 )
 FEATURES = ("flax_errors_ext.sphinx.catalogue", "flax_errors_ext.sphinx.site")
 """Each an extension with its own ``setup()``, their handlers of one event run in this order."""

@@ -60,10 +60,9 @@ def entry_examples(
 ) -> EntryExamples:
     """The first bad and the first good example, open, and the others as tabs.
 
-    Where the error cannot be raised, the good example is open and the evidence
-    folded into a "How we know" dropdown. ``captions_shown``: the captions of the
-    first good example and of the evidence are already under the headline, so
-    their boxes leave that paragraph out.
+    Where the error cannot be raised, the evidence is folded into a dropdown.
+    ``captions_shown``: the first good example's and the evidence's captions are
+    already under the headline, so their boxes leave them out.
     """
     example = functools.partial(_example, parse_rest=parse_rest, roots=import_roots(), links=links)
     # The first screen is for the examples that hold for this build's versions; the

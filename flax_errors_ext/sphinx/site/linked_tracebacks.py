@@ -59,10 +59,9 @@ def traceback_block(text: str, links: SourceLinks | None = None) -> nodes.litera
 def visit_linked_traceback_html(translator: HTML5Translator, node: linked_traceback) -> None:
     """Write the block highlighted and linked, in the markup Sphinx writes for ``pytb``.
 
-    Token by token as docutils' ``code`` directive highlights, so that the theme
-    colours it the same. The block's ``rawsource`` writes the links in reST and so
-    differs from its text: Sphinx then takes it for a parsed-literal block and does
-    not highlight it again.
+    Token by token as docutils' ``code`` directive highlights. The block's
+    ``rawsource`` writes the links in reST, so differs from its text: Sphinx then
+    takes it for a parsed-literal block and does not highlight it again.
     """
     text = node.astext()
     found: list[SourceLink] = node["links"]
