@@ -1,20 +1,13 @@
 """The Sphinx layer: the only part of the core that imports Sphinx (an extra has its own).
 
-:func:`setup` registers what every page shares and loads each feature's folder as
-an extension of its own (a ``setup()`` each, as MyST-NB's features are), and
-declares the events an extra (:mod:`flax_errors_ext.ext`, loaded where a project
-lists it) joins the build by (:mod:`.extras`). Beside it,
-the build's shared parts: :mod:`.build` (the lifecycle: context, run session,
-outdated pages, report), :mod:`.context` (what the whole build shares), :mod:`.state`
-(what the environment keeps of each page), :mod:`.loggers` (one warning type, a
-:class:`~flax_errors_ext.model.warning_subtypes.WarningSubtype` each), :mod:`.compat`
-(where Sphinx 6.2.1 to 9.x differ), :mod:`.table` and :mod:`.badges`. The features,
-named as in the other layers:
-
-* :mod:`.catalogue`: each module's run, its page (``flax-errors-catalogue``) and
-  each entry's (``flax-errors-entry``), the examples, and another project's docstring;
-* :mod:`.site`: the error index, the landing figures, the options and warnings
-  tables and the command line reference, and linked tracebacks.
+:func:`setup` registers what every page shares, declares the events an extra
+joins the build by (:mod:`.extras`), and loads each feature's folder as an
+extension of its own: :mod:`.catalogue` (each module's run, its page and each
+entry's, the examples, another project's docstring) and :mod:`.site` (the error
+index, the landing figures, the options, warnings and command line pages, linked
+tracebacks). Beside them: :mod:`.build` (the lifecycle), :mod:`.context` (what the
+whole build shares), :mod:`.state` (what the environment keeps of each page),
+:mod:`.loggers` and :mod:`.compat` (where Sphinx 6.2.1 to 9.x differ).
 """
 
 from __future__ import annotations
@@ -37,18 +30,14 @@ STATIC_DIR = Path(__file__).parent / "static"
 ENV_VERSION = 8
 NEEDED_EXTENSIONS = (
     "myst_nb",
-    # An entry's signature (catalogue.signatures). Its types as sphinx-autodoc-typehints'
-    # options say where the project loads it (this site's conf.py does); not loaded
-    # here, since it would reach every page.
+    # An entry's signature; sphinx-autodoc-typehints, which would reach every page,
+    # only where the project loads it (this site's conf.py does).
     "sphinx.ext.autodoc",
     "sphinx_design",
-    # sphinx-reredirects, which forwards moved pages, is loaded only where a page
-    # moved (site.redirects), once the configuration says so.
+    # sphinx-reredirects only where a page moved (site.redirects).
 )
-FEATURES = tuple(f"flax_errors_ext.sphinx.{feature}" for feature in ("catalogue", "site"))
-"""The core's features' folders, each an extension with its own ``setup()``. Their
-order is the order their handlers of one event run in. The extras
-(:mod:`flax_errors_ext.ext`) are not among them: a project lists those it wants."""
+FEATURES = ("flax_errors_ext.sphinx.catalogue", "flax_errors_ext.sphinx.site")
+"""Each an extension with its own ``setup()``, their handlers of one event run in this order."""
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -56,7 +45,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     for needed in NEEDED_EXTENSIONS:
         app.setup_extension(needed)
     compat.setup_compat(app)
-    extras.setup_events(app)
+    for event in extras.EVENTS:
+        app.add_event(event)
     for name, default, _ in CatalogueConfig.options():
         # Any type: CatalogueConfig validates every value, with a clearer message.
         app.add_config_value(
@@ -68,7 +58,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     for node in state.NODES:
         app.add_node(node)
     app.add_env_collector(state.CatalogueCollector)
-    app.add_env_collector(state.LiveDocsCollector)
     app.add_css_file("flax_errors.css")
     app.add_js_file("flax_errors_wrap.js", defer="defer")
     app.add_js_file("flax_errors_anchor.js", defer="defer")
@@ -94,10 +83,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
 def _as_given(default: Any) -> Callable[[Config], Any]:
     """``default`` as a function of the config: Sphinx then hands a ``-D`` override over as text.
 
-    Sphinx reads the override of a setting with a plain default by that default's
-    type, and each of its versions differently: one takes a bool only as 0 or 1,
-    another any text as True; a number that does not read is dropped with a
-    warning. As given, :meth:`CatalogueConfig.from_values` reads every override the
-    same way and a bad one stops the build naming the setting.
+    Sphinx reads the override of a plain default by that default's type, each of
+    its versions differently (a bool only as 0 or 1, or any text as True).
+    As given, :meth:`CatalogueConfig.from_values` reads every override the same way.
     """
     return lambda _config: copy.deepcopy(default)

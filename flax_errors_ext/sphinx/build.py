@@ -1,25 +1,17 @@
 """The build's lifecycle: its context, one run session, outdated pages, the report.
 
-1. ``config-inited``: validate the ``flax_errors_*`` values and make the build's
-   :class:`~flax_errors_ext.sphinx.context.BuildContext` (the config, read once, and
-   what the loaded extras read: :mod:`.extras`); forward the
-   pages past releases linked to that have moved since (sphinx-reredirects writes
-   them).
-2. ``builder-inited`` (after myst-nb's): put the context on the environment, warn of
-   what could not be read, open the build's
-   :class:`~flax_errors_ext.execution.session.Session` (its runner and cache),
-   discover the modules, and write their pages and their entries' pages, before any
-   ``-j`` worker forks.
-3. ``env-get-outdated``: if the fingerprint changed since the last build, every
-   catalogue page is read again; a page with a failing entry always is.
-4. ``env-before-read-docs``: run every module a page of which will be read, each
-   entry in a process of its own (:mod:`flax_errors_ext.sphinx.catalogue.per_build`).
-5. Reading a page renders from those runs: a module's page
-   (:mod:`flax_errors_ext.sphinx.catalogue.module_page`) and an entry's
-   (:mod:`flax_errors_ext.sphinx.catalogue.entries`).
-6. ``build-finished``: write ``errors.json`` (the extras add their part), report
-   every failure of the whole catalogue (not only the pages read this time) and
-   fail the build on any.
+1. ``config-inited``: validate the ``flax_errors_*`` values, make the build's
+   :class:`~flax_errors_ext.sphinx.context.BuildContext` (with what the extras
+   read), forward the pages past releases linked to that have moved since.
+2. ``builder-inited`` (after myst-nb's): settle the context on the environment,
+   warn of what could not be read, open the run session, discover the modules and
+   write their pages, before any ``-j`` worker forks.
+3. ``env-get-outdated``: every catalogue page if the fingerprint changed; a page
+   with a failing entry always.
+4. ``env-before-read-docs``: run every module a page of which will be read
+   (:mod:`.catalogue.per_build`); reading a page renders from those runs.
+5. ``build-finished``: write ``errors.json``, report every failure of the whole
+   catalogue (not only the pages read this time) and fail the build on any.
 """
 
 from __future__ import annotations
@@ -55,7 +47,7 @@ from flax_errors_ext.sphinx.context import (
     published_roots,
     settle,
 )
-from flax_errors_ext.sphinx.extras import complete_document, read_extras, require_loaded_extras
+from flax_errors_ext.sphinx.extras import CONTEXT_INITED, ERRORS_DOCUMENT, require_loaded_extras
 from flax_errors_ext.sphinx.loggers import LOGGER, conf_location, warn
 from flax_errors_ext.sphinx.site import redirects
 from flax_errors_ext.sphinx.state import CatalogueCollector, read_now
@@ -69,9 +61,6 @@ if TYPE_CHECKING:
 
     from flax_errors_ext.model.runs.entry_record import EntryRecord
 
-MYSTNB_CONFIG = "mystnb_config"
-"""Where myst-nb keeps its config on the environment (set on its ``builder-inited``)."""
-
 
 def make_context(app: Sphinx, config: Config) -> None:
     """Make the build context; forward moved pages; keep the work folders out of the sources.
@@ -79,38 +68,30 @@ def make_context(app: Sphinx, config: Config) -> None:
     On ``config-inited``: before the environment compares this configuration with
     the last build's, so that the redirects and exclude patterns it adds count.
     """
-    validated = _validated(config)
-    require_loaded_extras(app, validated)
-    context = _read_context(app, validated)
-    hold(app, context)
-    read_extras(app, context)
-    _forward_moved_pages(app, config, context)
-    _exclude_work_folders(app, config)
-
-
-def _work_dir(app: Sphinx) -> Path:
-    """The session's folder, beside the output folder."""
-    return Path(app.outdir).parent / WORK_DIR
-
-
-def _validated(config: Config) -> CatalogueConfig:
-    """Every ``flax_errors_*`` value, read into the one config dataclass."""
     values = {name: config[name] for name, _, _ in CatalogueConfig.options()}
     try:
-        return CatalogueConfig.from_values(values)
+        validated = CatalogueConfig.from_values(values)
     except ValueError as error:
         raise ConfigError(str(error)) from None
-
-
-def _read_context(app: Sphinx, config: CatalogueConfig) -> BuildContext:
-    """The context: the config, and the folders it names."""
-    return BuildContext(
-        config=config,
-        catalogue_folders=catalogue_folders(
-            [Path(app.confdir, folder).resolve() for folder in config.catalogue_dirs]
-        ),
+    require_loaded_extras(app, validated)
+    folders = [Path(app.confdir, folder).resolve() for folder in validated.catalogue_dirs]
+    context = BuildContext(
+        config=validated,
+        catalogue_folders=catalogue_folders(folders),
         project_dir=Path(app.confdir),
     )
+    hold(app, context)
+    app.emit(CONTEXT_INITED, context)
+    # The pages other releases link to that this site keeps elsewhere, read from the
+    # histories and the texts the extras read (a newer release may link to a new layout).
+    moved = moved_pages(
+        validated.modules,
+        validated.layout,
+        {name: file.history for name, file in context.histories.items()},
+        context.raised_elsewhere,
+    )
+    redirects.forward(app, config, moved, context)
+    _exclude_work_folders(app, config)
 
 
 def _exclude_work_folders(app: Sphinx, config: Config) -> None:
@@ -136,11 +117,10 @@ def _exclude_work_folders(app: Sphinx, config: Config) -> None:
 
 
 def open_session(app: Sphinx) -> None:
-    """Settle the context on the environment, warn of what was not read, open the session.
+    """Settle the context, warn of what was not read, open the session, write the pages.
 
     On ``builder-inited``, after myst-nb's handler (which settles the cache path)
-    and before any ``-j`` reader forks. Discovers the modules and writes their pages
-    and their entries' pages.
+    and before any ``-j`` reader forks.
     """
     context, last = settle(app)
     for deferred in context.take_deferred():
@@ -159,29 +139,11 @@ def open_session(app: Sphinx) -> None:
 def _session(app: Sphinx, context: BuildContext) -> Session:
     """The build's run session, with myst-nb's settings for the catalogue's runs."""
     config = context.config
-    nb_config = getattr(app.env, MYSTNB_CONFIG)
+    nb_config = getattr(app.env, "mystnb_config", None)  # set on myst-nb's builder-inited
     if not isinstance(nb_config, NbParserConfig):
         raise ConfigError("flax-errors needs myst-nb's configuration (myst_nb in extensions)")
     execution = ExecutionOptions.of(nb_config, config.run_mode(nb_config.execution_mode))
-    return Session(_work_dir(app), config, execution)
-
-
-def _forward_moved_pages(app: Sphinx, config: Config, context: BuildContext) -> None:
-    """Forward each page other releases link to that this site keeps elsewhere.
-
-    The pages are read from the histories and from the texts the extras read (a
-    newer release may link to a page of a new layout); :func:`.site.redirects.forward`
-    writes the redirects, loading sphinx-reredirects only when a page moved. Set
-    before the environment compares this configuration with the last build's, and
-    the same every build.
-    """
-    moved = moved_pages(
-        context.config.modules,
-        context.config.layout,
-        {name: file.history for name, file in context.histories.items()},
-        context.raised_elsewhere,
-    )
-    redirects.forward(app, config, moved, context)
+    return Session(Path(app.outdir).parent / WORK_DIR, config, execution)
 
 
 def outdated_by_environment(
@@ -257,7 +219,7 @@ def finish_build(app: Sphinx, exception: Exception | None) -> None:
     # The roots asked again, not the context's: the pages may have imported modules
     # from folders the session's roots lack (an editable install's package).
     document = errors_document(records, executed=executed, roots=published_roots(app))
-    complete_document(app, document)
+    app.emit(ERRORS_DOCUMENT, document)
     if app.builder.format == "html":
         Path(app.outdir, "errors.json").write_text(
             json.dumps(document, indent=2) + "\n", encoding="utf-8"

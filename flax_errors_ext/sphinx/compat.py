@@ -1,8 +1,7 @@
 """Where the Sphinx releases the extension supports differ: one shim per difference.
 
 The extension runs on Sphinx 6.2.1 (Flax's documentation pins it) through 9.x, with
-the sphinx-design and sphinx-reredirects (where a project loads it) releases each
-allows. Each shim says which
+the sphinx-design and sphinx-reredirects releases each allows. Each shim says which
 versions need it: once pyproject.toml's lower bounds pass those, it goes.
 """
 
@@ -22,22 +21,19 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
 
-# Sphinx < 7.3 never shows a warning's type (later ones do, by show_warning_types,
-# the default since 8.0): the extension's own warnings then name it themselves.
+# Sphinx < 7.3 never ends a warning with its [type.subtype], the name to suppress it
+# by (later ones do, by show_warning_types): the extension's warnings then name it.
 SHOWS_WARNING_TYPES = sphinx.version_info >= (7, 3)
-"""Whether Sphinx can end a warning with its ``[type.subtype]``, the name to suppress it by."""
 
 # Sphinx < 7.2 knows autodoc's option by its old name only; later ones take both.
 NO_INDEX = "no-index" if sphinx.version_info >= (7, 2) else "noindex"
-"""The option that keeps autodoc's output out of the index and the domain's objects."""
 
 
 class tooltip_badge(nodes.inline, nodes.General):
     """A badge whose ``tooltip`` attribute is its HTML ``title``.
 
-    sphinx-design < 0.8 (0.6 is the last for Sphinx 6) has no badge node of its own:
-    its badges are plain inlines, which no builder gives a tooltip. Defined whichever
-    sphinx-design there is, so that a pickled doctree always finds it.
+    sphinx-design < 0.8 (0.6 is the last for Sphinx 6) has no badge node of its
+    own, and no tooltip. Defined whatever there is, so a pickled doctree finds it.
     """
 
 
@@ -72,8 +68,8 @@ REDIRECT_TEMPLATE = """\
 def read_inventory(data: bytes, base: str) -> list[tuple[str, str, str]]:
     """An ``objects.inv``'s objects: ``(object type, name, URL)``, URLs under ``base``.
 
-    Read by Sphinx's own reader. Sphinx < 8.2 gives each object as a tuple; later
-    ones as an item whose tuple form is deprecated, and read it with ``loads``.
+    Sphinx < 8.2 gives each object as a tuple; later ones as an item whose tuple
+    form is deprecated, and read it with ``loads``.
     """
     from sphinx.util.inventory import InventoryFile
 
@@ -93,8 +89,7 @@ def keep_redirect_anchors(app: Sphinx, config: Config) -> None:
 
     Its own redirect page drops the ``#anchor``, and an error's printed URL ends in
     one. A template the project sets is kept. Nothing where sphinx-reredirects is
-    not loaded (an optional extra, loaded where pages moved: :mod:`.site.redirects`,
-    which calls this once it has loaded it).
+    not loaded (:mod:`.site.redirects` calls this once it has loaded it).
     """
     if "sphinx_reredirects" not in app.extensions:
         return

@@ -1,15 +1,12 @@
 """The build context: what one build knows, made once and kept in one place.
 
-:class:`BuildContext` is made on ``config-inited`` (the validated config, the
-folders, and what the loaded extras read) and completed on ``builder-inited``
-(the run session and its settings), before any ``-j`` reader forks. As myst-nb
-keeps its config at ``env.mystnb_config``, the context lives on the environment,
-read through :func:`build_context`: directives and collectors have the
-environment, not the application. Sphinx has no environment yet on
-``config-inited``, so until ``builder-inited`` the application holds it
-(:func:`hold`, :func:`settle`). The environment is pickled between builds and by
-each ``-j`` reader: the live session is left out of the pickle, and the next build
-compares its fingerprint with the one the last build pickled.
+:class:`BuildContext` is made on ``config-inited`` and completed on
+``builder-inited`` (the run session), before any ``-j`` reader forks. Directives
+and collectors have the environment, not the application, so the context lives
+on the environment (as myst-nb's config does); until the environment exists, on
+the application (:func:`hold`, :func:`settle`). It is pickled with the
+environment, without its live session: the next build compares its fingerprint
+with the one the last build pickled.
 """
 
 from __future__ import annotations
@@ -39,7 +36,6 @@ WORK_DIR = "flax_errors"
 """The session's folder, beside the output folder (``_build/flax_errors``)."""
 
 _ATTRIBUTE = "flax_errors_context"
-"""The attribute of the application (until builder-inited), then of the environment."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,32 +55,26 @@ class BuildContext:
     catalogue_folders: tuple[Path, ...]
     """Where catalogue files are looked for, first first."""
     histories: dict[str, HistoryFile] = dataclasses.field(default_factory=dict)
-    """The recorded histories (``flax_errors_history``), by the module each one names,
-    as the history extra read them (none where it is not loaded): the pages past
-    releases linked to are forwarded from them, and other extras (the search) read them."""
+    """The recorded histories, by the module each names, as the history extra read them."""
     extras: dict[str, Any] = dataclasses.field(default_factory=dict)
-    """What each loaded extra read for the build, by its extension's name
-    (:mod:`flax_errors_ext.sphinx.extras`); pickled with the context."""
+    """What each loaded extra read for the build, by its extension's name."""
     raised_elsewhere: list[str] = dataclasses.field(default_factory=list)
-    """Error texts other releases raised, read by the extras: the pages they link to
-    are forwarded where this site keeps them elsewhere."""
+    """Error texts other releases raised: the pages they link to are forwarded."""
     project_dir: Path | None = None
     """The folder of ``conf.py``: where a group of message entries' examples import from."""
     deferred: list[DeferredWarning] = dataclasses.field(default_factory=list)
-    """What could not be read on ``config-inited``, to warn of once Sphinx can."""
     session: Session | None = None
-    """The run session, from ``builder-inited`` until ``build-finished``; never pickled."""
+    """From ``builder-inited`` until ``build-finished``; never pickled."""
     published_roots: tuple[str, ...] = ()
     """:func:`published_roots` as the session opened, for readers that have no application."""
     changed: bool = True
     """Whether the run's fingerprint differs from the last build's: every page is read again."""
     modules: dict[str, ErrorModule | DiscoveryError] = dataclasses.field(default_factory=dict)
-    """Each listed module as discovered on ``builder-inited``, or why it could not be;
-    never pickled (see :mod:`flax_errors_ext.sphinx.catalogue.per_build`)."""
+    """Each module as discovered, or why it could not be; never pickled."""
     module_runs: dict[str, ModuleRun] = dataclasses.field(default_factory=dict)
-    """Each module's run in this build, by name, once run; never pickled."""
+    """Each module's run in this build, once run; never pickled."""
     module_pages: dict[str, ModulePages] = dataclasses.field(default_factory=dict)
-    """Each listed module's entry pages, by name: kept for the next build."""
+    """Each listed module's entry pages: kept for the next build."""
     _run: RunSettings | None = None
 
     @property
@@ -95,7 +85,7 @@ class BuildContext:
         return self._run
 
     def defer(self, message: str, subtype: WarningSubtype, location: str) -> None:
-        """Note a problem to warn of on ``builder-inited``."""
+        """Note a problem to warn of on ``builder-inited``, once Sphinx can."""
         self.deferred.append(DeferredWarning(message, subtype, location))
 
     def take_deferred(self) -> list[DeferredWarning]:
@@ -104,10 +94,7 @@ class BuildContext:
         return taken
 
     def start(self, session: Session, roots: tuple[str, ...], last: BuildContext | None) -> None:
-        """Keep the opened session, its settings and the published ``roots``.
-
-        Compares the settings with the ``last`` build's (see :attr:`changed`).
-        """
+        """Keep the opened session, its settings and the ``roots``; compare with ``last``."""
         settings = session.settings()
         self.session = session
         self._run = settings
@@ -119,37 +106,26 @@ class BuildContext:
         return self._run is not None and self._run.fingerprint == fingerprint
 
     def close(self) -> None:
-        """Close the session (its processes) if one is open."""
+        """Close the session (its processes), if open."""
         if self.session is not None:
             self.session.close()
 
     def __getstate__(self) -> dict[str, Any]:
-        """The pickled context: none of the live session, the modules and their runs.
+        """The pickled context, without the session (processes), modules (classes) or runs.
 
-        The session holds processes; the modules hold classes and the runs, whole
-        outcomes: the next build, and a ``-j`` reader's merge, need none.
+        The next build, and a ``-j`` reader's merge, need none of them.
         """
-        return {
-            **self.__dict__,
-            "session": None,
-            "modules": {},
-            "module_runs": {},
-        }
+        return {**self.__dict__, "session": None, "modules": {}, "module_runs": {}}
 
 
-def roots_of(confdir: str) -> tuple[str, ...]:
-    """The folders that published text names files inside.
+def published_roots(app: Sphinx) -> tuple[str, ...]:
+    """The folders that published text names files inside, now.
 
     The project's (``conf.py``'s folder) and those modules were imported from: never
     the build machine's folders above them. Asked again at the end of a build, where
     the modules the pages imported (an editable install's package) count too.
     """
-    return (confdir, *import_roots())
-
-
-def published_roots(app: Sphinx) -> tuple[str, ...]:
-    """:func:`roots_of` the project's folder, now."""
-    return roots_of(str(app.confdir))
+    return (str(app.confdir), *import_roots())
 
 
 def hold(app: Sphinx, context: BuildContext) -> None:
@@ -159,7 +135,7 @@ def hold(app: Sphinx, context: BuildContext) -> None:
 
 def settle(app: Sphinx) -> tuple[BuildContext, BuildContext | None]:
     """Move the held context onto the environment; also the one the last build pickled."""
-    context = app_context(app)
+    context: BuildContext = getattr(app, _ATTRIBUTE)
     last = getattr(app.env, _ATTRIBUTE, None)
     delattr(app, _ATTRIBUTE)
     setattr(app.env, _ATTRIBUTE, context)
@@ -172,9 +148,3 @@ def build_context(env: BuildEnvironment) -> BuildContext:
     if not isinstance(found, BuildContext):
         raise LookupError("flax-errors: the environment has no build context yet")
     return found
-
-
-def app_context(app: Sphinx) -> BuildContext:
-    """This build's context, held by the application or, once settled, the environment."""
-    held = getattr(app, _ATTRIBUTE, None)
-    return held if isinstance(held, BuildContext) else build_context(app.env)

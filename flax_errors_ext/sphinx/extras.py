@@ -1,30 +1,22 @@
 """Where an extra joins the build: the events the core emits, and what they carry.
 
-The core (discover, run, judge, render) knows no extra. An extra
-(:mod:`flax_errors_ext.ext`) is an extension of its own, loaded where a project
-lists it; it connects to these events, which the core emits at the points where an
-extra adds to the build:
+The core knows no extra. An extra (:mod:`flax_errors_ext.ext`) is an extension of
+its own, loaded where a project lists it, that connects to these events:
 
-* ``flax-errors-context-inited(app, context)``: on ``config-inited``, once the
-  build context is made and before the pages that moved are forwarded. An extra
-  reads what its settings name, keeps it in ``context.extras`` under its
-  extension's name, adds the texts other releases raised to
-  ``context.raised_elsewhere`` (the pages they link to are forwarded), and defers
-  what it could not read (:meth:`~.context.BuildContext.defer`).
-* ``flax-errors-entry-extras(app, record, module_run)``: as an entry's section is
-  rendered, from its :class:`~flax_errors_ext.model.runs.entry_record.EntryRecord` and
-  its module's run in this build
-  (:class:`~flax_errors_ext.execution.catalogue.module_runs.ModuleRun`, whose
-  ``extras`` keeps what an extra derives from the run once for all its pages). An
-  extra returns :class:`EntryExtras`, or None where it adds nothing.
-* ``flax-errors-module-extras(app, module_run)``: at the end of a module's page. An
-  extra returns its nodes, or None.
-* ``flax-errors-index-extras(app, to)``: as the error index is written, after its
-  areas. ``to(location, *children)`` is a reference to an
-  :class:`~flax_errors_ext.layout.EntryLocation` from the page being written. An
-  extra returns :class:`IndexPart` s, each linked from the index's first line, or None.
-* ``flax-errors-errors-document(app, document)``: before ``errors.json`` is
-  written. An extra adds its part to the document, in place.
+* ``flax-errors-context-inited(app, context)``, on ``config-inited`` before moved
+  pages are forwarded: it reads what its settings name into ``context.extras``
+  (under its extension's name), adds the texts other releases raised to
+  ``context.raised_elsewhere``, and defers what it could not read.
+* ``flax-errors-entry-extras(app, record, module_run)``, as an entry's section is
+  rendered: it returns :class:`EntryExtras`, or None. ``module_run.extras`` keeps
+  what it derives from the run once for all the module's pages.
+* ``flax-errors-module-extras(app, module_run)``, at the end of a module's page:
+  it returns its nodes, or None.
+* ``flax-errors-index-extras(app, to)``, after the error index's areas (``to
+  (location, *children)`` is a reference to an entry's location): it returns
+  :class:`IndexPart` s, or None.
+* ``flax-errors-errors-document(app, document)``, before ``errors.json`` is
+  written: it adds its part to the document, in place.
 
 A setting that only an extra reads (:data:`EXTRA_SETTINGS`) is refused where that
 extra is not loaded: set, it would otherwise change nothing, silently.
@@ -51,7 +43,6 @@ if TYPE_CHECKING:
 
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
     from flax_errors_ext.model.runs.entry_record import EntryRecord
-    from flax_errors_ext.sphinx.context import BuildContext
 
 CONTEXT_INITED = "flax-errors-context-inited"
 ENTRY_EXTRAS = "flax-errors-entry-extras"
@@ -72,8 +63,7 @@ class EntryExtras:
     """What one extra adds to an entry's section."""
 
     verified: str | None = None
-    """The verification line as the extra words it ("Verified on CPU and on GPU");
-    None leaves it to the core, or to another extra."""
+    """The verification line as the extra words it; None leaves it to the core, or another."""
     parts: tuple[nodes.Node, ...] = ()
     """Shown below the entry's examples, in the order the extras were loaded."""
 
@@ -92,22 +82,15 @@ class IndexPart:
     """What one extra adds to the error index, after its areas."""
 
     title: str
-    """The link to it in the index's first line."""
+    """The link to it in the index's first line, to ``anchor`` in the first of ``parts``."""
     anchor: str
     parts: tuple[nodes.Node, ...]
-    """Its nodes, the first of which holds ``anchor``."""
-
-
-def setup_events(app: Sphinx) -> None:
-    """Declare the events an extra connects to."""
-    for event in EVENTS:
-        app.add_event(event)
 
 
 def setup_extra(app: Sphinx, static: Path | None = None) -> dict[str, Any]:
     """What every extra's ``setup()`` starts with: the core loaded, its own static folder.
 
-    Returns the extension's metadata, which an extra's ``setup()`` returns.
+    Returns the metadata the extra's ``setup()`` returns.
     """
     app.setup_extension("flax_errors_ext")
     if static is not None:
@@ -127,8 +110,7 @@ def add_static_folder(app: Sphinx, folder: Path) -> None:
 def require_loaded_extras(app: Sphinx, config: CatalogueConfig) -> None:
     """Refuse a setting an extra reads where the project does not load that extra.
 
-    Raises:
-        ConfigError: naming the setting and the extension to add to ``extensions``.
+    The ConfigError names the setting and the extension to add to ``extensions``.
     """
     defaults = CatalogueConfig()
     for name, extension in EXTRA_SETTINGS.items():
@@ -141,16 +123,8 @@ def require_loaded_extras(app: Sphinx, config: CatalogueConfig) -> None:
             )
 
 
-def read_extras(app: Sphinx, context: BuildContext) -> None:
-    """Let every loaded extra read what its settings name into ``context``."""
-    app.emit(CONTEXT_INITED, context)
-
-
 def entry_extras(env: BuildEnvironment, record: EntryRecord, module_run: ModuleRun) -> EntryExtras:
-    """What the loaded extras add to the section of the entry ``record`` is of.
-
-    From the environment, which a directive has (its ``app`` is deprecated).
-    """
+    """What the loaded extras add to the entry's section (from the directive's environment)."""
     return EntryExtras.joined(env.events.emit(ENTRY_EXTRAS, record, module_run))
 
 
@@ -163,8 +137,3 @@ def index_extras(app: Sphinx, to: Callable[..., nodes.reference]) -> list[IndexP
     """What the loaded extras add to the error index, after its areas."""
     found = app.emit(INDEX_EXTRAS, to)
     return [part for parts in found for part in parts or () if isinstance(part, IndexPart)]
-
-
-def complete_document(app: Sphinx, document: dict[str, Any]) -> None:
-    """Let every loaded extra add its part to ``errors.json``."""
-    app.emit(ERRORS_DOCUMENT, document)

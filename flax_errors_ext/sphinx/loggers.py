@@ -28,8 +28,7 @@ WARNING_TYPE = "flax-errors"
 def warn(message: str, subtype: WarningSubtype, location: str | nodes.Node) -> None:
     """Log a ``flax-errors.<subtype>`` warning at ``location`` (``file:line`` or a node).
 
-    A location is text, never a path object: Sphinx's logging takes anything else for
-    a ``(docname, line)`` pair and fails on it.
+    Never a path object: Sphinx's logging would take it for a ``(docname, line)`` pair.
     """
     if not SHOWS_WARNING_TYPES:
         message += f" [{WARNING_TYPE}.{subtype.value}]"

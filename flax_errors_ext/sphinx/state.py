@@ -1,9 +1,8 @@
 """What the environment keeps of each document, between builds and from ``-j`` readers.
 
-The nodes carry a directive's records to the collectors; the collectors file each
-document's entry records and note the documents that show figures of the whole
-catalogue, and merge both back from parallel readers. What the whole build shares
-is its context (:mod:`flax_errors_ext.sphinx.context`).
+The nodes carry a directive's records to the collector, which files each
+document's entry records, notes the documents that show figures of the whole
+catalogue, and merges both back from parallel readers.
 """
 
 from __future__ import annotations
@@ -24,6 +23,8 @@ if TYPE_CHECKING:
 
 
 T = TypeVar("T")
+_PER_DOC = ("records", "loaded", "folders")
+"""What the collector keeps of each document, by docname."""
 
 
 class error_record(nodes.General, nodes.Element):
@@ -60,12 +61,20 @@ def read_now(env: BuildEnvironment) -> set[str]:
 
 
 class CatalogueCollector(EnvironmentCollector):
-    """Keeps each document's entry records, the files its runs loaded, the folders it read."""
+    """Keeps each document's entry records, the files its runs loaded, the folders it read.
+
+    And which documents show figures of the whole catalogue (an index or figures).
+    """
 
     @staticmethod
     def records(env: BuildEnvironment) -> dict[str, list[EntryRecord]]:
-        """Records by docname, created on first use."""
+        """Records by docname."""
         return kept(env, "records", dict)
+
+    @staticmethod
+    def live_docs(env: BuildEnvironment) -> set[str]:
+        """The docnames holding an index or figures."""
+        return kept(env, "live_docs", set)
 
     @staticmethod
     def loaded(env: BuildEnvironment) -> dict[str, frozenset[LoadedFile]]:
@@ -76,10 +85,9 @@ class CatalogueCollector(EnvironmentCollector):
     def folders(env: BuildEnvironment) -> dict[str, dict[str, int]]:
         """By docname, the folders its entries are read from, each with its ``st_mtime_ns``.
 
-        A group of message entries is a folder of catalogue files: a file added to it
-        or removed from it adds or drops an entry. Sphinx cannot be told of it, since
-        it takes a folder noted as a dependency for a missing file and reads the page
-        again in every build; ``env-get-outdated`` compares these instead.
+        A file added to a group of message entries' folder adds an entry. Sphinx takes
+        a folder noted as a dependency for a missing file, and reads the page again in
+        every build: ``env-get-outdated`` compares these instead.
         """
         return kept(env, "folders", dict)
 
@@ -89,27 +97,25 @@ class CatalogueCollector(EnvironmentCollector):
         return {r.qualname: (doc, r) for doc, found in cls.records(env).items() for r in found}
 
     def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-        """Forget a document's records before it is read again."""
-        self.records(env).pop(docname, None)
-        self.loaded(env).pop(docname, None)
-        self.folders(env).pop(docname, None)
+        """Forget a document before it is read again."""
+        for name in _PER_DOC:
+            kept(env, name, dict[str, object]).pop(docname, None)
+        self.live_docs(env).discard(docname)
 
     def merge_other(
         self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
     ) -> None:
-        """Take the records of documents a parallel reader read."""
-        theirs, their_files = self.records(other), self.loaded(other)
-        for docname in docnames:
-            if docname in theirs:
-                self.records(env)[docname] = theirs[docname]
-                read_now(env).add(docname)
-            if docname in their_files:
-                self.loaded(env)[docname] = their_files[docname]
-            if docname in self.folders(other):
-                self.folders(env)[docname] = self.folders(other)[docname]
+        """Take what a parallel reader found."""
+        for name in _PER_DOC:
+            theirs = kept(other, name, dict[str, object])
+            kept(env, name, dict[str, object]).update(
+                (d, theirs[d]) for d in docnames if d in theirs
+            )
+        read_now(env).update(set(docnames) & set(self.records(other)))
+        self.live_docs(env).update(self.live_docs(other) & set(docnames))
 
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
-        """File the records the directive left in the doctree, and drop the nodes."""
+        """File the records the directive left (dropping their nodes); note figures."""
         found = []
         lists: list[tuple[LoadedFile, ...]] = []
         for node in list(doctree.findall(error_record)):
@@ -120,6 +126,8 @@ class CatalogueCollector(EnvironmentCollector):
             self.records(app.env)[app.env.docname] = found
             self.loaded(app.env)[app.env.docname] = joined_files(lists)
             read_now(app.env).add(app.env.docname)
+        if any(doctree.findall(catalogue_index)) or any(doctree.findall(catalogue_figures)):
+            self.live_docs(app.env).add(app.env.docname)
 
 
 _Joined = tuple[tuple[tuple["LoadedFile", ...], ...], frozenset["LoadedFile"]]
@@ -131,11 +139,10 @@ _JOINED_KEPT = 64
 def joined_files(lists: Sequence[tuple[LoadedFile, ...]]) -> frozenset[LoadedFile]:
     """The files of ``lists`` as one set, the same set for every page that got the same lists.
 
-    The runs of a build mostly share one list of a thousand files or more (see
-    :func:`~flax_errors_ext.model.runs.outcomes.unpack_loaded`): joined once, it
-    is hashed once rather than per page, and the pickled environment holds it once.
-    The lists are kept beside their identities, so that a new list at a reused
-    address is never taken for an old one.
+    The runs of a build mostly share one list of a thousand files or more: joined
+    once, it is hashed once rather than per page, and pickled once. The lists are
+    kept beside their identities, so that a new list at a reused address is never
+    taken for an old one.
     """
     key = tuple(id(files) for files in lists)
     known = _joined_lists.get(key)
@@ -145,27 +152,3 @@ def joined_files(lists: Sequence[tuple[LoadedFile, ...]]) -> frozenset[LoadedFil
         known = (tuple(lists), frozenset().union(*lists))
         _joined_lists[key] = known
     return known[1]
-
-
-class LiveDocsCollector(EnvironmentCollector):
-    """Remembers which documents show figures of the whole catalogue."""
-
-    @staticmethod
-    def live_docs(env: BuildEnvironment) -> set[str]:
-        """The docnames holding an index or figures, created on first use."""
-        return kept(env, "live_docs", set)
-
-    def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-        """Forget a document before it is read again."""
-        self.live_docs(env).discard(docname)
-
-    def merge_other(
-        self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
-    ) -> None:
-        """Take what a parallel reader found."""
-        self.live_docs(env).update(self.live_docs(other) & set(docnames))
-
-    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
-        """Note the document if it holds an index or figures."""
-        if any(doctree.findall(catalogue_index)) or any(doctree.findall(catalogue_figures)):
-            self.live_docs(app.env).add(app.env.docname)

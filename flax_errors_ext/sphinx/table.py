@@ -1,10 +1,12 @@
-"""One docutils table builder for the generated tables (the error index, the options)."""
+"""The docutils the generated parts share: a table (the error index, the options), inline text."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from docutils import nodes
+
+from flax_errors_ext.model.site.texts import inline_parts
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -30,6 +32,14 @@ def table(
     for cells in rows:
         body += _row(cells)
     return built
+
+
+def inline_text(text: str) -> list[nodes.Node]:
+    """A reST one-liner's text, with its inline literals as code and nothing else as markup."""
+    return [
+        nodes.literal(part, part) if code else nodes.Text(part)
+        for part, code in inline_parts(text)
+    ]
 
 
 def _row(cells: Sequence[Sequence[nodes.Node]]) -> nodes.row:

@@ -15,7 +15,6 @@ from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.context import (
     BuildContext,
     DeferredWarning,
-    app_context,
     build_context,
     hold,
     settle,
@@ -116,14 +115,12 @@ def test_the_application_holds_the_context_until_it_settles_on_the_environment()
         build_context(app.env)
     context = _context()
     hold(app, context)
-    assert app_context(app) is context
 
     settled, last = settle(app)
 
     assert settled is context
     assert last is None
     assert build_context(app.env) is context
-    assert app_context(app) is context
     assert not hasattr(app, "flax_errors_context")
 
 

@@ -1,24 +1,12 @@
 """One error's entry: its section, rendered from its module's run in this build.
 
 ``.. flax-errors-entry:: <module>.<Name>`` renders the entry on a page of its own
-(the page the layout gives it, written by :mod:`.stubs`); the module's page
-(:mod:`.module_page`) shows every entry of a module where the layout keeps them
-there. Either way the section's id is the anchor
-:class:`~flax_errors_ext.layout.SiteLayout` gives the entry (the error's full
-dotted name). A reader who lands there sees, from the top: the error's name, what
-went wrong in one line, the fix in one line (the first good example's caption),
-whether and where it was verified, then the first bad and the first good example
-one after the other, open, with any other examples as tabs below them (see
-:mod:`flax_errors_ext.sphinx.catalogue.examples`): a reader at 1280 by 900 pixels
-has the wrong code and the fixed code on the first screen. Then come the
-explanation, the other examples, what the loaded extras add
-(:mod:`flax_errors_ext.sphinx.extras`: the error across releases, what other stacks
-and devices saw), the signature and related errors.
-
-The examples ran before the page was read (:mod:`.per_build`); everything shown
-of a run is a literal block, so error text can never turn into markup. Each
-section also carries an invisible :class:`error_record` that the environment
-collector files away for ``errors.json`` and the index.
+(written by :mod:`.stubs`); the module's page (:mod:`.module_page`) shows every
+entry where the layout keeps them there. The section's id is the entry's anchor
+(the error's full dotted name). From the top: the name, what went wrong, the fix,
+where it was verified, the first bad and good examples open (:mod:`.examples`),
+the explanation, the other examples, what the extras add, the signature, related
+errors; and an invisible :class:`error_record` for ``errors.json`` and the index.
 """
 
 from __future__ import annotations
@@ -38,7 +26,7 @@ from flax_errors_ext.model.site.inventory import SITES
 from flax_errors_ext.model.site.moved_pages import unforwarded
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue import entry_parts as parts
-from flax_errors_ext.sphinx.catalogue.examples import EntryExamples, entry_examples
+from flax_errors_ext.sphinx.catalogue.examples import entry_examples
 from flax_errors_ext.sphinx.catalogue.foreign import foreign_passage
 from flax_errors_ext.sphinx.catalogue.per_build import module_run
 from flax_errors_ext.sphinx.catalogue.signatures import readable_constructor
@@ -63,12 +51,10 @@ if TYPE_CHECKING:
 def signature_only(
     app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]
 ) -> None:
-    """Empty the docstring autodoc renders for an entry's signature.
+    """Empty the docstring autodoc renders for an entry: the entry renders it itself.
 
-    The entry renders the docstring itself; autodoc contributes the signature.
-    Connected early (priority 400), before the handlers of other extensions
-    (sphinx-autodoc-typehints adds its type fields at 500 or after, where an option
-    such as ``always_document_param_types`` asks for).
+    Connected before other extensions' handlers (sphinx-autodoc-typehints adds
+    its type fields at 500 or after).
     """
     if name in _SIGNATURE_ONLY:
         lines[:] = []
@@ -82,10 +68,9 @@ class EntryRenderer(SphinxDirective):
     """What the catalogue's directives share: rendering one entry's section from its run."""
 
     def _module_run(self, name: str) -> ModuleRun | None:
-        """The module's run in this build, the files all its pages show noted as this page's.
+        """The module's run in this build, its files noted as this page's dependencies.
 
-        None, with a warning at the directive, where the module cannot be read. Each
-        entry's own files are noted where its section is rendered (:meth:`_entry`).
+        None, with a warning at the directive, where the module cannot be read.
         """
         state = build_context(self.env)
         try:
@@ -107,7 +92,6 @@ class EntryRenderer(SphinxDirective):
     def _entry(self, outcome: EntryOutcome, found: ModuleRun) -> list[nodes.Node]:
         """One error's section: its parts, in the order a reader meets them."""
         state = build_context(self.env)
-        roots = state.published_roots
         # Its example file, where it has one (one added later is caught by
         # env-get-outdated), and the files its prose comes from.
         self.env.note_dependency(outcome.entry.location.path)
@@ -119,12 +103,15 @@ class EntryRenderer(SphinxDirective):
             outcome,
             record,
             extras=entry_extras(self.env, record, found),
-            roots=roots,
+            roots=state.published_roots,
             source_links=state.config.source_links,
         )
         self._warn_unforwarded(outcome, state)
         section = nodes.section(ids=[outcome.entry.site.anchor], classes=["flax-errors-entry"])
-        examples = self._entry_examples(page)
+        links = source_links(page.source_links, record.version_map)
+        examples = entry_examples(
+            outcome.results, self._rest, captions_shown=bool(page.leads), links=links
+        )
         for part in (
             parts.title,  # the error's name
             parts.headline,  # what went wrong, in one line
@@ -136,7 +123,7 @@ class EntryRenderer(SphinxDirective):
             self._explanation,  # "What it means"
             lambda _: examples.others,  # the other examples, as tabs
             parts.extras,  # what the loaded extras add (its releases, other stacks' runs)
-            self._signature_part,  # the constructor's signature
+            self._signature,  # the constructor's signature
             parts.see_also,  # related errors
             parts.record,  # what errors.json and the index are made from
         ):
@@ -158,14 +145,6 @@ class EntryRenderer(SphinxDirective):
             location=(self.env.docname, self.lineno),
         )
 
-    def _entry_examples(self, page: parts.EntryPage) -> EntryExamples:
-        """The first bad and good examples open, the others as tabs; nothing without any."""
-        results = page.outcome.results
-        if not results:
-            return EntryExamples([], [])
-        links = source_links(page.source_links, page.record.version_map)
-        return entry_examples(results, self._rest, captions_shown=bool(page.leads), links=links)
-
     def _explanation(self, page: parts.EntryPage) -> list[nodes.Node]:
         """The heading "What it means" and the prose; another project's shown as it can be."""
         prose = page.entry.details
@@ -180,17 +159,8 @@ class EntryRenderer(SphinxDirective):
                 shown += self._rest(passage.text, passage.path, passage.lines)
         return shown
 
-    def _signature_part(self, page: parts.EntryPage) -> list[nodes.Node]:
-        # A message entry names no class: there is no constructor to show.
-        return [] if page.entry.message else self._signature(page.entry.qualname)
-
     def _warn_unforwarded(self, outcome: EntryOutcome, state: BuildContext) -> None:
-        """Warn of a printed link to this error on a page this site neither has nor forwards.
-
-        The pages other releases link to are forwarded when their texts are known
-        (the history, the runs of other stacks); a release whose text is not yet
-        among them would send its readers nowhere.
-        """
+        """Warn of a printed link to this error on a page this site neither has nor forwards."""
         spec = state.config.spec(outcome.entry.module)
         # No redirects where sphinx-reredirects is not loaded (no page moved).
         forwarded = set(getattr(self.config, "redirects", None) or ())
@@ -224,9 +194,8 @@ class EntryRenderer(SphinxDirective):
         """Render another project's docstring, or show it verbatim if its reST is broken.
 
         Warnings about markup we cannot fix would only teach people to ignore
-        warnings, so the passage is parsed with the reporter silenced and, if it
-        produced any problem, shown as preformatted text instead. Its code blocks
-        that never run are labelled so (:func:`~.foreign.foreign_passage`).
+        warnings: the passage is parsed with the reporter silenced and, if it
+        produced any problem, shown as preformatted text instead.
         """
         reporter = self.state.document.reporter
         level = reporter.report_level
@@ -246,17 +215,17 @@ class EntryRenderer(SphinxDirective):
         LOGGER.info(f"{passage.path}:{passage.lines[0]}: docstring shown verbatim (invalid reST)")
         return [nodes.literal_block(passage.text, passage.text, classes=["flax-errors-verbatim"])]
 
-    def _signature(self, qualname: str) -> list[nodes.Node]:
+    def _signature(self, page: parts.EntryPage) -> list[nodes.Node]:
         """The constructor's signature, as autodoc renders it; nothing where it cannot.
 
-        A constructor written in C without a qualified name (jaxlib's
-        ``JaxRuntimeError.__init__``, a nanobind method) is read through a Python
-        one that states its signature (:func:`.signatures.readable_constructor`):
-        autodoc would show ``(*args, **kwargs)`` for it, and sphinx-autodoc-typehints
-        3.17.6 fails on it. Should another extension's autodoc handler fail all
-        the same, the signature is left out, said in the verbose log, and the
-        build goes on.
+        A C constructor without a qualified name is read through a Python one
+        (:func:`.signatures.readable_constructor`). Should another extension's
+        autodoc handler fail all the same, the signature is left out, said in the
+        verbose log, and the build goes on.
         """
+        if page.entry.message:
+            return []  # a message entry names no class: no constructor to show
+        qualname = page.entry.qualname
         module, _, name = qualname.rpartition(".")
         cls = getattr(sys.modules.get(module), name, None)
         content = StringList(

@@ -1,10 +1,8 @@
 """The parts of an entry's section drawn from its run alone, one small function each.
 
-:meth:`flax_errors_ext.sphinx.catalogue.entries.CatalogueDirective._entry` lists
-every part of the section in the order a reader meets them; those that parse reST
-(the examples, the explanation, the signature) need the directive and live there.
-Each part here takes the :class:`EntryPage` and returns its nodes, none if it has
-nothing to show.
+:meth:`.entries.EntryRenderer._entry` lists every part in the order a reader meets
+them; those that parse reST need the directive and live there. Each part here
+takes the :class:`EntryPage` and returns its nodes, none if it has nothing to show.
 """
 
 from __future__ import annotations
@@ -18,15 +16,16 @@ from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
 from flax_errors_ext.model.lookup.patterns import defined_names, names_in
 from flax_errors_ext.model.runs.entry_record import relative_source
 from flax_errors_ext.model.runs.tracebacks import strip_roots
-from flax_errors_ext.model.site.texts import inline_parts, lead_lines, verification_text
+from flax_errors_ext.model.site.texts import lead_lines, verification_text
 from flax_errors_ext.sphinx.badges import status_badge
 from flax_errors_ext.sphinx.site.linked_tracebacks import source_links
 from flax_errors_ext.sphinx.state import error_record, see_also_placeholder
+from flax_errors_ext.sphinx.table import inline_text
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from flax_errors_ext.model.catalogue.records import ErrorEntry, FormatProblem
+    from flax_errors_ext.model.catalogue.records import ErrorEntry
     from flax_errors_ext.model.runs.entry_record import EntryRecord
     from flax_errors_ext.model.runs.outcomes import EntryOutcome
     from flax_errors_ext.sphinx.extras import EntryExtras
@@ -39,7 +38,6 @@ class EntryPage:
     outcome: EntryOutcome
     record: EntryRecord
     extras: EntryExtras
-    """What the loaded extras add (its releases, the runs of other devices and stacks)."""
     roots: Sequence[str]
     """The folders published paths are shown relative to."""
     source_links: Mapping[str, str | None]
@@ -66,9 +64,8 @@ def headline(page: EntryPage) -> list[nodes.Node]:
     """What went wrong, in one line: the summary."""
     if not page.entry.summary:
         return []
-    paragraph = nodes.paragraph(classes=["flax-errors-headline"])
-    paragraph.extend(_inline(page.entry.summary))
-    return [paragraph]
+    line = inline_text(page.entry.summary)
+    return [nodes.paragraph("", "", *line, classes=["flax-errors-headline"])]
 
 
 def lead_captions(page: EntryPage) -> list[nodes.Node]:
@@ -78,7 +75,7 @@ def lead_captions(page: EntryPage) -> list[nodes.Node]:
         paragraph = nodes.paragraph(classes=["flax-errors-fix"])
         paragraph += nodes.strong(label, label)
         paragraph += nodes.Text(" ")
-        paragraph.extend(_inline(text))
+        paragraph.extend(inline_text(text))
         found.append(paragraph)
     return found
 
@@ -86,10 +83,8 @@ def lead_captions(page: EntryPage) -> list[nodes.Node]:
 def status(page: EntryPage) -> list[nodes.Node]:
     """The verification line: ``✓ Verified on CPU · flax 0.12.8 · jax 0.10.2 · ...``.
 
-    An entry that is not verified (drifted, unreachable, undocumented, not run)
-    leads with its status badge instead of the check mark. No date: an entry's
-    page depends only on what it was checked against (the landing page says when
-    the build ran), so rebuilds from the cache and ``-j`` give the same page.
+    An entry not verified leads with its status badge instead of the check mark.
+    No date: rebuilds from the cache and ``-j`` then give the same page.
     """
     record = page.record
     passed = record.status.value == "passed"
@@ -113,9 +108,8 @@ def status(page: EntryPage) -> list[nodes.Node]:
 def raise_site(page: EntryPage) -> list[nodes.Node]:
     """``Raised as ValueError at flax/nnx/pytreelib.py:417``: a message entry's origin.
 
-    The class is the one its bad example documents, which every run checks; the
-    place comes from the run (its traceback's innermost library frame), never from
-    the docstring, so that it follows the library's code.
+    The class is the one its bad example documents; the place comes from the run
+    (its innermost library frame), so that it follows the library's code.
     """
     entry = page.entry
     if not entry.message or not entry.raised_as:
@@ -171,7 +165,10 @@ def extras(page: EntryPage) -> list[nodes.Node]:
 
 def problems(page: EntryPage) -> list[nodes.Node]:
     """A box for each thing wrong with the entry's docstring."""
-    return [_problem_box(problem, page.roots) for problem in page.entry.problems]
+    return [
+        nodes.warning("", nodes.literal_block("", strip_roots(str(problem), page.roots)))
+        for problem in page.entry.problems
+    ]
 
 
 def see_also(page: EntryPage) -> list[nodes.Node]:
@@ -182,17 +179,3 @@ def see_also(page: EntryPage) -> list[nodes.Node]:
 def record(page: EntryPage) -> list[nodes.Node]:
     """The invisible record that errors.json and the index are made from."""
     return [error_record(record=page.record, loaded=page.outcome.execution.loaded)]
-
-
-def _inline(text: str) -> list[nodes.Node]:
-    """A reST one-liner's text, with its inline literals as code and nothing else as markup."""
-    return [
-        nodes.literal(part, part) if code else nodes.Text(part)
-        for part, code in inline_parts(text)
-    ]
-
-
-def _problem_box(problem: FormatProblem, roots: Sequence[str]) -> nodes.warning:
-    box = nodes.warning()
-    box += nodes.literal_block("", strip_roots(str(problem), roots))
-    return box

@@ -1,25 +1,18 @@
 """An entry's examples: code, the real output, and the verdict.
 
-The first bad example and the first good one are shown one after the other, open,
-under "What raises it" and "The fix" (see :func:`~flax_errors_ext.model.site.texts.first_screen`);
-every other example (more bad and good ones, the evidence that an error cannot be
-raised, the library's own examples) is a sphinx-design tab below them.
-
-Each example's code block is the example as a doctest session whose output is
-what actually ran, with tracebacks trimmed to the reader's own frames
-(:mod:`flax_errors_ext.model.runs.tracebacks`); the full traceback is one click away
-in a dropdown. Both name library files inside their import root
-(``flax/linen/module.py``), never by a folder of the build machine, and leave
-out the doctest runner's frame; in the full traceback, a frame of a package whose
-repository is known links to its line at the tag of the version that ran
-(:mod:`flax_errors_ext.model.site.frame_links`). Everything shown of a run is a
-literal block, so error text never turns into markup.
+The first bad and the first good example are shown open, under "What raises it"
+and "The fix" (see :func:`~flax_errors_ext.model.site.texts.first_screen`); every
+other example is a sphinx-design tab below them. Each example's code block is a
+doctest session whose output is what actually ran, tracebacks trimmed to the
+reader's own frames, the full traceback one click away (its library frames linked
+to their source). Everything shown of a run is a literal block, so error text
+never turns into markup.
 """
 
 from __future__ import annotations
 
+import functools
 import re
-from collections import Counter
 from typing import TYPE_CHECKING, NamedTuple
 
 from docutils import nodes
@@ -67,19 +60,11 @@ def entry_examples(
 ) -> EntryExamples:
     """The first bad and the first good example, open, and the others as tabs.
 
-    Where the error cannot be raised, the good example is open and the evidence
-    folded into a "How we know" dropdown.
-
-    Args:
-        results: The entry's examples with their verdicts, in docstring order.
-        parse_rest: Parses an example's description (reST) at its file lines.
-        captions_shown: Whether the captions of the first good example and of the
-            evidence are already shown under the headline (the fix line); their
-            boxes then leave that paragraph out.
-        links: Where the library frames of full tracebacks link to (see
-            :func:`source_links`); None links none.
+    Where the error cannot be raised, the evidence is folded into a dropdown.
+    ``captions_shown``: the first good example's and the evidence's captions are
+    already under the headline, so their boxes leave them out.
     """
-    roots = import_roots()
+    example = functools.partial(_example, parse_rest=parse_rest, roots=import_roots(), links=links)
     # The first screen is for the examples that hold for this build's versions; the
     # others (their ``:holds for:`` names other versions) wait in the tabs.
     held = [i for i, result in enumerate(results) if result.verdict is not Verdict.OTHER_VERSIONS]
@@ -95,26 +80,29 @@ def entry_examples(
         result = results[index]
         kind = result.example.kind
         heading = _FIRST_SCREEN[kind] if fixes and kind in _FIRST_SCREEN else kind.heading
-        skip = captions_shown and kind is ExampleKind.GOOD
-        found.append(
-            _shown(heading, _example(result, parse_rest, roots, links, skip_caption=skip), result)
-        )
+        box = nodes.container(classes=["flax-errors-shown", kind.value])
+        box += nodes.rubric(heading, heading, classes=["flax-errors-heading", *_failed(result)])
+        box += example(result, skip_caption=captions_shown and kind is ExampleKind.GOOD)
+        found.append(box)
     found = _paired(found)
     if folded is not None:
-        box = _example(results[folded], parse_rest, roots, links, skip_caption=captions_shown)
-        found.append(_evidence(results[folded], box))
+        result = results[folded]
+        title = "How we know it cannot be raised" + (
+            f": the evidence {result.verdict}" if result.verdict.failed else ""
+        )
+        folded_box = example(result, skip_caption=captions_shown)
+        classes = ["flax-errors-evidence", *_failed(result)]
+        found.append(dropdown(title, folded_box, classes=classes))
     rest = [i for i in range(len(results)) if i not in shown and i != folded]
-    others = [_tabs(results, rest, parse_rest, roots, links)] if rest else []
+    others = [_tabs(results, rest, example)] if rest else []
     return EntryExamples(found, others)
 
 
 class EntryExamples(NamedTuple):
-    """An entry's examples as its page places them."""
+    """An entry's examples: the first bad and good, open; the others, tabs after the prose."""
 
     first: list[nodes.Node]
-    """The first bad and good example, open (side by side where the page is wide)."""
     others: list[nodes.Node]
-    """The other examples, as tabs, shown after the explanation."""
 
 
 def _paired(shown: list[nodes.Node]) -> list[nodes.Node]:
@@ -134,67 +122,41 @@ _FIRST_SCREEN = {ExampleKind.BAD: "What raises it", ExampleKind.GOOD: "The fix"}
 """The headings of the first bad and good example, where the error can be raised."""
 
 
-def _shown(heading: str, children: list[nodes.Node], result: ExampleResult) -> nodes.Node:
-    """An example shown open, under a small heading (red when the example failed)."""
-    classes = ["flax-errors-heading"] + (["flax-errors-failed"] if result.verdict.failed else [])
-    box = nodes.container(classes=["flax-errors-shown", result.example.kind.value])
-    box += nodes.rubric(heading, heading, classes=classes)
-    box.extend(children)
-    return box
-
-
-def _evidence(result: ExampleResult, box: list[nodes.Node]) -> nodes.Node:
-    """The evidence that the error cannot be raised, folded in a dropdown."""
-    title = "How we know it cannot be raised" + (
-        f": the evidence {result.verdict}" if result.verdict.failed else ""
-    )
-    classes = ["flax-errors-evidence"] + (["flax-errors-failed"] if result.verdict.failed else [])
-    return dropdown(title, box, classes=classes)
+def _failed(result: ExampleResult) -> list[str]:
+    """The class that marks a failed example's heading red."""
+    return ["flax-errors-failed"] if result.verdict.failed else []
 
 
 def _tabs(
     results: Sequence[ExampleResult],
     rest: Sequence[int],
-    parse_rest: ParseRest,
-    roots: Sequence[str],
-    links: SourceLinks | None,
+    example: Callable[[ExampleResult], list[nodes.Node]],
 ) -> nodes.Node:
     """The examples at the indices ``rest`` as tabs, numbered within their kind."""
-    totals = Counter(result.example.kind for result in results)
-    numbers: list[int] = []
-    seen: Counter[ExampleKind] = Counter()
-    for result in results:
-        seen[result.example.kind] += 1
-        numbers.append(seen[result.example.kind])
+    kinds = [result.example.kind for result in results]
     tab_set = create_component("tab-set", classes=["sd-tab-set", "flax-errors-examples"])
     for index in rest:
         result = results[index]
         kind = result.example.kind
-        label = kind.heading + (f" {numbers[index]}" if totals[kind] > 1 else "")
+        number = kinds[: index + 1].count(kind)
+        label = kind.heading + (f" {number}" if kinds.count(kind) > 1 else "")
         if result.example.holds_for:
             label += f" ({describe(result.example.holds_for)})"
-        tab_set += _tab(
-            label, _example(result, parse_rest, roots, links), failed=result.verdict.failed
-        )
+        item = create_component("tab-item", classes=["sd-tab-item"], selected=False)
+        item += nodes.rubric(label, label, classes=["sd-tab-label", *_failed(result)])
+        content = create_component("tab-content", classes=["sd-tab-content"])
+        content.extend(example(result))
+        item += content
+        tab_set += item
     return tab_set
-
-
-def _tab(label: str, children: list[nodes.Node], *, failed: bool) -> nodes.Node:
-    item = create_component("tab-item", classes=["sd-tab-item"], selected=False)
-    classes = ["sd-tab-label"] + (["flax-errors-failed"] if failed else [])
-    item += nodes.rubric(label, label, classes=classes)
-    content = create_component("tab-content", classes=["sd-tab-content"])
-    content.extend(children)
-    item += content
-    return item
 
 
 def _example(
     result: ExampleResult,
+    *,
     parse_rest: ParseRest,
     roots: Sequence[str],
     links: SourceLinks | None,
-    *,
     skip_caption: bool = False,
 ) -> list[nodes.Node]:
     """The example's box; ``skip_caption`` leaves out its description's first paragraph."""
@@ -210,8 +172,10 @@ def _example(
         description = "\n".join(description.split("\n")[skipped:])
         first += skipped
     if example.holds_for:
-        box += _holds_for_line(result)
-    box += parse_rest(description, example.location.path, _from(first))
+        text = f"Holds for {describe(example.holds_for)}."
+        box += nodes.paragraph("", "", nodes.Text(text), classes=["flax-errors-holds-for"])
+    # The description's lines follow one another in its file.
+    box += parse_rest(description, example.location.path, range(first, first + 100_000))
     box += nodes.literal_block(
         "", transcript(result, roots=roots), language="pycon", classes=["flax-errors-transcript"]
     )
@@ -232,12 +196,6 @@ def _example(
     return [box]
 
 
-def _holds_for_line(result: ExampleResult) -> nodes.Node:
-    """``Holds for flax < 0.12.9.``: the versions the example is true of."""
-    text = f"Holds for {describe(result.example.holds_for)}."
-    return nodes.paragraph("", "", nodes.Text(text), classes=["flax-errors-holds-for"])
-
-
 def _verdict(result: ExampleResult, roots: Sequence[str]) -> nodes.Node:
     if result.verdict is Verdict.PASSED:
         text = _PASSED[result.example.kind]
@@ -253,16 +211,10 @@ def _verdict(result: ExampleResult, roots: Sequence[str]) -> nodes.Node:
     return nodes.paragraph("", "", nodes.Text(text), classes=["flax-errors-verdict"])
 
 
-def transcript(
-    result: ExampleResult, *, trim: bool = True, roots: Sequence[str] | None = None
-) -> str:
-    """The example as a doctest session, with what actually ran as its output.
+def transcript(result: ExampleResult, *, roots: Sequence[str] | None = None) -> str:
+    """The example as a doctest session, what ran as its output, library frames dropped.
 
-    Args:
-        result: The example and its runs.
-        trim: Drop library frames from tracebacks (see :func:`trim_traceback`).
-        roots: Folders the files of frames are shown relative to; by default
-            :func:`~flax_errors_ext.model.runs.tracebacks.import_roots`.
+    Frames' files are shown relative to ``roots`` (by default, the import roots).
     """
     roots = import_roots() if roots is None else roots
     internal = _internal(roots)
@@ -276,20 +228,14 @@ def transcript(
         run = next(runs, None)
         if run is not None:
             output = _ANSI.sub("", run.transcript)
-            parts.append(publishable(trim_traceback(output, internal) if trim else output, roots))
+            parts.append(publishable(trim_traceback(output, internal), roots))
         else:  # never ran: show what is documented
             parts.append(statement.want)
     return "".join(parts).rstrip("\n")
 
 
 def full_tracebacks(result: ExampleResult, *, roots: Sequence[str] | None = None) -> list[str]:
-    """The tracebacks of the example's runs, where trimming hid frames; all but the runner's.
-
-    Args:
-        result: The example and its runs.
-        roots: Folders the files of frames are shown relative to; by default
-            :func:`~flax_errors_ext.model.runs.tracebacks.import_roots`.
-    """
+    """The tracebacks of the example's runs, where trimming hid frames; all but the runner's."""
     roots = import_roots() if roots is None else roots
     internal = _internal(roots)
     found = []
@@ -310,12 +256,7 @@ def _internal(roots: Sequence[str]) -> Callable[[str], bool]:
     The catalogued module and its helpers count too: the reader's own code is in
     the ``<doctest ...>`` frames.
     """
-    libraries = (*library_dirs(), *roots)
-
-    def internal(path: str) -> bool:
-        return is_internal(path, libraries)
-
-    return internal
+    return functools.partial(is_internal, libraries=(*library_dirs(), *roots))
 
 
 def dropdown(
@@ -339,8 +280,3 @@ def dropdown(
     container += nodes.rubric(title, title)
     container.extend(children)
     return container
-
-
-def _from(first_line: int) -> range:
-    """Consecutive file lines from ``first_line`` on, for text without gaps."""
-    return range(first_line, first_line + 100_000)

@@ -1,20 +1,15 @@
 """Another project's docstring on the site: where its names link, and which code ran.
 
-Flax's and JAX's docstrings refer to their own sites' objects (``:meth:`Module.apply()
-<flax.linen.Module.apply>```, ``:func:`~jax.jit```). A Python reference in an entry
-that this site does not resolve itself links to the page that the sites' Sphinx
-inventories shipped with the package name (:mod:`flax_errors_ext.model.site.inventory`:
-``objects.inv`` files read from the package by Sphinx's reader, as
-``intersphinx_mapping`` reads a local file, never fetched); one they do not know, in
-a docstring that is not ours, renders as plain code rather than as a link that is
-not there. ``sphinx.ext.intersphinx`` itself is not loaded with them: it would link
-references on every page of a project, and these links are the entries' alone.
+Flax's and JAX's docstrings refer to their own sites' objects (``:func:`~jax.jit```).
+A Python reference in an entry that this site does not resolve links to the page
+the Sphinx inventories shipped with the package name
+(:mod:`flax_errors_ext.model.site.inventory`, never fetched); one they do not know,
+in a docstring that is not ours, renders as plain code. ``sphinx.ext.intersphinx``
+is not used: it would link references on every page of a project.
 
-Their code blocks are shown as they are, and only their doctest statements run
-(as the entry's upstream example). Every other block is labelled "From Flax's
-docstring, not run" and carries :data:`NOT_RUN_CLASS`, which sphinx-copybutton's
-selector leaves out (:func:`narrow_copybutton`): the plain copy button is for code
-that ran.
+Only their doctest statements run (as the entry's upstream example). Every other
+code block is labelled "From Flax's docstring, not run" and left out of
+sphinx-copybutton's selector: the plain copy button is for code that ran.
 """
 
 from __future__ import annotations
@@ -25,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 
 from flax_errors_ext.model.catalogue.snippets import block_runs, not_run_label
-from flax_errors_ext.model.site.inventory import SITES, Inventory, Target
+from flax_errors_ext.model.site.inventory import SITES, Inventory
 from flax_errors_ext.sphinx.compat import read_inventory
 
 if TYPE_CHECKING:
@@ -36,17 +31,12 @@ if TYPE_CHECKING:
     from sphinx.config import Config
 
 FOREIGN_CLASS = "flax-errors-foreign"
-"""The class of a container that holds another project's docstring."""
 NOT_RUN_CLASS = "flax-errors-not-run"
-"""The class of a code block of such a docstring that is shown but never run."""
 NOT_RUN_LABEL_CLASS = "flax-errors-not-run-label"
-"""The class of the line above such a block that says so."""
 EXTERNAL_CLASS = "flax-errors-api-link"
-"""The class of a link to another site's documentation, made from its inventory."""
 COPYBUTTON_DEFAULT = "div.highlight pre"
 """sphinx-copybutton's own ``copybutton_selector``."""
 COPYBUTTON_SELECTOR = f"div:not(.{NOT_RUN_CLASS}) > div.highlight pre"
-"""Its selector here: every code block but those never run."""
 _ENTRY_CLASS = "flax-errors-entry"
 
 
@@ -63,12 +53,8 @@ def foreign_passage(
 ) -> nodes.container:
     """Another project's parsed docstring, its code blocks that never run labelled.
 
-    Args:
-        parsed: The docstring's nodes.
-        qualname: The error class it documents: its top-level package names the
-            project in the label.
-        ran: The first lines of the statements that run as the entry's upstream
-            example (:func:`~flax_errors_ext.model.catalogue.snippets.ran_statements`).
+    ``qualname``'s package names the project in the label; ``ran`` holds the first
+    lines of the statements that run as the entry's upstream example.
     """
     container = nodes.container("", *parsed, classes=[FOREIGN_CLASS])
     label = not_run_label(shipped_inventory().project_name(qualname))
@@ -91,17 +77,12 @@ def resolve_reference(
 ) -> nodes.Element | None:
     """A reference that nothing on this site resolves: a link by the inventories, or its text.
 
-    Only in the catalogue's own entries: a reference anywhere else on a project's
-    site is the project's, resolved (or warned of) as it would be without this
-    extension. A Python reference the inventory knows becomes a link to that page
-    (short names settle on the docstring's own project: ``jit`` in JAX's docstring
-    is ``jax.jit``).
-    Otherwise the text loses the ``xref`` class, so that it is not styled as a link
-    it is not: in another project's docstring always, and no warning fails ``-W``
-    for text the project cannot edit (JAX's ``:ref:`faq-...``` labels of its own
-    site); elsewhere for a name of a package the inventory documents
-    (``jax.no_such_function``), unless the project is ``nitpicky``, where Sphinx
-    warns of it as usual, as it does of any other name.
+    Only in the catalogue's own entries. A Python reference the inventory knows
+    becomes a link (short names settle on the docstring's own project). Otherwise
+    the text loses the ``xref`` class, so that it is not styled as a link: in
+    another project's docstring always, and no warning fails ``-W`` for text the
+    project cannot edit; elsewhere for a name of a package the inventory documents,
+    unless the project is ``nitpicky``, where Sphinx warns of it as usual.
     """
     foreign, qualname = _context(node)
     if not qualname:
@@ -111,26 +92,21 @@ def resolve_reference(
         inventory = shipped_inventory()
         target = inventory.find(node["reftarget"], qualname.partition(".")[0])
         if target is not None:
-            return _link(target, contnode)
+            return nodes.reference(
+                "",
+                "",
+                contnode,
+                internal=False,
+                refuri=target.url,
+                reftitle=f"{target.name} ({target.site} documentation)",
+                classes=[EXTERNAL_CLASS],
+            )
         plain = foreign or (inventory.covers(node["reftarget"]) and not env.config.nitpicky)
     if not plain:
         return None
     if isinstance(contnode, nodes.Element):  # a signature's annotation is Text
         contnode["classes"] = [c for c in contnode["classes"] if c != "xref"]
     return contnode
-
-
-def _link(target: Target, contnode: nodes.Element) -> nodes.reference:
-    reference = nodes.reference(
-        "",
-        "",
-        internal=False,
-        refuri=target.url,
-        reftitle=f"{target.name} ({target.site} documentation)",
-        classes=[EXTERNAL_CLASS],
-    )
-    reference += contnode
-    return reference
 
 
 def _context(node: nodes.Node) -> tuple[bool, str]:
@@ -148,11 +124,6 @@ def _context(node: nodes.Node) -> tuple[bool, str]:
 
 
 def narrow_copybutton(app: Sphinx, config: Config) -> None:
-    """Leave the blocks that never ran out of sphinx-copybutton's selector.
-
-    Only where the project keeps copybutton's own selector: a project that chose its
-    own keeps it. Connected before copybutton reads the value (``config-inited``,
-    priority 500).
-    """
+    """Leave the blocks that never ran out of sphinx-copybutton's default selector."""
     if getattr(config, "copybutton_selector", None) == COPYBUTTON_DEFAULT:
         config.copybutton_selector = COPYBUTTON_SELECTOR

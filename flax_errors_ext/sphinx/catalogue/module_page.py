@@ -1,19 +1,13 @@
 """A module's page: the index of its errors, where the URLs they print land.
 
-``.. flax-errors-catalogue:: <module>`` renders, for each error of the module, a
-short box at the anchor the error's printed URL names (its full dotted name): the
-name, what went wrong in one line, and a link to the entry's own page. A
-small script takes a reader who arrives at ``#<module>.<Name>`` on to that page,
-fragment kept; without scripts the reader lands on the summary and its link. A
-hidden toctree lists the entries' pages under the module's, for the sidebar and
-the previous and next links.
-
-Where the layout keeps the entries on the module's page (``flax_errors_pages =
-"module"``), or the module is not one the build lists (so no entry has a page of
-its own), the page shows every entry in full instead
-(:class:`~.entries.EntryRenderer`). Either way the entries are grouped by index
-area, and the page ends with the public classes left out and what the loaded
-extras add (the retired errors, where the history extra is loaded).
+``.. flax-errors-catalogue:: <module>`` renders, for each error, a short box at the
+anchor the error's printed URL names: the name, what went wrong, and a link to the
+entry's own page, where a small script takes the reader on, fragment kept. A
+hidden toctree lists the entries' pages, for the sidebar and the previous and
+next links. Where the entries have no pages of their own (``flax_errors_pages =
+"module"``, or a module the build does not list), the page shows every entry in
+full instead. Either way the entries are grouped by index area, and the page ends
+with the public classes left out and what the loaded extras add.
 """
 
 from __future__ import annotations
@@ -25,13 +19,13 @@ from docutils.statemachine import StringList
 from sphinx import addnodes
 
 from flax_errors_ext.model.site.areas import area_of, area_rank
-from flax_errors_ext.model.site.texts import inline_parts
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue.entries import EntryRenderer
 from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.extras import module_extras
 from flax_errors_ext.sphinx.loggers import warn
 from flax_errors_ext.sphinx.site.index import add_jump
+from flax_errors_ext.sphinx.table import inline_text
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -90,21 +84,16 @@ class CatalogueDirective(EntryRenderer):
     def _summary(self, entry: ErrorEntry) -> nodes.container:
         """The entry's name, what went wrong, and the link to its page, at its printed anchor.
 
-        Not a section: the entry's page has the section titled by the name, and a
-        project that labels every section (``sphinx.ext.autosectionlabel``) would
-        otherwise get two of each label.
+        Not a section: a project that labels every section
+        (``sphinx.ext.autosectionlabel``) would otherwise get two of each label.
         """
         state = build_context(self.env)
         anchor = state.config.layout.printed(entry.qualname).anchor
         summary = nodes.container(ids=[anchor], classes=["flax-errors-summary"])
         summary += nodes.rubric(entry.name, entry.name, classes=["flax-errors-summary-name"])
         if entry.summary:
-            line = nodes.paragraph(classes=["flax-errors-headline"])
-            line.extend(
-                nodes.literal(part, part) if code else nodes.Text(part)
-                for part, code in inline_parts(entry.summary)
-            )
-            summary += line
+            line = inline_text(entry.summary)
+            summary += nodes.paragraph("", "", *line, classes=["flax-errors-headline"])
         text = f"Read the entry for {entry.name}: its examples and its fix"
         link = addnodes.pending_xref(
             "",
@@ -130,11 +119,9 @@ class CatalogueDirective(EntryRenderer):
 def _grouped(groups: dict[str, list[nodes.Node]]) -> list[nodes.Node]:
     """The entries under their index areas, with a line of links to the areas first.
 
-    A module whose errors all fall in one area keeps them as they are. Each entry
-    keeps its id, so every printed URL still lands on it. An area is a box with a
-    rubric, not a section: a project that labels every section
-    (``sphinx.ext.autosectionlabel``) would otherwise get a label such as
-    ``transforms`` that its own pages already have.
+    A module whose errors all fall in one area keeps them as they are. An area is
+    a box with a rubric, not a section: a project that labels every section would
+    otherwise get a label such as ``transforms`` that its own pages already have.
     """
     if len(groups) < 2:
         return [node for entries in groups.values() for node in entries]

@@ -1,13 +1,11 @@
 """Each catalogue module, discovered once and run once per build, for all its pages.
 
-A module's errors are shown on several pages: its own (the index that printed URLs
-land on) and, in the default layout, a page per error. Those pages are read in any
-order and, with ``-j``, by several processes. So every module's entry pages are
-known when the build opens (discovered then, or kept from the last build while
-nothing they came from has changed), and the modules whose
-pages will be read are run before the reading starts, every entry of a module at
-once (their processes side by side), in the main process: each page then renders from
-that one run, and a ``-j`` reader inherits it instead of running it again.
+A module's errors are shown on several pages, read in any order and, with ``-j``,
+by several processes. So every module's entry pages are known when the build opens
+(discovered then, or kept from the last build while nothing they came from has
+changed), and the modules whose pages will be read are run, in the main process,
+before the reading starts: each page renders from that one run, and a ``-j``
+reader inherits it.
 """
 
 from __future__ import annotations
@@ -34,10 +32,9 @@ def discover(
     """Find every configured module's entry pages; discover the modules that need it.
 
     A module whose pages the last build found, with the same settings and run
-    fingerprint (asked of ``fingerprint`` only then), none of whose files has
-    changed since, keeps them unread: a build with nothing to read then imports no
-    library. Any other module is discovered now; what fails is kept as its error,
-    for its page to warn of.
+    fingerprint (asked of ``fingerprint`` only then) and unchanged files, keeps
+    them: a build with nothing to read then imports no library. What fails to be
+    discovered is kept as its error, for its page to warn of.
     """
     reusable = last is not None and last.config == context.config and last.ran_with(fingerprint())
     for spec in context.config.modules:
@@ -55,8 +52,7 @@ def discover(
 def discovered(context: BuildContext, name: str) -> ErrorModule:
     """The module as this build discovered it (a module no setting lists: now).
 
-    Raises:
-        DiscoveryError: saying why it could not be read.
+    Raises DiscoveryError, saying why, where it cannot be read.
     """
     found = context.modules.get(name)
     if found is None:
@@ -78,10 +74,7 @@ def discovered(context: BuildContext, name: str) -> ErrorModule:
 
 
 def catalogue_pages(context: BuildContext) -> dict[str, str]:
-    """Every page that shows a module's errors, by docname: the module it shows.
-
-    The modules' pages, and each entry's own where the layout gives it one.
-    """
+    """Every page that shows a module's errors (its own, its entries'): the module, by docname."""
     layout = context.config.layout
     pages = {layout.module_page(spec.name): spec.name for spec in context.config.modules}
     for found in context.module_pages.values():
@@ -105,9 +98,11 @@ def run_all(context: BuildContext, names: Iterable[str]) -> None:
         if name in context.module_runs:
             continue
         try:
-            modules[name] = _to_run(context, name)
+            module = discovered(context, name)
         except DiscoveryError:
             continue
+        # Its upstream examples left out where asked.
+        modules[name] = module.without_upstream() if context.config.upstream == "off" else module
     for name, module in modules.items():
         LOGGER.info(f"flax-errors: running the {len(module.entries)} entries of {name}")
     jobs = context.config.jobs or default_jobs()
@@ -118,21 +113,10 @@ def run_all(context: BuildContext, names: Iterable[str]) -> None:
 def module_run(context: BuildContext, name: str) -> ModuleRun:
     """The module's run in this build: run on first asking, then kept.
 
-    Raises:
-        DiscoveryError: if the module cannot be read (saying why).
+    Raises DiscoveryError, saying why, where it cannot be read.
     """
     if name not in context.module_runs:
         run_all(context, [name])
         if name not in context.module_runs:
             discovered(context, name)  # raises why it could not be read
     return context.module_runs[name]
-
-
-def _to_run(context: BuildContext, name: str) -> ErrorModule:
-    """The module as this build runs it (its upstream examples left out where asked).
-
-    Raises:
-        DiscoveryError: if the module cannot be read (saying why).
-    """
-    module = discovered(context, name)
-    return module.without_upstream() if context.config.upstream == "off" else module

@@ -1,19 +1,15 @@
 """What an entry's signature needs: a constructor autodoc can read, its types kept.
 
-An entry takes only the signature from autodoc (``CatalogueDirective._signature``)
-and renders the docstring itself. Two things keep that signature whole, with
-sphinx-autodoc-typehints' own options deciding how its types read:
+An entry takes only the signature from autodoc and renders the docstring itself.
 
-* A constructor written in C may have no qualified name: nanobind's methods, such
-  as ``__init__`` of jaxlib's ``JaxRuntimeError``, answer ``__qualname__`` with
-  None and state their signature only in their docstring. autodoc shows
-  ``(*args, **kwargs)`` for such a class, and sphinx-autodoc-typehints (3.17.6)
-  fails on it, splitting that None. :func:`readable_constructor` gives the class,
-  while autodoc reads it, a Python constructor that calls the C one and states
-  its signature.
-* sphinx-autodoc-typehints moves types out of a signature into the docstring's
-  fields, and the entry empties autodoc's docstring: :func:`keep_types_in_signature`
-  keeps them in the signature unless the project sets ``typehints_use_signature``.
+* A constructor written in C may have no qualified name: nanobind's methods (the
+  ``__init__`` of jaxlib's ``JaxRuntimeError``) answer ``__qualname__`` with None
+  and state their signature only in their docstring. autodoc shows ``(*args,
+  **kwargs)`` for such a class, and sphinx-autodoc-typehints (3.17.6) fails on it.
+  :func:`readable_constructor` gives the class, while autodoc reads it, a Python
+  constructor that calls the C one and states its signature.
+* sphinx-autodoc-typehints moves types into the docstring's fields, which the
+  entry empties: :func:`keep_types_in_signature` keeps them in the signature.
 """
 
 from __future__ import annotations
@@ -32,7 +28,6 @@ if TYPE_CHECKING:
     from sphinx.config import Config
 
 _CONSTRUCTORS = ("__new__", "__init__")
-"""The methods a class's signature is read from."""
 
 _STATED = re.compile(r"(?:[A-Za-z_][\w.]*)?(\(.*\))\s*(?:->\s*(.+))?")
 """A signature a docstring's first line states: ``(self, msg: str) -> None``, its
@@ -43,11 +38,9 @@ name (pybind11 writes ``__init__(...)``) optional."""
 def readable_constructor(cls: type) -> Iterator[None]:
     """Give ``cls``, for the time autodoc reads it, a constructor with a qualified name.
 
-    Only a constructor without one (:func:`nameless_constructor`) is replaced: by a
-    Python function that calls it, so the class behaves the same meanwhile, and
-    that states its signature (:func:`stated_signature`). The class's own
-    attributes are put back afterwards. A class that takes no new attributes (a
-    built-in type) is left as it is.
+    Only a constructor without one is replaced, by a Python function that calls it
+    and states its signature; the class's own attributes are put back afterwards.
+    A class that takes no new attributes (a built-in type) is left as it is.
     """
     own: dict[str, Any] = {}
     try:
@@ -55,7 +48,7 @@ def readable_constructor(cls: type) -> Iterator[None]:
             native = nameless_constructor(cls, name)
             if native is None:
                 continue
-            before = cls.__dict__.get(name, _ABSENT)
+            before = cls.__dict__.get(name)
             try:
                 setattr(cls, name, _stand_in(cls, name, native))
             except TypeError:  # an immutable type
@@ -64,20 +57,17 @@ def readable_constructor(cls: type) -> Iterator[None]:
         yield
     finally:
         for name, before in own.items():
-            if before is _ABSENT:
+            if before is None:
                 delattr(cls, name)
             else:
                 setattr(cls, name, before)
 
 
-_ABSENT = object()
-
-
 def nameless_constructor(cls: type, name: str) -> Callable[..., Any] | None:
-    """The ``__new__`` or ``__init__`` that ``cls`` has whose ``__qualname__`` is not a string.
+    """The ``__new__`` or ``__init__`` of ``cls`` whose ``__qualname__`` is not a string.
 
-    That is a method a C extension made without a name and scope (nanobind's
-    ``nb_method``), inherited or the class's own; None for any other.
+    A method a C extension made without a name and scope (nanobind's ``nb_method``),
+    inherited or the class's own; None for any other.
     """
     for klass in cls.__mro__:
         if name in vars(klass):
@@ -91,8 +81,8 @@ def nameless_constructor(cls: type, name: str) -> Callable[..., Any] | None:
 def stated_signature(function: Callable[..., Any]) -> inspect.Signature | None:
     """The signature a C function states, in its docstring's first line or as CPython's do.
 
-    Read as autodoc reads a docstring's signature (``signature_from_str``): its
-    annotations and defaults stay their source text. None when it states none.
+    Read as autodoc reads a docstring's signature: annotations and defaults stay
+    their source text. None when it states none.
     """
     doc = getattr(function, "__doc__", None)
     lines = doc.strip().splitlines() if isinstance(doc, str) else []
@@ -142,10 +132,8 @@ _USE_SIGNATURE = "typehints_use_signature"
 def keep_types_in_signature(app: Sphinx, config: Config) -> None:
     """Turn sphinx-autodoc-typehints' ``typehints_use_signature`` on, unless the project sets it.
 
-    Only where the project loads sphinx-autodoc-typehints. Left off, its types go to
-    the docstring's parameter fields, and an entry's docstring from autodoc is empty
-    (the entry renders the docstring itself): an entry would show no types at all.
-    conf.py or ``-D`` may still set it either way.
+    Left off, an entry would show no types at all. conf.py or ``-D`` may set it
+    either way.
     """
     if TYPEHINTS not in app.extensions:
         return

@@ -1,11 +1,10 @@
 """The pages the catalogue writes into the source folder: a module's, and each entry's.
 
-Each listed module gets a page (unless the project writes its own) that holds its
-``flax-errors-catalogue`` directive and, in the default layout, each of its errors
-a page that holds its ``flax-errors-entry`` directive, where
-:class:`~flax_errors_ext.layout.SiteLayout` puts them. A generated page starts with
-:data:`STUB_MARKER`: only such a page is ever rewritten or removed (an entry's page
-once its error is gone), never one the project wrote.
+Each listed module gets a page holding its ``flax-errors-catalogue`` directive
+and, in the default layout, each of its errors one holding its
+``flax-errors-entry`` directive, unless the project writes its own. A generated
+page starts with :data:`STUB_MARKER`: only such a page is ever rewritten or
+removed (an entry's page once its error is gone), never one the project wrote.
 """
 
 from __future__ import annotations

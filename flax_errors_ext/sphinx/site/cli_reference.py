@@ -1,9 +1,7 @@
-"""A directive that documents the ``flax-errors`` command line from its own parser.
+"""``.. flax-errors-cli::``: the ``flax-errors`` command line, documented from its own parser.
 
-``.. flax-errors-cli::`` renders :func:`flax_errors_ext.cli.build_parser`: the
-program's description and exit statuses, then one section per command with its
-usage, description and arguments. The reference is ``--help`` itself, laid out for
-the web, so it cannot drift from the code.
+The program's description and exit statuses, then a section per command with its
+usage, description and arguments: ``--help`` itself, so it cannot drift from the code.
 """
 
 from __future__ import annotations
@@ -31,8 +29,9 @@ class CliDirective(SphinxDirective):
         parser = build_parser()
         found: list[nodes.Node] = [*_paragraphs(parser.description), _usage(parser)]
         found.append(_exit_statuses())
-        for name, command in _commands(parser).items():
-            found.append(self._command(name, command))
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                found += [self._command(name, command) for name, command in action.choices.items()]
         return found
 
     def _command(self, name: str, command: argparse.ArgumentParser) -> nodes.section:
@@ -58,13 +57,6 @@ class CliDirective(SphinxDirective):
             section += listing
         self.state.document.note_implicit_target(section, section)
         return section
-
-
-def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return dict(action.choices)
-    return {}
 
 
 def _invocation(action: argparse.Action) -> str:

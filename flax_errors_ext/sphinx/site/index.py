@@ -1,13 +1,9 @@
 """The parts of the site drawn from the whole catalogue: index, figures, "See also".
 
-The error index (its area tables, then what the loaded extras add: each recorded
-module's errors across releases), the landing page's figures and each entry's "See also" line need
-every entry's record, which only exists once all pages are read (and, with ``-j``,
-merged back from the readers). So their directives leave placeholder
-nodes, filled in ``doctree-resolved`` from ``env.flax_errors_records``; and the
-pages holding the index or the figures are written again on every build, so that
-they never show the figures of an older one (and every catalogue page, when any
-entry was read again).
+They need every entry's record, known only once all pages are read (and merged
+back from ``-j`` readers): their directives leave placeholder nodes, filled in
+``doctree-resolved``, and the pages holding them are written again on every build,
+so that they never show the figures of an older one.
 """
 
 from __future__ import annotations
@@ -21,19 +17,18 @@ from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
 from flax_errors_ext.model.site.areas import NOTES, area_of, area_rank, related
-from flax_errors_ext.model.site.texts import badge, figures, inline_parts, time_text
+from flax_errors_ext.model.site.texts import badge, figures, time_text
 from flax_errors_ext.sphinx.badges import status_badge
 from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.extras import index_extras
 from flax_errors_ext.sphinx.state import (
     CatalogueCollector,
-    LiveDocsCollector,
     catalogue_figures,
     catalogue_index,
     read_now,
     see_also_placeholder,
 )
-from flax_errors_ext.sphinx.table import table
+from flax_errors_ext.sphinx.table import inline_text, table
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -49,28 +44,24 @@ Records = dict[str, tuple[str, "EntryRecord"]]
 class IndexDirective(SphinxDirective):
     """``.. flax-errors-index::``: every error, grouped by area, with its status."""
 
+    node: ClassVar[type[nodes.Element]] = catalogue_index
     has_content = False
     option_spec: ClassVar[dict[str, Any]] = {}
 
     def run(self) -> list[nodes.Node]:
-        """Leave the placeholder."""
-        return [catalogue_index()]
+        """Leave the placeholder, filled by :func:`resolve`."""
+        return [self.node()]
 
 
-class FiguresDirective(SphinxDirective):
+class FiguresDirective(IndexDirective):
     """``.. flax-errors-figures::``: how many errors, their statuses, when and where checked."""
 
-    has_content = False
-    option_spec: ClassVar[dict[str, Any]] = {}
-
-    def run(self) -> list[nodes.Node]:
-        """Leave the placeholder."""
-        return [catalogue_figures()]
+    node = catalogue_figures
 
 
 def rewrite_live_docs(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """The pages whose figures of the whole catalogue must be written again."""
-    live = LiveDocsCollector.live_docs(env)
+    """The pages whose figures of the whole catalogue are written again."""
+    live = CatalogueCollector.live_docs(env)
     if read_now(env):
         # Entries were read again, so any page's "See also" may gain or lose a target.
         live = live | set(CatalogueCollector.records(env))
@@ -119,33 +110,24 @@ def _index(records: Records, link: Any) -> list[nodes.Node]:
         anchor = "area-" + nodes.make_id(area)
         add_jump(jump, area, anchor)
         result.append(nodes.rubric(area, area, ids=[anchor], classes=["flax-errors-area"]))
-        rows = sorted(by_area[area], key=lambda r: r.name)
-        result.append(_index_table(rows, link))
+        rows = [
+            [
+                [link(record.qualname, nodes.literal(record.name, record.name))],
+                inline_text(record.summary),
+                [status_badge(record.status)],
+            ]
+            for record in sorted(by_area[area], key=lambda r: r.name)
+        ]
+        header = ("Error", "What went wrong", "Status")
+        result.append(table(["flax-errors-index"], (32, 56, 12), header, rows))
     return result
 
 
 def add_jump(jump: nodes.paragraph, title: str, anchor: str) -> None:
-    """Add a link to ``#anchor`` to a line of links at the top of a page, after a ``·``."""
+    """Add a link to ``#anchor`` to a line of links at the top of a page."""
     if jump.children:
         jump += nodes.Text(" · ")
     jump += nodes.reference(title, title, refuri=f"#{anchor}", internal=True)
-
-
-def _index_table(rows: list[EntryRecord], link: Any) -> nodes.table:
-    cells = [
-        [
-            [link(record.qualname, nodes.literal(record.name, record.name))],
-            [
-                nodes.literal(part, part) if code else nodes.Text(part)
-                for part, code in inline_parts(record.summary)
-            ],
-            [status_badge(record.status)],
-        ]
-        for record in rows
-    ]
-    return table(
-        ["flax-errors-index"], (32, 56, 12), ("Error", "What went wrong", "Status"), cells
-    )
 
 
 def _figures(records: list[EntryRecord]) -> nodes.Node:
@@ -173,10 +155,7 @@ def _figures(records: list[EntryRecord]) -> nodes.Node:
 
 
 def build_time() -> datetime.datetime:
-    """When this build checks the catalogue: now, or ``SOURCE_DATE_EPOCH`` if set.
-
-    ``SOURCE_DATE_EPOCH`` is the reproducible-builds convention Sphinx follows too.
-    """
+    """When this build checks the catalogue: now, or ``SOURCE_DATE_EPOCH`` (as Sphinx) if set."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch and epoch.strip().isdigit():
         return datetime.datetime.fromtimestamp(int(epoch), tz=datetime.UTC)

@@ -26,20 +26,17 @@ if TYPE_CHECKING:
 class linked_traceback(nodes.literal_block):
     """A ``pytb`` block whose library frames link to their source (its ``links``).
 
-    Each link is a :class:`~flax_errors_ext.model.site.frame_links.SourceLink`.
-    It stays one node until HTML is written: a node per token from the start
-    would carry thousands of nodes through every transform, the pickled doctree
-    and the search index. Any other writer takes it for the plain block it is.
+    One node until HTML is written: a node per token would carry thousands of nodes
+    through every transform, the pickled doctree and the search index. Any other
+    writer takes it for the plain block it is.
     """
 
 
 def source_links(overrides: Mapping[str, str | None], versions: Mapping[str, str]) -> SourceLinks:
     """Links to the source of library frames, for a run of the packages at ``versions``.
 
-    Args:
-        overrides: ``flax_errors_source_links``: the templates on top of the defaults.
-        versions: The versions a run recorded; a package it did not record (one
-            the setting adds) is taken at the version installed here.
+    ``overrides`` is ``flax_errors_source_links``; a package the run did not record
+    (one the setting adds) is taken at the version installed here.
     """
     templates = link_templates(overrides)
     found = dict(versions)
@@ -50,11 +47,7 @@ def source_links(overrides: Mapping[str, str | None], versions: Mapping[str, str
 
 
 def traceback_block(text: str, links: SourceLinks | None = None) -> nodes.literal_block:
-    """A published traceback, highlighted, with its library frames linked to their source.
-
-    Without links it is a plain block that Sphinx highlights; with links, a
-    :class:`linked_traceback` that :func:`visit_linked_traceback_html` writes.
-    """
+    """A published traceback, highlighted, with its library frames linked to their source."""
     found = links.find(text) if links is not None else []
     if not found:
         return nodes.literal_block(text, text, language="pytb")
@@ -66,11 +59,9 @@ def traceback_block(text: str, links: SourceLinks | None = None) -> nodes.litera
 def visit_linked_traceback_html(translator: HTML5Translator, node: linked_traceback) -> None:
     """Write the block highlighted and linked, in the markup Sphinx writes for ``pytb``.
 
-    Token by token as docutils' ``code`` directive highlights, inside
-    ``div.highlight-pytb > div.highlight > pre`` so that the theme colours it
-    the same. The block's ``rawsource`` writes the links in reST and so differs
-    from its text, which is how Sphinx tells a parsed-literal block it writes as
-    it is rather than highlighting it again.
+    Token by token as docutils' ``code`` directive highlights. The block's
+    ``rawsource`` writes the links in reST, so differs from its text: Sphinx then
+    takes it for a parsed-literal block and does not highlight it again.
     """
     text = node.astext()
     found: list[SourceLink] = node["links"]

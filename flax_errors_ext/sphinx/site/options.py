@@ -1,9 +1,4 @@
-"""The generated tables of the options page: the settings, and the warnings' subtypes.
-
-``.. flax-errors-options::`` lists every setting from the config dataclass;
-``.. flax-errors-warnings::`` every warning subtype from its enum, by the name
-``suppress_warnings`` takes.
-"""
+"""The generated tables of the options page: the settings, and the warnings' subtypes."""
 
 from __future__ import annotations
 
@@ -25,7 +20,7 @@ class OptionsDirective(SphinxDirective):
     option_spec: ClassVar[dict[str, Any]] = {}
 
     def run(self) -> list[nodes.Node]:
-        """Build the table."""
+        """The table, one row per setting."""
         rows: list[list[list[nodes.Node]]] = [
             [
                 [nodes.literal(name, name)],
@@ -40,13 +35,13 @@ class OptionsDirective(SphinxDirective):
 
 
 class WarningsDirective(SphinxDirective):
-    """A table of every warning the extension logs: ``flax-errors.<subtype>`` and its meaning."""
+    """A table of every warning subtype, named as ``suppress_warnings`` takes it."""
 
     has_content = False
     option_spec: ClassVar[dict[str, Any]] = {}
 
     def run(self) -> list[nodes.Node]:
-        """Build the table, one row per subtype in the enum's order."""
+        """The table, one row per subtype in the enum's order."""
         rows: list[list[list[nodes.Node]]] = []
         for subtype in WarningSubtype:
             name = f"{WARNING_TYPE}.{subtype.value}"
@@ -55,11 +50,7 @@ class WarningsDirective(SphinxDirective):
 
 
 def _meaning(description: str) -> list[nodes.Node]:
-    """The description as text, each ````name```` in it a literal.
-
-    Split by hand: the Sphinx releases supported before 7.4 parse no inline markup
-    for a directive.
-    """
+    """The description as text, each ````name```` in it a literal (Sphinx < 7.4 parses none)."""
     parts = description.split("``")
     return [
         nodes.literal(part, part) if odd else nodes.Text(part)

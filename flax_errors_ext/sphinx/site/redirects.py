@@ -1,11 +1,9 @@
 """The pages that forward old page paths, written by sphinx-reredirects where pages moved.
 
-Which pages moved is read from what errors raised
-(:func:`~flax_errors_ext.model.site.moved_pages.moved_pages`). Most projects have
-none, so sphinx-reredirects is an optional extra (``flax-errors[redirects]``),
-loaded on ``config-inited`` only once a page is known to have moved: a project
-without moved pages never loads it, and one without it installed gets one warning
-naming the extra, and the build goes on (the old URLs then land nowhere).
+Most projects have none, so sphinx-reredirects is an optional extra
+(``flax-errors[redirects]``), loaded on ``config-inited`` only once a page is known
+to have moved; where it is not installed, one warning names the extra and the
+build goes on (the old URLs then land nowhere).
 """
 
 from __future__ import annotations
@@ -29,7 +27,6 @@ if TYPE_CHECKING:
     from flax_errors_ext.sphinx.context import BuildContext
 
 EXTENSION = "sphinx_reredirects"
-"""The extension that writes the forwarding pages."""
 EXTRA = "flax-errors[redirects]"
 """What to install for it."""
 
@@ -37,15 +34,9 @@ EXTRA = "flax-errors[redirects]"
 def forward(app: Sphinx, config: Config, moved: Mapping[str, str], context: BuildContext) -> None:
     """Add a redirect for each moved page, loading sphinx-reredirects if none is loaded.
 
-    Args:
-        app: The application, on ``config-inited``: the environment has not yet
-            compared this configuration with the last build's, so the redirects
-            count in that comparison.
-        config: Its configuration.
-        moved: ``{old docname: docname now}``. A page the project has itself is
-            left to it, as are the project's own ``redirects``.
-        context: Where a missing sphinx-reredirects is noted, to warn of once
-            Sphinx can.
+    On ``config-inited``, so that the redirects count when the environment compares
+    this configuration with the last build's. ``moved`` is ``{old docname: docname
+    now}``; a page the project has itself is left to it, as are its own ``redirects``.
     """
     suffixes = tuple(config.source_suffix)
     pending = {
