@@ -83,10 +83,7 @@ def load(args: argparse.Namespace) -> Selection:
     try:
         modules = tuple(
             load_module(
-                spec,
-                chosen.catalogue_folders,
-                layout=chosen.config.layout,
-                project=chosen.folder,
+                spec, chosen.catalogue_folders, layout=chosen.config.layout, project=chosen.folder
             )
             for spec in chosen.config.modules
         )

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from types import TracebackType
 
-    from flax_errors_ext.model.lookup.help_index import HelpEntry, HelpIndex
+    from flax_errors_ext.model.lookup.help_index import HelpIndex
 
 __all__ = ["help_lines", "install", "installed", "uninstall"]
 
@@ -66,9 +66,7 @@ def installed() -> bool:
 def install(shell: Any = None) -> None:
     """Show the help under uncaught errors; idempotent. Undo with :func:`uninstall`.
 
-    Args:
-        shell: An IPython shell to install it in as well; by default the running
-            one, if IPython is imported and runs.
+    ``shell``: an IPython shell to install it in as well; by default the running one.
     """
     global _previous_hook  # noqa: PLW0603 - the hook is process-wide state by nature
     if _previous_hook is None:
@@ -76,7 +74,9 @@ def install(shell: Any = None) -> None:
         sys.excepthook = _excepthook
     # Read now, with the matcher imported, so that an error is answered at once.
     shipped_index()
-    shell = shell if shell is not None else _running_shell()
+    if shell is None:
+        get_ipython = getattr(sys.modules.get("IPython"), "get_ipython", None)
+        shell = get_ipython() if callable(get_ipython) else None
     if shell is not None and id(shell) not in _shells:
         before = (tuple(shell.custom_exceptions), shell.CustomTB)
         shell.set_custom_exc((Exception,), _shell_handler)
@@ -107,20 +107,23 @@ def help_lines(error: BaseException) -> tuple[str, ...]:
     """
     if not enabled():
         return ()
+    from flax_errors_ext.model.lookup.help_index import answer
+
     index = shipped_index()
     for cause in _chain(error):
         # The whole traceback, as a reader would paste it into explain: its frames
         # tell Python's own words for any object apart (texts.generic).
-        found = _answer(index, "".join(traceback.format_exception(cause)))
+        found = answer(index, "".join(traceback.format_exception(cause)))
         if found is not None:
             return found.lines()
     return ()
 
 
-def _answer(index: HelpIndex, text: str) -> HelpEntry | None:
-    from flax_errors_ext.model.lookup.help_index import answer
-
-    return answer(index, text)
+def _safe_help_lines(error: BaseException) -> tuple[str, ...]:
+    try:
+        return help_lines(error)
+    except Exception as failure:  # the help must never hide the error
+        return (f"flax-errors: no help, the lookup failed: {failure!r}",)
 
 
 def _chain(error: BaseException) -> Iterator[BaseException]:
@@ -157,19 +160,8 @@ def _excepthook(
     kind: type[BaseException], error: BaseException, trace: TracebackType | None
 ) -> None:
     (_previous_hook or sys.__excepthook__)(kind, error, trace)
-    try:
-        lines = help_lines(error)
-    except Exception as failure:  # the help must never hide the error
-        lines = (f"flax-errors: no help, the lookup failed: {failure!r}",)
-    for line in lines:
+    for line in _safe_help_lines(error):
         print(line, file=sys.stderr)
-
-
-def _running_shell() -> Any:
-    """The IPython shell this process runs, if IPython is imported and one runs."""
-    ipython = sys.modules.get("IPython")
-    get_ipython = getattr(ipython, "get_ipython", None)
-    return get_ipython() if callable(get_ipython) else None
 
 
 def _shell_handler(
@@ -187,10 +179,7 @@ def _shell_handler(
     its own, and the help follows it.
     """
     _, classes, handler, _ = _shells.get(id(shell), (None, (), None, None))
-    try:
-        lines = list(help_lines(error))
-    except Exception as failure:  # the help must never hide the error
-        lines = [f"flax-errors: no help, the lookup failed: {failure!r}"]
+    lines = list(_safe_help_lines(error))
     if handler is not None and classes and issubclass(kind, classes):
         shown = handler(kind, error, trace, tb_offset)
         for line in lines:

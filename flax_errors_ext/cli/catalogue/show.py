@@ -162,7 +162,7 @@ def _retired_answer(
             had = gone.first if gone.first == gone.last else f"{gone.first} to {gone.last}"
             lines = [
                 f"{qualname} is retired: {history.module} had it in {had}, "
-                f"and no longer has it since {gone.gone_since}.",
+                f"and no longer has it since {gone.gone_since}."
             ]
             if gone.texts:
                 release, text = gone.texts[-1]

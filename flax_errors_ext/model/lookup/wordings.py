@@ -17,6 +17,7 @@ from flax_errors_ext.model.history.timeline import timelines
 from flax_errors_ext.model.lookup.find import shows
 from flax_errors_ext.model.lookup.paste import message_body
 from flax_errors_ext.model.lookup.patterns import normalise
+from flax_errors_ext.model.lookup.texts import Text
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -73,6 +74,6 @@ def wording_of(wordings: Iterable[Wording], qualname: str, query: str) -> Wordin
         if wording.qualname != qualname:
             continue
         text = message_body(wording.text)
-        if shows(text, body, flat, MIN_FRAGMENT):
+        if shows(Text.of(text), body, flat, MIN_FRAGMENT):
             return wording
     return None
