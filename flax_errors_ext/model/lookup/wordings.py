@@ -70,10 +70,7 @@ def wording_of(wordings: Iterable[Wording], qualname: str, query: str) -> Wordin
     """The newest recorded wording of ``qualname`` that the pasted ``query`` shows."""
     body = message_body(query)
     flat = normalise(body)
-    for wording in wordings:
-        if wording.qualname != qualname:
-            continue
-        text = message_body(wording.text)
-        if shows(Text.of(text), body, flat, MIN_FRAGMENT):
-            return wording
-    return None
+    mine = (wording for wording in wordings if wording.qualname == qualname)
+    return next(
+        (w for w in mine if shows(Text.of(message_body(w.text)), body, flat, MIN_FRAGMENT)), None
+    )
