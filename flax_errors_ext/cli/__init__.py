@@ -20,6 +20,7 @@ import traceback
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.cli.parser import PROG, TRACEBACK_ENV, ExitCode, build_parser
+from flax_errors_ext.cli.project import UsageError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -44,10 +45,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         The exit status. Bad arguments exit through argparse with status 2.
     """
     args = build_parser().parse_args(argv)
-    # Imported on demand: check and update pull in Jupyter, which list and explain
-    # (and --help) do without.
-    from flax_errors_ext.cli.selection import UsageError
-
     command = getattr(args, "run", None)
     if command is None:
         module, function = _COMMANDS[args.command]

@@ -25,14 +25,15 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.cli.selection import Selection, UsageError, project
-from flax_errors_ext.execution.catalogue.modules import DiscoveryError, ModulePages, load_module
+from flax_errors_ext.cli.selection import import_module, load
+from flax_errors_ext.execution.catalogue.modules import ModulePages
 from flax_errors_ext.version import __version__
 
 if TYPE_CHECKING:
     import argparse
 
     from flax_errors_ext.cli.project import Project
+    from flax_errors_ext.cli.selection import Selection
     from flax_errors_ext.model.catalogue.discover import ErrorModule
     from flax_errors_ext.model.config.module_spec import ModuleSpec
 
@@ -57,23 +58,17 @@ def load_read_only(args: argparse.Namespace) -> Selection:
     """The project's modules as :func:`~flax_errors_ext.cli.selection.load` reads them.
 
     From snapshots where they are current, importing nothing they document.
-
-    Raises:
-        UsageError: if the project cannot be read or a module cannot be imported.
     """
-    chosen = project(args)
-    folder = cache_folder()
-    modules = []
-    for spec in chosen.config.modules:
-        path = folder / f"{_key(chosen, spec)}.pickle"
-        module = _read(path)
-        if module is None:
-            module = _import(chosen, spec)
-            _write(path, Snapshot(module, _files(module, chosen)))
-        modules.append(module)
-    if chosen.config.upstream == "off":
-        modules = [module.without_upstream() for module in modules]
-    return Selection(chosen, tuple(modules))
+    return load(args, _snapshot)
+
+
+def _snapshot(chosen: Project, spec: ModuleSpec) -> ErrorModule:
+    path = cache_folder() / f"{_key(chosen, spec)}.pickle"
+    module = _read(path)
+    if module is None:
+        module = import_module(chosen, spec)
+        _write(path, Snapshot(module, _files(module, chosen)))
+    return module
 
 
 def cache_folder() -> Path:
@@ -82,18 +77,6 @@ def cache_folder() -> Path:
         return Path(os.environ[CACHE_ENV])
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "flax-errors" / "catalogue"
-
-
-def _import(chosen: Project, spec: ModuleSpec) -> ErrorModule:
-    # As with `python -m`, a module in the current directory can be named.
-    if os.getcwd() not in sys.path and "" not in sys.path:
-        sys.path.insert(0, os.getcwd())
-    try:
-        return load_module(
-            spec, chosen.catalogue_folders, layout=chosen.config.layout, project=chosen.folder
-        )
-    except DiscoveryError as error:
-        raise UsageError(f"{error} (modules from {chosen.described()})") from None
 
 
 def _key(chosen: Project, spec: ModuleSpec) -> str:
