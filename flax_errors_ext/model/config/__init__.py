@@ -16,8 +16,6 @@ from flax_errors_ext.layout import DEFAULT_BASE_URL, SiteLayout
 from flax_errors_ext.model.config.module_spec import KNOWN_MODULES, ModuleSpec
 from flax_errors_ext.model.config.values import (
     boolean,
-    file_list,
-    folder_list,
     from_text,
     http_url,
     meta,
@@ -25,6 +23,7 @@ from flax_errors_ext.model.config.values import (
     non_negative_int,
     one_of,
     optional,
+    paths,
     positive_int,
     source_links,
 )
@@ -115,7 +114,7 @@ class CatalogueConfig:
             "cannot edit: <folder>/<module>/<Class>.txt, relative to conf.py. They are "
             "searched before the catalogue shipped with flax_errors_ext (Flax's and JAX's "
             "errors), never instead of it.",
-            folder_list,
+            paths("folder"),
         ),
     )
     upstream: str = dataclasses.field(
@@ -181,7 +180,7 @@ class CatalogueConfig:
             "other modules show no history. A record of other code than an entry's bad "
             "examples now is left out, with a note, and a warning of type "
             "flax-errors.history-stale.",
-            file_list,
+            paths("file"),
         ),
     )
     device_runs: tuple[str, ...] = dataclasses.field(
@@ -196,7 +195,7 @@ class CatalogueConfig:
             "entry's outcome per run. Read by the extra flax_errors_ext.ext.other_runs "
             "alone, which extensions must list. A file that cannot be read is a warning "
             "of type flax-errors.device-runs.",
-            file_list,
+            paths("file"),
         ),
     )
 
@@ -204,9 +203,7 @@ class CatalogueConfig:
     def options(cls) -> Iterator[tuple[str, Any, str]]:
         """``(config name, default, help)`` for every setting, in declaration order.
 
-        A sequence's default is a list, as a ``conf.py`` writes it. Sphinx hands
-        every ``-D`` override of these over as text, for :meth:`from_values` to
-        read (``a,b``: two items).
+        A sequence's default is a list, as a ``conf.py`` writes it.
         """
         for field in dataclasses.fields(cls):
             default = field.default_factory() if callable(field.default_factory) else field.default
@@ -224,8 +221,8 @@ class CatalogueConfig:
     def from_values(cls, values: dict[str, Any]) -> CatalogueConfig:
         """Validate ``flax_errors_*`` values (keyed by full name) into a config.
 
-        A value given as text, as ``sphinx-build -D`` gives every one of them, is
-        read as its field's type first (:func:`~.values.from_text`): ``"60"`` is 60.
+        Text, as ``sphinx-build -D`` gives every value, is read as its field's type
+        first (:func:`~.values.from_text`).
 
         Raises:
             ValueError: naming the first setting that is invalid and why.
@@ -246,10 +243,7 @@ class CatalogueConfig:
 
     @functools.cached_property
     def layout(self) -> SiteLayout:
-        """Where every error lives on the site, each module's page as :meth:`spec` gives it.
-
-        Made once per config: every entry, link and redirect of a build asks it.
-        """
+        """Where every error lives on the site; made once, as every entry and link asks it."""
         return SiteLayout.of(
             [*map(ModuleSpec.from_value, KNOWN_MODULES), *self.modules],
             per_error=self.pages == "error",
@@ -258,19 +252,15 @@ class CatalogueConfig:
     def run_mode(self, notebooks: str) -> str:
         """The myst-nb execution mode of the entries, myst-nb's being ``notebooks``.
 
-        :attr:`execution_mode`, unless ``'auto'``: then as the project's notebooks run,
-        but that each error needs a process of its own and a cached run is what keeps a
-        warm build fast, so myst-nb's ``'auto'`` and ``'inline'`` mean ``'cache'``.
+        For ``'auto'``, as the project's notebooks run, but each error needs a process
+        of its own and a cached run keeps a warm build fast: ``'auto'`` and
+        ``'inline'`` mean ``'cache'``.
         """
         mode = notebooks if self.execution_mode == "auto" else self.execution_mode
         return "cache" if mode in ("auto", "inline") else mode
 
     def example_timeout(self, notebooks: int | None) -> int | None:
-        """The seconds one example may run; None: no limit.
-
-        :attr:`timeout`, or where it is None, ``notebooks``: myst-nb's limit on a cell
-        (``nb_execution_timeout``), whose -1 means none.
-        """
+        """The seconds one example may run (None: no limit); unset, ``nb_execution_timeout``."""
         if self.timeout is not None:
             return self.timeout
         return notebooks if notebooks is not None and notebooks > 0 else None

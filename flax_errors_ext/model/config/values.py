@@ -26,13 +26,10 @@ def from_text(value: Any, kind: Any) -> Any:
     """``value`` read as the declared type ``kind`` where it is text, else as it is.
 
     Sphinx hands an override (``-D name=text``) of a setting registered without a
-    type over as the text: ``"60"``, ``"0"``, ``"a,b"``. It is read as Sphinx reads
-    the override of a typed default: a whole number; a boolean from ``1``, ``0``,
-    ``true`` or ``false``; a sequence from comma-separated items. ``None`` or
-    nothing is None where the type allows it. A dict's values are read so
-    (``-D name.key=text`` gives a dict of text); the dict itself has no text form.
-    Text that does not read as ``kind`` is returned as it is, for the setting's
-    validator to say what it must be.
+    type over as the text (``"60"``, ``"a,b"``): it is read as Sphinx reads the
+    override of a typed default. ``None`` or nothing is None where the type allows
+    it; a dict's values are read so (``-D name.key=text``). Text that does not read
+    as ``kind`` is returned as it is, for the setting's validator to refuse.
     """
     origin, args = typing.get_origin(kind), typing.get_args(kind)
     if origin is dict and isinstance(value, dict):
@@ -67,20 +64,16 @@ def module_list(value: Any) -> None:
         ModuleSpec.from_value(item)
 
 
-def folder_list(value: Any) -> None:
-    """A folder, or a list of folders."""
-    if isinstance(value, str):
-        return
-    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-        raise TypeError("must be a folder, or a list of folders")
+def paths(kind: str) -> Callable[[Any], None]:
+    """A ``kind`` (folder, file), or a list of them."""
 
+    def validate(value: Any) -> None:
+        if isinstance(value, str):
+            return
+        if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+            raise TypeError(f"must be a {kind}, or a list of {kind}s")
 
-def file_list(value: Any) -> None:
-    """A file, or a list of files."""
-    if isinstance(value, str):
-        return
-    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-        raise TypeError("must be a file, or a list of files")
+    return validate
 
 
 def one_of(*choices: str) -> Callable[[Any], None]:
@@ -147,9 +140,5 @@ def boolean(value: Any) -> None:
 def meta(
     help_text: str, validator: Callable[[Any], None], *, changes_pages: bool = True
 ) -> dict[str, Any]:
-    """A field's metadata.
-
-    ``changes_pages=False``: the setting changes no page (how fast the examples run,
-    or what only the command line reads), so changing it need not read any page again.
-    """
+    """A field's metadata; ``changes_pages=False``: changing it need not read any page again."""
     return {"help": help_text, "validator": validator, "changes_pages": changes_pages}
