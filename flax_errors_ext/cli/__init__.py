@@ -30,7 +30,7 @@ __all__ = ["ExitCode", "build_parser", "main"]
 _COMMANDS = {
     "list": ("catalogue.show", "list_command"),
     "explain": ("catalogue.show", "explain_command"),
-    "index": ("catalogue.help_index", "index_command"),
+    "index": ("catalogue.show", "index_command"),
     "check": ("runs.commands", "check_command"),
     "update": ("runs.commands", "update_command"),
 }
