@@ -15,7 +15,6 @@ and only read back by the version of this package that wrote it.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import hashlib
 import importlib.util
 import os
@@ -41,19 +40,6 @@ CACHE_ENV = "FLAX_ERRORS_CATALOGUE_CACHE"
 """Where snapshots are kept, if set; else ``$XDG_CACHE_HOME/flax-errors/catalogue``."""
 
 
-@dataclasses.dataclass(frozen=True)
-class Snapshot:
-    """A module's entries as read, and the state of the files they were read from."""
-
-    module: ErrorModule
-    files: tuple[tuple[str, int], ...]
-    """Each file with its ``st_mtime_ns`` when the module was read (-1: absent)."""
-
-    def current(self) -> bool:
-        """Whether every file it was read from is as it was."""
-        return all(_stamp(path) == stamp for path, stamp in self.files)
-
-
 def load_read_only(args: argparse.Namespace) -> Selection:
     """The project's modules as :func:`~flax_errors_ext.cli.selection.load` reads them.
 
@@ -63,11 +49,16 @@ def load_read_only(args: argparse.Namespace) -> Selection:
 
 
 def _snapshot(chosen: Project, spec: ModuleSpec) -> ErrorModule:
+    """The module from its snapshot while every file is as it was; else imported anew."""
     path = cache_folder() / f"{_key(chosen, spec)}.pickle"
-    module = _read(path)
-    if module is None:
-        module = import_module(chosen, spec)
-        _write(path, Snapshot(module, _files(module, chosen)))
+    snapshot: tuple[ErrorModule, tuple[tuple[str, int], ...]]
+    # Absent, truncated, or of classes since moved (ImportError): read anew.
+    with contextlib.suppress(Exception):
+        snapshot = pickle.loads(path.read_bytes())  # our own cache, see above
+        if all(_stamp(file) == stamp for file, stamp in snapshot[1]):
+            return snapshot[0]
+    module = import_module(chosen, spec)
+    _write(path, (module, _files(module, chosen)))
     return module
 
 
@@ -82,8 +73,7 @@ def cache_folder() -> Path:
 def _key(chosen: Project, spec: ModuleSpec) -> str:
     """What a snapshot depends on besides its files.
 
-    The module as listed, the settings (where entries live), the catalogue folders,
-    this package and Python.
+    The module as listed, the settings, the catalogue folders, this package and Python.
     """
     parts = (
         __version__,
@@ -98,6 +88,7 @@ def _key(chosen: Project, spec: ModuleSpec) -> str:
 
 
 def _files(module: ErrorModule, chosen: Project) -> tuple[tuple[str, int], ...]:
+    """Each file the module was read from, with its ``st_mtime_ns`` (-1: absent)."""
     paths = {path for path, _ in ModulePages.of(module, chosen.config.layout).files}
     # A catalogue file added later (an error documented since) changes the entries.
     paths.update(str(folder / module.name) for folder in chosen.catalogue_folders)
@@ -114,18 +105,7 @@ def _stamp(path: str) -> int:
         return -1
 
 
-def _read(path: Path) -> ErrorModule | None:
-    """The snapshot's module, or None if there is none, it cannot be read, or it is stale."""
-    try:
-        snapshot = pickle.loads(path.read_bytes())  # our own cache, see above
-    except Exception:  # absent, truncated, or of classes since moved (ImportError): read anew
-        return None
-    if not isinstance(snapshot, Snapshot) or not snapshot.current():
-        return None
-    return snapshot.module
-
-
-def _write(path: Path, snapshot: Snapshot) -> None:
+def _write(path: Path, snapshot: object) -> None:
     """Write atomically; a cache that cannot be written only costs the next run time."""
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
