@@ -30,14 +30,10 @@ class SourceFile:
     text: str
     digest: str
     encoding: str = "utf-8"
-    """How the file is written back: as it was read."""
 
     @classmethod
     def read(cls, path: str | Path) -> SourceFile:
-        """Read ``path``, line endings as they are.
-
-        Python source is decoded as Python decodes it (coding cookie, BOM, else
-        UTF-8); other files as UTF-8.
+        """Read ``path``, line endings as they are; Python source as Python decodes it.
 
         Raises:
             UpdateError: naming the file, if it cannot be decoded.
@@ -75,7 +71,7 @@ def write(source: SourceFile, new_text: str) -> None:
     """Replace the file with ``new_text``, atomically, unless it changed since it was read.
 
     The check and the replacement are not one atomic step, but the window between
-    them is a few system calls, against the seconds the examples took to run.
+    them is a few system calls, against the seconds the examples took.
 
     Raises:
         ConcurrentEditError: if the file no longer holds what was read.
