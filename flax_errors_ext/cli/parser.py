@@ -94,7 +94,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     catalogue = _catalogue_options()
-    running = _running_options()
+    _add_reading_commands(commands, catalogue)
+    _add_running_commands(commands, [catalogue, _running_options()])
+    from importlib.metadata import entry_points
+
+    for extra in sorted(entry_points(group=COMMANDS_GROUP), key=lambda e: e.name):
+        extra.load().add(commands)
+    return parser
+
+
+def _add_reading_commands(commands: _Commands, catalogue: argparse.ArgumentParser) -> None:
+    """``list``, ``explain`` and ``index``: the catalogue read, nothing run."""
     listing = add_command(
         commands,
         "list",
@@ -148,10 +158,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="write the index to FILE (whole or not at all) instead of standard output",
     )
+
+
+def _add_running_commands(commands: _Commands, options: list[argparse.ArgumentParser]) -> None:
+    """``check`` and ``update``: the examples run."""
     check = add_command(
         commands,
         "check",
-        [catalogue, running],
+        options,
         "Run the examples and report every failure, with a diff for drift.",
         """\
         Each error runs in a fresh process on the local devices, through the same
@@ -177,7 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     update = add_command(
         commands,
         "update",
-        [catalogue, running],
+        options,
         "Rewrite drifted error text and outputs from what the code does now.",
         """\
         Runs the examples as check does, then rewrites each drifted statement's
@@ -192,11 +206,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     update.add_argument("names", nargs="*", metavar="NAME", help="errors to update (default: all)")
     update.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
-    from importlib.metadata import entry_points
-
-    for extra in sorted(entry_points(group=COMMANDS_GROUP), key=lambda e: e.name):
-        extra.load().add(commands)
-    return parser
 
 
 def add_command(
