@@ -107,12 +107,10 @@ class Findable:
 def leads(documented: str, *, lines_as_printed: bool = False) -> tuple[str, ...]:
     """The opening parts of a message that stand for it alone: its first sentence and line.
 
-    People often paste only the first line of a long message (Flax's list of
-    options and JAX's notes follow it), and a release may add to a message after
-    its first sentence. A part counts where it ends a sentence (a docstring may
-    wrap a message mid-sentence), says enough (:data:`MIN_FIRST_LINE`) and keeps
-    the message's distinctive values. ``lines_as_printed``: the message is written
-    with the lines it is printed with (a message entry's file), so its first line
+    People often paste only the first line of a long message, and a release may add
+    to a message after its first sentence. A part counts where it ends a sentence (a
+    docstring may wrap a message mid-sentence), says enough and keeps the message's
+    distinctive values. ``lines_as_printed`` (a message entry's file): its first line
     counts wherever it ends.
     """
     sentence = _SENTENCE_END.split(documented, maxsplit=1)[0]
@@ -155,7 +153,6 @@ def findable(entry: ErrorEntry, older: Sequence[str] = ()) -> Findable:
 
 
 QUOTED_TEXT = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`")
-"""Quoted text in a message, as :mod:`~flax_errors_ext.model.lookup.patterns` tells it."""
 GENERIC = re.compile(
     r"'[^']*'"
     r"|'[^']*' object (?:is not (?:iterable|subscriptable|callable)"
@@ -170,13 +167,11 @@ GENERIC = re.compile(
     r"|takes \d+ positional arguments? but \d+ (?:was|were) given)"
 )
 """Python's own messages about any object (``'int' object is not iterable``): a
-library's error worded so tells nothing of where it came from, and a message entry
-of one answers only a paste whose traceback shows a frame of its library."""
+message entry worded so answers only a paste with a frame of its library."""
 
 
 MIN_WORDING = 40
-"""Characters of wording, quoted text aside, that let a builtin's message tell its
-error by its wording alone (see :func:`terse`)."""
+"""Characters of wording, quoted text aside, that tell a builtin's message alone."""
 
 
 def terse(documented: str) -> bool:
