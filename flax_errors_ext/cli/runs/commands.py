@@ -13,7 +13,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from flax_errors_ext.cli.parser import ExitCode
 from flax_errors_ext.cli.runs import source_files
@@ -47,12 +47,6 @@ class Checked:
 
     outcomes: list[EntryOutcome]
     fingerprint: Fingerprint
-
-    def document(self) -> dict[str, Any]:
-        """The errors.json document of these outcomes."""
-        records = [outcome.record(self.fingerprint) for outcome in self.outcomes]
-        executed = [o.entry.qualname for o in self.outcomes if o.execution.executed]
-        return errors_document(records, executed=executed)
 
 
 def run_entries(chosen: Selection, args: argparse.Namespace) -> Checked:
@@ -102,10 +96,9 @@ def check_command(args: argparse.Namespace) -> int:
     chosen = select(load(args), args.names)
     checked = run_entries(chosen, args)
     config = chosen.project.config
-    document = checked.document()
-    records = sorted(
-        (o.record(checked.fingerprint) for o in checked.outcomes), key=lambda r: r.qualname
-    )
+    records = [o.record(checked.fingerprint) for o in checked.outcomes]
+    executed = [o.entry.qualname for o in checked.outcomes if o.execution.executed]
+    document = errors_document(records, executed=executed)
     found = [
         Failure(str(problem.location), WarningSubtype.CATALOGUE, problem.message)
         for module in chosen.modules
@@ -113,7 +106,7 @@ def check_command(args: argparse.Namespace) -> int:
     ]
     found += [
         f
-        for record in records
+        for record in sorted(records, key=lambda r: r.qualname)
         for f in failures(record, strict=config.strict, upstream=config.upstream)
     ]
     if args.twice:
