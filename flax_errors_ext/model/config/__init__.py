@@ -22,7 +22,6 @@ from flax_errors_ext.model.config.values import (
     module_list,
     non_negative_int,
     one_of,
-    optional,
     paths,
     positive_int,
     source_links,
@@ -71,7 +70,7 @@ class CatalogueConfig:
             "Seconds one example may run before it is stopped and reported as timed out. "
             "None: as long as a cell of the project's notebooks may run, "
             "nb_execution_timeout (myst-nb's default: 30; -1: no limit).",
-            optional(positive_int("seconds")),
+            positive_int("seconds", or_none=True),
         ),
     )
     execution_mode: str = dataclasses.field(

@@ -92,24 +92,16 @@ def http_url(value: Any) -> None:
         raise TypeError("must be an http(s) URL")
 
 
-def positive_int(unit: str) -> Callable[[Any], None]:
-    """A whole number of ``unit``, 1 or more."""
+def positive_int(unit: str, *, or_none: bool = False) -> Callable[[Any], None]:
+    """A whole number of ``unit``, 1 or more; or None, where ``or_none``."""
 
     def validate(value: Any) -> None:
+        if value is None and or_none:
+            return
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             raise TypeError(f"must be a positive whole number of {unit}")
 
     return validate
-
-
-def optional(validate: Callable[[Any], None]) -> Callable[[Any], None]:
-    """None, or what ``validate`` accepts."""
-
-    def validate_optional(value: Any) -> None:
-        if value is not None:
-            validate(value)
-
-    return validate_optional
 
 
 def non_negative_int(value: Any) -> None:
