@@ -215,10 +215,7 @@ def histories(selection: Selection) -> list[History]:
 
 
 def render_entry(entry: ErrorEntry, base: str) -> str:
-    """An entry as plain text for the terminal: what it means, its examples, its URL.
-
-    ``base`` is the site's base URL.
-    """
+    """An entry as plain text for the terminal: what it means, its examples, its URL."""
     parts = [_heading(f"{entry.name} ({entry.qualname})", "=")]
     if entry.summary:
         parts.append(_plain(entry.summary))

@@ -41,10 +41,7 @@ CACHE_ENV = "FLAX_ERRORS_CATALOGUE_CACHE"
 
 
 def load_read_only(args: argparse.Namespace) -> Selection:
-    """The project's modules as :func:`~flax_errors_ext.cli.selection.load` reads them.
-
-    From snapshots where they are current, importing nothing they document.
-    """
+    """The project's modules as :func:`.selection.load` reads them, from current snapshots."""
     return load(args, _snapshot)
 
 
@@ -71,10 +68,7 @@ def cache_folder() -> Path:
 
 
 def _key(chosen: Project, spec: ModuleSpec) -> str:
-    """What a snapshot depends on besides its files.
-
-    The module as listed, the settings, the catalogue folders, this package and Python.
-    """
+    """What a snapshot depends on besides its files: the settings, this package, Python."""
     parts = (
         __version__,
         sys.version,

@@ -127,10 +127,7 @@ def check_command(args: argparse.Namespace) -> int:
 
 
 def _varying(chosen: Selection, checked: Checked, args: argparse.Namespace) -> list[Failure]:
-    """Run every bad example again; report each statement whose text varies unallowed.
-
-    ``...`` over the part that varies allows it.
-    """
+    """Run every bad example again; report each statement whose text varies (without ...)."""
     bad = {
         o.entry.qualname for o in checked.outcomes if any(r.example.kind.raises for r in o.results)
     }

@@ -200,10 +200,7 @@ class CatalogueConfig:
 
     @classmethod
     def options(cls) -> Iterator[tuple[str, Any, str]]:
-        """``(config name, default, help)`` for every setting, in declaration order.
-
-        A sequence's default is a list, as a ``conf.py`` writes it.
-        """
+        """``(config name, default, help)`` of every setting; a sequence's default a list."""
         for field in dataclasses.fields(cls):
             default = field.default_factory() if callable(field.default_factory) else field.default
             if isinstance(default, tuple):

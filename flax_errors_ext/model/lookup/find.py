@@ -99,10 +99,7 @@ def find(
 
 
 def find_hits(findables: Sequence[Findable], query: str) -> list[Hit]:
-    """The findables a pasted error means, best first: by URL, by class, by message.
-
-    :func:`find` without the bare names, for the help's index too.
-    """
+    """The findables a pasted error means, best first: :func:`find` without bare names."""
     query = bounded(query).strip()
     if not query:
         return []

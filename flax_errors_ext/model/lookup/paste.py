@@ -91,10 +91,7 @@ def raised_line(text: str) -> int | None:
 
 
 def exception_line(text: str, width: int = 160) -> str:
-    """The line of a paste that says what was read, cut to ``width`` characters.
-
-    Its exception line (:func:`raised_line`), else its first line that is not blank.
-    """
+    """The paste's exception line, else its first line that is not blank; cut to ``width``."""
     text = strip_jax_note(bounded(text).replace("\r\n", "\n"))
     start = raised_line(text) or 0
     line = next((line for line in text[start:].split("\n") if line.strip()), "").strip()

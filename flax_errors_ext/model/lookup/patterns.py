@@ -184,10 +184,7 @@ def keeps_distinctive(known: str, flat: str) -> bool:
 
 
 def names_in(documented: str, names: frozenset[str]) -> tuple[str, ...]:
-    """The ``names`` that ``documented`` mentions as whole words, in order, each once.
-
-    They are the parts a reader's message has in its own words, for the entry to say so.
-    """
+    """The ``names`` that ``documented`` mentions as whole words, in order, each once."""
     words = re.findall(r"\b\w+\b", documented)
     return tuple(dict.fromkeys(w for w in words if w in names and len(w) >= _MIN_NAME))
 

@@ -133,10 +133,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
 def findable(entry: ErrorEntry, older: Sequence[str] = ()) -> Findable:
-    """An entry's names and texts: its examples' documented messages, then ``older``.
-
-    A message's opening sentence and line also stand for it alone (:func:`leads`).
-    """
+    """An entry's texts: its examples' documented messages and their :func:`leads`, ``older``."""
     texts = []
     # A group of message entries is named after its library: flax.messages.
     library = entry.qualname.split(".", 1)[0]
