@@ -195,17 +195,7 @@ def defined_names(example: Example) -> frozenset[str]:
     Of :func:`example_names`, those a reader's code surely names otherwise (not a
     ``setup`` or an ``rngs`` argument that every Flax program has).
     """
-    try:
-        tree = ast.parse("\n".join(statement.source for statement in example.statements))
-    except SyntaxError:
-        return frozenset()
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef):
-            found.add(node.name)
-        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
-            found.add(node.attr)
-    return frozenset(found)
+    return _names("\n".join(statement.source for statement in example.statements))[1]
 
 
 def example_names(example: Example) -> frozenset[str]:
@@ -215,29 +205,33 @@ def example_names(example: Example) -> frozenset[str]:
     the same message with its own names. String constants that are identifiers
     count too (the ``name="proj"`` of a layer).
     """
-    return _names("\n".join(statement.source for statement in example.statements))
+    return _names("\n".join(statement.source for statement in example.statements))[0]
 
 
 @functools.lru_cache(maxsize=1024)
-def _names(source: str) -> frozenset[str]:
+def _names(source: str) -> tuple[frozenset[str], frozenset[str]]:
+    """:func:`example_names` and :func:`defined_names` of ``source``; none if it does not parse."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        return frozenset()
+        return frozenset(), frozenset()
     found: set[str] = set()
+    defined: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+        if isinstance(node, ast.ClassDef):
+            defined.add(node.name)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            defined.add(node.attr)  # self.layers = ...: the reader's attribute has its own name
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             found.add(node.name)
         elif isinstance(node, ast.arg):
             found.add(node.arg)
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             found.add(node.id)
-        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
-            found.add(node.attr)  # self.layers = ...: the reader's attribute has its own name
         elif (
             isinstance(node, ast.Constant)
             and isinstance(node.value, str)
             and node.value.isidentifier()
         ):
             found.add(node.value)
-    return frozenset(name for name in found if len(name) >= _MIN_NAME)
+    return frozenset(n for n in found | defined if len(n) >= _MIN_NAME), frozenset(defined)
