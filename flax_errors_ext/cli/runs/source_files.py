@@ -48,13 +48,6 @@ class SourceFile:
             raise UpdateError(f"{path}: cannot decode it as {encoding}: {error}") from None
         return cls(Path(path), text, hashlib.sha256(data).hexdigest(), encoding)
 
-    def changed(self) -> bool:
-        """Whether the file on disk no longer holds what was read."""
-        try:
-            return hashlib.sha256(self.path.read_bytes()).hexdigest() != self.digest
-        except FileNotFoundError:
-            return True
-
     def diff(self, new_text: str, label: str | None = None) -> str:
         """A unified diff from the content read to ``new_text``."""
         name = label or str(self.path)
@@ -83,7 +76,11 @@ def write(source: SourceFile, new_text: str) -> None:
         raise UpdateError(
             f"{source.path}: the new text cannot be written as {source.encoding}: {error}"
         ) from None
-    if source.changed():
+    try:
+        changed = hashlib.sha256(source.path.read_bytes()).hexdigest() != source.digest
+    except FileNotFoundError:
+        changed = True
+    if changed:
         raise ConcurrentEditError(
             f"{source.path} changed while the examples ran; nothing was written to it. "
             "Run update again."
