@@ -7,6 +7,7 @@ given as text (``sphinx-build -D name=text``) as its setting's declared type fir
 
 from __future__ import annotations
 
+import dataclasses
 import types
 import typing
 from typing import TYPE_CHECKING, Any
@@ -134,3 +135,12 @@ def meta(
 ) -> dict[str, Any]:
     """A field's metadata; ``changes_pages=False``: changing it need not read any page again."""
     return {"help": help_text, "validator": validator, "changes_pages": changes_pages}
+
+
+def setting(
+    default: Any, help_text: str, validator: Callable[[Any], None], *, changes_pages: bool = True
+) -> Any:
+    """A field of an immutable ``default``, with its :func:`meta`."""
+    return dataclasses.field(
+        default=default, metadata=meta(help_text, validator, changes_pages=changes_pages)
+    )
