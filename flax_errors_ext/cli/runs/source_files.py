@@ -48,9 +48,8 @@ class SourceFile:
             raise UpdateError(f"{path}: cannot decode it as {encoding}: {error}") from None
         return cls(Path(path), text, hashlib.sha256(data).hexdigest(), encoding)
 
-    def diff(self, new_text: str, label: str | None = None) -> str:
-        """A unified diff from the content read to ``new_text``."""
-        name = label or str(self.path)
+    def diff(self, new_text: str, name: str) -> str:
+        """A unified diff from the content read to ``new_text``, of the file called ``name``."""
         lines = difflib.unified_diff(
             io.StringIO(self.text, newline="").readlines(),
             io.StringIO(new_text, newline="").readlines(),
