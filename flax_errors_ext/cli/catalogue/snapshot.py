@@ -4,12 +4,9 @@ Reading a module's entries imports it, and a library's errors module imports the
 library (``flax.errors`` imports JAX): seconds, for a command that answers one
 question. So the entries read are kept in the user's cache folder, one snapshot
 per module and settings, stamped with every file they were read from (the
-module's source, the files its classes are defined in, its catalogue files, the
-library's ``__init__.py``, which an upgrade rewrites). While those files are as
-they were, the snapshot is the module, and nothing it documents is imported.
-
-A snapshot is a pickle of this package's own frozen records, written atomically
-and only read back by the version of this package that wrote it.
+library's ``__init__.py`` too, which an upgrade rewrites). While those files are
+as they were, the snapshot is the module. A snapshot is a pickle of this package's
+own frozen records, only read back by the version of this package that wrote it.
 """
 
 from __future__ import annotations

@@ -1,15 +1,11 @@
 """Find the entry a person means: by name, by URL, or by an error message they pasted.
 
-A name is the short class name or the dotted one, in any case. A pasted error is
-matched, in this order of trust, by the URL it prints (its fragment is the entry's
-dotted name), by an error class it names, and by its message. Messages carry the
-values of one particular run (a parameter name, a scope path, a shape), so each
-documented message becomes a pattern in which ``...`` and those values are
-wildcards (:mod:`~flax_errors_ext.model.lookup.patterns`). A message that matches
-no pattern answers only if it is nearly the same text with the same distinctive
-values (a class of the reader's code where the documented one has one); any other
-is not in the catalogue, however alike, and :func:`nearest` offers the entries
-it resembles as a hint.
+A pasted error is matched, in this order of trust, by the URL it prints (its
+fragment is the entry's dotted name), by an error class it names, and by its
+message, against each documented message as a pattern whose values of one run are
+wildcards (:mod:`.patterns`). A message that matches no pattern answers only if it
+is nearly the same text with the same distinctive values; any other is not in the
+catalogue, however alike, and :func:`nearest` offers the entries it resembles.
 """
 
 from __future__ import annotations

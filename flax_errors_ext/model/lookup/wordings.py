@@ -1,10 +1,8 @@
 """The wordings past releases printed, from the recorded history, for finding an error.
 
-A reader may paste a message from the Flax they run, worded as an older release
-worded it. The history (:mod:`flax_errors_ext.model.history.releases`) holds every text a
-bad example raised on each recorded release; here those texts become wordings
-that :func:`flax_errors_ext.model.lookup.find.find` also matches, each with the
-releases that printed it.
+A reader may paste a message worded as an older Flax worded it. The history holds
+every text a bad example raised on each recorded release; here those texts become
+wordings that :func:`~.find.find` also matches, each with the releases that printed it.
 """
 
 from __future__ import annotations
