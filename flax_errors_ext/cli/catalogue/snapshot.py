@@ -17,7 +17,6 @@ import importlib.util
 import os
 import pickle
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -98,14 +97,11 @@ def _stamp(path: str) -> int:
 
 def _write(path: Path, snapshot: object) -> None:
     """Write atomically; a cache that cannot be written only costs the next run time."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         try:
-            with os.fdopen(handle, "wb") as file:
-                pickle.dump(snapshot, file, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temporary, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
+            temporary.write_bytes(pickle.dumps(snapshot, protocol=pickle.HIGHEST_PROTOCOL))
+            temporary.replace(path)
+        finally:
+            temporary.unlink(missing_ok=True)
