@@ -116,7 +116,7 @@ def leads(documented: str, *, lines_as_printed: bool = False) -> tuple[str, ...]
     sentence = _SENTENCE_END.split(documented, maxsplit=1)[0]
     line = documented.split("\n", 1)[0].rstrip()
     whole = normalise(documented)
-    found = [
+    return tuple(
         part
         for part in dict.fromkeys((sentence, line))
         if part != documented.strip()
@@ -125,8 +125,7 @@ def leads(documented: str, *, lines_as_printed: bool = False) -> tuple[str, ...]
         # What tells this mistake from its neighbours (a Module's type where JAX
         # names any value's) must be in the part, or it would answer for them all.
         and keeps_distinctive(whole, normalise(part))
-    ]
-    return tuple(found)
+    )
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
