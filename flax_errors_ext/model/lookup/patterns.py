@@ -152,16 +152,10 @@ def _segments(documented: str, names: frozenset[str], exact: bool) -> list[tuple
 
 
 def _literal(text: str, names: frozenset[str]) -> str:
-    if not names or not text:
-        return re.escape(text)
-    parts = []
-    at = 0
-    for word in re.finditer(r"\b\w+\b", text):
-        if word.group() in names:
-            parts += [re.escape(text[at : word.start()]), _NAME_WILDCARD]
-            at = word.end()
-    parts.append(re.escape(text[at:]))
-    return "".join(parts)
+    words = re.split(r"\b(\w+)\b", text) if names else [text]
+    return "".join(
+        _NAME_WILDCARD if n % 2 and w in names else re.escape(w) for n, w in enumerate(words)
+    )
 
 
 @functools.lru_cache(maxsize=4096)
