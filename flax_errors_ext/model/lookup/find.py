@@ -118,12 +118,8 @@ def _matches(entries: Sequence[ErrorEntry], hits: Sequence[Hit]) -> list[Match]:
     matches = []
     for hit in hits:
         entry = by_qualname[hit.found.qualname]
-        example = (
-            entry.examples[hit.text.example]
-            if hit.text is not None and hit.text.example >= 0
-            else None
-        )
-        matches.append(Match(entry, hit.how, hit.score, example))
+        n = hit.text.example if hit.text is not None else -1
+        matches.append(Match(entry, hit.how, hit.score, entry.examples[n] if n >= 0 else None))
     return matches
 
 

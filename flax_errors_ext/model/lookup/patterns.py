@@ -161,11 +161,8 @@ def _literal(text: str, names: frozenset[str]) -> str:
 @functools.lru_cache(maxsize=4096)
 def normalise(text: str) -> str:
     """``text`` with its variable parts replaced by placeholders, for similarity."""
-
-    def placeholder(match: re.Match[str]) -> str:
-        return _PLACEHOLDERS[match.lastgroup or "space"]
-
-    return " ".join(_VARIABLE.sub(placeholder, text).casefold().split())
+    flat = _VARIABLE.sub(lambda match: _PLACEHOLDERS[match.lastgroup or "space"], text)
+    return " ".join(flat.casefold().split())
 
 
 def keeps_distinctive(known: str, flat: str) -> bool:
