@@ -48,9 +48,7 @@ def project(args: argparse.Namespace) -> Project:
     """The project's config, from its ``conf.py`` and the flags that override it."""
     overrides = {
         # Folders given on the command line are relative to where the command runs.
-        "catalogue_dirs": [os.path.abspath(d) for d in args.catalogue_dir]
-        if args.catalogue_dir
-        else None,
+        "catalogue_dirs": [os.path.abspath(d) for d in args.catalogue_dir or ()] or None,
         **{name: getattr(args, name, None) for name in ("timeout", "jobs", "strict")},
     }
     found = load_project(find_conf(args.conf), overrides)
