@@ -1,14 +1,9 @@
 """The ``flax-errors`` command line: list, explain, check, update and export the catalogue.
 
 It reads the same docstrings and example files as the Sphinx extension and judges
-examples through the same core (:func:`flax_errors_ext.execution.runs.run.check_modules`), so
-a verdict here is the verdict of the site's build. Results go to standard output,
-progress and errors to standard error. The exit status is one of
-:class:`~flax_errors_ext.cli.parser.ExitCode` (its meanings are
-:data:`~flax_errors_ext.cli.parser.EXIT_CODES`): 0 all is well, 1 a failure or drift,
-2 a usage error, 3 an update refused, 4 another error (one line; ``--traceback`` or
-``FLAX_ERRORS_TRACEBACK=1`` adds its traceback), 5 an update made in part, 6 no entry
-matches, 130 interrupted.
+examples through the same core, so a verdict here is the verdict of the site's
+build. Results go to standard output, progress and errors to standard error; the
+exit status is an :class:`~flax_errors_ext.cli.parser.ExitCode`.
 """
 
 from __future__ import annotations
@@ -20,6 +15,7 @@ import traceback
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.cli.parser import PROG, TRACEBACK_ENV, ExitCode, build_parser
+from flax_errors_ext.cli.project import UsageError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -29,25 +25,20 @@ __all__ = ["ExitCode", "build_parser", "main"]
 _COMMANDS = {
     "list": ("catalogue.show", "list_command"),
     "explain": ("catalogue.show", "explain_command"),
-    "index": ("catalogue.help_index", "index_command"),
+    "index": ("catalogue.show", "index_command"),
     "check": ("runs.commands", "check_command"),
     "update": ("runs.commands", "update_command"),
 }
-"""Each of the core's commands' module and function; an extra's command sets its own
-(``run``, :data:`~flax_errors_ext.cli.parser.COMMANDS_GROUP`)."""
+"""Each core command's module and function, imported when it runs (check and update
+pull in Jupyter); an extra's command sets its own ``run``."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``flax-errors`` with ``argv`` (default: the process's arguments).
+    """Run ``flax-errors`` with ``argv`` (default: the process's); the exit status.
 
-    Returns:
-        The exit status. Bad arguments exit through argparse with status 2.
+    Bad arguments exit through argparse with status 2.
     """
     args = build_parser().parse_args(argv)
-    # Imported on demand: check and update pull in Jupyter, which list and explain
-    # (and --help) do without.
-    from flax_errors_ext.cli.selection import UsageError
-
     command = getattr(args, "run", None)
     if command is None:
         module, function = _COMMANDS[args.command]

@@ -27,9 +27,6 @@ COMMANDS_GROUP = "flax_errors.commands"
 """The entry points of the extras' commands (``flax_errors_ext.ext``): each names a
 module whose ``add(commands)`` adds its command, setting ``run`` (``args -> int``)
 as its default."""
-DEFAULT_CACHE_DIR = ".flax_errors_cache"
-
-
 TRACEBACK_ENV = "FLAX_ERRORS_TRACEBACK"
 """Set (to anything but ``0``), an internal error also prints its traceback."""
 
@@ -97,18 +94,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     catalogue = _catalogue_options()
-    running = _running_options()
-    _add_list(commands, catalogue)
-    _add_explain(commands, catalogue)
-    _add_index(commands, catalogue)
-    _add_check(commands, catalogue, running)
-    _add_update(commands, catalogue, running)
-    _add_extra_commands(commands)
+    _add_reading_commands(commands, catalogue)
+    _add_running_commands(commands, [catalogue, _running_options()])
+    from importlib.metadata import entry_points
+
+    for extra in sorted(entry_points(group=COMMANDS_GROUP), key=lambda e: e.name):
+        extra.load().add(commands)
     return parser
 
 
-def _add_list(commands: _Commands, catalogue: argparse.ArgumentParser) -> None:
-    """``list``: the entries and their status, read or recorded."""
+def _add_reading_commands(commands: _Commands, catalogue: argparse.ArgumentParser) -> None:
+    """``list``, ``explain`` and ``index``: the catalogue read, nothing run."""
     listing = add_command(
         commands,
         "list",
@@ -128,10 +124,6 @@ def _add_list(commands: _Commands, catalogue: argparse.ArgumentParser) -> None:
         help="take each entry's status from this errors.json (written by the site's build "
         "or by check --json)",
     )
-
-
-def _add_explain(commands: _Commands, catalogue: argparse.ArgumentParser) -> None:
-    """``explain``: one entry, found by name, URL or message."""
     explain = add_command(
         commands,
         "explain",
@@ -147,10 +139,6 @@ def _add_explain(commands: _Commands, catalogue: argparse.ArgumentParser) -> Non
         line read, with the entries it merely resembles as a hint.""",
     )
     explain.add_argument("query", nargs="+", metavar="QUERY", help="a name, URL or message")
-
-
-def _add_index(commands: _Commands, catalogue: argparse.ArgumentParser) -> None:
-    """``index``: the help index, for the fix under a traceback."""
     index = add_command(
         commands,
         "index",
@@ -172,14 +160,12 @@ def _add_index(commands: _Commands, catalogue: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_check(
-    commands: _Commands, catalogue: argparse.ArgumentParser, running: argparse.ArgumentParser
-) -> None:
-    """``check``: run the examples and report the failures."""
+def _add_running_commands(commands: _Commands, options: list[argparse.ArgumentParser]) -> None:
+    """``check`` and ``update``: the examples run."""
     check = add_command(
         commands,
         "check",
-        [catalogue, running],
+        options,
         "Run the examples and report every failure, with a diff for drift.",
         """\
         Each error runs in a fresh process on the local devices, through the same
@@ -202,16 +188,10 @@ def _add_check(
         help="run every bad example a second time, afresh, and fail where its text differs: "
         "text that varies (an address, a temporary path) must be documented with ...",
     )
-
-
-def _add_update(
-    commands: _Commands, catalogue: argparse.ArgumentParser, running: argparse.ArgumentParser
-) -> None:
-    """``update``: rewrite the drifted text."""
     update = add_command(
         commands,
         "update",
-        [catalogue, running],
+        options,
         "Rewrite drifted error text and outputs from what the code does now.",
         """\
         Runs the examples as check does, then rewrites each drifted statement's
@@ -228,14 +208,6 @@ def _add_update(
     update.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
 
 
-def _add_extra_commands(commands: _Commands) -> None:
-    """Add the command of every extra installed, in name order."""
-    from importlib.metadata import entry_points
-
-    for found in sorted(entry_points(group=COMMANDS_GROUP), key=lambda e: e.name):
-        found.load().add(commands)
-
-
 def add_command(
     commands: _Commands,
     name: str,
@@ -246,7 +218,7 @@ def add_command(
     """Add the command ``name`` to ``commands``; the parser its arguments go to.
 
     Its ``--help`` shows the one-line ``summary``, the ``details`` (dedented) and the
-    exit statuses; ``parents`` are the option groups it shares with other commands.
+    exit statuses; ``parents`` are the option groups it shares.
     """
     return commands.add_parser(
         name,
@@ -264,7 +236,6 @@ def _catalogue_options() -> argparse.ArgumentParser:
     group.add_argument(
         "--conf",
         type=Path,
-        default=None,
         metavar="PATH",
         help="the Sphinx conf.py whose flax_errors_* settings to use (default: the first of "
         f"{' and '.join(CONF_PLACES)} in the current directory; without one, this package's "
@@ -281,7 +252,6 @@ def _catalogue_options() -> argparse.ArgumentParser:
     group.add_argument(
         "--catalogue-dir",
         action="append",
-        default=None,
         metavar="DIR",
         help="catalogue files for modules whose docstrings are not ours, as "
         "DIR/<module>/<Class>.txt, instead of flax_errors_catalogue_dirs; repeat for "
@@ -297,7 +267,6 @@ def _running_options() -> argparse.ArgumentParser:
         "-j",
         "--jobs",
         type=_positive,
-        default=None,
         metavar="N",
         help="errors to run at once, each in a process of its own, instead of "
         "flax_errors_jobs (default: one per CPU)",
@@ -305,14 +274,13 @@ def _running_options() -> argparse.ArgumentParser:
     group.add_argument(
         "--timeout",
         type=_positive,
-        default=None,
         metavar="SECONDS",
         help="seconds one example may run, instead of flax_errors_timeout",
     )
     group.add_argument(
         "--cache-dir",
         type=Path,
-        default=Path(DEFAULT_CACHE_DIR),
+        default=Path(".flax_errors_cache"),
         metavar="DIR",
         help="the execution cache of the examples' runs (default: %(default)s in the "
         "current directory)",

@@ -11,16 +11,12 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import os
 import runpy
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flax_errors_ext.model.catalogue.discover import catalogue_folders
 from flax_errors_ext.model.config import PREFIX, CatalogueConfig
-
-if TYPE_CHECKING:
-    from collections.abc import Iterator
 
 CONF_PLACES = ("conf.py", "docs/conf.py")
 """Where a project's Sphinx configuration is looked for, in order."""
@@ -33,14 +29,12 @@ DEFAULT_MODULES = (
 )
 """What is catalogued when no ``conf.py`` is found: this package's errors, Flax's and JAX's,
 and the errors Flax and JAX raise as builtin exceptions (their message entries)."""
-
-
 NOTEBOOK_TIMEOUT = "nb_execution_timeout"
 """myst-nb's limit on a cell, which an example's follows where flax_errors_timeout is unset."""
 
 
-class ProjectError(Exception):
-    """The project's configuration cannot be read; the message says why."""
+class UsageError(Exception):
+    """The command cannot run as asked (exit status 2); the message says why."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -50,16 +44,11 @@ class Project:
     config: CatalogueConfig
     conf: Path | None
     notebook_timeout: int | None = None
-    """``nb_execution_timeout`` as ``conf.py`` sets it (None where it does not): how long
-    a cell of the project's notebooks may run, which an example may too where
-    ``flax_errors_timeout`` is not set."""
+    """``nb_execution_timeout`` as ``conf.py`` sets it (None where it does not)."""
 
     @property
     def catalogue_folders(self) -> tuple[Path, ...]:
-        """Where catalogue files are looked for: the project's, then the shipped one.
-
-        The project's folders are relative to its ``conf.py``.
-        """
+        """Where catalogue files are looked for: the project's, then the shipped one."""
         return catalogue_folders([(self.folder / d).resolve() for d in self.config.catalogue_dirs])
 
     @property
@@ -72,32 +61,29 @@ class Project:
         return str(self.conf) if self.conf is not None else "defaults (no conf.py found)"
 
 
-def find_conf(explicit: Path | None = None, start: Path | None = None) -> Path | None:
+def find_conf(explicit: Path | None) -> Path | None:
     """The ``conf.py`` to read: ``explicit`` if given, else the first of :data:`CONF_PLACES`.
 
     Raises:
-        ProjectError: if ``explicit`` is not a file.
+        UsageError: if ``explicit`` is not a file.
     """
     if explicit is not None:
         if not explicit.is_file():
-            raise ProjectError(f"--conf {explicit}: no such file")
+            raise UsageError(f"--conf {explicit}: no such file")
         return explicit.resolve()
-    base = start or Path.cwd()
-    return next(((base / p).resolve() for p in CONF_PLACES if (base / p).is_file()), None)
+    return next((Path(p).resolve() for p in CONF_PLACES if Path(p).is_file()), None)
 
 
 def load_project(conf: Path | None, overrides: dict[str, Any]) -> Project:
     """The project's config from ``conf`` (defaults without one), then ``overrides``.
 
-    Args:
-        conf: The ``conf.py`` to read, or None.
-        overrides: Config fields (without the ``flax_errors_`` prefix) set by flags;
-            None values are left out.
+    ``overrides``: config fields (without the ``flax_errors_`` prefix) set by flags;
+    None values are left out.
 
     Raises:
-        ProjectError: if ``conf.py`` fails to run, or a value is invalid.
+        UsageError: if ``conf.py`` fails to run, or a value is invalid.
     """
-    values: dict[str, Any] = {}
+    values: dict[str, Any] = {PREFIX + "modules": list(DEFAULT_MODULES)}
     notebook_timeout = None
     if conf is not None:
         found = _run_conf(conf)
@@ -106,38 +92,24 @@ def load_project(conf: Path | None, overrides: dict[str, Any]) -> Project:
         if notebook_timeout is not None and (
             not isinstance(notebook_timeout, int) or isinstance(notebook_timeout, bool)
         ):
-            raise ProjectError(
+            raise UsageError(
                 f"{conf}: {NOTEBOOK_TIMEOUT} must be a whole number of seconds; "
                 f"got {notebook_timeout!r}"
             )
-    else:
-        values[PREFIX + "modules"] = list(DEFAULT_MODULES)
-    for name, value in overrides.items():
-        if value is not None:
-            values[PREFIX + name] = value
+    values.update({PREFIX + name: v for name, v in overrides.items() if v is not None})
     try:
         config = CatalogueConfig.from_values(values)
     except ValueError as error:
-        raise ProjectError(f"{conf or 'command line'}: {error}") from None
+        raise UsageError(f"{conf or 'command line'}: {error}") from None
     return Project(config, conf, notebook_timeout)
 
 
 def _run_conf(conf: Path) -> dict[str, Any]:
     """Run ``conf.py`` as Sphinx does: from its own folder, with ``__file__`` set."""
-    with _working_directory(conf.parent):
+    with contextlib.chdir(conf.parent):
         try:
             return runpy.run_path(str(conf), run_name="__sphinx_conf__")
         except BaseException as error:  # a conf.py may sys.exit(); never let it end us
             if isinstance(error, KeyboardInterrupt):
                 raise
-            raise ProjectError(f"{conf} failed to run: {type(error).__name__}: {error}") from None
-
-
-@contextlib.contextmanager
-def _working_directory(path: Path) -> Iterator[None]:
-    before = os.getcwd()
-    os.chdir(path)
-    try:
-        yield
-    finally:
-        os.chdir(before)
+            raise UsageError(f"{conf} failed to run: {type(error).__name__}: {error}") from None

@@ -7,21 +7,20 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.cli.project import ProjectError, find_conf, load_project
+from flax_errors_ext.cli.project import UsageError, find_conf, load_project
 from flax_errors_ext.execution.catalogue.modules import DiscoveryError, load_module
 from flax_errors_ext.model.lookup import find as lookup
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from flax_errors_ext.cli.project import Project
     from flax_errors_ext.model.catalogue.discover import ErrorModule
     from flax_errors_ext.model.catalogue.records import ErrorEntry
+    from flax_errors_ext.model.config.module_spec import ModuleSpec
 
-
-class UsageError(Exception):
-    """The command cannot run as asked (exit status 2); the message says why."""
+__all__ = ["Selection", "UsageError", "import_module", "load", "project", "select", "unknown"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,22 +45,13 @@ class Selection:
 
 
 def project(args: argparse.Namespace) -> Project:
-    """The project's config, from its ``conf.py`` and the flags that override it.
-
-    Raises:
-        UsageError: if the ``conf.py`` cannot be read or a setting is invalid.
-    """
+    """The project's config, from its ``conf.py`` and the flags that override it."""
     overrides = {
         # Folders given on the command line are relative to where the command runs.
-        "catalogue_dirs": [os.path.abspath(d) for d in args.catalogue_dir]
-        if args.catalogue_dir
-        else None,
+        "catalogue_dirs": [os.path.abspath(d) for d in args.catalogue_dir or ()] or None,
         **{name: getattr(args, name, None) for name in ("timeout", "jobs", "strict")},
     }
-    try:
-        found = load_project(find_conf(args.conf), overrides)
-    except ProjectError as error:
-        raise UsageError(str(error)) from None
+    found = load_project(find_conf(args.conf), overrides)
     if args.modules:
         # A module the project lists keeps its settings (page, bases, ...).
         specs = tuple(found.config.spec(name) for name in dict.fromkeys(args.modules))
@@ -69,31 +59,37 @@ def project(args: argparse.Namespace) -> Project:
     return found
 
 
-def load(args: argparse.Namespace) -> Selection:
-    """Discover the modules of the project (or those the command line names).
+def import_module(chosen: Project, spec: ModuleSpec) -> ErrorModule:
+    """The module ``spec`` names, imported and read.
 
     Raises:
-        UsageError: if the project cannot be read or a module cannot be imported.
+        UsageError: if it cannot be imported.
     """
-    chosen = project(args)
     # As with `python -m`, a module in the current directory can be named: a
     # contributor's scratch module, or a project's own errors.
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())
     try:
-        modules = tuple(
-            load_module(
-                spec,
-                chosen.catalogue_folders,
-                layout=chosen.config.layout,
-                project=chosen.folder,
-            )
-            for spec in chosen.config.modules
+        return load_module(
+            spec, chosen.catalogue_folders, layout=chosen.config.layout, project=chosen.folder
         )
-        if chosen.config.upstream == "off":
-            modules = tuple(module.without_upstream() for module in modules)
     except DiscoveryError as error:
         raise UsageError(f"{error} (modules from {chosen.described()})") from None
+
+
+def load(
+    args: argparse.Namespace,
+    read: Callable[[Project, ModuleSpec], ErrorModule] = import_module,
+) -> Selection:
+    """The modules of the project (or those the command line names), each as ``read`` reads it.
+
+    Raises:
+        UsageError: if the project cannot be read or a module cannot be imported.
+    """
+    chosen = project(args)
+    modules = tuple(read(chosen, spec) for spec in chosen.config.modules)
+    if chosen.config.upstream == "off":
+        modules = tuple(module.without_upstream() for module in modules)
     return Selection(chosen, modules)
 
 

@@ -6,15 +6,12 @@ error that a catalogue entry matches end in two more lines, after its traceback:
     help: Wrap the list in nnx.List so that Flax treats its arrays as data.
     see: https://flax-errors.readthedocs.io/en/latest/api_reference/flax.messages/...
 
-in a plain script (``sys.excepthook``, after the hook that was set before), in
-IPython and Jupyter (the shell's custom exception handler, which IPython 7, as
-Colab runs it, honours as well as today's), and in pytest's failure report (the
-plugin, :mod:`flax_errors_ext.pytest_plugin`). The answer comes from the index
-shipped with the package (:mod:`flax_errors_ext.model.lookup.help_index`),
-never from importing the libraries the catalogue documents, and is the one
-``flax-errors explain`` gives; an error it does not match gets nothing. The
-traceback is always shown first and whole. ``FLAX_ERRORS_HELP=0`` in the
-environment turns the help off, at once, without uninstalling it.
+in a plain script (``sys.excepthook``, after the hook set before), in IPython and
+Jupyter (the shell's custom exception handler, which IPython 7, as Colab runs it,
+honours as well as today's), and in pytest's failure report. The answer comes from
+an index (:mod:`flax_errors_ext.model.lookup.help_index`), never from importing the
+libraries the catalogue documents, and is the one ``flax-errors explain`` gives.
+The traceback is always shown first and whole.
 """
 
 from __future__ import annotations
@@ -31,7 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from types import TracebackType
 
-    from flax_errors_ext.model.lookup.help_index import HelpEntry, HelpIndex
+    from flax_errors_ext.model.lookup.help_index import HelpIndex
 
 __all__ = ["help_lines", "install", "installed", "uninstall"]
 
@@ -49,8 +46,8 @@ CHAIN_DEPTH = 4
 _previous_hook: Any = None
 """``sys.excepthook`` before :func:`install`; None while not installed."""
 _shells: dict[int, tuple[Any, tuple[type[BaseException], ...], Any, Any]] = {}
-"""Each IPython shell the help is installed in, by id: the shell, its custom
-exception handler before (its classes and handler), and the handler put in place."""
+"""By id, each IPython shell installed in, its custom exception classes and handler
+before, and the handler put in place."""
 
 
 def enabled() -> bool:
@@ -66,9 +63,7 @@ def installed() -> bool:
 def install(shell: Any = None) -> None:
     """Show the help under uncaught errors; idempotent. Undo with :func:`uninstall`.
 
-    Args:
-        shell: An IPython shell to install it in as well; by default the running
-            one, if IPython is imported and runs.
+    ``shell``: an IPython shell to install it in as well; by default the running one.
     """
     global _previous_hook  # noqa: PLW0603 - the hook is process-wide state by nature
     if _previous_hook is None:
@@ -76,7 +71,9 @@ def install(shell: Any = None) -> None:
         sys.excepthook = _excepthook
     # Read now, with the matcher imported, so that an error is answered at once.
     shipped_index()
-    shell = shell if shell is not None else _running_shell()
+    if shell is None:
+        get_ipython = getattr(sys.modules.get("IPython"), "get_ipython", None)
+        shell = get_ipython() if callable(get_ipython) else None
     if shell is not None and id(shell) not in _shells:
         before = (tuple(shell.custom_exceptions), shell.CustomTB)
         shell.set_custom_exc((Exception,), _shell_handler)
@@ -84,10 +81,7 @@ def install(shell: Any = None) -> None:
 
 
 def uninstall() -> None:
-    """Remove every hook :func:`install` set, giving back what was there before; idempotent.
-
-    A hook that something else has put in place since is left alone.
-    """
+    """Give back every hook :func:`install` replaced, unless replaced since; idempotent."""
     global _previous_hook  # noqa: PLW0603 - the hook is process-wide state by nature
     if _previous_hook is not None:
         if sys.excepthook is _excepthook:
@@ -107,20 +101,23 @@ def help_lines(error: BaseException) -> tuple[str, ...]:
     """
     if not enabled():
         return ()
+    from flax_errors_ext.model.lookup.help_index import answer
+
     index = shipped_index()
     for cause in _chain(error):
         # The whole traceback, as a reader would paste it into explain: its frames
         # tell Python's own words for any object apart (texts.generic).
-        found = _answer(index, "".join(traceback.format_exception(cause)))
+        found = answer(index, "".join(traceback.format_exception(cause)))
         if found is not None:
             return found.lines()
     return ()
 
 
-def _answer(index: HelpIndex, text: str) -> HelpEntry | None:
-    from flax_errors_ext.model.lookup.help_index import answer
-
-    return answer(index, text)
+def _safe_help_lines(error: BaseException) -> tuple[str, ...]:
+    try:
+        return help_lines(error)
+    except Exception as failure:  # the help must never hide the error
+        return (f"flax-errors: no help, the lookup failed: {failure!r}",)
 
 
 def _chain(error: BaseException) -> Iterator[BaseException]:
@@ -138,8 +135,7 @@ def _chain(error: BaseException) -> Iterator[BaseException]:
 def shipped_index() -> HelpIndex:
     """The shipped index, after those ``FLAX_ERRORS_HELP_INDEX`` names; read once.
 
-    An index that cannot be read is left out, with one line on standard error:
-    the help must never fail the program it helps.
+    An index that cannot be read is left out, with one line on standard error.
     """
     from flax_errors_ext.model.lookup.help_index import HelpIndex
 
@@ -157,19 +153,8 @@ def _excepthook(
     kind: type[BaseException], error: BaseException, trace: TracebackType | None
 ) -> None:
     (_previous_hook or sys.__excepthook__)(kind, error, trace)
-    try:
-        lines = help_lines(error)
-    except Exception as failure:  # the help must never hide the error
-        lines = (f"flax-errors: no help, the lookup failed: {failure!r}",)
-    for line in lines:
+    for line in _safe_help_lines(error):
         print(line, file=sys.stderr)
-
-
-def _running_shell() -> Any:
-    """The IPython shell this process runs, if IPython is imported and one runs."""
-    ipython = sys.modules.get("IPython")
-    get_ipython = getattr(ipython, "get_ipython", None)
-    return get_ipython() if callable(get_ipython) else None
 
 
 def _shell_handler(
@@ -182,15 +167,11 @@ def _shell_handler(
     """IPython's custom exception handler: the shell's own traceback, then the help.
 
     IPython shows nothing of an error a custom handler takes, so the handler shows
-    the traceback itself, as the shell would (in Jupyter, as the cell's error), with
-    the help as its last lines. A handler the shell had before for this class shows
-    its own, and the help follows it.
+    the traceback as the shell would, the help as its last lines; a handler the
+    shell had before for this class shows its own, and the help follows it.
     """
     _, classes, handler, _ = _shells.get(id(shell), (None, (), None, None))
-    try:
-        lines = list(help_lines(error))
-    except Exception as failure:  # the help must never hide the error
-        lines = [f"flax-errors: no help, the lookup failed: {failure!r}"]
+    lines = list(_safe_help_lines(error))
     if handler is not None and classes and issubclass(kind, classes):
         shown = handler(kind, error, trace, tb_offset)
         for line in lines:

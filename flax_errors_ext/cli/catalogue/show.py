@@ -1,4 +1,10 @@
-"""``flax-errors list`` and ``flax-errors explain``: the catalogue read, nothing run."""
+"""``flax-errors list``, ``explain`` and ``index``: the catalogue read, nothing run.
+
+``index`` writes the index the help under a traceback answers from, from the
+catalogue as ``explain`` reads it (the entries, and the wordings past releases
+printed), so that the help and ``explain`` answer alike; this package ships the one
+of its own site (``flax-errors index -o flax_errors_ext/help/index.json``).
+"""
 
 from __future__ import annotations
 
@@ -17,11 +23,12 @@ from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
 from flax_errors_ext.model.history.timeline import retired
 from flax_errors_ext.model.lookup import find as lookup
 from flax_errors_ext.model.lookup import paste
+from flax_errors_ext.model.lookup.help_index import help_index
 from flax_errors_ext.model.lookup.wordings import by_entry, recorded_wordings, wording_of
 from flax_errors_ext.model.runs.entry_record import EntryRecord, entry_record
 from flax_errors_ext.model.runs.judge import judge
 from flax_errors_ext.model.runs.report import SCHEMA_VERSION, errors_document, summary_line
-from flax_errors_ext.model.site.texts import plain_text
+from flax_errors_ext.model.site.texts import fix_text, plain_text
 
 if TYPE_CHECKING:
     import argparse
@@ -87,11 +94,11 @@ def explain_command(args: argparse.Namespace) -> int:
         query = sys.stdin.read()
     selection = load_read_only(args)
     entries = selection.entries
+    base = base_url(selection.project.config.base_url)
     recorded = histories(selection)
     wordings = recorded_wordings(recorded)
     matches = lookup.find(entries, query, by_entry(wordings))
     if not matches:
-        base = base_url(selection.project.config.base_url)
         gone = _retired_answer(recorded, query, selection, base)
         if gone is not None:
             print(gone)
@@ -106,7 +113,7 @@ def explain_command(args: argparse.Namespace) -> int:
         how = "matches" if best.how == "message" else "resembles"
         text = f"flax {older.versions}'s wording" if older else "the documented text"
         print(f"The message {how} {text} of {best.entry.qualname}.", file=sys.stderr)
-    print(render_entry(best.entry, base_url(selection.project.config.base_url)))
+    print(render_entry(best.entry, base))
     if older is not None:
         print(
             f"\nYour message is worded as flax {older.versions} worded it "
@@ -124,6 +131,29 @@ def explain_command(args: argparse.Namespace) -> int:
         print(
             f"Also {'named' if best.certain else 'matching'}: {', '.join(others)}", file=sys.stderr
         )
+    return ExitCode.OK
+
+
+def index_command(args: argparse.Namespace) -> int:
+    """Write the help index of the project's catalogue (standard output by default)."""
+    selection = load_read_only(args)
+    base = base_url(selection.project.config.base_url)
+    wordings = recorded_wordings(histories(selection))
+    index = help_index(
+        (
+            (entry, entry.site.url(base), plain_text(fix_text(entry.examples)))
+            for entry in selection.entries
+        ),
+        by_entry(wordings),
+    )
+    text = json.dumps(index.to_json(), indent=1, ensure_ascii=False) + "\n"
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        # Whole or not at all: a help that reads a half-written index says nothing.
+        partial = args.output.with_name(f".{args.output.name}.partial")
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(args.output)
     return ExitCode.OK
 
 
@@ -162,7 +192,7 @@ def _retired_answer(
             had = gone.first if gone.first == gone.last else f"{gone.first} to {gone.last}"
             lines = [
                 f"{qualname} is retired: {history.module} had it in {had}, "
-                f"and no longer has it since {gone.gone_since}.",
+                f"and no longer has it since {gone.gone_since}."
             ]
             if gone.texts:
                 release, text = gone.texts[-1]
@@ -185,10 +215,7 @@ def histories(selection: Selection) -> list[History]:
 
 
 def render_entry(entry: ErrorEntry, base: str) -> str:
-    """An entry as plain text for the terminal: what it means, its examples, its URL.
-
-    ``base`` is the site's base URL.
-    """
+    """An entry as plain text for the terminal: what it means, its examples, its URL."""
     parts = [_heading(f"{entry.name} ({entry.qualname})", "=")]
     if entry.summary:
         parts.append(_plain(entry.summary))

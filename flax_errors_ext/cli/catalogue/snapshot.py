@@ -4,35 +4,31 @@ Reading a module's entries imports it, and a library's errors module imports the
 library (``flax.errors`` imports JAX): seconds, for a command that answers one
 question. So the entries read are kept in the user's cache folder, one snapshot
 per module and settings, stamped with every file they were read from (the
-module's source, the files its classes are defined in, its catalogue files, the
-library's ``__init__.py``, which an upgrade rewrites). While those files are as
-they were, the snapshot is the module, and nothing it documents is imported.
-
-A snapshot is a pickle of this package's own frozen records, written atomically
-and only read back by the version of this package that wrote it.
+library's ``__init__.py`` too, which an upgrade rewrites). While those files are
+as they were, the snapshot is the module. A snapshot is a pickle of this package's
+own frozen records, only read back by the version of this package that wrote it.
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import hashlib
 import importlib.util
 import os
 import pickle
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.cli.selection import Selection, UsageError, project
-from flax_errors_ext.execution.catalogue.modules import DiscoveryError, ModulePages, load_module
+from flax_errors_ext.cli.selection import import_module, load
+from flax_errors_ext.execution.catalogue.modules import ModulePages
 from flax_errors_ext.version import __version__
 
 if TYPE_CHECKING:
     import argparse
 
     from flax_errors_ext.cli.project import Project
+    from flax_errors_ext.cli.selection import Selection
     from flax_errors_ext.model.catalogue.discover import ErrorModule
     from flax_errors_ext.model.config.module_spec import ModuleSpec
 
@@ -40,40 +36,23 @@ CACHE_ENV = "FLAX_ERRORS_CATALOGUE_CACHE"
 """Where snapshots are kept, if set; else ``$XDG_CACHE_HOME/flax-errors/catalogue``."""
 
 
-@dataclasses.dataclass(frozen=True)
-class Snapshot:
-    """A module's entries as read, and the state of the files they were read from."""
-
-    module: ErrorModule
-    files: tuple[tuple[str, int], ...]
-    """Each file with its ``st_mtime_ns`` when the module was read (-1: absent)."""
-
-    def current(self) -> bool:
-        """Whether every file it was read from is as it was."""
-        return all(_stamp(path) == stamp for path, stamp in self.files)
-
-
 def load_read_only(args: argparse.Namespace) -> Selection:
-    """The project's modules as :func:`~flax_errors_ext.cli.selection.load` reads them.
+    """The project's modules as :func:`.selection.load` reads them, from current snapshots."""
+    return load(args, _snapshot)
 
-    From snapshots where they are current, importing nothing they document.
 
-    Raises:
-        UsageError: if the project cannot be read or a module cannot be imported.
-    """
-    chosen = project(args)
-    folder = cache_folder()
-    modules = []
-    for spec in chosen.config.modules:
-        path = folder / f"{_key(chosen, spec)}.pickle"
-        module = _read(path)
-        if module is None:
-            module = _import(chosen, spec)
-            _write(path, Snapshot(module, _files(module, chosen)))
-        modules.append(module)
-    if chosen.config.upstream == "off":
-        modules = [module.without_upstream() for module in modules]
-    return Selection(chosen, tuple(modules))
+def _snapshot(chosen: Project, spec: ModuleSpec) -> ErrorModule:
+    """The module from its snapshot while every file is as it was; else imported anew."""
+    path = cache_folder() / f"{_key(chosen, spec)}.pickle"
+    snapshot: tuple[ErrorModule, tuple[tuple[str, int], ...]]
+    # Absent, truncated, or of classes since moved (ImportError): read anew.
+    with contextlib.suppress(Exception):
+        snapshot = pickle.loads(path.read_bytes())  # our own cache, see above
+        if all(_stamp(file) == stamp for file, stamp in snapshot[1]):
+            return snapshot[0]
+    module = import_module(chosen, spec)
+    _write(path, (module, _files(module, chosen)))
+    return module
 
 
 def cache_folder() -> Path:
@@ -84,24 +63,8 @@ def cache_folder() -> Path:
     return Path(base) / "flax-errors" / "catalogue"
 
 
-def _import(chosen: Project, spec: ModuleSpec) -> ErrorModule:
-    # As with `python -m`, a module in the current directory can be named.
-    if os.getcwd() not in sys.path and "" not in sys.path:
-        sys.path.insert(0, os.getcwd())
-    try:
-        return load_module(
-            spec, chosen.catalogue_folders, layout=chosen.config.layout, project=chosen.folder
-        )
-    except DiscoveryError as error:
-        raise UsageError(f"{error} (modules from {chosen.described()})") from None
-
-
 def _key(chosen: Project, spec: ModuleSpec) -> str:
-    """What a snapshot depends on besides its files.
-
-    The module as listed, the settings (where entries live), the catalogue folders,
-    this package and Python.
-    """
+    """What a snapshot depends on besides its files: the settings, this package, Python."""
     parts = (
         __version__,
         sys.version,
@@ -115,6 +78,7 @@ def _key(chosen: Project, spec: ModuleSpec) -> str:
 
 
 def _files(module: ErrorModule, chosen: Project) -> tuple[tuple[str, int], ...]:
+    """Each file the module was read from, with its ``st_mtime_ns`` (-1: absent)."""
     paths = {path for path, _ in ModulePages.of(module, chosen.config.layout).files}
     # A catalogue file added later (an error documented since) changes the entries.
     paths.update(str(folder / module.name) for folder in chosen.catalogue_folders)
@@ -131,27 +95,13 @@ def _stamp(path: str) -> int:
         return -1
 
 
-def _read(path: Path) -> ErrorModule | None:
-    """The snapshot's module, or None if there is none, it cannot be read, or it is stale."""
-    try:
-        snapshot = pickle.loads(path.read_bytes())  # our own cache, see above
-    except Exception:  # absent, truncated, or of classes since moved (ImportError): read anew
-        return None
-    if not isinstance(snapshot, Snapshot) or not snapshot.current():
-        return None
-    return snapshot.module
-
-
-def _write(path: Path, snapshot: Snapshot) -> None:
+def _write(path: Path, snapshot: object) -> None:
     """Write atomically; a cache that cannot be written only costs the next run time."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         try:
-            with os.fdopen(handle, "wb") as file:
-                pickle.dump(snapshot, file, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temporary, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
+            temporary.write_bytes(pickle.dumps(snapshot, protocol=pickle.HIGHEST_PROTOCOL))
+            temporary.replace(path)
+        finally:
+            temporary.unlink(missing_ok=True)

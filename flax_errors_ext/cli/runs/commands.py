@@ -1,9 +1,7 @@
 """``flax-errors check`` and ``flax-errors update``: run the examples, then judge or fix.
 
-One :class:`~flax_errors_ext.execution.session.Session`, as in the site's build;
-every entry is submitted to one pool (:func:`~flax_errors_ext.execution.runs.run.submit_module`),
-several at a time, so that each can be reported the moment it finishes; each runs
-in a process of its own.
+One :class:`~flax_errors_ext.execution.session.Session`, as in the site's build; every
+entry goes to one pool, each in a process of its own, reported the moment it finishes.
 """
 
 from __future__ import annotations
@@ -15,7 +13,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from flax_errors_ext.cli.parser import ExitCode
 from flax_errors_ext.cli.runs import source_files
@@ -50,28 +48,19 @@ class Checked:
     outcomes: list[EntryOutcome]
     fingerprint: Fingerprint
 
-    def document(self) -> dict[str, Any]:
-        """The errors.json document of these outcomes."""
-        records = [outcome.record(self.fingerprint) for outcome in self.outcomes]
-        executed = [o.entry.qualname for o in self.outcomes if o.execution.executed]
-        return errors_document(records, executed=executed)
-
 
 def run_entries(chosen: Selection, args: argparse.Namespace) -> Checked:
-    """Run (or fetch from the cache) every entry of ``chosen``, reporting progress.
-
-    Progress goes to standard error, one line per entry as it finishes.
-    """
+    """Run (or fetch from the cache) every entry of ``chosen``, reporting each on stderr."""
     cache_dir = Path(args.cache_dir).resolve()
-    mode = "force" if args.no_cache else "cache"
-    project = chosen.project
-    execution = ExecutionOptions(mode=mode, cache_path=str(cache_dir))
-    if project.notebook_timeout is not None:
-        execution = dataclasses.replace(execution, timeout=project.notebook_timeout)
-    config = project.config
-    pairs = [(module, entry) for module in chosen.modules for entry in module.entries]
+    execution = ExecutionOptions(
+        mode="force" if args.no_cache else "cache", cache_path=str(cache_dir)
+    )
+    if chosen.project.notebook_timeout is not None:
+        execution = dataclasses.replace(execution, timeout=chosen.project.notebook_timeout)
+    config = chosen.project.config
+    entries = chosen.entries
     done: dict[str, EntryOutcome] = {}
-    width = len(str(len(pairs)))
+    width = len(str(len(entries)))
     with Session(cache_dir, config, execution) as session:
         settings = session.settings()
         if isinstance(settings.fingerprint.device, ProbeError):
@@ -86,9 +75,9 @@ def run_entries(chosen: Selection, args: argparse.Namespace) -> Checked:
             for count, future in enumerate(completed(futures), 1):
                 outcome = future.result()
                 done[outcome.entry.qualname] = outcome
-                print(f"[{count:>{width}}/{len(pairs)}] {_progress(outcome)}", file=sys.stderr)
+                print(f"[{count:>{width}}/{len(entries)}] {_progress(outcome)}", file=sys.stderr)
         sources.save()
-    return Checked([done[entry.qualname] for _, entry in pairs], settings.fingerprint)
+    return Checked([done[entry.qualname] for entry in entries], settings.fingerprint)
 
 
 def _progress(outcome: EntryOutcome) -> str:
@@ -107,10 +96,9 @@ def check_command(args: argparse.Namespace) -> int:
     chosen = select(load(args), args.names)
     checked = run_entries(chosen, args)
     config = chosen.project.config
-    document = checked.document()
-    records = sorted(
-        (o.record(checked.fingerprint) for o in checked.outcomes), key=lambda r: r.qualname
-    )
+    records = [o.record(checked.fingerprint) for o in checked.outcomes]
+    executed = [o.entry.qualname for o in checked.outcomes if o.execution.executed]
+    document = errors_document(records, executed=executed)
     found = [
         Failure(str(problem.location), WarningSubtype.CATALOGUE, problem.message)
         for module in chosen.modules
@@ -118,7 +106,7 @@ def check_command(args: argparse.Namespace) -> int:
     ]
     found += [
         f
-        for record in records
+        for record in sorted(records, key=lambda r: r.qualname)
         for f in failures(record, strict=config.strict, upstream=config.upstream)
     ]
     if args.twice:
@@ -139,16 +127,11 @@ def check_command(args: argparse.Namespace) -> int:
 
 
 def _varying(chosen: Selection, checked: Checked, args: argparse.Namespace) -> list[Failure]:
-    """Run every bad example again; report each statement whose text varies.
-
-    Only where its documented text does not allow the variation: ``...`` over the
-    part that varies does.
-    """
+    """Run every bad example again; report each statement whose text varies (without ...)."""
     bad = {
         o.entry.qualname for o in checked.outcomes if any(r.example.kind.raises for r in o.results)
     }
-    first = statement_texts(r for o in checked.outcomes for r in o.results)
-    second = _run_again(chosen, bad, args)
+    first, second = _two_runs(chosen, checked, bad, args)
     statements = {
         s.location: s for entry in chosen.entries for x in entry.examples for s in x.statements
     }
@@ -171,17 +154,18 @@ def _varying(chosen: Selection, checked: Checked, args: argparse.Namespace) -> l
     return found
 
 
-def _run_again(
-    chosen: Selection, qualnames: set[str], args: argparse.Namespace
-) -> dict[Location, str]:
-    """What each statement of the named entries prints or raises in a second, fresh run."""
+def _two_runs(
+    chosen: Selection, checked: Checked, qualnames: set[str], args: argparse.Namespace
+) -> tuple[dict[Location, str], dict[Location, str]]:
+    """Each statement's text in ``checked``, and in a second, fresh run of the named entries."""
+    first = statement_texts(r for o in checked.outcomes for r in o.results)
     if not qualnames:
-        return {}
+        return first, {}
     print("flax-errors: running them again, to see what varies", file=sys.stderr)
     again = run_entries(
         chosen.only(qualnames), argparse.Namespace(**{**vars(args), "no_cache": True})
     )
-    return statement_texts(r for o in again.outcomes for r in o.results)
+    return first, statement_texts(r for o in again.outcomes for r in o.results)
 
 
 def update_command(args: argparse.Namespace) -> int:
@@ -203,7 +187,15 @@ def update_command(args: argparse.Namespace) -> int:
         for problem in outcome.entry.problems
     ]
     new_texts, made, partly = _new_texts(edits, sources)
-    written, refused = (set(), []) if args.dry_run else _write_all(new_texts, sources)
+    written: set[str] = set()
+    refused: list[str] = []
+    for path, new_text in ({} if args.dry_run else new_texts).items():
+        try:
+            source_files.write(sources[path], new_text)
+        except rewrite.UpdateError as error:  # an edit meanwhile, or the encoding
+            refused.append(str(error))
+        else:
+            written.add(path)
     for line in skipped:
         print(f"cannot update {line}", file=sys.stderr)
     partly += [str(skip) for skip in varying]
@@ -229,10 +221,8 @@ def _new_texts(
 ) -> tuple[dict[str, str], dict[str, int], list[str]]:
     """Each edited file's new text, its diff printed; nothing is written yet.
 
-    Returns:
-        The new texts by file; the statements rewritten, by file; the statements whose
-        new text could not be written (the others were). A file read only now is added
-        to ``sources``.
+    Also the statements rewritten, by file, and those whose new text could not be
+    written. A file read only now is added to ``sources``.
     """
     partly: list[str] = []
     made: dict[str, int] = {}
@@ -251,40 +241,20 @@ def _new_texts(
     return new_texts, made, partly
 
 
-def _write_all(
-    new_texts: dict[str, str], sources: dict[str, source_files.SourceFile]
-) -> tuple[set[str], list[str]]:
-    """Write each new text atomically: the files written, and why each other was refused."""
-    written: set[str] = set()
-    refused: list[str] = []
-    for path, new_text in new_texts.items():
-        try:
-            source_files.write(sources[path], new_text)
-        except rewrite.UpdateError as error:  # an edit meanwhile, or the encoding
-            refused.append(str(error))
-        else:
-            written.add(path)
-    return written, refused
-
-
 def _steady(
     edits: list[rewrite.Edit], checked: Checked, chosen: Selection, args: argparse.Namespace
 ) -> tuple[list[rewrite.Edit], list[rewrite.Skip]]:
     """The edits whose new text a second run prints again; a Skip for each other one.
 
-    Also warns about new text that looks bound to vary even so (an address, this
-    machine's temporary or home folder).
+    Warns of new text bound to vary even so (an address, the temporary or home folder).
     """
-    if not edits:
-        return edits, []
     edited = {edit.location for edit in edits}
     entries = {
         o.entry.qualname
         for o in checked.outcomes
         if any(s.location in edited for x in o.entry.examples for s in x.statements)
     }
-    first = statement_texts(r for o in checked.outcomes for r in o.results)
-    second = _run_again(chosen, entries, args)
+    first, second = _two_runs(chosen, checked, entries, args)
     folders = [tempfile.gettempdir(), os.path.expanduser("~")]
     steady, varying = [], []
     for edit in edits:
@@ -304,7 +274,7 @@ def _steady(
 
 
 def _label(path: str) -> str:
-    """``path`` relative to the current directory when it is below it, for the diff."""
+    """``path`` relative to the current directory where it is below it, for the diff."""
     try:
         return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
     except ValueError:

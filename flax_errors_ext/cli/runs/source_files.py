@@ -30,14 +30,10 @@ class SourceFile:
     text: str
     digest: str
     encoding: str = "utf-8"
-    """How the file is written back: as it was read."""
 
     @classmethod
     def read(cls, path: str | Path) -> SourceFile:
-        """Read ``path``, line endings as they are.
-
-        Python source is decoded as Python decodes it (coding cookie, BOM, else
-        UTF-8); other files as UTF-8.
+        """Read ``path``, line endings as they are; Python source as Python decodes it.
 
         Raises:
             UpdateError: naming the file, if it cannot be decoded.
@@ -52,16 +48,8 @@ class SourceFile:
             raise UpdateError(f"{path}: cannot decode it as {encoding}: {error}") from None
         return cls(Path(path), text, hashlib.sha256(data).hexdigest(), encoding)
 
-    def changed(self) -> bool:
-        """Whether the file on disk no longer holds what was read."""
-        try:
-            return hashlib.sha256(self.path.read_bytes()).hexdigest() != self.digest
-        except FileNotFoundError:
-            return True
-
-    def diff(self, new_text: str, label: str | None = None) -> str:
-        """A unified diff from the content read to ``new_text``."""
-        name = label or str(self.path)
+    def diff(self, new_text: str, name: str) -> str:
+        """A unified diff from the content read to ``new_text``, of the file called ``name``."""
         lines = difflib.unified_diff(
             io.StringIO(self.text, newline="").readlines(),
             io.StringIO(new_text, newline="").readlines(),
@@ -75,7 +63,7 @@ def write(source: SourceFile, new_text: str) -> None:
     """Replace the file with ``new_text``, atomically, unless it changed since it was read.
 
     The check and the replacement are not one atomic step, but the window between
-    them is a few system calls, against the seconds the examples took to run.
+    them is a few system calls, against the seconds the examples took.
 
     Raises:
         ConcurrentEditError: if the file no longer holds what was read.
@@ -87,7 +75,11 @@ def write(source: SourceFile, new_text: str) -> None:
         raise UpdateError(
             f"{source.path}: the new text cannot be written as {source.encoding}: {error}"
         ) from None
-    if source.changed():
+    try:
+        changed = hashlib.sha256(source.path.read_bytes()).hexdigest() != source.digest
+    except FileNotFoundError:
+        changed = True
+    if changed:
         raise ConcurrentEditError(
             f"{source.path} changed while the examples ran; nothing was written to it. "
             "Run update again."

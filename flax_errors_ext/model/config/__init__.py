@@ -16,16 +16,15 @@ from flax_errors_ext.layout import DEFAULT_BASE_URL, SiteLayout
 from flax_errors_ext.model.config.module_spec import KNOWN_MODULES, ModuleSpec
 from flax_errors_ext.model.config.values import (
     boolean,
-    file_list,
-    folder_list,
     from_text,
     http_url,
     meta,
     module_list,
     non_negative_int,
     one_of,
-    optional,
+    paths,
     positive_int,
+    setting,
     source_links,
 )
 from flax_errors_ext.model.history.releases import SHIPPED
@@ -41,104 +40,86 @@ PREFIX = "flax_errors_"
 class CatalogueConfig:
     """Settings of the catalogue build."""
 
-    modules: tuple[ModuleSpec, ...] = dataclasses.field(
-        default=(),
-        metadata=meta(
-            "The modules whose error classes are catalogued: every public exception class "
-            "each one exposes (its __all__, else the public classes it defines). An item is "
-            "a dotted name, or a dict: {'module': name, 'page': docname (default "
-            "api_reference/<module>), 'bases': [dotted class names an entry must subclass], "
-            "'exclude': [class names to leave out], 'upstream': base URL of the docs its "
-            "errors print, 'messages': True for a group of message entries (errors raised "
-            "as builtin exceptions, one catalogue file each: <catalogue folder>/<name>/"
-            "<Name>.txt, nothing imported)}. flax.errors and jax.errors know their page "
-            "and upstream; flax.messages and jax.messages are the shipped message groups.",
-            module_list,
-        ),
+    modules: tuple[ModuleSpec, ...] = setting(
+        (),
+        "The modules whose error classes are catalogued: every public exception class "
+        "each one exposes (its __all__, else the public classes it defines). An item is "
+        "a dotted name, or a dict: {'module': name, 'page': docname (default "
+        "api_reference/<module>), 'bases': [dotted class names an entry must subclass], "
+        "'exclude': [class names to leave out], 'upstream': base URL of the docs its "
+        "errors print, 'messages': True for a group of message entries (errors raised "
+        "as builtin exceptions, one catalogue file each: <catalogue folder>/<name>/"
+        "<Name>.txt, nothing imported)}. flax.errors and jax.errors know their page "
+        "and upstream; flax.messages and jax.messages are the shipped message groups.",
+        module_list,
     )
-    pages: str = dataclasses.field(
-        default="error",
-        metadata=meta(
-            "'error': each entry on a page of its own (<module page>/<Name>.html), its "
-            "module's page an index of them, where the URLs the errors print land and are "
-            "taken on to the entry; 'module': every entry on its module's page, as a "
-            "library with a few errors may prefer.",
-            one_of("error", "module"),
-        ),
+    pages: str = setting(
+        "error",
+        "'error': each entry on a page of its own (<module page>/<Name>.html), its "
+        "module's page an index of them, where the URLs the errors print land and are "
+        "taken on to the entry; 'module': every entry on its module's page, as a "
+        "library with a few errors may prefer.",
+        one_of("error", "module"),
     )
-    timeout: int | None = dataclasses.field(
-        default=None,
-        metadata=meta(
-            "Seconds one example may run before it is stopped and reported as timed out. "
-            "None: as long as a cell of the project's notebooks may run, "
-            "nb_execution_timeout (myst-nb's default: 30; -1: no limit).",
-            optional(positive_int("seconds")),
-        ),
+    timeout: int | None = setting(
+        None,
+        "Seconds one example may run before it is stopped and reported as timed out. "
+        "None: as long as a cell of the project's notebooks may run, "
+        "nb_execution_timeout (myst-nb's default: 30; -1: no limit).",
+        positive_int("seconds", or_none=True),
     )
-    execution_mode: str = dataclasses.field(
-        default="auto",
-        metadata=meta(
-            "How the catalogue's examples run, whatever myst-nb does with the project's "
-            "own notebooks: 'auto' follows nb_execution_mode ('auto' and 'inline' run "
-            "as 'cache'); 'cache' runs each entry once and serves it from the execution "
-            "cache until its code or message changes; 'force' runs every entry on every "
-            "build; 'off' runs none (each entry is shown not run). A project whose "
-            "notebooks stay unexecuted (nb_execution_mode = 'off') sets 'cache' to keep "
-            "its errors' examples checked.",
-            one_of("auto", "cache", "force", "off"),
-        ),
+    execution_mode: str = setting(
+        "auto",
+        "How the catalogue's examples run, whatever myst-nb does with the project's "
+        "own notebooks: 'auto' follows nb_execution_mode ('auto' and 'inline' run "
+        "as 'cache'); 'cache' runs each entry once and serves it from the execution "
+        "cache until its code or message changes; 'force' runs every entry on every "
+        "build; 'off' runs none (each entry is shown not run). A project whose "
+        "notebooks stay unexecuted (nb_execution_mode = 'off') sets 'cache' to keep "
+        "its errors' examples checked.",
+        one_of("auto", "cache", "force", "off"),
     )
-    jobs: int = dataclasses.field(
-        default=0,
-        metadata=meta(
-            "How many entries run at once, each in a fresh process of its own; 0 means one "
-            "per CPU. Where the device is an accelerator, one process holds it and runs "
-            "the entries one after another.",
-            non_negative_int,
-            changes_pages=False,
-        ),
+    jobs: int = setting(
+        0,
+        "How many entries run at once, each in a fresh process of its own; 0 means one "
+        "per CPU. Where the device is an accelerator, one process holds it and runs "
+        "the entries one after another.",
+        non_negative_int,
+        changes_pages=False,
     )
-    compilation_cache: bool = dataclasses.field(
-        default=True,
-        metadata=meta(
-            "Share JAX's persistent compilation cache between the entries' processes "
-            "(in _build/flax_errors/jax_cache), unless JAX_COMPILATION_CACHE_DIR is set. "
-            "Set in those processes only, never in the Sphinx process's.",
-            boolean,
-            changes_pages=False,
-        ),
+    compilation_cache: bool = setting(
+        True,
+        "Share JAX's persistent compilation cache between the entries' processes "
+        "(in _build/flax_errors/jax_cache), unless JAX_COMPILATION_CACHE_DIR is set. "
+        "Set in those processes only, never in the Sphinx process's.",
+        boolean,
+        changes_pages=False,
     )
-    catalogue_dirs: tuple[str, ...] = dataclasses.field(
-        default=(),
-        metadata=meta(
-            "Folders of example files for error modules whose docstrings this project "
-            "cannot edit: <folder>/<module>/<Class>.txt, relative to conf.py. They are "
-            "searched before the catalogue shipped with flax_errors_ext (Flax's and JAX's "
-            "errors), never instead of it.",
-            folder_list,
-        ),
+    catalogue_dirs: tuple[str, ...] = setting(
+        (),
+        "Folders of example files for error modules whose docstrings this project "
+        "cannot edit: <folder>/<module>/<Class>.txt, relative to conf.py. They are "
+        "searched before the catalogue shipped with flax_errors_ext (Flax's and JAX's "
+        "errors), never instead of it.",
+        paths("folder"),
     )
-    upstream: str = dataclasses.field(
-        default="warn",
-        metadata=meta(
-            "What the doctest examples in another project's docstrings (JAX's) do: they "
-            "run as that project's doctest would and their verdicts are shown on the entry "
-            "and in errors.json. 'error': upstream drift fails the build; 'warn': it is a "
-            "warning of type flax-errors.upstream; 'show': only shown; 'off': not run.",
-            one_of("error", "warn", "show", "off"),
-        ),
+    upstream: str = setting(
+        "warn",
+        "What the doctest examples in another project's docstrings (JAX's) do: they "
+        "run as that project's doctest would and their verdicts are shown on the entry "
+        "and in errors.json. 'error': upstream drift fails the build; 'warn': it is a "
+        "warning of type flax-errors.upstream; 'show': only shown; 'off': not run.",
+        one_of("error", "warn", "show", "off"),
     )
-    base_url: str = dataclasses.field(
-        default=DEFAULT_BASE_URL,
-        metadata=meta(
-            "Where this site is published, for the command line alone: the links that "
-            "flax-errors list and explain print, and the URLs flax-errors index writes for "
-            "the help under a traceback. The site's pages link relatively and never read "
-            "it; the URL an error prints is its library's. FLAX_ERRORS_BASE_URL, when set, "
-            "overrides it.",
-            http_url,
-            changes_pages=False,
-        ),
+    base_url: str = setting(
+        DEFAULT_BASE_URL,
+        "Where this site is published, for the command line alone: the links that "
+        "flax-errors list and explain print, and the URLs flax-errors index writes for "
+        "the help under a traceback. The site's pages link relatively and never read "
+        "it; the URL an error prints is its library's. FLAX_ERRORS_BASE_URL, when set, "
+        "overrides it.",
+        http_url,
+        changes_pages=False,
     )
     source_links: dict[str, str | None] = dataclasses.field(
         default_factory=dict,
@@ -153,61 +134,47 @@ class CatalogueConfig:
             source_links,
         ),
     )
-    strict: bool = dataclasses.field(
-        default=False,
-        metadata=meta(
-            "Fail the build when an error class has no examples (otherwise a warning).", boolean
-        ),
+    strict: bool = setting(
+        False, "Fail the build when an error class has no examples (otherwise a warning).", boolean
     )
-    output_limit: int = dataclasses.field(
-        default=DEFAULT_LIMIT,
-        metadata=meta(
-            "Characters of one statement's output, exception message or traceback that "
-            "the page, errors.json and the execution cache keep (default 100,000). A "
-            "longer text keeps its head and tail around a marker line that says how much "
-            "was cut; the example is still judged on the whole text.",
-            positive_int("characters"),
-        ),
+    output_limit: int = setting(
+        DEFAULT_LIMIT,
+        "Characters of one statement's output, exception message or traceback that "
+        "the page, errors.json and the execution cache keep (default 100,000). A "
+        "longer text keeps its head and tail around a marker line that says how much "
+        "was cut; the example is still judged on the whole text.",
+        positive_int("characters"),
     )
-    history: tuple[str, ...] = dataclasses.field(
-        default=(SHIPPED,),
-        metadata=meta(
-            "History files (as nox -s history writes them) whose releases the site shows: "
-            "under each entry a strip with a cell per release and its history in a line, "
-            "retired classes at the end of their module's page, and a matrix of every "
-            "error by release in the error index. Paths are relative to conf.py; "
-            f"{SHIPPED!r} is the file shipped with flax_errors_ext (flax.errors on Flax "
-            "0.4 to 0.12), and [] shows none. Each file names its module; entries of "
-            "other modules show no history. A record of other code than an entry's bad "
-            "examples now is left out, with a note, and a warning of type "
-            "flax-errors.history-stale.",
-            file_list,
-        ),
+    history: tuple[str, ...] = setting(
+        (SHIPPED,),
+        "History files (as nox -s history writes them) whose releases the site shows: "
+        "under each entry a strip with a cell per release and its history in a line, "
+        "retired classes at the end of their module's page, and a matrix of every "
+        "error by release in the error index. Paths are relative to conf.py; "
+        f"{SHIPPED!r} is the file shipped with flax_errors_ext (flax.errors on Flax "
+        "0.4 to 0.12), and [] shows none. Each file names its module; entries of "
+        "other modules show no history. A record of other code than an entry's bad "
+        "examples now is left out, with a note, and a warning of type "
+        "flax-errors.history-stale.",
+        paths("file"),
     )
-    device_runs: tuple[str, ...] = dataclasses.field(
-        default=(),
-        metadata=meta(
-            "errors.json documents of runs on other devices (flax-errors check --json on "
-            "a GPU machine, or here with XLA_FLAGS=--xla_force_host_platform_device_count=8) "
-            "to set beside this build's own: an entry that did the same there reads "
-            "'Verified on CPU and on GPU (NVIDIA H200)', one whose verdict or text "
-            "differs (addresses aside) shows both texts in a dropdown, and a run of other "
-            "versions says which. Paths are relative to conf.py; errors.json gets each "
-            "entry's outcome per run. Read by the extra flax_errors_ext.ext.other_runs "
-            "alone, which extensions must list. A file that cannot be read is a warning "
-            "of type flax-errors.device-runs.",
-            file_list,
-        ),
+    device_runs: tuple[str, ...] = setting(
+        (),
+        "errors.json documents of runs on other devices (flax-errors check --json on "
+        "a GPU machine, or here with XLA_FLAGS=--xla_force_host_platform_device_count=8) "
+        "to set beside this build's own: an entry that did the same there reads "
+        "'Verified on CPU and on GPU (NVIDIA H200)', one whose verdict or text "
+        "differs (addresses aside) shows both texts in a dropdown, and a run of other "
+        "versions says which. Paths are relative to conf.py; errors.json gets each "
+        "entry's outcome per run. Read by the extra flax_errors_ext.ext.other_runs "
+        "alone, which extensions must list. A file that cannot be read is a warning "
+        "of type flax-errors.device-runs.",
+        paths("file"),
     )
 
     @classmethod
     def options(cls) -> Iterator[tuple[str, Any, str]]:
-        """``(config name, default, help)`` for every setting, in declaration order.
-
-        A sequence's default is a list, as a ``conf.py`` writes it. Sphinx hands
-        every ``-D`` override of these over as text, for :meth:`from_values` to
-        read (``a,b``: two items).
-        """
+        """``(config name, default, help)`` of every setting; a sequence's default a list."""
         for field in dataclasses.fields(cls):
             default = field.default_factory() if callable(field.default_factory) else field.default
             if isinstance(default, tuple):
@@ -224,8 +191,8 @@ class CatalogueConfig:
     def from_values(cls, values: dict[str, Any]) -> CatalogueConfig:
         """Validate ``flax_errors_*`` values (keyed by full name) into a config.
 
-        A value given as text, as ``sphinx-build -D`` gives every one of them, is
-        read as its field's type first (:func:`~.values.from_text`): ``"60"`` is 60.
+        Text, as ``sphinx-build -D`` gives every value, is read as its field's type
+        first (:func:`~.values.from_text`).
 
         Raises:
             ValueError: naming the first setting that is invalid and why.
@@ -246,10 +213,7 @@ class CatalogueConfig:
 
     @functools.cached_property
     def layout(self) -> SiteLayout:
-        """Where every error lives on the site, each module's page as :meth:`spec` gives it.
-
-        Made once per config: every entry, link and redirect of a build asks it.
-        """
+        """Where every error lives on the site; made once, as every entry and link asks it."""
         return SiteLayout.of(
             [*map(ModuleSpec.from_value, KNOWN_MODULES), *self.modules],
             per_error=self.pages == "error",
@@ -258,19 +222,15 @@ class CatalogueConfig:
     def run_mode(self, notebooks: str) -> str:
         """The myst-nb execution mode of the entries, myst-nb's being ``notebooks``.
 
-        :attr:`execution_mode`, unless ``'auto'``: then as the project's notebooks run,
-        but that each error needs a process of its own and a cached run is what keeps a
-        warm build fast, so myst-nb's ``'auto'`` and ``'inline'`` mean ``'cache'``.
+        For ``'auto'``, as the project's notebooks run, but each error needs a process
+        of its own and a cached run keeps a warm build fast: ``'auto'`` and
+        ``'inline'`` mean ``'cache'``.
         """
         mode = notebooks if self.execution_mode == "auto" else self.execution_mode
         return "cache" if mode in ("auto", "inline") else mode
 
     def example_timeout(self, notebooks: int | None) -> int | None:
-        """The seconds one example may run; None: no limit.
-
-        :attr:`timeout`, or where it is None, ``notebooks``: myst-nb's limit on a cell
-        (``nb_execution_timeout``), whose -1 means none.
-        """
+        """The seconds one example may run (None: no limit); unset, ``nb_execution_timeout``."""
         if self.timeout is not None:
             return self.timeout
         return notebooks if notebooks is not None and notebooks > 0 else None

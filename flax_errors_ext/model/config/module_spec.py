@@ -15,9 +15,8 @@ KNOWN_MODULES: dict[str, dict[str, Any]] = {
 }
 """Where the errors of well-known modules point: their page and the site they print.
 
-A module listed by name alone takes these, so that the URL its errors print,
-rebased onto this site, lands on its entry. A dict in ``flax_errors_modules``
-overrides any of them.
+A module listed by name alone takes these, so that the URL its errors print, rebased
+onto this site, lands on its entry; a dict in ``flax_errors_modules`` overrides them.
 """
 
 _SPEC_KEYS = {"module", "page", "bases", "exclude", "upstream", "messages"}
@@ -30,20 +29,15 @@ class ModuleSpec:
     name: str
     """The module's dotted name: entries are ``<name>.<Class>``, their anchors too."""
     page: str = ""
-    """The docname of the module's page; empty means the layout's own
-    (``api_reference/<name>``): ask the config's
-    :attr:`~flax_errors_ext.model.config.CatalogueConfig.layout`."""
+    """The docname of the module's page; empty: the layout's own (``api_reference/<name>``)."""
     bases: tuple[str, ...] = ()
     """Dotted names of classes an entry must subclass; empty means any exception."""
     exclude: tuple[str, ...] = ()
-    """Class names that are left out."""
     upstream: str = ""
-    """The base URL of the documentation this module's errors print links to, if
-    not this site: its URLs are this site's with that base."""
+    """The base URL of the docs this module's errors link to, if not this site."""
     messages: bool = False
-    """Whether ``name`` is a group of message entries rather than a module: errors a
-    library raises as builtin exceptions (``ValueError``), one catalogue file each,
-    ``<catalogue folder>/<name>/<Name>.txt``; nothing is imported."""
+    """Whether ``name`` is a group of message entries (errors raised as builtin
+    exceptions, one catalogue file each) rather than a module: nothing is imported."""
 
     @classmethod
     def from_value(cls, value: Any) -> ModuleSpec:

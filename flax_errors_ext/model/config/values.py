@@ -7,6 +7,7 @@ given as text (``sphinx-build -D name=text``) as its setting's declared type fir
 
 from __future__ import annotations
 
+import dataclasses
 import types
 import typing
 from typing import TYPE_CHECKING, Any
@@ -26,13 +27,10 @@ def from_text(value: Any, kind: Any) -> Any:
     """``value`` read as the declared type ``kind`` where it is text, else as it is.
 
     Sphinx hands an override (``-D name=text``) of a setting registered without a
-    type over as the text: ``"60"``, ``"0"``, ``"a,b"``. It is read as Sphinx reads
-    the override of a typed default: a whole number; a boolean from ``1``, ``0``,
-    ``true`` or ``false``; a sequence from comma-separated items. ``None`` or
-    nothing is None where the type allows it. A dict's values are read so
-    (``-D name.key=text`` gives a dict of text); the dict itself has no text form.
-    Text that does not read as ``kind`` is returned as it is, for the setting's
-    validator to say what it must be.
+    type over as the text (``"60"``, ``"a,b"``): it is read as Sphinx reads the
+    override of a typed default. ``None`` or nothing is None where the type allows
+    it; a dict's values are read so (``-D name.key=text``). Text that does not read
+    as ``kind`` is returned as it is, for the setting's validator to refuse.
     """
     origin, args = typing.get_origin(kind), typing.get_args(kind)
     if origin is dict and isinstance(value, dict):
@@ -67,20 +65,16 @@ def module_list(value: Any) -> None:
         ModuleSpec.from_value(item)
 
 
-def folder_list(value: Any) -> None:
-    """A folder, or a list of folders."""
-    if isinstance(value, str):
-        return
-    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-        raise TypeError("must be a folder, or a list of folders")
+def paths(kind: str) -> Callable[[Any], None]:
+    """A ``kind`` (folder, file), or a list of them."""
 
+    def validate(value: Any) -> None:
+        if isinstance(value, str):
+            return
+        if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+            raise TypeError(f"must be a {kind}, or a list of {kind}s")
 
-def file_list(value: Any) -> None:
-    """A file, or a list of files."""
-    if isinstance(value, str):
-        return
-    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-        raise TypeError("must be a file, or a list of files")
+    return validate
 
 
 def one_of(*choices: str) -> Callable[[Any], None]:
@@ -99,24 +93,16 @@ def http_url(value: Any) -> None:
         raise TypeError("must be an http(s) URL")
 
 
-def positive_int(unit: str) -> Callable[[Any], None]:
-    """A whole number of ``unit``, 1 or more."""
+def positive_int(unit: str, *, or_none: bool = False) -> Callable[[Any], None]:
+    """A whole number of ``unit``, 1 or more; or None, where ``or_none``."""
 
     def validate(value: Any) -> None:
+        if value is None and or_none:
+            return
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             raise TypeError(f"must be a positive whole number of {unit}")
 
     return validate
-
-
-def optional(validate: Callable[[Any], None]) -> Callable[[Any], None]:
-    """None, or what ``validate`` accepts."""
-
-    def validate_optional(value: Any) -> None:
-        if value is not None:
-            validate(value)
-
-    return validate_optional
 
 
 def non_negative_int(value: Any) -> None:
@@ -147,9 +133,14 @@ def boolean(value: Any) -> None:
 def meta(
     help_text: str, validator: Callable[[Any], None], *, changes_pages: bool = True
 ) -> dict[str, Any]:
-    """A field's metadata.
-
-    ``changes_pages=False``: the setting changes no page (how fast the examples run,
-    or what only the command line reads), so changing it need not read any page again.
-    """
+    """A field's metadata; ``changes_pages=False``: changing it need not read any page again."""
     return {"help": help_text, "validator": validator, "changes_pages": changes_pages}
+
+
+def setting(
+    default: Any, help_text: str, validator: Callable[[Any], None], *, changes_pages: bool = True
+) -> Any:
+    """A field of an immutable ``default``, with its :func:`meta`."""
+    return dataclasses.field(
+        default=default, metadata=meta(help_text, validator, changes_pages=changes_pages)
+    )

@@ -1,15 +1,11 @@
 """Find the entry a person means: by name, by URL, or by an error message they pasted.
 
-A name is the short class name or the dotted one, in any case. A pasted error is
-matched, in this order of trust, by the URL it prints (its fragment is the entry's
-dotted name), by an error class it names, and by its message. Messages carry the
-values of one particular run (a parameter name, a scope path, a shape), so each
-documented message becomes a pattern in which ``...`` and those values are
-wildcards (:mod:`~flax_errors_ext.model.lookup.patterns`). A message that matches
-no pattern answers only if it is nearly the same text with the same distinctive
-values (a class of the reader's code where the documented one has one); any other
-is not in the catalogue, however alike, and :func:`nearest` offers the entries
-it resembles as a hint.
+A pasted error is matched, in this order of trust, by the URL it prints (its
+fragment is the entry's dotted name), by an error class it names, and by its
+message, against each documented message as a pattern whose values of one run are
+wildcards (:mod:`.patterns`). A message that matches no pattern answers only if it
+is nearly the same text with the same distinctive values; any other is not in the
+catalogue, however alike, and :func:`nearest` offers the entries it resembles.
 """
 
 from __future__ import annotations
@@ -28,11 +24,7 @@ from flax_errors_ext.model.lookup.paste import (
     pasted_class,
     shows_frame,
 )
-from flax_errors_ext.model.lookup.patterns import (
-    keeps_distinctive,
-    message_pattern,
-    normalise,
-)
+from flax_errors_ext.model.lookup.patterns import keeps_distinctive, message_pattern, normalise
 from flax_errors_ext.model.lookup.texts import Findable, Text, findable
 
 if TYPE_CHECKING:
@@ -55,7 +47,7 @@ MESSAGE_CHARS = 4_000
 
 @dataclasses.dataclass(frozen=True)
 class Hit:
-    """A findable that answers a query, and why (see :class:`Match`)."""
+    """A findable that answers a query, and why (as :class:`Match` says)."""
 
     found: Findable
     how: str
@@ -65,18 +57,20 @@ class Hit:
 
 @dataclasses.dataclass(frozen=True)
 class Match:
-    """An entry that answers a query, and why."""
+    """An entry that answers a query, and why.
+
+    ``how``: ``name``, ``url``, ``class`` (the text names the error), ``message`` (a
+    documented message matches, values aside), ``alike`` (nearly a documented
+    message, with its distinctive values) or ``similar`` (a hint, not an answer).
+    ``score``: 1.0 for a name, URL or class; for messages, how alike (0 to 1).
+    ``example``: for messages, the example whose documented message is closest;
+    None where that is a past release's wording.
+    """
 
     entry: ErrorEntry
     how: str
-    """``name``, ``url``, ``class`` (the text names the error), ``message`` (a
-    documented message matches, values aside), ``alike`` (nearly a documented
-    message, with its distinctive values) or ``similar`` (a hint, not an answer)."""
     score: float
-    """1.0 for a name, URL or class; for messages, how alike they are (0 to 1)."""
     example: Example | None = None
-    """For messages, the example whose documented message the query is closest to;
-    None where that is a past release's wording."""
 
     @property
     def certain(self) -> bool:
@@ -85,15 +79,12 @@ class Match:
 
 
 def find(
-    entries: Sequence[ErrorEntry],
-    query: str,
-    older: Mapping[str, Sequence[str]] | None = None,
+    entries: Sequence[ErrorEntry], query: str, older: Mapping[str, Sequence[str]] | None = None
 ) -> list[Match]:
     """The entries ``query`` means, best first; empty when none is close enough.
 
-    The work is bounded whatever the paste's size: only its first and last
-    :data:`KEEP_CHARS` are looked at. ``older``: texts past releases raised, by
-    entry (see :mod:`flax_errors_ext.model.lookup.wordings`), matched like the documented ones.
+    Only a long paste's ends are looked at (:func:`bounded`). ``older``: texts past
+    releases raised, by entry (:mod:`.wordings`), matched like the documented ones.
     """
     query = bounded(query).strip()
     if not query:
@@ -104,11 +95,7 @@ def find(
 
 
 def find_hits(findables: Sequence[Findable], query: str) -> list[Hit]:
-    """The findables a pasted error means, best first: by URL, by class, by message.
-
-    :func:`find` without the bare names, for whatever holds findables (the help
-    under a traceback reads them from its index).
-    """
+    """The findables a pasted error means, best first: :func:`find` without bare names."""
     query = bounded(query).strip()
     if not query:
         return []
@@ -131,12 +118,8 @@ def _matches(entries: Sequence[ErrorEntry], hits: Sequence[Hit]) -> list[Match]:
     matches = []
     for hit in hits:
         entry = by_qualname[hit.found.qualname]
-        example = (
-            entry.examples[hit.text.example]
-            if hit.text is not None and hit.text.example >= 0
-            else None
-        )
-        matches.append(Match(entry, hit.how, hit.score, example))
+        n = hit.text.example if hit.text is not None else -1
+        matches.append(Match(entry, hit.how, hit.score, entry.examples[n] if n >= 0 else None))
     return matches
 
 
@@ -239,7 +222,7 @@ def _ranked(findables: Sequence[Findable], query: str, floor: float = 0.0) -> li
                 continue  # a user's class named where a builtin's message names none
             known = text.known
             matcher.set_seq1(known)
-            showing = _shows(text, body, flat)
+            showing = shows(text, body, flat)
             # A text that does not show the message counts only as alike as ``floor``
             # asks: the bounds spare comparing it with the paste character by character.
             if not showing and (
@@ -261,34 +244,12 @@ def _ranked(findables: Sequence[Findable], query: str, floor: float = 0.0) -> li
     return sorted(hits, key=lambda h: (_STRENGTH[h.how], h.score), reverse=True)
 
 
-def shows(
-    documented: str,
-    body: str,
-    flat: str,
-    min_fragment: int = MIN_FRAGMENT,
-    names: frozenset[str] = frozenset(),
-) -> bool:
-    """Whether a pasted message shows a documented one.
+def shows(text: Text, body: str, flat: str, min_fragment: int = MIN_FRAGMENT) -> bool:
+    """Whether a pasted message (``body``, normalised ``flat``) shows a documented one.
 
-    It does if it holds the whole documented text (its variable parts with any
-    value, see :func:`~flax_errors_ext.model.lookup.patterns.message_pattern`), or
-    is a part of it at least ``min_fragment`` characters long.
-
-    Args:
-        documented: The documented message, without its class.
-        body: The pasted message (:func:`message_body`).
-        flat: ``normalise(body)``.
-        min_fragment: The shortest part of a message that counts.
-        names: The names the documented message's example gives, which match any
-            name (:func:`~flax_errors_ext.model.lookup.patterns.example_names`).
-    """
-    return _shows(Text.of(documented, names), body, flat, min_fragment)
-
-
-def _shows(text: Text, body: str, flat: str, min_fragment: int = MIN_FRAGMENT) -> bool:
-    """:func:`shows` for a text whose derived forms are made.
-
-    The part of a plain text is a part of it as written: its quoted values count.
+    It does if it holds the whole text (its variable parts with any value,
+    :func:`~.patterns.message_pattern`), or a part of it ``min_fragment`` characters
+    long or more; the part of a plain text is one as written, its quoted values too.
     """
     if all(part in body for part in text.fixed) and (
         message_pattern(text.documented, text.names, text.exact).search(body)

@@ -1,17 +1,14 @@
 """The index the help under a traceback answers from, and how it answers.
 
-After :func:`flax_errors_ext.install`, an uncaught error that an entry matches is
-followed by the entry's one-line fix and its URL. That help runs in the reader's
-process, where importing the catalogued libraries (or this package's Sphinx and
-Jupyter machinery) would cost more than the error: so it answers from an index
-written beforehand (``flax-errors index``, shipped with the package for the
-catalogue's own entries). Each entry's texts there are the very
-:class:`~flax_errors_ext.model.lookup.texts.Findable` texts ``explain`` matches,
-with the forms derived from them (written, not remade, so that the first error
-of a process is answered at once),
-and :func:`answer` asks :func:`~flax_errors_ext.model.lookup.find.find_hits`, so
-that the help names an entry exactly where ``explain`` would, and says nothing
-where ``explain`` says "not in the catalogue".
+The help runs in the reader's process, where importing the catalogued libraries
+(or this package's Sphinx and Jupyter machinery) would cost more than the error:
+so it answers from an index written beforehand (``flax-errors index``, shipped
+with the package for the catalogue's own entries). Each entry's texts there are
+the very :class:`~.texts.Findable` texts ``explain`` matches, with their derived
+forms (written, not remade, so that the first error of a process is answered at
+once), and :func:`answer` asks :func:`~.find.find_hits`: the help names an entry
+exactly where ``explain`` would, and says nothing where ``explain`` says "not in
+the catalogue".
 """
 
 from __future__ import annotations
@@ -30,9 +27,6 @@ if TYPE_CHECKING:
 SCHEMA = 1
 """The version of the index's JSON form; an index of another is not read."""
 
-ANSWERING = ("url", "class", "message", "alike")
-"""How a match may come about for the help to name it: never by likeness alone."""
-
 
 @dataclasses.dataclass(frozen=True)
 class HelpEntry:
@@ -40,7 +34,6 @@ class HelpEntry:
 
     found: Findable
     url: str
-    """The entry's absolute URL on the published site."""
     fix: str
     """The one-line fix (the first good example's caption), as plain text; may be ""."""
     summary: str
@@ -75,15 +68,9 @@ class HelpIndex:
                     "summary": entry.summary,
                     "texts": [
                         {
-                            "documented": text.documented,
+                            **dataclasses.asdict(text),
                             "names": sorted(text.names),
-                            "raised": text.raised,
-                            "example": text.example,
-                            "known": text.known,
                             "fixed": list(text.fixed),
-                            "exact": text.exact,
-                            "context": text.context,
-                            "plain": text.plain,
                         }
                         for text in entry.found.texts
                     ],
@@ -110,17 +97,7 @@ class HelpIndex:
 
 def _entry(item: Mapping[str, Any]) -> HelpEntry:
     texts = tuple(
-        Text(
-            str(text["documented"]),
-            frozenset(map(str, text["names"])),
-            str(text["raised"]),
-            int(text["example"]),
-            str(text["known"]),
-            tuple(map(str, text["fixed"])),
-            bool(text["exact"]),
-            str(text["context"]),
-            bool(text["plain"]),
-        )
+        Text(**{**text, "names": frozenset(text["names"]), "fixed": tuple(text["fixed"])})
         for text in item["texts"]
     )
     return HelpEntry(
@@ -135,28 +112,26 @@ def help_index(
     entries: Iterable[tuple[ErrorEntry, str, str]],
     older: Mapping[str, Sequence[str]] | None = None,
 ) -> HelpIndex:
-    """The index of ``(entry, its URL, its one-line fix)``, with past releases' wordings.
-
-    ``older``: texts past releases raised, by entry, as ``explain`` matches them.
-    """
+    """The index of ``(entry, its URL, its one-line fix)``; ``older`` as :func:`~.find.find`."""
     return HelpIndex(
         tuple(
-            HelpEntry(findable(entry, (older or {}).get(entry.qualname, ())), url, fix, summary)
+            HelpEntry(
+                findable(entry, (older or {}).get(entry.qualname, ())), url, fix, entry.summary
+            )
             for entry, url, fix in entries
             if entry.documented
-            for summary in (entry.summary,)
         )
     )
 
 
 def answer(index: HelpIndex, error_text: str) -> HelpEntry | None:
-    """The entry whose help to show under ``error_text`` (a traceback's last lines), or None.
+    """The entry whose help to show under ``error_text`` (a traceback), or None.
 
     The best entry ``explain`` would answer with, found by the error's URL, its
-    class or its message; none where only a likeness is found.
+    class or its message; none where only a likeness is found (:func:`~.find.find_hits`).
     """
     hits = find_hits([entry.found for entry in index.entries], error_text)
-    if not hits or hits[0].how not in ANSWERING:
+    if not hits:
         return None
     by_qualname = {entry.found.qualname: entry for entry in index.entries}
     return by_qualname[hits[0].found.qualname]

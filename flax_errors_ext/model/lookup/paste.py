@@ -1,9 +1,8 @@
 """What a pasted error says: its exception line, its class, its message, its frames.
 
 People paste a whole traceback, a message alone, or a log that ends in one; these
-read out of any of them the part that finding an entry looks at. Pure text in,
-text out; the site search's script reads pastes by the same syntax
-(:data:`PASTE_SYNTAX`).
+read out of any of them the part that finding an entry looks at. The site search's
+script reads pastes by the same syntax (:data:`PASTE_SYNTAX`).
 """
 
 from __future__ import annotations
@@ -55,10 +54,7 @@ def shows_frame(text: str, package: str) -> bool:
 
 
 def pasted_class(text: str) -> str:
-    """The class a pasted error names on its exception line (:func:`raised_line`), bare.
-
-    "" where the paste is a message alone.
-    """
+    """The class a pasted error names on its exception line, bare; "" for a message alone."""
     text = strip_jax_note(bounded(text).replace("\r\n", "\n"))
     start = raised_line(text)
     if start is None:
@@ -68,9 +64,8 @@ def pasted_class(text: str) -> str:
 
 
 def message_body(text: str) -> str:
-    """The message of a pasted error: its exception line on, without its class.
+    """The message of a pasted error: its exception line on (:func:`raised_line`), no class.
 
-    A whole traceback may be pasted: see :func:`raised_line` for which line that is.
     JAX's note about filtered frames, when present, is cut off.
     """
     text = strip_jax_note(text.replace("\r\n", "\n"))
@@ -96,12 +91,7 @@ def raised_line(text: str) -> int | None:
 
 
 def exception_line(text: str, width: int = 160) -> str:
-    """The line of a paste that says what was read: its last exception line.
-
-    A traceback's first line (``Traceback (most recent call last):``) says nothing of
-    the error; its final ``Class: message`` line does. Without one, the first line
-    that is not blank. Cut to ``width`` characters.
-    """
+    """The paste's exception line, else its first line that is not blank; cut to ``width``."""
     text = strip_jax_note(bounded(text).replace("\r\n", "\n"))
     start = raised_line(text) or 0
     line = next((line for line in text[start:].split("\n") if line.strip()), "").strip()

@@ -22,10 +22,10 @@ if TYPE_CHECKING:
 VALUE_LIBRARIES = ("builtins", "numpy", "jax", "jaxlib", "ml_dtypes")
 """Packages whose types are values that JAX transforms take, not classes a user wrote.
 
-A documented ``<class '...MLP'>`` stands for a class of the user's own code (the
-elided part is its module, ``__main__`` or theirs), and so does a pasted class
-of any other package, or an unqualified one that is not a builtin type: a value
-whose type is a builtin or one of these packages' is another mistake."""
+A documented ``<class '...MLP'>`` stands for a class of the user's own code, and so
+does a pasted class of any other package, or an unqualified one that is not a
+builtin type: a value whose type is a builtin or one of these packages' is another
+mistake."""
 
 _USER_CODE = r"(?!(?:" + "|".join(VALUE_LIBRARIES) + r")\.)"
 # A class's module and qualified name; a class defined in a function has <locals>.
@@ -80,10 +80,7 @@ _MIN_NAME = 2
 
 
 def variable_kinds() -> list[dict[str, str]]:
-    """The variable parts of messages, for a matcher outside Python (the site search).
-
-    Each is ``{"name", "pattern", "placeholder"}``, in the order they are tried.
-    """
+    """The variable parts of messages, in the order tried, for the site search."""
     return [
         {"name": name, "pattern": pattern, "placeholder": placeholder}
         for name, pattern, _, placeholder in _KINDS
@@ -110,17 +107,12 @@ def message_pattern(
 ) -> re.Pattern[str]:
     """A pattern that matches ``documented`` with other values in its variable parts.
 
-    ``...`` matches anything, as with doctest's ELLIPSIS; quoted text, numbers,
-    shapes, scope paths, numbered names (``Dense_0``), object reprs
-    (``<function f at 0x7f...>``), a user's class (``<class '...MLP'>``) and URLs
-    match any value of their kind; so does each of ``names`` (the example's own
-    names, :func:`example_names`) as a whole word; any whitespace matches any
-    whitespace.
-
-    ``exact``: the message is a builtin exception's (a message entry's), whose
+    ``...`` matches anything, as with doctest's ELLIPSIS; each of :data:`_KINDS`
+    matches any value of its kind, and each of ``names`` (:func:`example_names`)
+    any word. ``exact``: a builtin exception's message (a message entry's), whose
     quoted text is what tells it from every other error of its class (``module
-    'flax' has no attribute 'optim'``): quoted text is then matched as written,
-    but where it quotes one of ``names``.
+    'flax' has no attribute 'optim'``): quoted text is matched as written, but
+    where it quotes one of ``names``.
     """
     return re.compile(pattern_source(documented, names, exact), re.DOTALL)
 
@@ -131,8 +123,7 @@ def literal_parts(
 ) -> tuple[str, ...]:
     """The parts of ``documented`` that :func:`message_pattern` matches only as written.
 
-    A message the pattern matches holds every one of them: a test far cheaper than
-    compiling the pattern, made first.
+    A message the pattern matches holds every one: a test far cheaper than the pattern.
     """
     pieces = []
     for kind, text in _segments(documented, names, exact):
@@ -161,46 +152,30 @@ def _segments(documented: str, names: frozenset[str], exact: bool) -> list[tuple
 
 
 def _literal(text: str, names: frozenset[str]) -> str:
-    if not names or not text:
-        return re.escape(text)
-    parts = []
-    at = 0
-    for word in re.finditer(r"\b\w+\b", text):
-        if word.group() in names:
-            parts += [re.escape(text[at : word.start()]), _NAME_WILDCARD]
-            at = word.end()
-    parts.append(re.escape(text[at:]))
-    return "".join(parts)
+    words = re.split(r"\b(\w+)\b", text) if names else [text]
+    return "".join(
+        _NAME_WILDCARD if n % 2 and w in names else re.escape(w) for n, w in enumerate(words)
+    )
 
 
 @functools.lru_cache(maxsize=4096)
 def normalise(text: str) -> str:
     """``text`` with its variable parts replaced by placeholders, for similarity."""
-
-    def placeholder(match: re.Match[str]) -> str:
-        return _PLACEHOLDERS[match.lastgroup or "space"]
-
-    return " ".join(_VARIABLE.sub(placeholder, text).casefold().split())
+    flat = _VARIABLE.sub(lambda match: _PLACEHOLDERS[match.lastgroup or "space"], text)
+    return " ".join(flat.casefold().split())
 
 
 def keeps_distinctive(known: str, flat: str) -> bool:
     """Whether a pasted message has every distinctive value of a documented one.
 
-    ``flat`` and ``known`` are both normalised. A distinctive value is a user's
-    class where the documented text has one.
-
-    A message that differs from the documented one only in that value is another
-    mistake (a string passed where a Module was).
+    Both are normalised. A message that differs from the documented one only in a
+    user's class is another mistake (a string passed where a Module was).
     """
     return all(flat.count(mark) >= known.count(mark) for mark in DISTINCTIVE)
 
 
 def names_in(documented: str, names: frozenset[str]) -> tuple[str, ...]:
-    """The ``names`` that ``documented`` mentions as whole words, in order, each once.
-
-    They are the parts a reader's message has in its own words (their class, their
-    attribute), for the entry to say so.
-    """
+    """The ``names`` that ``documented`` mentions as whole words, in order, each once."""
     words = re.findall(r"\b\w+\b", documented)
     return tuple(dict.fromkeys(w for w in words if w in names and len(w) >= _MIN_NAME))
 
@@ -211,50 +186,43 @@ def defined_names(example: Example) -> frozenset[str]:
     Of :func:`example_names`, those a reader's code surely names otherwise (not a
     ``setup`` or an ``rngs`` argument that every Flax program has).
     """
-    try:
-        tree = ast.parse("\n".join(statement.source for statement in example.statements))
-    except SyntaxError:
-        return frozenset()
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef):
-            found.add(node.name)
-        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
-            found.add(node.attr)
-    return frozenset(found)
+    return _names("\n".join(statement.source for statement in example.statements))[1]
 
 
 def example_names(example: Example) -> frozenset[str]:
     """The names an example's code gives: classes, functions, arguments, variables, attributes.
 
     They are the example's values as much as a shape is: a reader's own code raises
-    the same message with its own names (``Module Encoder`` where the example's
-    class is ``MLP``). String constants that are identifiers count too (the
-    ``name="proj"`` of a layer). Code that does not parse gives none.
+    the same message with its own names. String constants that are identifiers
+    count too (the ``name="proj"`` of a layer).
     """
-    return _names("\n".join(statement.source for statement in example.statements))
+    return _names("\n".join(statement.source for statement in example.statements))[0]
 
 
 @functools.lru_cache(maxsize=1024)
-def _names(source: str) -> frozenset[str]:
+def _names(source: str) -> tuple[frozenset[str], frozenset[str]]:
+    """:func:`example_names` and :func:`defined_names` of ``source``; none if it does not parse."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        return frozenset()
+        return frozenset(), frozenset()
     found: set[str] = set()
+    defined: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+        if isinstance(node, ast.ClassDef):
+            defined.add(node.name)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            defined.add(node.attr)  # self.layers = ...: the reader's attribute has its own name
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             found.add(node.name)
         elif isinstance(node, ast.arg):
             found.add(node.arg)
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             found.add(node.id)
-        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
-            found.add(node.attr)  # self.layers = ...: the reader's attribute has its own name
         elif (
             isinstance(node, ast.Constant)
             and isinstance(node.value, str)
             and node.value.isidentifier()
         ):
             found.add(node.value)
-    return frozenset(name for name in found if len(name) >= _MIN_NAME)
+    return frozenset(n for n in found | defined if len(n) >= _MIN_NAME), frozenset(defined)

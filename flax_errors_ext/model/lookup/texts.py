@@ -38,21 +38,18 @@ class Text:
     documented: str
     """The message without its class (:func:`strip_class`)."""
     names: frozenset[str] = frozenset()
-    """The names the example's code gives, which match any name
-    (:func:`~flax_errors_ext.model.lookup.patterns.example_names`)."""
+    """The example's names, which match any name (:func:`~.patterns.example_names`)."""
     raised: str = ""
-    """The class a paste that names one must name (``ValueError``), "" where any will do
+    """The class a paste that names one must name, "" where any will do
     (:func:`required_class`)."""
     example: int = -1
-    """The index of its example in the entry's examples; -1 for a past release's wording."""
+    """The index of its example in the entry's; -1 for a past release's wording."""
     known: str = ""
     """``normalise(documented)``: what likeness is measured on."""
     fixed: tuple[str, ...] = ()
-    """The parts a message that shows it must hold as written
-    (:func:`~flax_errors_ext.model.lookup.patterns.literal_parts`)."""
+    """The parts a message that shows it holds as written (:func:`~.patterns.literal_parts`)."""
     exact: bool = False
-    """A :attr:`plain` text that is :func:`terse`: its quoted text is matched as written
-    (see :func:`~flax_errors_ext.model.lookup.patterns.message_pattern`)."""
+    """A :attr:`plain` text that is :func:`terse`: its quoted text is matched as written."""
     context: str = ""
     """The package a paste's traceback must show a frame of for the text to answer
     (:func:`generic`): "" where the message tells its error by itself."""
@@ -71,11 +68,10 @@ class Text:
         plain: bool = False,
         library: str = "",
     ) -> Text:
-        """A text with its derived forms, as every text is made.
+        """A text with its derived forms.
 
-        ``plain``: a message entry's text, :attr:`exact` where it is :func:`terse`;
-        ``library``: the package its error comes from, whose frame a
-        :func:`generic` message needs in the paste.
+        ``library``: the package of its error, whose frame a :func:`generic` plain
+        message needs in the paste.
         """
         exact = plain and terse(documented)
         return cls(
@@ -95,9 +91,8 @@ class Text:
 class Findable:
     """What finding needs of an entry: its names and its texts.
 
-    Made from an entry (:func:`findable`) for ``explain`` and the site, or read from
-    the index the help under a traceback ships with: both are matched by the same
-    functions, so they answer alike.
+    Made from an entry (:func:`findable`), or read from the help's index: both are
+    matched by the same functions, so they answer alike.
     """
 
     qualname: str
@@ -112,18 +107,16 @@ class Findable:
 def leads(documented: str, *, lines_as_printed: bool = False) -> tuple[str, ...]:
     """The opening parts of a message that stand for it alone: its first sentence and line.
 
-    People often paste only the first line of a long message (Flax's list of
-    options and JAX's notes follow it), and a release may add to a message after
-    its first sentence. A part counts where it ends a sentence (a docstring may
-    wrap a message mid-sentence), says enough (:data:`MIN_FIRST_LINE`) and keeps
-    the message's distinctive values. ``lines_as_printed``: the message is written
-    with the lines it is printed with (a message entry's file), so its first line
+    People often paste only the first line of a long message, and a release may add
+    to a message after its first sentence. A part counts where it ends a sentence (a
+    docstring may wrap a message mid-sentence), says enough and keeps the message's
+    distinctive values. ``lines_as_printed`` (a message entry's file): its first line
     counts wherever it ends.
     """
     sentence = _SENTENCE_END.split(documented, maxsplit=1)[0]
     line = documented.split("\n", 1)[0].rstrip()
     whole = normalise(documented)
-    found = [
+    return tuple(
         part
         for part in dict.fromkeys((sentence, line))
         if part != documented.strip()
@@ -132,18 +125,14 @@ def leads(documented: str, *, lines_as_printed: bool = False) -> tuple[str, ...]
         # What tells this mistake from its neighbours (a Module's type where JAX
         # names any value's) must be in the part, or it would answer for them all.
         and keeps_distinctive(whole, normalise(part))
-    ]
-    return tuple(found)
+    )
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
 def findable(entry: ErrorEntry, older: Sequence[str] = ()) -> Findable:
-    """An entry's names and texts: its examples' documented messages, then ``older``.
-
-    A message's opening sentence and line also stand for it alone (:func:`leads`).
-    """
+    """An entry's texts: its examples' documented messages and their :func:`leads`, ``older``."""
     texts = []
     # A group of message entries is named after its library: flax.messages.
     library = entry.qualname.split(".", 1)[0]
@@ -160,7 +149,6 @@ def findable(entry: ErrorEntry, older: Sequence[str] = ()) -> Findable:
 
 
 QUOTED_TEXT = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`")
-"""Quoted text in a message, as :mod:`~flax_errors_ext.model.lookup.patterns` tells it."""
 GENERIC = re.compile(
     r"'[^']*'"
     r"|'[^']*' object (?:is not (?:iterable|subscriptable|callable)"
@@ -175,22 +163,18 @@ GENERIC = re.compile(
     r"|takes \d+ positional arguments? but \d+ (?:was|were) given)"
 )
 """Python's own messages about any object (``'int' object is not iterable``): a
-library's error worded so tells nothing of where it came from, and a message entry
-of one answers only a paste whose traceback shows a frame of its library."""
+message entry worded so answers only a paste with a frame of its library."""
 
 
 MIN_WORDING = 40
-"""Characters of wording, quoted text aside, that let a builtin's message tell its
-error by its wording alone (see :func:`terse`)."""
+"""Characters of wording, quoted text aside, that tell a builtin's message alone."""
 
 
 def terse(documented: str) -> bool:
     """Whether a builtin exception's message says too little without its quoted text.
 
     ``module 'flax' has no attribute 'optim'`` is told from ``... 'nn'`` only by
-    what it quotes, so such a message entry's quoted text is matched as written;
-    a longer wording (``Cannot assign data value of type ... to static attribute
-    'decoder' ...``) quotes the reader's own values, which then match any.
+    what it quotes; a longer wording quotes the reader's own values, which match any.
     """
     return len(" ".join(QUOTED_TEXT.sub("", documented).split())) < MIN_WORDING
 
@@ -204,10 +188,9 @@ def required_class(entry: ErrorEntry, example: Example) -> str:
     """The class a paste must name, if it names one, to match ``example``'s text.
 
     A builtin exception's message says little by itself (``KeyError: 'lr'``): a
-    message entry's text, or the other error an "also seen as" example documents,
-    answers only a paste of the same class. An error class's own text is matched on
-    its wording alone ("": any will do), since a library that adds the class keeps
-    the message.
+    message entry's text, or an "also seen as" example's, answers only a paste of
+    its class. An error class's own text is matched on its wording alone (""),
+    since a library that adds the class keeps the message.
     """
     # Imported here: the help under a traceback matches texts read from its index,
     # and never needs the records (nor doctest, which they import).
@@ -219,18 +202,17 @@ def required_class(entry: ErrorEntry, example: Example) -> str:
 
 
 def documented_messages(entry: ErrorEntry) -> Iterator[tuple[Example, str]]:
-    """The documented error messages of an entry's examples that raise, without the class.
+    """Each example's documented error messages, without the class, with the example.
 
-    Bad examples, and "also seen as" ones: the message of the error the same
-    mistake raises where this one is not in place finds this entry too. Each
-    comes with its example.
+    Bad examples, and "also seen as" ones: the error the same mistake raises where
+    this one is not in place finds this entry too.
     """
     for example in entry.examples:
         for message in _raised_messages(example):
             yield example, strip_class(message)
 
 
-def _raised_messages(example: Example) -> Iterator[str]:
-    """The documented exception lines of an example that raises; none of one that runs."""
-    if example.kind.raises:
-        yield from (s.exc_msg for s in example.statements if s.exc_msg is not None)
+def _raised_messages(example: Example) -> list[str]:
+    if not example.kind.raises:
+        return []
+    return [s.exc_msg for s in example.statements if s.exc_msg is not None]

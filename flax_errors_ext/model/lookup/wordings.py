@@ -1,10 +1,8 @@
 """The wordings past releases printed, from the recorded history, for finding an error.
 
-A reader may paste a message from the Flax they run, worded as an older release
-worded it. The history (:mod:`flax_errors_ext.model.history.releases`) holds every text a
-bad example raised on each recorded release; here those texts become wordings
-that :func:`flax_errors_ext.model.lookup.find.find` also matches, each with the
-releases that printed it.
+A reader may paste a message worded as an older Flax worded it. The history holds
+every text a bad example raised on each recorded release; here those texts become
+wordings that :func:`~.find.find` also matches, each with the releases that printed it.
 """
 
 from __future__ import annotations
@@ -17,6 +15,7 @@ from flax_errors_ext.model.history.timeline import timelines
 from flax_errors_ext.model.lookup.find import shows
 from flax_errors_ext.model.lookup.paste import message_body
 from flax_errors_ext.model.lookup.patterns import normalise
+from flax_errors_ext.model.lookup.texts import Text
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -69,10 +68,7 @@ def wording_of(wordings: Iterable[Wording], qualname: str, query: str) -> Wordin
     """The newest recorded wording of ``qualname`` that the pasted ``query`` shows."""
     body = message_body(query)
     flat = normalise(body)
-    for wording in wordings:
-        if wording.qualname != qualname:
-            continue
-        text = message_body(wording.text)
-        if shows(text, body, flat, MIN_FRAGMENT):
-            return wording
-    return None
+    mine = (wording for wording in wordings if wording.qualname == qualname)
+    return next(
+        (w for w in mine if shows(Text.of(message_body(w.text)), body, flat, MIN_FRAGMENT)), None
+    )
