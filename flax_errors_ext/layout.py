@@ -1,9 +1,7 @@
 """Where each error lives on the site, and the URLs that lead there.
 
-:class:`SiteLayout` is the one place that decides it; everything else asks it: the
-URL this package's errors print, the entries' records (``errors.json``), discovery,
-the CLI, the page writer (section ids and the inventory), the error index, the
-search data, and the pages that forward old URLs.
+:class:`SiteLayout` is the one place that decides it: every page, record, URL and
+forward that names an entry asks it.
 
 Every error module has a page, ``api_reference/<module>.html``, with an anchor for
 each of its errors named by the error's full dotted name. This is the layout Flax's
