@@ -58,8 +58,7 @@ def load_module(
     another project's and its examples come from the ``<Class>.txt`` files there
     (an earlier folder's file wins over a later one's).
 
-    ``project``: the folder of ``conf.py``, for a group of message entries (see
-    :func:`load_messages`).
+    ``project``: the folder of ``conf.py``, for message entries (:func:`load_messages`).
 
     Raises:
         DiscoveryError: if the module cannot be imported, has no source file, or
