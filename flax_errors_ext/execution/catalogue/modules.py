@@ -67,7 +67,7 @@ def load_module(
     if isinstance(spec, str):
         spec = ModuleSpec.from_value(spec)
     if spec.messages:
-        return load_messages(spec, folders, layout=layout, project=project)
+        return load_messages(spec, folders, layout, project)
     try:
         module = importlib.import_module(spec.name)
         source_file = inspect.getsourcefile(module)
@@ -106,11 +106,7 @@ def load_module(
 
 
 def load_messages(
-    spec: ModuleSpec,
-    folders: Sequence[Path],
-    *,
-    layout: SiteLayout | None = None,
-    project: Path | None = None,
+    spec: ModuleSpec, folders: Sequence[Path], layout: SiteLayout | None, project: Path | None
 ) -> ErrorModule:
     """Read a group of message entries: its catalogue files, nothing imported.
 
