@@ -106,11 +106,9 @@ def _where(frame: FrameType) -> tuple[str, str]:
     return frame.f_globals.get("__name__", ""), frame.f_code.co_name
 
 
-def _abstractify_caller(frame: FrameType | None) -> FrameType | None:
+def _abstractify_caller(frame: FrameType) -> FrameType | None:
     """The frame that called ``core.typeof``/``shaped_abstractify``, given its frame."""
-    if frame is None or _where(frame) not in _ABSTRACTIFIERS:
-        return None
-    return frame.f_back
+    return frame.f_back if _where(frame) in _ABSTRACTIFIERS else None
 
 
 def _arg_path(module: object, caller: FrameType | None) -> str | None:
@@ -121,9 +119,7 @@ def _arg_path(module: object, caller: FrameType | None) -> str | None:
     (JAX changed) yields None: no path is better than a wrong one.
     """
     try:
-        if caller is None:
-            return None
-        if _where(caller) == ("jax._src.pjit", "_infer_input_type"):
+        if caller is not None and _where(caller) == ("jax._src.pjit", "_infer_input_type"):
             return _jit_arg_path(module, caller)
         return _vmap_arg_path(module, caller)
     except Exception:  # best effort on an error path: never mask the error being raised

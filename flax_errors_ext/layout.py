@@ -1,9 +1,7 @@
 """Where each error lives on the site, and the URLs that lead there.
 
-:class:`SiteLayout` is the one place that decides it; everything else asks it: the
-URL this package's errors print, the entries' records (``errors.json``), discovery,
-``flax-errors list`` and ``explain``, the page writer (section ids and the
-inventory), the error index, the search data, and the pages that forward old URLs.
+:class:`SiteLayout` is the one place that decides it: every page, record, URL and
+forward that names an entry asks it.
 
 Every error module has a page, ``api_reference/<module>.html``, with an anchor for
 each of its errors named by the error's full dotted name. This is the layout Flax's
@@ -34,8 +32,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
 DEFAULT_BASE_URL = "https://flax-errors.readthedocs.io/en/latest"
-"""Where the published catalogue lives unless ``FLAX_ERRORS_BASE_URL`` says otherwise."""
-
 BASE_URL_ENV_VAR = "FLAX_ERRORS_BASE_URL"
 PAGE_DIR = "api_reference"
 FLAX_BASE_URL = "https://flax.readthedocs.io/en/latest"
@@ -46,23 +42,22 @@ PAGE_SUFFIX = ".html"
 def base_url(configured: str = DEFAULT_BASE_URL) -> str:
     """The site's base URL: ``$FLAX_ERRORS_BASE_URL`` if set, else ``configured``.
 
-    The runtime has no ``conf.py`` to read, so the errors this package raises print
-    the default unless the environment says otherwise; a site built with another
-    ``flax_errors_base_url`` (see the options page) sets the variable where it runs.
+    The runtime has no ``conf.py`` to read, so a site built with another
+    ``flax_errors_base_url`` sets the variable where its errors are raised.
     """
     return (os.environ.get(BASE_URL_ENV_VAR) or configured).rstrip("/")
 
 
 @dataclasses.dataclass(frozen=True)
 class EntryLocation:
-    """Where one error is shown on the site: a page, and an anchor on it."""
+    """Where one error is shown on the site: a page, and an anchor on it.
+
+    The page is a Sphinx docname; the anchor, the URL's fragment and the inventory's target.
+    """
 
     qualname: str
-    """The error's full dotted name."""
     page: str
-    """The Sphinx docname of the page (``api_reference/flax.errors``)."""
     anchor: str
-    """The id on that page: the URL's fragment and the inventory's target."""
 
     @property
     def path(self) -> str:
@@ -73,15 +68,11 @@ class EntryLocation:
         """The absolute URL on the site published at ``base``."""
         return f"{base.rstrip('/')}/{self.path}"
 
-    def __str__(self) -> str:
-        return self.path
-
 
 class ConfiguredModule(Protocol):
-    """A module as configured: its dotted name and its page (empty: the layout's own).
+    """A module as configured, as the runtime (which cannot import the model) sees it.
 
-    :class:`flax_errors_ext.model.config.module_spec.ModuleSpec` is one; the runtime cannot
-    import the model, so the layout asks only for these two.
+    :class:`flax_errors_ext.model.config.module_spec.ModuleSpec` is one.
     """
 
     @property
@@ -90,24 +81,22 @@ class ConfiguredModule(Protocol):
 
     @property
     def page(self) -> str:
-        """The docname of the module's page, or empty."""
+        """The docname of the module's page, or empty (the layout's own)."""
 
 
 @dataclasses.dataclass(frozen=True)
 class SiteLayout:
     """A page per error module, and one per error unless the entries stay on it.
 
-    Two places are kept apart: where an entry is shown (:meth:`locate`, its own
-    page), and where the URL a library prints for the error lands (:meth:`printed`,
-    the module's page at the full dotted name, the convention of Flax's and JAX's
-    links), which takes the reader on to the entry. Every URL printed so far still
-    arrives.
+    Two places are kept apart: where an entry is shown (:meth:`locate`), and where
+    the URL a library prints for the error lands (:meth:`printed`, the convention of
+    Flax's and JAX's links), which takes the reader on to the entry. Every URL
+    printed so far still arrives.
     """
 
     pages: tuple[tuple[str, str], ...] = ()
     """``(module, docname)`` for each module whose page is not ``api_reference/<module>``."""
     per_error: bool = True
-    """Whether each entry has a page of its own; else it is shown on its module's page."""
 
     @classmethod
     def of(cls, modules: Iterable[ConfiguredModule], *, per_error: bool = True) -> SiteLayout:
@@ -120,19 +109,15 @@ class SiteLayout:
         return dict(self.pages).get(module) or f"{PAGE_DIR}/{module}"
 
     def locate(self, qualname: str) -> EntryLocation:
-        """Where the site shows an error's entry: its page, at its full dotted name.
+        """Where the site shows an error's entry: ``<module page>/<Name>``, at its full name.
 
         The anchor is the one the module's page has for it, so that a fragment
         carried on from there still names the entry.
         """
         if not self.per_error:
             return self.printed(qualname)
-        return EntryLocation(qualname, self.entry_page(qualname), qualname)
-
-    def entry_page(self, qualname: str) -> str:
-        """The docname of the page of an error's own: ``<module page>/<Name>``."""
         module, _, name = qualname.rpartition(".")
-        return f"{self.module_page(module)}/{name}"
+        return EntryLocation(qualname, f"{self.module_page(module)}/{name}", qualname)
 
     def printed(self, qualname: str) -> EntryLocation:
         """Where the URL an error prints lands: its module's page, at its full name.
@@ -146,10 +131,10 @@ class SiteLayout:
     def linked_pages(self, base: str, module: str, text: str) -> list[str]:
         """The pages of the site at ``base`` that URLs in ``text`` to ``module``'s errors name.
 
-        The inverse of :meth:`printed` for another site of this layout (the one a
-        module's errors print, whose pages this site mirrors). Only an anchor that
-        names an error of the module counts: a message may also link to a guide of
-        that site, which this site neither has nor forwards. Each page once, in order.
+        The inverse of :meth:`printed` for the site whose pages this one mirrors.
+        Only an anchor that names an error of the module counts: a message may also
+        link to a guide of that site, which this site neither has nor forwards.
+        Each page once, in order.
         """
         link = re.compile(
             re.escape(base.rstrip("/") + "/")
@@ -161,19 +146,15 @@ class SiteLayout:
     def forwards(self, module: str, linked: Iterable[str]) -> dict[str, str]:
         """``{old docname: docname}`` for the ``linked`` pages that must forward.
 
-        ``linked`` are pages URLs to ``module``'s errors name (:meth:`linked_pages`);
-        each that is not where those URLs land now forwards there, anchor kept. A
-        path that climbs out of the site forwards nowhere.
+        Each of :meth:`linked_pages` that is not where those URLs land now forwards
+        there, anchor kept. A path that climbs out of the site forwards nowhere.
         """
         now = self.module_page(module)
         return {old: now for old in linked if old != now and ".." not in old.split("/")}
 
     @staticmethod
     def forward_uri(old: str, page: str) -> str:
-        """The URL by which the page ``old`` forwards to ``page``.
-
-        Relative, so that the site works under any base URL (``/en/latest/``).
-        """
+        """The URL by which the page ``old`` forwards to ``page``: relative, for any base."""
         return posixpath.relpath(f"{page}{PAGE_SUFFIX}", posixpath.dirname(old) or ".")
 
 

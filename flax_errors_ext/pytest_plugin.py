@@ -66,11 +66,7 @@ def _examples(test: doctest.DocTest) -> tuple[Example, ...]:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
-    """After :func:`flax_errors_ext.install`, a failure the catalogue documents shows its help.
-
-    A section of the failure's report, below the traceback: ``help:`` and ``see:``
-    (:mod:`flax_errors_ext.help`).
-    """
+    """A section below a documented failure's traceback: its ``help:`` and ``see:``."""
     outcome = yield
     if call.excinfo is None or not _help.installed():
         return

@@ -58,8 +58,7 @@ def load_module(
     another project's and its examples come from the ``<Class>.txt`` files there
     (an earlier folder's file wins over a later one's).
 
-    ``project``: the folder of the project's ``conf.py``, where the examples of a
-    group of message entries import from (see :func:`load_messages`).
+    ``project``: the folder of ``conf.py``, for message entries (:func:`load_messages`).
 
     Raises:
         DiscoveryError: if the module cannot be imported, has no source file, or
@@ -68,10 +67,13 @@ def load_module(
     if isinstance(spec, str):
         spec = ModuleSpec.from_value(spec)
     if spec.messages:
-        return load_messages(spec, folders, layout=layout, project=project)
+        return load_messages(spec, folders, layout, project)
     try:
         module = importlib.import_module(spec.name)
-        path = _source_path(module)
+        source_file = inspect.getsourcefile(module)
+        if source_file is None:
+            raise DiscoveryError(f"{module.__name__!r} has no Python source file")
+        path = Path(source_file).resolve()
         stamp = path.stat().st_mtime_ns
         if _import_stamps.setdefault(spec.name, stamp) != stamp:
             module = importlib.reload(module)
@@ -104,16 +106,12 @@ def load_module(
 
 
 def load_messages(
-    spec: ModuleSpec,
-    folders: Sequence[Path],
-    *,
-    layout: SiteLayout | None = None,
-    project: Path | None = None,
+    spec: ModuleSpec, folders: Sequence[Path], layout: SiteLayout | None, project: Path | None
 ) -> ErrorModule:
     """Read a group of message entries: its catalogue files, nothing imported.
 
     Its examples import the library they document as the project does: from the
-    ``project`` folder (``conf.py``'s, which its entries' processes get on ``sys.path``, as a
+    ``project`` folder (which its entries' processes get on ``sys.path``, as a
     module's get the folder it is imported from), else as installed.
 
     Raises:
@@ -258,10 +256,3 @@ def _catalogue_files(module: str, folders: Sequence[Path]) -> dict[str, Catalogu
                 raise DiscoveryError(f"{path}: cannot read it as UTF-8 text: {error}") from None
             files[path.stem] = CatalogueFile(str(path), text)
     return files
-
-
-def _source_path(module: ModuleType) -> Path:
-    source_file = inspect.getsourcefile(module)
-    if source_file is None:
-        raise DiscoveryError(f"{module.__name__!r} has no Python source file")
-    return Path(source_file).resolve()

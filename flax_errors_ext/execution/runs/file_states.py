@@ -1,11 +1,11 @@
 """Look at the files runs loaded: stat each once per run, hash Python source on disk.
 
-:class:`SourceStates` answers, for the files a run loaded
-(:class:`~flax_errors_ext.model.runs.loaded_files.LoadedFile`), whether any changed,
-looking at each file once per run: an entry's process loads every file that jax
-and flax import, and most are the same for every entry. The content hashes of the Python
-sources runs loaded are kept in a small JSON file next to the cache, so that a
-file whose time changed can be compared by content.
+:class:`SourceStates` answers whether any of the files a run loaded
+(:class:`~flax_errors_ext.model.runs.loaded_files.LoadedFile`) changed, looking at
+each once per run: an entry's process loads every file that jax and flax import,
+and most are the same for every entry. The content hashes of the Python sources
+runs loaded are kept in a small JSON file next to the cache, so that a file whose
+time changed can be compared by content.
 """
 
 from __future__ import annotations
@@ -66,10 +66,9 @@ class SourceStates:
     def remember(self, files: tuple[LoadedFile, ...]) -> None:
         """Note the content of the Python sources a run just loaded, as they are now.
 
-        Once per list: runs that loaded the same files are handed the very same
-        list (see :func:`~flax_errors_ext.model.runs.outcomes.unpack_loaded`), and what is
-        noted of it cannot
-        change within a run (the files' states now are looked at once per run).
+        Once per list: runs that loaded the same files are handed the very same list
+        (see :func:`~flax_errors_ext.model.runs.outcomes.unpack_loaded`), and what is
+        noted of it cannot change within a run (the files are looked at once per run).
         """
         if self._remembered.get(id(files)) is files:
             return

@@ -39,10 +39,7 @@ Probe = Callable[[], Device | ProbeError]
 
 
 def source_hash(path: str | Path) -> str:
-    """:func:`~flax_errors_ext.model.runs.fingerprint.code_hash` of a Python file.
-
-    Decoded as Python decodes it (coding cookie, BOM, else UTF-8).
-    """
+    """The docstring-free ``code_hash`` of a Python file, decoded as Python decodes it."""
     with tokenize.open(path) as file:
         return code_hash(file.read())
 
@@ -101,11 +98,10 @@ _probed: dict[str, Device] = {}
 
 
 def probe_device_cached(cache_file: Path, probe: Probe) -> Device | ProbeError:
-    """The devices, probed only when the :func:`device_inventory` has changed.
+    """The devices ``probe`` finds, asked only when the :func:`device_inventory` has changed.
 
-    ``probe`` asks. Probing costs a JAX start;
-    a rebuild with nothing to run should not pay it just to learn that the machine
-    is the same.
+    Probing costs a JAX start; a rebuild with nothing to run should not pay it just
+    to learn that the machine is the same.
     """
     inventory = hashlib.sha256(json.dumps(device_inventory(), sort_keys=True).encode()).hexdigest()
     if inventory in _probed:  # repeated builds in one process (tests, autobuild) ask once
