@@ -265,6 +265,17 @@ def flax_export(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON, venv_backend="uv")
+def api_index(session: nox.Session) -> None:
+    """A library's API index from its releases: ``-- flax --since 0.6.0`` (the shipped one).
+
+    ``-- optax --since 0.1.0 --out optax.json.gz`` indexes another library.
+    """
+    # The reader needs the standard library, the model and packaging's versions.
+    session.install("packaging")
+    session.run("python", "-m", "tools.api_index", *(session.posargs or ["--help"]))
+
+
+@nox.session(python=PYTHON, venv_backend="uv")
 def history(session: nox.Session) -> None:
     """Every flax.errors entry's bad examples on the releases of releases.toml, into flax.json.
 

@@ -16,6 +16,7 @@ The traceback is always shown first and whole.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -25,10 +26,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
     from types import TracebackType
 
+    from flax_errors_ext.model.lookup.api_index import ApiIndex
     from flax_errors_ext.model.lookup.help_index import HelpIndex
+    from flax_errors_ext.model.lookup.skew import SkewAnswer
 
 __all__ = ["help_lines", "install", "installed", "uninstall"]
 
@@ -104,13 +107,62 @@ def help_lines(error: BaseException) -> tuple[str, ...]:
     from flax_errors_ext.model.lookup.help_index import answer
 
     index = shipped_index()
-    for cause in _chain(error):
+    pastes = [
         # The whole traceback, as a reader would paste it into explain: its frames
         # tell Python's own words for any object apart (texts.generic).
-        found = answer(index, "".join(traceback.format_exception(cause)))
+        "".join(traceback.format_exception(cause))
+        for cause in _chain(error)
+    ]
+    # A release that lacks what the error names answers before any entry; an entry
+    # before a name that no release has.
+    skews = [skew_answer(paste) for paste in pastes]
+    for paste, skew in zip(pastes, skews, strict=True):
+        if skew is not None and skew.definite:
+            return skew.help_lines()
+        found = answer(index, paste)
         if found is not None:
             return found.lines()
-    return ()
+    return next((skew.help_lines() for skew in skews if skew is not None), ())
+
+
+def skew_answer(paste: str) -> SkewAnswer | None:
+    """What the API indexes say of an error about a name or parameter of their libraries."""
+    from flax_errors_ext.model.lookup.skew import answer, question
+
+    asked = question(paste)
+    if asked is None:
+        return None
+    indexes = api_indexes()
+    return answer(asked, indexes, installed_versions(i.distribution for i in indexes))
+
+
+def installed_versions(distributions: Iterable[str]) -> dict[str, str]:
+    """Each distribution's installed version, read from its metadata (nothing imported)."""
+    import importlib.metadata
+
+    versions = {}
+    for name in distributions:
+        with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+            versions[name] = importlib.metadata.version(name)
+    return versions
+
+
+@functools.cache
+def api_indexes() -> tuple[ApiIndex, ...]:
+    """Those ``FLAX_ERRORS_API_INDEX`` names, then the shipped API indexes; read once.
+
+    One that cannot be read is left out, with one line on standard error.
+    """
+    from flax_errors_ext.model.lookup.api_index import ENV_VAR, ApiIndex, shipped
+
+    extra = [Path(p) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p]
+    indexes = []
+    for path in (*extra, *shipped()):
+        try:
+            indexes.append(ApiIndex.read(path))
+        except (OSError, ValueError) as error:
+            print(f"flax-errors: API index {path} left out: {error}", file=sys.stderr)
+    return tuple(indexes)
 
 
 def _safe_help_lines(error: BaseException) -> tuple[str, ...]:

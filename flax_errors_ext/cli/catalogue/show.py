@@ -9,21 +9,26 @@ of its own site (``flax-errors index -o flax_errors_ext/help/index.json``).
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.cli.catalogue.snapshot import load_read_only
 from flax_errors_ext.cli.parser import PROG, ExitCode
 from flax_errors_ext.cli.selection import UsageError, load, unknown
 from flax_errors_ext.execution.history.files import read_histories
+from flax_errors_ext.execution.runs.in_process import package_versions
 from flax_errors_ext.layout import base_url
 from flax_errors_ext.model.catalogue.descriptions import first_paragraph
 from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
 from flax_errors_ext.model.history.timeline import retired
 from flax_errors_ext.model.lookup import find as lookup
 from flax_errors_ext.model.lookup import paste
+from flax_errors_ext.model.lookup.api_index import ENV_VAR, ApiIndex, shipped
 from flax_errors_ext.model.lookup.help_index import help_index
+from flax_errors_ext.model.lookup.skew import SkewAnswer, answer_paste
 from flax_errors_ext.model.lookup.wordings import by_entry, recorded_wordings, wording_of
 from flax_errors_ext.model.runs.entry_record import EntryRecord, entry_record
 from flax_errors_ext.model.runs.judge import judge
@@ -33,7 +38,6 @@ from flax_errors_ext.model.site.texts import fix_text, plain_text
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Mapping, Sequence
-    from pathlib import Path
 
     from flax_errors_ext.cli.selection import Selection
     from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, Statement
@@ -97,11 +101,18 @@ def explain_command(args: argparse.Namespace) -> int:
     base = base_url(selection.project.config.base_url)
     recorded = histories(selection)
     wordings = recorded_wordings(recorded)
+    skew = _skew(query)
+    if skew is not None and skew.definite:
+        print("\n".join(skew.lines()))
+        return ExitCode.OK
     matches = lookup.find(entries, query, by_entry(wordings))
     if not matches:
         gone = _retired_answer(recorded, query, selection, base)
         if gone is not None:
             print(gone)
+            return ExitCode.OK
+        if skew is not None:
+            print("\n".join(skew.lines()))
             return ExitCode.OK
         print(f"{PROG}: {_refusal(entries, query, by_entry(wordings))}", file=sys.stderr)
         return ExitCode.NO_MATCH
@@ -132,6 +143,18 @@ def explain_command(args: argparse.Namespace) -> int:
             f"Also {'named' if best.certain else 'matching'}: {', '.join(others)}", file=sys.stderr
         )
     return ExitCode.OK
+
+
+def _skew(query: str) -> SkewAnswer | None:
+    """What the shipped API indexes say of a pasted error, with this environment's versions."""
+    extra = [Path(p) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p]
+    try:
+        indexes = [ApiIndex.read(path) for path in (*extra, *shipped())]
+    except (OSError, ValueError) as error:
+        raise UsageError(f"API index: {error}") from None
+    found = package_versions(i.distribution for i in indexes)
+    versions = {name: v for name, v in found.items() if v != "not installed"}
+    return answer_paste(query, indexes, versions)
 
 
 def index_command(args: argparse.Namespace) -> int:
@@ -165,7 +188,8 @@ def _refusal(entries: list[ErrorEntry], query: str, older: Mapping[str, Sequence
     """
     if paste.looks_like_name(query):
         return unknown(entries, query)
-    lines = [f"not in the catalogue: {paste.exception_line(query)}"]
+    said = paste.exception_line(query) or "(the paste has no exception line)"
+    lines = [f"not in the catalogue: {said}"]
     near = lookup.nearest(entries, query, older)
     if near:
         lines.append(

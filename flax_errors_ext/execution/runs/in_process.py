@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from flax_errors_ext.model.runs.output_limit import cut, fit
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
     from flax_errors_ext.model.runs.jobs import EntryJob
 
@@ -207,10 +207,10 @@ def device_record() -> dict[str, Any]:
     }
 
 
-def package_versions() -> dict[str, str]:
-    """The installed versions of :data:`PACKAGES` ("not installed" where one is not)."""
+def package_versions(names: Iterable[str] = PACKAGES) -> dict[str, str]:
+    """The installed versions of ``names`` ("not installed" where one is not)."""
     versions = {}
-    for name in PACKAGES:
+    for name in names:
         try:
             versions[name] = importlib.metadata.version(name)
         except importlib.metadata.PackageNotFoundError:

@@ -94,9 +94,15 @@ def find(
     return _matches(entries, find_hits(_findables(entries, older), query))
 
 
+OLD_CLASS_NAMES = {"XlaRuntimeError": "JaxRuntimeError"}
+"""Classes a library renamed, by their old names (``jaxlib.xla_extension.XlaRuntimeError``
+is ``jax.errors.JaxRuntimeError`` since jax 0.4.36): a paste of either finds the entry."""
+_OLD_CLASS = re.compile(rf"(?<![\w])(?:[\w.]*\.)?({'|'.join(OLD_CLASS_NAMES)})(?!\w)")
+
+
 def find_hits(findables: Sequence[Findable], query: str) -> list[Hit]:
     """The findables a pasted error means, best first: :func:`find` without bare names."""
-    query = bounded(query).strip()
+    query = _OLD_CLASS.sub(lambda m: OLD_CLASS_NAMES[m.group(1)], bounded(query).strip())
     if not query:
         return []
     for finder in (_by_url, _by_class):
@@ -168,16 +174,24 @@ def _by_url(findables: Sequence[Findable], query: str) -> list[Hit]:
 
 def _by_class(findables: Sequence[Findable], query: str) -> list[Hit]:
     text = URL.sub(" ", query)
+    said = bool(message_body(query))
     positions = {}
     for item in findables:
         if item.name not in text:
             continue  # the pattern below would find nothing: spare compiling it
         hits = [m.start() for m in re.finditer(rf"(?<![\w]){re.escape(item.name)}(?!\w)", text)]
-        if hits:
+        # The class alone is not enough where the message is nothing like the
+        # entry's: a runtime error of any cause is a JaxRuntimeError.
+        if hits and (not said or _resembles(item, query)):
             positions[item.qualname] = (hits[-1], item)
     # Named last is raised last (the final line of a traceback).
     ordered = sorted(positions.values(), key=lambda hit: hit[0], reverse=True)
     return [Hit(item, "class", 1.0) for _, item in ordered]
+
+
+def _resembles(item: Findable, query: str) -> bool:
+    found = _ranked([item], query, floor=MIN_SIMILARITY)
+    return any(hit.how != "similar" or hit.score >= MIN_SIMILARITY for hit in found)
 
 
 def nearest(

@@ -91,11 +91,31 @@ def raised_line(text: str) -> int | None:
 
 
 def exception_line(text: str, width: int = 160) -> str:
-    """The paste's exception line, else its first line that is not blank; cut to ``width``."""
+    """The paste's exception line; cut to ``width``.
+
+    A paste cut before its exception line is read from its last line that names an
+    error, never from a traceback's header or frames (``Cell In[10], line 19``).
+    """
     text = strip_jax_note(bounded(text).replace("\r\n", "\n"))
-    start = raised_line(text) or 0
-    line = next((line for line in text[start:].split("\n") if line.strip()), "").strip()
+    start = raised_line(text)
+    if start is not None:
+        line = text[start:].split("\n", 1)[0].strip()
+    else:
+        said = [line.strip() for line in text.split("\n") if _says(line)]
+        named = [line for line in said if _NAMES_ERROR.search(line)]
+        line = (named or said or [""])[-1]
     return line if len(line) <= width else line[: width - 3] + "..."
+
+
+_NAMES_ERROR = re.compile(r"\w(?:Error|Exception)\b")
+_NOT_SAID = re.compile(
+    r"Traceback \(most recent call last\)|^\s*(?:File |Cell In\[|-+>?\s|\d+\s|\^+$|-+$|\.\.\.$)"
+)
+
+
+def _says(line: str) -> bool:
+    """Whether a line says something of its own: not blank, no traceback header or frame."""
+    return bool(line.strip()) and _NOT_SAID.search(line) is None
 
 
 def strip_class(message: str) -> str:

@@ -209,8 +209,9 @@ def test_a_long_paste_is_looked_at_by_its_ends() -> None:
 def test_a_message_after_a_megabyte_of_log_is_found() -> None:
     noise = "".join(f"step {n}: loss {n % 7}.{n % 13}\n" for n in range(60_000))
     message = (
-        "flax.errors.ScopeParamShapeError: Initializer expected to generate shape (4, 4) "
-        'but got shape (3, 3) instead for parameter "kernel" in "/Dense_0".'
+        'flax.errors.ScopeParamShapeError: For parameter "kernel" in "/Dense_0", the given '
+        "initializer is expected to generate shape (4, 4), but the existing parameter it "
+        "received has shape (3, 3)."
     )
     assert len(noise) > 1_000_000
     (best, *_) = find(ENTRIES, noise + message)
@@ -220,3 +221,23 @@ def test_a_message_after_a_megabyte_of_log_is_found() -> None:
 def test_text_that_resembles_no_error_gets_no_suggestion() -> None:
     assert suggest(ENTRIES, "the weather was fine and the kettle boiled twice") == []
     assert suggest(ENTRIES, "ScopeParamShapeErorr") == ["flax.errors.ScopeParamShapeError"]
+
+
+def test_a_class_named_does_not_claim_a_message_unlike_its_entrys() -> None:
+    cudnn = (
+        "jax.errors.JaxRuntimeError: FAILED_PRECONDITION: DNN library initialization failed. "
+        "Look at the errors above for more details."
+    )
+
+    assert find(load_module("jax.errors").entries, cudnn) == []
+
+
+def test_a_class_under_its_old_name_finds_the_entry_of_its_new_one() -> None:
+    paste = (
+        "jaxlib.xla_extension.XlaRuntimeError: NOT_FOUND: No FFI handler registered for "
+        "rms_norm on a platform Host (canonical host)"
+    )
+
+    (best, *_) = find(load_module("jax.errors").entries, paste)
+
+    assert best.entry.qualname == "jax.errors.JaxRuntimeError"

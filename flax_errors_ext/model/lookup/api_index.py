@@ -1,0 +1,174 @@
+"""Which releases of a library have a name or a parameter: its API index, per release span.
+
+A maintainer's command (``nox -s api_index``) reads every release of a library from
+the package index with ``ast`` and writes one index per library; the package ships
+Flax's and JAX's. A name (``flax.nnx.Optimizer``, ``jax.random.KeyArray``, a class's
+attribute, a ``jax.config`` flag) maps to the releases that have it, a callable's
+parameter likewise, and a name to the message the releases' own deprecation table
+gives it. Releases are stored once, in order; a set of them as spans of their
+positions (``"0-12,15"``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+SCHEMA = 1
+ReleaseApi = tuple[set[str], dict[str, set[str]], dict[str, str], dict[str, set[str]]]
+"""One release's names, callables' parameters, names' messages and classes' bases."""
+SHIPPED = Path(__file__).resolve().parents[2] / "api"
+"""The indexes the package ships (Flax's and JAX's)."""
+
+
+ENV_VAR = "FLAX_ERRORS_API_INDEX"
+"""More indexes, of other libraries: paths separated by ``os.pathsep``, asked first."""
+
+
+def shipped() -> list[Path]:
+    """The shipped indexes' files."""
+    return sorted(SHIPPED.glob("*.json.gz"))
+
+
+def spans(positions: Iterable[int]) -> str:
+    """``"0-12,15"`` for positions 0 to 12 and 15."""
+    runs: list[list[int]] = []
+    for position in sorted(set(positions)):
+        if runs and position == runs[-1][1] + 1:
+            runs[-1][1] = position
+        else:
+            runs.append([position, position])
+    return ",".join(f"{a}-{b}" if a != b else f"{a}" for a, b in runs)
+
+
+def positions(text: str) -> list[int]:
+    """The positions :func:`spans` wrote."""
+    found: list[int] = []
+    for part in filter(None, text.split(",")):
+        first, _, last = part.partition("-")
+        found.extend(range(int(first), int(last or first) + 1))
+    return found
+
+
+@dataclasses.dataclass(frozen=True)
+class ApiIndex:
+    """One library's names and parameters across its releases."""
+
+    distribution: str
+    package: str
+    """The top-level module its names start with."""
+    releases: tuple[str, ...]
+    """Oldest first."""
+    names: dict[str, str]
+    params: dict[str, dict[str, str]]
+    messages: dict[str, str]
+    bases: dict[str, list[str]]
+    """Each class's public bases, in any release: their members are listed under them."""
+
+    def releases_of(self, name: str) -> list[str]:
+        """The releases that have ``name``, oldest first."""
+        return [self.releases[p] for p in positions(self.names.get(name, ""))]
+
+    def releases_with_attribute(self, cls: str, attribute: str, depth: int = 0) -> list[str]:
+        """The releases in which class ``cls`` has ``attribute``, its own or a base's."""
+        having = set(self.releases_of(f"{cls}.{attribute}"))
+        for base in self.bases.get(cls, ()) if depth < 8 else ():
+            having |= set(self.releases_with_attribute(base, attribute, depth + 1))
+        existing = self.releases_of(cls)
+        return [release for release in existing if release in having]
+
+    def releases_with_param(self, callable_name: str, param: str) -> list[str]:
+        """The releases whose ``callable_name`` takes ``param``."""
+        text = self.params.get(callable_name, {}).get(param, "")
+        return [self.releases[p] for p in positions(text)]
+
+    def to_json(self) -> dict[str, Any]:
+        """The index as its file holds it."""
+        return {"schema": SCHEMA, **dataclasses.asdict(self)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ApiIndex:
+        """Read back what :meth:`to_json` wrote; ValueError for another schema."""
+        if data.get("schema") != SCHEMA:
+            raise ValueError(f"API index schema {data.get('schema')!r}, expected {SCHEMA}")
+        return cls(
+            data["distribution"],
+            data["package"],
+            tuple(data["releases"]),
+            data["names"],
+            data["params"],
+            data["messages"],
+            data["bases"],
+        )
+
+    def to_bytes(self) -> bytes:
+        """The index as its file holds it: gzipped JSON, the same bytes for the same index."""
+        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        return gzip.compress(text.encode(), compresslevel=9, mtime=0)
+
+    @classmethod
+    def read(cls, path: Path) -> ApiIndex:
+        """The index in ``path``; OSError or ValueError where it cannot be read."""
+        return cls.from_bytes(path.read_bytes())
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> ApiIndex:
+        """Read back what :meth:`to_bytes` wrote; ValueError where it cannot."""
+        try:
+            return cls.from_json(json.loads(gzip.decompress(data)))
+        except (OSError, EOFError, KeyError, TypeError) as error:
+            raise ValueError(f"not an API index: {error}") from None
+
+
+def merged(
+    distribution: str,
+    package: str,
+    releases: Sequence[str],
+    apis: Sequence[ReleaseApi],
+) -> ApiIndex:
+    """The index of ``releases`` (oldest first) from each one's API."""
+    names: dict[str, list[int]] = {}
+    params: dict[str, dict[str, list[int]]] = {}
+    messages: dict[str, str] = {}
+    bases: dict[str, set[str]] = {}
+    for position, (release_names, release_params, release_messages, release_bases) in enumerate(
+        apis
+    ):
+        for name, above in release_bases.items():
+            bases.setdefault(name, set()).update(above)
+        for name in release_names:
+            names.setdefault(name, []).append(position)
+        for name, taken in release_params.items():
+            for param in taken:
+                params.setdefault(name, {}).setdefault(param, []).append(position)
+        messages.update(release_messages)  # the newest wording wins
+    return ApiIndex(
+        distribution,
+        package,
+        tuple(releases),
+        {name: spans(p) for name, p in names.items()},
+        {name: {param: spans(p) for param, p in taken.items()} for name, taken in params.items()},
+        messages,
+        {name: sorted(above) for name, above in bases.items()},
+    )
+
+
+def reach_table(indexes: Sequence[ApiIndex]) -> str:
+    """The indexes' reach as a Markdown table: the site's figures (``nox -s api_index``)."""
+    rows = [
+        "| Library | Releases | From | To | Names | Callables | Deprecation messages |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for index in sorted(indexes, key=lambda i: i.distribution):
+        rows.append(
+            f"| {index.distribution} | {len(index.releases)} | {index.releases[0]} "
+            f"| {index.releases[-1]} | {len(index.names):,} | {len(index.params):,} "
+            f"| {len(index.messages):,} |"
+        )
+    return "\n".join(rows) + "\n"

@@ -1,0 +1,332 @@
+"""Version skew: an error about a name or a parameter that other releases of a library have.
+
+Code written for one release of Flax or JAX meets another: ``module 'jax.random'
+has no attribute 'KeyArray'``, ``cannot import name ... from 'flax.training'``,
+``Linear.__init__() got an unexpected keyword argument ...``. Such an error names
+what is missing; the library's API index (:mod:`.api_index`) says which releases
+have it, so the answer says which release added or removed it, what the release's
+own deprecation message says instead, and, with the installed version, what to
+upgrade or pin. Where the traceback shows that another library made the call, the
+answer names it: that library was written for the other releases.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+from typing import TYPE_CHECKING
+
+from flax_errors_ext.model.lookup.paste import bounded, raised_line
+from flax_errors_ext.model.runs.tracebacks import strip_jax_note
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from flax_errors_ext.model.lookup.api_index import ApiIndex
+
+_QUESTIONS = (
+    ("name", re.compile(r"module '(?P<module>[\w.]+)' has no attribute '(?P<name>\w+)'")),
+    ("name", re.compile(r"cannot import name '(?P<name>\w+)' from '(?P<module>[\w.]+)'")),
+    ("module", re.compile(r"No module named '(?P<module>[\w.]+)'")),
+    ("name", re.compile(r"Unrecognized config option: (?P<name>jax_\w+)")),
+    (
+        "attribute",
+        re.compile(
+            r"(?:type object '(?P<type>\w+)'|'(?P<object>\w+)' object) "
+            r"has no attribute '(?P<name>\w+)'"
+        ),
+    ),
+    (
+        "keyword",
+        re.compile(r"(?P<callable>[\w.]+)\(\) got an unexpected keyword argument '(?P<name>\w+)'"),
+    ),
+    (
+        "missing",
+        re.compile(
+            r"(?P<callable>[\w.]+)\(\) missing \d+ required (?:positional |keyword-only )?"
+            r"arguments?: (?P<names>.+)"
+        ),
+    ),
+)
+REQUIRED = "!"
+"""Before a parameter's name in the index: a call must pass it."""
+_LIBRARY_FRAME = re.compile(r'File "[^"\n]*[/\\](?:site|dist)-packages[/\\](\w+)[/\\][^"\n]*"')
+_FRAME = re.compile(r'File "[^"\n]+", line \d+')
+_MODULE = re.compile(r'File "[^"\n]*[/\\](?:site|dist)-packages[/\\]([\w/\\]+)\.py"')
+
+
+@dataclasses.dataclass(frozen=True)
+class Question:
+    """What a pasted error says is missing.
+
+    ``kind``: ``name`` (a module's attribute, or an import), ``module``,
+    ``attribute`` (of an object of class ``owner``), ``keyword`` (a parameter
+    ``callable`` does not take) or ``missing`` (parameters it requires).
+    """
+
+    kind: str
+    names: tuple[str, ...]
+    owner: str = ""
+    """The module, the class's short name, or the callable, as the message has it."""
+    caller: str = ""
+    """The library whose frame is the last before the error, if it is one."""
+    frames: tuple[str, ...] = ()
+    """The modules of the traceback's library frames (``flax.nnx.variablelib``)."""
+
+
+def question(paste: str) -> Question | None:
+    """What ``paste``'s exception line says is missing, where it says so."""
+    text = strip_jax_note(bounded(paste).replace("\r\n", "\n"))
+    start = raised_line(text)
+    line = text[start:].split("\n", 1)[0] if start is not None else text.strip()
+    for kind, pattern in _QUESTIONS:
+        match = pattern.search(line)
+        if match is None:
+            continue
+        found = match.groupdict()
+        if kind == "missing":
+            names = tuple(re.findall(r"'(\w+)'", found["names"]))
+        else:
+            names = (found.get("name") or found.get("module") or "",)
+        owner = found.get("module") or found.get("callable") or found.get("type") or ""
+        owner = owner or found.get("object") or ""
+        if kind == "module":
+            owner = ""
+        if found.get("name", "").startswith("jax_") and kind == "name" and not owner:
+            owner = "jax.config"
+        frames = text[: start or 0]
+        modules = tuple(m.replace("/", ".").replace("\\", ".") for m in _MODULE.findall(frames))
+        return Question(kind, names, owner, _caller(frames), modules)
+    return None
+
+
+def _caller(frames: str) -> str:
+    """The library of the innermost frame, if that frame is in an installed package."""
+    last = list(_FRAME.finditer(frames))
+    if not last:
+        return ""
+    library = _LIBRARY_FRAME.match(frames, last[-1].start())
+    return library.group(1) if library else ""
+
+
+@dataclasses.dataclass(frozen=True)
+class SkewAnswer:
+    """Which releases of a library have what the error says is missing."""
+
+    subject: str
+    """What is missing, in words: ``jax.random.KeyArray``, ``the keyword 'rngs' of ...``."""
+    distribution: str
+    having: tuple[str, ...]
+    """The releases that have it, oldest first (empty: none of the index's)."""
+    releases: tuple[str, ...]
+    """Every release the index read, oldest first."""
+    installed: str = ""
+    message: str = ""
+    """The library's own deprecation or removal message for the name."""
+    caller: str = ""
+    nearest: tuple[str, ...] = ()
+    """Where no release has it: the names most like it, in the newest release."""
+    required: str = ""
+    """For a missing argument: the parameter; ``having`` are the releases that let a
+    call leave it out."""
+
+    @property
+    def definite(self) -> bool:
+        """Whether other releases have it and the installed one (where known) does not."""
+        return bool(self.having) and self.installed not in self.having
+
+    def help_lines(self) -> tuple[str, ...]:
+        """The answer under a traceback: ``help:``, then its other lines indented."""
+        first, *rest = self.lines()
+        return (f"help: {first}", *(f"      {line}" for line in rest))
+
+    def lines(self) -> tuple[str, ...]:
+        """The answer, a sentence a line."""
+        name, first, last = self.distribution, self.releases[0], self.releases[-1]
+        if not self.having:
+            said = f"No release of {name} from {first} to {last} has {self.subject}."
+            if self.nearest:
+                said += f" Did you mean {' or '.join(self.nearest)}?"
+            return (said,)
+        added, removed = _added(self.having, self.releases), _removed(self.having, self.releases)
+        having = f"{name} {_ranges(self.having, self.releases)}"
+        if self.required:
+            since = f"since {name} {removed}" if removed else f"in {name} before {added}"
+            lines = [f"{self.subject} requires {self.required!r} {since}; {having} did not."]
+        else:
+            lines = [f"{self.subject} is in {having}."]
+        if self.message:
+            lines.append(f"{name}'s own message: {' '.join(self.message.split())}")
+        if self.installed:
+            lines.append(self._advice(added, removed))
+        if self.caller and self.caller != name.replace("-", "_"):
+            lines.append(
+                f"The call is made by {self.caller}, which was written for those releases "
+                f"of {name}: upgrade {self.caller}, or pin {name} as above."
+            )
+        return tuple(lines)
+
+    def _advice(self, added: str, removed: str) -> str:
+        name, installed = self.distribution, self.installed
+        newer = _key(installed) >= _key(self.having[-1])
+        if newer and removed:
+            change = "requires it since" if self.required else "removed it in"
+            return (
+                f"You have {name} {installed}; {name} {change} {removed}. Pin "
+                f"'{name}<{removed}', or change the code as {name} {installed} has it."
+            )
+        if not newer and added and _key(installed) < _key(added):
+            return f"You have {name} {installed}: upgrade to '{name}>={added}'."
+        return f"{name} {installed} (installed here) has it: the code ran with another release."
+
+
+def _key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", version))
+
+
+def _added(having: Sequence[str], releases: Sequence[str]) -> str:
+    return having[0] if having[0] != releases[0] else ""
+
+
+def _removed(having: Sequence[str], releases: Sequence[str]) -> str:
+    """The release after the last that has it, if one does not."""
+    position = releases.index(having[-1])
+    return releases[position + 1] if position + 1 < len(releases) else ""
+
+
+def _ranges(having: Sequence[str], releases: Sequence[str]) -> str:
+    """``0.4.1 to 0.4.23`` (and more such spans), as the index's releases run."""
+    spans: list[list[str]] = []
+    previous = -2
+    for release in having:
+        position = releases.index(release)
+        if position == previous + 1:
+            spans[-1][1] = release
+        else:
+            spans.append([release, release])
+        previous = position
+    return ", ".join(a if a == b else f"{a} to {b}" for a, b in spans)
+
+
+def answer_paste(
+    paste: str, indexes: Sequence[ApiIndex], installed: Mapping[str, str]
+) -> SkewAnswer | None:
+    """:func:`answer` for the :func:`question` a pasted error asks, if it asks one."""
+    asked = question(paste)
+    return answer(asked, indexes, installed) if asked is not None else None
+
+
+def answer(
+    asked: Question, indexes: Sequence[ApiIndex], installed: Mapping[str, str]
+) -> SkewAnswer | None:
+    """What the indexes say of ``asked``; None where no index's library is concerned.
+
+    ``installed``: each distribution's version here, where it is installed.
+    """
+    for index in indexes:
+        found = _in(index, asked)
+        if found is not None:
+            subject, having, message, nearest = found
+            required = ""
+            if asked.kind == "missing":
+                subject, _, required = subject.partition(" ")
+            return SkewAnswer(
+                subject,
+                index.distribution,
+                tuple(having),
+                index.releases,
+                installed.get(index.distribution, ""),
+                message,
+                asked.caller,
+                tuple(nearest),
+                required,
+            )
+    return None
+
+
+def _in(index: ApiIndex, asked: Question) -> tuple[str, list[str], str, list[str]] | None:
+    package = index.package
+    if asked.kind in ("name", "module"):
+        full = f"{asked.owner}.{asked.names[0]}" if asked.owner else asked.names[0]
+        if full.split(".")[0] != package:
+            return None
+        having = index.releases_of(full)
+        nearest = [] if having else _nearest(index, full)
+        return f"{full}", having, index.messages.get(full, ""), nearest
+    if asked.kind == "attribute":
+        return _attribute(index, asked.owner, asked.names[0], asked.frames)
+    return _parameter(index, asked)
+
+
+def _attribute(
+    index: ApiIndex, owner: str, name: str, frames: Sequence[str]
+) -> tuple[str, list[str], str, list[str]] | None:
+    """An attribute of an object of class ``owner``: of a class of that name in the index.
+
+    An object of a class named like one of the library's modules stands for it
+    (``'Config' object`` is ``jax.config``). Of several classes of that name, the
+    one in the package the traceback runs through, then the one whose attribute most
+    releases have, then the shortest name (its public one).
+    """
+    as_module = f"{index.package}.{owner.lower()}.{name}"
+    if as_module in index.names:
+        return as_module, index.releases_of(as_module), index.messages.get(as_module, ""), []
+    classes = [c for c in index.bases if c.rpartition(".")[2] == owner]
+    found = [(c, index.releases_with_attribute(c, name)) for c in classes]
+    found = [(c, having) for c, having in found if having]
+    if not found:
+        return None
+    cls, having = min(
+        found, key=lambda item: (-_nearness(item[0], frames), -len(item[1]), len(item[0]))
+    )
+    full = f"{cls}.{name}"
+    return full, having, index.messages.get(full, ""), []
+
+
+def _parameter(index: ApiIndex, asked: Question) -> tuple[str, list[str], str, list[str]] | None:
+    """A keyword a callable does not take, or parameters it requires."""
+    owner = asked.owner.removesuffix(".__init__")
+    suffix = owner if "." in owner else f".{owner}"
+    callables = [n for n in index.params if n.endswith(suffix) and n.count(".") > 0]
+    for param in asked.names:
+        with_param = [c for c in callables if param in index.params[c]]
+        if not with_param:
+            continue
+        full = min(with_param, key=lambda n: (-_nearness(n, asked.frames), len(n), n))
+        if asked.kind == "missing":
+            # Required since some release: those where it was not are the answer.
+            required = set(index.releases_with_param(full, REQUIRED + param))
+            optional = [r for r in index.releases_of(full) if r not in required]
+            if optional and required:
+                return f"{full} {param}", optional, "", []
+            continue
+        having = index.releases_with_param(full, param)
+        return f"the keyword {param!r} of {full}", having, "", []
+    return None
+
+
+def _nearness(name: str, frames: Sequence[str]) -> int:
+    """How many leading parts of ``name`` a traceback frame's module shares."""
+    parts = name.split(".")
+    best = 0
+    for frame in frames:
+        shared = 0
+        for mine, theirs in zip(parts, frame.split("."), strict=False):
+            if mine != theirs:
+                break
+            shared += 1
+        best = max(best, shared)
+    return best
+
+
+def _nearest(index: ApiIndex, full: str) -> list[str]:
+    """Names of the newest release beside ``full`` (same module or class) most like it."""
+    parent, _, name = full.rpartition(".")
+    newest = index.releases[-1]
+    siblings = [
+        n.rpartition(".")[2]
+        for n in index.names
+        if n.rpartition(".")[0] == parent and newest in index.releases_of(n)
+    ]
+    return [f"{parent}.{n}" for n in difflib.get_close_matches(name, siblings, n=2, cutoff=0.75)]

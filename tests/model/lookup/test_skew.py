@@ -1,0 +1,215 @@
+"""Version skew: the question a pasted error asks, and the answer an API index gives."""
+
+from __future__ import annotations
+
+import pytest
+
+from flax_errors_ext.model.lookup.api_index import merged
+from flax_errors_ext.model.lookup.skew import Question, answer, answer_paste, question
+
+RELEASES = ["0.1.0", "0.2.0", "0.3.0", "0.4.0"]
+INDEX = merged(
+    "lib",
+    "lib",
+    RELEASES,
+    [
+        (
+            {"lib", "lib.tree_map", "lib.Model", "lib.Model.value", "lib.nn"},
+            {"lib.Model": {"x"}},
+            {},
+            {"lib.Model": set()},
+        ),
+        (
+            {"lib", "lib.tree_map", "lib.Model", "lib.Model.value", "lib.nn"},
+            {"lib.Model": {"x", "y"}},
+            {"lib.tree_map": "Use lib.tree.map."},
+            {},
+        ),
+        (
+            {"lib", "lib.tree", "lib.Model", "lib.Opt", "lib.nn"},
+            {"lib.Model": {"y"}, "lib.Opt": {"wrt", "!wrt"}},
+            {"lib.tree_map": "lib.tree_map was removed; use lib.tree.map."},
+            {},
+        ),
+        (
+            {"lib", "lib.tree", "lib.Model", "lib.Opt", "lib.nn", "lib.nn.Linear"},
+            {"lib.Model": {"y"}, "lib.Opt": {"wrt"}},
+            {},
+            {},
+        ),
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    ("paste", "asked"),
+    [
+        (
+            "AttributeError: module 'lib' has no attribute 'tree_map'",
+            Question("name", ("tree_map",), "lib"),
+        ),
+        (
+            "ImportError: cannot import name 'Linear' from 'lib.nn' (/x/lib/nn.py)",
+            Question("name", ("Linear",), "lib.nn"),
+        ),
+        ("ModuleNotFoundError: No module named 'lib.nn'", Question("module", ("lib.nn",))),
+        (
+            "AttributeError: 'Model' object has no attribute 'value'",
+            Question("attribute", ("value",), "Model"),
+        ),
+        (
+            "AttributeError: type object 'Model' has no attribute 'value'",
+            Question("attribute", ("value",), "Model"),
+        ),
+        (
+            "TypeError: Model.__init__() got an unexpected keyword argument 'x'",
+            Question("keyword", ("x",), "Model.__init__"),
+        ),
+        (
+            "TypeError: Opt.__init__() missing 1 required keyword-only argument: 'wrt'",
+            Question("missing", ("wrt",), "Opt.__init__"),
+        ),
+        (
+            "AttributeError: Unrecognized config option: jax_enable_bar",
+            Question("name", ("jax_enable_bar",), "jax.config"),
+        ),
+        ("ValueError: too many values to unpack (expected 2)", None),
+    ],
+)
+def test_an_exception_line_asks_what_is_missing(paste: str, asked: Question | None) -> None:
+    assert question(paste) == asked
+
+
+def test_the_question_is_read_from_the_exception_line_and_names_the_library_that_called() -> None:
+    paste = """Traceback (most recent call last):
+  File "/home/me/train.py", line 3, in <module>
+    import optax
+  File "/usr/lib/python3.11/site-packages/optax/_src/base.py", line 9, in <module>
+    tree = lib.tree_map(f, x)
+AttributeError: module 'lib' has no attribute 'tree_map'
+"""
+    assert question(paste) == Question(
+        "name", ("tree_map",), "lib", caller="optax", frames=("optax._src.base",)
+    )
+
+
+def test_a_removed_name_is_answered_with_the_release_that_removed_it_and_its_message() -> None:
+    found = answer_paste(
+        "AttributeError: module 'lib' has no attribute 'tree_map'", [INDEX], {"lib": "0.4.0"}
+    )
+
+    assert found is not None
+
+    assert found.definite
+    assert found.lines() == (
+        "lib.tree_map is in lib 0.1.0 to 0.2.0.",
+        "lib's own message: lib.tree_map was removed; use lib.tree.map.",
+        "You have lib 0.4.0; lib removed it in 0.3.0. Pin 'lib<0.3.0', "
+        "or change the code as lib 0.4.0 has it.",
+    )
+
+
+def test_an_added_name_says_to_upgrade_and_names_the_calling_library() -> None:
+    asked = Question("name", ("Linear",), "lib.nn", caller="orbax")
+
+    found = answer(asked, [INDEX], {"lib": "0.2.0"})
+
+    assert found is not None
+    assert found.lines()[1:] == (
+        "You have lib 0.2.0: upgrade to 'lib>=0.4.0'.",
+        "The call is made by orbax, which was written for those releases of lib: "
+        "upgrade orbax, or pin lib as above.",
+    )
+    assert found.help_lines()[0] == "help: lib.nn.Linear is in lib 0.4.0."
+    assert found.help_lines()[1].startswith("      You have")
+
+
+def test_parameters_are_answered_by_the_releases_that_take_or_require_them() -> None:
+    keyword = answer_paste(
+        "TypeError: Model.__init__() got an unexpected keyword argument 'x'", [INDEX], {}
+    )
+    missing = answer_paste(
+        "TypeError: Opt.__init__() missing 1 required keyword-only argument: 'wrt'",
+        [INDEX],
+        {"lib": "0.3.0"},
+    )
+
+    assert keyword is not None
+
+    assert keyword.lines() == ("the keyword 'x' of lib.Model is in lib 0.1.0 to 0.2.0.",)
+    assert missing is not None
+    assert missing.lines()[0] == "lib.Opt requires 'wrt' in lib before 0.4.0; lib 0.4.0 did not."
+
+
+def test_an_attribute_is_looked_up_on_the_class_of_that_name() -> None:
+    found = answer_paste(
+        "AttributeError: 'Model' object has no attribute 'value'", [INDEX], {"lib": "0.3.0"}
+    )
+
+    assert found is not None
+
+    assert found.definite
+    assert found.subject == "lib.Model.value"
+    assert found.having == ("0.1.0", "0.2.0")
+
+
+def test_a_name_no_release_has_gets_the_names_most_like_it_and_is_not_definite() -> None:
+    found = answer_paste(
+        "AttributeError: module 'lib' has no attribute 'tre'", [INDEX], {"lib": "0.4.0"}
+    )
+
+    assert found is not None
+
+    assert not found.definite
+    assert found.lines() == (
+        "No release of lib from 0.1.0 to 0.4.0 has lib.tre. Did you mean lib.tree?",
+    )
+
+
+def test_an_installed_release_that_has_it_is_not_a_definite_skew() -> None:
+    found = answer_paste(
+        "AttributeError: module 'lib' has no attribute 'tree'", [INDEX], {"lib": "0.4.0"}
+    )
+
+    assert found is not None
+
+    assert not found.definite
+    assert "lib 0.4.0 (installed here) has it" in found.lines()[-1]
+
+
+def test_of_two_classes_of_one_name_the_traceback_chooses() -> None:
+    index = merged(
+        "lib",
+        "lib",
+        ["1.0", "2.0"],
+        [
+            (
+                {"lib.a.Var", "lib.a.Var.value", "lib.b.Var"},
+                {},
+                {},
+                {"lib.a.Var": set(), "lib.b.Var": set()},
+            ),
+            ({"lib.a.Var", "lib.a.Var.value", "lib.b.Var", "lib.b.Var.value"}, {}, {}, {}),
+        ],
+    )
+    paste = """  File "/venv/lib/python3.12/site-packages/lib/b/variables.py", line 4, in get
+AttributeError: 'Var' object has no attribute 'value'"""
+
+    found = answer_paste(paste, [index], {"lib": "1.0"})
+
+    assert found is not None
+
+    assert found.subject == "lib.b.Var.value"
+    assert found.definite
+
+
+def test_errors_about_other_libraries_are_not_answered() -> None:
+    assert (
+        answer_paste("AttributeError: module 'numpy' has no attribute 'float'", [INDEX], {})
+        is None
+    )
+    assert (
+        answer_paste("AttributeError: 'Trainer' object has no attribute 'step'", [INDEX], {})
+        is None
+    )
+    assert answer_paste("KeyError: 'params'", [INDEX], {}) is None
