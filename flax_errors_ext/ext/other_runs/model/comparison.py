@@ -80,16 +80,22 @@ class DeviceOutcome:
     source: str
     """The run's file."""
     device: Device
-    agreement: Agreement
     status: EntryStatus | None
     """The entry's status in that run; None where it has no record of the entry."""
-    differences: tuple[Difference, ...] = ()
-    reason: str = ""
-    """Why nothing was compared (:attr:`Agreement.NOT_COMPARED`)."""
-    versions: str = ""
+    differences: tuple[Difference, ...]
+    reason: str
+    """Why nothing was compared, or empty."""
+    versions: str
     """The run's versions that are not the build's (``flax 0.12.8, jax 0.10.2``), or empty."""
-    same_device: bool = False
+    same_device: bool
     """Whether the run had the build's device: then only its versions differ."""
+
+    @property
+    def agreement(self) -> Agreement:
+        """Differs where an example does, not compared where there is a reason, else the same."""
+        if self.differences:
+            return Agreement.DIFFERS
+        return Agreement.NOT_COMPARED if self.reason else Agreement.SAME
 
     @property
     def where(self) -> str:
@@ -165,23 +171,21 @@ def compare(
     theirs = run.record(record.qualname)
     if theirs is None and not run.covers(record.qualname):
         return None
-    agreement, differences, reason = _agreement(record, theirs, roots)
+    differences, reason = _differences(record, theirs, roots)
     status = theirs.status if theirs is not None else None
-    return DeviceOutcome(
-        run.source, run.device, agreement, status, differences, reason, other, same_device
-    )
+    return DeviceOutcome(run.source, run.device, status, differences, reason, other, same_device)
 
 
-def _agreement(
+def _differences(
     record: EntryRecord, theirs: EntryRecord | None, roots: Sequence[str]
-) -> tuple[Agreement, tuple[Difference, ...], str]:
-    """Whether the other run's record agrees, how it differs, or why it is not compared."""
+) -> tuple[tuple[Difference, ...], str]:
+    """How the other run's record differs, or why it is not compared: neither where it agrees."""
     if theirs is None:
-        return Agreement.NOT_COMPARED, (), "it has no record of this entry"
+        return (), "it has no record of this entry"
     if record.status in NOT_COMPARED:
-        return Agreement.NOT_COMPARED, (), f"{record.status} here"
+        return (), f"{record.status} here"
     if theirs.status in NOT_COMPARED:
-        return Agreement.NOT_COMPARED, (), f"{theirs.status} there"
+        return (), f"{theirs.status} there"
     differences, compared = _example_differences(record, theirs, roots)
     if theirs.status is not record.status and not differences:
         # Each side ran only the examples that hold for its versions, and those agree;
@@ -191,11 +195,9 @@ def _agreement(
             for side in (record, theirs)
         ]
         differences.append(Difference("the entry", record.status, theirs.status, *verdicts))
-    if differences:
-        return Agreement.DIFFERS, tuple(differences), ""
-    if not compared:
-        return Agreement.NOT_COMPARED, (), "its examples of this entry are not the ones here"
-    return Agreement.SAME, (), ""
+    if differences or compared:
+        return tuple(differences), ""
+    return (), "its examples of this entry are not the ones here"
 
 
 def _example_differences(

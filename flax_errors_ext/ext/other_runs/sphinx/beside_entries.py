@@ -24,8 +24,7 @@ from flax_errors_ext.ext.other_runs.model.comparison import (
     verified_text,
 )
 from flax_errors_ext.ext.other_runs.model.documents import DeviceRunError, parse_run
-from flax_errors_ext.ext.other_runs.model.groups import differing
-from flax_errors_ext.ext.other_runs.model.incidental import PrintedLinks
+from flax_errors_ext.ext.other_runs.model.groups import PrintedLinks, differing
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue.examples import dropdown
 from flax_errors_ext.sphinx.context import build_context
