@@ -15,7 +15,7 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.ext.export.model.style import WIDTH, mentions_release, wrapped_prose
-from flax_errors_ext.model.catalogue.parse import SECTION_TITLES
+from flax_errors_ext.model.catalogue.parse import SECTION_TITLES, cut_opening
 from flax_errors_ext.model.catalogue.records import FormatProblem
 from flax_errors_ext.model.catalogue.repairs import repaired
 
@@ -36,7 +36,8 @@ def flax_prose(
     for key, chunk, gap in _chunks(_cleaned(docstring)):
         if key not in held:
             kept += [*[""] * gap, *chunk] if kept else chunk
-    kept = _joined_opening(kept)
+    if cut_opening(kept):
+        kept = [kept[0], *kept[2:]]
     text, stale = repaired("\n".join(kept), fixes)
     problems = [FormatProblem(fix.stale_message(), at) for fix in stale]
     return (text.split("\n") if text else []), problems
@@ -115,17 +116,3 @@ def _chunks(lines: list[str]) -> list[tuple[tuple[str, ...], list[str], int]]:
             chunk, gap = [], 0
         gap += 1
     return found
-
-
-def _joined_opening(lines: list[str]) -> list[str]:
-    """The opening sentence made whole where a blank line cuts it in two.
-
-    The same rule as the site's reading of Flax's docstrings
-    (:func:`flax_errors_ext.model.catalogue.parse.parse_prose`): many put a blank line after
-    the first line, mid-sentence, which reST turns into two paragraphs.
-    """
-    if len(lines) > 2 and not lines[1] and lines[2].strip():
-        opening = lines[0].rstrip()
-        if opening and not opening.endswith((".", "!", "?", ":", ")", "::")):
-            return [lines[0], *lines[2:]]
-    return lines
