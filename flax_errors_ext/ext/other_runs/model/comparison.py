@@ -1,13 +1,10 @@
 """Runs of the catalogue on other devices, set beside this build's own.
 
-:func:`compare` says what another run
-(:class:`~flax_errors_ext.ext.other_runs.model.documents.DeviceRun`) did with an
-entry beside this build: the **same** (every example both ran had the same verdict
-and, addresses and temporary names aside, the same text), **differs** (each
-:class:`Difference` names the example and holds both texts) or **not compared**
-(the run has no record of the entry, or ran none of its examples as documented
-now). A run of other versions says which (:attr:`DeviceOutcome.where`), so that a
-difference from another Flax is not read as one of the device. Pure.
+:func:`compare` says what another run did with an entry: the **same** (every
+example both ran had the same verdict and, addresses and temporary names aside, the
+same text), **differs** (each :class:`Difference` holds both texts) or **not
+compared**. A run of other versions says which (:attr:`DeviceOutcome.where`), so
+that a difference from another Flax is not read as one of the device. Pure.
 """
 
 from __future__ import annotations
@@ -153,11 +150,9 @@ def compare(
 ) -> DeviceOutcome | None:
     """What ``run`` did with the entry of ``record``, beside this build of ``versions``.
 
-    Examples are paired by kind and number (the second bad example with the
-    second bad example); a pair whose documented text differs ran other example
-    code and is not compared, nor is an example that did not run on either side.
-    ``roots`` are the folders this build's texts name files relative to, as
-    ``errors.json`` writes them (the other run's were written so there).
+    Examples are paired by kind and number; a pair documented otherwise ran other
+    code and is not compared. ``roots`` are the folders this build's texts name
+    files relative to, as ``errors.json`` writes them (the other run's were so).
 
     Returns:
         None where the run did not run the entry's module at all (a GPU run of
@@ -186,7 +181,17 @@ def _differences(
         return (), f"{record.status} here"
     if theirs.status in NOT_COMPARED:
         return (), f"{theirs.status} there"
-    differences, compared = _example_differences(record, theirs, roots)
+    there = _numbered(theirs.examples)
+    pairs = [
+        (label, mine, there[label], strip_roots(mine.actual, roots))
+        for label, mine in _numbered(record.examples).items()
+        if label in there and _ran_alike(mine, there[label], roots)
+    ]
+    differences = [
+        Difference(label, mine.status, other.status, text, other.actual)
+        for label, mine, other, text in pairs
+        if mine.status is not other.status or normalised(text) != normalised(other.actual)
+    ]
     if theirs.status is not record.status and not differences:
         # Each side ran only the examples that hold for its versions, and those agree;
         # the entry itself does not: its texts are each side's example verdicts.
@@ -195,48 +200,26 @@ def _differences(
             for side in (record, theirs)
         ]
         differences.append(Difference("the entry", record.status, theirs.status, *verdicts))
-    if differences or compared:
+    if differences or pairs:
         return tuple(differences), ""
     return (), "its examples of this entry are not the ones here"
 
 
-def _example_differences(
-    record: EntryRecord, theirs: EntryRecord, roots: Sequence[str]
-) -> tuple[list[Difference], int]:
-    """The example pairs whose verdict or text differs, and how many pairs were compared.
-
-    A pair is compared where both sides ran it and documented the same text.
-    """
-    there = _numbered(theirs.examples)
-    differences = []
-    compared = 0
-    for label, mine in _numbered(record.examples).items():
-        other = there.get(label)
-        if (
-            other is None
-            or {mine.status, other.status} & {Verdict.NOT_RUN, Verdict.OTHER_VERSIONS}
-            or normalised(strip_roots(mine.expected, roots)) != normalised(other.expected)
-        ):
-            continue
-        compared += 1
-        text_here = strip_roots(mine.actual, roots)
-        if mine.status is not other.status or normalised(text_here) != normalised(other.actual):
-            differences.append(
-                Difference(label, mine.status, other.status, text_here, other.actual)
-            )
-    return differences, compared
+def _ran_alike(mine: ExampleRecord, other: ExampleRecord, roots: Sequence[str]) -> bool:
+    """Whether both sides ran the example, documented alike: only then is it compared."""
+    if {mine.status, other.status} & {Verdict.NOT_RUN, Verdict.OTHER_VERSIONS}:
+        return False
+    return normalised(strip_roots(mine.expected, roots)) == normalised(other.expected)
 
 
 def _numbered(examples: Sequence[ExampleRecord]) -> dict[str, ExampleRecord]:
     """The entry's own examples (not upstream ones) by ``bad example 1`` labels."""
-    found: dict[str, ExampleRecord] = {}
-    counts: dict[str, int] = {}
-    for example in examples:
-        if not example.kind.ours:
-            continue
-        counts[example.kind] = counts.get(example.kind, 0) + 1
-        found[f"{example.kind} example {counts[example.kind]}"] = example
-    return found
+    ours = [example for example in examples if example.kind.ours]
+    kinds = [example.kind for example in ours]
+    return {
+        f"{example.kind} example {kinds[: n + 1].count(example.kind)}": example
+        for n, example in enumerate(ours)
+    }
 
 
 def compare_all(
@@ -269,9 +252,8 @@ def merge_document(document: dict[str, Any], runs: Sequence[DeviceRun]) -> dict[
     """``errors.json`` with what each device run did with each entry.
 
     The document gets ``device_runs`` (each run's file, device and versions) and
-    each entry ``devices``: the outcome of every run that ran its module. The
-    entries' texts are compared as the document holds them, paths already
-    relative. A document without runs is returned as it is.
+    each entry ``devices``: the outcome of every run that ran its module, its texts
+    compared as the document holds them (paths already relative).
     """
     if not runs:
         return document
