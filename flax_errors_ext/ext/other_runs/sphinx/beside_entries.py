@@ -1,12 +1,8 @@
 """Runs on other devices beside each entry (``flax_errors_device_runs``).
 
-The documents are read once, on ``config-inited`` (:func:`read_runs`); what each
-run did with an entry (:mod:`flax_errors_ext.ext.other_runs.model.comparison`)
-becomes nodes (:func:`entry_extras`): the devices that saw the same join the
-verification line, runs that differ alike are said once, and a run that has
-nothing to compare is a short note. Every catalogue page depends on the files, so
-that editing one reads the pages again. Each entry's outcome per run is written to
-``errors.json`` (:func:`add_to_document`).
+The documents are read once, on ``config-inited``; what each run did with an entry
+becomes nodes, and is written to ``errors.json``. Every catalogue page depends on
+the files, so that editing one reads the pages again.
 """
 
 from __future__ import annotations
@@ -47,8 +43,8 @@ EXTENSION = "flax_errors_ext.ext.other_runs"
 def read_runs(app: Sphinx, context: BuildContext) -> None:
     """Read the runs ``flax_errors_device_runs`` names into the build context.
 
-    On ``config-inited``, for the pages their texts link to as well (they are
-    forwarded); what is not read is a ``device-runs`` warning once Sphinx can log one.
+    On ``config-inited``, because the pages their texts link to are forwarded too;
+    what is not read is a ``device-runs`` warning once Sphinx can log one.
     """
     runs: list[DeviceRun] = []
     problems = []
@@ -81,9 +77,9 @@ def runs_read(context: BuildContext) -> tuple[DeviceRun, ...]:
 def entry_extras(app: Sphinx, record: EntryRecord, module_run: ModuleRun) -> EntryExtras:
     """The entry's verification text and what the other runs add below it, in their order.
 
-    Runs that differ alike are said once: a difference only in a link's page or a
-    line number as a sentence, the others in a closed dropdown with both texts.
-    Each run's file is a dependency of the page being read.
+    Runs that differ alike are said once (:func:`.groups.differing`): a difference
+    only in a link's page or a line number as a sentence, the others in a closed
+    dropdown with both texts.
     """
     context = build_context(app.env)
     runs = runs_read(context)
