@@ -110,13 +110,9 @@ class DeviceOutcome:
         """``on GPU (NVIDIA H200)``, or ``with flax 0.12.8, jax 0.10.2`` for another stack."""
         return f"with {self.where}" if self.same_device else f"on {self.where}"
 
-    def title(self) -> str:
-        """``Differs on GPU (NVIDIA H200): bad example 1 no-raise there, passed here``."""
-        if self.agreement is Agreement.SAME:
-            return f"The same {self.phrase}"
-        if self.agreement is Agreement.NOT_COMPARED:
-            return f"Not compared {self.phrase}: {self.reason}"
-        return f"Differs {self.phrase}: " + "; ".join(str(d) for d in self.differences)
+    def note(self) -> str:
+        """``Not compared on GPU (NVIDIA H200): it has no record of this entry.``"""
+        return f"Not compared {self.phrase}: {self.reason}."
 
     def to_json(self) -> dict[str, Any]:
         """The outcome as an entry of ``errors.json`` records it."""

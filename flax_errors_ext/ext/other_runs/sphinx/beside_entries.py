@@ -97,7 +97,7 @@ def entry_extras(app: Sphinx, record: EntryRecord, module_run: ModuleRun) -> Ent
             shown.extend(_differences(groups[outcome], here))
         elif outcome.agreement is Agreement.NOT_COMPARED and record.status not in NOT_COMPARED:
             # Where nothing ran here, the status line says so once, not once per run.
-            shown.append(_note(outcome.title() + "."))
+            shown.append(_note(outcome.note()))
     return EntryExtras(verified_text(record, outcomes) or None, tuple(shown))
 
 

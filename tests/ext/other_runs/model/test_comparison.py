@@ -14,6 +14,7 @@ from flax_errors_ext.ext.other_runs.model.comparison import (
     verified_text,
 )
 from flax_errors_ext.ext.other_runs.model.documents import parse_run
+from flax_errors_ext.ext.other_runs.model.groups import differing
 from flax_errors_ext.model.catalogue.records import Verdict
 from flax_errors_ext.model.runs.entry_record import EntryRecord
 
@@ -125,7 +126,7 @@ def test_other_text_there_is_shown_with_both_texts() -> None:
     assert difference.example == "bad example 1"
     assert difference.text_here == RAISED + "\n"
     assert difference.text_there == other
-    assert outcome.title() == (
+    assert differing([outcome])[0].title() == (
         "Differs on GPU (NVIDIA H200): bad example 1: passed in both, with other text"
     )
     # Not verified there: the line names only this build's device.
@@ -139,7 +140,7 @@ def test_a_failed_example_there_is_a_difference_that_names_the_verdicts() -> Non
     assert outcome is not None
     assert outcome.agreement is Agreement.DIFFERS
     assert outcome.differences[0].there is Verdict.NO_RAISE
-    assert "bad example 1: no-raise there, passed here" in outcome.title()
+    assert str(outcome.differences[0]) == "bad example 1: no-raise there, passed here"
 
 
 def test_a_run_of_other_versions_says_which() -> None:
@@ -162,7 +163,8 @@ def test_another_stack_on_the_same_device_is_worded_by_its_versions() -> None:
     outcome = compare(here, run, here.version_map)
     assert outcome is not None
     assert outcome.where == "flax 0.12.8, jax 0.10.2, jaxlib 0.10.2"
-    assert outcome.title() == "The same with flax 0.12.8, jax 0.10.2, jaxlib 0.10.2"
+    assert outcome.agreement is Agreement.SAME
+    assert outcome.phrase == "with flax 0.12.8, jax 0.10.2, jaxlib 0.10.2"
     assert verified_text(here, [outcome]) == (
         "Verified on CPU · flax 0.12.12 · jax 0.12.0.1 · jaxlib 0.12.0.1"
         " · and with flax 0.12.8, jax 0.10.2, jaxlib 0.10.2"
@@ -189,7 +191,7 @@ def test_a_stack_where_the_error_is_reachable_differs_from_one_where_it_is_not()
     outcome = compare(here, run, VERSIONS)
     assert outcome is not None
     assert outcome.agreement is Agreement.DIFFERS
-    assert outcome.title() == (
+    assert differing([outcome])[0].title() == (
         "Differs with flax 0.12.12: the entry: passed there, unreachable here"
     )
     (difference,) = outcome.differences
@@ -208,7 +210,7 @@ def test_entries_the_run_has_no_record_of() -> None:
     outcome = compare(_here(), run, VERSIONS)
     assert outcome is not None
     assert outcome.agreement is Agreement.NOT_COMPARED
-    assert outcome.title() == ("Not compared on GPU (NVIDIA H200): it has no record of this entry")
+    assert outcome.note() == "Not compared on GPU (NVIDIA H200): it has no record of this entry."
     # A run of other modules says nothing of this one.
     other_module = json.loads(_document(_entry()))
     other_module["entries"][0]["qualname"] = "jax.errors.ShapeError"
