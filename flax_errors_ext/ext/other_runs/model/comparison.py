@@ -111,7 +111,7 @@ class DeviceOutcome:
         return f"with {self.where}" if self.same_device else f"on {self.where}"
 
     def note(self) -> str:
-        """``Not compared on GPU (NVIDIA H200): it has no record of this entry.``"""
+        """Why nothing was compared: ``Not compared on GPU (NVIDIA H200): it has no record ...``."""
         return f"Not compared {self.phrase}: {self.reason}."
 
     def to_json(self) -> dict[str, Any]:
@@ -140,31 +140,32 @@ def normalised(text: str) -> str:
 
 def compare(
     record: EntryRecord,
-    run: DeviceRun,
+    runs: Sequence[DeviceRun],
     versions: dict[str, str],
     roots: Sequence[str] = (),
-) -> DeviceOutcome | None:
-    """What ``run`` did with the entry of ``record``, beside this build of ``versions``.
+) -> list[DeviceOutcome]:
+    """What each of ``runs`` did with the entry of ``record``, beside this build of ``versions``.
 
     Examples are paired by kind and number; a pair documented otherwise ran other
     code and is not compared. ``roots`` are the folders this build's texts name
     files relative to, as ``errors.json`` writes them (the other run's were so).
-
-    Returns:
-        None where the run did not run the entry's module at all (a GPU run of
-        ``flax.errors`` says nothing of ``jax.errors``), or is this build's own
-        stack (the same device and versions: each stack's site lists every stack's run).
+    Left out: a run that did not run the entry's module at all (a GPU run of
+    ``flax.errors`` says nothing of ``jax.errors``), and this build's own stack (the
+    same device and versions: each stack's site lists every stack's run).
     """
-    other = run.other_versions(versions)
-    same_device = record.device is not None and run.device == record.device
-    if same_device and not other:
-        return None  # this build's own stack, as recorded for the others
-    theirs = run.record(record.qualname)
-    if theirs is None and not run.covers(record.qualname):
-        return None
-    differences, reason = _differences(record, theirs, roots)
-    status = theirs.status if theirs is not None else None
-    return DeviceOutcome(run.source, run.device, status, differences, reason, other, same_device)
+    outcomes = []
+    for run in runs:
+        other = run.other_versions(versions)
+        same_device = record.device is not None and run.device == record.device
+        theirs = run.record(record.qualname)
+        if (same_device and not other) or (theirs is None and not run.covers(record.qualname)):
+            continue
+        differences, reason = _differences(record, theirs, roots)
+        status = theirs.status if theirs is not None else None
+        outcomes.append(
+            DeviceOutcome(run.source, run.device, status, differences, reason, other, same_device)
+        )
+    return outcomes
 
 
 def _differences(
@@ -218,17 +219,6 @@ def _numbered(examples: Sequence[ExampleRecord]) -> dict[str, ExampleRecord]:
     }
 
 
-def compare_all(
-    record: EntryRecord,
-    runs: Sequence[DeviceRun],
-    versions: dict[str, str],
-    roots: Sequence[str] = (),
-) -> list[DeviceOutcome]:
-    """What each run that ran the entry's module did with it, in the runs' order."""
-    found = (compare(record, run, versions, roots) for run in runs)
-    return [outcome for outcome in found if outcome is not None]
-
-
 def verified_text(record: EntryRecord, outcomes: Sequence[DeviceOutcome]) -> str:
     """The entry's verification line, naming every device whose run saw the same.
 
@@ -257,6 +247,6 @@ def merge_document(document: dict[str, Any], runs: Sequence[DeviceRun]) -> dict[
     entries = []
     for data in document["entries"]:
         record = EntryRecord.from_json(data)
-        outcomes = compare_all(record, runs, versions)
+        outcomes = compare(record, runs, versions)
         entries.append({**data, "devices": [o.to_json() for o in outcomes]})
     return {**document, "device_runs": [run.summary() for run in runs], "entries": entries}

@@ -15,7 +15,7 @@ from docutils import nodes
 from flax_errors_ext.ext.other_runs.model.comparison import (
     NOT_COMPARED,
     Agreement,
-    compare_all,
+    compare,
     merge_document,
     verified_text,
 )
@@ -85,7 +85,7 @@ def entry_extras(app: Sphinx, record: EntryRecord, module_run: ModuleRun) -> Ent
     runs = runs_read(context)
     for run in runs:
         app.env.note_dependency(str(Path(app.confdir, run.source).resolve()))
-    outcomes = compare_all(record, runs, record.version_map, context.published_roots)
+    outcomes = compare(record, runs, record.version_map, context.published_roots)
     module = record.qualname.rpartition(".")[0]
     upstream = context.config.spec(module).upstream
     links = PrintedLinks(context.config.layout, module, upstream) if upstream else None

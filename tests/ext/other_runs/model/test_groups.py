@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flax_errors_ext.ext.other_runs.model.comparison import compare_all
+from flax_errors_ext.ext.other_runs.model.comparison import compare
 from flax_errors_ext.ext.other_runs.model.documents import DeviceRun, parse_run
 from flax_errors_ext.ext.other_runs.model.groups import PrintedLinks, differing, incidental
 from flax_errors_ext.layout import SiteLayout
@@ -91,7 +91,7 @@ EIGHT = _run("cpu-8-devices.json", *OLDER, device=CPUS, versions=OLD)
 
 
 def test_runs_of_the_same_versions_that_differ_alike_are_said_once() -> None:
-    outcomes = compare_all(HERE, [EIGHT, STACK], NEW)
+    outcomes = compare(HERE, [EIGHT, STACK], NEW)
     assert len(outcomes) == 2
     (group,) = differing(outcomes, LINKS)
     assert group.outcomes == tuple(outcomes)
@@ -105,7 +105,7 @@ def test_runs_of_the_same_versions_that_differ_alike_are_said_once() -> None:
 
 
 def test_one_run_keeps_its_own_phrase() -> None:
-    (group,) = differing(compare_all(HERE, [STACK], NEW), LINKS)
+    (group,) = differing(compare(HERE, [STACK], NEW), LINKS)
     assert group.phrase == "with flax 0.12.8, jax 0.10.2, jaxlib 0.10.2"
     assert group.there == "with flax 0.12.8, jax 0.10.2, jaxlib 0.10.2"
     assert group.sentence().startswith(
@@ -122,7 +122,7 @@ def test_other_wording_is_shown_in_full_beside_the_incidental_differences() -> N
         device=CPU,
         versions=OLD,
     )
-    (group,) = differing(compare_all(HERE, [reworded], NEW), LINKS)
+    (group,) = differing(compare(HERE, [reworded], NEW), LINKS)
     (shown,) = group.shown
     assert shown.example == "bad example 1"
     assert "Tried a boolean" in shown.text_there
@@ -137,7 +137,7 @@ def test_other_wording_is_shown_in_full_beside_the_incidental_differences() -> N
 def test_a_link_to_another_errors_anchor_is_shown_in_full() -> None:
     other = _raised(page="errors").replace("#jax.errors.TracerBool", "#jax.errors.Concretization")
     run = _run("python-3.11.json", other, OLDER[1], device=CPU, versions=OLD)
-    (group,) = differing(compare_all(HERE, [run], NEW), LINKS)
+    (group,) = differing(compare(HERE, [run], NEW), LINKS)
     assert [d.example for d in group.shown] == ["bad example 1"]
     assert [d.example for d, _ in group.incidental] == ["bad example 2"]
 
@@ -151,7 +151,7 @@ def test_runs_that_differ_otherwise_or_of_other_versions_stay_apart() -> None:
         device=CPUS,
         versions=OLD,
     )
-    groups = differing(compare_all(HERE, [gpu, STACK, reworded], NEW), LINKS)
+    groups = differing(compare(HERE, [gpu, STACK, reworded], NEW), LINKS)
     assert [[o.source for o in g.outcomes] for g in groups] == [
         ["gpu.json"],
         ["python-3.11.json"],
@@ -163,7 +163,7 @@ def test_runs_that_differ_otherwise_or_of_other_versions_stay_apart() -> None:
 
 def test_a_run_that_agrees_is_no_group() -> None:
     same = _run("gpu.json", _raised(), _raised(), device=GPU, versions=NEW)
-    assert differing(compare_all(HERE, [same], NEW), LINKS) == []
+    assert differing(compare(HERE, [same], NEW), LINKS) == []
 
 
 def test_a_link_to_the_same_anchor_on_a_forwarded_page_is_incidental() -> None:
