@@ -111,7 +111,7 @@ class DeviceOutcome:
         return f"with {self.where}" if self.same_device else f"on {self.where}"
 
     def note(self) -> str:
-        """Why nothing was compared: ``Not compared on GPU (NVIDIA H200): it has no record ...``."""
+        """``Not compared on GPU (NVIDIA H200): it has no record of this entry``, with a stop."""
         return f"Not compared {self.phrase}: {self.reason}."
 
     def to_json(self) -> dict[str, Any]:
