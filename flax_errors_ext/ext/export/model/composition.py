@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import inspect
 import re
-import textwrap
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.ext.export.model.style import WIDTH, mentions_release, wrapped_prose
+from flax_errors_ext.ext.export.model.style import (
+    WIDTH,
+    mentions_release,
+    wrap_at_spaces,
+    wrapped_prose,
+)
 from flax_errors_ext.model.catalogue.parse import SECTION_TITLES, cut_opening
 from flax_errors_ext.model.catalogue.records import FormatProblem
 from flax_errors_ext.model.catalogue.repairs import repaired
@@ -63,13 +67,7 @@ def our_lines(
     ]
     summary: list[str] = []
     if summary_text and not mentions_release(summary_text):
-        summary = textwrap.wrap(
-            summary_text,
-            WIDTH - indent,
-            initial_indent=" " * (opening - indent),
-            break_long_words=False,
-            break_on_hyphens=False,
-        )
+        summary = wrap_at_spaces(summary_text, WIDTH - indent, " " * (opening - indent))
         summary[0] = summary[0].strip()
     body = wrapped_prose("\n\n".join(explanation), WIDTH - indent) if explanation else []
     if section:
