@@ -47,25 +47,21 @@ def read_runs(app: Sphinx, context: BuildContext) -> None:
     what is not read is a ``device-runs`` warning once Sphinx can log one.
     """
     runs: list[DeviceRun] = []
-    problems = []
     for name in context.config.device_runs:
         try:
             text = Path(app.confdir, name).resolve().read_text(encoding="utf-8")
-        except OSError as error:
-            problems.append(f"device run {name} not read: {error}")
-            continue
-        try:
             runs.append(parse_run(text, name))
+            continue
+        except OSError as error:
+            problem = f"device run {name} not read: {error}"
         except DeviceRunError as error:
-            problems.append(f"device run not read: {error}")
+            problem = f"device run not read: {error}"
+        where = conf_location(app, "flax_errors_device_runs")
+        context.defer(problem, WarningSubtype.DEVICE_RUNS, where)
     context.extras[EXTENSION] = tuple(runs)
     context.raised_elsewhere.extend(
         e.actual for run in runs for r in run.records for e in r.examples
     )
-    for problem in problems:
-        context.defer(
-            problem, WarningSubtype.DEVICE_RUNS, conf_location(app, "flax_errors_device_runs")
-        )
 
 
 def runs_read(context: BuildContext) -> tuple[DeviceRun, ...]:
