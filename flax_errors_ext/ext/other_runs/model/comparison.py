@@ -130,9 +130,8 @@ class DeviceOutcome:
 def normalised(text: str) -> str:
     """``text`` as runs are compared: addresses, temporary names and install folders aside.
 
-    :func:`~flax_errors_ext.model.history.timeline.comparable` is the history's rule; a
-    path into another interpreter's ``site-packages`` reads as the path inside it,
-    and a temporary name as itself, whatever folder holds it (``TMPDIR``).
+    The history's rule (:func:`~flax_errors_ext.model.history.timeline.comparable`),
+    and the folders above ``site-packages`` and a temporary name go too.
     """
     text = _TEMPORARY_FOLDERS.sub("", _INSTALLED_PREFIX.sub("", text))
     return comparable(text).strip()

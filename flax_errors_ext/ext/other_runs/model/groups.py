@@ -1,12 +1,10 @@
 """Other runs that differ from this build alike, said once, each difference judged.
 
-Two runs of the same versions (Python 3.11's stack on one CPU device and on eight)
-that differ alike are one :class:`DifferingRuns`. A difference only in a link's page
-or a line number is a clause of one sentence: JAX 0.12 prints
-``.../101/errors.html#jax.errors.X`` where 0.10 printed ``.../errors.html#...``, and
-a message names ``flax/linen/module.py:2089`` on one Flax and ``:2091`` on the next.
-One of other verdicts or words is shown with both texts. Only the page groups
-runs: in ``errors.json`` each run's outcome stays its own, with both texts.
+Runs of the same versions that differ alike are one :class:`DifferingRuns` (only on
+the page: ``errors.json`` keeps each run's outcome). A difference only in a link's
+page (JAX 0.12 prints ``.../101/errors.html#jax.errors.X``, 0.10 ``.../errors.html#...``)
+or a line number (``module.py:2089``, ``:2091``) is a clause of one sentence; one of
+other verdicts or words is shown with both texts.
 """
 
 from __future__ import annotations
@@ -163,10 +161,9 @@ def differing(
 def incidental(here: str, there: str, links: PrintedLinks | None = None) -> tuple[str, ...] | None:
     """How the normalised texts ``here`` and ``there`` differ, a clause each, if only incidentally.
 
-    ``the page of its link (errors.html; 101/errors.html in this build)`` for each
-    pair of pages, then ``a line number in flax/linen/module.py`` for each file. None
-    where they are the same, or differ in anything else (wording, a link to another
-    error or to another site's page, a file's name). ``links``: None sets no link aside.
+    None where they are the same, or differ in anything else (wording, a link to
+    another error or to another site's page, a file's name). ``links``: None sets no
+    link aside.
     """
     if here == there:
         return None
