@@ -146,25 +146,26 @@ def parse_prose(docstring: str, path: str, first_line: int) -> tuple[str, tuple[
     paragraph is often not a summary (Flax's may end in ``::`` and a code block),
     so the summary is only its first sentence.
     """
-    lines = _joined_opening(_clean(docstring, first_line))
+    lines = _clean(docstring, first_line)
+    if cut_opening([line.text for line in lines[:3]]):
+        lines = [lines[0], *lines[2:]]
     paragraph, _ = first_paragraph(_text(lines))
     sentence = re.split(r"(?<=[.!?:])\s", paragraph, maxsplit=1)[0].rstrip(":")
     return sentence, tuple(dataclasses.replace(p, foreign=True) for p in _prose(lines, path))
 
 
-def _joined_opening(lines: list[Line]) -> list[Line]:
-    """The lines with an opening sentence that a blank line cuts in two made whole.
+def cut_opening(texts: list[str]) -> bool:
+    """Whether a blank line cuts the opening sentence of a docstring's lines in two.
 
     Many of Flax's docstrings put a blank line after the line that holds the
     opening quotes, mid-sentence ("... is different from", blank, "the shape of
     ..."), which reST turns into two paragraphs. An opening line that does not end
     a sentence is joined to the paragraph after it.
     """
-    if len(lines) > 2 and lines[1].text == "" and lines[2].text.strip():
-        opening = lines[0].text.rstrip()
-        if opening and not opening.endswith((".", "!", "?", ":", ")", "::")):
-            return [lines[0], *lines[2:]]
-    return lines
+    if len(texts) > 2 and texts[1] == "" and texts[2].strip():
+        opening = texts[0].rstrip()
+        return bool(opening) and not opening.endswith((".", "!", "?", ":", ")", "::"))
+    return False
 
 
 def parse_upstream(docstring: str, path: str, first_line: int) -> Example | None:

@@ -66,7 +66,7 @@ def verification_text(record: EntryRecord, also_on: Sequence[str] = ()) -> str:
     on GPU (NVIDIA H200)`` (see :mod:`~flax_errors_ext.ext.other_runs.model.comparison`).
     """
     places = [f"on {where}" for where in (record.device.label, *also_on)] if record.device else []
-    on = f" {_listed(places)}" if places else ""
+    on = f" {listed(places)}" if places else ""
     words = {
         "passed": f"Verified{on}",
         "unreachable": f"Evidence checked{on}",
@@ -78,7 +78,7 @@ def verification_text(record: EntryRecord, also_on: Sequence[str] = ()) -> str:
     return " · ".join([words, *(f"{name} {version}" for name, version in sorted(record.versions))])
 
 
-def _listed(items: Sequence[str]) -> str:
+def listed(items: Sequence[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     return " and ".join([", ".join(items[:-1]), items[-1]] if len(items) > 2 else items)
 

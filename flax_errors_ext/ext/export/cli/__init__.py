@@ -1,9 +1,8 @@
-"""``flax-errors export``: the extra's command, which the command line finds by its entry point.
+"""``flax-errors export``: the extra's command, found by its entry point.
 
 pyproject's ``flax_errors.commands`` entry point names this module
-(:data:`~flax_errors_ext.cli.parser.COMMANDS_GROUP`): the command line calls
-:func:`add` as it builds its parser, and :func:`run` when the command is chosen.
-Adding it imports nothing of the export itself (:mod:`.command` is imported to run).
+(:data:`~flax_errors_ext.cli.parser.COMMANDS_GROUP`). Adding it to the parser
+imports nothing of the export itself (:mod:`.command` is imported to run).
 """
 
 from __future__ import annotations
@@ -58,7 +57,7 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write the patch (:func:`.command.export_command`)."""
+    """Write the patch."""
     from flax_errors_ext.ext.export.cli.command import export_command
 
     return export_command(args)

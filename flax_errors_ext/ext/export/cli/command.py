@@ -1,8 +1,6 @@
-"""``flax-errors export``: the catalogue's examples as a patch to Flax's own docstrings.
+"""``flax-errors export``: read ``flax/errors.py`` and the shipped catalogue, write the patch.
 
-Reads ``flax/errors.py`` (the installed flax's, found without importing it, or
-``--flax-source``) and the catalogue files shipped for ``flax.errors``; what goes
-where is decided in :mod:`flax_errors_ext.ext.export.model.docstrings`.
+What goes where is decided in :mod:`flax_errors_ext.ext.export.model.docstrings`.
 """
 
 from __future__ import annotations
@@ -79,7 +77,7 @@ def installed_source() -> Path:
     """The installed flax's ``flax/errors.py``, found without importing flax.
 
     Raises:
-        UsageError: if flax is not installed, or has no such file.
+        UsageError: if there is none.
     """
     spec = importlib.util.find_spec("flax")
     if spec is None or not spec.submodule_search_locations:

@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import inspect
 import re
-import textwrap
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.ext.export.model.style import WIDTH, mentions_release, wrapped_prose
-from flax_errors_ext.model.catalogue.parse import SECTION_TITLES
+from flax_errors_ext.ext.export.model.style import (
+    WIDTH,
+    mentions_release,
+    wrap_at_spaces,
+    wrapped_prose,
+)
+from flax_errors_ext.model.catalogue.parse import SECTION_TITLES, cut_opening
 from flax_errors_ext.model.catalogue.records import FormatProblem
 from flax_errors_ext.model.catalogue.repairs import repaired
 
@@ -36,7 +40,8 @@ def flax_prose(
     for key, chunk, gap in _chunks(_cleaned(docstring)):
         if key not in held:
             kept += [*[""] * gap, *chunk] if kept else chunk
-    kept = _joined_opening(kept)
+    if cut_opening(kept):
+        kept = [kept[0], *kept[2:]]
     text, stale = repaired("\n".join(kept), fixes)
     problems = [FormatProblem(fix.stale_message(), at) for fix in stale]
     return (text.split("\n") if text else []), problems
@@ -62,13 +67,7 @@ def our_lines(
     ]
     summary: list[str] = []
     if summary_text and not mentions_release(summary_text):
-        summary = textwrap.wrap(
-            summary_text,
-            WIDTH - indent,
-            initial_indent=" " * (opening - indent),
-            break_long_words=False,
-            break_on_hyphens=False,
-        )
+        summary = wrap_at_spaces(summary_text, WIDTH - indent, " " * (opening - indent))
         summary[0] = summary[0].strip()
     body = wrapped_prose("\n\n".join(explanation), WIDTH - indent) if explanation else []
     if section:
@@ -115,17 +114,3 @@ def _chunks(lines: list[str]) -> list[tuple[tuple[str, ...], list[str], int]]:
             chunk, gap = [], 0
         gap += 1
     return found
-
-
-def _joined_opening(lines: list[str]) -> list[str]:
-    """The opening sentence made whole where a blank line cuts it in two.
-
-    The same rule as the site's reading of Flax's docstrings
-    (:func:`flax_errors_ext.model.catalogue.parse.parse_prose`): many put a blank line after
-    the first line, mid-sentence, which reST turns into two paragraphs.
-    """
-    if len(lines) > 2 and not lines[1] and lines[2].strip():
-        opening = lines[0].rstrip()
-        if opening and not opening.endswith((".", "!", "?", ":", ")", "::")):
-            return [lines[0], *lines[2:]]
-    return lines

@@ -55,13 +55,6 @@ class Exported:
 
 
 @dataclasses.dataclass(frozen=True)
-class _Edit:
-    start: int
-    end: int
-    text: str
-
-
-@dataclasses.dataclass(frozen=True)
 class _DocstringSite:
     """Where a class's docstring is, or goes, in the source, and how it is quoted."""
 
@@ -103,7 +96,7 @@ def export_docstrings(
     starts = _line_starts(source)
     newline = "\r\n" if "\r\n" in source else "\n"
     problems = _unmatched(catalogue, fixes, classes, module, path)
-    edits: list[tuple[str, _Edit]] = []
+    edits: dict[str, tuple[int, int, str]] = {}
     for name, node in classes.items():
         file = catalogue.get(name)
         if file is None:
@@ -111,12 +104,14 @@ def export_docstrings(
         mine = [fix for fix in fixes if fix.name == name]
         edit, found = _export_class(source, starts, node, file, f"{module}.{name}", path, mine)
         problems += found
-        if edit is not None and source[edit.start : edit.end] != edit.text.replace("\n", newline):
-            edits.append((name, dataclasses.replace(edit, text=edit.text.replace("\n", newline))))
+        if edit is not None:
+            start, end, text = edit
+            if source[start:end] != text.replace("\n", newline):
+                edits[name] = (start, end, text.replace("\n", newline))
     text = source
-    for _, edit in sorted(edits, key=lambda pair: pair[1].start, reverse=True):
-        text = text[: edit.start] + edit.text + text[edit.end :]
-    return Exported(text, tuple(name for name, _ in edits), tuple(problems))
+    for start, end, new in sorted(edits.values(), reverse=True):
+        text = text[:start] + new + text[end:]
+    return Exported(text, tuple(edits), tuple(problems))
 
 
 def _unmatched(
@@ -168,7 +163,7 @@ def _export_class(
     qualname: str,
     path: str,
     fixes: Sequence[DocstringFix],
-) -> tuple[_Edit | None, list[FormatProblem]]:
+) -> tuple[tuple[int, int, str] | None, list[FormatProblem]]:
     """The edit that puts ``file``'s entry into the class's docstring, and what went wrong."""
     wanted, refused = _catalogue_entry(file, qualname)
     if refused:
@@ -193,7 +188,7 @@ def _export_class(
         return None, [*problems, unreadable]
     if site.own_line:
         text = f"{site.indent}{text}\n"
-    return _Edit(site.start, site.end, text), problems
+    return (site.start, site.end, text), problems
 
 
 def _docstring_site(

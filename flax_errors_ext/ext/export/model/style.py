@@ -88,6 +88,13 @@ def _without_blank_lines(code: str) -> str:
     return "\n".join(kept).rstrip("\n") + "\n"
 
 
+def wrap_at_spaces(text: str, width: int, initial_indent: str = "") -> list[str]:
+    """``text`` in lines of at most ``width``, broken only at spaces (never in a word)."""
+    return textwrap.wrap(
+        text, width, initial_indent=initial_indent, break_long_words=False, break_on_hyphens=False
+    )
+
+
 def elided_links(text: str) -> str:
     """``text`` with each URL as ``...``; a link that closes it is one ``...``."""
     text = _URL.sub("...", text)
@@ -107,9 +114,8 @@ def wrapped_output(text: str, width: int) -> tuple[list[str], bool]:
         if len(line) <= width or not line.strip():
             lines.append(line)
             continue
-        pieces = textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False)
         joined: list[str] = []
-        for piece in pieces:
+        for piece in wrap_at_spaces(line, width):
             if joined and piece.startswith("..."):
                 joined[-1] += f" {piece}"
             else:
@@ -128,12 +134,7 @@ def wrapped_prose(text: str, width: int) -> list[str]:
     for paragraph in re.split(r"\n\s*\n", text.strip()):
         rows = paragraph.split("\n")
         if all(row and not row[0].isspace() for row in rows) and not _NOT_PLAIN.match(rows[0]):
-            rows = textwrap.wrap(
-                " ".join(row.strip() for row in rows),
-                width,
-                break_long_words=False,
-                break_on_hyphens=False,
-            )
+            rows = wrap_at_spaces(" ".join(row.strip() for row in rows), width)
         if lines:
             lines.append("")
         lines += rows

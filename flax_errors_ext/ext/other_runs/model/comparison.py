@@ -1,13 +1,10 @@
 """Runs of the catalogue on other devices, set beside this build's own.
 
-:func:`compare` says what another run
-(:class:`~flax_errors_ext.ext.other_runs.model.documents.DeviceRun`) did with an
-entry beside this build: the **same** (every example both ran had the same verdict
-and, addresses and temporary names aside, the same text), **differs** (each
-:class:`Difference` names the example and holds both texts) or **not compared**
-(the run has no record of the entry, or ran none of its examples as documented
-now). A run of other versions says which (:attr:`DeviceOutcome.where`), so that a
-difference from another Flax is not read as one of the device. Pure.
+:func:`compare` says what another run did with an entry: the **same** (every
+example both ran had the same verdict and, addresses and temporary names aside, the
+same text), **differs** (each :class:`Difference` holds both texts) or **not
+compared**. A run of other versions says which (:attr:`DeviceOutcome.where`), so
+that a difference from another Flax is not read as one of the device. Pure.
 """
 
 from __future__ import annotations
@@ -80,16 +77,22 @@ class DeviceOutcome:
     source: str
     """The run's file."""
     device: Device
-    agreement: Agreement
     status: EntryStatus | None
     """The entry's status in that run; None where it has no record of the entry."""
-    differences: tuple[Difference, ...] = ()
-    reason: str = ""
-    """Why nothing was compared (:attr:`Agreement.NOT_COMPARED`)."""
-    versions: str = ""
+    differences: tuple[Difference, ...]
+    reason: str
+    """Why nothing was compared, or empty."""
+    versions: str
     """The run's versions that are not the build's (``flax 0.12.8, jax 0.10.2``), or empty."""
-    same_device: bool = False
+    same_device: bool
     """Whether the run had the build's device: then only its versions differ."""
+
+    @property
+    def agreement(self) -> Agreement:
+        """Differs where an example does, not compared where there is a reason, else the same."""
+        if self.differences:
+            return Agreement.DIFFERS
+        return Agreement.NOT_COMPARED if self.reason else Agreement.SAME
 
     @property
     def where(self) -> str:
@@ -107,13 +110,9 @@ class DeviceOutcome:
         """``on GPU (NVIDIA H200)``, or ``with flax 0.12.8, jax 0.10.2`` for another stack."""
         return f"with {self.where}" if self.same_device else f"on {self.where}"
 
-    def title(self) -> str:
-        """``Differs on GPU (NVIDIA H200): bad example 1 no-raise there, passed here``."""
-        if self.agreement is Agreement.SAME:
-            return f"The same {self.phrase}"
-        if self.agreement is Agreement.NOT_COMPARED:
-            return f"Not compared {self.phrase}: {self.reason}"
-        return f"Differs {self.phrase}: " + "; ".join(str(d) for d in self.differences)
+    def note(self) -> str:
+        """``Not compared on GPU (NVIDIA H200): it has no record of this entry``, with a stop."""
+        return f"Not compared {self.phrase}: {self.reason}."
 
     def to_json(self) -> dict[str, Any]:
         """The outcome as an entry of ``errors.json`` records it."""
@@ -131,9 +130,8 @@ class DeviceOutcome:
 def normalised(text: str) -> str:
     """``text`` as runs are compared: addresses, temporary names and install folders aside.
 
-    :func:`~flax_errors_ext.model.history.timeline.comparable` is the history's rule; a
-    path into another interpreter's ``site-packages`` reads as the path inside it,
-    and a temporary name as itself, whatever folder holds it (``TMPDIR``).
+    The history's rule (:func:`~flax_errors_ext.model.history.timeline.comparable`),
+    and the folders above ``site-packages`` and a temporary name go too.
     """
     text = _TEMPORARY_FOLDERS.sub("", _INSTALLED_PREFIX.sub("", text))
     return comparable(text).strip()
@@ -141,48 +139,55 @@ def normalised(text: str) -> str:
 
 def compare(
     record: EntryRecord,
-    run: DeviceRun,
+    runs: Sequence[DeviceRun],
     versions: dict[str, str],
     roots: Sequence[str] = (),
-) -> DeviceOutcome | None:
-    """What ``run`` did with the entry of ``record``, beside this build of ``versions``.
+) -> list[DeviceOutcome]:
+    """What each of ``runs`` did with the entry of ``record``, beside this build of ``versions``.
 
-    Examples are paired by kind and number (the second bad example with the
-    second bad example); a pair whose documented text differs ran other example
-    code and is not compared, nor is an example that did not run on either side.
-    ``roots`` are the folders this build's texts name files relative to, as
-    ``errors.json`` writes them (the other run's were written so there).
-
-    Returns:
-        None where the run did not run the entry's module at all (a GPU run of
-        ``flax.errors`` says nothing of ``jax.errors``), or is this build's own
-        stack (the same device and versions: each stack's site lists every stack's run).
+    Examples are paired by kind and number; a pair documented otherwise ran other
+    code and is not compared. ``roots`` are the folders this build's texts name
+    files relative to, as ``errors.json`` writes them (the other run's were so).
+    Left out: a run that did not run the entry's module at all (a GPU run of
+    ``flax.errors`` says nothing of ``jax.errors``), and this build's own stack (the
+    same device and versions: each stack's site lists every stack's run).
     """
-    other = run.other_versions(versions)
-    same_device = record.device is not None and run.device == record.device
-    if same_device and not other:
-        return None  # this build's own stack, as recorded for the others
-    theirs = run.record(record.qualname)
-    if theirs is None and not run.covers(record.qualname):
-        return None
-    agreement, differences, reason = _agreement(record, theirs, roots)
-    status = theirs.status if theirs is not None else None
-    return DeviceOutcome(
-        run.source, run.device, agreement, status, differences, reason, other, same_device
-    )
+    outcomes = []
+    for run in runs:
+        other = run.other_versions(versions)
+        same_device = record.device is not None and run.device == record.device
+        theirs = run.record(record.qualname)
+        if (same_device and not other) or (theirs is None and not run.covers(record.qualname)):
+            continue
+        differences, reason = _differences(record, theirs, roots)
+        status = theirs.status if theirs is not None else None
+        outcomes.append(
+            DeviceOutcome(run.source, run.device, status, differences, reason, other, same_device)
+        )
+    return outcomes
 
 
-def _agreement(
+def _differences(
     record: EntryRecord, theirs: EntryRecord | None, roots: Sequence[str]
-) -> tuple[Agreement, tuple[Difference, ...], str]:
-    """Whether the other run's record agrees, how it differs, or why it is not compared."""
+) -> tuple[tuple[Difference, ...], str]:
+    """How the other run's record differs, or why it is not compared: neither where it agrees."""
     if theirs is None:
-        return Agreement.NOT_COMPARED, (), "it has no record of this entry"
+        return (), "it has no record of this entry"
     if record.status in NOT_COMPARED:
-        return Agreement.NOT_COMPARED, (), f"{record.status} here"
+        return (), f"{record.status} here"
     if theirs.status in NOT_COMPARED:
-        return Agreement.NOT_COMPARED, (), f"{theirs.status} there"
-    differences, compared = _example_differences(record, theirs, roots)
+        return (), f"{theirs.status} there"
+    there = _numbered(theirs.examples)
+    pairs = [
+        (label, mine, there[label], strip_roots(mine.actual, roots))
+        for label, mine in _numbered(record.examples).items()
+        if label in there and _ran_alike(mine, there[label], roots)
+    ]
+    differences = [
+        Difference(label, mine.status, other.status, text, other.actual)
+        for label, mine, other, text in pairs
+        if mine.status is not other.status or normalised(text) != normalised(other.actual)
+    ]
     if theirs.status is not record.status and not differences:
         # Each side ran only the examples that hold for its versions, and those agree;
         # the entry itself does not: its texts are each side's example verdicts.
@@ -191,61 +196,26 @@ def _agreement(
             for side in (record, theirs)
         ]
         differences.append(Difference("the entry", record.status, theirs.status, *verdicts))
-    if differences:
-        return Agreement.DIFFERS, tuple(differences), ""
-    if not compared:
-        return Agreement.NOT_COMPARED, (), "its examples of this entry are not the ones here"
-    return Agreement.SAME, (), ""
+    if differences or pairs:
+        return tuple(differences), ""
+    return (), "its examples of this entry are not the ones here"
 
 
-def _example_differences(
-    record: EntryRecord, theirs: EntryRecord, roots: Sequence[str]
-) -> tuple[list[Difference], int]:
-    """The example pairs whose verdict or text differs, and how many pairs were compared.
-
-    A pair is compared where both sides ran it and documented the same text.
-    """
-    there = _numbered(theirs.examples)
-    differences = []
-    compared = 0
-    for label, mine in _numbered(record.examples).items():
-        other = there.get(label)
-        if (
-            other is None
-            or {mine.status, other.status} & {Verdict.NOT_RUN, Verdict.OTHER_VERSIONS}
-            or normalised(strip_roots(mine.expected, roots)) != normalised(other.expected)
-        ):
-            continue
-        compared += 1
-        text_here = strip_roots(mine.actual, roots)
-        if mine.status is not other.status or normalised(text_here) != normalised(other.actual):
-            differences.append(
-                Difference(label, mine.status, other.status, text_here, other.actual)
-            )
-    return differences, compared
+def _ran_alike(mine: ExampleRecord, other: ExampleRecord, roots: Sequence[str]) -> bool:
+    """Whether both sides ran the example, documented alike: only then is it compared."""
+    if {mine.status, other.status} & {Verdict.NOT_RUN, Verdict.OTHER_VERSIONS}:
+        return False
+    return normalised(strip_roots(mine.expected, roots)) == normalised(other.expected)
 
 
 def _numbered(examples: Sequence[ExampleRecord]) -> dict[str, ExampleRecord]:
     """The entry's own examples (not upstream ones) by ``bad example 1`` labels."""
-    found: dict[str, ExampleRecord] = {}
-    counts: dict[str, int] = {}
-    for example in examples:
-        if not example.kind.ours:
-            continue
-        counts[example.kind] = counts.get(example.kind, 0) + 1
-        found[f"{example.kind} example {counts[example.kind]}"] = example
-    return found
-
-
-def compare_all(
-    record: EntryRecord,
-    runs: Sequence[DeviceRun],
-    versions: dict[str, str],
-    roots: Sequence[str] = (),
-) -> list[DeviceOutcome]:
-    """What each run that ran the entry's module did with it, in the runs' order."""
-    found = (compare(record, run, versions, roots) for run in runs)
-    return [outcome for outcome in found if outcome is not None]
+    ours = [example for example in examples if example.kind.ours]
+    kinds = [example.kind for example in ours]
+    return {
+        f"{example.kind} example {kinds[: n + 1].count(example.kind)}": example
+        for n, example in enumerate(ours)
+    }
 
 
 def verified_text(record: EntryRecord, outcomes: Sequence[DeviceOutcome]) -> str:
@@ -267,9 +237,8 @@ def merge_document(document: dict[str, Any], runs: Sequence[DeviceRun]) -> dict[
     """``errors.json`` with what each device run did with each entry.
 
     The document gets ``device_runs`` (each run's file, device and versions) and
-    each entry ``devices``: the outcome of every run that ran its module. The
-    entries' texts are compared as the document holds them, paths already
-    relative. A document without runs is returned as it is.
+    each entry ``devices``: the outcome of every run that ran its module, its texts
+    compared as the document holds them (paths already relative).
     """
     if not runs:
         return document
@@ -277,6 +246,6 @@ def merge_document(document: dict[str, Any], runs: Sequence[DeviceRun]) -> dict[
     entries = []
     for data in document["entries"]:
         record = EntryRecord.from_json(data)
-        outcomes = compare_all(record, runs, versions)
+        outcomes = compare(record, runs, versions)
         entries.append({**data, "devices": [o.to_json() for o in outcomes]})
     return {**document, "device_runs": [run.summary() for run in runs], "entries": entries}

@@ -1,27 +1,71 @@
 """Other runs that differ from this build alike, said once, each difference judged.
 
-Two runs of the same versions (Python 3.11's stack on one CPU device and on eight)
-that differ alike are one :class:`DifferingRuns`. A difference only in a link's page
-or a line number (:mod:`~flax_errors_ext.ext.other_runs.model.incidental`) is a
-clause of one sentence; one of other verdicts or words is shown with both texts.
-Only the page groups them: in ``errors.json`` each run's outcome stays its own.
+Runs of the same versions that differ alike are one :class:`DifferingRuns` (only on
+the page: ``errors.json`` keeps each run's outcome). A difference only in a link's
+page (JAX 0.12 prints ``.../101/errors.html#jax.errors.X``, 0.10 ``.../errors.html#...``)
+or a line number (``module.py:2089``, ``:2091``) is a clause of one sentence; one of
+other verdicts or words is shown with both texts.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.ext.other_runs.model.comparison import Agreement, normalised
-from flax_errors_ext.ext.other_runs.model.incidental import Incidental, incidental
+from flax_errors_ext.layout import PAGE_SUFFIX
+from flax_errors_ext.model.site.texts import listed
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from flax_errors_ext.ext.other_runs.model.comparison import DeviceOutcome, Difference
-    from flax_errors_ext.ext.other_runs.model.incidental import PrintedLinks
+    from flax_errors_ext.layout import SiteLayout
 
+# What a difference may be in and still be incidental, each as the text before, the
+# value set aside (named ``value``; a line number's file ``file``) and the text after:
+# a traceback's ``File "x.py", line 12`` (first: its file is not followed by ``:line``)
+# and ``flax/linen/module.py:2089``.
+_LINES = (
+    re.compile(r"(?P<before>File \"(?P<file>[^\"]+)\", line )(?P<value>\d+)(?P<after>)"),
+    re.compile(
+        r"(?<![\w.\\/-])(?P<before>(?P<file>[^\s\"'<>():]*\.(?:py|pyx|pyi|c|cc|cpp|h)):)"
+        r"(?P<value>\d+)(?P<after>)\b"
+    ),
+)
+_MASK = "\x00"  # what is set aside; no text a run records holds it
 _NOUNS = {"bad": "message", "good": "output"}
+
+
+@dataclasses.dataclass(frozen=True)
+class PrintedLinks:
+    """The links a module's errors print: to its errors' anchors on the site at ``base``.
+
+    Which links count is :class:`~flax_errors_ext.layout.SiteLayout`'s to say: the
+    same error's anchor on a page that lands on the module's page, directly or
+    forwarded (one that climbs out of the site does not). The anchor is never set
+    aside: a link to another error is another link.
+    """
+
+    layout: SiteLayout
+    module: str
+    base: str
+    """The site its errors print links to (``https://docs.jax.dev/en/latest``)."""
+
+    def pattern(self, text: str) -> re.Pattern[str] | None:
+        """The links in ``text`` whose page is incidental, the page as ``value``; None: none."""
+        linked = self.layout.linked_pages(self.base, self.module, text)
+        forwarded = self.layout.forwards(self.module, linked)
+        page = self.layout.module_page(self.module)
+        pages = sorted((p for p in linked if forwarded.get(p, p) == page), key=len, reverse=True)
+        if not pages:
+            return None
+        return re.compile(
+            f"(?P<before>{re.escape(self.base.rstrip('/') + '/')})"
+            f"(?P<value>{'|'.join(re.escape(p) for p in pages)})"
+            f"(?P<after>{re.escape(f'{PAGE_SUFFIX}#{self.module}.')})"
+        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -31,8 +75,8 @@ class DifferingRuns:
     outcomes: tuple[DeviceOutcome, ...]
     shown: tuple[Difference, ...] = ()
     """The differences a reader needs both texts of: other verdicts, other words."""
-    incidental: tuple[tuple[Difference, Incidental], ...] = ()
-    """The differences only in a link's page or a line number, with what differs."""
+    incidental: tuple[tuple[Difference, tuple[str, ...]], ...] = ()
+    """The differences only in a link's page or a line number, with a clause per what differs."""
 
     @property
     def phrase(self) -> str:
@@ -48,7 +92,7 @@ class DifferingRuns:
         first = self.outcomes[0]
         if len(self.outcomes) == 1 and first.same_device:
             return first.phrase
-        return _joined([f"on {o.device.label}" for o in self.outcomes])
+        return listed([f"on {o.device.label}" for o in self.outcomes])
 
     def title(self) -> str:
         """``Differs on GPU (NVIDIA H200): bad example 1: passed in both, with other text``."""
@@ -66,7 +110,7 @@ class DifferingRuns:
         labels = [difference.example for difference, _ in self.incidental]
         clauses: dict[str, list[str]] = {}
         for difference, found in self.incidental:
-            for clause in found.parts():
+            for clause in found:
                 clauses.setdefault(clause, []).append(difference.example)
         said = [
             clause if where == labels else f"{clause} ({_labels(where)})"
@@ -77,7 +121,7 @@ class DifferingRuns:
         named = _labels(labels)
         return (
             f"{named[:1].upper()}{named[1:]}: the same {noun} {self.phrase}, "
-            f"except {_joined(said)}."
+            f"except {listed(said)}."
         )
 
 
@@ -92,33 +136,67 @@ def differing(
     found: dict[tuple[object, ...], list[DeviceOutcome]] = {}
     for outcome in outcomes:
         if outcome.agreement is Agreement.DIFFERS:
-            found.setdefault(_seen(outcome), []).append(outcome)
-    return [_judged(tuple(group), links) for group in found.values()]
+            seen = [
+                (d.example, d.here, d.there, normalised(d.text_here), normalised(d.text_there))
+                for d in outcome.differences
+            ]
+            found.setdefault((outcome.versions, *seen), []).append(outcome)
+    groups = []
+    for group in found.values():
+        shown: list[Difference] = []
+        minor: list[tuple[Difference, tuple[str, ...]]] = []
+        for difference in group[0].differences:
+            here, there = normalised(difference.text_here), normalised(difference.text_there)
+            clauses = (
+                incidental(here, there, links) if difference.here is difference.there else None
+            )
+            if clauses is None:
+                shown.append(difference)
+            else:
+                minor.append((difference, clauses))
+        groups.append(DifferingRuns(tuple(group), tuple(shown), tuple(minor)))
+    return groups
 
 
-def _seen(outcome: DeviceOutcome) -> tuple[object, ...]:
-    """What makes two runs' outcomes the same to a reader: versions, verdicts, texts."""
-    return (
-        outcome.versions,
-        *(
-            (d.example, d.here, d.there, normalised(d.text_here), normalised(d.text_there))
-            for d in outcome.differences
-        ),
-    )
+def incidental(here: str, there: str, links: PrintedLinks | None = None) -> tuple[str, ...] | None:
+    """How the normalised texts ``here`` and ``there`` differ, a clause each, if only incidentally.
+
+    None where they are the same, or differ in anything else (wording, a link to
+    another error or to another site's page, a file's name). ``links``: None sets no
+    link aside.
+    """
+    if here == there:
+        return None
+    patterns = [links.pattern(f"{here}\n{there}") if links is not None else None, *_LINES]
+    mine, my_values = _set_aside(here, patterns)
+    theirs, their_values = _set_aside(there, patterns)
+    if mine != theirs:
+        return None
+    pairs = zip(my_values, their_values, strict=True)
+    changed = [(file, t, h) for (file, h), (_, t) in pairs if h != t]
+    clauses = [
+        f"the page of its link ({t}{PAGE_SUFFIX}; {h}{PAGE_SUFFIX} in this build)"
+        for file, t, h in changed
+        if not file
+    ]
+    clauses += [f"a line number in {file}" for file, _, _ in changed if file]
+    return tuple(dict.fromkeys(clauses))
 
 
-def _judged(outcomes: tuple[DeviceOutcome, ...], links: PrintedLinks | None) -> DifferingRuns:
-    """The group, its differences told into those shown in full and the incidental ones."""
-    shown: list[Difference] = []
-    minor: list[tuple[Difference, Incidental]] = []
-    for difference in outcomes[0].differences:
-        here, there = normalised(difference.text_here), normalised(difference.text_there)
-        found = incidental(here, there, links) if difference.here is difference.there else None
-        if found is None:
-            shown.append(difference)
-        else:
-            minor.append((difference, found))
-    return DifferingRuns(outcomes, tuple(shown), tuple(minor))
+def _set_aside(
+    text: str, patterns: Sequence[re.Pattern[str] | None]
+) -> tuple[str, list[tuple[str, str]]]:
+    """``text`` with each pattern's values masked, and ``(file, value)`` of each in order."""
+    found: list[tuple[str, str]] = []
+
+    def aside(match: re.Match[str]) -> str:
+        found.append((match.groupdict().get("file") or "", match["value"]))
+        return f"{match['before']}{_MASK}{match['after']}"
+
+    for pattern in patterns:
+        if pattern is not None:
+            text = pattern.sub(aside, text)
+    return text, found
 
 
 def _labels(labels: Sequence[str]) -> str:
@@ -128,13 +206,5 @@ def _labels(labels: Sequence[str]) -> str:
         kind, _, number = label.rpartition(" ")
         numbers.setdefault(kind, []).append(number)
     return ", ".join(
-        f"{kind}{'s' if len(found) > 1 else ''} {_joined(found)}"
-        for kind, found in numbers.items()
+        f"{kind}{'s' if len(found) > 1 else ''} {listed(found)}" for kind, found in numbers.items()
     )
-
-
-def _joined(parts: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    if len(parts) < 2:
-        return "".join(parts)
-    return f"{', '.join(parts[:-1])} and {parts[-1]}"

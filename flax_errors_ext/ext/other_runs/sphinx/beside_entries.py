@@ -1,12 +1,8 @@
 """Runs on other devices beside each entry (``flax_errors_device_runs``).
 
-The documents are read once, on ``config-inited`` (:func:`read_runs`); what each
-run did with an entry (:mod:`flax_errors_ext.ext.other_runs.model.comparison`)
-becomes nodes (:func:`entry_extras`): the devices that saw the same join the
-verification line, runs that differ alike are said once, and a run that has
-nothing to compare is a short note. Every catalogue page depends on the files, so
-that editing one reads the pages again. Each entry's outcome per run is written to
-``errors.json`` (:func:`add_to_document`).
+The documents are read once, on ``config-inited``; what each run did with an entry
+becomes nodes, and is written to ``errors.json``. Every catalogue page depends on
+the files, so that editing one reads the pages again.
 """
 
 from __future__ import annotations
@@ -19,13 +15,12 @@ from docutils import nodes
 from flax_errors_ext.ext.other_runs.model.comparison import (
     NOT_COMPARED,
     Agreement,
-    compare_all,
+    compare,
     merge_document,
     verified_text,
 )
 from flax_errors_ext.ext.other_runs.model.documents import DeviceRunError, parse_run
-from flax_errors_ext.ext.other_runs.model.groups import differing
-from flax_errors_ext.ext.other_runs.model.incidental import PrintedLinks
+from flax_errors_ext.ext.other_runs.model.groups import PrintedLinks, differing
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue.examples import dropdown
 from flax_errors_ext.sphinx.context import build_context
@@ -48,29 +43,25 @@ EXTENSION = "flax_errors_ext.ext.other_runs"
 def read_runs(app: Sphinx, context: BuildContext) -> None:
     """Read the runs ``flax_errors_device_runs`` names into the build context.
 
-    On ``config-inited``, for the pages their texts link to as well (they are
-    forwarded); what is not read is a ``device-runs`` warning once Sphinx can log one.
+    On ``config-inited``, because the pages their texts link to are forwarded too;
+    what is not read is a ``device-runs`` warning once Sphinx can log one.
     """
     runs: list[DeviceRun] = []
-    problems = []
     for name in context.config.device_runs:
         try:
             text = Path(app.confdir, name).resolve().read_text(encoding="utf-8")
-        except OSError as error:
-            problems.append(f"device run {name} not read: {error}")
-            continue
-        try:
             runs.append(parse_run(text, name))
+            continue
+        except OSError as error:
+            problem = f"device run {name} not read: {error}"
         except DeviceRunError as error:
-            problems.append(f"device run not read: {error}")
+            problem = f"device run not read: {error}"
+        where = conf_location(app, "flax_errors_device_runs")
+        context.defer(problem, WarningSubtype.DEVICE_RUNS, where)
     context.extras[EXTENSION] = tuple(runs)
     context.raised_elsewhere.extend(
         e.actual for run in runs for r in run.records for e in r.examples
     )
-    for problem in problems:
-        context.defer(
-            problem, WarningSubtype.DEVICE_RUNS, conf_location(app, "flax_errors_device_runs")
-        )
 
 
 def runs_read(context: BuildContext) -> tuple[DeviceRun, ...]:
@@ -82,15 +73,15 @@ def runs_read(context: BuildContext) -> tuple[DeviceRun, ...]:
 def entry_extras(app: Sphinx, record: EntryRecord, module_run: ModuleRun) -> EntryExtras:
     """The entry's verification text and what the other runs add below it, in their order.
 
-    Runs that differ alike are said once: a difference only in a link's page or a
-    line number as a sentence, the others in a closed dropdown with both texts.
-    Each run's file is a dependency of the page being read.
+    Runs that differ alike are said once (:func:`.groups.differing`): a difference
+    only in a link's page or a line number as a sentence, the others in a closed
+    dropdown with both texts.
     """
     context = build_context(app.env)
     runs = runs_read(context)
     for run in runs:
         app.env.note_dependency(str(Path(app.confdir, run.source).resolve()))
-    outcomes = compare_all(record, runs, record.version_map, context.published_roots)
+    outcomes = compare(record, runs, record.version_map, context.published_roots)
     module = record.qualname.rpartition(".")[0]
     upstream = context.config.spec(module).upstream
     links = PrintedLinks(context.config.layout, module, upstream) if upstream else None
@@ -102,7 +93,7 @@ def entry_extras(app: Sphinx, record: EntryRecord, module_run: ModuleRun) -> Ent
             shown.extend(_differences(groups[outcome], here))
         elif outcome.agreement is Agreement.NOT_COMPARED and record.status not in NOT_COMPARED:
             # Where nothing ran here, the status line says so once, not once per run.
-            shown.append(_note(outcome.title() + "."))
+            shown.append(_note(outcome.note()))
     return EntryExtras(verified_text(record, outcomes) or None, tuple(shown))
 
 

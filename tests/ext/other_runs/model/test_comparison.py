@@ -8,12 +8,12 @@ from typing import Any
 from flax_errors_ext.ext.other_runs.model.comparison import (
     Agreement,
     compare,
-    compare_all,
     merge_document,
     normalised,
     verified_text,
 )
 from flax_errors_ext.ext.other_runs.model.documents import parse_run
+from flax_errors_ext.ext.other_runs.model.groups import differing
 from flax_errors_ext.model.catalogue.records import Verdict
 from flax_errors_ext.model.runs.entry_record import EntryRecord
 
@@ -74,8 +74,7 @@ def _here(*examples: dict[str, Any], **extra: Any) -> EntryRecord:
 
 def test_the_same_text_there_is_verified_on_both_devices() -> None:
     run = parse_run(_document(_entry(device=GPU)), "gpu.json")
-    outcome = compare(_here(), run, VERSIONS)
-    assert outcome is not None
+    (outcome,) = compare(_here(), [run], VERSIONS)
     assert outcome.agreement is Agreement.SAME
     assert verified_text(_here(), [outcome]) == (
         "Verified on CPU and on GPU (NVIDIA H200) · flax 0.12.8 · jax 0.10.2 · jaxlib 0.10.2"
@@ -85,7 +84,7 @@ def test_the_same_text_there_is_verified_on_both_devices() -> None:
 def test_several_devices_that_agree_are_listed_and_counted() -> None:
     gpu = parse_run(_document(_entry()), "gpu.json")
     cpus = parse_run(_document(_entry(), device={**CPU, "count": 8}), "cpu-8.json")
-    outcomes = compare_all(_here(), [cpus, gpu], VERSIONS)
+    outcomes = compare(_here(), [cpus, gpu], VERSIONS)
     assert verified_text(_here(), outcomes).startswith(
         "Verified on CPU, on CPU \u00d78 and on GPU (NVIDIA H200) · flax 0.12.8"
     )
@@ -95,8 +94,7 @@ def test_an_address_or_a_temporary_name_is_no_difference() -> None:
     there = RAISED.replace("0x7f3a2b1c0d90", "0x55d1e2f3a4b0") + " in /tmp/tmpab12cd34/x\n"
     here = RAISED + " in /tmp/tmpzz98yy76/x\n"
     run = parse_run(_document(_entry("ShapeError", _example("bad", there))), "gpu.json")
-    outcome = compare(_here(_example("bad", here)), run, VERSIONS)
-    assert outcome is not None
+    (outcome,) = compare(_here(_example("bad", here)), [run], VERSIONS)
     assert outcome.agreement is Agreement.SAME
 
 
@@ -118,14 +116,15 @@ def test_other_text_there_is_shown_with_both_texts() -> None:
     other = "m.ShapeError: bad shape (3, 2) on device cuda:0\n"
     there = _example("bad", other, expected=documented)
     run = parse_run(_document(_entry("ShapeError", there)), "gpu.json")
-    outcome = compare(_here(_example("bad", RAISED + "\n", expected=documented)), run, VERSIONS)
-    assert outcome is not None
+    (outcome,) = compare(
+        _here(_example("bad", RAISED + "\n", expected=documented)), [run], VERSIONS
+    )
     assert outcome.agreement is Agreement.DIFFERS
     (difference,) = outcome.differences
     assert difference.example == "bad example 1"
     assert difference.text_here == RAISED + "\n"
     assert difference.text_there == other
-    assert outcome.title() == (
+    assert differing([outcome])[0].title() == (
         "Differs on GPU (NVIDIA H200): bad example 1: passed in both, with other text"
     )
     # Not verified there: the line names only this build's device.
@@ -135,17 +134,15 @@ def test_other_text_there_is_shown_with_both_texts() -> None:
 def test_a_failed_example_there_is_a_difference_that_names_the_verdicts() -> None:
     failed = _example("bad", "", status="no-raise", expected=RAISED + "\n")
     run = parse_run(_document(_entry("ShapeError", failed, status="failed")), "gpu.json")
-    outcome = compare(_here(_example("bad", RAISED + "\n")), run, VERSIONS)
-    assert outcome is not None
+    (outcome,) = compare(_here(_example("bad", RAISED + "\n")), [run], VERSIONS)
     assert outcome.agreement is Agreement.DIFFERS
     assert outcome.differences[0].there is Verdict.NO_RAISE
-    assert "bad example 1: no-raise there, passed here" in outcome.title()
+    assert str(outcome.differences[0]) == "bad example 1: no-raise there, passed here"
 
 
 def test_a_run_of_other_versions_says_which() -> None:
     run = parse_run(_document(_entry(), flax="0.12.10", jax="0.11.2"), "gpu.json")
-    outcome = compare(_here(), run, VERSIONS)
-    assert outcome is not None
+    (outcome,) = compare(_here(), [run], VERSIONS)
     assert outcome.where == "GPU (NVIDIA H200) with flax 0.12.10, jax 0.11.2"
     assert verified_text(_here(), [outcome]) == (
         "Verified on CPU · flax 0.12.8 · jax 0.10.2 · jaxlib 0.10.2"
@@ -159,10 +156,10 @@ def test_another_stack_on_the_same_device_is_worded_by_its_versions() -> None:
         {**_entry(), "versions": {"flax": "0.12.12", "jax": "0.12.0.1", "jaxlib": "0.12.0.1"}}
     )
     run = parse_run(_document(_entry(), device=CPU, **older), "python-3.11.json")
-    outcome = compare(here, run, here.version_map)
-    assert outcome is not None
+    (outcome,) = compare(here, [run], here.version_map)
     assert outcome.where == "flax 0.12.8, jax 0.10.2, jaxlib 0.10.2"
-    assert outcome.title() == "The same with flax 0.12.8, jax 0.10.2, jaxlib 0.10.2"
+    assert outcome.agreement is Agreement.SAME
+    assert outcome.phrase == "with flax 0.12.8, jax 0.10.2, jaxlib 0.10.2"
     assert verified_text(here, [outcome]) == (
         "Verified on CPU · flax 0.12.12 · jax 0.12.0.1 · jaxlib 0.12.0.1"
         " · and with flax 0.12.8, jax 0.10.2, jaxlib 0.10.2"
@@ -186,10 +183,9 @@ def test_a_stack_where_the_error_is_reachable_differs_from_one_where_it_is_not()
         _example("good", "(3,)\n"),
     )
     run = parse_run(_document(there, device=CPU, flax="0.12.12"), "python-3.13.json")
-    outcome = compare(here, run, VERSIONS)
-    assert outcome is not None
+    (outcome,) = compare(here, [run], VERSIONS)
     assert outcome.agreement is Agreement.DIFFERS
-    assert outcome.title() == (
+    assert differing([outcome])[0].title() == (
         "Differs with flax 0.12.12: the entry: passed there, unreachable here"
     )
     (difference,) = outcome.differences
@@ -200,26 +196,24 @@ def test_a_stack_where_the_error_is_reachable_differs_from_one_where_it_is_not()
 
 def test_the_builds_own_stack_is_not_set_beside_itself() -> None:
     run = parse_run(_document(_entry(), device=CPU), "python-3.11.json")
-    assert compare(_here(), run, VERSIONS) is None
+    assert compare(_here(), [run], VERSIONS) == []
 
 
 def test_entries_the_run_has_no_record_of() -> None:
     run = parse_run(_document(_entry("OtherError")), "gpu.json")
-    outcome = compare(_here(), run, VERSIONS)
-    assert outcome is not None
+    (outcome,) = compare(_here(), [run], VERSIONS)
     assert outcome.agreement is Agreement.NOT_COMPARED
-    assert outcome.title() == ("Not compared on GPU (NVIDIA H200): it has no record of this entry")
+    assert outcome.note() == "Not compared on GPU (NVIDIA H200): it has no record of this entry."
     # A run of other modules says nothing of this one.
     other_module = json.loads(_document(_entry()))
     other_module["entries"][0]["qualname"] = "jax.errors.ShapeError"
-    assert compare(_here(), parse_run(json.dumps(other_module), "gpu.json"), VERSIONS) is None
+    assert compare(_here(), [parse_run(json.dumps(other_module), "gpu.json")], VERSIONS) == []
 
 
 def test_an_example_documented_otherwise_there_is_not_compared() -> None:
     older = _example("bad", "m.ShapeError: old\n")
     run = parse_run(_document(_entry("ShapeError", older)), "gpu.json")
-    outcome = compare(_here(_example("bad", RAISED + "\n")), run, VERSIONS)
-    assert outcome is not None
+    (outcome,) = compare(_here(_example("bad", RAISED + "\n")), [run], VERSIONS)
     assert outcome.agreement is Agreement.NOT_COMPARED
 
 
