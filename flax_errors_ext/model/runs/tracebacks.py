@@ -216,19 +216,13 @@ def _is_harness(item: str | _Frame) -> bool:
 def _pieces(text: str) -> list[str | list[str | _Frame]]:
     """``text``'s lines, each traceback's body (its frames and lines among them) one piece."""
     pieces: list[str | list[str | _Frame]] = []
-    lines = text.split("\n")
-    index = 0
     body: list[str | _Frame] | None = None
-    while index < len(lines):
-        line = lines[index]
+    for line in text.split("\n"):
         if body is not None and (frame := _FRAME.match(line)):
-            end = index + 1
-            while end < len(lines) and lines[end].startswith("    "):
-                end += 1
-            body.append(_Frame(frame["file"], frame["function"] or "", lines[index:end]))
-            index = end
-            continue
-        if body is not None and line.startswith("  "):
+            body.append(_Frame(frame["file"], frame["function"] or "", [line]))
+        elif body and isinstance(body[-1], _Frame) and line.startswith("    "):
+            body[-1].lines.append(line)  # the frame's source line and carets
+        elif body is not None and line.startswith("  "):
             body.append(line)
         else:
             body = None  # the exception line: the traceback's frames are over
@@ -236,7 +230,6 @@ def _pieces(text: str) -> list[str | list[str | _Frame]]:
             if line == TRACEBACK_HEADER:
                 body = []
                 pieces.append(body)
-        index += 1
     return pieces
 
 
