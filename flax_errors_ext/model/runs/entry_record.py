@@ -164,25 +164,23 @@ class EntryRecord:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> EntryRecord:
         """Read a record back from ``errors.json``; ValueError if ``data`` is not one."""
+        names = {field.name for field in dataclasses.fields(cls)}
         try:
             return cls(
-                name=str(data["name"]),
-                qualname=str(data["qualname"]),
-                url=str(data["url"]),
-                source=str(data["source"]),
-                summary=str(data["summary"]),
-                status=EntryStatus(data["status"]),
-                executed=bool(data["executed"]),
-                device=Device.from_json(data.get("device")),
-                versions=tuple((str(k), str(v)) for k, v in data.get("versions", {}).items()),
-                problems=tuple(ProblemRecord(**p) for p in data.get("problems", [])),
-                examples=tuple(
-                    ExampleRecord(
-                        **dict(e, kind=ExampleKind(e["kind"]), status=Verdict(e["status"]))
-                    )
-                    for e in data.get("examples", [])
-                ),
-                raised_as=tuple(str(name) for name in data.get("raised_as", ())),
+                **{name: value for name, value in data.items() if name in names}
+                | {
+                    "status": EntryStatus(data["status"]),
+                    "device": Device.from_json(data.get("device")),
+                    "versions": tuple(data.get("versions", {}).items()),
+                    "problems": tuple(ProblemRecord(**p) for p in data.get("problems", [])),
+                    "examples": tuple(
+                        ExampleRecord(
+                            **e | {"kind": ExampleKind(e["kind"]), "status": Verdict(e["status"])}
+                        )
+                        for e in data.get("examples", [])
+                    ),
+                    "raised_as": tuple(data.get("raised_as", ())),
+                }
             )
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise ValueError(f"not an errors.json entry record: {error!r}") from None
