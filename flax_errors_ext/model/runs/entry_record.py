@@ -136,23 +136,22 @@ class EntryRecord:
                         found.setdefault(text, example)
         return [(example, text) for text, example in found.items()]
 
-    def to_json(self, roots: Sequence[str] | None = None) -> dict[str, Any]:
+    def to_json(self, roots: Sequence[str]) -> dict[str, Any]:
         """The record as ``errors.json`` holds it.
 
         ``roots``: folders every ``source``, and any path in the examples' text, is
         written relative to (:func:`relative_source`), so that no folder of the build
-        machine is published; None keeps them as they are.
+        machine is published.
         """
         data = dataclasses.asdict(self)
-        if roots is not None:
-            data["source"] = relative_source(self.source, roots)
-            for item in (*data["problems"], *data["examples"]):
-                item["source"] = relative_source(item["source"], roots)
-                if item.get("raised_at"):
-                    item["raised_at"] = relative_source(item["raised_at"], roots)
-                for key in ("message", "expected", "actual", "detail", "diff", "log"):
-                    if key in item:  # an error's text may name files too
-                        item[key] = strip_roots(item[key], roots)
+        data["source"] = relative_source(self.source, roots)
+        for item in (*data["problems"], *data["examples"]):
+            item["source"] = relative_source(item["source"], roots)
+            if item.get("raised_at"):
+                item["raised_at"] = relative_source(item["raised_at"], roots)
+            for key in ("message", "expected", "actual", "detail", "diff", "log"):
+                if key in item:  # an error's text may name files too
+                    item[key] = strip_roots(item[key], roots)
         data["device"] = self.device.to_json() if self.device is not None else {}
         data["versions"] = self.version_map
         for example in data["examples"]:
