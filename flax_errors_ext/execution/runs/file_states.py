@@ -32,7 +32,6 @@ class SourceStates:
         self._stats: dict[str, Stat | None] = {}
         self._hashes_now: dict[str, str | None] = {}
         self._known: dict[tuple[str, Stat], str] = {}
-        self._remembered: dict[int, tuple[LoadedFile, ...]] = {}
         self._added = False
         with contextlib.suppress(OSError, ValueError, TypeError):
             for path, size, mtime_ns, digest in json.loads(store.read_text(encoding="utf-8")):
@@ -63,15 +62,8 @@ class SourceStates:
         """The first of ``files`` that changed since a run loaded it, or None."""
         return first_change(files, self.stat, self.content_hash, self._known)
 
-    def remember(self, files: tuple[LoadedFile, ...]) -> None:
-        """Note the content of the Python sources a run just loaded, as they are now.
-
-        Once per list: runs that loaded the same files are handed the very same list
-        (see :func:`~flax_errors_ext.model.runs.outcomes.unpack_loaded`), and what is
-        noted of it cannot change within a run (the files are looked at once per run).
-        """
-        if self._remembered.get(id(files)) is files:
-            return
+    def remember(self, files: Iterable[LoadedFile]) -> None:
+        """Note the content of the Python sources a run just loaded, as they are now."""
         for file in files:
             if file.hashable and (file.path, file.stat) not in self._known:
                 if self.stat(file.path) != file.stat:
@@ -80,7 +72,6 @@ class SourceStates:
                 if digest is not None:
                     self._known[(file.path, file.stat)] = digest
                     self._added = True
-        self._remembered[id(files)] = files
 
     def save(self) -> None:
         """Keep the noted hashes for later runs (merged with what is on disk; atomic)."""

@@ -136,23 +136,22 @@ class EntryRecord:
                         found.setdefault(text, example)
         return [(example, text) for text, example in found.items()]
 
-    def to_json(self, roots: Sequence[str] | None = None) -> dict[str, Any]:
+    def to_json(self, roots: Sequence[str]) -> dict[str, Any]:
         """The record as ``errors.json`` holds it.
 
         ``roots``: folders every ``source``, and any path in the examples' text, is
         written relative to (:func:`relative_source`), so that no folder of the build
-        machine is published; None keeps them as they are.
+        machine is published.
         """
         data = dataclasses.asdict(self)
-        if roots is not None:
-            data["source"] = relative_source(self.source, roots)
-            for item in (*data["problems"], *data["examples"]):
-                item["source"] = relative_source(item["source"], roots)
-                if item.get("raised_at"):
-                    item["raised_at"] = relative_source(item["raised_at"], roots)
-                for key in ("message", "expected", "actual", "detail", "diff", "log"):
-                    if key in item:  # an error's text may name files too
-                        item[key] = strip_roots(item[key], roots)
+        data["source"] = relative_source(self.source, roots)
+        for item in (*data["problems"], *data["examples"]):
+            item["source"] = relative_source(item["source"], roots)
+            if item.get("raised_at"):
+                item["raised_at"] = relative_source(item["raised_at"], roots)
+            for key in ("message", "expected", "actual", "detail", "diff", "log"):
+                if key in item:  # an error's text may name files too
+                    item[key] = strip_roots(item[key], roots)
         data["device"] = self.device.to_json() if self.device is not None else {}
         data["versions"] = self.version_map
         for example in data["examples"]:
@@ -164,25 +163,23 @@ class EntryRecord:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> EntryRecord:
         """Read a record back from ``errors.json``; ValueError if ``data`` is not one."""
+        names = {field.name for field in dataclasses.fields(cls)}
         try:
             return cls(
-                name=str(data["name"]),
-                qualname=str(data["qualname"]),
-                url=str(data["url"]),
-                source=str(data["source"]),
-                summary=str(data["summary"]),
-                status=EntryStatus(data["status"]),
-                executed=bool(data["executed"]),
-                device=Device.from_json(data.get("device")),
-                versions=tuple((str(k), str(v)) for k, v in data.get("versions", {}).items()),
-                problems=tuple(ProblemRecord(**p) for p in data.get("problems", [])),
-                examples=tuple(
-                    ExampleRecord(
-                        **dict(e, kind=ExampleKind(e["kind"]), status=Verdict(e["status"]))
-                    )
-                    for e in data.get("examples", [])
-                ),
-                raised_as=tuple(str(name) for name in data.get("raised_as", ())),
+                **{name: value for name, value in data.items() if name in names}
+                | {
+                    "status": EntryStatus(data["status"]),
+                    "device": Device.from_json(data.get("device")),
+                    "versions": tuple(data.get("versions", {}).items()),
+                    "problems": tuple(ProblemRecord(**p) for p in data.get("problems", [])),
+                    "examples": tuple(
+                        ExampleRecord(
+                            **e | {"kind": ExampleKind(e["kind"]), "status": Verdict(e["status"])}
+                        )
+                        for e in data.get("examples", [])
+                    ),
+                    "raised_as": tuple(data.get("raised_as", ())),
+                }
             )
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise ValueError(f"not an errors.json entry record: {error!r}") from None

@@ -110,16 +110,6 @@ class Fingerprint:
         data = {"versions": self.version_map, "device": device, "sources": dict(self.sources)}
         return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
-    @classmethod
-    def from_json(cls, text: str) -> Fingerprint:
-        """Read :meth:`to_json`'s form back."""
-        data = json.loads(text)
-        raw = data.get("device")
-        device: Device | ProbeError | None = Device.from_json(raw)
-        if device is None and isinstance(raw, dict) and "error" in raw:
-            device = ProbeError(str(raw["error"]))
-        return cls.of(data.get("versions", {}), device, data.get("sources", {}))
-
 
 def code_hash(source: str) -> str:
     """Hash Python source code with every docstring removed.

@@ -51,9 +51,13 @@ def judge(
     actual = "".join(run.exc_msg if run.exc_msg is not None else run.got for run in runs)
     seconds = sum(run.seconds for run in runs)
     for statement, run in zip(statements, runs, strict=False):
-        verdict, detail, documented, got = _judge_statement(example.kind, statement, run)
+        verdict, detail = _judge_statement(example.kind, statement, run)
         if verdict is not Verdict.PASSED:
-            diff = unified_diff(documented, got, str(statement.location))
+            if run.exc_msg is None:
+                got = run.got
+            else:  # what raised where nothing should have shows its traceback
+                got = run.transcript if statement.exc_msg is None else run.exc_msg
+            diff = unified_diff(_documented(statement), got, str(statement.location))
             return ExampleResult(
                 example, verdict, expected, actual, runs, seconds, detail, diff, statement.location
             )
@@ -65,18 +69,17 @@ def judge(
 
 def _judge_statement(
     kind: ExampleKind, statement: Statement, run: StatementRun
-) -> tuple[Verdict, str, str, str]:
-    """(verdict, detail, documented text, actual text)."""
+) -> tuple[Verdict, str]:
+    """(verdict, detail)."""
     flags = statement_flags(statement)
     checker = doctest.OutputChecker()
     if run.exc_msg is None:
         if statement.exc_msg is not None:
             detail = f"expected {statement.documented_class} to be raised, but nothing was"
-            return Verdict.NO_RAISE, detail, statement.exc_msg, run.got
+            return Verdict.NO_RAISE, detail
         if checker.check_output(statement.want, run.got, flags):
-            return Verdict.PASSED, "", statement.want, run.got
-        detail = "the output differs from the documented output"
-        return Verdict.DRIFTED, detail, statement.want, run.got
+            return Verdict.PASSED, ""
+        return Verdict.DRIFTED, "the output differs from the documented output"
     if kind is ExampleKind.UPSTREAM and statement.exc_msg is not None:
         return _judge_as_doctest(statement, run, flags)
     if statement.exc_msg is None:
@@ -84,23 +87,18 @@ def _judge_statement(
             ExampleKind.GOOD: "a good example",
             ExampleKind.UNREACHABLE: "the evidence of unreachability",
         }.get(kind, "a statement documented to run cleanly")
-        detail = f"{what} raised {run.exc_type}"
-        return Verdict.RAISED, detail, statement.want, run.transcript
+        return Verdict.RAISED, f"{what} raised {run.exc_type}"
     if run.exc_type != statement.documented_class:
         detail = f"raised {run.exc_type}, but the docstring documents {statement.documented_class}"
-        return Verdict.WRONG_CLASS, detail, statement.exc_msg, run.exc_msg
+        return Verdict.WRONG_CLASS, detail
     if checker.check_output(statement.exc_msg, run.exc_msg, flags):
         loose = _too_loose(statement.exc_msg, run.exc_msg)
-        if loose:
-            return Verdict.TOO_LOOSE, loose, statement.exc_msg, run.exc_msg
-        return Verdict.PASSED, "", statement.exc_msg, run.exc_msg
+        return (Verdict.TOO_LOOSE, loose) if loose else (Verdict.PASSED, "")
     detail = f"{run.exc_type} was raised, but its message differs from the documented text"
-    return Verdict.DRIFTED, detail, statement.exc_msg, run.exc_msg
+    return Verdict.DRIFTED, detail
 
 
-def _judge_as_doctest(
-    statement: Statement, run: StatementRun, flags: int
-) -> tuple[Verdict, str, str, str]:
+def _judge_as_doctest(statement: Statement, run: StatementRun, flags: int) -> tuple[Verdict, str]:
     """A documented traceback judged as plain doctest would (another project's example).
 
     Under ``IGNORE_EXCEPTION_DETAIL`` only the class name counts, without its module,
@@ -112,9 +110,8 @@ def _judge_as_doctest(
     if flags & doctest.IGNORE_EXCEPTION_DETAIL:
         documented, got = _class_only(documented), _class_only(got)
     if doctest.OutputChecker().check_output(documented, got, flags):
-        return Verdict.PASSED, "", statement.exc_msg, run.exc_msg
-    detail = f"{run.exc_type} was raised, which is not what the docstring documents"
-    return Verdict.DRIFTED, detail, statement.exc_msg, run.exc_msg
+        return Verdict.PASSED, ""
+    return Verdict.DRIFTED, f"{run.exc_type} was raised, which is not what the docstring documents"
 
 
 def _class_only(exception_line: str) -> str:

@@ -195,40 +195,31 @@ def _map_frames(
         if isinstance(piece, str):
             kept.append(piece)
             continue
-        whole = from_example and bool(piece) and _is_harness(piece[0])
-        starts = [i for i, item in enumerate(piece) if _is_example(item)] if whole else []
-        for item in piece[starts[0] :] if starts else piece:
+        first = piece[0] if piece else None
+        # A whole stack starts where a process, a thread or doctest's runner starts.
+        whole = isinstance(first, _Frame) and (
+            first.file in _PROCESS_STARTS or first.place in {_RUNNER, _THREAD}
+        )
+        starts = [
+            i
+            for i, item in enumerate(piece)
+            if isinstance(item, _Frame) and item.file.startswith("<doctest ")
+        ]
+        for item in piece[starts[0] :] if from_example and whole and starts else piece:
             kept.extend([item] if isinstance(item, str) else rewrite(item))
     return "\n".join(kept)
-
-
-def _is_example(item: str | _Frame) -> bool:
-    return isinstance(item, _Frame) and item.file.startswith("<doctest ")
-
-
-def _is_harness(item: str | _Frame) -> bool:
-    """Whether ``item`` is a frame where a process, a thread or doctest's runner starts."""
-    return isinstance(item, _Frame) and (
-        item.file in _PROCESS_STARTS or item.place in {_RUNNER, _THREAD}
-    )
 
 
 def _pieces(text: str) -> list[str | list[str | _Frame]]:
     """``text``'s lines, each traceback's body (its frames and lines among them) one piece."""
     pieces: list[str | list[str | _Frame]] = []
-    lines = text.split("\n")
-    index = 0
     body: list[str | _Frame] | None = None
-    while index < len(lines):
-        line = lines[index]
+    for line in text.split("\n"):
         if body is not None and (frame := _FRAME.match(line)):
-            end = index + 1
-            while end < len(lines) and lines[end].startswith("    "):
-                end += 1
-            body.append(_Frame(frame["file"], frame["function"] or "", lines[index:end]))
-            index = end
-            continue
-        if body is not None and line.startswith("  "):
+            body.append(_Frame(frame["file"], frame["function"] or "", [line]))
+        elif body and isinstance(body[-1], _Frame) and line.startswith("    "):
+            body[-1].lines.append(line)  # the frame's source line and carets
+        elif body is not None and line.startswith("  "):
             body.append(line)
         else:
             body = None  # the exception line: the traceback's frames are over
@@ -236,7 +227,6 @@ def _pieces(text: str) -> list[str | list[str | _Frame]]:
             if line == TRACEBACK_HEADER:
                 body = []
                 pieces.append(body)
-        index += 1
     return pieces
 
 

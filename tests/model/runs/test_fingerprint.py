@@ -43,10 +43,14 @@ def test_the_cache_key_does_not_depend_on_the_order_parts_were_gathered_in() -> 
     assert shuffled.to_json() == ordered.to_json()
 
 
-def test_canonical_json_reads_back_as_the_same_fingerprint() -> None:
-    for device in (BASE.device, ProbeError("no backend"), None):
-        fingerprint = Fingerprint.of({"jax": "1"}, device, {"m": "a"})
-        assert Fingerprint.from_json(fingerprint.to_json()) == fingerprint
+def test_canonical_json_tells_every_device_apart() -> None:
+    devices = (BASE.device, ProbeError("no backend"), None)
+    texts = {Fingerprint.of({"jax": "1"}, device, {"m": "a"}).to_json() for device in devices}
+    assert len(texts) == len(devices)
+    failed = Fingerprint.of({"jax": "1"}, ProbeError("no backend"), {"m": "a"})
+    assert failed.to_json() == (
+        '{"device":{"error":"no backend"},"sources":{"m":"a"},"versions":{"jax":"1"}}'
+    )
 
 
 def test_device_records_read_back_or_are_refused() -> None:
