@@ -98,7 +98,14 @@ class _Alias:
     """A dotted name: a module, or a module's name."""
 
 
-_Binding = _Function | _Class | _Alias | None
+@dataclasses.dataclass
+class _Instance:
+    module: str
+    cls: str
+    """The name it was made by calling, as its module has it: its class, where one."""
+
+
+_Binding = _Function | _Class | _Alias | _Instance | None
 """None: a value whose kind the reader does not follow."""
 
 
@@ -145,10 +152,10 @@ def _read_module(tree: ast.Module, name: str, *, is_package: bool) -> _Module:
             targets = (
                 statement.targets if isinstance(statement, ast.Assign) else [statement.target]
             )
+            value = _value(statement.value, read.bindings, name)
             for target in targets:
                 for bound in _bound_names(target):
-                    dotted = _dotted(statement.value)
-                    read.bindings[bound] = _Alias(dotted) if dotted else None
+                    read.bindings[bound] = value
                 if isinstance(target, ast.Name) and target.id == "_deprecations":
                     read.deprecations.update(_deprecations(statement.value))
                 if isinstance(target, ast.Name) and target.id == "__all__":
@@ -164,6 +171,20 @@ def _strings(node: ast.expr | None) -> set[str]:
             e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
         }
     return set()
+
+
+def _value(node: ast.expr | None, bindings: dict[str, _Binding], module: str) -> _Binding:
+    """What an assignment binds: another name, what a wrapper wraps, an instance."""
+    dotted = _dotted(node)
+    if dotted:
+        return _Alias(dotted)
+    if not isinstance(node, ast.Call):
+        return None
+    first = node.args[0] if node.args else None
+    if isinstance(first, ast.Name) and first.id in bindings:
+        return bindings[first.id]  # "f = wrapper(f, ...)" keeps f's signature
+    callee = _dotted(node.func)
+    return _Instance(module, callee) if callee else None
 
 
 def _imported(
@@ -324,6 +345,14 @@ def _flags(tree: ast.Module) -> set[str]:
     return flags
 
 
+def _deprecated(name: str, module: _Module, api: Api, public: dict[str, _Binding]) -> None:
+    """A deprecation table's messages; its names that are still there are public."""
+    for bound, (message, present) in module.deprecations.items():
+        api.messages[f"{name}.{bound}"] = message
+        if present:
+            public.setdefault(f"{name}.{bound}", None)
+
+
 def _public(modules: dict[str, _Module], package: str) -> Api:
     api = Api()
     resolver = _Resolver(modules)
@@ -335,10 +364,7 @@ def _public(modules: dict[str, _Module], package: str) -> Api:
         for bound, binding in module.bindings.items():
             if not bound.startswith("_") and bound not in module.internal:
                 public[f"{name}.{bound}"] = resolver.resolve(binding)
-        for bound, (message, present) in module.deprecations.items():
-            api.messages[f"{name}.{bound}"] = message
-            if present:
-                public.setdefault(f"{name}.{bound}", None)
+        _deprecated(name, module, api, public)
     api.names.update(public)
     # A function or class is described once, under its shortest public name; its
     # other names (re-exports) are names alone.
@@ -348,6 +374,8 @@ def _public(modules: dict[str, _Module], package: str) -> Api:
     for full, resolved in public.items():
         if isinstance(resolved, _Function | _Class) and resolver.canonical[id(resolved)] == full:
             resolver.describe(full, resolved, api)
+        elif isinstance(resolved, _Instance):
+            resolver.instance(full, resolved, api)
     for module in modules.values():
         for flag in module.flags:
             api.names.add(f"{package}.config.{flag}")
@@ -390,16 +418,23 @@ class _Resolver:
                 if member in methods:
                     api.params[f"{full}.{member}"] = set(methods[member])
 
+    def instance(self, full: str, made: _Instance, api: Api) -> None:
+        """An instance's attributes: its class's (a module-level object, as jax.config)."""
+        cls = self._named(made.module, made.cls)
+        if cls is not None:
+            members = self._class(cls, 0)[0]
+            api.names.update(f"{full}.{m}" for m in members if not m.startswith("_"))
+
     def _base(self, cls: _Class, base: str) -> _Class | None:
-        module = self.modules.get(cls.module)
-        binding: _Binding
-        head, _, rest = base.partition(".")
-        if module is not None and head in module.bindings:
-            binding = module.bindings[head]
-            if rest and isinstance(binding, _Alias):
-                binding = _Alias(f"{binding.target}.{rest}")
-        else:
-            binding = module.bindings.get(base) if module else None
+        return self._named(cls.module, base)
+
+    def _named(self, where: str, dotted: str) -> _Class | None:
+        """The class ``dotted`` names in module ``where``, followed through imports."""
+        module = self.modules.get(where)
+        head, _, rest = dotted.partition(".")
+        binding = module.bindings.get(head) if module is not None else None
+        if rest:
+            binding = _Alias(f"{binding.target}.{rest}") if isinstance(binding, _Alias) else None
         found = self.resolve(binding)
         return found if isinstance(found, _Class) else None
 

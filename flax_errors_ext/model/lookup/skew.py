@@ -29,6 +29,8 @@ _QUESTIONS = (
     ("name", re.compile(r"module '(?P<module>[\w.]+)' has no attribute '(?P<name>\w+)'")),
     ("name", re.compile(r"cannot import name '(?P<name>\w+)' from '(?P<module>[\w.]+)'")),
     ("module", re.compile(r"No module named '(?P<module>[\w.]+)'")),
+    # JAX's own words for a name its deprecation table removed.
+    ("name", re.compile(r"(?P<module>[a-z_][\w.]*)\.(?P<name>\w+) (?:was|has been) removed in")),
     ("name", re.compile(r"Unrecognized config option: (?P<name>jax_\w+)")),
     (
         "attribute",
@@ -51,9 +53,15 @@ _QUESTIONS = (
 )
 REQUIRED = "!"
 """Before a parameter's name in the index: a call must pass it."""
-_LIBRARY_FRAME = re.compile(r'File "[^"\n]*[/\\](?:site|dist)-packages[/\\](\w+)[/\\][^"\n]*"')
-_FRAME = re.compile(r'File "[^"\n]+", line \d+')
-_MODULE = re.compile(r'File "[^"\n]*[/\\](?:site|dist)-packages[/\\]([\w/\\]+)\.py"')
+_FRAME_FILE = re.compile(
+    # Python's 'File "x.py", line 3', IPython 8's "File x.py:3, in f", IPython 7's
+    # "x.py in f()", pytest's "x.py:3: AttributeError".
+    r'File "(?P<quoted>[^"\n]+\.py)", line|File (?P<bare>\S+\.py):\d+|'
+    r"^(?P<ipython>\S+\.py) in \w|^(?P<pytest>\S+\.py):\d+: \w",
+    re.MULTILINE,
+)
+_INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]((?:\w+[/\\])*\w+)\.py$")
+_CHECKOUT = re.compile(r"[/\\]src[/\\](\w+)[/\\]|[/\\](\w+)[/\\]\2[/\\]")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,17 +77,46 @@ class Question:
     names: tuple[str, ...]
     owner: str = ""
     """The module, the class's short name, or the callable, as the message has it."""
-    caller: str = ""
-    """The library whose frame is the last before the error, if it is one."""
     frames: tuple[str, ...] = ()
-    """The modules of the traceback's library frames (``flax.nnx.variablelib``)."""
+    """The files of the traceback's frames, innermost last."""
+
+    def caller(self, library: str) -> str:
+        """The package of the innermost frame outside ``library``, where a path tells it."""
+        for path in reversed(self.frames):
+            package = _package(path)
+            if package != library:
+                return package
+        return ""
+
+    def modules(self) -> list[str]:
+        """The dotted modules of the frames in installed packages (``flax.nnx.module``)."""
+        found = (_INSTALLED.search(path) for path in self.frames)
+        return [re.sub(r"[/\\]", ".", m.group(1)) for m in found if m]
+
+
+def _package(path: str) -> str:
+    """The package a file belongs to, where its path tells: installed, or a checkout."""
+    installed = _INSTALLED.search(path)
+    if installed:
+        return re.split(r"[/\\]", installed.group(1))[0]
+    checkout = _CHECKOUT.search(path)
+    return (checkout.group(1) or checkout.group(2)) if checkout else ""
 
 
 def question(paste: str) -> Question | None:
-    """What ``paste``'s exception line says is missing, where it says so."""
+    """What ``paste`` says is missing: its exception line, else its last line that says so."""
     text = strip_jax_note(bounded(paste).replace("\r\n", "\n"))
     start = raised_line(text)
-    line = text[start:].split("\n", 1)[0] if start is not None else text.strip()
+    lines = [text[start:].split("\n", 1)[0]] if start is not None else []
+    for line in [*lines, *reversed(text.split("\n"))]:
+        asked = _asked(line)
+        if asked is not None:
+            frames = tuple(next(p for p in m.groups() if p) for m in _FRAME_FILE.finditer(text))
+            return dataclasses.replace(asked, frames=frames)
+    return None
+
+
+def _asked(line: str) -> Question | None:
     for kind, pattern in _QUESTIONS:
         match = pattern.search(line)
         if match is None:
@@ -95,19 +132,8 @@ def question(paste: str) -> Question | None:
             owner = ""
         if found.get("name", "").startswith("jax_") and kind == "name" and not owner:
             owner = "jax.config"
-        frames = text[: start or 0]
-        modules = tuple(m.replace("/", ".").replace("\\", ".") for m in _MODULE.findall(frames))
-        return Question(kind, names, owner, _caller(frames), modules)
+        return Question(kind, names, owner)
     return None
-
-
-def _caller(frames: str) -> str:
-    """The library of the innermost frame, if that frame is in an installed package."""
-    last = list(_FRAME.finditer(frames))
-    if not last:
-        return ""
-    library = _LIBRARY_FRAME.match(frames, last[-1].start())
-    return library.group(1) if library else ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -222,26 +248,35 @@ def answer(
 ) -> SkewAnswer | None:
     """What the indexes say of ``asked``; None where no index's library is concerned.
 
-    ``installed``: each distribution's version here, where it is installed.
+    Of several libraries that could be meant (a bare ``jit()``), the one the
+    traceback's innermost frames are in. ``installed``: each distribution's version
+    here, where it is installed.
     """
-    for index in indexes:
+    packages = [_package(path) for path in reversed(asked.frames)]
+    ordered = sorted(
+        indexes,
+        key=lambda i: packages.index(i.package) if i.package in packages else len(packages),
+    )
+    for index in ordered:
         found = _in(index, asked)
-        if found is not None:
-            subject, having, message, nearest = found
-            required = ""
-            if asked.kind == "missing":
-                subject, _, required = subject.partition(" ")
-            return SkewAnswer(
-                subject,
-                index.distribution,
-                tuple(having),
-                index.releases,
-                installed.get(index.distribution, ""),
-                message,
-                asked.caller,
-                tuple(nearest),
-                required,
-            )
+        # What every release has is no skew (a module of the user's shadows it, say).
+        if found is None or len(found[1]) == len(index.releases):
+            continue
+        subject, having, message, nearest = found
+        required = ""
+        if asked.kind == "missing":
+            subject, _, required = subject.partition(" ")
+        return SkewAnswer(
+            subject,
+            index.distribution,
+            tuple(having),
+            index.releases,
+            installed.get(index.distribution, ""),
+            message,
+            asked.caller(index.package),
+            tuple(nearest),
+            required,
+        )
     return None
 
 
@@ -255,7 +290,7 @@ def _in(index: ApiIndex, asked: Question) -> tuple[str, list[str], str, list[str
         nearest = [] if having else _nearest(index, full)
         return f"{full}", having, index.messages.get(full, ""), nearest
     if asked.kind == "attribute":
-        return _attribute(index, asked.owner, asked.names[0], asked.frames)
+        return _attribute(index, asked.owner, asked.names[0], asked.modules())
     return _parameter(index, asked)
 
 
@@ -269,9 +304,12 @@ def _attribute(
     one in the package the traceback runs through, then the one whose attribute most
     releases have, then the shortest name (its public one).
     """
-    as_module = f"{index.package}.{owner.lower()}.{name}"
-    if as_module in index.names:
-        return as_module, index.releases_of(as_module), index.messages.get(as_module, ""), []
+    module = f"{index.package}.{owner.lower()}"
+    if module in index.names:
+        full = f"{module}.{name}"
+        having = index.releases_of(full)
+        nearest = [] if having else _nearest(index, full)
+        return full, having, index.messages.get(full, ""), nearest
     classes = [c for c in index.bases if c.rpartition(".")[2] == owner]
     found = [(c, index.releases_with_attribute(c, name)) for c in classes]
     found = [(c, having) for c, having in found if having]
@@ -293,7 +331,8 @@ def _parameter(index: ApiIndex, asked: Question) -> tuple[str, list[str], str, l
         with_param = [c for c in callables if param in index.params[c]]
         if not with_param:
             continue
-        full = min(with_param, key=lambda n: (-_nearness(n, asked.frames), len(n), n))
+        modules = asked.modules()
+        full = min(with_param, key=lambda n: (-_nearness(n, modules), len(n), n))
         if asked.kind == "missing":
             # Required since some release: those where it was not are the answer.
             required = set(index.releases_with_param(full, REQUIRED + param))

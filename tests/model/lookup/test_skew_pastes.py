@@ -1,0 +1,69 @@
+"""Real version-skew errors from public threads (``skew_pastes.toml``): what the index answers.
+
+Each report's truth was read from the releases' own sources, independently of the
+index: which releases have the name or parameter, the release that added or removed
+it, and the library that made the call. A negative (no ``name``) gets no answer.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from flax_errors_ext.model.lookup.api_index import ApiIndex, shipped
+from flax_errors_ext.model.lookup.skew import SkewAnswer, answer_paste
+
+INDEXES = [ApiIndex.read(path) for path in shipped()]
+HERE = Path(__file__).parent
+
+
+def reports(name: str) -> list[dict[str, str]]:
+    """The reports of one of the two halves."""
+    return tomllib.loads((HERE / name).read_text("utf-8"))["paste"]
+
+
+def judged(report: dict[str, str]) -> str:
+    """ "" where the answer is right, else what is wrong with it."""
+    found = answer_paste(report["text"], INDEXES, {})
+    if not report["name"]:
+        return "" if found is None else f"answered a negative: {found.subject}"
+    if found is None:
+        return "no answer"
+    return _wrong(report, found)
+
+
+def _wrong(report: dict[str, str], found: SkewAnswer) -> str:
+    name = report["name"].split("(")[0]
+    param = report["name"].partition("(")[2].rstrip(")")
+    if not found.subject.endswith(name.rpartition(".")[2]) or (
+        param and param not in found.subject
+    ):
+        return f"another subject: {found.subject}"
+    having, releases = found.having, found.releases
+    if report["added"] == "none":
+        return "" if not having else f"some release has it: {having[0]}"
+    if report["added"] and (not having or having[0] != report["added"]):
+        return f"added in {having[0] if having else 'none'}, not {report['added']}"
+    if report["removed"]:
+        after = (
+            releases[releases.index(having[-1]) + 1]
+            if having and having[-1] != releases[-1]
+            else ""
+        )
+        if after != report["removed"]:
+            return f"removed in {after or 'none'}, not {report['removed']}"
+    if report["caller"] and found.caller != report["caller"]:
+        return f"caller {found.caller!r}, not {report['caller']!r}"
+    return ""
+
+
+DEVELOPMENT = reports("skew_pastes.toml")
+
+
+@pytest.mark.parametrize(
+    "report", DEVELOPMENT, ids=[r["source"].split("github.com/")[-1] for r in DEVELOPMENT]
+)
+def test_a_real_skew_report_is_answered_with_its_releases(report: dict[str, str]) -> None:
+    assert judged(report) == ""
