@@ -22,8 +22,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
 
     metadata = extras.setup_extra(app)
     app.add_node(strips.history_cell, html=(strips.visit_cell_html, strips.depart_cell_html))
-    app.add_node(pages.history_record)
-    app.add_env_collector(pages.HistoryCollector)
+    app.connect("env-purge-doc", pages.forget_view)
+    app.connect("env-merge-info", pages.merge_views)
     app.connect(extras.CONTEXT_INITED, pages.read_files)
     app.connect(extras.ENTRY_EXTRAS, pages.entry_strip)
     app.connect(extras.MODULE_EXTRAS, pages.module_end)

@@ -223,6 +223,8 @@ class History:
 
     releases: tuple[ReleaseRun, ...] = ()
     module: str = "flax.errors"
+    path: str = dataclasses.field(default="", compare=False)
+    """The file it was read from ("" where none)."""
 
     def release(self, flax: str) -> ReleaseRun | None:
         """The record of Flax ``flax``, if there is one."""

@@ -140,7 +140,6 @@ def module_history(
     codes: Mapping[str, tuple[str, ...]],
     current: ReleaseRun | None = None,
     unreachable: Collection[str] = (),
-    source: str = "",
 ) -> ModuleHistory:
     """Every entry's cells and line, and the module's retired errors.
 
@@ -152,7 +151,6 @@ def module_history(
             release; an entry without a row there was not run by the build.
         unreachable: The entries that document that their error cannot be raised
             today: their line says if a release raised it all the same.
-        source: The file ``history`` was read from, for notes and warnings.
     """
     now = current.release.flax if current is not None else ""
     releases = [r for r in history.releases if r.release.flax != now]
@@ -174,7 +172,7 @@ def module_history(
     combined = dataclasses.replace(history, releases=tuple(releases))
     gone = tuple(retired_error(combined, r, now) for r in retired(combined) if r.name not in codes)
     versions = tuple(r.release.flax for r in releases)
-    return ModuleHistory(module, versions, now, tuple(entries), gone, source)
+    return ModuleHistory(module, versions, now, tuple(entries), gone, history.path)
 
 
 def history_line(cells: Sequence[Cell]) -> str:

@@ -1,8 +1,8 @@
 """Where the history joins the build: the files read, the pages' parts, the stale records.
 
 The files are read into the build's context (the core and the search read them too).
-A module's page leaves a :class:`history_record` that :class:`HistoryCollector` files
-for the error index and for the stale warnings of ``build-finished``.
+A module's page keeps its view in the environment, by docname, for the error index
+and for the stale warnings of ``build-finished``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from docutils import nodes
-from sphinx.environment.collectors import EnvironmentCollector
 
 from flax_errors_ext.execution.history.files import read_histories
 from flax_errors_ext.execution.runs.run import run_versions
@@ -31,43 +30,31 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
-    from flax_errors_ext.execution.history.files import HistoryFile
     from flax_errors_ext.ext.history.model.view import ModuleHistory
     from flax_errors_ext.layout import EntryLocation
+    from flax_errors_ext.model.history.releases import History
     from flax_errors_ext.model.runs.entry_record import EntryRecord
     from flax_errors_ext.sphinx.context import BuildContext
 
 EXTENSION = "flax_errors_ext.ext.history"
 
 
-class history_record(nodes.General, nodes.Element):
-    """Carries a module's history view from its page to the collector."""
+def views(env: BuildEnvironment) -> dict[str, ModuleHistory]:
+    """By docname, the history of the module a page shows, where one is recorded."""
+    return kept(env, "histories", dict)
 
 
-class HistoryCollector(EnvironmentCollector):
-    """Keeps, by docname, the history of the module a page shows, where one is recorded."""
+def forget_view(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    """Forget a page's view before it is read again."""
+    views(env).pop(docname, None)
 
-    @staticmethod
-    def histories(env: BuildEnvironment) -> dict[str, ModuleHistory]:
-        """The views by docname, created on first use."""
-        return kept(env, "histories", dict)
 
-    def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-        """Forget a page's view before it is read again."""
-        self.histories(env).pop(docname, None)
-
-    def merge_other(
-        self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
-    ) -> None:
-        """Take the views of pages a parallel reader read."""
-        theirs = self.histories(other)
-        self.histories(env).update({d: theirs[d] for d in docnames if d in theirs})
-
-    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
-        """File the view the page left, and drop its node."""
-        for found in list(doctree.findall(history_record)):
-            self.histories(app.env)[app.env.docname] = found["history"]
-            found.parent.remove(found)
+def merge_views(
+    app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
+) -> None:
+    """Take the views of pages a parallel reader read."""
+    theirs = views(other)
+    views(env).update({d: theirs[d] for d in docnames if d in theirs})
 
 
 def read_files(app: Sphinx, context: BuildContext) -> None:
@@ -98,7 +85,7 @@ def _view(app: Sphinx, found: ModuleRun) -> ModuleHistory | None:
     return view
 
 
-def _module_history(context: BuildContext, found: ModuleRun, file: HistoryFile) -> ModuleHistory:
+def _module_history(context: BuildContext, found: ModuleRun, history: History) -> ModuleHistory:
     settings = context.run
     rows = {}
     for outcome in found.outcomes:
@@ -108,7 +95,7 @@ def _module_history(context: BuildContext, found: ModuleRun, file: HistoryFile) 
     module = found.module
     classes = [e.name for e in module.entries] + [item.name for item in module.left_out]
     return module_history(
-        file.history,
+        history,
         entry_codes(module.entries),
         build_release(settings.fingerprint.version_map, classes, rows),
         unreachable={
@@ -116,7 +103,6 @@ def _module_history(context: BuildContext, found: ModuleRun, file: HistoryFile) 
             for o in found.outcomes
             if o.entry.unreachable_with(run_versions(settings.fingerprint, o.entry))
         },
-        source=file.path,
     )
 
 
@@ -129,12 +115,12 @@ def entry_strip(app: Sphinx, record: EntryRecord, found: ModuleRun) -> EntryExtr
 
 
 def module_end(app: Sphinx, found: ModuleRun) -> list[nodes.Node]:
-    """The module's retired errors, and its view for the collector."""
+    """The module's retired errors; its view is kept for the index and the warnings."""
     view = _view(app, found)
     if view is None:
         return []
-    layout = build_context(app.env).config.layout
-    return [*retired_box(view, layout), history_record(history=view)]
+    views(app.env)[app.env.docname] = view
+    return retired_box(view, build_context(app.env).config.layout)
 
 
 def index_matrices(
@@ -143,7 +129,7 @@ def index_matrices(
     """Each recorded module's errors across releases, for the error index."""
     records = CatalogueCollector.by_qualname(app.env)
     layout = build_context(app.env).config.layout
-    histories = HistoryCollector.histories(app.env)
+    histories = views(app.env)
 
     def link_any(qualname: str, child: nodes.Node) -> nodes.Node:
         """A link to an entry, or to a retired error where its old URLs land."""
@@ -168,7 +154,7 @@ def warn_stale(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None:
         return
     records = CatalogueCollector.by_qualname(app.env)
-    histories = HistoryCollector.histories(app.env)
+    histories = views(app.env)
     for docname in sorted(histories):
         view = histories[docname]
         for entry in view.entries:
