@@ -6,7 +6,8 @@ code hashes of the entries' bad examples now, and the build's own release
 even where no record has it. Each entry's history in a line is read from its cells,
 leaving out the stale ones: "Raised with this text since 0.11.2; before that: «…»
 (0.7.5-0.10.7)" for an entry with bad examples; "In flax.errors since 0.6.11" for one
-without.
+without. A class the module no longer has gets a row too: in the module or not, raised
+by which entry's example, and what the same code raises today.
 """
 
 from __future__ import annotations
@@ -18,16 +19,20 @@ from typing import TYPE_CHECKING
 
 from flax_errors_ext.ext.history.model.cells import (
     QUOTED,
+    TOOLTIP,
     URL_TAIL,
+    Cell,
     CellState,
     cell_key,
     compared_text,
     compared_with_latest,
     exception_message,
+    merged_substitutions,
     release_cell,
+    rewritten_note,
+    run_as,
 )
 from flax_errors_ext.ext.history.model.example_runs import bad_examples, example_run
-from flax_errors_ext.ext.history.model.retired_errors import retired_error
 from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
 from flax_errors_ext.model.history.releases import EntryRun, Release, ReleaseRun, version_key
 from flax_errors_ext.model.history.timeline import quote, retired, version_range
@@ -35,22 +40,26 @@ from flax_errors_ext.model.history.timeline import quote, retired, version_range
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping, Sequence
 
-    from flax_errors_ext.ext.history.model.cells import Cell
-    from flax_errors_ext.ext.history.model.retired_errors import RetiredError
     from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleResult
     from flax_errors_ext.model.history.releases import History, Substitution
+    from flax_errors_ext.model.history.timeline import Retired
 
 
 @dataclasses.dataclass(frozen=True)
-class EntryHistory:
-    """An entry's cells, one per release, and its history in a line."""
+class ErrorHistory:
+    """An error's cells, one per release, and its history in words."""
 
     name: str
     cells: tuple[Cell, ...]
     line: str
-    """The history in words, from the cells shown (stale ones left out)."""
-    stale: tuple[str, ...] = ()
-    """The recorded releases whose record is of other code than the examples now."""
+    """From the cells shown (stale ones left out)."""
+    retired: bool = False
+    """Whether the module no longer has the class."""
+
+    @property
+    def stale(self) -> tuple[str, ...]:
+        """The recorded releases whose record is of other code than the examples now."""
+        return tuple(c.release for c in self.cells if c.state is CellState.STALE)
 
     @property
     def stale_releases(self) -> str:
@@ -81,20 +90,17 @@ class ModuleHistory:
     """The columns, oldest first: the recorded releases and the build's own."""
     current: str
     """The build's release ("" if the build's Flax version is unknown)."""
-    entries: tuple[EntryHistory, ...]
-    retired: tuple[RetiredError, ...] = ()
+    entries: tuple[ErrorHistory, ...]
+    retired: tuple[ErrorHistory, ...] = ()
     source: str = ""
     """The file the history was read from."""
 
     @property
-    def rows(self) -> list[tuple[str, tuple[Cell, ...], bool]]:
-        """Every error by name, entries and retired ones: ``(name, cells, retired)``."""
-        return sorted(
-            [(e.name, e.cells, False) for e in self.entries]
-            + [(r.name, r.cells, True) for r in self.retired]
-        )
+    def rows(self) -> list[ErrorHistory]:
+        """Every error by name, entries and retired ones."""
+        return sorted([*self.entries, *self.retired], key=lambda row: row.name)
 
-    def entry(self, name: str) -> EntryHistory | None:
+    def entry(self, name: str) -> ErrorHistory | None:
         """The history of the entry called ``name``, if it has one."""
         return next((e for e in self.entries if e.name == name), None)
 
@@ -167,8 +173,7 @@ def module_history(
             line = history_line(cells)
         else:
             line = presence_line(f"{module}.{name}", cells, releases, module, name in unreachable)
-        stale = tuple(c.release for c in cells if c.state is CellState.STALE)
-        entries.append(EntryHistory(name, tuple(cells), line, stale))
+        entries.append(ErrorHistory(name, tuple(cells), line))
     combined = dataclasses.replace(history, releases=tuple(releases))
     gone = tuple(retired_error(combined, r, now) for r in retired(combined) if r.name not in codes)
     versions = tuple(r.release.flax for r in releases)
@@ -290,3 +295,58 @@ def releases_in_short(chosen: Sequence[str], every: Sequence[str]) -> str:
     if positions == list(range(positions[0], positions[0] + len(positions))):
         return version_range(chosen[0], chosen[-1])
     return ", ".join(chosen)
+
+
+def retired_error(history: History, gone: Retired, now: str) -> ErrorHistory:
+    """A retired class's cells (in the module or not, raised by which example) and line.
+
+    The line says when the module had it, the last text an example raised it with,
+    and what the same code raises on the newest release.
+    """
+    newest = history.releases[-1]
+    last = "No recorded example raised it."
+    replaced: set[str] = set()
+    cells = []
+    for record in history.releases:
+        release = record.release.flax
+        hits = record.raisers(f"{history.module}.{gone.name}")
+        for entry, index, run in hits:
+            replaced.update(_raised_now(newest, entry, index, run.code, history.module))
+        notes = tuple(
+            f"the example of {entry}: «{quote(run.exc_text, TOOLTIP)}»{rewritten_note(run)}"
+            for entry, _, run in hits
+        )
+        if hits:
+            state = CellState.SAME
+        elif gone.name in record.classes:
+            state = CellState.PRESENT
+        else:
+            state = CellState.NOT_PRESENT
+        wording = (hits[0][2].exc_text,) if hits else ()
+        made = merged_substitutions(run.rewritten for _, _, run in hits)
+        cells.append(Cell(release, state, wording, notes, release == now, made))
+        if hits:
+            entry, _, run = hits[-1]
+            how = f", {run_as(made, 'that release')}" if made else ""
+            last = (
+                f"Last raised in {release} (by the example of {entry}{how}): "
+                f"«{quote(exception_message(run.exc_text), QUOTED)}»."
+            )
+    had = (
+        f"in {gone.first} only" if gone.first == gone.last else f"from {gone.first} to {gone.last}"
+    )
+    parts = [f"In {history.module} {had}; gone since {gone.gone_since}.", last]
+    if replaced - {gone.name}:
+        parts.append(f"The same code raises {', '.join(sorted(replaced - {gone.name}))} today.")
+    return ErrorHistory(gone.name, tuple(compared_with_latest(cells)), " ".join(parts), True)
+
+
+def _raised_now(newest: ReleaseRun, entry: str, index: int, code: str, module: str) -> set[str]:
+    """What the same example, with the same code, raises on the newest release."""
+    row = newest.entries.get(entry)
+    if row is None or index >= len(row.examples):
+        return set()
+    run = row.examples[index]
+    if run.code != code or not run.exc_type.startswith(module + "."):
+        return set()
+    return {run.exc_type.rpartition(".")[2]}

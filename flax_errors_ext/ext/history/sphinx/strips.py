@@ -121,7 +121,7 @@ def retired_box(view: ModuleHistory, layout: SiteLayout) -> list[nodes.Node]:
         anchor = layout.printed(f"{view.module}.{gone.name}").anchor
         entry = nodes.container(ids=[anchor], classes=["flax-errors-retired"])
         entry += nodes.rubric(gone.name, gone.name, classes=["flax-errors-retired-name"])
-        entry += strip(gone.cells, view, " " + gone.summary(view.module))
+        entry += strip(gone.cells, view, " " + gone.line)
         box += entry
     return [box]
 
@@ -135,7 +135,7 @@ def matrix(view: ModuleHistory, link: Link, anchor: str) -> list[nodes.Node]:
     if view.current:
         intro += nodes.Text(f" (outlined: this build's own run, on flax {view.current})")
     intro += nodes.Text("; hover over a cell for what its release raised. ")
-    used = {c.state for _, cells, _ in view.rows for c in cells}
+    used = {c.state for row in view.rows for c in row.cells}
     for state in (s for s in CellState if s in used):
         key = nodes.inline(classes=["flax-errors-key"])
         meaning = state.meaning.replace("the module", view.module)
@@ -145,12 +145,12 @@ def matrix(view: ModuleHistory, link: Link, anchor: str) -> list[nodes.Node]:
         intro += key
         intro += nodes.Text(" ")
     cells: list[list[list[nodes.Node]]] = []
-    for name, found, gone in view.rows:
-        label = [link(f"{view.module}.{name}", nodes.literal(name, name))]
-        if gone:
+    for row in view.rows:
+        label = [link(f"{view.module}.{row.name}", nodes.literal(row.name, row.name))]
+        if row.retired:
             label.append(nodes.Text(" (retired)"))
         by_release: dict[str, list[nodes.Node]] = {
-            c.release: [cell(c, view.module, GLYPHS[c.state])] for c in found
+            c.release: [cell(c, view.module, GLYPHS[c.state])] for c in row.cells
         }
         cells.append([label, *(by_release.get(release, []) for release in view.releases)])
     labels = ["Error", *(view.label(r) for r in view.releases)]
