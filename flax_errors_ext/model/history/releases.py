@@ -67,24 +67,6 @@ class Release(Pin):
         """The versions alone, to compare with the planned ones."""
         return Pin(self.flax, self.jax, self.jaxlib)
 
-    def to_json(self) -> dict[str, Any]:
-        """The release as the file records it."""
-        return {
-            **dataclasses.asdict(self),
-            "device": self.device.to_json() if self.device else None,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Release:
-        """Read a release record."""
-        return cls(
-            str(data["flax"]),
-            str(data["jax"]),
-            str(data["jaxlib"]),
-            str(data.get("python", "")),
-            Device.from_json(data.get("device")),
-        )
-
 
 @dataclasses.dataclass(frozen=True)
 class Substitution:
@@ -95,15 +77,6 @@ class Substitution:
 
     def __str__(self) -> str:
         return f"{self.old} → {self.new}"
-
-    def to_json(self) -> dict[str, str]:
-        """The substitution as the file records it."""
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Substitution:
-        """Read a substitution's record."""
-        return cls(str(data["old"]), str(data["new"]))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -127,13 +100,9 @@ class ExampleRun:
 
     def to_json(self) -> dict[str, Any]:
         """The record with its empty fields left out."""
-        data: dict[str, Any] = {"code": self.code, "outcome": self.outcome.value}
-        for key in ("exc_type", "exc_text", "reason"):
-            if getattr(self, key):
-                data[key] = getattr(self, key)
-        if self.rewritten:
-            data["rewritten"] = [s.to_json() for s in self.rewritten]
-        return data
+        rewritten = [dataclasses.asdict(made) for made in self.rewritten]
+        data = {**dataclasses.asdict(self), "rewritten": rewritten}
+        return {key: value for key, value in data.items() if value}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ExampleRun:
@@ -144,7 +113,7 @@ class ExampleRun:
             str(data.get("exc_type", "")),
             str(data.get("exc_text", "")),
             str(data.get("reason", "")),
-            tuple(Substitution.from_json(s) for s in data.get("rewritten", ())),
+            tuple(Substitution(str(s["old"]), str(s["new"])) for s in data.get("rewritten", ())),
         )
 
 
@@ -203,7 +172,7 @@ class ReleaseRun:
     def to_json(self) -> dict[str, Any]:
         """The release's record, in one canonical order."""
         return {
-            **self.release.to_json(),
+            **dataclasses.asdict(self.release),
             "pace": round(self.pace, 2),
             "classes": sorted(self.classes),
             "entries": {name: self.entries[name].to_json() for name in sorted(self.entries)},
@@ -212,9 +181,15 @@ class ReleaseRun:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ReleaseRun:
         """Read a release's record (also what the runner writes for one run)."""
+        release = Release(
+            str(data["flax"]),
+            str(data["jax"]),
+            str(data["jaxlib"]),
+            str(data.get("python", "")),
+            Device.from_json(data.get("device")),
+        )
         entries = {str(k): EntryRun.from_json(v) for k, v in data.get("entries", {}).items()}
-        classes = tuple(data.get("classes", ()))
-        return cls(Release.from_json(data), classes, entries, float(data.get("pace", 0.0)))
+        return cls(release, tuple(data.get("classes", ())), entries, float(data.get("pace", 0.0)))
 
 
 @dataclasses.dataclass(frozen=True)
