@@ -32,6 +32,7 @@ from tools.history.plan import (
     PINNED,
     HistoryPlan,
     history_text,
+    merged,
     plan_history,
     read_releases,
 )
@@ -212,9 +213,8 @@ def record(
             code = run_release(command)
         finally:  # Ctrl-C or a failed run: keep the entries it finished
             if partial.exists():
-                history = history.merged(
-                    ReleaseRun.from_json(json.loads(partial.read_text("utf-8")))
-                )
+                run = ReleaseRun.from_json(json.loads(partial.read_text("utf-8")))
+                history = merged(history, run)
                 keep(history)
         if code:
             raise SystemExit(f"flax {release.flax}: the runner failed with exit code {code}")

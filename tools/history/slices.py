@@ -190,7 +190,7 @@ def merge_slices(
 def unfinished(todo: Mapping[str, Sequence[str]], owners: Mapping[str, str]) -> list[str]:
     """A message for each release the merged slices left entries of to run, with its file.
 
-    ``todo`` is :meth:`History.pending` of the merged history; ``owners``, the
+    ``todo`` is :func:`~tools.history.plan.pending` of the merged history; ``owners``, the
     file of each Flax version's slice.
     """
     return [

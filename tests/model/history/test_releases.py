@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import tomllib
 from pathlib import Path
@@ -12,7 +11,6 @@ import pytest
 from flax_errors_ext.model.history.releases import (
     History,
     Outcome,
-    Pin,
     Release,
     ReleaseRun,
     version_key,
@@ -29,7 +27,7 @@ from tests.model.history.release_runs import absent, example, history, present, 
 REPO = Path(__file__).resolve().parents[3]
 HISTORY = REPO / "flax_errors_ext" / "history"
 
-# --- the data: JSON, merging, what needs a run ---
+# --- the data and its JSON ---
 
 
 def test_version_key_orders_minor_lines_numerically() -> None:
@@ -57,70 +55,6 @@ def test_json_round_trip_is_canonical() -> None:
     assert data.to_json()["releases"][0]["entries"]["B"] == {"present": False, "examples": []}
     with pytest.raises(ValueError, match="schema"):
         History.from_json({"schema": 99, "releases": []})
-
-
-def test_merging_adds_releases_in_version_order() -> None:
-    data = History().merged(release("0.10.7")).merged(release("0.9.0")).merged(release("0.12.8"))
-    assert [r.release.flax for r in data.releases] == ["0.9.0", "0.10.7", "0.12.8"]
-
-
-def test_merging_a_partial_run_keeps_the_other_entries() -> None:
-    first = History().merged(
-        release("0.8.5", A=present(example("flax.errors.A: old")), B=absent())
-    )
-    rerun = first.merged(release("0.8.5", A=present(example("flax.errors.A: new", code="c2"))))
-    (recorded,) = rerun.releases
-    assert set(recorded.entries) == {"A", "B"}
-    assert recorded.entries["A"].examples[0].exc_text == "flax.errors.A: new"
-
-
-def test_merging_another_jax_replaces_the_release() -> None:
-    first = History().merged(release("0.8.5", A=present(), B=absent()))
-    other = first.merged(release("0.8.5", jax="0.4.31", A=present()))
-    (recorded,) = other.releases
-    assert set(recorded.entries) == {"A"}
-    assert recorded.release.jax == "0.4.31"
-
-
-def test_pending_runs_only_what_changed() -> None:
-    codes = {"A": ("c1",), "B": ("c1", "c2"), "C": ()}
-    plan = [Pin("0.8.5", "0.4.30", "0.4.30"), Pin("0.12.8", "0.10.2", "0.10.2")]
-    data = History()
-    assert data.pending(plan, codes) == {"0.8.5": ("A", "B", "C"), "0.12.8": ("A", "B", "C")}
-    done = release(
-        "0.8.5",
-        A=present(example(code="c1")),
-        B=present(example(code="c1"), example(code="c2")),
-        C=absent(),
-    )
-    data = data.merged(done)
-    assert data.pending(plan, codes) == {"0.12.8": ("A", "B", "C")}
-    assert data.pending(plan[:1], codes) == {}
-    assert data.pending(plan[:1], {**codes, "B": ("c1", "c3")}) == {"0.8.5": ("B",)}
-    # An entry that keeps one of the examples that ran (a docstring keeps one) has its record.
-    assert data.pending(plan[:1], {**codes, "B": ("c2",)}) == {}
-    assert data.pending(plan[:1], {**codes, "D": ("c4",)}) == {"0.8.5": ("D",)}
-    assert data.pending([Pin("0.8.5", "0.4.31", "0.4.31")], codes) == {"0.8.5": ("A", "B", "C")}
-
-
-def test_time_left_goes_by_recorded_paces() -> None:
-    assert History().seconds_left({"0.8.5": ("A",)}) is None
-    data = (
-        History()
-        .merged(dataclasses.replace(release("0.8.5"), pace=2.0))
-        .merged(dataclasses.replace(release("0.12.8"), pace=1.0))
-    )
-    todo = {"0.8.5": ("A", "B"), "0.12.8": ("A",), "0.9.0": ("A", "B", "C")}
-    assert data.seconds_left(todo) == 2 * 2.0 + 1 * 1.0 + 3 * 2.0  # unrecorded: the slowest
-    assert History.from_json(json.loads(json.dumps(data.to_json()))) == data
-
-
-def test_a_rerun_sets_the_pace_unless_it_ran_nothing() -> None:
-    first = History().merged(dataclasses.replace(release("0.8.5", A=present()), pace=2.0))
-    empty = first.merged(dataclasses.replace(release("0.8.5"), pace=0.0))
-    assert empty.releases[0].pace == 2.0
-    rerun = first.merged(dataclasses.replace(release("0.8.5", A=present()), pace=1.5))
-    assert rerun.releases[0].pace == 1.5
 
 
 # --- what the data says ---
@@ -234,7 +168,7 @@ def test_retired_classes_with_the_text_they_raised_then() -> None:
         Release("0.8.5", "0.4.30", "0.4.30", "3.11.7"), ("A", "Gone", "FlaxError"), {}
     )
     new = ReleaseRun(Release("0.12.8", "0.10.2", "0.10.2", "3.11.7"), ("A", "FlaxError"), {})
-    data = History().merged(new).merged(old).merged(middle)
+    data = History((old, middle, new))
     (gone,) = retired(data)
     assert (gone.name, gone.first, gone.last, gone.gone_since) == (
         "Gone",

@@ -31,6 +31,7 @@ from flax_errors_ext.model.history.releases import (
 )
 from flax_errors_ext.model.runs.judge import judge
 from tests.tools.history.history_files import runner
+from tools.history.plan import merged, pending
 from tools.history.rewrites import (
     Rule,
     entry_rewrites,
@@ -247,7 +248,8 @@ def test_pending_reruns_what_a_changed_rule_changes() -> None:
         "B": EntryRun(True, (ExampleRun("c3", Outcome.RAISED),)),
     }
     data = History((ReleaseRun(Release("0.4.2", "1", "1", "3.11"), (), rows),))
-    data = data.merged(
+    data = merged(
+        data,
         ReleaseRun(
             Release("0.8.5", "1", "1", "3.11"),
             (),
@@ -257,22 +259,22 @@ def test_pending_reruns_what_a_changed_rule_changes() -> None:
                 ),
                 "B": rows["B"],
             },
-        )
+        ),
     )
     made = {"0.4.2": {"A": ((old_key,), ()), "B": ((),)}}
-    assert data.pending(plan, codes, made) == {}
+    assert pending(data, plan, codes, made) == {}
     # A rule whose text changed: the examples it rewrites, on the releases it is made on.
     other = Substitution("jax.random.key(", "jax.random.PRNGKey(int(")
-    assert data.pending(plan, codes, {"0.4.2": {"A": ((other,), ()), "B": ((),)}}) == {
+    assert pending(data, plan, codes, {"0.4.2": {"A": ((other,), ()), "B": ((),)}}) == {
         "0.4.2": ("A",)
     }
     # A rule that now reaches another release, or no longer reaches one.
-    assert data.pending(plan, codes, {**made, "0.8.5": {"A": ((old_key,), ())}}) == {
+    assert pending(data, plan, codes, {**made, "0.8.5": {"A": ((old_key,), ())}}) == {
         "0.8.5": ("A",)
     }
-    assert data.pending(plan, codes, {}) == {"0.4.2": ("A",)}
+    assert pending(data, plan, codes, {}) == {"0.4.2": ("A",)}
     # Without rewrites (as before there were any): records of unrewritten runs are done.
-    assert data.pending(plan[1:], codes) == {}
+    assert pending(data, plan[1:], codes) == {}
 
 
 def test_the_view_says_an_example_ran_rewritten_and_how() -> None:
@@ -325,10 +327,7 @@ def test_the_view_says_an_example_ran_rewritten_and_how() -> None:
     (gone,) = view.retired
     assert gone.cells[1].rewritten == made
     assert "run as rewritten for this release" in gone.cells[1].title("m")
-    assert (
-        "(by the example of E, run as rewritten for that release: jax.random.key("
-        in gone.line
-    )
+    assert "(by the example of E, run as rewritten for that release: jax.random.key(" in gone.line
     # A record of other code is stale: nothing of it is shown, rewritten or not.
     stale = module_history(records, {"E": ("c2",)}).entry("E")
     assert stale is not None
@@ -367,7 +366,7 @@ def test_the_shipped_history_records_the_rewrites_the_table_makes() -> None:
         r.release.flax: entry_rewrites(entries, rules_for(shipped, r.release.flax))
         for r in data.releases
     }
-    assert data.pending(plan, codes, made) == {}, "run nox -s history"
+    assert pending(data, plan, codes, made) == {}, "run nox -s history"
 
 
 # --- the runner, in this interpreter ---
