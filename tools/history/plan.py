@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.ext.history.model.example_runs import entry_codes
 from flax_errors_ext.model.history.releases import Pin, version_key
-from flax_errors_ext.model.history.timeline import document
 from tools.history.rewrites import entry_rewrites, rules_for
+from tools.history.summaries import document
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Mapping, Sequence

@@ -1,26 +1,20 @@
-"""What the recorded releases say about each error: spans, summaries, retired classes.
+"""What the recorded releases say about each error: spans, retired classes.
 
 Each bad example's releases fall into spans that did the same (the same outcome, the
-same text), oldest first; an entry's summary reads them as a person would say it:
-"raised with this text since 0.8.5; before that: «…» (0.6.11-0.7.5); first raised in
-0.6.11". "since 0.8.5" means that 0.8.5 is the first recorded release with it.
+same text), oldest first: the wordings ``explain`` matches, and what ``flax.json``'s
+summaries tell (:mod:`tools.history.summaries`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from flax_errors_ext.model.history.releases import Outcome
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
     from flax_errors_ext.model.history.releases import History
-
-SHOWN = 160
-"""The characters of a text a summary shows; the file keeps all of it."""
 
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 _TEMPORARY = re.compile(r"\btmp[\w-]{6,}")
@@ -51,15 +45,6 @@ class Span:
         """``0.8.5`` or ``0.6.11-0.7.5``."""
         return version_range(self.first, self.last)
 
-    def describe(self) -> str:
-        """The span as a clause of a summary."""
-        where = self.versions if self.present else f"{self.versions}, not in flax.errors"
-        if self.outcome in (Outcome.RAISED, Outcome.RAISED_OTHER):
-            return f"«{quote(self.text)}» ({where})"
-        if self.outcome is Outcome.NO_RAISE:
-            return f"raised nothing ({where})"
-        return f"could not run ({where}: {quote(self.text)})"
-
 
 @dataclasses.dataclass(frozen=True)
 class ExampleTimeline:
@@ -67,28 +52,6 @@ class ExampleTimeline:
 
     spans: tuple[Span, ...]
     """Oldest first; only releases that ran the example's current code."""
-
-    def summary(self) -> str:
-        """The timeline in a sentence or two."""
-        if not self.spans:
-            return "no recorded release ran this code"
-        *earlier, latest = self.spans
-        raised = [n for n, s in enumerate(self.spans) if s.outcome is Outcome.RAISED]
-        if latest.outcome is Outcome.RAISED:
-            if not earlier:
-                return f"raised with this text in every recorded release ({latest.versions})"
-            parts = [f"raised with this text since {latest.first}"]
-        elif not raised:
-            parts = [f"never raised in the recorded releases; {latest.describe()}"]
-        else:
-            after = self.spans[raised[-1] + 1].first
-            parts = [f"no longer raised since {after}: {latest.describe()}"]
-        if earlier:
-            before = ", ".join(span.describe() for span in reversed(earlier))
-            parts.append(f"before that: {before}")
-        if raised and raised[0] != len(earlier):
-            parts.append(f"first raised in {self.spans[raised[0]].first}")
-        return "; ".join(parts)
 
 
 def timelines(
@@ -119,26 +82,6 @@ def timelines(
     return tuple(ExampleTimeline(tuple(spans)) for spans in found)
 
 
-def entry_summary(history: History, name: str, codes: tuple[str, ...] | None = None) -> str:
-    """The entry's history in a line: presence, then each bad example's summary."""
-    present = [r.release.flax for r in history.releases if name in r.classes]
-    recorded = [r.release.flax for r in history.releases]
-    if not present:
-        parts = ["not in flax.errors in any recorded release"]
-    elif present == recorded[recorded.index(present[0]) :]:
-        since = present[0]
-        parts = [] if since == recorded[0] else [f"in flax.errors since {since}"]
-    else:
-        parts = [f"in flax.errors in {', '.join(present)}"]
-    lines = timelines(history, name, codes)
-    if not lines:
-        parts.append("no bad example")
-    for number, line in enumerate(lines, 1):
-        prefix = f"bad example {number}: " if len(lines) > 1 else ""
-        parts.append(prefix + line.summary())
-    return "; ".join(parts)
-
-
 @dataclasses.dataclass(frozen=True)
 class Retired:
     """A class that ``flax.errors`` had in a recorded release and no longer has."""
@@ -151,11 +94,6 @@ class Retired:
     """The first recorded release after ``last``."""
     texts: tuple[tuple[str, str], ...] = ()
     """``(release, text)`` for each wording an example saw it raise, oldest first."""
-
-    def to_json(self) -> dict[str, object]:
-        """The record as the file lists it."""
-        texts = [{"release": release, "text": text} for release, text in self.texts]
-        return {**dataclasses.asdict(self), "texts": texts}
 
 
 def retired(history: History) -> tuple[Retired, ...]:
@@ -198,21 +136,7 @@ def version_range(first: str, last: str) -> str:
     return first if first == last else f"{first}-{last}"
 
 
-def quote(text: str, limit: int = SHOWN) -> str:
+def quote(text: str, limit: int) -> str:
     """``text`` on one line, cut to ``limit`` characters with an ellipsis."""
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
-def document(
-    history: History, codes: Mapping[str, tuple[str, ...]] | None = None
-) -> dict[str, Any]:
-    """What ``flax.json`` holds: the data, then what it says (read back from the data alone)."""
-    names = sorted({name for r in history.releases for name in r.entries})
-    return {
-        **history.to_json(),
-        "summaries": {
-            name: entry_summary(history, name, (codes or {}).get(name)) for name in names
-        },
-        "retired": [r.to_json() for r in retired(history)],
-    }
