@@ -17,11 +17,11 @@ if TYPE_CHECKING:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Load the core, and join its build: the files read, the strips, the matrices."""
-    from flax_errors_ext.ext.history.sphinx import pages, strips
+    from flax_errors_ext.ext.history.sphinx import pages
     from flax_errors_ext.sphinx import extras
 
     metadata = extras.setup_extra(app)
-    app.add_node(strips.history_cell, html=(strips.visit_cell_html, strips.depart_cell_html))
+    app.add_node(pages.history_cell, html=(pages.visit_cell_html, pages.depart_cell_html))
     app.connect("env-purge-doc", pages.forget_view)
     app.connect("env-merge-info", pages.merge_views)
     app.connect(extras.CONTEXT_INITED, pages.read_files)
