@@ -2,10 +2,10 @@
 
 ``nox -s history`` runs each entry's bad examples in a venv per Flax release
 (``tools/history/release_runner.py``) and keeps what happened in
-``flax_errors_ext/history/flax.json``. This module is that file's model: the records,
-their JSON form, merging a release's run into the data, and which (release, entry)
-pairs still need a run. Each example's record carries a hash of its code and the
-substitutions it ran with (``rewrites.toml``), so that a rerun runs only what changed.
+``flax_errors_ext/history/flax.json``. This module is that file's model: the records
+and their JSON form. Each example's record carries a hash of its code and the
+substitutions it ran with (``rewrites.toml``), so that a rerun runs only what changed
+(:mod:`tools.history.plan`).
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
     from flax_errors_ext.ext.history.model.view import Cell, ModuleHistory
-    from flax_errors_ext.layout import EntryLocation, SiteLayout
+    from flax_errors_ext.layout import EntryLocation
     from flax_errors_ext.model.history.releases import History
     from flax_errors_ext.model.runs.entry_record import EntryRecord
     from flax_errors_ext.sphinx.context import BuildContext
@@ -121,20 +121,54 @@ def _module_history(context: BuildContext, found: ModuleRun, history: History) -
 
 
 def entry_strip(app: Sphinx, record: EntryRecord, found: ModuleRun) -> EntryExtras | None:
-    """The entry's strip and line, where its module's history is recorded."""
+    """The entry's strip and line, and the note on records left out as stale."""
     view = _view(app, found)
-    if view is None:
+    shown = view.entry(record.name) if view is not None else None
+    if view is None or shown is None:
         return None
-    return EntryExtras(parts=tuple(entry_history(record.name, view)))
+    text = "".join(f" {part}." for part in (shown.line, shown.rewritten) if part)
+    parts: list[nodes.Node] = [strip(shown.cells, view, text)]
+    if shown.stale:
+        note = (
+            f"History of flax {shown.stale_releases} not shown: {Path(view.source).name} has "
+            "no record of this entry's bad examples as they are now (they changed, or are "
+            "new, since it was recorded)."
+        )
+        parts.append(nodes.paragraph(note, note, classes=["flax-errors-history-stale"]))
+    return EntryExtras(parts=tuple(parts))
 
 
 def module_end(app: Sphinx, found: ModuleRun) -> list[nodes.Node]:
-    """The module's retired errors; its view is kept for the index and the warnings."""
+    """A "Retired errors" box: one short box per class the module has no longer.
+
+    Each stands where the links its class printed land (``layout.printed``). Boxes
+    with rubrics, not sections, for the reason
+    :func:`flax_errors_ext.sphinx.catalogue.module_page._grouped` gives: no
+    label of the project's own pages is taken. The module's view is kept for the
+    index and the warnings.
+    """
     view = _view(app, found)
     if view is None:
         return []
     views(app.env)[app.env.docname] = view
-    return retired_box(view, build_context(app.env).config.layout)
+    if not view.retired:
+        return []
+    layout = build_context(app.env).config.layout
+    title = "Retired errors"
+    box = nodes.container(ids=[f"retired-{nodes.make_id(view.module)}"])
+    box += nodes.rubric(title, title, classes=["flax-errors-area"])
+    intro = (
+        f"Classes {view.module} had in a recorded release and has no longer. A link "
+        "that names one lands here."
+    )
+    box += nodes.paragraph(intro, intro)
+    for gone in view.retired:
+        anchor = layout.printed(f"{view.module}.{gone.name}").anchor
+        entry = nodes.container(ids=[anchor], classes=["flax-errors-retired"])
+        entry += nodes.rubric(gone.name, gone.name, classes=["flax-errors-retired-name"])
+        entry += strip(gone.cells, view, " " + gone.line)
+        box += entry
+    return [box]
 
 
 def index_matrices(
@@ -237,50 +271,6 @@ def strip(cells: Sequence[Cell], view: ModuleHistory, text: str) -> nodes.paragr
     if text:
         line += nodes.Text(text)
     return line
-
-
-def entry_history(name: str, view: ModuleHistory) -> list[nodes.Node]:
-    """An entry's strip and line, and the note on records left out as stale."""
-    found = view.entry(name)
-    if found is None:
-        return []
-    text = "".join(f" {part}." for part in (found.line, found.rewritten) if part)
-    parts: list[nodes.Node] = [strip(found.cells, view, text)]
-    if found.stale:
-        note = (
-            f"History of flax {found.stale_releases} not shown: {Path(view.source).name} has "
-            "no record of this entry's bad examples as they are now (they changed, or are "
-            "new, since it was recorded)."
-        )
-        parts.append(nodes.paragraph(note, note, classes=["flax-errors-history-stale"]))
-    return parts
-
-
-def retired_box(view: ModuleHistory, layout: SiteLayout) -> list[nodes.Node]:
-    """A "Retired errors" box: one short box per class the module has no longer.
-
-    Each stands where the links its class printed land (``layout.printed``). Boxes
-    with rubrics, not sections, for the reason
-    :func:`flax_errors_ext.sphinx.catalogue.module_page._grouped` gives: no
-    label of the project's own pages is taken.
-    """
-    if not view.retired:
-        return []
-    title = "Retired errors"
-    box = nodes.container(ids=[f"retired-{nodes.make_id(view.module)}"])
-    box += nodes.rubric(title, title, classes=["flax-errors-area"])
-    intro = (
-        f"Classes {view.module} had in a recorded release and has no longer. A link "
-        "that names one lands here."
-    )
-    box += nodes.paragraph(intro, intro)
-    for gone in view.retired:
-        anchor = layout.printed(f"{view.module}.{gone.name}").anchor
-        entry = nodes.container(ids=[anchor], classes=["flax-errors-retired"])
-        entry += nodes.rubric(gone.name, gone.name, classes=["flax-errors-retired-name"])
-        entry += strip(gone.cells, view, " " + gone.line)
-        box += entry
-    return [box]
 
 
 def matrix(view: ModuleHistory, link: Link, anchor: str) -> list[nodes.Node]:
