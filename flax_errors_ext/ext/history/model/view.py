@@ -19,7 +19,7 @@ import dataclasses
 import enum
 import itertools
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 from flax_errors_ext.ext.history.model.example_runs import bad_examples, example_run
 from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
@@ -52,22 +52,28 @@ URL_TAIL = re.compile(r"\s*\(https?://\S+\)\s*$")
 class CellState(enum.StrEnum):
     """What an entry's record says about one release, as a cell's colour shows it.
 
-    In the order a legend lists them; :attr:`meaning` says what each tells.
+    In the order a legend lists them, each with what a cell of the matrix shows besides
+    its colour (so that colour is not all) and what it tells (the tooltip, the legend).
     """
 
-    SAME = "same"
-    CHANGED = "changed"
-    NOT_RAISED = "not-raised"
-    NOT_PRESENT = "not-present"
-    COULD_NOT_RUN = "could-not-run"
-    PRESENT = "present"
-    STALE = "stale"
-    NOT_RUN = "not-run"
+    glyph: str
+    meaning: str
 
-    @property
-    def meaning(self) -> str:
-        """What the cell tells, for its tooltip and the legend."""
-        return _MEANINGS[self]
+    def __new__(cls, value: str, glyph: str = "", meaning: str = "") -> Self:
+        """A member whose value is its CSS class; the defaults are for the type checker."""
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.glyph, member.meaning = glyph, meaning
+        return member
+
+    SAME = "same", "=", "raised with the latest text"
+    CHANGED = "changed", "≠", "raised with other text"
+    NOT_RAISED = "not-raised", "\u2013", "the example ran and did not raise it"  # an en dash
+    NOT_PRESENT = "not-present", "\u00a0", "not in the module"
+    COULD_NOT_RUN = "could-not-run", "\u00d7", "the example could not run"  # a multiplication sign
+    PRESENT = "present", "○", "in the module; no example raises it"
+    STALE = "stale", "?", "no record of the example as it is now; not shown"
+    NOT_RUN = "not-run", "·", "not run in this build"
 
     @property
     def known(self) -> bool:
@@ -78,18 +84,6 @@ class CellState(enum.StrEnum):
     def raised(self) -> bool:
         """Whether the release raised the error."""
         return self in (CellState.SAME, CellState.CHANGED)
-
-
-_MEANINGS = {
-    CellState.SAME: "raised with the latest text",
-    CellState.CHANGED: "raised with other text",
-    CellState.NOT_RAISED: "the example ran and did not raise it",
-    CellState.NOT_PRESENT: "not in the module",
-    CellState.COULD_NOT_RUN: "the example could not run",
-    CellState.PRESENT: "in the module; no example raises it",
-    CellState.STALE: "no record of the example as it is now; not shown",
-    CellState.NOT_RUN: "not run in this build",
-}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -222,17 +222,6 @@ def warn_stale(app: Sphinx, exception: Exception | None) -> None:
 
 
 CELL_CLASS = "flax-errors-cell"
-GLYPHS = {
-    CellState.SAME: "=",
-    CellState.CHANGED: "≠",
-    CellState.NOT_RAISED: "\u2013",  # an en dash
-    CellState.NOT_PRESENT: "\u00a0",
-    CellState.COULD_NOT_RUN: "\u00d7",  # a multiplication sign
-    CellState.PRESENT: "○",
-    CellState.STALE: "?",
-    CellState.NOT_RUN: "·",
-}
-"""What a cell of the matrix shows besides its colour, so that colour is not all."""
 
 
 class history_cell(nodes.inline):
@@ -286,8 +275,9 @@ def matrix(view: ModuleHistory, link: Link, anchor: str) -> list[nodes.Node]:
     for state in (s for s in CellState if s in used):
         key = nodes.inline(classes=["flax-errors-key"])
         meaning = state.meaning.replace("the module", view.module)
-        text = GLYPHS[state]
-        key += history_cell(text, text, classes=[CELL_CLASS, state.value], title=meaning)
+        key += history_cell(
+            state.glyph, state.glyph, classes=[CELL_CLASS, state.value], title=meaning
+        )
         key += nodes.Text(f"\u00a0{meaning}")
         intro += key
         intro += nodes.Text(" ")
@@ -297,7 +287,7 @@ def matrix(view: ModuleHistory, link: Link, anchor: str) -> list[nodes.Node]:
         if row.retired:
             label.append(nodes.Text(" (retired)"))
         by_release: dict[str, list[nodes.Node]] = {
-            c.release: [cell(c, view.module, GLYPHS[c.state])] for c in row.cells
+            c.release: [cell(c, view.module, c.state.glyph)] for c in row.cells
         }
         cells.append([label, *(by_release.get(release, []) for release in view.releases)])
     labels = ["Error", *(view.label(r) for r in view.releases)]
