@@ -24,7 +24,6 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.execution.history.files import read_history_file
 from flax_errors_ext.ext.history.model.example_runs import entry_codes
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.history.releases import History, ReleaseRun
@@ -86,7 +85,7 @@ def read_entries(catalogue: Path) -> list[ErrorEntry]:
 
 def read_history(path: Path) -> History:
     """The recorded history at ``path``; an empty one where there is no file yet."""
-    return read_history_file(path) if path.exists() else History()
+    return History.from_json(json.loads(path.read_text("utf-8"))) if path.exists() else History()
 
 
 def write_history(path: Path, history: History, codes: Mapping[str, tuple[str, ...]]) -> None:

@@ -17,12 +17,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 
-def read_history_file(path: Path) -> History:
-    """The recorded history at ``path``; raises what reading or parsing it raises."""
-    history = History.from_json(json.loads(path.read_text("utf-8")))
-    return dataclasses.replace(history, path=str(path))
-
-
 def read_histories(
     folder: Path, names: Iterable[str], modules: set[str]
 ) -> tuple[dict[str, History], list[str]]:
@@ -37,7 +31,7 @@ def read_histories(
     for name in filter(None, names):
         path = SHIPPED_HISTORY if name == SHIPPED else (folder / name).resolve()
         try:
-            history = read_history_file(path)
+            history = History.from_json(json.loads(path.read_text("utf-8")))
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
             problems.append(f"history file {path} not read: {error}")
             continue
@@ -48,5 +42,5 @@ def read_histories(
                 f"{path}: {history.module} has a history already ({found[history.module].path})"
             )
             continue
-        found[history.module] = history
+        found[history.module] = dataclasses.replace(history, path=str(path))
     return found, problems
