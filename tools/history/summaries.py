@@ -59,7 +59,7 @@ def entry_summary(history: History, name: str, codes: tuple[str, ...] | None = N
         parts.append("no bad example")
     for number, line in enumerate(lines, 1):
         prefix = f"bad example {number}: " if len(lines) > 1 else ""
-        parts.append(prefix + example_summary(line.spans))
+        parts.append(prefix + example_summary(line))
     return "; ".join(parts)
 
 

@@ -46,18 +46,10 @@ class Span:
         return version_range(self.first, self.last)
 
 
-@dataclasses.dataclass(frozen=True)
-class ExampleTimeline:
-    """One bad example across the recorded releases."""
-
-    spans: tuple[Span, ...]
-    """Oldest first; only releases that ran the example's current code."""
-
-
 def timelines(
     history: History, name: str, codes: tuple[str, ...] | None = None
-) -> tuple[ExampleTimeline, ...]:
-    """Each bad example of entry ``name`` across the recorded releases.
+) -> tuple[tuple[Span, ...], ...]:
+    """Each bad example of entry ``name`` across the recorded releases: its spans, oldest first.
 
     With ``codes`` (its examples' hashes now), a record of other code is left out:
     it tells about an example that no longer exists.
@@ -79,7 +71,7 @@ def timelines(
                 spans[-1] = dataclasses.replace(spans[-1], last=version)
             else:
                 spans.append(span)
-    return tuple(ExampleTimeline(tuple(spans)) for spans in found)
+    return tuple(tuple(spans) for spans in found)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -60,9 +60,9 @@ def test_run_to_run_noise_does_not_split_a_span() -> None:
         ("0.8.5", present(example('flax.errors.A: "/tmp/tmpab12cd_x/c.json" <x at 0x7f00aa>'))),
         ("0.9.0", present(example('flax.errors.A: "/tmp/tmpzz99yy11/c.json" <x at 0x7f11bb>'))),
     )
-    (line,) = timelines(data, "A")
-    assert len(line.spans) == 1
-    assert line.spans[0].versions == "0.8.5-0.9.0"
+    (spans,) = timelines(data, "A")
+    assert len(spans) == 1
+    assert spans[0].versions == "0.8.5-0.9.0"
 
 
 def test_retired_classes_with_the_text_they_raised_then() -> None:

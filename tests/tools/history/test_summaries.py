@@ -45,8 +45,8 @@ def test_no_longer_raised() -> None:
         ("0.9.0", present(example(outcome=Outcome.NO_RAISE))),
         ("0.12.8", present(example("ValueError: checked earlier", Outcome.RAISED_OTHER))),
     )
-    (line,) = timelines(data, "A")
-    assert example_summary(line.spans) == (
+    (spans,) = timelines(data, "A")
+    assert example_summary(spans) == (
         "no longer raised since 0.9.0: «ValueError: checked earlier» (0.12.8); before that: "
         "raised nothing (0.9.0), «flax.errors.A: text» (0.6.11); first raised in 0.6.11"
     )
@@ -87,7 +87,7 @@ def test_long_texts_are_shortened_in_summaries_only() -> None:
     data = history(("0.8.5", present(example(text))))
     summary = entry_summary(data, "A", None)
     assert summary == "raised with this text in every recorded release (0.8.5)"
-    clause = describe(timelines(data, "A")[0].spans[0])
+    clause = describe(timelines(data, "A")[0][0])
     assert clause.endswith("…» (0.8.5)")
     assert len(clause) < 200
     assert data.releases[0].entries["A"].examples[0].exc_text == text
