@@ -16,7 +16,7 @@ import tomllib
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.ext.history.model.example_runs import entry_codes
-from flax_errors_ext.model.history.releases import Pin, version_key
+from flax_errors_ext.model.history.releases import version_key
 from tools.history.rewrites import entry_rewrites, rules_for
 from tools.history.summaries import document
 
@@ -24,7 +24,12 @@ if TYPE_CHECKING:
     from collections.abc import Collection, Mapping, Sequence
 
     from flax_errors_ext.model.catalogue.records import ErrorEntry
-    from flax_errors_ext.model.history.releases import History, ReleaseRun, Substitution
+    from flax_errors_ext.model.history.releases import (
+        History,
+        Release,
+        ReleaseRun,
+        Substitution,
+    )
     from tools.history.rewrites import Rule
 
 PINNED = ("flax", "jax", "jaxlib")
@@ -32,6 +37,20 @@ PINNED = ("flax", "jax", "jaxlib")
 DEFAULT_PYTHON = "3.11"
 """The interpreter of a release that names none: the project's oldest Python."""
 _KEYS = {*PINNED, "as_of", "python"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Pin:
+    """A release's pinned versions: as releases.toml lists them, or as a record ran them."""
+
+    flax: str
+    jax: str
+    jaxlib: str
+
+    @classmethod
+    def of(cls, release: Release) -> Pin:
+        """The versions a recorded release ran, to compare with the planned ones."""
+        return cls(release.flax, release.jax, release.jaxlib)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -171,7 +190,7 @@ def merged(history: History, run: ReleaseRun) -> History:
     (entries not in ``run`` are kept); with other versions it replaces it.
     """
     old = recorded(history, run.release.flax)
-    if old is not None and old.release.pin == run.release.pin:
+    if old is not None and Pin.of(old.release) == Pin.of(run.release):
         pace = run.pace if run.entries else old.pace
         run = dataclasses.replace(run, entries={**old.entries, **run.entries}, pace=pace)
     others = [r for r in history.releases if r.release.flax != run.release.flax]
@@ -196,7 +215,7 @@ def pending(
     todo: dict[str, tuple[str, ...]] = {}
     for pin in plan:
         found = recorded(history, pin.flax)
-        if found is None or found.release.pin != pin:
+        if found is None or Pin.of(found.release) != pin:
             names = tuple(sorted(codes))
         else:
             entries = found.entries

@@ -47,25 +47,14 @@ class Outcome(enum.StrEnum):
 
 
 @dataclasses.dataclass(frozen=True)
-class Pin:
-    """A release to run, as ``releases.toml`` lists it."""
+class Release:
+    """Where a release's examples ran: the versions, the interpreter and the device."""
 
     flax: str
     jax: str
     jaxlib: str
-
-
-@dataclasses.dataclass(frozen=True)
-class Release(Pin):
-    """Where a release's examples ran: the versions, the interpreter and the device."""
-
     python: str
     device: Device | None = None
-
-    @property
-    def pin(self) -> Pin:
-        """The versions alone, to compare with the planned ones."""
-        return Pin(self.flax, self.jax, self.jaxlib)
 
 
 @dataclasses.dataclass(frozen=True)

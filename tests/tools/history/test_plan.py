@@ -15,7 +15,6 @@ from flax_errors_ext.model.history.releases import (
     ExampleRun,
     History,
     Outcome,
-    Pin,
     Release,
     ReleaseRun,
 )
@@ -23,6 +22,7 @@ from flax_errors_ext.model.runs.fingerprint import Device
 from tests.model.history.release_runs import absent, example, present, release
 from tools.history.plan import (
     DEFAULT_PYTHON,
+    Pin,
     PlannedRelease,
     history_text,
     merged,

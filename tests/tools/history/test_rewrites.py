@@ -24,14 +24,13 @@ from flax_errors_ext.model.history.releases import (
     ExampleRun,
     History,
     Outcome,
-    Pin,
     Release,
     ReleaseRun,
     Substitution,
 )
 from flax_errors_ext.model.runs.judge import judge
 from tests.tools.history.history_files import runner
-from tools.history.plan import merged, pending
+from tools.history.plan import Pin, merged, pending
 from tools.history.rewrites import (
     Rule,
     entry_rewrites,
@@ -361,7 +360,7 @@ def test_the_shipped_history_records_the_rewrites_the_table_makes() -> None:
         for p in sorted((REPO / "flax_errors_ext" / "catalogue" / "flax.errors").glob("*.txt"))
     ]
     codes = entry_codes(entries)
-    plan = [r.release.pin for r in data.releases]
+    plan = [Pin.of(r.release) for r in data.releases]
     made = {
         r.release.flax: entry_rewrites(entries, rules_for(shipped, r.release.flax))
         for r in data.releases
