@@ -2,14 +2,11 @@
 
 Computed from a recorded :class:`~flax_errors_ext.model.history.releases.History`, the
 code hashes of the entries' bad examples now, and the build's own release
-(:func:`build_release`), which replaces any record of that release and is a column
-even where no record has it. Each error gets a cell per release; a record made with
-other code than the entry's bad examples have now is *stale*: its cell says so instead
-of showing what that code did. Each entry's history in a line is read from its cells,
-leaving out the stale ones: "Raised with this text since 0.11.2; before that: «…»
-(0.7.5-0.10.7)" for an entry with bad examples; "In flax.errors since 0.6.11" for one
-without. A class the module no longer has gets a row too: in the module or not, raised
-by which entry's example, and what the same code raises today.
+(:func:`build_release`), which replaces any record of that release. Each error gets a
+cell per release: a record made with other code than the entry's bad examples have
+now is *stale*, and its cell says so instead of showing what that code did; its
+history in a line is read from the other cells. A class the module no longer has
+gets a row too.
 """
 
 from __future__ import annotations

@@ -43,7 +43,6 @@ if TYPE_CHECKING:
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
     from flax_errors_ext.ext.history.model.view import Cell, ModuleHistory
     from flax_errors_ext.layout import EntryLocation
-    from flax_errors_ext.model.history.releases import History
     from flax_errors_ext.model.runs.entry_record import EntryRecord
     from flax_errors_ext.sphinx.context import BuildContext
 
@@ -93,14 +92,10 @@ def _view(app: Sphinx, found: ModuleRun) -> ModuleHistory | None:
     if history is None:
         return None
     app.env.note_dependency(history.path)
-    if EXTENSION not in found.extras:
-        found.extras[EXTENSION] = _module_history(context, found, history)
-    view: ModuleHistory = found.extras[EXTENSION]
-    return view
-
-
-def _module_history(context: BuildContext, found: ModuleRun, history: History) -> ModuleHistory:
-    settings = context.run
+    if EXTENSION in found.extras:
+        derived: ModuleHistory = found.extras[EXTENSION]
+        return derived
+    fingerprint = context.run.fingerprint
     rows = {}
     for outcome in found.outcomes:
         row = build_row(outcome.entry, outcome.results, context.published_roots)
@@ -108,16 +103,18 @@ def _module_history(context: BuildContext, found: ModuleRun, history: History) -
             rows[outcome.entry.name] = row
     module = found.module
     classes = [e.name for e in module.entries] + [item.name for item in module.left_out]
-    return module_history(
+    view = module_history(
         history,
         entry_codes(module.entries),
-        build_release(settings.fingerprint.version_map, classes, rows),
+        build_release(fingerprint.version_map, classes, rows),
         unreachable={
             o.entry.name
             for o in found.outcomes
-            if o.entry.unreachable_with(run_versions(settings.fingerprint, o.entry))
+            if o.entry.unreachable_with(run_versions(fingerprint, o.entry))
         },
     )
+    found.extras[EXTENSION] = view
+    return view
 
 
 def entry_strip(app: Sphinx, record: EntryRecord, found: ModuleRun) -> EntryExtras | None:
