@@ -54,7 +54,8 @@ def timelines(
     With ``codes`` (its examples' hashes now), a record of other code is left out:
     it tells about an example that no longer exists.
     """
-    count = len(codes) if codes is not None else _most_examples(history, name)
+    recorded = [len(r.entries[name].examples) for r in history.releases if name in r.entries]
+    count = len(codes) if codes is not None else max(recorded, default=0)
     found: list[list[Span]] = [[] for _ in range(count)]
     for record in history.releases:
         entry = record.entries.get(name)
@@ -96,31 +97,18 @@ def retired(history: History) -> tuple[Retired, ...]:
     newest = set(history.releases[-1].classes)
     found = []
     for name in sorted({n for r in history.releases for n in r.classes} - newest):
-        had = [n for n, r in enumerate(history.releases) if name in r.classes]
+        had = [r.release.flax for r in history.releases if name in r.classes]
+        gone_since = versions[versions.index(had[-1]) + 1]
         texts: dict[str, tuple[str, str]] = {}
         for record in history.releases:
             for _, _, run in record.raisers(f"{history.module}.{name}"):
                 texts.setdefault(comparable(run.exc_text), (record.release.flax, run.exc_text))
-        found.append(
-            Retired(
-                name,
-                versions[had[0]],
-                versions[had[-1]],
-                versions[had[-1] + 1],
-                tuple(texts.values()),
-            )
-        )
+        found.append(Retired(name, had[0], had[-1], gone_since, tuple(texts.values())))
     return tuple(found)
 
 
 def _same(a: Span, b: Span) -> bool:
     return (a.outcome, a.present, comparable(a.text)) == (b.outcome, b.present, comparable(b.text))
-
-
-def _most_examples(history: History, name: str) -> int:
-    return max(
-        (len(r.entries[name].examples) for r in history.releases if name in r.entries), default=0
-    )
 
 
 def version_range(first: str, last: str) -> str:

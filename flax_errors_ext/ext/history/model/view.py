@@ -136,10 +136,7 @@ def release_cell(name: str, codes: tuple[str, ...], record: ReleaseRun, current:
 
 def compared_with_latest(cells: list[Cell]) -> list[Cell]:
     """Raised cells compared with the latest one that raised: same text, or changed."""
-    reference = next((c for c in reversed(cells) if c.state.raised), None)
-    if reference is None:
-        return cells
-    latest = cell_key(reference)
+    latest = next((cell_key(c) for c in reversed(cells) if c.state.raised), None)
     return [
         dataclasses.replace(c, state=CellState.CHANGED)
         if c.state.raised and cell_key(c) != latest
@@ -175,13 +172,9 @@ def _what_it_did(run: ExampleRun) -> str:
 
 
 def rewritten_note(run: ExampleRun) -> str:
-    """`` (run as rewritten for this release: a → b)``, or "" where it ran as written."""
-    return f" ({run_as(run.rewritten)})" if run.rewritten else ""
-
-
-def run_as(made: Sequence[Substitution], where: str = "this release") -> str:
-    """``run as rewritten for <where>: a → b; c → d``, for a note or a summary."""
-    return f"run as rewritten for {where}: " + "; ".join(map(str, made))
+    """`` (run as rewritten for this release: a → b; c → d)``, or "" where it ran as written."""
+    made = "; ".join(map(str, run.rewritten))
+    return f" (run as rewritten for this release: {made})" if run.rewritten else ""
 
 
 def merged_substitutions(groups: Iterable[Sequence[Substitution]]) -> tuple[Substitution, ...]:
@@ -322,7 +315,8 @@ def module_history(
         if codes[name]:
             line = history_line(cells)
         else:
-            line = presence_line(f"{module}.{name}", cells, releases, module, name in unreachable)
+            raisers = releases if name in unreachable else []
+            line = presence_line(f"{module}.{name}", cells, module, raisers)
         entries.append(ErrorHistory(name, tuple(cells), line))
     combined = dataclasses.replace(history, releases=tuple(releases))
     gone = tuple(retired_error(combined, r, now) for r in retired(combined) if r.name not in codes)
@@ -393,16 +387,12 @@ def _quoted(cell: Cell, reference: Cell | None) -> str:
 
 
 def presence_line(
-    qualname: str,
-    cells: Sequence[Cell],
-    releases: Sequence[ReleaseRun],
-    module: str,
-    unreachable: bool,
+    qualname: str, cells: Sequence[Cell], module: str, raisers: Sequence[ReleaseRun] = ()
 ) -> str:
     """The line of an entry without bad examples: when the module had it.
 
-    An entry that cannot be raised today says so if a release raised it all the same
-    (from any entry's example).
+    An entry that cannot be raised today is given the releases to look in: it says so
+    if one raised it all the same (from any entry's example).
     """
     shown = [c for c in cells if c.state.known]
     present = [c.release for c in shown if c.state is not CellState.NOT_PRESENT]
@@ -419,11 +409,7 @@ def presence_line(
         ]
     else:
         parts = [f"In {module} in {', '.join(present)}"]
-    found = (
-        [(r.release.flax, hits[0]) for r in releases if (hits := r.raisers(qualname))]
-        if unreachable
-        else []
-    )
+    found = [(r.release.flax, hits[0]) for r in raisers if (hits := r.raisers(qualname))]
     if found:
         versions = [release for release, _ in found]
         entries = sorted({entry for _, (entry, _, _) in found})
@@ -477,7 +463,8 @@ def retired_error(history: History, gone: Retired, now: str) -> ErrorHistory:
         cells.append(Cell(release, state, wording, notes, release == now, made))
         if hits:
             entry, _, run = hits[-1]
-            how = f", {run_as(made, 'that release')}" if made else ""
+            substitutions = "; ".join(map(str, made))
+            how = f", run as rewritten for that release: {substitutions}" if made else ""
             last = (
                 f"Last raised in {release} (by the example of {entry}{how}): "
                 f"«{quote(exception_message(run.exc_text), QUOTED)}»."

@@ -202,9 +202,7 @@ def warn_stale(app: Sphinx, exception: Exception | None) -> None:
     histories = views(app.env)
     for docname in sorted(histories):
         view = histories[docname]
-        for entry in view.entries:
-            if not entry.stale:
-                continue
+        for entry in (e for e in view.entries if e.stale):
             qualname = f"{view.module}.{entry.name}"
             found = records.get(qualname)
             location = found[1].source if found else docname
