@@ -1,10 +1,8 @@
 """Each error across the releases recorded for it (``flax_errors_history``).
 
 The history files (written by ``nox -s history``) record what each error's bad
-examples did on every release; this build's own run is their release's row. An entry
-shows its strip and its history in a line, the module's page its retired errors, and
-the error index every recorded module's errors by release. The records are the
-core's (:mod:`flax_errors_ext.model.history`): ``explain`` reads them too.
+examples did on every release; this build's own run is their release's row. The
+records are the core's (:mod:`flax_errors_ext.model.history`): ``explain`` reads them too.
 """
 
 from __future__ import annotations

@@ -247,16 +247,12 @@ class ModuleHistory:
         """The history of the entry called ``name``, if it has one."""
         return next((e for e in self.entries if e.name == name), None)
 
-    def label(self, release: str) -> str:
-        """A column's short label: ``0.12`` where no other release shares the line."""
-        return release_labels(self.releases).get(release, release)
-
-
-def release_labels(releases: Sequence[str]) -> dict[str, str]:
-    """Each release's shortest label: major.minor, unless two releases share it."""
-    short = {r: ".".join(r.split(".")[:2]) for r in releases}
-    counts = collections.Counter(short.values())
-    return {r: label if counts[label] == 1 else r for r, label in short.items()}
+    @property
+    def labels(self) -> dict[str, str]:
+        """Each column's shortest label: major.minor, unless two releases share it."""
+        short = {r: ".".join(r.split(".")[:2]) for r in self.releases}
+        counts = collections.Counter(short.values())
+        return {r: label if counts[label] == 1 else r for r, label in short.items()}
 
 
 def build_row(

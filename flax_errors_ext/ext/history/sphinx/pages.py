@@ -247,10 +247,11 @@ def strip(cells: Sequence[Cell], view: ModuleHistory, text: str) -> nodes.paragr
     """A row of cells, each labelled with its release's short label, then ``text``."""
     line = nodes.paragraph(classes=["flax-errors-history"])
     row = nodes.inline(classes=["flax-errors-strip"])
+    labels = view.labels
     for number, item in enumerate(cells):
         if number:
             row += nodes.Text(" ")  # for text output; a flex row drops it
-        row += cell(item, view.module, view.label(item.release))
+        row += cell(item, view.module, labels[item.release])
     line += row
     if text:
         line += nodes.Text(text)
@@ -285,7 +286,7 @@ def matrix(view: ModuleHistory, link: Link, anchor: str) -> list[nodes.Node]:
             c.release: [cell(c, view.module, c.state.glyph)] for c in row.cells
         }
         cells.append([label, *(by_release.get(release, []) for release in view.releases)])
-    labels = ["Error", *(view.label(r) for r in view.releases)]
+    labels = ["Error", *view.labels.values()]
     box = nodes.container(classes=["flax-errors-matrix-box"])
     box += table(["flax-errors-matrix"], (1,) * len(labels), labels, cells)
     return [heading, intro, box]

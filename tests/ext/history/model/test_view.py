@@ -19,7 +19,6 @@ from flax_errors_ext.ext.history.model.view import (
     build_release,
     build_row,
     module_history,
-    release_labels,
 )
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import ExampleKind, StatementRun, Verdict
@@ -286,7 +285,7 @@ def test_a_retired_class_is_judged_against_the_builds_own_classes() -> None:
 
 
 def test_release_labels_are_short_unless_two_share_a_line() -> None:
-    assert release_labels(["0.4.2", "0.10.7", "0.10.8"]) == {
+    assert ModuleHistory("m", ("0.4.2", "0.10.7", "0.10.8"), "", ()).labels == {
         "0.4.2": "0.4",
         "0.10.7": "0.10.7",
         "0.10.8": "0.10.8",
