@@ -96,14 +96,9 @@ class ExampleRun:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ExampleRun:
         """Read an example's record."""
-        return cls(
-            str(data["code"]),
-            Outcome(data["outcome"]),
-            str(data.get("exc_type", "")),
-            str(data.get("exc_text", "")),
-            str(data.get("reason", "")),
-            tuple(Substitution(str(s["old"]), str(s["new"])) for s in data.get("rewritten", ())),
-        )
+        texts = {key: str(data.get(key, "")) for key in ("exc_type", "exc_text", "reason")}
+        made = (Substitution(str(s["old"]), str(s["new"])) for s in data.get("rewritten", ()))
+        return cls(str(data["code"]), Outcome(data["outcome"]), **texts, rewritten=tuple(made))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -170,13 +165,9 @@ class ReleaseRun:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ReleaseRun:
         """Read a release's record (also what the runner writes for one run)."""
-        release = Release(
-            str(data["flax"]),
-            str(data["jax"]),
-            str(data["jaxlib"]),
-            str(data.get("python", "")),
-            Device.from_json(data.get("device")),
-        )
+        versions = {key: str(data[key]) for key in ("flax", "jax", "jaxlib")}
+        python, device = str(data.get("python", "")), Device.from_json(data.get("device"))
+        release = Release(**versions, python=python, device=device)
         entries = {str(k): EntryRun.from_json(v) for k, v in data.get("entries", {}).items()}
         return cls(release, tuple(data.get("classes", ())), entries, float(data.get("pace", 0.0)))
 
