@@ -469,9 +469,11 @@ def retired_error(history: History, gone: Retired, now: str) -> ErrorHistory:
         f"in {gone.first} only" if gone.first == gone.last else f"from {gone.first} to {gone.last}"
     )
     parts = [f"In {history.module} {had}; gone since {gone.gone_since}.", last]
-    if replaced - {gone.name}:
-        parts.append(f"The same code raises {', '.join(sorted(replaced - {gone.name}))} today.")
-    return ErrorHistory(gone.name, tuple(compared_with_latest(cells)), " ".join(parts), True)
+    replaced_by = sorted(replaced - {gone.name})
+    if replaced_by:
+        parts.append(f"The same code raises {', '.join(replaced_by)} today.")
+    line = " ".join(parts)
+    return ErrorHistory(gone.name, tuple(compared_with_latest(cells)), line, retired=True)
 
 
 def _raised_now(newest: ReleaseRun, entry: str, index: int, code: str, module: str) -> set[str]:
