@@ -446,7 +446,7 @@ def _past_wordings() -> list[Wording]:
     """Wordings of the shipped history that today's release no longer prints."""
     histories, problems = read_histories(ROOT, [SHIPPED], {"flax.errors"})
     assert problems == []
-    return [w for w in recorded_wordings(f.history for f in histories.values()) if not w.current]
+    return [w for w in recorded_wordings(histories.values()) if not w.current]
 
 
 def test_an_old_wording_finds_its_entry_and_names_the_releases_that_printed_it(
@@ -517,7 +517,7 @@ def test_a_url_of_an_old_page_layout_lands_on_the_entry(
     histories, _ = read_histories(ROOT, [SHIPPED], {"flax.errors"})
     printed = [
         match
-        for release in histories["flax.errors"].history.releases
+        for release in histories["flax.errors"].releases
         for entry in release.entries.values()
         for run in entry.examples
         for match in _URL.finditer(run.exc_text)

@@ -87,7 +87,7 @@ def make_context(app: Sphinx, config: Config) -> None:
     moved = moved_pages(
         validated.modules,
         validated.layout,
-        {name: file.history for name, file in context.histories.items()},
+        context.histories,
         context.raised_elsewhere,
     )
     redirects.forward(app, config, moved, context)

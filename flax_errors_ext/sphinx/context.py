@@ -24,11 +24,11 @@ if TYPE_CHECKING:
 
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
     from flax_errors_ext.execution.catalogue.modules import DiscoveryError, ModulePages
-    from flax_errors_ext.execution.history.files import HistoryFile
     from flax_errors_ext.execution.runs.run import RunSettings
     from flax_errors_ext.execution.session import Session
     from flax_errors_ext.model.catalogue.discover import ErrorModule
     from flax_errors_ext.model.config import CatalogueConfig
+    from flax_errors_ext.model.history.releases import History
     from flax_errors_ext.model.runs.fingerprint import Fingerprint
     from flax_errors_ext.model.warning_subtypes import WarningSubtype
 
@@ -54,7 +54,7 @@ class BuildContext:
     config: CatalogueConfig
     catalogue_folders: tuple[Path, ...]
     """Where catalogue files are looked for, first first."""
-    histories: dict[str, HistoryFile] = dataclasses.field(default_factory=dict)
+    histories: dict[str, History] = dataclasses.field(default_factory=dict)
     """The recorded histories, by the module each names, as the history extra read them."""
     extras: dict[str, Any] = dataclasses.field(default_factory=dict)
     """What each loaded extra read for the build, by its extension's name."""

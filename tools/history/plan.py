@@ -2,8 +2,8 @@
 
 The planning half of recording the history, with no file or process in it:
 reading ``releases.toml``, choosing the (release, entry) pairs that still need a
-run (:meth:`~flax_errors_ext.model.history.releases.History.pending`), newest
-release first, and the arguments each release's runner gets. The driver,
+run (:func:`pending`), newest release first, the arguments each release's runner
+gets, and merging a release's run into the history (:func:`merged`). The driver,
 :mod:`~tools.history.recording`, makes the venvs, runs the
 runner and writes the file this module renders.
 """
@@ -16,15 +16,20 @@ import tomllib
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.ext.history.model.example_runs import entry_codes
-from flax_errors_ext.model.history.releases import Pin
-from flax_errors_ext.model.history.timeline import document
+from flax_errors_ext.model.history.releases import version_key
 from tools.history.rewrites import entry_rewrites, rules_for
+from tools.history.summaries import document
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Mapping, Sequence
 
     from flax_errors_ext.model.catalogue.records import ErrorEntry
-    from flax_errors_ext.model.history.releases import History
+    from flax_errors_ext.model.history.releases import (
+        History,
+        Release,
+        ReleaseRun,
+        Substitution,
+    )
     from tools.history.rewrites import Rule
 
 PINNED = ("flax", "jax", "jaxlib")
@@ -32,6 +37,20 @@ PINNED = ("flax", "jax", "jaxlib")
 DEFAULT_PYTHON = "3.11"
 """The interpreter of a release that names none: the project's oldest Python."""
 _KEYS = {*PINNED, "as_of", "python"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Pin:
+    """A release's pinned versions: as releases.toml lists them, or as a record ran them."""
+
+    flax: str
+    jax: str
+    jaxlib: str
+
+    @classmethod
+    def of(cls, release: Release) -> Pin:
+        """The versions a recorded release ran, to compare with the planned ones."""
+        return cls(release.flax, release.jax, release.jaxlib)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -125,7 +144,7 @@ class HistoryPlan:
         chosen = self.chosen
         release = chosen[index]
         later = {r.flax: self.todo[r.flax] for r in chosen[index + 1 :]}
-        seconds = history.seconds_left(later)
+        seconds = seconds_left(history, later)
         estimate = (
             f"--later-seconds={seconds:.0f}"
             if seconds is not None
@@ -146,14 +165,84 @@ def plan_history(
     """What remains to run of ``releases`` x ``entries``, given what ``history`` records.
 
     An entry runs again where its code or the rewrites of ``rules`` it would run
-    with on that release changed (:meth:`History.pending`).
+    with on that release changed (:func:`pending`).
     """
     codes = entry_codes(entries)
     rewrites = {r.flax: entry_rewrites(entries, rules_for(rules, r.flax)) for r in releases}
-    todo = history.pending([r.pin for r in releases], codes, rewrites)
+    todo = pending(history, [r.pin for r in releases], codes, rewrites)
     return HistoryPlan(tuple(releases), codes, todo)
 
 
 def history_text(history: History, codes: Mapping[str, tuple[str, ...]]) -> str:
     """flax.json's text: the data and its summaries, one canonical form."""
     return json.dumps(document(history, codes), indent=1, ensure_ascii=False) + "\n"
+
+
+def recorded(history: History, flax: str) -> ReleaseRun | None:
+    """The record of Flax ``flax``, if there is one."""
+    return next((r for r in history.releases if r.release.flax == flax), None)
+
+
+def merged(history: History, run: ReleaseRun) -> History:
+    """The history with ``run`` recorded.
+
+    A run of a release already recorded with the same jax and jaxlib adds to it
+    (entries not in ``run`` are kept); with other versions it replaces it.
+    """
+    old = recorded(history, run.release.flax)
+    if old is not None and Pin.of(old.release) == Pin.of(run.release):
+        pace = run.pace if run.entries else old.pace
+        run = dataclasses.replace(run, entries={**old.entries, **run.entries}, pace=pace)
+    others = [r for r in history.releases if r.release.flax != run.release.flax]
+    ordered = sorted([*others, run], key=lambda r: version_key(r.release.flax))
+    return dataclasses.replace(history, releases=tuple(ordered))
+
+
+def pending(
+    history: History,
+    plan: Sequence[Pin],
+    codes: Mapping[str, tuple[str, ...]],
+    rewrites: Mapping[str, Mapping[str, tuple[tuple[Substitution, ...], ...]]] | None = None,
+) -> dict[str, tuple[str, ...]]:
+    """The entries each planned release must run: ``{flax version: names}``.
+
+    An entry runs where it has no record of each of ``codes`` (its bad examples'
+    hashes now), or whose examples ran with other substitutions than ``rewrites``
+    makes there now (by flax version, then by entry, one tuple per bad example;
+    none where left out); every entry runs where the release is recorded with
+    another jax or jaxlib. Releases with nothing to run are left out.
+    """
+    todo: dict[str, tuple[str, ...]] = {}
+    for pin in plan:
+        found = recorded(history, pin.flax)
+        if found is None or Pin.of(found.release) != pin:
+            names = tuple(sorted(codes))
+        else:
+            entries = found.entries
+            made = (rewrites or {}).get(pin.flax, {})
+            names = tuple(
+                name
+                for name in sorted(codes)
+                if name not in entries
+                or (runs := entries[name].runs_of(codes[name])) is None
+                or tuple(run.rewritten for run in runs) != made.get(name, ((),) * len(codes[name]))
+            )
+        if names:
+            todo[pin.flax] = names
+    return todo
+
+
+def seconds_left(history: History, todo: Mapping[str, Sequence[str]]) -> float | None:
+    """About how long running ``todo`` (:func:`pending`) takes; None if no pace is known.
+
+    A release goes at its recorded pace; one not recorded yet, at the slowest
+    recorded.
+    """
+    paces = [r.pace for r in history.releases if r.pace]
+    if not paces:
+        return None
+    total = 0.0
+    for flax, names in todo.items():
+        found = recorded(history, flax)
+        total += len(names) * (found.pace if found and found.pace else max(paces))
+    return total

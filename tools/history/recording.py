@@ -24,7 +24,6 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.execution.history.files import read_history_file
 from flax_errors_ext.ext.history.model.example_runs import entry_codes
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.history.releases import History, ReleaseRun
@@ -32,6 +31,7 @@ from tools.history.plan import (
     PINNED,
     HistoryPlan,
     history_text,
+    merged,
     plan_history,
     read_releases,
 )
@@ -85,7 +85,7 @@ def read_entries(catalogue: Path) -> list[ErrorEntry]:
 
 def read_history(path: Path) -> History:
     """The recorded history at ``path``; an empty one where there is no file yet."""
-    return read_history_file(path) if path.exists() else History()
+    return History.from_json(json.loads(path.read_text("utf-8"))) if path.exists() else History()
 
 
 def write_history(path: Path, history: History, codes: Mapping[str, tuple[str, ...]]) -> None:
@@ -212,9 +212,8 @@ def record(
             code = run_release(command)
         finally:  # Ctrl-C or a failed run: keep the entries it finished
             if partial.exists():
-                history = history.merged(
-                    ReleaseRun.from_json(json.loads(partial.read_text("utf-8")))
-                )
+                run = ReleaseRun.from_json(json.loads(partial.read_text("utf-8")))
+                history = merged(history, run)
                 keep(history)
         if code:
             raise SystemExit(f"flax {release.flax}: the runner failed with exit code {code}")

@@ -252,8 +252,9 @@ def run_entry(
             )
             records.append(example_run(judge(example, None, Verdict.OTHER_VERSIONS, why)))
         else:
+            # The record hashes the catalogue's code, and lists what was changed in it.
             result, made = next(results)
-            records.append(example_run(result, roots, made))
+            records.append(dataclasses.replace(example_run(result, roots), rewritten=made))
     return EntryRun(present, tuple(records))
 
 

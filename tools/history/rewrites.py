@@ -143,7 +143,7 @@ def entry_rewrites(
 
     By class name, one tuple per bad example: with the code hashes
     (:func:`~flax_errors_ext.ext.history.model.example_runs.entry_codes`), what a record must match
-    to count as done (:meth:`~flax_errors_ext.model.history.releases.History.pending`).
+    to count as done (:func:`~tools.history.plan.pending`).
     """
     return {
         entry.name: tuple(rewrite(example, rules)[1] for example in bad_examples(entry))

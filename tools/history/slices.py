@@ -17,6 +17,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.history.releases import SCHEMA, History, ReleaseRun, version_key
+from tools.history.plan import Pin
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -171,8 +172,8 @@ def merge_slices(
                 problems.append(
                     f"{source}: flax {flax} was given to slice {piece.part} but has no run"
                 )
-            elif run.release.pin != pins[flax]:
-                ran, pinned = run.release.pin, pins[flax]
+            elif Pin.of(run.release) != pins[flax]:
+                ran, pinned = Pin.of(run.release), pins[flax]
                 problems.append(
                     f"{source}: flax {flax} ran with jax {ran.jax}, jaxlib {ran.jaxlib}; "
                     f"releases.toml pins {pinned.jax}, {pinned.jaxlib}"
@@ -190,7 +191,7 @@ def merge_slices(
 def unfinished(todo: Mapping[str, Sequence[str]], owners: Mapping[str, str]) -> list[str]:
     """A message for each release the merged slices left entries of to run, with its file.
 
-    ``todo`` is :meth:`History.pending` of the merged history; ``owners``, the
+    ``todo`` is :func:`~tools.history.plan.pending` of the merged history; ``owners``, the
     file of each Flax version's slice.
     """
     return [

@@ -235,7 +235,7 @@ def histories(selection: Selection) -> list[History]:
     )
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
-    return [file.history for file in found.values()]
+    return list(found.values())
 
 
 def render_entry(entry: ErrorEntry, base: str) -> str:

@@ -17,34 +17,21 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 
-@dataclasses.dataclass(frozen=True)
-class HistoryFile:
-    """A history file as it was read."""
-
-    path: str
-    history: History
-
-
-def read_history_file(path: Path) -> History:
-    """The recorded history at ``path``; raises what reading or parsing it raises."""
-    return History.from_json(json.loads(path.read_text("utf-8")))
-
-
 def read_histories(
     folder: Path, names: Iterable[str], modules: set[str]
-) -> tuple[dict[str, HistoryFile], list[str]]:
+) -> tuple[dict[str, History], list[str]]:
     """The history files ``names`` lists, by the module each one names, and the problems.
 
     ``names`` are relative to ``folder`` (that of ``conf.py``), or ``SHIPPED``. A file of
     a module not in ``modules`` is left out; one that cannot be read, or names a module
     another file already holds, gets a message instead (and shows nothing).
     """
-    found: dict[str, HistoryFile] = {}
+    found: dict[str, History] = {}
     problems: list[str] = []
     for name in filter(None, names):
         path = SHIPPED_HISTORY if name == SHIPPED else (folder / name).resolve()
         try:
-            history = read_history_file(path)
+            history = History.from_json(json.loads(path.read_text("utf-8")))
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
             problems.append(f"history file {path} not read: {error}")
             continue
@@ -55,5 +42,5 @@ def read_histories(
                 f"{path}: {history.module} has a history already ({found[history.module].path})"
             )
             continue
-        found[history.module] = HistoryFile(str(path), history)
+        found[history.module] = dataclasses.replace(history, path=str(path))
     return found, problems

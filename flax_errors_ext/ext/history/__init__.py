@@ -1,10 +1,8 @@
 """Each error across the releases recorded for it (``flax_errors_history``).
 
 The history files (written by ``nox -s history``) record what each error's bad
-examples did on every release; this build's own run is their release's row. An entry
-shows its strip and its history in a line, the module's page its retired errors, and
-the error index every recorded module's errors by release. The records are the
-core's (:mod:`flax_errors_ext.model.history`): ``explain`` reads them too.
+examples did on every release; this build's own run is their release's row. The
+records are the core's (:mod:`flax_errors_ext.model.history`): ``explain`` reads them too.
 """
 
 from __future__ import annotations
@@ -17,13 +15,13 @@ if TYPE_CHECKING:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Load the core, and join its build: the files read, the strips, the matrices."""
-    from flax_errors_ext.ext.history.sphinx import pages, strips
+    from flax_errors_ext.ext.history.sphinx import pages
     from flax_errors_ext.sphinx import extras
 
     metadata = extras.setup_extra(app)
-    app.add_node(strips.history_cell, html=(strips.visit_cell_html, strips.depart_cell_html))
-    app.add_node(pages.history_record)
-    app.add_env_collector(pages.HistoryCollector)
+    app.add_node(pages.history_cell, html=(pages.visit_cell_html, pages.depart_cell_html))
+    app.connect("env-purge-doc", pages.forget_view)
+    app.connect("env-merge-info", pages.merge_views)
     app.connect(extras.CONTEXT_INITED, pages.read_files)
     app.connect(extras.ENTRY_EXTRAS, pages.entry_strip)
     app.connect(extras.MODULE_EXTRAS, pages.module_end)

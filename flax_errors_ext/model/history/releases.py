@@ -2,10 +2,10 @@
 
 ``nox -s history`` runs each entry's bad examples in a venv per Flax release
 (``tools/history/release_runner.py``) and keeps what happened in
-``flax_errors_ext/history/flax.json``. This module is that file's model: the records,
-their JSON form, merging a release's run into the data, and which (release, entry)
-pairs still need a run. Each example's record carries a hash of its code and the
-substitutions it ran with (``rewrites.toml``), so that a rerun runs only what changed.
+``flax_errors_ext/history/flax.json``. This module is that file's model: the records
+and their JSON form. Each example's record carries a hash of its code and the
+substitutions it ran with (``rewrites.toml``), so that a rerun runs only what changed
+(:mod:`tools.history.plan`).
 """
 
 from __future__ import annotations
@@ -47,43 +47,14 @@ class Outcome(enum.StrEnum):
 
 
 @dataclasses.dataclass(frozen=True)
-class Pin:
-    """A release to run, as ``releases.toml`` lists it."""
+class Release:
+    """Where a release's examples ran: the versions, the interpreter and the device."""
 
     flax: str
     jax: str
     jaxlib: str
-
-
-@dataclasses.dataclass(frozen=True)
-class Release(Pin):
-    """Where a release's examples ran: the versions, the interpreter and the device."""
-
     python: str
     device: Device | None = None
-
-    @property
-    def pin(self) -> Pin:
-        """The versions alone, to compare with the planned ones."""
-        return Pin(self.flax, self.jax, self.jaxlib)
-
-    def to_json(self) -> dict[str, Any]:
-        """The release as the file records it."""
-        return {
-            **dataclasses.asdict(self),
-            "device": self.device.to_json() if self.device else None,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Release:
-        """Read a release record."""
-        return cls(
-            str(data["flax"]),
-            str(data["jax"]),
-            str(data["jaxlib"]),
-            str(data.get("python", "")),
-            Device.from_json(data.get("device")),
-        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,15 +66,6 @@ class Substitution:
 
     def __str__(self) -> str:
         return f"{self.old} → {self.new}"
-
-    def to_json(self) -> dict[str, str]:
-        """The substitution as the file records it."""
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Substitution:
-        """Read a substitution's record."""
-        return cls(str(data["old"]), str(data["new"]))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -127,25 +89,16 @@ class ExampleRun:
 
     def to_json(self) -> dict[str, Any]:
         """The record with its empty fields left out."""
-        data: dict[str, Any] = {"code": self.code, "outcome": self.outcome.value}
-        for key in ("exc_type", "exc_text", "reason"):
-            if getattr(self, key):
-                data[key] = getattr(self, key)
-        if self.rewritten:
-            data["rewritten"] = [s.to_json() for s in self.rewritten]
-        return data
+        rewritten = [dataclasses.asdict(made) for made in self.rewritten]
+        data = {**dataclasses.asdict(self), "rewritten": rewritten}
+        return {key: value for key, value in data.items() if value}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ExampleRun:
         """Read an example's record."""
-        return cls(
-            str(data["code"]),
-            Outcome(data["outcome"]),
-            str(data.get("exc_type", "")),
-            str(data.get("exc_text", "")),
-            str(data.get("reason", "")),
-            tuple(Substitution.from_json(s) for s in data.get("rewritten", ())),
-        )
+        texts = {key: str(data.get(key, "")) for key in ("exc_type", "exc_text", "reason")}
+        made = (Substitution(str(s["old"]), str(s["new"])) for s in data.get("rewritten", ()))
+        return cls(str(data["code"]), Outcome(data["outcome"]), **texts, rewritten=tuple(made))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -203,7 +156,7 @@ class ReleaseRun:
     def to_json(self) -> dict[str, Any]:
         """The release's record, in one canonical order."""
         return {
-            **self.release.to_json(),
+            **dataclasses.asdict(self.release),
             "pace": round(self.pace, 2),
             "classes": sorted(self.classes),
             "entries": {name: self.entries[name].to_json() for name in sorted(self.entries)},
@@ -212,9 +165,11 @@ class ReleaseRun:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ReleaseRun:
         """Read a release's record (also what the runner writes for one run)."""
+        versions = {key: str(data[key]) for key in ("flax", "jax", "jaxlib")}
+        python, device = str(data.get("python", "")), Device.from_json(data.get("device"))
+        release = Release(**versions, python=python, device=device)
         entries = {str(k): EntryRun.from_json(v) for k, v in data.get("entries", {}).items()}
-        classes = tuple(data.get("classes", ()))
-        return cls(Release.from_json(data), classes, entries, float(data.get("pace", 0.0)))
+        return cls(release, tuple(data.get("classes", ())), entries, float(data.get("pace", 0.0)))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -223,73 +178,8 @@ class History:
 
     releases: tuple[ReleaseRun, ...] = ()
     module: str = "flax.errors"
-
-    def release(self, flax: str) -> ReleaseRun | None:
-        """The record of Flax ``flax``, if there is one."""
-        return next((r for r in self.releases if r.release.flax == flax), None)
-
-    def merged(self, run: ReleaseRun) -> History:
-        """The history with ``run`` recorded.
-
-        A run of a release already recorded with the same jax and jaxlib adds to it
-        (entries not in ``run`` are kept); with other versions it replaces it.
-        """
-        old = self.release(run.release.flax)
-        if old is not None and old.release.pin == run.release.pin:
-            pace = run.pace if run.entries else old.pace
-            run = dataclasses.replace(run, entries={**old.entries, **run.entries}, pace=pace)
-        others = [r for r in self.releases if r.release.flax != run.release.flax]
-        ordered = sorted([*others, run], key=lambda r: version_key(r.release.flax))
-        return dataclasses.replace(self, releases=tuple(ordered))
-
-    def pending(
-        self,
-        plan: Sequence[Pin],
-        codes: Mapping[str, tuple[str, ...]],
-        rewrites: Mapping[str, Mapping[str, tuple[tuple[Substitution, ...], ...]]] | None = None,
-    ) -> dict[str, tuple[str, ...]]:
-        """The entries each planned release must run: ``{flax version: names}``.
-
-        An entry runs where it has no record of each of ``codes`` (its bad examples'
-        hashes now), or whose examples ran with other substitutions than ``rewrites``
-        makes there now (by flax version, then by entry, one tuple per bad example;
-        none where left out); every entry runs where the release is recorded with
-        another jax or jaxlib. Releases with nothing to run are left out.
-        """
-        todo: dict[str, tuple[str, ...]] = {}
-        for pin in plan:
-            recorded = self.release(pin.flax)
-            if recorded is None or recorded.release.pin != pin:
-                names = tuple(sorted(codes))
-            else:
-                entries = recorded.entries
-                made = (rewrites or {}).get(pin.flax, {})
-                names = tuple(
-                    name
-                    for name in sorted(codes)
-                    if name not in entries
-                    or (runs := entries[name].runs_of(codes[name])) is None
-                    or tuple(run.rewritten for run in runs)
-                    != made.get(name, ((),) * len(codes[name]))
-                )
-            if names:
-                todo[pin.flax] = names
-        return todo
-
-    def seconds_left(self, todo: Mapping[str, Sequence[str]]) -> float | None:
-        """About how long running ``todo`` (:meth:`pending`) takes; None if no pace is known.
-
-        A release goes at its recorded pace; one not recorded yet, at the slowest
-        recorded.
-        """
-        paces = [r.pace for r in self.releases if r.pace]
-        if not paces:
-            return None
-        total = 0.0
-        for flax, names in todo.items():
-            recorded = self.release(flax)
-            total += len(names) * (recorded.pace if recorded and recorded.pace else max(paces))
-        return total
+    path: str = dataclasses.field(default="", compare=False)
+    """The file it was read from ("" where none)."""
 
     def to_json(self) -> dict[str, Any]:
         """The data as the file holds it (the summaries are added by the writer)."""

@@ -47,10 +47,10 @@ def recorded_wordings(histories: Iterable[History]) -> tuple[Wording, ...]:
         newest = history.releases[-1].release.flax if history.releases else None
         for name in sorted(names):
             qualname = f"{history.module}.{name}"
-            for timeline in timelines(history, name):
+            for spans in timelines(history, name):
                 found += [
                     Wording(qualname, span.text, span.versions, span.last == newest)
-                    for span in reversed(timeline.spans)
+                    for span in reversed(spans)
                     if span.outcome is Outcome.RAISED and span.text
                 ]
     return tuple(dict.fromkeys(found))

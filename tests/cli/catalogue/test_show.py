@@ -202,7 +202,7 @@ def test_explain_a_retired_error_says_when_flax_had_it(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     histories, _ = read_histories(Path.cwd(), [SHIPPED], {"flax.errors"})
-    gone = retired(histories["flax.errors"].history)[-1]
+    gone = retired(histories["flax.errors"])[-1]
 
     code, out, _ = run(
         capsys, "explain", f"{FLAX_BASE_URL}/flax.errors.html#flax.errors.{gone.name}"

@@ -67,7 +67,7 @@ def _corpus() -> tuple[list[ErrorEntry], dict[str, list[str]], list[tuple[str, s
     """The entries, old wordings by entry, and every (query, what it is) to put to both."""
     entries = [entry for name in MODULES for entry in load_module(name).entries]
     histories, _ = read_histories(ROOT, [SHIPPED], set(MODULES))
-    wordings = recorded_wordings(file.history for file in histories.values())
+    wordings = recorded_wordings(histories.values())
     queries: list[tuple[str, str]] = []
     for entry in entries:
         for n, (_, message) in enumerate(documented_messages(entry)):

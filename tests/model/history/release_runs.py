@@ -40,9 +40,13 @@ def absent(*examples: ExampleRun) -> EntryRun:
 def history(
     *runs: tuple[str, EntryRun], classes: dict[str, tuple[str, ...]] | None = None
 ) -> History:
-    """The history of entry ``A`` over these ``(flax, run)``, each release's classes given."""
-    data = History()
-    for flax, run in runs:
-        names = (classes or {}).get(flax, ("A",) if run.present else ())
-        data = data.merged(release(flax, classes=names, A=run))
-    return data
+    """The history of entry ``A`` over these ``(flax, run)``, oldest first.
+
+    Each release's classes are given, or just ``A`` where it is present.
+    """
+    return History(
+        tuple(
+            release(flax, classes=(classes or {}).get(flax, ("A",) if run.present else ()), A=run)
+            for flax, run in runs
+        )
+    )

@@ -1,8 +1,7 @@
-"""The history of every error across Flax's releases: the model and its summaries."""
+"""The history of every error across Flax's releases: the records, their spans, retired classes."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import tomllib
 from pathlib import Path
@@ -12,24 +11,17 @@ import pytest
 from flax_errors_ext.model.history.releases import (
     History,
     Outcome,
-    Pin,
     Release,
     ReleaseRun,
     version_key,
 )
-from flax_errors_ext.model.history.timeline import (
-    comparable,
-    document,
-    entry_summary,
-    retired,
-    timelines,
-)
+from flax_errors_ext.model.history.timeline import comparable, retired, timelines
 from tests.model.history.release_runs import absent, example, history, present, release
 
 REPO = Path(__file__).resolve().parents[3]
 HISTORY = REPO / "flax_errors_ext" / "history"
 
-# --- the data: JSON, merging, what needs a run ---
+# --- the data and its JSON ---
 
 
 def test_version_key_orders_minor_lines_numerically() -> None:
@@ -59,121 +51,7 @@ def test_json_round_trip_is_canonical() -> None:
         History.from_json({"schema": 99, "releases": []})
 
 
-def test_merging_adds_releases_in_version_order() -> None:
-    data = History().merged(release("0.10.7")).merged(release("0.9.0")).merged(release("0.12.8"))
-    assert [r.release.flax for r in data.releases] == ["0.9.0", "0.10.7", "0.12.8"]
-
-
-def test_merging_a_partial_run_keeps_the_other_entries() -> None:
-    first = History().merged(
-        release("0.8.5", A=present(example("flax.errors.A: old")), B=absent())
-    )
-    rerun = first.merged(release("0.8.5", A=present(example("flax.errors.A: new", code="c2"))))
-    (recorded,) = rerun.releases
-    assert set(recorded.entries) == {"A", "B"}
-    assert recorded.entries["A"].examples[0].exc_text == "flax.errors.A: new"
-
-
-def test_merging_another_jax_replaces_the_release() -> None:
-    first = History().merged(release("0.8.5", A=present(), B=absent()))
-    other = first.merged(release("0.8.5", jax="0.4.31", A=present()))
-    (recorded,) = other.releases
-    assert set(recorded.entries) == {"A"}
-    assert recorded.release.jax == "0.4.31"
-
-
-def test_pending_runs_only_what_changed() -> None:
-    codes = {"A": ("c1",), "B": ("c1", "c2"), "C": ()}
-    plan = [Pin("0.8.5", "0.4.30", "0.4.30"), Pin("0.12.8", "0.10.2", "0.10.2")]
-    data = History()
-    assert data.pending(plan, codes) == {"0.8.5": ("A", "B", "C"), "0.12.8": ("A", "B", "C")}
-    done = release(
-        "0.8.5",
-        A=present(example(code="c1")),
-        B=present(example(code="c1"), example(code="c2")),
-        C=absent(),
-    )
-    data = data.merged(done)
-    assert data.pending(plan, codes) == {"0.12.8": ("A", "B", "C")}
-    assert data.pending(plan[:1], codes) == {}
-    assert data.pending(plan[:1], {**codes, "B": ("c1", "c3")}) == {"0.8.5": ("B",)}
-    # An entry that keeps one of the examples that ran (a docstring keeps one) has its record.
-    assert data.pending(plan[:1], {**codes, "B": ("c2",)}) == {}
-    assert data.pending(plan[:1], {**codes, "D": ("c4",)}) == {"0.8.5": ("D",)}
-    assert data.pending([Pin("0.8.5", "0.4.31", "0.4.31")], codes) == {"0.8.5": ("A", "B", "C")}
-
-
-def test_time_left_goes_by_recorded_paces() -> None:
-    assert History().seconds_left({"0.8.5": ("A",)}) is None
-    data = (
-        History()
-        .merged(dataclasses.replace(release("0.8.5"), pace=2.0))
-        .merged(dataclasses.replace(release("0.12.8"), pace=1.0))
-    )
-    todo = {"0.8.5": ("A", "B"), "0.12.8": ("A",), "0.9.0": ("A", "B", "C")}
-    assert data.seconds_left(todo) == 2 * 2.0 + 1 * 1.0 + 3 * 2.0  # unrecorded: the slowest
-    assert History.from_json(json.loads(json.dumps(data.to_json()))) == data
-
-
-def test_a_rerun_sets_the_pace_unless_it_ran_nothing() -> None:
-    first = History().merged(dataclasses.replace(release("0.8.5", A=present()), pace=2.0))
-    empty = first.merged(dataclasses.replace(release("0.8.5"), pace=0.0))
-    assert empty.releases[0].pace == 2.0
-    rerun = first.merged(dataclasses.replace(release("0.8.5", A=present()), pace=1.5))
-    assert rerun.releases[0].pace == 1.5
-
-
-# --- what the data says ---
-
-
-def test_raised_with_one_text_everywhere() -> None:
-    data = history(
-        ("0.6.11", present(example("flax.errors.A: text"))),
-        ("0.8.5", present(example("flax.errors.A: text"))),
-    )
-    assert (
-        entry_summary(data, "A")
-        == "raised with this text in every recorded release (0.6.11-0.8.5)"
-    )
-
-
-def test_raised_since_with_older_wordings_and_first_release() -> None:
-    data = history(
-        (
-            "0.4.2",
-            absent(example("statement 2 of 3 raised ImportError: no io", Outcome.COULD_NOT_RUN)),
-        ),
-        ("0.6.11", present(example("flax.errors.A: old text"))),
-        ("0.7.5", present(example("flax.errors.A: old text"))),
-        ("0.8.5", present(example("flax.errors.A: new text"))),
-        ("0.12.8", present(example("flax.errors.A: new text"))),
-    )
-    assert entry_summary(data, "A") == (
-        "in flax.errors since 0.6.11; raised with this text since 0.8.5; before that: "
-        "«flax.errors.A: old text» (0.6.11-0.7.5), could not run (0.4.2, not in flax.errors: "
-        "statement 2 of 3 raised ImportError: no io); first raised in 0.6.11"
-    )
-
-
-def test_no_longer_raised() -> None:
-    data = history(
-        ("0.6.11", present(example("flax.errors.A: text"))),
-        ("0.9.0", present(example(outcome=Outcome.NO_RAISE))),
-        ("0.12.8", present(example("ValueError: checked earlier", Outcome.RAISED_OTHER))),
-    )
-    (line,) = timelines(data, "A")
-    assert line.summary() == (
-        "no longer raised since 0.9.0: «ValueError: checked earlier» (0.12.8); before that: "
-        "raised nothing (0.9.0), «flax.errors.A: text» (0.6.11); first raised in 0.6.11"
-    )
-
-
-def test_never_raised() -> None:
-    data = history(("0.12.8", present(example(outcome=Outcome.NO_RAISE))))
-    assert (
-        entry_summary(data, "A")
-        == "never raised in the recorded releases; raised nothing (0.12.8)"
-    )
+# --- spans and retired classes ---
 
 
 def test_run_to_run_noise_does_not_split_a_span() -> None:
@@ -182,42 +60,9 @@ def test_run_to_run_noise_does_not_split_a_span() -> None:
         ("0.8.5", present(example('flax.errors.A: "/tmp/tmpab12cd_x/c.json" <x at 0x7f00aa>'))),
         ("0.9.0", present(example('flax.errors.A: "/tmp/tmpzz99yy11/c.json" <x at 0x7f11bb>'))),
     )
-    (line,) = timelines(data, "A")
-    assert len(line.spans) == 1
-    assert line.spans[0].versions == "0.8.5-0.9.0"
-
-
-def test_records_of_other_code_are_left_out() -> None:
-    data = history(
-        ("0.6.11", present(example("flax.errors.A: old", code="old"))),
-        ("0.8.5", present(example("flax.errors.A: new", code="new"))),
-    )
-    assert (
-        entry_summary(data, "A", ("new",))
-        == "raised with this text in every recorded release (0.8.5)"
-    )
-    assert entry_summary(data, "A", ("newer",)) == "no recorded release ran this code"
-
-
-def test_several_bad_examples_are_numbered() -> None:
-    data = history(
-        ("0.8.5", present(example("flax.errors.A: one"), example(outcome=Outcome.NO_RAISE))),
-    )
-    assert entry_summary(data, "A") == (
-        "bad example 1: raised with this text in every recorded release (0.8.5); "
-        "bad example 2: never raised in the recorded releases; raised nothing (0.8.5)"
-    )
-
-
-def test_long_texts_are_shortened_in_summaries_only() -> None:
-    text = "flax.errors.A: " + "word " * 100
-    data = history(("0.8.5", present(example(text))))
-    summary = entry_summary(data, "A", None)
-    assert summary == "raised with this text in every recorded release (0.8.5)"
-    clause = timelines(data, "A")[0].spans[0].describe()
-    assert clause.endswith("…» (0.8.5)")
-    assert len(clause) < 200
-    assert data.releases[0].entries["A"].examples[0].exc_text == text
+    (spans,) = timelines(data, "A")
+    assert len(spans) == 1
+    assert spans[0].versions == "0.8.5-0.9.0"
 
 
 def test_retired_classes_with_the_text_they_raised_then() -> None:
@@ -234,7 +79,7 @@ def test_retired_classes_with_the_text_they_raised_then() -> None:
         Release("0.8.5", "0.4.30", "0.4.30", "3.11.7"), ("A", "Gone", "FlaxError"), {}
     )
     new = ReleaseRun(Release("0.12.8", "0.10.2", "0.10.2", "3.11.7"), ("A", "FlaxError"), {})
-    data = History().merged(new).merged(old).merged(middle)
+    data = History((old, middle, new))
     (gone,) = retired(data)
     assert (gone.name, gone.first, gone.last, gone.gone_since) == (
         "Gone",
@@ -244,25 +89,6 @@ def test_retired_classes_with_the_text_they_raised_then() -> None:
     )
     assert gone.texts == (("0.6.11", "flax.errors.Gone: the old way (https://...)"),)
     assert retired(History()) == ()
-
-
-def test_presence_that_comes_and_goes() -> None:
-    data = history(
-        ("0.6.11", present(example("flax.errors.A: x"))),
-        ("0.8.5", absent(example("ValueError: y", Outcome.RAISED_OTHER))),
-        ("0.12.8", present(example("flax.errors.A: x"))),
-    )
-    assert entry_summary(data, "A").startswith("in flax.errors in 0.6.11, 0.12.8; ")
-    assert retired(data) == ()
-
-
-def test_the_document_holds_the_data_and_what_it_says() -> None:
-    data = history(("0.8.5", present(example("flax.errors.A: x"))))
-    written = json.loads(json.dumps(document(data, {"A": ("c1",)})))
-    assert History.from_json(written) == data
-    assert written["summaries"] == {"A": entry_summary(data, "A", ("c1",))}
-    assert written["summaries"]["A"].startswith("raised with this text")
-    assert written["retired"] == []
 
 
 # --- the releases file and the recorded file ---

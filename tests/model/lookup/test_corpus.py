@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 MODULES = DEFAULT_MODULES
 ENTRIES = [entry for name in MODULES for entry in load_module(name).entries]
 _HISTORIES, _ = read_histories(Path.cwd(), [SHIPPED], set(MODULES))
-WORDINGS = recorded_wordings(file.history for file in _HISTORIES.values())
+WORDINGS = recorded_wordings(_HISTORIES.values())
 OLDER = by_entry(WORDINGS)
 
 CASES = tomllib.loads((Path(__file__).parent / "negatives.toml").read_text("utf-8"))["negative"]

@@ -25,7 +25,7 @@ from flax_errors_ext.model.lookup.wordings import by_entry, recorded_wordings
 
 ENTRIES = [entry for name in DEFAULT_MODULES for entry in load_module(name).entries]
 _HISTORIES, _ = read_histories(Path.cwd(), [SHIPPED], set(DEFAULT_MODULES))
-OLDER = by_entry(recorded_wordings(file.history for file in _HISTORIES.values()))
+OLDER = by_entry(recorded_wordings(_HISTORIES.values()))
 PASTES = tomllib.loads((Path(__file__).parent / "pastes.toml").read_text("utf-8"))["paste"]
 INDEX = HelpIndex.from_json(json.loads(SHIPPED_INDEX.read_text("utf-8")))
 

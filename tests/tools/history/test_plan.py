@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import TYPE_CHECKING
 
@@ -14,17 +15,21 @@ from flax_errors_ext.model.history.releases import (
     ExampleRun,
     History,
     Outcome,
-    Pin,
     Release,
     ReleaseRun,
 )
 from flax_errors_ext.model.runs.fingerprint import Device
+from tests.model.history.release_runs import absent, example, present, release
 from tools.history.plan import (
     DEFAULT_PYTHON,
+    Pin,
     PlannedRelease,
     history_text,
+    merged,
+    pending,
     plan_history,
     read_releases,
+    seconds_left,
 )
 from tools.history.rewrites import parse_rules
 
@@ -117,7 +122,70 @@ def test_a_table_releases_toml_does_not_know_is_refused(
         PlannedRelease.from_json(table)
 
 
-# --- what is left to run ---
+# --- merging a release's run, what is left to run ---
+
+
+def test_merging_adds_releases_in_version_order() -> None:
+    data = History()
+    for flax in ("0.10.7", "0.9.0", "0.12.8"):
+        data = merged(data, release(flax))
+    assert [r.release.flax for r in data.releases] == ["0.9.0", "0.10.7", "0.12.8"]
+
+
+def test_merging_a_partial_run_keeps_the_other_entries() -> None:
+    first = merged(
+        History(), release("0.8.5", A=present(example("flax.errors.A: old")), B=absent())
+    )
+    again = release("0.8.5", A=present(example("flax.errors.A: new", code="c2")))
+    (found,) = merged(first, again).releases
+    assert set(found.entries) == {"A", "B"}
+    assert found.entries["A"].examples[0].exc_text == "flax.errors.A: new"
+
+
+def test_merging_another_jax_replaces_the_release() -> None:
+    first = merged(History(), release("0.8.5", A=present(), B=absent()))
+    (found,) = merged(first, release("0.8.5", jax="0.4.31", A=present())).releases
+    assert set(found.entries) == {"A"}
+    assert found.release.jax == "0.4.31"
+
+
+def test_pending_runs_only_what_changed() -> None:
+    codes = {"A": ("c1",), "B": ("c1", "c2"), "C": ()}
+    plan = [Pin("0.8.5", "0.4.30", "0.4.30"), Pin("0.12.8", "0.10.2", "0.10.2")]
+    everything = ("A", "B", "C")
+    assert pending(History(), plan, codes) == {"0.8.5": everything, "0.12.8": everything}
+    done = release(
+        "0.8.5",
+        A=present(example(code="c1")),
+        B=present(example(code="c1"), example(code="c2")),
+        C=absent(),
+    )
+    data = merged(History(), done)
+    assert pending(data, plan, codes) == {"0.12.8": everything}
+    assert pending(data, plan[:1], codes) == {}
+    assert pending(data, plan[:1], {**codes, "B": ("c1", "c3")}) == {"0.8.5": ("B",)}
+    # An entry that keeps one of the examples that ran (a docstring keeps one) has its record.
+    assert pending(data, plan[:1], {**codes, "B": ("c2",)}) == {}
+    assert pending(data, plan[:1], {**codes, "D": ("c4",)}) == {"0.8.5": ("D",)}
+    assert pending(data, [Pin("0.8.5", "0.4.31", "0.4.31")], codes) == {"0.8.5": everything}
+
+
+def test_time_left_goes_by_recorded_paces() -> None:
+    assert seconds_left(History(), {"0.8.5": ("A",)}) is None
+    data = History()
+    for flax, pace in (("0.8.5", 2.0), ("0.12.8", 1.0)):
+        data = merged(data, dataclasses.replace(release(flax), pace=pace))
+    todo = {"0.8.5": ("A", "B"), "0.12.8": ("A",), "0.9.0": ("A", "B", "C")}
+    assert seconds_left(data, todo) == 2 * 2.0 + 1 * 1.0 + 3 * 2.0  # unrecorded: the slowest
+    assert History.from_json(json.loads(json.dumps(data.to_json()))) == data
+
+
+def test_a_rerun_sets_the_pace_unless_it_ran_nothing() -> None:
+    first = merged(History(), dataclasses.replace(release("0.8.5", A=present()), pace=2.0))
+    empty = merged(first, dataclasses.replace(release("0.8.5"), pace=0.0))
+    assert empty.releases[0].pace == 2.0
+    rerun = merged(first, dataclasses.replace(release("0.8.5", A=present()), pace=1.5))
+    assert rerun.releases[0].pace == 1.5
 
 
 def test_nothing_recorded_runs_everything_newest_first() -> None:

@@ -16,7 +16,7 @@ import pytest
 from flax_errors_ext.model.history.releases import History, ReleaseRun
 from tests.tools.history.history_files import history_files, raised_run, stand_in_venv
 from tools.history import __main__ as command
-from tools.history.plan import PlannedRelease
+from tools.history.plan import PlannedRelease, recorded
 from tools.history.recording import (
     HistoryFiles,
     plan,
@@ -65,9 +65,9 @@ def test_a_venv_made_for_the_same_table_is_reused(files: HistoryFiles) -> None:
 def test_each_release_run_is_merged_into_the_file(files: HistoryFiles) -> None:
     record(files, uv=NO_UV)
     history = read_history(files.out)
-    recorded = history.release("0.8.5")
-    assert recorded is not None
-    assert sorted(recorded.entries) == ["A", "B"]
+    found = recorded(history, "0.8.5")
+    assert found is not None
+    assert sorted(found.entries) == ["A", "B"]
     arguments = (files.work / "releases" / "flax-0.8.5" / "bin" / "arguments").read_text()
     assert f"--catalogue={files.catalogue}" in arguments
     assert "--label=release 1 of 1 (flax 0.8.5, jax 0.4.30) --entries-after=0" in arguments
@@ -87,9 +87,9 @@ def test_a_failed_runner_keeps_what_it_finished(
     monkeypatch.setenv("FAKE_STATUS", "3")
     with pytest.raises(SystemExit, match=r"flax 0\.8\.5: the runner failed with exit code 3"):
         record(files, uv=NO_UV)
-    recorded = read_history(files.out).release("0.8.5")
-    assert recorded is not None
-    assert sorted(recorded.entries) == ["A"]
+    found = recorded(read_history(files.out), "0.8.5")
+    assert found is not None
+    assert sorted(found.entries) == ["A"]
     history, todo = plan(files)
     assert todo.todo == {"0.8.5": ("B",)}
     assert todo.runner_arguments(0, history)[-2:] == ["--only", "B"]

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, ExampleResult
-    from flax_errors_ext.model.history.releases import Substitution
 
 
 def bad_examples(entry: ErrorEntry) -> tuple[Example, ...]:
@@ -72,11 +71,7 @@ def entry_codes(entries: Iterable[ErrorEntry]) -> dict[str, tuple[str, ...]]:
     }
 
 
-def example_run(
-    result: ExampleResult,
-    roots: Iterable[str] = (),
-    rewritten: Iterable[Substitution] = (),
-) -> ExampleRun:
+def example_run(result: ExampleResult, roots: Iterable[str] = ()) -> ExampleRun:
     """What a bad example did on a release, from the judge's verdicts on its run.
 
     The history records what the example raised, not whether its documented text
@@ -90,14 +85,8 @@ def example_run(
             process died, timed out or it was set aside.
         roots: Folders the process imported from; paths under them are written
             relative to them (``flax/__init__.py``), so no machine's folders are kept.
-        rewritten: The substitutions made in the example's code before it ran (the
-            result's example is the catalogue's, whose code it hashes).
     """
-    return dataclasses.replace(_recorded(result, tuple(roots)), rewritten=tuple(rewritten))
-
-
-def _recorded(result: ExampleResult, folders: tuple[str, ...]) -> ExampleRun:
-    example, runs = result.example, result.runs
+    example, runs, folders = result.example, result.runs, tuple(roots)
     code = example_code_hash(example)
     chosen = example.statements_run
     if not runs:

@@ -1,56 +1,208 @@
-"""What the site shows of a module's errors across releases: the matrix of their histories.
+"""What the site shows of a module's errors across releases: cells, lines, the matrix.
 
 Computed from a recorded :class:`~flax_errors_ext.model.history.releases.History`, the
 code hashes of the entries' bad examples now, and the build's own release
-(:func:`build_release`), which replaces any record of that release and is a column
-even where no record has it. Each entry's history in a line is read from its cells,
-leaving out the stale ones: "Raised with this text since 0.11.2; before that: «…»
-(0.7.5-0.10.7)" for an entry with bad examples; "In flax.errors since 0.6.11" for one
-without.
+(:func:`build_release`), which replaces any record of that release. Each error gets a
+cell per release: a record made with other code than the entry's bad examples have
+now is *stale*, and its cell says so instead of showing what that code did; its
+history in a line is read from the other cells. A class the module no longer has
+gets a row too.
 """
 
 from __future__ import annotations
 
 import collections
 import dataclasses
+import enum
 import itertools
-from typing import TYPE_CHECKING
+import re
+from typing import TYPE_CHECKING, Self
 
-from flax_errors_ext.ext.history.model.cells import (
-    QUOTED,
-    URL_TAIL,
-    CellState,
-    cell_key,
-    compared_text,
-    compared_with_latest,
-    exception_message,
-    release_cell,
-)
 from flax_errors_ext.ext.history.model.example_runs import bad_examples, example_run
-from flax_errors_ext.ext.history.model.retired_errors import retired_error
 from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
-from flax_errors_ext.model.history.releases import EntryRun, Release, ReleaseRun, version_key
-from flax_errors_ext.model.history.timeline import quote, retired, version_range
+from flax_errors_ext.model.history.releases import (
+    EntryRun,
+    Outcome,
+    Release,
+    ReleaseRun,
+    version_key,
+)
+from flax_errors_ext.model.history.timeline import comparable, quote, retired, version_range
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping, Sequence
 
-    from flax_errors_ext.ext.history.model.cells import Cell
-    from flax_errors_ext.ext.history.model.retired_errors import RetiredError
     from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleResult
-    from flax_errors_ext.model.history.releases import History, Substitution
+    from flax_errors_ext.model.history.releases import ExampleRun, History, Substitution
+    from flax_errors_ext.model.history.timeline import Retired
+
+QUOTED = 90
+"""The characters of an error's text that the history line quotes."""
+TOOLTIP = 300
+"""The characters of a text that a cell's tooltip shows."""
+
+URL_TAIL = re.compile(r"\s*\(https?://\S+\)\s*$")
+"""A link at the end of an error's text: Flax's docs moved, the error did not."""
+
+
+@enum.unique
+class CellState(enum.StrEnum):
+    """What an entry's record says about one release, as a cell's colour shows it.
+
+    In the order a legend lists them, each with what a cell of the matrix shows besides
+    its colour (so that colour is not all) and what it tells (the tooltip, the legend).
+    """
+
+    glyph: str
+    meaning: str
+
+    def __new__(cls, value: str, glyph: str = "", meaning: str = "") -> Self:
+        """A member whose value is its CSS class; the defaults are for the type checker."""
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.glyph, member.meaning = glyph, meaning
+        return member
+
+    SAME = "same", "=", "raised with the latest text"
+    CHANGED = "changed", "≠", "raised with other text"
+    NOT_RAISED = "not-raised", "\u2013", "the example ran and did not raise it"  # an en dash
+    NOT_PRESENT = "not-present", "\u00a0", "not in the module"
+    COULD_NOT_RUN = "could-not-run", "\u00d7", "the example could not run"  # a multiplication sign
+    PRESENT = "present", "○", "in the module; no example raises it"
+    STALE = "stale", "?", "no record of the example as it is now; not shown"
+    NOT_RUN = "not-run", "·", "not run in this build"
+
+    @property
+    def known(self) -> bool:
+        """Whether the cell shows what a release did (not stale, not run)."""
+        return self not in (CellState.STALE, CellState.NOT_RUN)
+
+    @property
+    def raised(self) -> bool:
+        """Whether the release raised the error."""
+        return self in (CellState.SAME, CellState.CHANGED)
 
 
 @dataclasses.dataclass(frozen=True)
-class EntryHistory:
-    """An entry's cells, one per release, and its history in a line."""
+class Cell:
+    """One release of one error's history."""
+
+    release: str
+    state: CellState
+    wording: tuple[str, ...] = ()
+    """Per bad example, the text it raised the error with ("" where it did not)."""
+    notes: tuple[str, ...] = ()
+    """Per bad example (or raising example of another entry), what it did, in words."""
+    current: bool = False
+    """Whether the cell is this build's own run."""
+    rewritten: tuple[Substitution, ...] = ()
+    """The substitutions its examples ran with on this release (none shown if stale)."""
+
+    def title(self, module: str) -> str:
+        """The cell's tooltip: the release, what the state means, what each example did."""
+        meaning = self.state.meaning.replace("the module", module)
+        head = f"flax {self.release}{' (this build)' if self.current else ''}: {meaning}"
+        shown = self.notes if self.state.known else ()
+        return "\n".join([head, *shown])
+
+
+def release_cell(name: str, codes: tuple[str, ...], record: ReleaseRun, current: bool) -> Cell:
+    """The cell of one release, with a raised one marked SAME until compared."""
+    release = record.release.flax
+    row = record.entries.get(name)
+    runs = row.runs_of(codes) if row is not None else None
+    if row is None or runs is None:
+        state = CellState.NOT_RUN if row is None and current else CellState.STALE
+        return Cell(release, state, current=current)
+    if not runs:
+        state = CellState.PRESENT if row.present else CellState.NOT_PRESENT
+        return Cell(release, state, current=current)
+    many = len(runs) > 1
+    notes = tuple(
+        (f"bad example {n}: " if many else "") + _what_it_did(run) for n, run in enumerate(runs, 1)
+    )
+    rewritten = merged_substitutions(run.rewritten for run in runs)
+    wording = tuple(run.exc_text if run.outcome is Outcome.RAISED else "" for run in runs)
+    if not row.present:
+        state = CellState.NOT_PRESENT
+    elif any(wording):
+        state = CellState.SAME
+    elif any(run.outcome is not Outcome.COULD_NOT_RUN for run in runs):
+        state = CellState.NOT_RAISED
+    else:
+        state = CellState.COULD_NOT_RUN
+    return Cell(release, state, wording, notes, current, rewritten)
+
+
+def compared_with_latest(cells: list[Cell]) -> list[Cell]:
+    """Raised cells compared with the latest one that raised: same text, or changed."""
+    latest = next((cell_key(c) for c in reversed(cells) if c.state.raised), None)
+    return [
+        dataclasses.replace(c, state=CellState.CHANGED)
+        if c.state.raised and cell_key(c) != latest
+        else c
+        for c in cells
+    ]
+
+
+def cell_key(cell: Cell) -> tuple[str, ...] | None:
+    """What two raised cells must share to read the same (None: not raised)."""
+    return tuple(compared_text(text) for text in cell.wording) if cell.state.raised else None
+
+
+def compared_text(text: str) -> str:
+    """An error's text as compared across releases.
+
+    Without what changes between runs (addresses, temporary names), nor the link to
+    the docs at its end, which moved with Flax's site and says nothing of the error.
+    """
+    return comparable(URL_TAIL.sub("", text))
+
+
+def _what_it_did(run: ExampleRun) -> str:
+    if run.outcome is Outcome.RAISED:
+        did = f"«{quote(exception_message(run.exc_text), TOOLTIP)}»"
+    elif run.outcome is Outcome.RAISED_OTHER:
+        did = f"raised {quote(run.exc_text, TOOLTIP)}"
+    elif run.outcome is Outcome.NO_RAISE:
+        did = "raised nothing"
+    else:
+        did = f"could not run: {quote(run.reason, TOOLTIP)}"
+    return did + rewritten_note(run)
+
+
+def rewritten_note(run: ExampleRun) -> str:
+    """`` (run as rewritten for this release: a → b; c → d)``, or "" where it ran as written."""
+    made = "; ".join(map(str, run.rewritten))
+    return f" (run as rewritten for this release: {made})" if run.rewritten else ""
+
+
+def merged_substitutions(groups: Iterable[Sequence[Substitution]]) -> tuple[Substitution, ...]:
+    """The substitutions of every group, each once, in the order first made."""
+    return tuple(dict.fromkeys(s for group in groups for s in group))
+
+
+def exception_message(text: str) -> str:
+    """An exception's text without its leading ``module.Class:``."""
+    head, colon, rest = text.partition(": ")
+    return rest if colon and " " not in head.strip() else text
+
+
+@dataclasses.dataclass(frozen=True)
+class ErrorHistory:
+    """An error's cells, one per release, and its history in words."""
 
     name: str
     cells: tuple[Cell, ...]
     line: str
-    """The history in words, from the cells shown (stale ones left out)."""
-    stale: tuple[str, ...] = ()
-    """The recorded releases whose record is of other code than the examples now."""
+    """From the cells shown (stale ones left out)."""
+    retired: bool = False
+    """Whether the module no longer has the class."""
+
+    @property
+    def stale(self) -> tuple[str, ...]:
+        """The recorded releases whose record is of other code than the examples now."""
+        return tuple(c.release for c in self.cells if c.state is CellState.STALE)
 
     @property
     def stale_releases(self) -> str:
@@ -81,33 +233,26 @@ class ModuleHistory:
     """The columns, oldest first: the recorded releases and the build's own."""
     current: str
     """The build's release ("" if the build's Flax version is unknown)."""
-    entries: tuple[EntryHistory, ...]
-    retired: tuple[RetiredError, ...] = ()
+    entries: tuple[ErrorHistory, ...]
+    retired: tuple[ErrorHistory, ...] = ()
     source: str = ""
     """The file the history was read from."""
 
     @property
-    def rows(self) -> list[tuple[str, tuple[Cell, ...], bool]]:
-        """Every error by name, entries and retired ones: ``(name, cells, retired)``."""
-        return sorted(
-            [(e.name, e.cells, False) for e in self.entries]
-            + [(r.name, r.cells, True) for r in self.retired]
-        )
+    def rows(self) -> list[ErrorHistory]:
+        """Every error by name, entries and retired ones."""
+        return sorted([*self.entries, *self.retired], key=lambda row: row.name)
 
-    def entry(self, name: str) -> EntryHistory | None:
+    def entry(self, name: str) -> ErrorHistory | None:
         """The history of the entry called ``name``, if it has one."""
         return next((e for e in self.entries if e.name == name), None)
 
-    def label(self, release: str) -> str:
-        """A column's short label: ``0.12`` where no other release shares the line."""
-        return release_labels(self.releases).get(release, release)
-
-
-def release_labels(releases: Sequence[str]) -> dict[str, str]:
-    """Each release's shortest label: major.minor, unless two releases share it."""
-    short = {r: ".".join(r.split(".")[:2]) for r in releases}
-    counts = collections.Counter(short.values())
-    return {r: label if counts[label] == 1 else r for r, label in short.items()}
+    @property
+    def labels(self) -> dict[str, str]:
+        """Each column's shortest label: major.minor, unless two releases share it."""
+        short = {r: ".".join(r.split(".")[:2]) for r in self.releases}
+        counts = collections.Counter(short.values())
+        return {r: label if counts[label] == 1 else r for r, label in short.items()}
 
 
 def build_row(
@@ -140,7 +285,6 @@ def module_history(
     codes: Mapping[str, tuple[str, ...]],
     current: ReleaseRun | None = None,
     unreachable: Collection[str] = (),
-    source: str = "",
 ) -> ModuleHistory:
     """Every entry's cells and line, and the module's retired errors.
 
@@ -152,7 +296,6 @@ def module_history(
             release; an entry without a row there was not run by the build.
         unreachable: The entries that document that their error cannot be raised
             today: their line says if a release raised it all the same.
-        source: The file ``history`` was read from, for notes and warnings.
     """
     now = current.release.flax if current is not None else ""
     releases = [r for r in history.releases if r.release.flax != now]
@@ -168,13 +311,13 @@ def module_history(
         if codes[name]:
             line = history_line(cells)
         else:
-            line = presence_line(f"{module}.{name}", cells, releases, module, name in unreachable)
-        stale = tuple(c.release for c in cells if c.state is CellState.STALE)
-        entries.append(EntryHistory(name, tuple(cells), line, stale))
+            raisers = releases if name in unreachable else []
+            line = presence_line(f"{module}.{name}", cells, module, raisers)
+        entries.append(ErrorHistory(name, tuple(cells), line))
     combined = dataclasses.replace(history, releases=tuple(releases))
     gone = tuple(retired_error(combined, r, now) for r in retired(combined) if r.name not in codes)
     versions = tuple(r.release.flax for r in releases)
-    return ModuleHistory(module, versions, now, tuple(entries), gone, source)
+    return ModuleHistory(module, versions, now, tuple(entries), gone, history.path)
 
 
 def history_line(cells: Sequence[Cell]) -> str:
@@ -240,16 +383,12 @@ def _quoted(cell: Cell, reference: Cell | None) -> str:
 
 
 def presence_line(
-    qualname: str,
-    cells: Sequence[Cell],
-    releases: Sequence[ReleaseRun],
-    module: str,
-    unreachable: bool,
+    qualname: str, cells: Sequence[Cell], module: str, raisers: Sequence[ReleaseRun] = ()
 ) -> str:
     """The line of an entry without bad examples: when the module had it.
 
-    An entry that cannot be raised today says so if a release raised it all the same
-    (from any entry's example).
+    An entry that cannot be raised today is given the releases to look in: it says so
+    if one raised it all the same (from any entry's example).
     """
     shown = [c for c in cells if c.state.known]
     present = [c.release for c in shown if c.state is not CellState.NOT_PRESENT]
@@ -266,11 +405,7 @@ def presence_line(
         ]
     else:
         parts = [f"In {module} in {', '.join(present)}"]
-    found = (
-        [(r.release.flax, hits[0]) for r in releases if (hits := r.raisers(qualname))]
-        if unreachable
-        else []
-    )
+    found = [(r.release.flax, hits[0]) for r in raisers if (hits := r.raisers(qualname))]
     if found:
         versions = [release for release, _ in found]
         entries = sorted({entry for _, (entry, _, _) in found})
@@ -292,3 +427,61 @@ def releases_in_short(chosen: Sequence[str], every: Sequence[str]) -> str:
     if positions == list(range(positions[0], positions[0] + len(positions))):
         return version_range(chosen[0], chosen[-1])
     return ", ".join(chosen)
+
+
+def retired_error(history: History, gone: Retired, now: str) -> ErrorHistory:
+    """A retired class's cells (in the module or not, raised by which example) and line.
+
+    The line says when the module had it, the last text an example raised it with,
+    and what the same code raises on the newest release.
+    """
+    newest = history.releases[-1]
+    last = "No recorded example raised it."
+    replaced: set[str] = set()
+    cells = []
+    for record in history.releases:
+        release = record.release.flax
+        hits = record.raisers(f"{history.module}.{gone.name}")
+        for entry, index, run in hits:
+            replaced.update(_raised_now(newest, entry, index, run.code, history.module))
+        notes = tuple(
+            f"the example of {entry}: «{quote(run.exc_text, TOOLTIP)}»{rewritten_note(run)}"
+            for entry, _, run in hits
+        )
+        if hits:
+            state = CellState.SAME
+        elif gone.name in record.classes:
+            state = CellState.PRESENT
+        else:
+            state = CellState.NOT_PRESENT
+        wording = (hits[0][2].exc_text,) if hits else ()
+        made = merged_substitutions(run.rewritten for _, _, run in hits)
+        cells.append(Cell(release, state, wording, notes, release == now, made))
+        if hits:
+            entry, _, run = hits[-1]
+            substitutions = "; ".join(map(str, made))
+            how = f", run as rewritten for that release: {substitutions}" if made else ""
+            last = (
+                f"Last raised in {release} (by the example of {entry}{how}): "
+                f"«{quote(exception_message(run.exc_text), QUOTED)}»."
+            )
+    had = (
+        f"in {gone.first} only" if gone.first == gone.last else f"from {gone.first} to {gone.last}"
+    )
+    parts = [f"In {history.module} {had}; gone since {gone.gone_since}.", last]
+    replaced_by = sorted(replaced - {gone.name})
+    if replaced_by:
+        parts.append(f"The same code raises {', '.join(replaced_by)} today.")
+    line = " ".join(parts)
+    return ErrorHistory(gone.name, tuple(compared_with_latest(cells)), line, retired=True)
+
+
+def _raised_now(newest: ReleaseRun, entry: str, index: int, code: str, module: str) -> set[str]:
+    """What the same example, with the same code, raises on the newest release."""
+    row = newest.entries.get(entry)
+    if row is None or index >= len(row.examples):
+        return set()
+    run = row.examples[index]
+    if run.code != code or not run.exc_type.startswith(module + "."):
+        return set()
+    return {run.exc_type.rpartition(".")[2]}

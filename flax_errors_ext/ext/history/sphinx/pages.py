@@ -1,73 +1,73 @@
-"""Where the history joins the build: the files read, the pages' parts, the stale records.
+"""Where the history joins the build, and what it shows: strips, retired errors, the matrix.
 
 The files are read into the build's context (the core and the search read them too).
-A module's page leaves a :class:`history_record` that :class:`HistoryCollector` files
-for the error index and for the stale warnings of ``build-finished``.
+Everything shown is computed by :mod:`flax_errors_ext.ext.history.model.view`. A cell
+is a :class:`history_cell`, an inline whose HTML carries its tooltip; other builders
+render it as its text. An entry gets its strip and line; the module's page, one box
+per retired class at the anchor its old URLs name, and keeps its view in the
+environment, by docname, for the error index (every error by release, in a box that
+scrolls sideways on a narrow screen) and for the stale warnings of ``build-finished``.
 """
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from docutils import nodes
-from sphinx.environment.collectors import EnvironmentCollector
 
 from flax_errors_ext.execution.history.files import read_histories
 from flax_errors_ext.execution.runs.run import run_versions
 from flax_errors_ext.ext.history.model.example_runs import entry_codes
-from flax_errors_ext.ext.history.model.view import build_release, build_row, module_history
-from flax_errors_ext.ext.history.sphinx.strips import entry_history, matrix, retired_box
+from flax_errors_ext.ext.history.model.view import (
+    CellState,
+    build_release,
+    build_row,
+    module_history,
+)
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.extras import EntryExtras, IndexPart
 from flax_errors_ext.sphinx.loggers import conf_location, warn
 from flax_errors_ext.sphinx.state import CatalogueCollector, kept
+from flax_errors_ext.sphinx.table import table
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Set
+    from collections.abc import Callable, Sequence, Set
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
+    from sphinx.writers.html5 import HTML5Translator
 
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
-    from flax_errors_ext.execution.history.files import HistoryFile
-    from flax_errors_ext.ext.history.model.view import ModuleHistory
+    from flax_errors_ext.ext.history.model.view import Cell, ModuleHistory
     from flax_errors_ext.layout import EntryLocation
     from flax_errors_ext.model.runs.entry_record import EntryRecord
     from flax_errors_ext.sphinx.context import BuildContext
 
+    Link = Callable[[str, nodes.Node], nodes.Node]
+    """A link to an error's anchor, around the given node."""
+
 EXTENSION = "flax_errors_ext.ext.history"
 
 
-class history_record(nodes.General, nodes.Element):
-    """Carries a module's history view from its page to the collector."""
+def views(env: BuildEnvironment) -> dict[str, ModuleHistory]:
+    """By docname, the history of the module a page shows, where one is recorded."""
+    return kept(env, "histories", dict)
 
 
-class HistoryCollector(EnvironmentCollector):
-    """Keeps, by docname, the history of the module a page shows, where one is recorded."""
+def forget_view(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    """Forget a page's view before it is read again."""
+    views(env).pop(docname, None)
 
-    @staticmethod
-    def histories(env: BuildEnvironment) -> dict[str, ModuleHistory]:
-        """The views by docname, created on first use."""
-        return kept(env, "histories", dict)
 
-    def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-        """Forget a page's view before it is read again."""
-        self.histories(env).pop(docname, None)
-
-    def merge_other(
-        self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
-    ) -> None:
-        """Take the views of pages a parallel reader read."""
-        theirs = self.histories(other)
-        self.histories(env).update({d: theirs[d] for d in docnames if d in theirs})
-
-    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
-        """File the view the page left, and drop its node."""
-        for found in list(doctree.findall(history_record)):
-            self.histories(app.env)[app.env.docname] = found["history"]
-            found.parent.remove(found)
+def merge_views(
+    app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
+) -> None:
+    """Take the views of pages a parallel reader read."""
+    theirs = views(other)
+    views(env).update({d: theirs[d] for d in docnames if d in theirs})
 
 
 def read_files(app: Sphinx, context: BuildContext) -> None:
@@ -92,14 +92,10 @@ def _view(app: Sphinx, found: ModuleRun) -> ModuleHistory | None:
     if history is None:
         return None
     app.env.note_dependency(history.path)
-    if EXTENSION not in found.extras:
-        found.extras[EXTENSION] = _module_history(context, found, history)
-    view: ModuleHistory = found.extras[EXTENSION]
-    return view
-
-
-def _module_history(context: BuildContext, found: ModuleRun, file: HistoryFile) -> ModuleHistory:
-    settings = context.run
+    if EXTENSION in found.extras:
+        derived: ModuleHistory = found.extras[EXTENSION]
+        return derived
+    fingerprint = context.run.fingerprint
     rows = {}
     for outcome in found.outcomes:
         row = build_row(outcome.entry, outcome.results, context.published_roots)
@@ -107,34 +103,69 @@ def _module_history(context: BuildContext, found: ModuleRun, file: HistoryFile) 
             rows[outcome.entry.name] = row
     module = found.module
     classes = [e.name for e in module.entries] + [item.name for item in module.left_out]
-    return module_history(
-        file.history,
+    view = module_history(
+        history,
         entry_codes(module.entries),
-        build_release(settings.fingerprint.version_map, classes, rows),
+        build_release(fingerprint.version_map, classes, rows),
         unreachable={
             o.entry.name
             for o in found.outcomes
-            if o.entry.unreachable_with(run_versions(settings.fingerprint, o.entry))
+            if o.entry.unreachable_with(run_versions(fingerprint, o.entry))
         },
-        source=file.path,
     )
+    found.extras[EXTENSION] = view
+    return view
 
 
 def entry_strip(app: Sphinx, record: EntryRecord, found: ModuleRun) -> EntryExtras | None:
-    """The entry's strip and line, where its module's history is recorded."""
+    """The entry's strip and line, and the note on records left out as stale."""
     view = _view(app, found)
-    if view is None:
+    shown = view.entry(record.name) if view is not None else None
+    if view is None or shown is None:
         return None
-    return EntryExtras(parts=tuple(entry_history(record.name, view)))
+    text = "".join(f" {part}." for part in (shown.line, shown.rewritten) if part)
+    parts: list[nodes.Node] = [strip(shown.cells, view, text)]
+    if shown.stale:
+        note = (
+            f"History of flax {shown.stale_releases} not shown: {Path(view.source).name} has "
+            "no record of this entry's bad examples as they are now (they changed, or are "
+            "new, since it was recorded)."
+        )
+        parts.append(nodes.paragraph(note, note, classes=["flax-errors-history-stale"]))
+    return EntryExtras(parts=tuple(parts))
 
 
 def module_end(app: Sphinx, found: ModuleRun) -> list[nodes.Node]:
-    """The module's retired errors, and its view for the collector."""
+    """A "Retired errors" box: one short box per class the module has no longer.
+
+    Each stands where the links its class printed land (``layout.printed``). Boxes
+    with rubrics, not sections, for the reason
+    :func:`flax_errors_ext.sphinx.catalogue.module_page._grouped` gives: no
+    label of the project's own pages is taken. The module's view is kept for the
+    index and the warnings.
+    """
     view = _view(app, found)
     if view is None:
         return []
+    views(app.env)[app.env.docname] = view
+    if not view.retired:
+        return []
     layout = build_context(app.env).config.layout
-    return [*retired_box(view, layout), history_record(history=view)]
+    title = "Retired errors"
+    box = nodes.container(ids=[f"retired-{nodes.make_id(view.module)}"])
+    box += nodes.rubric(title, title, classes=["flax-errors-area"])
+    intro = (
+        f"Classes {view.module} had in a recorded release and has no longer. A link "
+        "that names one lands here."
+    )
+    box += nodes.paragraph(intro, intro)
+    for gone in view.retired:
+        anchor = layout.printed(f"{view.module}.{gone.name}").anchor
+        entry = nodes.container(ids=[anchor], classes=["flax-errors-retired"])
+        entry += nodes.rubric(gone.name, gone.name, classes=["flax-errors-retired-name"])
+        entry += strip(gone.cells, view, " " + gone.line)
+        box += entry
+    return [box]
 
 
 def index_matrices(
@@ -143,7 +174,7 @@ def index_matrices(
     """Each recorded module's errors across releases, for the error index."""
     records = CatalogueCollector.by_qualname(app.env)
     layout = build_context(app.env).config.layout
-    histories = HistoryCollector.histories(app.env)
+    histories = views(app.env)
 
     def link_any(qualname: str, child: nodes.Node) -> nodes.Node:
         """A link to an entry, or to a retired error where its old URLs land."""
@@ -168,12 +199,10 @@ def warn_stale(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None:
         return
     records = CatalogueCollector.by_qualname(app.env)
-    histories = HistoryCollector.histories(app.env)
+    histories = views(app.env)
     for docname in sorted(histories):
         view = histories[docname]
-        for entry in view.entries:
-            if not entry.stale:
-                continue
+        for entry in (e for e in view.entries if e.stale):
             qualname = f"{view.module}.{entry.name}"
             found = records.get(qualname)
             location = found[1].source if found else docname
@@ -185,3 +214,79 @@ def warn_stale(app: Sphinx, exception: Exception | None) -> None:
                 WarningSubtype.HISTORY_STALE,
                 location,
             )
+
+
+CELL_CLASS = "flax-errors-cell"
+
+
+class history_cell(nodes.inline):
+    """One release of an error's history: a coloured cell with a tooltip."""
+
+
+def visit_cell_html(self: HTML5Translator, node: history_cell) -> None:
+    """``<span class="flax-errors-cell same" title="...">``, newlines kept in the tooltip."""
+    classes = html.escape(" ".join(node["classes"]), quote=True)
+    title = html.escape(node["title"], quote=True).replace("\n", "&#10;")
+    self.body.append(f'<span class="{classes}" title="{title}">')
+
+
+def depart_cell_html(self: HTML5Translator, node: history_cell) -> None:
+    """Close the cell."""
+    self.body.append("</span>")
+
+
+def cell(item: Cell, module: str, text: str) -> history_cell:
+    """A cell showing ``text``, coloured by its state, with its tooltip."""
+    classes = [CELL_CLASS, item.state.value] + (["current"] if item.current else [])
+    node = history_cell(text, text, classes=classes)
+    node["title"] = item.title(module)
+    return node
+
+
+def strip(cells: Sequence[Cell], view: ModuleHistory, text: str) -> nodes.paragraph:
+    """A row of cells, each labelled with its release's short label, then ``text``."""
+    line = nodes.paragraph(classes=["flax-errors-history"])
+    row = nodes.inline(classes=["flax-errors-strip"])
+    labels = view.labels
+    for number, item in enumerate(cells):
+        if number:
+            row += nodes.Text(" ")  # for text output; a flex row drops it
+        row += cell(item, view.module, labels[item.release])
+    line += row
+    if text:
+        line += nodes.Text(text)
+    return line
+
+
+def matrix(view: ModuleHistory, link: Link, anchor: str) -> list[nodes.Node]:
+    """Every error of the module by release, with a legend, in a box that scrolls sideways."""
+    title = f"{view.module} across releases"
+    heading = nodes.rubric(title, title, ids=[anchor], classes=["flax-errors-area"])
+    intro = nodes.paragraph(classes=["flax-errors-legend"])
+    intro += nodes.Text("What each error's bad examples did on each Flax release")
+    if view.current:
+        intro += nodes.Text(f" (outlined: this build's own run, on flax {view.current})")
+    intro += nodes.Text("; hover over a cell for what its release raised. ")
+    used = {c.state for row in view.rows for c in row.cells}
+    for state in (s for s in CellState if s in used):
+        key = nodes.inline(classes=["flax-errors-key"])
+        meaning = state.meaning.replace("the module", view.module)
+        key += history_cell(
+            state.glyph, state.glyph, classes=[CELL_CLASS, state.value], title=meaning
+        )
+        key += nodes.Text(f"\u00a0{meaning}")
+        intro += key
+        intro += nodes.Text(" ")
+    cells: list[list[list[nodes.Node]]] = []
+    for row in view.rows:
+        label = [link(f"{view.module}.{row.name}", nodes.literal(row.name, row.name))]
+        if row.retired:
+            label.append(nodes.Text(" (retired)"))
+        by_release: dict[str, list[nodes.Node]] = {
+            c.release: [cell(c, view.module, c.state.glyph)] for c in row.cells
+        }
+        cells.append([label, *(by_release.get(release, []) for release in view.releases)])
+    labels = ["Error", *view.labels.values()]
+    box = nodes.container(classes=["flax-errors-matrix-box"])
+    box += table(["flax-errors-matrix"], (1,) * len(labels), labels, cells)
+    return [heading, intro, box]

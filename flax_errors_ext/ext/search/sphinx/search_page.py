@@ -46,7 +46,7 @@ def write_data(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
     context = build_context(app.env)
-    wordings = recorded_wordings([file.history for file in context.histories.values()])
+    wordings = recorded_wordings(context.histories.values())
     by_qualname = CatalogueCollector.by_qualname(app.env)
     items = search_entries(
         [record for _, record in by_qualname.values()], published_roots(app), wordings

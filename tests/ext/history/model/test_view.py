@@ -19,7 +19,6 @@ from flax_errors_ext.ext.history.model.view import (
     build_release,
     build_row,
     module_history,
-    release_labels,
 )
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import ExampleKind, StatementRun, Verdict
@@ -81,7 +80,7 @@ def line(view: ModuleHistory, name: str = "E") -> str:
 
 
 def titles(view: ModuleHistory) -> str:
-    return "\n".join(cell.title("m") for _, cells, _ in view.rows for cell in cells)
+    return "\n".join(cell.title("m") for row in view.rows for cell in row.cells)
 
 
 def test_each_release_gets_a_cell_coloured_by_what_it_did() -> None:
@@ -257,22 +256,24 @@ def test_a_class_the_module_no_longer_has_is_retired() -> None:
     view = module_history(recorded, {"E": ("c1",)})
 
     (gone,) = view.retired
-    assert (gone.name, gone.first, gone.last, gone.gone_since) == ("R", "0.1", "0.2", "0.3")
+    assert (gone.name, gone.retired) == ("R", True)
     assert [c.state.value for c in gone.cells] == ["same", "same", "not-present"]
-    assert gone.replaced_by == ("E",)
-    assert gone.summary("m") == (
+    assert gone.line == (
         "In m from 0.1 to 0.2; gone since 0.3. Last raised in 0.2 (by the example of E): "
         "«retired words». The same code raises E today."
     )
+    assert [row.name for row in view.rows] == ["E", "R"]
     # What replaces it is said only where the same code ran on the newest release.
     edited = history(*recorded.releases[:2], release("0.3", {}, ("E",)))
     (gone,) = module_history(edited, {"E": ("c1",)}).retired
-    assert gone.replaced_by == ()
-    assert "today" not in gone.summary("m")
+    assert gone.line == (
+        "In m from 0.1 to 0.2; gone since 0.3. Last raised in 0.2 (by the example of E): "
+        "«retired words»."
+    )
     # A class no example ever raised.
     quiet = history(release("1", {}, ("Q",)), release("2", {}, ()))
     (gone,) = module_history(quiet, {}).retired
-    assert gone.summary("m") == "In m in 1 only; gone since 2. No recorded example raised it."
+    assert gone.line == "In m in 1 only; gone since 2. No recorded example raised it."
 
 
 def test_a_retired_class_is_judged_against_the_builds_own_classes() -> None:
@@ -284,7 +285,7 @@ def test_a_retired_class_is_judged_against_the_builds_own_classes() -> None:
 
 
 def test_release_labels_are_short_unless_two_share_a_line() -> None:
-    assert release_labels(["0.4.2", "0.10.7", "0.10.8"]) == {
+    assert ModuleHistory("m", ("0.4.2", "0.10.7", "0.10.8"), "", ()).labels == {
         "0.4.2": "0.4",
         "0.10.7": "0.10.7",
         "0.10.8": "0.10.8",
