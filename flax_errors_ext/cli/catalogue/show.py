@@ -27,7 +27,7 @@ from flax_errors_ext.model.history.timeline import retired
 from flax_errors_ext.model.lookup import find as lookup
 from flax_errors_ext.model.lookup import paste
 from flax_errors_ext.model.lookup.api_index import ENV_VAR, ApiIndex, shipped
-from flax_errors_ext.model.lookup.help_index import help_index
+from flax_errors_ext.model.lookup.help_index import fix_of_cause, help_index
 from flax_errors_ext.model.lookup.skew import SkewAnswer, answer_paste
 from flax_errors_ext.model.lookup.wordings import by_entry, recorded_wordings, wording_of
 from flax_errors_ext.model.runs.entry_record import EntryRecord, entry_record
@@ -125,6 +125,9 @@ def explain_command(args: argparse.Namespace) -> int:
         text = f"flax {older.versions}'s wording" if older else "the documented text"
         print(f"The message {how} {text} of {best.entry.qualname}.", file=sys.stderr)
     print(render_entry(best.entry, base))
+    cause = _matched_cause(best)
+    if cause is not None:
+        print(f"\nYour message matches this cause: {cause[0]}\nIts fix: {cause[1]}")
     if older is not None:
         print(
             f"\nYour message is worded as flax {older.versions} worded it "
@@ -168,6 +171,7 @@ def index_command(args: argparse.Namespace) -> int:
             for entry in selection.entries
         ),
         by_entry(wordings),
+        _cause_fixes,
     )
     text = json.dumps(index.to_json(), indent=1, ensure_ascii=False) + "\n"
     if args.output is None:
@@ -178,6 +182,25 @@ def index_command(args: argparse.Namespace) -> int:
         partial.write_text(text, encoding="utf-8")
         partial.replace(args.output)
     return ExitCode.OK
+
+
+def _cause_fixes(entry: ErrorEntry) -> dict[int, str]:
+    """An entry's fix per bad example, as plain text, where it has several bad examples."""
+    bad = [n for n, example in enumerate(entry.examples) if example.kind is ExampleKind.BAD]
+    if len(bad) < 2:
+        return {}
+    fixes = {n: plain_text(fix_of_cause(entry.examples, n)) for n in bad}
+    return {n: fix for n, fix in fixes.items() if fix}
+
+
+def _matched_cause(match: lookup.Match) -> tuple[str, str] | None:
+    """The bad example a pasted message matched and its fix, where the entry has several."""
+    example = match.example
+    if example is None or example.kind is not ExampleKind.BAD:
+        return None
+    fix = _cause_fixes(match.entry).get(match.entry.examples.index(example), "")
+    said = _plain(first_paragraph(example.description)[0])
+    return (" ".join(said.split()), fix) if fix else None
 
 
 def _refusal(entries: list[ErrorEntry], query: str, older: Mapping[str, Sequence[str]]) -> str:

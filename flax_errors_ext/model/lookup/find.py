@@ -169,7 +169,7 @@ def _by_url(findables: Sequence[Findable], query: str) -> list[Hit]:
     fragments = [m.group(1) for url in URL.findall(query) for m in FRAGMENT.finditer(url)]
     # The last URL belongs to the error that was raised last, in a chained traceback.
     found = [by_qualname[f] for f in reversed(fragments) if f in by_qualname]
-    return [Hit(item, "url", 1.0) for item in dict.fromkeys(found)]
+    return [Hit(item, "url", 1.0, _closest(item, query)) for item in dict.fromkeys(found)]
 
 
 def _by_class(findables: Sequence[Findable], query: str) -> list[Hit]:
@@ -182,16 +182,22 @@ def _by_class(findables: Sequence[Findable], query: str) -> list[Hit]:
         hits = [m.start() for m in re.finditer(rf"(?<![\w]){re.escape(item.name)}(?!\w)", text)]
         # The class alone is not enough where the message is nothing like the
         # entry's: a runtime error of any cause is a JaxRuntimeError.
-        if hits and (not said or _resembles(item, query)):
-            positions[item.qualname] = (hits[-1], item)
+        closest = _closest(item, query) if said else None
+        if hits and (not said or closest is not None):
+            positions[item.qualname] = (hits[-1], item, closest)
     # Named last is raised last (the final line of a traceback).
     ordered = sorted(positions.values(), key=lambda hit: hit[0], reverse=True)
-    return [Hit(item, "class", 1.0) for _, item in ordered]
+    return [Hit(item, "class", 1.0, closest) for _, item, closest in ordered]
 
 
-def _resembles(item: Findable, query: str) -> bool:
+def _closest(item: Findable, query: str) -> Text | None:
+    """The text of ``item`` the message resembles most, if any resembles it enough.
+
+    Which cause of the entry a paste shows, where its URL or class found the entry.
+    """
     found = _ranked([item], query, floor=MIN_SIMILARITY)
-    return any(hit.how != "similar" or hit.score >= MIN_SIMILARITY for hit in found)
+    near = [hit for hit in found if hit.how != "similar" or hit.score >= MIN_SIMILARITY]
+    return near[0].text if near else None
 
 
 def nearest(

@@ -16,15 +16,17 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
+from flax_errors_ext.model.catalogue.descriptions import first_paragraph
+from flax_errors_ext.model.catalogue.records import ExampleKind
 from flax_errors_ext.model.lookup.find import find_hits
 from flax_errors_ext.model.lookup.texts import Findable, Text, findable
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Mapping, Sequence
 
-    from flax_errors_ext.model.catalogue.records import ErrorEntry
+    from flax_errors_ext.model.catalogue.records import ErrorEntry, Example
 
-SCHEMA = 1
+SCHEMA = 2
 """The version of the index's JSON form; an index of another is not read."""
 
 
@@ -38,6 +40,9 @@ class HelpEntry:
     """The one-line fix (the first good example's caption), as plain text; may be ""."""
     summary: str
     """What went wrong, in one line: said where there is no fix."""
+    fixes: dict[int, str] = dataclasses.field(default_factory=dict)
+    """Where an entry has several causes: the fix of each bad example (by its index)
+    that differs from :attr:`fix`."""
 
     def lines(self) -> tuple[str, str]:
         """``help: <fix>`` and ``see: <url>``, as printed under the traceback."""
@@ -66,6 +71,7 @@ class HelpIndex:
                     "url": entry.url,
                     "fix": entry.fix,
                     "summary": entry.summary,
+                    "fixes": {str(n): fix for n, fix in entry.fixes.items()},
                     "texts": [
                         {
                             **dataclasses.asdict(text),
@@ -105,23 +111,45 @@ def _entry(item: Mapping[str, Any]) -> HelpEntry:
         str(item["url"]),
         str(item["fix"]),
         str(item["summary"]),
+        {int(n): str(fix) for n, fix in item["fixes"].items()},
     )
 
 
 def help_index(
     entries: Iterable[tuple[ErrorEntry, str, str]],
     older: Mapping[str, Sequence[str]] | None = None,
+    cause_fixes: Callable[[ErrorEntry], dict[int, str]] = lambda _: {},
 ) -> HelpIndex:
-    """The index of ``(entry, its URL, its one-line fix)``; ``older`` as :func:`~.find.find`."""
+    """The index of ``(entry, its URL, its one-line fix)``; ``older`` as :func:`~.find.find`.
+
+    ``cause_fixes``: an entry's fix per bad example, where it has several causes.
+    """
     return HelpIndex(
         tuple(
             HelpEntry(
-                findable(entry, (older or {}).get(entry.qualname, ())), url, fix, entry.summary
+                findable(entry, (older or {}).get(entry.qualname, ())),
+                url,
+                fix,
+                entry.summary,
+                {n: f for n, f in cause_fixes(entry).items() if f != fix},
             )
             for entry, url, fix in entries
             if entry.documented
         )
     )
+
+
+def fix_of_cause(examples: Sequence[Example], bad: int) -> str:
+    """The caption of the good example that answers bad example ``bad``.
+
+    The first good example after it, before the next bad one ("" where none has one).
+    """
+    for example in examples[bad + 1 :]:
+        if example.kind is ExampleKind.BAD:
+            break
+        if example.kind is ExampleKind.GOOD and example.description.strip():
+            return first_paragraph(example.description)[0]
+    return ""
 
 
 def answer(index: HelpIndex, error_text: str) -> HelpEntry | None:
@@ -134,4 +162,7 @@ def answer(index: HelpIndex, error_text: str) -> HelpEntry | None:
     if not hits:
         return None
     by_qualname = {entry.found.qualname: entry for entry in index.entries}
-    return by_qualname[hits[0].found.qualname]
+    entry = by_qualname[hits[0].found.qualname]
+    # The fix of the cause whose documented message the error matched.
+    matched = hits[0].text.example if hits[0].text is not None else -1
+    return dataclasses.replace(entry, fix=entry.fixes.get(matched, entry.fix))

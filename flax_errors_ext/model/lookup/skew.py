@@ -57,7 +57,7 @@ _FRAME_FILE = re.compile(
     # Python's 'File "x.py", line 3', IPython 8's "File x.py:3, in f", IPython 7's
     # "x.py in f()", pytest's "x.py:3: AttributeError".
     r'File "(?P<quoted>[^"\n]+\.py)", line|File (?P<bare>\S+\.py):\d+|'
-    r"^(?P<ipython>\S+\.py) in \w|^(?P<pytest>\S+\.py):\d+: \w",
+    r"^(?P<ipython>\S+\.py) in \w|^(?P<pytest>\S+\.py):\d+(?:: \w|, in |$)",
     re.MULTILINE,
 )
 _INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]((?:\w+[/\\])*\w+)\.py$")
@@ -100,7 +100,11 @@ def _package(path: str) -> str:
     if installed:
         return re.split(r"[/\\]", installed.group(1))[0]
     checkout = _CHECKOUT.search(path)
-    return (checkout.group(1) or checkout.group(2)) if checkout else ""
+    if checkout:
+        return checkout.group(1) or checkout.group(2)
+    # A path relative to where the package's folder is ("jaxls/typed.py").
+    relative = re.match(r"(\w+)[/\\]", path)
+    return relative.group(1) if relative else ""
 
 
 def question(paste: str) -> Question | None:

@@ -123,10 +123,10 @@ def test_the_help_answers_where_explain_does_and_is_silent_where_it_is(pasted: s
 
 
 def test_an_index_of_another_schema_is_refused_saying_so() -> None:
-    with pytest.raises(ValueError, match="not a flax-errors help index of schema 1"):
+    with pytest.raises(ValueError, match="not a flax-errors help index of schema 2"):
         HelpIndex.from_json({"schema": 99, "entries": []})
     with pytest.raises(ValueError, match="not a flax-errors help index"):
-        HelpIndex.from_json({"schema": 1, "entries": [{"qualname": "x"}]})
+        HelpIndex.from_json({"schema": 2, "entries": [{"qualname": "x"}]})
 
 
 def test_a_later_index_replaces_an_entry_of_the_same_name() -> None:
