@@ -72,8 +72,9 @@ def install(shell: Any = None) -> None:
     if _previous_hook is None:
         _previous_hook = sys.excepthook
         sys.excepthook = _excepthook
-    # Read now, with the matcher imported, so that an error is answered at once.
+    # Read now, with the matchers imported, so that an error is answered at once.
     shipped_index()
+    api_indexes()
     if shell is None:
         get_ipython = getattr(sys.modules.get("IPython"), "get_ipython", None)
         shell = get_ipython() if callable(get_ipython) else None

@@ -109,7 +109,7 @@ def find_hits(findables: Sequence[Findable], query: str) -> list[Hit]:
         found = finder(findables, query)
         if found:
             return found
-    ranked = _ranked(findables, query, floor=MIN_ALIKE)
+    ranked = _ranked(findables, query, floor=MIN_ALIKE, similar=False)
     return [h for h in ranked if h.how in ("message", "alike")]
 
 
@@ -219,7 +219,9 @@ def nearest(
 _STRENGTH = {"message": 3, "alike": 2, "similar": 1}
 
 
-def _ranked(findables: Sequence[Findable], query: str, floor: float = 0.0) -> list[Hit]:
+def _ranked(
+    findables: Sequence[Findable], query: str, floor: float = 0.0, *, similar: bool = True
+) -> list[Hit]:
     # A message answers when it shows a documented one, values aside, or is nearly
     # the same text with the same distinctive values: JAX's generic errors resemble a
     # documented one word for word except in the value that makes it this error (a
@@ -244,15 +246,19 @@ def _ranked(findables: Sequence[Findable], query: str, floor: float = 0.0) -> li
             matcher.set_seq1(known)
             showing = shows(text, body, flat)
             # A text that does not show the message counts only as alike as ``floor``
-            # asks: the bounds spare comparing it with the paste character by character.
+            # asks: the bounds spare comparing it with the paste character by character,
+            # and so does a text that could only be similar where that is not asked.
+            could_be_alike = not text.plain and keeps_distinctive(known, flat)
             if not showing and (
-                matcher.real_quick_ratio() < floor or matcher.quick_ratio() < floor
+                (not similar and not could_be_alike)
+                or matcher.real_quick_ratio() < floor
+                or matcher.quick_ratio() < floor
             ):
                 continue
             ratio = matcher.ratio()
             if showing:
                 strength = _STRENGTH["message"]
-            elif ratio >= MIN_ALIKE and not text.plain and keeps_distinctive(known, flat):
+            elif ratio >= MIN_ALIKE and could_be_alike:
                 strength = _STRENGTH["alike"]
             else:
                 strength = _STRENGTH["similar"]
