@@ -253,35 +253,35 @@ def answer(
     """What the indexes say of ``asked``; None where no index's library is concerned.
 
     Of several libraries that could be meant (a bare ``jit()``), the one the
-    traceback's innermost frames are in. ``installed``: each distribution's version
-    here, where it is installed.
+    traceback's innermost frames are in, else the one with the shortest name for it.
+    ``installed``: each distribution's version here, where it is installed.
     """
     packages = [_package(path) for path in reversed(asked.frames)]
-    ordered = sorted(
-        indexes,
-        key=lambda i: packages.index(i.package) if i.package in packages else len(packages),
-    )
-    for index in ordered:
-        found = _in(index, asked)
+    found = []
+    for index in indexes:
+        answered = _in(index, asked)
         # What every release has is no skew (a module of the user's shadows it, say).
-        if found is None or len(found[1]) == len(index.releases):
-            continue
-        subject, having, message, nearest = found
-        required = ""
-        if asked.kind == "missing":
-            subject, _, required = subject.partition(" ")
-        return SkewAnswer(
-            subject,
-            index.distribution,
-            tuple(having),
-            index.releases,
-            installed.get(index.distribution, ""),
-            message,
-            asked.caller(index.package),
-            tuple(nearest),
-            required,
-        )
-    return None
+        if answered is not None and len(answered[1]) < len(index.releases):
+            framed = packages.index(index.package) if index.package in packages else len(packages)
+            found.append((framed, answered[0].count("."), index, answered))
+    if not found:
+        return None
+    # The library the innermost frames are in, else the shortest name (jax.jit for jit()).
+    _, _, index, (subject, having, message, nearest) = min(found, key=lambda f: f[:2])
+    required = ""
+    if asked.kind == "missing":
+        subject, _, required = subject.partition(" ")
+    return SkewAnswer(
+        subject,
+        index.distribution,
+        tuple(having),
+        index.releases,
+        installed.get(index.distribution, ""),
+        message,
+        asked.caller(index.package),
+        tuple(nearest),
+        required,
+    )
 
 
 def _in(index: ApiIndex, asked: Question) -> tuple[str, list[str], str, list[str]] | None:
