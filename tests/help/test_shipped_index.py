@@ -40,12 +40,18 @@ def test_the_help_gives_the_fix_of_the_cause_the_error_matched() -> None:
 
     dropout = (
         'flax.errors.InvalidRngError: Dropout_0 needs PRNG for "dropout" '
-        "(https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html#flax.errors.InvalidRngError)"
+        "(https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html"
+        "#flax.errors.InvalidRngError)"
     )
-    seed = "flax.errors.InvalidRngError: RNGs should be of shape (2,) or PRNGKey in Module MLP, but rngs are: 0"
+    seed = (
+        "flax.errors.InvalidRngError: RNGs should be of shape (2,) or PRNGKey in Module MLP, "
+        "but rngs are: 0"
+    )
 
     (first, _) = answer(shipped_index(), seed).lines()  # type: ignore[union-attr]
     (second, _) = answer(shipped_index(), dropout).lines()  # type: ignore[union-attr]
 
     assert "dropout" not in first
-    assert second == "help: Pass rngs={'dropout': key} to apply, with a new key for each training step."
+    assert second == (
+        "help: Pass rngs={'dropout': key} to apply, with a new key for each training step."
+    )

@@ -27,7 +27,7 @@ from flax_errors_ext.model.history.timeline import retired
 from flax_errors_ext.model.lookup import find as lookup
 from flax_errors_ext.model.lookup import paste
 from flax_errors_ext.model.lookup.api_index import ENV_VAR, ApiIndex, shipped
-from flax_errors_ext.model.lookup.help_index import fix_of_cause, help_index
+from flax_errors_ext.model.lookup.help_index import help_index
 from flax_errors_ext.model.lookup.skew import SkewAnswer, answer_paste
 from flax_errors_ext.model.lookup.wordings import by_entry, recorded_wordings, wording_of
 from flax_errors_ext.model.runs.entry_record import EntryRecord, entry_record
@@ -182,6 +182,19 @@ def index_command(args: argparse.Namespace) -> int:
         partial.write_text(text, encoding="utf-8")
         partial.replace(args.output)
     return ExitCode.OK
+
+
+def fix_of_cause(examples: Sequence[Example], bad: int) -> str:
+    """The caption of the good example that answers bad example ``bad``.
+
+    The first good example after it, before the next bad one ("" where none has one).
+    """
+    for example in examples[bad + 1 :]:
+        if example.kind is ExampleKind.BAD:
+            break
+        if example.kind is ExampleKind.GOOD and example.description.strip():
+            return first_paragraph(example.description)[0]
+    return ""
 
 
 def _cause_fixes(entry: ErrorEntry) -> dict[int, str]:

@@ -16,15 +16,13 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.model.catalogue.descriptions import first_paragraph
-from flax_errors_ext.model.catalogue.records import ExampleKind
 from flax_errors_ext.model.lookup.find import find_hits
 from flax_errors_ext.model.lookup.texts import Findable, Text, findable
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
 
-    from flax_errors_ext.model.catalogue.records import ErrorEntry, Example
+    from flax_errors_ext.model.catalogue.records import ErrorEntry
 
 SCHEMA = 2
 """The version of the index's JSON form; an index of another is not read."""
@@ -137,19 +135,6 @@ def help_index(
             if entry.documented
         )
     )
-
-
-def fix_of_cause(examples: Sequence[Example], bad: int) -> str:
-    """The caption of the good example that answers bad example ``bad``.
-
-    The first good example after it, before the next bad one ("" where none has one).
-    """
-    for example in examples[bad + 1 :]:
-        if example.kind is ExampleKind.BAD:
-            break
-        if example.kind is ExampleKind.GOOD and example.description.strip():
-            return first_paragraph(example.description)[0]
-    return ""
 
 
 def answer(index: HelpIndex, error_text: str) -> HelpEntry | None:
