@@ -36,11 +36,7 @@ PROBE_CACHE = "device.json"
 
 
 def compilation_cache_env(cache_dir: Path) -> dict[str, str]:
-    """What lets every entry's process reuse what the others compiled.
-
-    Each process is fresh: without this each recompiles the same small programs
-    (``init`` of a Dense layer, random keys). A user's own cache folder is left alone.
-    """
+    """Lets each fresh process reuse what others compiled; a user's own cache is left."""
     if "JAX_COMPILATION_CACHE_DIR" in os.environ:
         return {}
     return {

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from flax_errors_ext.cli.parser import ExitCode
 from flax_errors_ext.cli.runs import source_files
 from flax_errors_ext.cli.selection import load, select
-from flax_errors_ext.execution.runs.run import completed, default_jobs, entry_pool, submit_module
+from flax_errors_ext.execution.runs.run import check_modules, default_jobs
 from flax_errors_ext.execution.session import ExecutionOptions, Session
 from flax_errors_ext.model.runs import update as rewrite
 from flax_errors_ext.model.runs.entry_record import entry_status
@@ -59,24 +59,18 @@ def run_entries(chosen: Selection, args: argparse.Namespace) -> Checked:
         execution = dataclasses.replace(execution, timeout=chosen.project.notebook_timeout)
     config = chosen.project.config
     entries = chosen.entries
-    done: dict[str, EntryOutcome] = {}
     width = len(str(len(entries)))
+
+    def report(count: int, outcome: EntryOutcome) -> None:
+        print(f"[{count:>{width}}/{len(entries)}] {_progress(outcome)}", file=sys.stderr)
+
     with Session(cache_dir, config, execution) as session:
         settings = session.settings()
         if isinstance(settings.fingerprint.device, ProbeError):
             print(f"warning: {settings.fingerprint.device}", file=sys.stderr)
-        sources = settings.sources()
-        with entry_pool(config.jobs or default_jobs(), settings.runner) as pool:
-            futures = [
-                future
-                for module in chosen.modules
-                for future in submit_module(module, settings, sources, pool)
-            ]
-            for count, future in enumerate(completed(futures), 1):
-                outcome = future.result()
-                done[outcome.entry.qualname] = outcome
-                print(f"[{count:>{width}}/{len(entries)}] {_progress(outcome)}", file=sys.stderr)
-        sources.save()
+        jobs = config.jobs or default_jobs()
+        ran = check_modules(chosen.modules, settings, settings.sources(), jobs=jobs, done=report)
+    done = {outcome.entry.qualname: outcome for outcomes in ran for outcome in outcomes}
     return Checked([done[entry.qualname] for entry in entries], settings.fingerprint)
 
 

@@ -73,11 +73,7 @@ def run_entry(job: EntryJob, send: Callable[[tuple[Any, ...]], None]) -> None:
 
 
 def _resolve_traceback_filtering() -> None:
-    """Resolve JAX's "auto" traceback filtering as a plain ``python`` process does.
-
-    Again here: the process was forked from one that imported jax before the
-    build's environment was known.
-    """
+    """Resolve JAX's "auto" traceback filtering as a plain ``python`` (jax was preloaded)."""
     if os.environ.get("JAX_TRACEBACK_FILTERING", "auto") == "auto":
         os.environ["JAX_TRACEBACK_FILTERING"] = "quiet_remove_frames"
         jax = sys.modules.get("jax")
@@ -139,14 +135,9 @@ def run_statements(
 ) -> list[dict[str, Any]]:
     """Run statements as doctest does, in ``namespace``; one record per statement.
 
-    Args:
-        name: The doctest name, so that tracebacks show ``<doctest name[n]>``.
-        total: How many statements the whole docstring has.
-        statements: ``(n, source)`` for the statements to run.
-        namespace: The globals they run in.
-        output_limit: Where a longer text is cut, once its statement is done.
-        documented: ``{n: (documented text, doctest option flags)}`` for statements
-            whose text must be cut so as to keep their verdict.
+    ``name`` is the doctest name (tracebacks show ``<doctest name[n]>``), ``total``
+    the docstring's statement count, ``statements`` the ``(n, source)`` to run;
+    ``documented`` ``{n: (text, option flags)}`` where a cut must keep the verdict.
     """
     chosen = dict(statements)
     examples = [
@@ -181,10 +172,9 @@ def _limit(record: dict[str, Any], limit: int, documented: tuple[str, int] | Non
 
 
 def wrap_up() -> dict[str, Any]:
-    """Where the examples ran, the packages' versions and what the process loaded.
+    """Where the examples ran, the versions and the loaded files.
 
-    Last, because asking JAX for its devices initialises a backend, which no
-    example should find already done for it.
+    Last: asking JAX for its devices initialises a backend, which no example should find.
     """
     try:
         device = device_record()
@@ -219,12 +209,8 @@ def package_versions(names: Iterable[str] = PACKAGES) -> dict[str, str]:
 
 
 _file_states: dict[str, tuple[str, int, int]] = {}
-"""Each loaded file's ``[path, size, mtime_ns]`` as first seen by this process.
-
-A reused process (an accelerator's) keeps its modules from entry to entry; the
-module in memory is the one read then, so its file is looked at once: on a TPU
-host, looking at every loaded file again took 0.18 s an entry.
-"""
+"""Each loaded file's ``[path, size, mtime_ns]`` as first seen: a reused process (an
+accelerator's) looks once (on a TPU host, again each entry took 0.18 s)."""
 
 
 def loaded_files() -> str:

@@ -1,15 +1,12 @@
-"""Run every entry of a catalogue module, several processes at a time.
+"""Run every entry of the catalogue's modules, several processes at a time.
 
-Each entry's examples run in a process of their own (the
-:class:`~flax_errors_ext.execution.runs.runner.Runner`'s), so entries cannot see
-each other's state; in myst-nb's ``cache`` mode a run that ran to the end is kept
-(:mod:`~flax_errors_ext.execution.runs.store`) and served while its code, versions,
-device and the files it loaded are the same.
+Each entry runs in a process of the :class:`~.runner.Runner`'s; in myst-nb's
+``cache`` mode a run that ran to the end is kept (:mod:`~.store`) and served while
+its code, versions, device and loaded files are the same.
 
-Texts over the output limit come back cut (:mod:`flax_errors_ext.model.runs.output_limit`).
-A cut keeps every verdict but one that spells out text from the part that was cut:
-so an example that drifted with a cut output runs once more with its documented
-text in its process, which then keeps what that text matches in the whole output.
+Texts over the output limit come back cut (:mod:`~flax_errors_ext.model.runs.output_limit`),
+which keeps every verdict but one spelled out in the part cut: an example that
+drifted with a cut output runs once more, with its documented text to keep.
 """
 
 from __future__ import annotations
@@ -46,11 +43,7 @@ if TYPE_CHECKING:
 
 
 def _besides(loaded: tuple[LoadedFile, ...], module: ErrorModule) -> list[LoadedFile]:
-    """The files a run loaded, but the catalogued module's own.
-
-    That one is keyed by its docstring-free code hash already, so that editing
-    documentation alone does not run anything again.
-    """
+    """The files a run loaded, but the catalogued module's own (keyed by its code hash)."""
     own, ending = str(module.path), os.sep + module.path.name
 
     def is_own(path: str) -> bool:
@@ -83,7 +76,7 @@ class RunSettings:
     """The execution cache, in ``cache`` mode."""
 
     def sources(self) -> SourceStates:
-        """A fresh look at the files runs loaded, for one run (a page, a command)."""
+        """A fresh look at the files runs loaded, for one run."""
         return SourceStates(self.sources_store)
 
     def __getstate__(self) -> dict[str, Any]:
@@ -123,17 +116,22 @@ def execute(
 
 
 def check_modules(
-    modules: Sequence[ErrorModule], settings: RunSettings, sources: SourceStates, *, jobs: int
+    modules: Sequence[ErrorModule],
+    settings: RunSettings,
+    sources: SourceStates,
+    *,
+    jobs: int,
+    done: Callable[[int, EntryOutcome], None] = lambda count, outcome: None,
 ) -> list[list[EntryOutcome]]:
     """Run (or fetch from the cache) every entry of ``modules`` and judge each example.
 
-    One pool for all of them, so that no process slot waits at a module's end for
-    its last entry. Entries without examples come back with an empty execution.
+    One pool for all of them, so that no process slot waits at a module's end.
+    ``done`` hears of each entry as it finishes, with how many have.
     """
     with entry_pool(jobs, settings.runner) as pool:
         futures = [submit_module(module, settings, sources, pool) for module in modules]
-        for _ in completed([f for each in futures for f in each]):
-            pass
+        for count, future in enumerate(completed([f for each in futures for f in each]), 1):
+            done(count, future.result())
         outcomes = [[f.result() for f in each] for each in futures]
     sources.save()
     return outcomes
@@ -178,8 +176,7 @@ def _read_exactly(fd: int, size: int) -> bytes:
 def entry_pool(jobs: int, runner: Runner) -> Iterator[ThreadPoolExecutor]:
     """The threads that wait on the entries' processes, ``jobs`` at a time.
 
-    Interrupted (Ctrl-C, or any error in the waiting thread), it does not wait for
-    the running examples: queued entries are dropped, running processes killed.
+    Interrupted, it does not wait: queued entries are dropped, processes killed.
     """
     pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="flax-errors-entry")
     try:
@@ -215,13 +212,9 @@ class _ModuleChecker:
     _unchanged: dict[int, tuple[LoadedFile, ...]] = dataclasses.field(
         default_factory=dict, compare=False, repr=False
     )
-    """The lists of loaded files found unchanged in this run, by identity.
-
-    The cache hands entries that loaded the same files the very same list, so an
-    answer found for one holds for all. Only "unchanged" is kept: a run meanwhile
-    may note a content hash that turns "changed" into "unchanged", never the
-    reverse. The list is kept beside its id, never mistaken for a new one there.
-    """
+    """The lists of loaded files found unchanged in this run, by identity (the cache hands
+    entries that loaded the same files one list). Only "unchanged" is kept: a run
+    meanwhile may turn "changed" into "unchanged", never the reverse."""
 
     def trusts(self, loaded: tuple[LoadedFile, ...]) -> bool:
         """Whether a cached run that loaded ``loaded`` may be served: none of it changed."""

@@ -7,17 +7,15 @@ which imports what entries share (:data:`PRELOAD`, never a JAX backend) once, th
 forks: each entry starts as fresh as a new interpreter for everything an example
 can change, without paying the imports again. Records come back over a pipe.
 
-* **Timeout.** Each example may take ``timeout`` seconds; past it the process is
-  killed and the entry's run ends timed out, with the records it had sent.
-* **Crash.** A process that ends before its wrap-up is said with how it ended and
-  its last words: whatever it wrote (the process's output goes to the entry's log).
+* **Timeout.** Past ``timeout`` seconds an example's process is killed; the run
+  keeps the records it had sent.
+* **Crash.** A process that ends early is said with how it ended and its last
+  words (its output goes to the entry's log).
 * **Accelerators.** One process at a time may hold a TPU, and opening one costs
-  seconds. Where the device is an accelerator (``reuse``), one process serves the
-  entries one after another, each in a namespace of its own and with JAX's flags as
-  they were; a new one replaces it after a timeout or a crash.
+  seconds: there (``reuse``) one process serves the entries one after another, each
+  in a namespace of its own with JAX's flags as they were.
 
-The forkserver is started with the runner's environment and stopped at
-:meth:`Runner.close`, so that the next run imports afresh whatever changed since.
+The forkserver stops at :meth:`Runner.close`: the next run imports afresh.
 """
 
 from __future__ import annotations
@@ -115,7 +113,7 @@ class Runner:
         self._serial = threading.Lock()
 
     def run(self, job: EntryJob) -> RawRun:
-        """Run ``job`` in its process and wait for it: what it sent, and how it ended."""
+        """Run ``job`` in its process and wait: what it sent, and how it ended."""
         if not self.reuse:
             worker = self._start()
             done = None
@@ -159,11 +157,7 @@ class Runner:
         worker.end(kill=kill)
 
     def probe(self) -> Device | ProbeError:
-        """Which JAX devices an entry's process sees (a process of its own asked).
-
-        Where they are an accelerator, from now on that process serves every entry,
-        one after another: it holds the device already.
-        """
+        """Which JAX devices an entry's process sees; on an accelerator, it runs the rest."""
         worker = self._start()
         done = worker.run(EntryJob(PROBE, 0, ()), self.timeout, self._log(worker, PROBE))
         found = Device.from_json((done.finish or {}).get("device"))
@@ -317,7 +311,7 @@ def _jax_flags() -> dict[str, Any]:
 
 def _restore_jax_flags(flags: dict[str, Any]) -> None:
     jax = sys.modules.get("jax")
-    if jax is None or not flags:
+    if jax is None:
         return
     for name, value in flags.items():
         if jax.config.values.get(name) != value:

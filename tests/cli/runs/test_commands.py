@@ -13,6 +13,7 @@ from sphinx.testing.util import SphinxTestApp
 from flax_errors_ext.cli import ExitCode
 from flax_errors_ext.cli.runs import commands as cli_runs
 from flax_errors_ext.execution.runs import probe
+from flax_errors_ext.execution.runs import run as entry_runs
 from flax_errors_ext.execution.runs.runner import Runner
 from flax_errors_ext.execution.session import Session
 from flax_errors_ext.model.catalogue.records import StatementRun
@@ -336,7 +337,7 @@ def fake_runs(
             edited.append(meanwhile)
         return futures
 
-    monkeypatch.setattr(cli_runs, "submit_module", submit_module)
+    monkeypatch.setattr(entry_runs, "submit_module", submit_module)
     monkeypatch.setattr(Session, "fingerprint", lambda _: Fingerprint())
 
 
