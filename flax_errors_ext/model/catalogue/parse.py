@@ -266,14 +266,8 @@ def _parse_napoleon(
     examples: list[Example] = []
     problems: list[FormatProblem] = []
     for description, block in _napoleon_blocks(_dedent(body)):
-        try:
-            parsed = doctest.DocTestParser().get_examples(_text(block), qualname)
-        except ValueError:
-            parsed = []  # _parse_block reports it, at its line
-        run = [item for item in parsed if not item.options.get(doctest.SKIP)]
-        kind = ExampleKind.BAD if run and run[-1].exc_msg is not None else ExampleKind.GOOD
         example, found = _parse_block(
-            kind, description, block, qualname, title.path, (), own_class
+            None, description, block, qualname, title.path, (), own_class
         )
         problems.extend(found)
         if example is not None:
@@ -324,7 +318,7 @@ def _ends_in_traceback(block: list[Line]) -> bool:
 
 
 def _parse_block(
-    kind: ExampleKind,
+    kind: ExampleKind | None,
     description: str,
     block: list[Line],
     qualname: str,
@@ -334,8 +328,9 @@ def _parse_block(
 ) -> tuple[Example | None, list[FormatProblem]]:
     """One example from its doctest lines, or the problems that stop it.
 
-    ``own_class``: the class a bad example must document; None for a message entry,
-    whose bad examples may document any class.
+    ``kind`` None: a napoleon example's, bad when its last statement that runs
+    documents a traceback. ``own_class``: the class a bad example must document;
+    None for a message entry, whose bad examples may document any class.
     """
     try:
         parsed = doctest.DocTestParser().parse(_text(block), qualname)
@@ -357,6 +352,9 @@ def _parse_block(
         statements.append(_statement(item, location, block))
     if problems:
         return None, problems
+    if kind is None:
+        run = [s for s in statements if not s.skip]
+        kind = ExampleKind.BAD if run and run[-1].exc_msg is not None else ExampleKind.GOOD
     example = Example(
         kind, tuple(statements), description, Location(path, block[0].number), holds_for
     )
