@@ -40,22 +40,12 @@ class ExampleKind(enum.StrEnum):
     @property
     def section_title(self) -> str:
         """The section title in a docstring, without its colon: ``Bad example``."""
-        if self is ExampleKind.UNREACHABLE:
-            return "Unreachable"
-        if self is ExampleKind.SEEN_AS:
-            return "Also seen as"
-        return f"{self.capitalize()} example"
+        return _SECTION_TITLES.get(self, f"{self.capitalize()} example")
 
     @property
     def heading(self) -> str:
         """What a reader sees above such an example on the site."""
-        if self is ExampleKind.UNREACHABLE:
-            return "Why it cannot be raised"
-        if self is ExampleKind.UPSTREAM:
-            return "The library's own examples"
-        if self is ExampleKind.SEEN_AS:
-            return "What you may see instead"
-        return self.section_title
+        return _HEADINGS.get(self, self.section_title)
 
     @property
     def raises(self) -> bool:
@@ -66,6 +56,14 @@ class ExampleKind(enum.StrEnum):
     def ours(self) -> bool:
         """Whether such examples are written for this catalogue (all but upstream)."""
         return self is not ExampleKind.UPSTREAM
+
+
+_SECTION_TITLES = {ExampleKind.UNREACHABLE: "Unreachable", ExampleKind.SEEN_AS: "Also seen as"}
+_HEADINGS = {
+    ExampleKind.UNREACHABLE: "Why it cannot be raised",
+    ExampleKind.UPSTREAM: "The library's own examples",
+    ExampleKind.SEEN_AS: "What you may see instead",
+}
 
 
 @enum.unique
