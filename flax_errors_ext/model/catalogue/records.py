@@ -285,7 +285,7 @@ class ErrorEntry:
 class StatementRun:
     """What one statement did in the entry's process, as doctest would have seen it."""
 
-    got: str
+    got: str = ""
     exc_type: str | None = None
     exc_msg: str | None = None
     transcript: str = ""
@@ -294,14 +294,8 @@ class StatementRun:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> StatementRun:
-        """Read the record the entry's process sent."""
-        return cls(
-            got=str(data.get("got", "")),
-            exc_type=data.get("exc_type"),
-            exc_msg=data.get("exc_msg"),
-            transcript=str(data.get("transcript", "")),
-            seconds=float(data.get("seconds", 0.0)),
-        )
+        """Read the record the entry's process sent (its keys are the field names)."""
+        return cls(**{f.name: data[f.name] for f in dataclasses.fields(cls) if f.name in data})
 
 
 @dataclasses.dataclass(frozen=True)
