@@ -22,7 +22,6 @@ from sphinx.util.docutils import SphinxDirective, switch_source_input
 
 from flax_errors_ext.execution.catalogue.modules import DiscoveryError
 from flax_errors_ext.model.catalogue.records import Verdict
-from flax_errors_ext.model.catalogue.snippets import ran_statements
 from flax_errors_ext.model.site.inventory import SITES
 from flax_errors_ext.model.site.moved_pages import unforwarded
 from flax_errors_ext.model.site.texts import lead_lines
@@ -150,10 +149,9 @@ class EntryRenderer(SphinxDirective):
         shown: list[nodes.Node] = []
         if any(passage.text.strip() for passage in prose):
             shown.append(nodes.rubric("What it means", "What it means"))
-        ran = ran_statements(entry.examples)  # the docstring's code blocks that run
         for passage in prose:
             if passage.foreign:
-                shown += self._foreign_rest(passage, entry.qualname, ran)
+                shown += self._foreign_rest(passage, entry)
             else:
                 shown += self._rest(passage.text, passage.path, passage.lines)
         return shown
@@ -187,9 +185,7 @@ class EntryRenderer(SphinxDirective):
             self.state.nested_parse(content, 0, container)
         return list(container.children)
 
-    def _foreign_rest(
-        self, passage: Prose, qualname: str, ran: frozenset[str]
-    ) -> list[nodes.Node]:
+    def _foreign_rest(self, passage: Prose, entry: ErrorEntry) -> list[nodes.Node]:
         """Render another project's docstring, or show it verbatim if its reST is broken.
 
         Warnings about markup we cannot fix would only teach people to ignore
@@ -210,7 +206,7 @@ class EntryRenderer(SphinxDirective):
         )
         if not broken:
             # References link by the inventory or render as their text (foreign.py).
-            return [foreign_passage(parsed, qualname, ran)]
+            return [foreign_passage(parsed, entry)]
         LOGGER.info(f"{passage.path}:{passage.lines[0]}: docstring shown verbatim (invalid reST)")
         return [nodes.literal_block(passage.text, passage.text, classes=["flax-errors-verbatim"])]
 
