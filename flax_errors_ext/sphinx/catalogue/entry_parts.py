@@ -53,22 +53,13 @@ def status(record: EntryRecord, verified: str | None) -> list[nodes.Node]:
     ``verified``: the line as an extra words it. No date: rebuilds from the cache
     and ``-j`` then give the same page.
     """
-    passed = record.status.value == "passed"
-    lead = (
-        nodes.inline("✓", "✓", classes=["flax-errors-check"])
-        if passed
-        else status_badge(record.status)
-    )
+    if record.status.value == "passed":
+        lead = nodes.inline("✓", "✓", classes=["flax-errors-check"])
+    else:
+        lead = status_badge(record.status)
     text = verified or verification_text(record)
-    line = nodes.paragraph(
-        "",
-        "",
-        lead,
-        nodes.Text(" "),
-        nodes.Text(text),
-        classes=["flax-errors-status", record.status.value],
-    )
-    return [line]
+    classes = ["flax-errors-status", record.status.value]
+    return [nodes.paragraph("", "", lead, nodes.Text(" "), nodes.Text(text), classes=classes)]
 
 
 def raise_site(
