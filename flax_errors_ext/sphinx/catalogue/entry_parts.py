@@ -79,12 +79,7 @@ def raise_site(
         paragraph += nodes.Text(", by ")
         url = links.url(path, int(line))
         code = nodes.literal(where, where)
-        if url:
-            reference = nodes.reference("", "", refuri=url, internal=False)
-            reference += code
-            paragraph += reference
-        else:
-            paragraph += code
+        paragraph += nodes.reference("", "", code, refuri=url, internal=False) if url else code
         package = path.split("/", 1)[0]
         version = record.version_map.get(package)
         if version:
