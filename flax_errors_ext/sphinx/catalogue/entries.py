@@ -107,7 +107,7 @@ class EntryRenderer(SphinxDirective):
         held = [r.example for r in outcome.results if r.verdict is not Verdict.OTHER_VERSIONS]
         leads = lead_lines(held)  # the one-line captions under the headline: the fix
         links = source_links(state.config.source_links, record.version_map)
-        examples = entry_examples(
+        first_examples, other_examples = entry_examples(
             outcome.results, self._rest, captions_shown=bool(leads), links=links
         )
         section = nodes.section(ids=[entry.site.anchor], classes=["flax-errors-entry"])
@@ -118,9 +118,9 @@ class EntryRenderer(SphinxDirective):
         # A message entry's class, and where the library raises it.
         section += parts.raise_site(entry, record, roots, links)
         section += parts.problems(entry, roots)  # what is wrong with its docstring
-        section += examples.first  # the first bad and good examples, open, side by side
+        section += first_examples  # the first bad and good examples, open, side by side
         section += self._explanation(entry)  # "What it means"
-        section += examples.others  # the other examples, as tabs
+        section += other_examples  # the other examples, as tabs
         section += extras.parts  # what the loaded extras add (its releases, other stacks' runs)
         section += self._signature(entry)  # the constructor's signature
         section += see_also_placeholder(qualname=entry.qualname)  # related errors
