@@ -333,7 +333,7 @@ def _parse_block(
     None for a message entry, whose bad examples may document any class.
     """
     try:
-        parsed = doctest.DocTestParser().parse(_text(block), qualname)
+        parsed = doctest.DocTestParser().get_examples(_text(block), qualname)
     except ValueError as error:
         match = _DOCTEST_LINE.search(str(error))
         line = block[int(match.group(1)) - 1].number if match else block[0].number
@@ -342,8 +342,6 @@ def _parse_block(
     problems: list[FormatProblem] = []
     statements: list[Statement] = []
     for item in parsed:
-        if not isinstance(item, doctest.Example):
-            continue
         location = Location(path, block[item.lineno].number)
         problem = _statement_problem(item, location)
         if problem is not None:
