@@ -191,7 +191,7 @@ def module_entries(
         problems += [FormatProblem(fix.stale_message(), at) for fix in stale]
         qualname = f"{spec.name}.{candidate.name}"
         if catalogue_files is None:
-            entry = _own_entry(docstring, qualname, at)
+            entry = parse_docstring(docstring, qualname, at.path, at.line)
         else:
             entry = _foreign_entry(docstring, qualname, at, catalogue_files.get(candidate.name))
         cls = candidate.cls
@@ -261,12 +261,6 @@ def _unmatched(
     return problems
 
 
-def _own_entry(docstring: str, qualname: str, at: Location) -> ErrorEntry:
-    if docstring:
-        return parse_docstring(docstring, qualname, at.path, at.line)
-    return ErrorEntry(qualname, "", (), (), (), at)
-
-
 def _foreign_entry(
     docstring: str, qualname: str, at: Location, ours: CatalogueFile | None
 ) -> ErrorEntry:
@@ -275,11 +269,11 @@ def _foreign_entry(
     Once that docstring adopts the catalogue's examples (``flax-errors export``
     writes the patch), they are the entry, and the class's catalogue file is not read.
     """
-    adopted = _own_entry(docstring, qualname, at)
+    adopted = parse_docstring(docstring, qualname, at.path, at.line)
     if adopted.documented:
         return adopted
-    summary, prose = parse_prose(docstring, at.path, at.line) if docstring else ("", ())
-    upstream = parse_upstream(docstring, at.path, at.line) if docstring else None
+    summary, prose = parse_prose(docstring, at.path, at.line)
+    upstream = parse_upstream(docstring, at.path, at.line)
     theirs = (upstream,) if upstream is not None else ()
     if ours is None:
         return ErrorEntry(qualname, summary, prose, theirs, (), at)

@@ -267,14 +267,8 @@ def _parse_napoleon(
     examples: list[Example] = []
     problems: list[FormatProblem] = []
     for description, block in _napoleon_blocks(_dedent(body)):
-        try:
-            parsed = doctest.DocTestParser().get_examples(_text(block), qualname)
-        except ValueError:
-            parsed = []  # _parse_block reports it, at its line
-        run = [item for item in parsed if not item.options.get(doctest.SKIP)]
-        kind = ExampleKind.BAD if run and run[-1].exc_msg is not None else ExampleKind.GOOD
         example, found = _parse_block(
-            kind, description, block, qualname, title.path, (), own_class
+            None, description, block, qualname, title.path, (), own_class
         )
         problems.extend(found)
         if example is not None:
@@ -325,7 +319,7 @@ def _ends_in_traceback(block: list[Line]) -> bool:
 
 
 def _parse_block(
-    kind: ExampleKind,
+    kind: ExampleKind | None,
     description: str,
     block: list[Line],
     qualname: str,
@@ -335,11 +329,12 @@ def _parse_block(
 ) -> tuple[Example | None, list[FormatProblem]]:
     """One example from its doctest lines, or the problems that stop it.
 
-    ``own_class``: the class a bad example must document; None for a message entry,
-    whose bad examples may document any class.
+    ``kind`` None: a napoleon example's, bad when its last statement that runs
+    documents a traceback. ``own_class``: the class a bad example must document;
+    None for a message entry, whose bad examples may document any class.
     """
     try:
-        parsed = doctest.DocTestParser().parse(_text(block), qualname)
+        parsed = doctest.DocTestParser().get_examples(_text(block), qualname)
     except ValueError as error:
         match = _DOCTEST_LINE.search(str(error))
         line = block[int(match.group(1)) - 1].number if match else block[0].number
@@ -348,8 +343,6 @@ def _parse_block(
     problems: list[FormatProblem] = []
     statements: list[Statement] = []
     for item in parsed:
-        if not isinstance(item, doctest.Example):
-            continue
         location = Location(path, block[item.lineno].number)
         problem = _statement_problem(item, location)
         if problem is not None:
@@ -358,6 +351,9 @@ def _parse_block(
         statements.append(_statement(item, location, block))
     if problems:
         return None, problems
+    if kind is None:
+        run = [s for s in statements if not s.skip]
+        kind = ExampleKind.BAD if run and run[-1].exc_msg is not None else ExampleKind.GOOD
     example = Example(
         kind, tuple(statements), description, Location(path, block[0].number), holds_for
     )

@@ -40,22 +40,12 @@ class ExampleKind(enum.StrEnum):
     @property
     def section_title(self) -> str:
         """The section title in a docstring, without its colon: ``Bad example``."""
-        if self is ExampleKind.UNREACHABLE:
-            return "Unreachable"
-        if self is ExampleKind.SEEN_AS:
-            return "Also seen as"
-        return f"{self.capitalize()} example"
+        return _SECTION_TITLES.get(self, f"{self.capitalize()} example")
 
     @property
     def heading(self) -> str:
         """What a reader sees above such an example on the site."""
-        if self is ExampleKind.UNREACHABLE:
-            return "Why it cannot be raised"
-        if self is ExampleKind.UPSTREAM:
-            return "The library's own examples"
-        if self is ExampleKind.SEEN_AS:
-            return "What you may see instead"
-        return self.section_title
+        return _HEADINGS.get(self, self.section_title)
 
     @property
     def raises(self) -> bool:
@@ -66,6 +56,14 @@ class ExampleKind(enum.StrEnum):
     def ours(self) -> bool:
         """Whether such examples are written for this catalogue (all but upstream)."""
         return self is not ExampleKind.UPSTREAM
+
+
+_SECTION_TITLES = {ExampleKind.UNREACHABLE: "Unreachable", ExampleKind.SEEN_AS: "Also seen as"}
+_HEADINGS = {
+    ExampleKind.UNREACHABLE: "Why it cannot be raised",
+    ExampleKind.UPSTREAM: "The library's own examples",
+    ExampleKind.SEEN_AS: "What you may see instead",
+}
 
 
 @enum.unique
@@ -287,7 +285,7 @@ class ErrorEntry:
 class StatementRun:
     """What one statement did in the entry's process, as doctest would have seen it."""
 
-    got: str
+    got: str = ""
     exc_type: str | None = None
     exc_msg: str | None = None
     transcript: str = ""
@@ -296,14 +294,8 @@ class StatementRun:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> StatementRun:
-        """Read the record the entry's process sent."""
-        return cls(
-            got=str(data.get("got", "")),
-            exc_type=data.get("exc_type"),
-            exc_msg=data.get("exc_msg"),
-            transcript=str(data.get("transcript", "")),
-            seconds=float(data.get("seconds", 0.0)),
-        )
+        """Read the record the entry's process sent (its keys are the field names)."""
+        return cls(**{f.name: data[f.name] for f in dataclasses.fields(cls) if f.name in data})
 
 
 @dataclasses.dataclass(frozen=True)

@@ -21,9 +21,10 @@ from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective, switch_source_input
 
 from flax_errors_ext.execution.catalogue.modules import DiscoveryError
-from flax_errors_ext.model.catalogue.snippets import ran_statements
+from flax_errors_ext.model.catalogue.records import Verdict
 from flax_errors_ext.model.site.inventory import SITES
 from flax_errors_ext.model.site.moved_pages import unforwarded
+from flax_errors_ext.model.site.texts import lead_lines
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue import entry_parts as parts
 from flax_errors_ext.sphinx.catalogue.examples import entry_examples
@@ -35,7 +36,7 @@ from flax_errors_ext.sphinx.context import BuildContext, build_context
 from flax_errors_ext.sphinx.extras import entry_extras
 from flax_errors_ext.sphinx.loggers import LOGGER, warn
 from flax_errors_ext.sphinx.site.linked_tracebacks import source_links
-from flax_errors_ext.sphinx.state import CatalogueCollector
+from flax_errors_ext.sphinx.state import CatalogueCollector, error_record, see_also_placeholder
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -92,42 +93,39 @@ class EntryRenderer(SphinxDirective):
     def _entry(self, outcome: EntryOutcome, found: ModuleRun) -> list[nodes.Node]:
         """One error's section: its parts, in the order a reader meets them."""
         state = build_context(self.env)
+        entry = outcome.entry
         # Its example file, where it has one (one added later is caught by
         # env-get-outdated), and the files its prose comes from.
-        self.env.note_dependency(outcome.entry.location.path)
-        for passage in outcome.entry.prose:
+        self.env.note_dependency(entry.location.path)
+        for passage in entry.prose:
             self.env.note_dependency(passage.path)
-        self._note_exception(outcome.entry)
+        self._note_exception(entry)
         record = outcome.record(state.run.fingerprint)
-        page = parts.EntryPage(
-            outcome,
-            record,
-            extras=entry_extras(self.env, record, found),
-            roots=state.published_roots,
-            source_links=state.config.source_links,
-        )
+        extras = entry_extras(self.env, record, found)
+        roots = state.published_roots
         self._warn_unforwarded(outcome, state)
-        section = nodes.section(ids=[outcome.entry.site.anchor], classes=["flax-errors-entry"])
-        links = source_links(page.source_links, record.version_map)
-        examples = entry_examples(
-            outcome.results, self._rest, captions_shown=bool(page.leads), links=links
+        held = [r.example for r in outcome.results if r.verdict is not Verdict.OTHER_VERSIONS]
+        leads = lead_lines(held)  # the one-line captions under the headline: the fix
+        links = source_links(state.config.source_links, record.version_map)
+        first_examples, other_examples = entry_examples(
+            outcome.results, self._rest, captions_shown=bool(leads), links=links
         )
-        for part in (
-            parts.title,  # the error's name
-            parts.headline,  # what went wrong, in one line
-            parts.lead_captions,  # the fix, in one line: the first good example's caption
-            parts.status,  # whether and where it was verified
-            parts.raise_site,  # a message entry's class, and where the library raises it
-            parts.problems,  # what is wrong with its docstring
-            lambda _: examples.first,  # the first bad and good examples, open, side by side
-            self._explanation,  # "What it means"
-            lambda _: examples.others,  # the other examples, as tabs
-            parts.extras,  # what the loaded extras add (its releases, other stacks' runs)
-            self._signature,  # the constructor's signature
-            parts.see_also,  # related errors
-            parts.record,  # what errors.json and the index are made from
-        ):
-            section += part(page)
+        section = nodes.section(ids=[entry.site.anchor], classes=["flax-errors-entry"])
+        section += nodes.title(entry.name, entry.name)
+        section += parts.headline(entry.summary)  # what went wrong, in one line
+        section += parts.lead_captions(leads)
+        section += parts.status(record, extras.verified)  # whether and where it was verified
+        # A message entry's class, and where the library raises it.
+        section += parts.raise_site(entry, record, roots, links)
+        section += parts.problems(entry, roots)  # what is wrong with its docstring
+        section += first_examples  # the first bad and good examples, open, side by side
+        section += self._explanation(entry)  # "What it means"
+        section += other_examples  # the other examples, as tabs
+        section += extras.parts  # what the loaded extras add (its releases, other stacks' runs)
+        section += self._signature(entry)  # the constructor's signature
+        section += see_also_placeholder(qualname=entry.qualname)  # related errors
+        # What errors.json and the index are made from.
+        section += error_record(record=record, loaded=outcome.execution.loaded)
         return [section]
 
     def _note_exception(self, entry: ErrorEntry) -> None:
@@ -145,16 +143,15 @@ class EntryRenderer(SphinxDirective):
             location=(self.env.docname, self.lineno),
         )
 
-    def _explanation(self, page: parts.EntryPage) -> list[nodes.Node]:
+    def _explanation(self, entry: ErrorEntry) -> list[nodes.Node]:
         """The heading "What it means" and the prose; another project's shown as it can be."""
-        prose = page.entry.details
+        prose = entry.details
         shown: list[nodes.Node] = []
         if any(passage.text.strip() for passage in prose):
             shown.append(nodes.rubric("What it means", "What it means"))
-        ran = ran_statements(page.entry.examples)  # the docstring's code blocks that run
         for passage in prose:
             if passage.foreign:
-                shown += self._foreign_rest(passage, page.entry.qualname, ran)
+                shown += self._foreign_rest(passage, entry)
             else:
                 shown += self._rest(passage.text, passage.path, passage.lines)
         return shown
@@ -188,9 +185,7 @@ class EntryRenderer(SphinxDirective):
             self.state.nested_parse(content, 0, container)
         return list(container.children)
 
-    def _foreign_rest(
-        self, passage: Prose, qualname: str, ran: frozenset[str]
-    ) -> list[nodes.Node]:
+    def _foreign_rest(self, passage: Prose, entry: ErrorEntry) -> list[nodes.Node]:
         """Render another project's docstring, or show it verbatim if its reST is broken.
 
         Warnings about markup we cannot fix would only teach people to ignore
@@ -211,11 +206,11 @@ class EntryRenderer(SphinxDirective):
         )
         if not broken:
             # References link by the inventory or render as their text (foreign.py).
-            return [foreign_passage(parsed, qualname, ran)]
+            return [foreign_passage(parsed, entry)]
         LOGGER.info(f"{passage.path}:{passage.lines[0]}: docstring shown verbatim (invalid reST)")
         return [nodes.literal_block(passage.text, passage.text, classes=["flax-errors-verbatim"])]
 
-    def _signature(self, page: parts.EntryPage) -> list[nodes.Node]:
+    def _signature(self, entry: ErrorEntry) -> list[nodes.Node]:
         """The constructor's signature, as autodoc renders it; nothing where it cannot.
 
         A C constructor without a qualified name is read through a Python one
@@ -223,9 +218,9 @@ class EntryRenderer(SphinxDirective):
         autodoc handler fail all the same, the signature is left out, said in the
         verbose log, and the build goes on.
         """
-        if page.entry.message:
+        if entry.message:
             return []  # a message entry names no class: no constructor to show
-        qualname = page.entry.qualname
+        qualname = entry.qualname
         module, _, name = qualname.rpartition(".")
         cls = getattr(sys.modules.get(module), name, None)
         content = StringList(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from docutils import nodes
 from sphinx_design.shared import create_component
@@ -57,8 +57,8 @@ def entry_examples(
     *,
     captions_shown: bool,
     links: SourceLinks | None = None,
-) -> EntryExamples:
-    """The first bad and the first good example, open, and the others as tabs.
+) -> tuple[list[nodes.Node], list[nodes.Node]]:
+    """The first bad and the first good example, open, and the others as tabs (after the prose).
 
     Where the error cannot be raised, the evidence is folded into a dropdown.
     ``captions_shown``: the first good example's and the evidence's captions are
@@ -95,14 +95,7 @@ def entry_examples(
         found.append(dropdown(title, folded_box, classes=classes))
     rest = [i for i in range(len(results)) if i not in shown and i != folded]
     others = [_tabs(results, rest, example)] if rest else []
-    return EntryExamples(found, others)
-
-
-class EntryExamples(NamedTuple):
-    """An entry's examples: the first bad and good, open; the others, tabs after the prose."""
-
-    first: list[nodes.Node]
-    others: list[nodes.Node]
+    return found, others
 
 
 def _paired(shown: list[nodes.Node]) -> list[nodes.Node]:

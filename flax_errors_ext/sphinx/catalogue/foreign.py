@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 
-from flax_errors_ext.model.catalogue.snippets import block_runs, not_run_label
+from flax_errors_ext.model.catalogue.snippets import block_runs, not_run_label, ran_statements
 from flax_errors_ext.model.site.inventory import SITES, Inventory
 from flax_errors_ext.sphinx.compat import read_inventory
 
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from sphinx import addnodes
     from sphinx.application import Sphinx
     from sphinx.config import Config
+
+    from flax_errors_ext.model.catalogue.records import ErrorEntry
 
 FOREIGN_CLASS = "flax-errors-foreign"
 NOT_RUN_CLASS = "flax-errors-not-run"
@@ -48,16 +50,15 @@ def shipped_inventory() -> Inventory:
     )
 
 
-def foreign_passage(
-    parsed: Sequence[nodes.Node], qualname: str, ran: frozenset[str]
-) -> nodes.container:
-    """Another project's parsed docstring, its code blocks that never run labelled.
+def foreign_passage(parsed: Sequence[nodes.Node], entry: ErrorEntry) -> nodes.container:
+    """Another project's parsed docstring in ``entry``, its code blocks that never run labelled.
 
-    ``qualname``'s package names the project in the label; ``ran`` holds the first
-    lines of the statements that run as the entry's upstream example.
+    The entry's package names the project in the label; its upstream example says
+    which blocks run.
     """
     container = nodes.container("", *parsed, classes=[FOREIGN_CLASS])
-    label = not_run_label(shipped_inventory().project_name(qualname))
+    label = not_run_label(shipped_inventory().project_name(entry.qualname))
+    ran = ran_statements(entry.examples)
     for block in list(container.findall(_is_code)):
         if block_runs(block.astext(), ran) or not isinstance(block, nodes.Element):
             continue

@@ -21,11 +21,11 @@ from sphinx import addnodes
 from flax_errors_ext.model.site.areas import area_of, area_rank
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue.entries import EntryRenderer
+from flax_errors_ext.sphinx.catalogue.entry_parts import headline
 from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.extras import module_extras
 from flax_errors_ext.sphinx.loggers import warn
 from flax_errors_ext.sphinx.site.index import add_jump
-from flax_errors_ext.sphinx.table import inline_text
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -91,9 +91,7 @@ class CatalogueDirective(EntryRenderer):
         anchor = state.config.layout.printed(entry.qualname).anchor
         summary = nodes.container(ids=[anchor], classes=["flax-errors-summary"])
         summary += nodes.rubric(entry.name, entry.name, classes=["flax-errors-summary-name"])
-        if entry.summary:
-            line = inline_text(entry.summary)
-            summary += nodes.paragraph("", "", *line, classes=["flax-errors-headline"])
+        summary += headline(entry.summary)
         text = f"Read the entry for {entry.name}: its examples and its fix"
         link = addnodes.pending_xref(
             "",

@@ -117,14 +117,14 @@ def _layout(
     results: list[ExampleResult], *, fix_shown: bool
 ) -> tuple[list[nodes.Node], list[nodes.Node], list[nodes.Node]]:
     """The examples shown open, anything else outside the tabs, and the tabs."""
-    placed = entry_examples(results, _paragraphs, captions_shown=fix_shown)
+    first, others = entry_examples(results, _paragraphs, captions_shown=fix_shown)
     # Side by side or not, the boxes shown open come first; the tabs after the prose.
     found = [
         child
-        for node in placed.first
+        for node in first
         for child in (node.children if "flax-errors-pair" in _classes(node) else [node])
-    ] + placed.others
-    assert all("flax-errors-examples" not in _classes(node) for node in placed.first)
+    ] + others
+    assert all("flax-errors-examples" not in _classes(node) for node in first)
     shown = [node for node in found if "flax-errors-shown" in _classes(node)]
     tab_sets = [node for node in found if "flax-errors-examples" in _classes(node)]
     assert len(tab_sets) <= 1
