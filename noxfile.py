@@ -274,8 +274,7 @@ def history(session: nox.Session) -> None:
     ``-- 0.8.5 0.12.8`` runs only those; ``-- --slice 2/5 --out FILE`` the second of five
     parts into a slice file; ``-- --merge DIR`` merges DIR's slices into flax.json (CI's).
     """
-    # The recording needs the standard library, the model and packaging (":holds for:").
-    session.install("packaging")
+    session.install("packaging")  # with the standard library, all the recording needs
     session.run(
         "python", "-m", "tools.history",
         f"--work={Path(session.bin).parent}", f"--uv={uv()}", *session.posargs,
