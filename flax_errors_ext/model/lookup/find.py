@@ -195,7 +195,7 @@ def _closest(item: Findable, query: str) -> Text | None:
 
     Which cause of the entry a paste shows, where its URL or class found the entry.
     """
-    found = _ranked([item], query, floor=MIN_SIMILARITY)
+    found = _ranked([item], query, floor=MIN_SIMILARITY, named=True)
     near = [hit for hit in found if hit.how != "similar" or hit.score >= MIN_SIMILARITY]
     return near[0].text if near else None
 
@@ -220,7 +220,12 @@ _STRENGTH = {"message": 3, "alike": 2, "similar": 1}
 
 
 def _ranked(
-    findables: Sequence[Findable], query: str, floor: float = 0.0, *, similar: bool = True
+    findables: Sequence[Findable],
+    query: str,
+    floor: float = 0.0,
+    *,
+    similar: bool = True,
+    named: bool = False,
 ) -> list[Hit]:
     # A message answers when it shows a documented one, values aside, or is nearly
     # the same text with the same distinctive values: JAX's generic errors resemble a
@@ -236,9 +241,10 @@ def _ranked(
         best: tuple[int, float] = (0, 0.0)
         closest: Text | None = None
         for text in item.texts:
-            if raised and text.raised and text.raised != raised:
+            # Where the paste names the entry, its class and frames have had their say.
+            if not named and raised and text.raised and text.raised != raised:
                 continue  # a builtin's message answers only a paste of its class
-            if text.context and not shows_frame(query, text.context):
+            if not named and text.context and not shows_frame(query, text.context):
                 continue  # Python's own words for any object: which one, the frames say
             if text.plain and not keeps_distinctive(flat, text.known):
                 continue  # a user's class named where a builtin's message names none

@@ -156,3 +156,21 @@ def test_a_real_paste_brings_its_entry_first_and_a_negative_none(
         if first.partition("#")[2] != expected:
             wrong.append((paste["source"], expected, first))
     assert wrong == []
+
+
+def test_a_class_named_for_another_cause_is_not_claimed_as_explain_does(
+    page: Page, site_url: str
+) -> None:
+    _search_page(page, site_url)
+    cudnn = (
+        "jax.errors.JaxRuntimeError: FAILED_PRECONDITION: DNN library initialization failed. "
+        "Look at the errors above for more details."
+    )
+    ffi = (
+        "jax.errors.JaxRuntimeError: NOT_FOUND: No FFI handler registered for rms_norm on a "
+        "platform Host (canonical host)"
+    )
+
+    lookup = "(q) => window.FLAX_ERRORS_LOOKUP(q)"
+    assert page.evaluate(lookup, cudnn) == []
+    assert page.evaluate(lookup, ffi)[:1] == ["jax.errors.JaxRuntimeError"]

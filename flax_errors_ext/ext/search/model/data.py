@@ -14,7 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.catalogue.descriptions import first_paragraph
 from flax_errors_ext.model.catalogue.records import ExampleKind
-from flax_errors_ext.model.lookup.find import MESSAGE_CHARS, MIN_ALIKE, MIN_FRAGMENT
+from flax_errors_ext.model.lookup.find import (
+    MESSAGE_CHARS,
+    MIN_ALIKE,
+    MIN_FRAGMENT,
+    MIN_SIMILARITY,
+)
 from flax_errors_ext.model.lookup.paste import PASTE_SYNTAX
 from flax_errors_ext.model.lookup.patterns import DISTINCTIVE, pattern_source, variable_kinds
 from flax_errors_ext.model.lookup.texts import findable
@@ -38,6 +43,7 @@ def matching_settings() -> dict[str, Any]:
         "distinctive": list(DISTINCTIVE),
         "min_fragment": MIN_FRAGMENT,
         "min_alike": MIN_ALIKE,
+        "min_similarity": MIN_SIMILARITY,
         "message_chars": MESSAGE_CHARS,
     }
 

@@ -189,6 +189,22 @@
     return best;
   };
 
+  // find.py's _closest: a class named claims a paste only where its message (if it
+  // has one) is like one of the entry's texts: a runtime error of any cause is a
+  // JaxRuntimeError.
+  const resembles = (rules, query) => {
+    const body = messageBody(query).slice(-settings.message_chars);
+    if (!body.trim()) return true;
+    const flat = normalise(body);
+    return rules.some(
+      (rule) =>
+        !(rule.plain && !keepsDistinctive(flat, rule.known)) &&
+        (pattern(rule.pattern).test(body) ||
+          (flat.length >= settings.min_fragment && rule.known.includes(flat)) ||
+          ratio(rule.known, flat) >= settings.min_similarity),
+    );
+  };
+
   // A name, URL or class identifies the entry; its text the message shows, if any,
   // still says what was matched (a past release's wording, another error's text).
   const certain = (found, query) => {
@@ -227,8 +243,12 @@
     if (byUrl.length) return certain([...new Set(byUrl.map(({ entry }) => entry))], query);
     const text = query.replace(URL, " ");
     const named = entries
-      .map(({ entry, named: re }) => [Math.max(-1, ...[...text.matchAll(re)].map((m) => m.index)), entry])
-      .filter(([at]) => at >= 0)
+      .map(({ entry, named: re, rules }) => [
+        Math.max(-1, ...[...text.matchAll(re)].map((m) => m.index)),
+        entry,
+        rules,
+      ])
+      .filter(([at, , rules]) => at >= 0 && resembles(rules, query))
       .sort((a, b) => b[0] - a[0]);
     if (named.length) return certain(named.map(([, entry]) => entry), query);
     const body = messageBody(query).slice(-settings.message_chars);
