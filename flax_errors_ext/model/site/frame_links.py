@@ -9,7 +9,9 @@ other frame gets no link.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import importlib.metadata
 import re
 import string
 from typing import TYPE_CHECKING
@@ -57,13 +59,20 @@ def _names(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
 
 
-def link_templates(overrides: Mapping[str, str | None]) -> dict[str, str]:
-    """The URL template of each package: the defaults, with ``overrides`` on top.
+def source_links(overrides: Mapping[str, str | None], versions: Mapping[str, str]) -> SourceLinks:
+    """Links to the source of library frames, for a run of the packages at ``versions``.
 
-    An override of None takes a default's link away.
+    ``overrides`` (``flax_errors_source_links``) go on top of :data:`DEFAULT_SOURCE_LINKS`;
+    None takes a default's link away. A package the run did not record (one the
+    setting adds) is taken at the version installed here.
     """
     merged = {**DEFAULT_SOURCE_LINKS, **overrides}
-    return {package: template for package, template in merged.items() if template}
+    templates = {package: template for package, template in merged.items() if template}
+    found = dict(versions)
+    for package in templates.keys() - found.keys():
+        with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+            found[package] = importlib.metadata.version(package)
+    return SourceLinks(templates, found)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,25 +86,18 @@ class SourceLink:
 
 @dataclasses.dataclass(frozen=True)
 class SourceLinks:
-    """Where packages' files are published, and the versions that ran."""
+    """Where packages' files are published (URL templates), and the versions that ran."""
 
-    templates: tuple[tuple[str, str], ...] = ()
-    """``(package, URL template)``: see :func:`link_templates`."""
-    versions: tuple[tuple[str, str], ...] = ()
-    """``(package, installed version)``, as a run records them."""
-
-    @classmethod
-    def of(cls, templates: Mapping[str, str], versions: Mapping[str, str]) -> SourceLinks:
-        """Links for ``templates`` (by package) at ``versions`` (by package)."""
-        return cls(tuple(templates.items()), tuple(versions.items()))
+    templates: Mapping[str, str]
+    versions: Mapping[str, str]
 
     def url(self, path: str, line: int) -> str:
         """The URL of ``line`` of a file a published frame names ``path``, or "" if unknown."""
         parts = re.split(r"[/\\]", path)
-        template = dict(self.templates).get(parts[0])
+        template = self.templates.get(parts[0])
         if template is None or len(parts) < 2 or any(p in ("", ".", "..") for p in parts):
             return ""  # not a file inside a known package: absolute, <doctest ...>, a bare name
-        version = dict(self.versions).get(parts[0], "")
+        version = self.versions.get(parts[0], "")
         if "version" in _names(template) and not _RELEASE.fullmatch(version):
             return ""
         return template.format(version=version, path=quote("/".join(parts)), line=line)
