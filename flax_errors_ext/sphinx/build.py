@@ -123,8 +123,8 @@ def open_session(app: Sphinx) -> None:
     and before any ``-j`` reader forks.
     """
     context, last = settle(app)
-    for deferred in context.take_deferred():
-        warn(deferred.message, deferred.subtype, deferred.location)
+    for message, subtype, location in context.take_deferred():
+        warn(message, subtype, location)
     session = _session(app, context)
     # Asked before the modules' imports, as the roots of this build's own code.
     roots = published_roots(app)

@@ -38,15 +38,6 @@ WORK_DIR = "flax_errors"
 _ATTRIBUTE = "flax_errors_context"
 
 
-@dataclasses.dataclass(frozen=True)
-class DeferredWarning:
-    """A problem found before Sphinx can log warnings: logged on ``builder-inited``."""
-
-    message: str
-    subtype: WarningSubtype
-    location: str
-
-
 @dataclasses.dataclass
 class BuildContext:
     """What every step and every read of one build shares."""
@@ -62,7 +53,8 @@ class BuildContext:
     """Error texts other releases raised: the pages they link to are forwarded."""
     project_dir: Path | None = None
     """The folder of ``conf.py``: where a group of message entries' examples import from."""
-    deferred: list[DeferredWarning] = dataclasses.field(default_factory=list)
+    deferred: list[tuple[str, WarningSubtype, str]] = dataclasses.field(default_factory=list)
+    """Problems found before Sphinx can log warnings: ``(message, subtype, location)``."""
     session: Session | None = None
     """From ``builder-inited`` until ``build-finished``; never pickled."""
     published_roots: tuple[str, ...] = ()
@@ -86,9 +78,9 @@ class BuildContext:
 
     def defer(self, message: str, subtype: WarningSubtype, location: str) -> None:
         """Note a problem to warn of on ``builder-inited``, once Sphinx can."""
-        self.deferred.append(DeferredWarning(message, subtype, location))
+        self.deferred.append((message, subtype, location))
 
-    def take_deferred(self) -> list[DeferredWarning]:
+    def take_deferred(self) -> list[tuple[str, WarningSubtype, str]]:
         """The problems noted so far, in order; each is handed out once."""
         taken, self.deferred = self.deferred, []
         return taken

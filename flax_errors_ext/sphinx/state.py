@@ -130,25 +130,18 @@ class CatalogueCollector(EnvironmentCollector):
             self.live_docs(app.env).add(app.env.docname)
 
 
-_Joined = tuple[tuple[tuple["LoadedFile", ...], ...], frozenset["LoadedFile"]]
-_joined_lists: dict[tuple[int, ...], _Joined] = {}
-"""Recent combinations of loaded-file lists, joined, by the lists' identities."""
+_joined: dict[frozenset[LoadedFile], frozenset[LoadedFile]] = {}
+"""Recent sets of loaded files, each kept as the one object every page shares."""
 _JOINED_KEPT = 64
 
 
 def joined_files(lists: Sequence[tuple[LoadedFile, ...]]) -> frozenset[LoadedFile]:
-    """The files of ``lists`` as one set, the same set for every page that got the same lists.
+    """The files of ``lists`` as one set, the very same set for every page whose runs loaded them.
 
-    The runs of a build mostly share one list of a thousand files or more: joined
-    once, it is hashed once rather than per page, and pickled once. The lists are
-    kept beside their identities, so that a new list at a reused address is never
-    taken for an old one.
+    The runs of a build mostly share one set of a thousand files or more: shared, it
+    is pickled once with the environment, and ``env-get-outdated`` looks at it once.
     """
-    key = tuple(id(files) for files in lists)
-    known = _joined_lists.get(key)
-    if known is None or any(a is not b for a, b in zip(known[0], lists, strict=True)):
-        if len(_joined_lists) >= _JOINED_KEPT:
-            _joined_lists.clear()
-        known = (tuple(lists), frozenset().union(*lists))
-        _joined_lists[key] = known
-    return known[1]
+    joined = frozenset().union(*lists)
+    if len(_joined) >= _JOINED_KEPT and joined not in _joined:
+        _joined.clear()
+    return _joined.setdefault(joined, joined)
