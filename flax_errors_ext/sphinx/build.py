@@ -60,6 +60,7 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
     from flax_errors_ext.model.runs.entry_record import EntryRecord
+    from flax_errors_ext.model.runs.loaded_files import LoadedFile
 
 
 def make_context(app: Sphinx, config: Config) -> None:
@@ -174,13 +175,13 @@ def outdated_by_environment(
     }
     sources = context.run.sources()
     # Most pages hold the very same set (see state.joined_files): looked at once.
-    changes: dict[int, str | None] = {}
+    changes: dict[frozenset[LoadedFile], str | None] = {}
     for docname, files in CatalogueCollector.loaded(env).items():
         if docname in outdated:
             continue
-        if id(files) not in changes:
-            changes[id(files)] = sources.first_change(files)
-        touched = changes[id(files)]
+        if files not in changes:
+            changes[files] = sources.first_change(files)
+        touched = changes[files]
         if touched is not None:
             LOGGER.info(f"flax-errors: {touched} changed since {docname} ran; reading it again")
             outdated.add(docname)
