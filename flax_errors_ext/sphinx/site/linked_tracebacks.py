@@ -63,22 +63,19 @@ def visit_linked_traceback_html(translator: HTML5Translator, node: linked_traceb
 
 def _linked_tokens(text: str, links: Sequence[SourceLink]) -> list[nodes.Node]:
     """``text`` as highlighted pieces, the pieces of each link's span in its reference."""
-    starts = {link.start: link for link in links}
     found: list[nodes.Node] = []
-    reference: nodes.reference | None = None
-    end = -1
-    for start, piece, classes in _pieces(text, sorted({*starts, *(link.end for link in links)})):
-        if start in starts:
-            reference = nodes.reference("", "", refuri=starts[start].url)
-            end = starts[start].end
-            found.append(reference)
+    reference = nodes.reference()
+    cuts = sorted({cut for link in links for cut in (link.start, link.end)})
+    for start, piece, classes in _pieces(text, cuts):
         node = nodes.inline(piece, piece, classes=classes) if classes else nodes.Text(piece)
-        if reference is None:
+        link = next((link for link in links if link.start <= start < link.end), None)
+        if link is None:
             found.append(node)
-        else:
-            reference += node
-        if start + len(piece) == end:
-            reference = None
+            continue
+        if start == link.start:
+            reference = nodes.reference("", "", refuri=link.url)
+            found.append(reference)
+        reference += node
     return found
 
 
