@@ -17,7 +17,7 @@ from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
 from flax_errors_ext.model.site.areas import NOTES, area_of, area_rank, related
-from flax_errors_ext.model.site.texts import badge, figures, time_text
+from flax_errors_ext.model.site.texts import BADGES, figures, time_text
 from flax_errors_ext.sphinx.badges import status_badge
 from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.extras import index_extras
@@ -141,7 +141,7 @@ def _figures(records: list[EntryRecord]) -> nodes.Node:
     for number, (status, how_many) in enumerate(shown.statuses):
         if number:
             statuses += nodes.Text("  ")
-        statuses += status_badge(status, f"{how_many} {badge(status).label}")
+        statuses += status_badge(status, f"{how_many} {BADGES[status].label}")
     box += statuses
     if shown.executed:
         text = f"Last verified {time_text(build_time())} on {shown.device}, with {shown.versions}."
