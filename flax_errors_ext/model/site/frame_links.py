@@ -9,9 +9,7 @@ other frame gets no link.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import importlib.metadata
 import re
 import string
 from typing import TYPE_CHECKING
@@ -59,22 +57,6 @@ def _names(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
 
 
-def source_links(overrides: Mapping[str, str | None], versions: Mapping[str, str]) -> SourceLinks:
-    """Links to the source of library frames, for a run of the packages at ``versions``.
-
-    ``overrides`` (``flax_errors_source_links``) go on top of :data:`DEFAULT_SOURCE_LINKS`;
-    None takes a default's link away. A package the run did not record (one the
-    setting adds) is taken at the version installed here.
-    """
-    merged = {**DEFAULT_SOURCE_LINKS, **overrides}
-    templates = {package: template for package, template in merged.items() if template}
-    found = dict(versions)
-    for package in templates.keys() - found.keys():
-        with contextlib.suppress(importlib.metadata.PackageNotFoundError):
-            found[package] = importlib.metadata.version(package)
-    return SourceLinks(templates, found)
-
-
 @dataclasses.dataclass(frozen=True)
 class SourceLink:
     """A span of a traceback's text that links to a line of source."""
@@ -86,9 +68,10 @@ class SourceLink:
 
 @dataclasses.dataclass(frozen=True)
 class SourceLinks:
-    """Where packages' files are published (URL templates), and the versions that ran."""
+    """Where packages' files are published, and the versions that ran."""
 
     templates: Mapping[str, str]
+    """By package: :data:`DEFAULT_SOURCE_LINKS`, ``flax_errors_source_links`` on top."""
     versions: Mapping[str, str]
 
     def url(self, path: str, line: int) -> str:

@@ -22,7 +22,6 @@ from sphinx.util.docutils import SphinxDirective, switch_source_input
 
 from flax_errors_ext.execution.catalogue.modules import DiscoveryError
 from flax_errors_ext.model.catalogue.snippets import ran_statements
-from flax_errors_ext.model.site.frame_links import source_links
 from flax_errors_ext.model.site.inventory import SITES
 from flax_errors_ext.model.site.moved_pages import unforwarded
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
@@ -35,6 +34,7 @@ from flax_errors_ext.sphinx.compat import NO_INDEX
 from flax_errors_ext.sphinx.context import BuildContext, build_context
 from flax_errors_ext.sphinx.extras import entry_extras
 from flax_errors_ext.sphinx.loggers import LOGGER, warn
+from flax_errors_ext.sphinx.site.linked_tracebacks import source_links
 from flax_errors_ext.sphinx.state import CatalogueCollector
 
 if TYPE_CHECKING:

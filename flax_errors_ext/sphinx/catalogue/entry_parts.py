@@ -16,9 +16,9 @@ from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
 from flax_errors_ext.model.lookup.patterns import defined_names, names_in
 from flax_errors_ext.model.runs.entry_record import relative_source
 from flax_errors_ext.model.runs.tracebacks import strip_roots
-from flax_errors_ext.model.site.frame_links import source_links
 from flax_errors_ext.model.site.texts import lead_lines, verification_text
 from flax_errors_ext.sphinx.badges import status_badge
+from flax_errors_ext.sphinx.site.linked_tracebacks import source_links
 from flax_errors_ext.sphinx.state import error_record, see_also_placeholder
 from flax_errors_ext.sphinx.table import inline_text
 

@@ -7,18 +7,22 @@ block with links is highlighted here, token by token, when HTML is written.
 
 from __future__ import annotations
 
+import contextlib
+import importlib.metadata
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from docutils import nodes
 from docutils.utils.code_analyzer import Lexer, LexerError
 
+from flax_errors_ext.model.site.frame_links import DEFAULT_SOURCE_LINKS, SourceLinks
+
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Iterator, Mapping, Sequence
 
     from sphinx.writers.html5 import HTML5Translator
 
-    from flax_errors_ext.model.site.frame_links import SourceLink, SourceLinks
+    from flax_errors_ext.model.site.frame_links import SourceLink
 
 
 class linked_traceback(nodes.literal_block):
@@ -28,6 +32,22 @@ class linked_traceback(nodes.literal_block):
     through every transform, the pickled doctree and the search index. Any other
     writer takes it for the plain block it is.
     """
+
+
+def source_links(overrides: Mapping[str, str | None], versions: Mapping[str, str]) -> SourceLinks:
+    """Links to the source of library frames, for a run of the packages at ``versions``.
+
+    ``overrides`` (``flax_errors_source_links``) go on top of the defaults; None takes
+    a default's link away. A package the run did not record (one the setting adds) is
+    taken at the version installed here.
+    """
+    merged = {**DEFAULT_SOURCE_LINKS, **overrides}
+    templates = {package: template for package, template in merged.items() if template}
+    found = dict(versions)
+    for package in templates.keys() - found.keys():
+        with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+            found[package] = importlib.metadata.version(package)
+    return SourceLinks(templates, found)
 
 
 def traceback_block(text: str, links: SourceLinks | None = None) -> nodes.literal_block:
