@@ -45,8 +45,6 @@ class IndexDirective(SphinxDirective):
     """``.. flax-errors-index::``: every error, grouped by area, with its status."""
 
     node: ClassVar[type[nodes.Element]] = catalogue_index
-    has_content = False
-    option_spec: ClassVar[dict[str, Any]] = {}
 
     def run(self) -> list[nodes.Node]:
         """Leave the placeholder, filled by :func:`resolve`."""

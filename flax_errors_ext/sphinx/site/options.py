@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
@@ -15,9 +13,6 @@ from flax_errors_ext.sphinx.table import inline_text, table
 
 class OptionsDirective(SphinxDirective):
     """A table of every ``flax_errors_*`` setting, generated from the config dataclass."""
-
-    has_content = False
-    option_spec: ClassVar[dict[str, Any]] = {}
 
     def run(self) -> list[nodes.Node]:
         """The table, one row per setting."""
@@ -36,9 +31,6 @@ class OptionsDirective(SphinxDirective):
 
 class WarningsDirective(SphinxDirective):
     """A table of every warning subtype, named as ``suppress_warnings`` takes it."""
-
-    has_content = False
-    option_spec: ClassVar[dict[str, Any]] = {}
 
     def run(self) -> list[nodes.Node]:
         """The table, one row per subtype in the enum's order."""
