@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from flax_errors_ext.model.runs.tracebacks import import_roots
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from pathlib import Path
 
     from sphinx.application import Sphinx
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from flax_errors_ext.execution.session import Session
     from flax_errors_ext.model.catalogue.discover import ErrorModule
     from flax_errors_ext.model.config import CatalogueConfig
+    from flax_errors_ext.model.runs.entry_record import EntryRecord
     from flax_errors_ext.model.runs.fingerprint import Fingerprint
     from flax_errors_ext.model.warning_subtypes import WarningSubtype
 
@@ -59,6 +61,8 @@ class BuildContext:
     """From ``builder-inited`` until ``build-finished``; never pickled."""
     published_roots: tuple[str, ...] = ()
     """:func:`published_roots` as the session opened, for readers that have no application."""
+    reading: frozenset[str] = frozenset()
+    """The documents this build reads (``env-before-read-docs``)."""
     changed: bool = True
     """Whether the run's fingerprint differs from the last build's: every page is read again."""
     modules: dict[str, ErrorModule | DiscoveryError] = dataclasses.field(default_factory=dict)
@@ -92,6 +96,10 @@ class BuildContext:
         self._run = settings
         self.published_roots = roots
         self.changed = last is None or not last.ran_with(settings.fingerprint)
+
+    def read_now(self, by_doc: Mapping[str, list[EntryRecord]]) -> list[str]:
+        """The documents of ``by_doc`` (records by docname) whose entries this build read."""
+        return [docname for docname in by_doc if docname in self.reading]
 
     def ran_with(self, fingerprint: Fingerprint) -> bool:
         """Whether this build's runs had ``fingerprint`` (never, before the session opened)."""

@@ -55,11 +55,6 @@ def kept(env: BuildEnvironment, name: str, empty: Callable[[], T]) -> T:
     return value
 
 
-def read_now(env: BuildEnvironment) -> set[str]:
-    """The documents whose entries were read in this build."""
-    return kept(env, "read_now", set)
-
-
 class CatalogueCollector(EnvironmentCollector):
     """Keeps each document's entry records, the files its runs loaded, the folders it read.
 
@@ -111,7 +106,6 @@ class CatalogueCollector(EnvironmentCollector):
             kept(env, name, dict[str, object]).update(
                 (d, theirs[d]) for d in docnames if d in theirs
             )
-        read_now(env).update(set(docnames) & set(self.records(other)))
         self.live_docs(env).update(self.live_docs(other) & set(docnames))
 
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
@@ -125,7 +119,6 @@ class CatalogueCollector(EnvironmentCollector):
         if found:
             self.records(app.env)[app.env.docname] = found
             self.loaded(app.env)[app.env.docname] = joined_files(lists)
-            read_now(app.env).add(app.env.docname)
         if any(doctree.findall(catalogue_index)) or any(doctree.findall(catalogue_figures)):
             self.live_docs(app.env).add(app.env.docname)
 

@@ -25,7 +25,6 @@ from flax_errors_ext.sphinx.state import (
     CatalogueCollector,
     catalogue_figures,
     catalogue_index,
-    read_now,
     see_also_placeholder,
 )
 from flax_errors_ext.sphinx.table import inline_text, table
@@ -60,9 +59,10 @@ class FiguresDirective(IndexDirective):
 def rewrite_live_docs(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """The pages whose figures of the whole catalogue are written again."""
     live = CatalogueCollector.live_docs(env)
-    if read_now(env):
+    records = CatalogueCollector.records(env)
+    if build_context(env).read_now(records):
         # Entries were read again, so any page's "See also" may gain or lose a target.
-        live = live | set(CatalogueCollector.records(env))
+        live = live | set(records)
     return sorted(live & env.found_docs)
 
 
