@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from sphinx_design.badges_buttons import create_bdg_classes
 
-from flax_errors_ext.model.site.texts import badge
+from flax_errors_ext.model.site.texts import BADGES
 from flax_errors_ext.sphinx.compat import BADGE_NODE
 
 if TYPE_CHECKING:
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 def status_badge(status: str, text: str | None = None) -> nodes.inline:
     """The badge of an entry status, its meaning as the tooltip; ``text`` replaces its label."""
-    shown = badge(status)
+    shown = BADGES[status]
     label = shown.label if text is None else text
     node = BADGE_NODE(label, label, classes=create_bdg_classes(shown.colour, outline=False))
     node["tooltip"] = shown.meaning

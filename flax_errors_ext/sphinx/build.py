@@ -50,7 +50,7 @@ from flax_errors_ext.sphinx.context import (
 from flax_errors_ext.sphinx.extras import CONTEXT_INITED, ERRORS_DOCUMENT, require_loaded_extras
 from flax_errors_ext.sphinx.loggers import LOGGER, conf_location, warn
 from flax_errors_ext.sphinx.site import redirects
-from flax_errors_ext.sphinx.state import CatalogueCollector, read_now
+from flax_errors_ext.sphinx.state import CatalogueCollector
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -60,6 +60,7 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
     from flax_errors_ext.model.runs.entry_record import EntryRecord
+    from flax_errors_ext.model.runs.loaded_files import LoadedFile
 
 
 def make_context(app: Sphinx, config: Config) -> None:
@@ -123,8 +124,8 @@ def open_session(app: Sphinx) -> None:
     and before any ``-j`` reader forks.
     """
     context, last = settle(app)
-    for deferred in context.take_deferred():
-        warn(deferred.message, deferred.subtype, deferred.location)
+    for message, subtype, location in context.take_deferred():
+        warn(message, subtype, location)
     session = _session(app, context)
     # Asked before the modules' imports, as the roots of this build's own code.
     roots = published_roots(app)
@@ -174,13 +175,13 @@ def outdated_by_environment(
     }
     sources = context.run.sources()
     # Most pages hold the very same set (see state.joined_files): looked at once.
-    changes: dict[int, str | None] = {}
+    changes: dict[frozenset[LoadedFile], str | None] = {}
     for docname, files in CatalogueCollector.loaded(env).items():
         if docname in outdated:
             continue
-        if id(files) not in changes:
-            changes[id(files)] = sources.first_change(files)
-        touched = changes[id(files)]
+        if files not in changes:
+            changes[files] = sources.first_change(files)
+        touched = changes[files]
         if touched is not None:
             LOGGER.info(f"flax-errors: {touched} changed since {docname} ran; reading it again")
             outdated.add(docname)
@@ -202,8 +203,8 @@ def _modified(path: str) -> int | None:
 
 def start_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     """Run the modules whose pages will be read, before any ``-j`` reader forks."""
-    read_now(env).clear()
     context = build_context(env)
+    context.reading = frozenset(docnames)
     per_build.run_all(context, per_build.modules_read(context, docnames))
 
 
@@ -215,7 +216,7 @@ def finish_build(app: Sphinx, exception: Exception | None) -> None:
         return
     by_doc = CatalogueCollector.records(app.env)
     records = [r for doc in by_doc.values() for r in doc]
-    executed = [r.qualname for doc in read_now(app.env) for r in by_doc.get(doc, []) if r.executed]
+    executed = [r.qualname for doc in context.read_now(by_doc) for r in by_doc[doc] if r.executed]
     # The roots asked again, not the context's: the pages may have imported modules
     # from folders the session's roots lack (an editable install's package).
     document = errors_document(records, executed=executed, roots=published_roots(app))

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from flax_errors_ext.model.runs.tracebacks import import_roots
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from pathlib import Path
 
     from sphinx.application import Sphinx
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from flax_errors_ext.model.catalogue.discover import ErrorModule
     from flax_errors_ext.model.config import CatalogueConfig
     from flax_errors_ext.model.history.releases import History
+    from flax_errors_ext.model.runs.entry_record import EntryRecord
     from flax_errors_ext.model.runs.fingerprint import Fingerprint
     from flax_errors_ext.model.warning_subtypes import WarningSubtype
 
@@ -36,15 +38,6 @@ WORK_DIR = "flax_errors"
 """The session's folder, beside the output folder (``_build/flax_errors``)."""
 
 _ATTRIBUTE = "flax_errors_context"
-
-
-@dataclasses.dataclass(frozen=True)
-class DeferredWarning:
-    """A problem found before Sphinx can log warnings: logged on ``builder-inited``."""
-
-    message: str
-    subtype: WarningSubtype
-    location: str
 
 
 @dataclasses.dataclass
@@ -62,11 +55,14 @@ class BuildContext:
     """Error texts other releases raised: the pages they link to are forwarded."""
     project_dir: Path | None = None
     """The folder of ``conf.py``: where a group of message entries' examples import from."""
-    deferred: list[DeferredWarning] = dataclasses.field(default_factory=list)
+    deferred: list[tuple[str, WarningSubtype, str]] = dataclasses.field(default_factory=list)
+    """Problems found before Sphinx can log warnings: ``(message, subtype, location)``."""
     session: Session | None = None
     """From ``builder-inited`` until ``build-finished``; never pickled."""
     published_roots: tuple[str, ...] = ()
     """:func:`published_roots` as the session opened, for readers that have no application."""
+    reading: frozenset[str] = frozenset()
+    """The documents this build reads (``env-before-read-docs``)."""
     changed: bool = True
     """Whether the run's fingerprint differs from the last build's: every page is read again."""
     modules: dict[str, ErrorModule | DiscoveryError] = dataclasses.field(default_factory=dict)
@@ -86,9 +82,9 @@ class BuildContext:
 
     def defer(self, message: str, subtype: WarningSubtype, location: str) -> None:
         """Note a problem to warn of on ``builder-inited``, once Sphinx can."""
-        self.deferred.append(DeferredWarning(message, subtype, location))
+        self.deferred.append((message, subtype, location))
 
-    def take_deferred(self) -> list[DeferredWarning]:
+    def take_deferred(self) -> list[tuple[str, WarningSubtype, str]]:
         """The problems noted so far, in order; each is handed out once."""
         taken, self.deferred = self.deferred, []
         return taken
@@ -100,6 +96,10 @@ class BuildContext:
         self._run = settings
         self.published_roots = roots
         self.changed = last is None or not last.ran_with(settings.fingerprint)
+
+    def read_now(self, by_doc: Mapping[str, list[EntryRecord]]) -> list[str]:
+        """The documents of ``by_doc`` (records by docname) whose entries this build read."""
+        return [docname for docname in by_doc if docname in self.reading]
 
     def ran_with(self, fingerprint: Fingerprint) -> bool:
         """Whether this build's runs had ``fingerprint`` (never, before the session opened)."""

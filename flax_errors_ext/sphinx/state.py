@@ -55,11 +55,6 @@ def kept(env: BuildEnvironment, name: str, empty: Callable[[], T]) -> T:
     return value
 
 
-def read_now(env: BuildEnvironment) -> set[str]:
-    """The documents whose entries were read in this build."""
-    return kept(env, "read_now", set)
-
-
 class CatalogueCollector(EnvironmentCollector):
     """Keeps each document's entry records, the files its runs loaded, the folders it read.
 
@@ -111,7 +106,6 @@ class CatalogueCollector(EnvironmentCollector):
             kept(env, name, dict[str, object]).update(
                 (d, theirs[d]) for d in docnames if d in theirs
             )
-        read_now(env).update(set(docnames) & set(self.records(other)))
         self.live_docs(env).update(self.live_docs(other) & set(docnames))
 
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
@@ -125,30 +119,22 @@ class CatalogueCollector(EnvironmentCollector):
         if found:
             self.records(app.env)[app.env.docname] = found
             self.loaded(app.env)[app.env.docname] = joined_files(lists)
-            read_now(app.env).add(app.env.docname)
         if any(doctree.findall(catalogue_index)) or any(doctree.findall(catalogue_figures)):
             self.live_docs(app.env).add(app.env.docname)
 
 
-_Joined = tuple[tuple[tuple["LoadedFile", ...], ...], frozenset["LoadedFile"]]
-_joined_lists: dict[tuple[int, ...], _Joined] = {}
-"""Recent combinations of loaded-file lists, joined, by the lists' identities."""
+_joined: dict[frozenset[LoadedFile], frozenset[LoadedFile]] = {}
+"""Recent sets of loaded files, each kept as the one object every page shares."""
 _JOINED_KEPT = 64
 
 
 def joined_files(lists: Sequence[tuple[LoadedFile, ...]]) -> frozenset[LoadedFile]:
-    """The files of ``lists`` as one set, the same set for every page that got the same lists.
+    """The files of ``lists`` as one set, the very same set for every page whose runs loaded them.
 
-    The runs of a build mostly share one list of a thousand files or more: joined
-    once, it is hashed once rather than per page, and pickled once. The lists are
-    kept beside their identities, so that a new list at a reused address is never
-    taken for an old one.
+    The runs of a build mostly share one set of a thousand files or more: shared, it
+    is pickled once with the environment, and ``env-get-outdated`` looks at it once.
     """
-    key = tuple(id(files) for files in lists)
-    known = _joined_lists.get(key)
-    if known is None or any(a is not b for a, b in zip(known[0], lists, strict=True)):
-        if len(_joined_lists) >= _JOINED_KEPT:
-            _joined_lists.clear()
-        known = (tuple(lists), frozenset().union(*lists))
-        _joined_lists[key] = known
-    return known[1]
+    joined = frozenset().union(*lists)
+    if len(_joined) >= _JOINED_KEPT and joined not in _joined:
+        _joined.clear()
+    return _joined.setdefault(joined, joined)

@@ -14,7 +14,6 @@ from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.context import (
     BuildContext,
-    DeferredWarning,
     build_context,
     hold,
     settle,
@@ -103,8 +102,8 @@ def test_deferred_warnings_are_handed_out_once_in_order() -> None:
     context.defer("second", WarningSubtype.DEVICE_RUNS, "conf.py:4")
 
     assert context.take_deferred() == [
-        DeferredWarning("first", WarningSubtype.HISTORY, "conf.py:3"),
-        DeferredWarning("second", WarningSubtype.DEVICE_RUNS, "conf.py:4"),
+        ("first", WarningSubtype.HISTORY, "conf.py:3"),
+        ("second", WarningSubtype.DEVICE_RUNS, "conf.py:4"),
     ]
     assert context.take_deferred() == []
 

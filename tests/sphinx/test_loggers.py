@@ -13,7 +13,7 @@ from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx import loggers
 
 PACKAGE = Path(__file__).parents[2] / "flax_errors_ext"
-SUBTYPE_TAKERS = {"warn": 1, "defer": 1, "DeferredWarning": 1, "Failure": 1}
+SUBTYPE_TAKERS = {"warn": 1, "defer": 1, "Failure": 1}
 """Calls that take a warning subtype, and the position of that argument."""
 
 

@@ -1,4 +1,4 @@
-"""What the build keeps per page: the files each page's runs loaded, joined once per list."""
+"""What the build keeps per page: the files each page's runs loaded, one shared set."""
 
 from __future__ import annotations
 

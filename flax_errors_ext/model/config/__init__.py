@@ -205,10 +205,9 @@ class CatalogueConfig:
                 continue
             value = from_text(values[name], kinds[field.name])
             try:
-                field.metadata["validator"](value)
+                kwargs[field.name] = field.metadata["read"](value)
             except TypeError as error:
                 raise ValueError(f"{name} {error}; got {values[name]!r}") from None
-            kwargs[field.name] = _normalised(field.name, value)
         return cls(**kwargs)
 
     @functools.cached_property
@@ -238,14 +237,3 @@ class CatalogueConfig:
     def spec(self, module: str) -> ModuleSpec:
         """The spec of a listed module, or the defaults of one the command line names."""
         return next((s for s in self.modules if s.name == module), ModuleSpec.from_value(module))
-
-
-def _normalised(name: str, value: Any) -> Any:
-    if name == "modules":
-        specs = [ModuleSpec.from_value(item) for item in value]
-        return tuple({spec.name: spec for spec in specs}.values())
-    if name == "source_links":
-        return dict(value)
-    if name in ("catalogue_dirs", "history", "device_runs"):
-        return tuple(value)
-    return value

@@ -1,8 +1,8 @@
-"""What each setting accepts: the validators that the settings' metadata names.
+"""What each setting accepts: the readers that the settings' metadata names.
 
-Each raises :class:`TypeError` saying what the value must be; the Sphinx glue
-turns that into a warning naming the setting. :func:`from_text` reads a value
-given as text (``sphinx-build -D name=text``) as its setting's declared type first.
+Each returns the value as the config keeps it, or raises :class:`TypeError` saying
+what the value must be; the config names the setting. :func:`from_text` reads a
+value given as text (``sphinx-build -D name=text``) as its setting's declared type first.
 """
 
 from __future__ import annotations
@@ -54,64 +54,70 @@ def from_text(value: Any, kind: Any) -> Any:
     return value
 
 
-def module_list(value: Any) -> None:
-    """``flax_errors_modules``: dotted names, or dicts that :class:`ModuleSpec` reads."""
+def module_list(value: Any) -> tuple[ModuleSpec, ...]:
+    """``flax_errors_modules``: dotted names, or dicts that :class:`ModuleSpec` reads.
+
+    A module listed twice is kept once, as its last listing says.
+    """
     if not isinstance(value, list | tuple):
         raise TypeError(
             "must be a list of dotted module names, or of dicts such as "
             "{'module': 'jax.errors', 'page': 'errors'}"
         )
-    for item in value:
-        ModuleSpec.from_value(item)
+    specs = [ModuleSpec.from_value(item) for item in value]
+    return tuple({spec.name: spec for spec in specs}.values())
 
 
-def paths(kind: str) -> Callable[[Any], None]:
-    """A ``kind`` (folder, file), or a list of them."""
+def paths(kind: str) -> Callable[[Any], tuple[str, ...]]:
+    """A list of ``kind`` (folder, file); one alone is text, which :func:`from_text` splits."""
 
-    def validate(value: Any) -> None:
-        if isinstance(value, str):
-            return
+    def read(value: Any) -> tuple[str, ...]:
         if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
             raise TypeError(f"must be a {kind}, or a list of {kind}s")
+        return tuple(value)
 
-    return validate
+    return read
 
 
-def one_of(*choices: str) -> Callable[[Any], None]:
+def one_of(*choices: str) -> Callable[[Any], str]:
     """One of ``choices``."""
 
-    def validate(value: Any) -> None:
+    def read(value: Any) -> str:
         if value not in choices:
             raise TypeError("must be one of " + ", ".join(repr(c) for c in choices))
+        return str(value)
 
-    return validate
+    return read
 
 
-def http_url(value: Any) -> None:
+def http_url(value: Any) -> str:
     """An http(s) URL."""
     if not isinstance(value, str) or not value.startswith(("http://", "https://")):
         raise TypeError("must be an http(s) URL")
+    return value
 
 
-def positive_int(unit: str, *, or_none: bool = False) -> Callable[[Any], None]:
+def positive_int(unit: str, *, or_none: bool = False) -> Callable[[Any], int | None]:
     """A whole number of ``unit``, 1 or more; or None, where ``or_none``."""
 
-    def validate(value: Any) -> None:
+    def read(value: Any) -> int | None:
         if value is None and or_none:
-            return
+            return None
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             raise TypeError(f"must be a positive whole number of {unit}")
+        return value
 
-    return validate
+    return read
 
 
-def non_negative_int(value: Any) -> None:
+def non_negative_int(value: Any) -> int:
     """A whole number, 0 or more."""
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise TypeError("must be a whole number, 0 or more")
+    return value
 
 
-def source_links(value: Any) -> None:
+def source_links(value: Any) -> dict[str, str | None]:
     """Package name to a source-link URL template (or None), each template sound."""
     if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
         raise TypeError(
@@ -122,25 +128,27 @@ def source_links(value: Any) -> None:
         problem = template_problem(template) if template is not None else ""
         if problem:
             raise TypeError(f"{package!r}: the template {problem}")
+    return dict(value)
 
 
-def boolean(value: Any) -> None:
+def boolean(value: Any) -> bool:
     """True or False."""
     if not isinstance(value, bool):
         raise TypeError("must be True or False (on the command line: 1, 0, true or false)")
+    return value
 
 
 def meta(
-    help_text: str, validator: Callable[[Any], None], *, changes_pages: bool = True
+    help_text: str, read: Callable[[Any], Any], *, changes_pages: bool = True
 ) -> dict[str, Any]:
     """A field's metadata; ``changes_pages=False``: changing it need not read any page again."""
-    return {"help": help_text, "validator": validator, "changes_pages": changes_pages}
+    return {"help": help_text, "read": read, "changes_pages": changes_pages}
 
 
 def setting(
-    default: Any, help_text: str, validator: Callable[[Any], None], *, changes_pages: bool = True
+    default: Any, help_text: str, read: Callable[[Any], Any], *, changes_pages: bool = True
 ) -> Any:
     """A field of an immutable ``default``, with its :func:`meta`."""
     return dataclasses.field(
-        default=default, metadata=meta(help_text, validator, changes_pages=changes_pages)
+        default=default, metadata=meta(help_text, read, changes_pages=changes_pages)
     )

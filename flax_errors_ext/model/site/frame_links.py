@@ -57,15 +57,6 @@ def _names(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
 
 
-def link_templates(overrides: Mapping[str, str | None]) -> dict[str, str]:
-    """The URL template of each package: the defaults, with ``overrides`` on top.
-
-    An override of None takes a default's link away.
-    """
-    merged = {**DEFAULT_SOURCE_LINKS, **overrides}
-    return {package: template for package, template in merged.items() if template}
-
-
 @dataclasses.dataclass(frozen=True)
 class SourceLink:
     """A span of a traceback's text that links to a line of source."""
@@ -79,23 +70,17 @@ class SourceLink:
 class SourceLinks:
     """Where packages' files are published, and the versions that ran."""
 
-    templates: tuple[tuple[str, str], ...] = ()
-    """``(package, URL template)``: see :func:`link_templates`."""
-    versions: tuple[tuple[str, str], ...] = ()
-    """``(package, installed version)``, as a run records them."""
-
-    @classmethod
-    def of(cls, templates: Mapping[str, str], versions: Mapping[str, str]) -> SourceLinks:
-        """Links for ``templates`` (by package) at ``versions`` (by package)."""
-        return cls(tuple(templates.items()), tuple(versions.items()))
+    templates: Mapping[str, str]
+    """By package: :data:`DEFAULT_SOURCE_LINKS`, ``flax_errors_source_links`` on top."""
+    versions: Mapping[str, str]
 
     def url(self, path: str, line: int) -> str:
         """The URL of ``line`` of a file a published frame names ``path``, or "" if unknown."""
         parts = re.split(r"[/\\]", path)
-        template = dict(self.templates).get(parts[0])
+        template = self.templates.get(parts[0])
         if template is None or len(parts) < 2 or any(p in ("", ".", "..") for p in parts):
             return ""  # not a file inside a known package: absolute, <doctest ...>, a bare name
-        version = dict(self.versions).get(parts[0], "")
+        version = self.versions.get(parts[0], "")
         if "version" in _names(template) and not _RELEASE.fullmatch(version):
             return ""
         return template.format(version=version, path=quote("/".join(parts)), line=line)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
 INVENTORY_DIR = Path(__file__).resolve().parents[2] / "inventory"
 """The inventories shipped with this package."""
@@ -87,9 +87,9 @@ class Target:
 
 @dataclasses.dataclass(frozen=True)
 class Inventory:
-    """The documented names."""
+    """The documented names, by full dotted name."""
 
-    targets: tuple[Target, ...]
+    by_name: Mapping[str, Target]
 
     @classmethod
     def from_sites(cls, sites: Iterable[tuple[Site, Iterable[tuple[str, str, str]]]]) -> Inventory:
@@ -104,23 +104,19 @@ class Inventory:
                 domain, _, kind = objtype.partition(":")
                 if domain == "py" and kind in PYTHON_OBJECTS:
                     by_name.setdefault(name, Target(name, site.name, url))
-        return cls(tuple(sorted(by_name.values(), key=lambda t: t.name)))
-
-    @functools.cached_property
-    def _by_name(self) -> dict[str, Target]:
-        return {target.name: target for target in self.targets}
+        return cls(by_name)
 
     @functools.cached_property
     def _by_last(self) -> dict[str, list[Target]]:
         """The targets by the last part of their names (``apply``), to find an ending fast."""
         last: dict[str, list[Target]] = {}
-        for target in self.targets:
+        for target in self.by_name.values():
             last.setdefault(target.name.rpartition(".")[2], []).append(target)
         return last
 
     @functools.cached_property
     def _packages(self) -> frozenset[str]:
-        return frozenset(target.project for target in self.targets)
+        return frozenset(target.project for target in self.by_name.values())
 
     def find(self, reference: str, project: str = "") -> Target | None:
         """The target that a reference names, or None where that is not certain.
@@ -136,8 +132,8 @@ class Inventory:
             return None
         head, dot, _ = name.partition(".")
         for candidate in (name, full):
-            if candidate in self._by_name:
-                return self._by_name[candidate]
+            if candidate in self.by_name:
+                return self.by_name[candidate]
         if dot and not head[:1].isupper():
             return None
         ending = [

@@ -47,12 +47,8 @@ BADGES: dict[str, Badge] = {
     "undocumented": Badge("undocumented", "warning", "no examples yet"),
     "not-run": Badge("not run", "secondary", "examples were not executed in this build"),
 }
-"""Each status's badge, most reassuring first: the order the landing page counts them in."""
-
-
-def badge(status: str) -> Badge:
-    """The badge for an entry status; an unknown status shows as itself."""
-    return BADGES.get(status, Badge(status, "secondary", status))
+"""Each status's badge (every :class:`EntryStatus` has one), most reassuring first: the
+order the landing page counts them in."""
 
 
 def verification_text(record: EntryRecord, also_on: Sequence[str] = ()) -> str:
@@ -74,7 +70,7 @@ def verification_text(record: EntryRecord, also_on: Sequence[str] = ()) -> str:
         "malformed": "The docstring breaks the catalogue format",
         "undocumented": "No examples yet",
         "not-run": "Not run in this build: the outputs shown are the documented ones",
-    }.get(record.status.value, record.status.value)
+    }[record.status]
     return " · ".join([words, *(f"{name} {version}" for name, version in sorted(record.versions))])
 
 
@@ -159,12 +155,11 @@ class Figures:
 def figures(records: Sequence[EntryRecord]) -> Figures:
     """Count the entries by status and say where they were checked."""
     counts = Counter(r.status.value for r in records)
-    order = [s for s in BADGES if counts[s]] + sorted(set(counts) - set(BADGES))
     devices = [r.device for r in records if r.status != "not-run" and r.device is not None]
     versions = next((r.versions for r in records if r.versions), ())
     return Figures(
         entries=len(records),
-        statuses=tuple((s, counts[s]) for s in order),
+        statuses=tuple((s, counts[s]) for s in BADGES if counts[s]),
         device=devices[0].label if devices else "",
         # By name, as each entry's line lists them: the same text cold or warm.
         versions=", ".join(f"{name} {version}" for name, version in sorted(versions)),

@@ -22,8 +22,6 @@ USAGE_WIDTH = 88
 class CliDirective(SphinxDirective):
     """Render the command line reference from :func:`~flax_errors_ext.cli.build_parser`."""
 
-    has_content = False
-
     def run(self) -> list[nodes.Node]:
         """The program's overview, exit statuses and a section per command."""
         parser = build_parser()

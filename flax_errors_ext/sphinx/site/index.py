@@ -17,7 +17,7 @@ from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
 from flax_errors_ext.model.site.areas import NOTES, area_of, area_rank, related
-from flax_errors_ext.model.site.texts import badge, figures, time_text
+from flax_errors_ext.model.site.texts import BADGES, figures, time_text
 from flax_errors_ext.sphinx.badges import status_badge
 from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.extras import index_extras
@@ -25,7 +25,6 @@ from flax_errors_ext.sphinx.state import (
     CatalogueCollector,
     catalogue_figures,
     catalogue_index,
-    read_now,
     see_also_placeholder,
 )
 from flax_errors_ext.sphinx.table import inline_text, table
@@ -45,8 +44,6 @@ class IndexDirective(SphinxDirective):
     """``.. flax-errors-index::``: every error, grouped by area, with its status."""
 
     node: ClassVar[type[nodes.Element]] = catalogue_index
-    has_content = False
-    option_spec: ClassVar[dict[str, Any]] = {}
 
     def run(self) -> list[nodes.Node]:
         """Leave the placeholder, filled by :func:`resolve`."""
@@ -62,9 +59,10 @@ class FiguresDirective(IndexDirective):
 def rewrite_live_docs(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """The pages whose figures of the whole catalogue are written again."""
     live = CatalogueCollector.live_docs(env)
-    if read_now(env):
+    records = CatalogueCollector.records(env)
+    if build_context(env).read_now(records):
         # Entries were read again, so any page's "See also" may gain or lose a target.
-        live = live | set(CatalogueCollector.records(env))
+        live = live | set(records)
     return sorted(live & env.found_docs)
 
 
@@ -141,7 +139,7 @@ def _figures(records: list[EntryRecord]) -> nodes.Node:
     for number, (status, how_many) in enumerate(shown.statuses):
         if number:
             statuses += nodes.Text("  ")
-        statuses += status_badge(status, f"{how_many} {badge(status).label}")
+        statuses += status_badge(status, f"{how_many} {BADGES[status].label}")
     box += statuses
     if shown.executed:
         text = f"Last verified {time_text(build_time())} on {shown.device}, with {shown.versions}."

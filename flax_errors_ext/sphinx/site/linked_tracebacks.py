@@ -15,12 +15,14 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from docutils.utils.code_analyzer import Lexer, LexerError
 
-from flax_errors_ext.model.site.frame_links import SourceLink, SourceLinks, link_templates
+from flax_errors_ext.model.site.frame_links import DEFAULT_SOURCE_LINKS, SourceLinks
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
 
     from sphinx.writers.html5 import HTML5Translator
+
+    from flax_errors_ext.model.site.frame_links import SourceLink
 
 
 class linked_traceback(nodes.literal_block):
@@ -35,15 +37,17 @@ class linked_traceback(nodes.literal_block):
 def source_links(overrides: Mapping[str, str | None], versions: Mapping[str, str]) -> SourceLinks:
     """Links to the source of library frames, for a run of the packages at ``versions``.
 
-    ``overrides`` is ``flax_errors_source_links``; a package the run did not record
-    (one the setting adds) is taken at the version installed here.
+    ``overrides`` (``flax_errors_source_links``) go on top of the defaults; None takes
+    a default's link away. A package the run did not record (one the setting adds) is
+    taken at the version installed here.
     """
-    templates = link_templates(overrides)
+    merged = {**DEFAULT_SOURCE_LINKS, **overrides}
+    templates = {package: template for package, template in merged.items() if template}
     found = dict(versions)
     for package in templates.keys() - found.keys():
         with contextlib.suppress(importlib.metadata.PackageNotFoundError):
             found[package] = importlib.metadata.version(package)
-    return SourceLinks.of(templates, found)
+    return SourceLinks(templates, found)
 
 
 def traceback_block(text: str, links: SourceLinks | None = None) -> nodes.literal_block:
@@ -79,22 +83,19 @@ def visit_linked_traceback_html(translator: HTML5Translator, node: linked_traceb
 
 def _linked_tokens(text: str, links: Sequence[SourceLink]) -> list[nodes.Node]:
     """``text`` as highlighted pieces, the pieces of each link's span in its reference."""
-    starts = {link.start: link for link in links}
     found: list[nodes.Node] = []
-    reference: nodes.reference | None = None
-    end = -1
-    for start, piece, classes in _pieces(text, sorted({*starts, *(link.end for link in links)})):
-        if start in starts:
-            reference = nodes.reference("", "", refuri=starts[start].url)
-            end = starts[start].end
-            found.append(reference)
+    reference = nodes.reference()
+    cuts = sorted({cut for link in links for cut in (link.start, link.end)})
+    for start, piece, classes in _pieces(text, cuts):
         node = nodes.inline(piece, piece, classes=classes) if classes else nodes.Text(piece)
-        if reference is None:
+        link = next((link for link in links if link.start <= start < link.end), None)
+        if link is None:
             found.append(node)
-        else:
-            reference += node
-        if start + len(piece) == end:
-            reference = None
+            continue
+        if start == link.start:
+            reference = nodes.reference("", "", refuri=link.url)
+            found.append(reference)
+        reference += node
     return found
 
 

@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
 from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.loggers import WARNING_TYPE
-from flax_errors_ext.sphinx.table import table
+from flax_errors_ext.sphinx.table import inline_text, table
 
 
 class OptionsDirective(SphinxDirective):
     """A table of every ``flax_errors_*`` setting, generated from the config dataclass."""
-
-    has_content = False
-    option_spec: ClassVar[dict[str, Any]] = {}
 
     def run(self) -> list[nodes.Node]:
         """The table, one row per setting."""
@@ -37,23 +32,10 @@ class OptionsDirective(SphinxDirective):
 class WarningsDirective(SphinxDirective):
     """A table of every warning subtype, named as ``suppress_warnings`` takes it."""
 
-    has_content = False
-    option_spec: ClassVar[dict[str, Any]] = {}
-
     def run(self) -> list[nodes.Node]:
         """The table, one row per subtype in the enum's order."""
         rows: list[list[list[nodes.Node]]] = []
         for subtype in WarningSubtype:
             name = f"{WARNING_TYPE}.{subtype.value}"
-            rows.append([[nodes.literal(name, name)], _meaning(subtype.description)])
+            rows.append([[nodes.literal(name, name)], inline_text(subtype.description)])
         return [table(["flax-errors-warnings"], (30, 70), ("Warning", "Meaning"), rows)]
-
-
-def _meaning(description: str) -> list[nodes.Node]:
-    """The description as text, each ````name```` in it a literal (Sphinx < 7.4 parses none)."""
-    parts = description.split("``")
-    return [
-        nodes.literal(part, part) if odd else nodes.Text(part)
-        for odd, part in ((i % 2 == 1, p) for i, p in enumerate(parts))
-        if part
-    ]

@@ -7,10 +7,10 @@ import re
 import pytest
 
 from flax_errors_ext.model.config import CatalogueConfig
-from flax_errors_ext.model.site.frame_links import SourceLinks, link_templates
+from flax_errors_ext.model.site.frame_links import DEFAULT_SOURCE_LINKS, SourceLinks
 
 VERSIONS = {"jax": "0.10.2", "jaxlib": "0.10.2", "flax": "0.12.8"}
-DEFAULT_LINKS = SourceLinks.of(link_templates({}), VERSIONS)
+DEFAULT_LINKS = SourceLinks(DEFAULT_SOURCE_LINKS, VERSIONS)
 
 
 def _linked(text: str, links: SourceLinks = DEFAULT_LINKS) -> list[tuple[str, str]]:
@@ -79,7 +79,7 @@ def test_jax_links_to_its_jax_v_tag_and_jaxlib_to_nothing() -> None:
     ],
 )
 def test_frames_without_a_known_release_file_are_not_linked(path: str, version: str) -> None:
-    links = SourceLinks.of(link_templates({}), {"flax": version})
+    links = SourceLinks(DEFAULT_SOURCE_LINKS, {"flax": version})
     assert links.url(path, 3) == ""
 
 
@@ -95,18 +95,8 @@ def test_only_frames_of_a_traceback_are_linked() -> None:
     assert [url.rsplit("#", 1)[1] for _, url in _linked(text)] == ["L2"]
 
 
-def test_the_setting_adds_and_overrides_repositories_and_none_takes_one_away() -> None:
-    templates = link_templates(
-        {"jax": None, "optax": "https://example.org/optax/{version}/{path}?line={line}"}
-    )
-    assert sorted(templates) == ["flax", "optax"]
-    links = SourceLinks.of(templates, {"optax": "0.2.6", "jax": "0.10.2"})
-    assert links.url("optax/_src/alias.py", 7) == (
-        "https://example.org/optax/0.2.6/optax/_src/alias.py?line=7"
-    )
-    assert links.url("jax/_src/api.py", 7) == ""
-    # A template that names no version links whatever version ran.
-    main = SourceLinks.of({"flax": "https://example.org/main/{path}#L{line}"}, {})
+def test_a_template_that_names_no_version_links_whatever_version_ran() -> None:
+    main = SourceLinks({"flax": "https://example.org/main/{path}#L{line}"}, {})
     assert main.url("flax/core/scope.py", 5) == "https://example.org/main/flax/core/scope.py#L5"
 
 

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from flax_errors_ext.model.catalogue.records import Example, ExampleKind, Location
-from flax_errors_ext.model.runs.entry_record import EntryRecord
+from flax_errors_ext.model.runs.entry_record import EntryRecord, EntryStatus
 from flax_errors_ext.model.site.texts import (
-    badge,
+    BADGES,
     evidence,
     figures,
     first_screen,
@@ -151,10 +151,10 @@ def test_lead_lines_say_the_fix_or_when_it_is_raised_and_what_to_do() -> None:
 
 
 def test_badges_say_what_readers_need() -> None:
-    labels = {status: badge(status).label for status in ("passed", "failed", "unreachable")}
+    assert set(BADGES) == set(EntryStatus)
+    labels = {status: BADGES[status].label for status in ("passed", "failed", "unreachable")}
     assert labels == {"passed": "verified", "failed": "drifted", "unreachable": "unreachable"}
-    assert badge("undocumented").label == "undocumented"
-    assert badge("something-new").label == "something-new"
+    assert BADGES["undocumented"].label == "undocumented"
 
 
 def _gpu_record(name: str, status: str, **extra: Any) -> EntryRecord:

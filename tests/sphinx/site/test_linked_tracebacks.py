@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 import pytest
 from docutils import nodes
 
-from flax_errors_ext.model.site.frame_links import SourceLinks, link_templates
 from flax_errors_ext.sphinx.site.linked_tracebacks import (
     linked_traceback,
     source_links,
@@ -38,7 +37,7 @@ TRACEBACK = (
 
 
 def test_a_block_with_links_is_one_node_that_keeps_its_text_and_where_each_link_goes() -> None:
-    links = SourceLinks.of(link_templates({}), {"flax": "0.12.8"})
+    links = source_links({}, {"flax": "0.12.8"})
 
     block = traceback_block(TRACEBACK, links)
 
@@ -53,7 +52,7 @@ def test_a_block_with_links_is_one_node_that_keeps_its_text_and_where_each_link_
 
 
 def test_a_block_without_links_is_left_to_sphinx() -> None:
-    for links in (None, SourceLinks.of(link_templates({"flax": None}), {"flax": "0.12.8"})):
+    for links in (None, source_links({"flax": None}, {"flax": "0.12.8"})):
         block = traceback_block(TRACEBACK, links)
         assert type(block) is nodes.literal_block
         assert block["language"] == "pytb"
@@ -62,9 +61,21 @@ def test_a_block_without_links_is_left_to_sphinx() -> None:
 
 def test_a_package_the_run_did_not_record_links_at_its_installed_version() -> None:
     links = source_links({"pytest": "https://example.org/{version}/{path}#L{line}"}, {})
-    assert dict(links.versions)["pytest"] == importlib.metadata.version("pytest")
+    assert links.versions["pytest"] == importlib.metadata.version("pytest")
     # The run's own record wins over what is installed here.
-    assert dict(source_links({}, {"flax": "0.1.0"}).versions)["flax"] == "0.1.0"
+    assert source_links({}, {"flax": "0.1.0"}).versions["flax"] == "0.1.0"
+
+
+def test_the_setting_adds_and_overrides_repositories_and_none_takes_one_away() -> None:
+    links = source_links(
+        {"jax": None, "optax": "https://example.org/optax/{version}/{path}?line={line}"},
+        {"optax": "0.2.6", "jax": "0.10.2"},
+    )
+    assert sorted(links.templates) == ["flax", "optax"]
+    assert links.url("optax/_src/alias.py", 7) == (
+        "https://example.org/optax/0.2.6/optax/_src/alias.py?line=7"
+    )
+    assert links.url("jax/_src/api.py", 7) == ""
 
 
 def _frames(page: str) -> list[tuple[str, str]]:
