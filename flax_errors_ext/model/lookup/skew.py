@@ -17,6 +17,7 @@ import difflib
 import re
 from typing import TYPE_CHECKING
 
+from flax_errors_ext.model.lookup.api_index import spans
 from flax_errors_ext.model.lookup.paste import bounded, raised_line
 from flax_errors_ext.model.runs.tracebacks import strip_jax_note
 
@@ -227,16 +228,10 @@ def _removed(having: Sequence[str], releases: Sequence[str]) -> str:
 
 def _ranges(having: Sequence[str], releases: Sequence[str]) -> str:
     """``0.4.1 to 0.4.23`` (and more such spans), as the index's releases run."""
-    spans: list[list[str]] = []
-    previous = -2
-    for release in having:
-        position = releases.index(release)
-        if position == previous + 1:
-            spans[-1][1] = release
-        else:
-            spans.append([release, release])
-        previous = position
-    return ", ".join(a if a == b else f"{a} to {b}" for a, b in spans)
+    runs = (run.partition("-") for run in spans(map(releases.index, having)).split(","))
+    return ", ".join(
+        f"{releases[int(a)]} to {releases[int(b)]}" if b else releases[int(a)] for a, _, b in runs
+    )
 
 
 def answer_paste(
