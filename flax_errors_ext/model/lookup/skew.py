@@ -256,46 +256,54 @@ def answer(
     for index in indexes:
         answered = _in(index, asked)
         # What every release has is no skew (a module of the user's shadows it, say).
-        if answered is not None and len(answered[1]) < len(index.releases):
+        if answered is not None and len(answered.having) < len(index.releases):
             framed = packages.index(index.package) if index.package in packages else len(packages)
-            found.append((framed, answered[0].count("."), index, answered))
+            found.append((framed, answered.subject.count("."), index, answered))
     if not found:
         return None
     # The library the innermost frames are in, else the shortest name (jax.jit for jit()).
-    _, _, index, (subject, having, message, nearest) = min(found, key=lambda f: f[:2])
-    required = ""
-    if asked.kind == "missing":
-        subject, _, required = subject.partition(" ")
+    _, _, index, best = min(found, key=lambda f: f[:2])
     return SkewAnswer(
-        subject,
+        best.subject,
         index.distribution,
-        tuple(having),
+        tuple(best.having),
         index.releases,
         installed.get(index.distribution, ""),
-        message,
+        best.message,
         asked.caller(index.package),
-        tuple(nearest),
-        required,
+        tuple(best.nearest),
+        best.required,
     )
 
 
-def _in(index: ApiIndex, asked: Question) -> tuple[str, list[str], str, list[str]] | None:
-    package = index.package
+@dataclasses.dataclass(frozen=True)
+class _Found:
+    """What one index says: the parts of a :class:`SkewAnswer` it gives."""
+
+    subject: str
+    having: list[str]
+    message: str = ""
+    nearest: list[str] = dataclasses.field(default_factory=list)
+    required: str = ""
+
+
+def _name(index: ApiIndex, full: str) -> _Found:
+    having = index.releases_of(full)
+    return _Found(
+        full, having, index.messages.get(full, ""), [] if having else _nearest(index, full)
+    )
+
+
+def _in(index: ApiIndex, asked: Question) -> _Found | None:
     if asked.kind in ("name", "module"):
         full = f"{asked.owner}.{asked.names[0]}" if asked.owner else asked.names[0]
-        if full.split(".")[0] != package:
-            return None
-        having = index.releases_of(full)
-        nearest = [] if having else _nearest(index, full)
-        return f"{full}", having, index.messages.get(full, ""), nearest
+        return _name(index, full) if full.split(".")[0] == index.package else None
     if asked.kind == "attribute":
         return _attribute(index, asked.owner, asked.names[0], asked.modules())
     return _parameter(index, asked)
 
 
-def _attribute(
-    index: ApiIndex, owner: str, name: str, frames: Sequence[str]
-) -> tuple[str, list[str], str, list[str]] | None:
+def _attribute(index: ApiIndex, owner: str, name: str, frames: Sequence[str]) -> _Found | None:
     """An attribute of an object of class ``owner``: of a class of that name in the index.
 
     An object of a class named like one of the library's modules stands for it
@@ -305,10 +313,7 @@ def _attribute(
     """
     module = f"{index.package}.{owner.lower()}"
     if module in index.names:
-        full = f"{module}.{name}"
-        having = index.releases_of(full)
-        nearest = [] if having else _nearest(index, full)
-        return full, having, index.messages.get(full, ""), nearest
+        return _name(index, f"{module}.{name}")
     classes = [c for c in index.bases if c.rpartition(".")[2] == owner]
     found = [(c, index.releases_with_attribute(c, name)) for c in classes]
     found = [(c, having) for c, having in found if having]
@@ -317,11 +322,10 @@ def _attribute(
     cls, having = min(
         found, key=lambda item: (-_nearness(item[0], frames), -len(item[1]), len(item[0]))
     )
-    full = f"{cls}.{name}"
-    return full, having, index.messages.get(full, ""), []
+    return _Found(f"{cls}.{name}", having, index.messages.get(f"{cls}.{name}", ""))
 
 
-def _parameter(index: ApiIndex, asked: Question) -> tuple[str, list[str], str, list[str]] | None:
+def _parameter(index: ApiIndex, asked: Question) -> _Found | None:
     """A keyword a callable does not take, or parameters it requires."""
     owner = asked.owner.removesuffix(".__init__")
     suffix = owner if "." in owner else f".{owner}"
@@ -337,10 +341,10 @@ def _parameter(index: ApiIndex, asked: Question) -> tuple[str, list[str], str, l
             required = set(index.releases_with_param(full, REQUIRED + param))
             optional = [r for r in index.releases_of(full) if r not in required]
             if optional and required:
-                return f"{full} {param}", optional, "", []
+                return _Found(full, optional, required=param)
             continue
         having = index.releases_with_param(full, param)
-        return f"the keyword {param!r} of {full}", having, "", []
+        return _Found(f"the keyword {param!r} of {full}", having)
     return None
 
 
