@@ -115,7 +115,8 @@ def help_lines(error: BaseException) -> tuple[str, ...]:
         for cause in _chain(error)
     ]
     # A release that lacks what the error names answers before any entry; an entry
-    # before a name that no release has.
+    # before a name that no release has. The installed release raised the error: one
+    # that has the name says nothing of it.
     skews = [skew_answer(paste) for paste in pastes]
     for paste, skew in zip(pastes, skews, strict=True):
         if skew is not None and skew.definite:
@@ -123,7 +124,7 @@ def help_lines(error: BaseException) -> tuple[str, ...]:
         found = answer(index, paste)
         if found is not None:
             return found.lines()
-    return next((skew.help_lines() for skew in skews if skew is not None), ())
+    return next((skew.help_lines() for skew in skews if skew is not None and not skew.having), ())
 
 
 def skew_answer(paste: str) -> SkewAnswer | None:
