@@ -19,13 +19,9 @@ from docutils import nodes
 
 from flax_errors_ext.execution.history.files import read_histories
 from flax_errors_ext.execution.runs.run import run_versions
+from flax_errors_ext.ext.history.model.cells import CellState
 from flax_errors_ext.ext.history.model.example_runs import entry_codes
-from flax_errors_ext.ext.history.model.view import (
-    CellState,
-    build_release,
-    build_row,
-    module_history,
-)
+from flax_errors_ext.ext.history.model.view import build_release, build_row, module_history
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.extras import EntryExtras, IndexPart
@@ -41,7 +37,8 @@ if TYPE_CHECKING:
     from sphinx.writers.html5 import HTML5Translator
 
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
-    from flax_errors_ext.ext.history.model.view import Cell, ModuleHistory
+    from flax_errors_ext.ext.history.model.cells import Cell
+    from flax_errors_ext.ext.history.model.view import ModuleHistory
     from flax_errors_ext.layout import EntryLocation
     from flax_errors_ext.model.runs.entry_record import EntryRecord
     from flax_errors_ext.sphinx.context import BuildContext

@@ -1,0 +1,171 @@
+"""One release of one error's history, as a cell of the strip shows it.
+
+A cell's state (the colour), what each bad example did there (its tooltip) and the
+text it raised, compared with the latest release that raised the error.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import re
+from typing import TYPE_CHECKING, Self
+
+from flax_errors_ext.model.history.releases import Outcome
+from flax_errors_ext.model.history.timeline import comparable, quote
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from flax_errors_ext.model.history.releases import ExampleRun, ReleaseRun, Substitution
+
+QUOTED = 90
+"""The characters of an error's text that the history line quotes."""
+TOOLTIP = 300
+"""The characters of a text that a cell's tooltip shows."""
+
+URL_TAIL = re.compile(r"\s*\(https?://\S+\)\s*$")
+"""A link at the end of an error's text: Flax's docs moved, the error did not."""
+
+
+@enum.unique
+class CellState(enum.StrEnum):
+    """What an entry's record says about one release, as a cell's colour shows it.
+
+    In the order a legend lists them, each with what a cell of the matrix shows besides
+    its colour (so that colour is not all) and what it tells (the tooltip, the legend).
+    """
+
+    glyph: str
+    meaning: str
+
+    def __new__(cls, value: str, glyph: str = "", meaning: str = "") -> Self:
+        """A member whose value is its CSS class; the defaults are for the type checker."""
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.glyph, member.meaning = glyph, meaning
+        return member
+
+    SAME = "same", "=", "raised with the latest text"
+    CHANGED = "changed", "≠", "raised with other text"
+    NOT_RAISED = "not-raised", "\u2013", "the example ran and did not raise it"  # an en dash
+    NOT_PRESENT = "not-present", "\u00a0", "not in the module"
+    COULD_NOT_RUN = "could-not-run", "\u00d7", "the example could not run"  # a multiplication sign
+    PRESENT = "present", "○", "in the module; no example raises it"
+    STALE = "stale", "?", "no record of the example as it is now; not shown"
+    NOT_RUN = "not-run", "·", "not run in this build"
+
+    @property
+    def known(self) -> bool:
+        """Whether the cell shows what a release did (not stale, not run)."""
+        return self not in (CellState.STALE, CellState.NOT_RUN)
+
+    @property
+    def raised(self) -> bool:
+        """Whether the release raised the error."""
+        return self in (CellState.SAME, CellState.CHANGED)
+
+
+@dataclasses.dataclass(frozen=True)
+class Cell:
+    """One release of one error's history."""
+
+    release: str
+    state: CellState
+    wording: tuple[str, ...] = ()
+    """Per bad example, the text it raised the error with ("" where it did not)."""
+    notes: tuple[str, ...] = ()
+    """Per bad example (or raising example of another entry), what it did, in words."""
+    current: bool = False
+    """Whether the cell is this build's own run."""
+    rewritten: tuple[Substitution, ...] = ()
+    """The substitutions its examples ran with on this release (none shown if stale)."""
+
+    def title(self, module: str) -> str:
+        """The cell's tooltip: the release, what the state means, what each example did."""
+        meaning = self.state.meaning.replace("the module", module)
+        head = f"flax {self.release}{' (this build)' if self.current else ''}: {meaning}"
+        shown = self.notes if self.state.known else ()
+        return "\n".join([head, *shown])
+
+
+def release_cell(name: str, codes: tuple[str, ...], record: ReleaseRun, current: bool) -> Cell:
+    """The cell of one release, with a raised one marked SAME until compared."""
+    release = record.release.flax
+    row = record.entries.get(name)
+    runs = row.runs_of(codes) if row is not None else None
+    if row is None or runs is None:
+        state = CellState.NOT_RUN if row is None and current else CellState.STALE
+        return Cell(release, state, current=current)
+    if not runs:
+        state = CellState.PRESENT if row.present else CellState.NOT_PRESENT
+        return Cell(release, state, current=current)
+    many = len(runs) > 1
+    notes = tuple(
+        (f"bad example {n}: " if many else "") + _what_it_did(run) for n, run in enumerate(runs, 1)
+    )
+    rewritten = merged_substitutions(run.rewritten for run in runs)
+    wording = tuple(run.exc_text if run.outcome is Outcome.RAISED else "" for run in runs)
+    if not row.present:
+        state = CellState.NOT_PRESENT
+    elif any(wording):
+        state = CellState.SAME
+    elif any(run.outcome is not Outcome.COULD_NOT_RUN for run in runs):
+        state = CellState.NOT_RAISED
+    else:
+        state = CellState.COULD_NOT_RUN
+    return Cell(release, state, wording, notes, current, rewritten)
+
+
+def compared_with_latest(cells: list[Cell]) -> list[Cell]:
+    """Raised cells compared with the latest one that raised: same text, or changed."""
+    latest = next((cell_key(c) for c in reversed(cells) if c.state.raised), None)
+    return [
+        dataclasses.replace(c, state=CellState.CHANGED)
+        if c.state.raised and cell_key(c) != latest
+        else c
+        for c in cells
+    ]
+
+
+def cell_key(cell: Cell) -> tuple[str, ...] | None:
+    """What two raised cells must share to read the same (None: not raised)."""
+    return tuple(compared_text(text) for text in cell.wording) if cell.state.raised else None
+
+
+def compared_text(text: str) -> str:
+    """An error's text as compared across releases.
+
+    Without what changes between runs (addresses, temporary names), nor the link to
+    the docs at its end, which moved with Flax's site and says nothing of the error.
+    """
+    return comparable(URL_TAIL.sub("", text))
+
+
+def _what_it_did(run: ExampleRun) -> str:
+    if run.outcome is Outcome.RAISED:
+        did = f"«{quote(exception_message(run.exc_text), TOOLTIP)}»"
+    elif run.outcome is Outcome.RAISED_OTHER:
+        did = f"raised {quote(run.exc_text, TOOLTIP)}"
+    elif run.outcome is Outcome.NO_RAISE:
+        did = "raised nothing"
+    else:
+        did = f"could not run: {quote(run.reason, TOOLTIP)}"
+    return did + rewritten_note(run)
+
+
+def rewritten_note(run: ExampleRun) -> str:
+    """`` (run as rewritten for this release: a → b; c → d)``, or "" where it ran as written."""
+    made = "; ".join(map(str, run.rewritten))
+    return f" (run as rewritten for this release: {made})" if run.rewritten else ""
+
+
+def merged_substitutions(groups: Iterable[Sequence[Substitution]]) -> tuple[Substitution, ...]:
+    """The substitutions of every group, each once, in the order first made."""
+    return tuple(dict.fromkeys(s for group in groups for s in group))
+
+
+def exception_message(text: str) -> str:
+    """An exception's text without its leading ``module.Class:``."""
+    head, colon, rest = text.partition(": ")
+    return rest if colon and " " not in head.strip() else text
