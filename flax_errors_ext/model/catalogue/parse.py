@@ -25,6 +25,7 @@ import dataclasses
 import doctest
 import re
 
+from flax_errors_ext.model.catalogue.checks import kind_problems, statement_problem, syntax_problem
 from flax_errors_ext.model.catalogue.conditions import (
     FIELD,
     Condition,
@@ -184,7 +185,7 @@ def parse_upstream(docstring: str, path: str, first_line: int) -> Example | None
     statements = []
     for item in parsed:
         location = Location(path, lines[item.lineno].number)
-        if _syntax_problem(item, location) is not None:
+        if syntax_problem(item, location) is not None:
             return None
         statements.append(_statement(item, location, lines))
     if not statements:
@@ -344,7 +345,7 @@ def _parse_block(
     statements: list[Statement] = []
     for item in parsed:
         location = Location(path, block[item.lineno].number)
-        problem = _statement_problem(item, location)
+        problem = statement_problem(item, location)
         if problem is not None:
             problems.append(problem)
             continue
@@ -357,76 +358,8 @@ def _parse_block(
     example = Example(
         kind, tuple(statements), description, Location(path, block[0].number), holds_for
     )
-    problems.extend(_kind_problems(example, qualname, own_class))
+    problems.extend(kind_problems(example, qualname, own_class))
     return (None if problems else example), problems
-
-
-def _statement_problem(item: doctest.Example, location: Location) -> FormatProblem | None:
-    """What keeps a doctest statement out of the catalogue, at its line, if anything."""
-    if item.options.get(doctest.IGNORE_EXCEPTION_DETAIL):
-        return FormatProblem(
-            "IGNORE_EXCEPTION_DETAIL would hide drift in the error text; "
-            "use ... (ELLIPSIS) for the parts that truly vary",
-            location,
-        )
-    return _syntax_problem(item, location)
-
-
-def _syntax_problem(item: doctest.Example, location: Location) -> FormatProblem | None:
-    try:
-        compile(item.source, str(location), "single")
-    except SyntaxError as error:
-        line = location.line + max((error.lineno or 1) - 1, 0)
-        return FormatProblem(f"broken doctest syntax: {error.msg}", Location(location.path, line))
-    return None
-
-
-def _kind_problems(example: Example, qualname: str, own_class: str | None) -> list[FormatProblem]:
-    """What is wrong with an example for its kind, each at its place.
-
-    A traceback where it must run; none, or another class's, where it must raise.
-    ``own_class``: as for :func:`_parse_block`.
-    """
-    run = example.statements_run
-    if example.kind is ExampleKind.SEEN_AS:
-        if run and run[-1].exc_msg is not None and run[-1].documented_class != own_class:
-            return []
-        return [
-            FormatProblem(
-                "'Also seen as:' must end in the documented traceback of the error raised "
-                f"where {qualname} is not (another class)",
-                example.location,
-            )
-        ]
-    if example.kind is not ExampleKind.BAD:
-        return [
-            FormatProblem(
-                f"{'a good example' if example.kind is ExampleKind.GOOD else 'evidence'} must "
-                "run cleanly, but this statement documents a traceback",
-                s.location,
-            )
-            for s in run
-            if s.exc_msg is not None
-        ]
-    if not run or run[-1].exc_msg is None:
-        raised = own_class or "the error it documents"
-        line = f"{own_class}: <message>" if own_class else "ValueError: <message>"
-        return [
-            FormatProblem(
-                f"a bad example must end in the documented traceback of {raised} "
-                f"('Traceback (most recent call last):' ... '{line}')",
-                example.location,
-            )
-        ]
-    documented = run[-1].documented_class
-    if own_class is not None and documented != own_class:
-        return [
-            FormatProblem(
-                f"this bad example documents {documented}, but it belongs to {qualname}",
-                run[-1].location,
-            )
-        ]
-    return []
 
 
 def _holds_for(
