@@ -26,6 +26,7 @@ from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
 from flax_errors_ext.model.history.timeline import retired
 from flax_errors_ext.model.lookup import find as lookup
 from flax_errors_ext.model.lookup import paste
+from flax_errors_ext.model.lookup import texts as lookup_texts
 from flax_errors_ext.model.lookup.api_index import ENV_VAR, ApiIndex, shipped
 from flax_errors_ext.model.lookup.help_index import help_index
 from flax_errors_ext.model.lookup.skew import SkewAnswer, answer_paste
@@ -105,7 +106,7 @@ def explain_command(args: argparse.Namespace) -> int:
     if skew is not None and skew.definite:
         print("\n".join(skew.lines()))
         return ExitCode.OK
-    matches = lookup.find(entries, query, by_entry(wordings))
+    matches = lookup.find(entries, query, by_entry(wordings), raise_sites(selection))
     if not matches:
         gone = _retired_answer(recorded, query, selection, base)
         if gone is not None:
@@ -172,6 +173,7 @@ def index_command(args: argparse.Namespace) -> int:
         ),
         by_entry(wordings),
         _cause_fixes,
+        raise_sites(selection),
     )
     text = json.dumps(index.to_json(), indent=1, ensure_ascii=False) + "\n"
     if args.output is None:
@@ -272,6 +274,20 @@ def histories(selection: Selection) -> list[History]:
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
     return list(found.values())
+
+
+def raise_sites(selection: Selection) -> dict[str, dict[int, tuple[str, ...]]]:
+    """Where the project's recorded runs (``flax_errors_device_runs``) raised each error.
+
+    A run that cannot be read is left out, with a warning.
+    """
+    records: list[EntryRecord] = []
+    for name in selection.project.config.device_runs:
+        try:
+            records += _previous(selection.project.folder / name).values()
+        except UsageError as error:
+            print(f"warning: {error}", file=sys.stderr)
+    return lookup_texts.raise_sites(selection.entries, records)
 
 
 def render_entry(entry: ErrorEntry, base: str) -> str:

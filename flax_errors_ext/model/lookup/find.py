@@ -22,6 +22,7 @@ from flax_errors_ext.model.lookup.paste import (
     bounded,
     message_body,
     pasted_class,
+    raised_elsewhere,
     shows_frame,
 )
 from flax_errors_ext.model.lookup.patterns import keeps_distinctive, message_pattern, normalise
@@ -79,19 +80,23 @@ class Match:
 
 
 def find(
-    entries: Sequence[ErrorEntry], query: str, older: Mapping[str, Sequence[str]] | None = None
+    entries: Sequence[ErrorEntry],
+    query: str,
+    older: Mapping[str, Sequence[str]] | None = None,
+    sites: Mapping[str, Mapping[int, Sequence[str]]] | None = None,
 ) -> list[Match]:
     """The entries ``query`` means, best first; empty when none is close enough.
 
     Only a long paste's ends are looked at (:func:`bounded`). ``older``: texts past
     releases raised, by entry (:mod:`.wordings`), matched like the documented ones.
+    ``sites``: by entry and example, the files its runs raised it in (:attr:`Text.sites`).
     """
     query = bounded(query).strip()
     if not query:
         return []
     if NAME.fullmatch(query):
         return by_name(entries, query)
-    return _matches(entries, find_hits(_findables(entries, older), query))
+    return _matches(entries, find_hits(_findables(entries, older, sites), query))
 
 
 OLD_CLASS_NAMES = {"XlaRuntimeError": "JaxRuntimeError"}
@@ -114,9 +119,14 @@ def find_hits(findables: Sequence[Findable], query: str) -> list[Hit]:
 
 
 def _findables(
-    entries: Sequence[ErrorEntry], older: Mapping[str, Sequence[str]] | None
+    entries: Sequence[ErrorEntry],
+    older: Mapping[str, Sequence[str]] | None,
+    sites: Mapping[str, Mapping[int, Sequence[str]]] | None = None,
 ) -> list[Findable]:
-    return [findable(entry, (older or {}).get(entry.qualname, ())) for entry in entries]
+    return [
+        findable(entry, (older or {}).get(entry.qualname, ()), (sites or {}).get(entry.qualname))
+        for entry in entries
+    ]
 
 
 def _matches(entries: Sequence[ErrorEntry], hits: Sequence[Hit]) -> list[Match]:
@@ -246,6 +256,8 @@ def _ranked(
                 continue  # a builtin's message answers only a paste of its class
             if not named and text.context and not shows_frame(query, text.context):
                 continue  # Python's own words for any object: which one, the frames say
+            if not named and text.sites and raised_elsewhere(query, text.sites):
+                continue  # the same words, raised by another part of the library
             if text.plain and not keeps_distinctive(flat, text.known):
                 continue  # a user's class named where a builtin's message names none
             known = text.known

@@ -101,7 +101,14 @@ class HelpIndex:
 
 def _entry(item: Mapping[str, Any]) -> HelpEntry:
     texts = tuple(
-        Text(**{**text, "names": frozenset(text["names"]), "fixed": tuple(text["fixed"])})
+        Text(
+            **{
+                **text,
+                "names": frozenset(text["names"]),
+                "fixed": tuple(text["fixed"]),
+                "sites": tuple(text.get("sites", ())),
+            }
+        )
         for text in item["texts"]
     )
     return HelpEntry(
@@ -117,15 +124,20 @@ def help_index(
     entries: Iterable[tuple[ErrorEntry, str, str]],
     older: Mapping[str, Sequence[str]] | None = None,
     cause_fixes: Callable[[ErrorEntry], dict[int, str]] = lambda _: {},
+    sites: Mapping[str, Mapping[int, Sequence[str]]] | None = None,
 ) -> HelpIndex:
-    """The index of ``(entry, its URL, its one-line fix)``; ``older`` as :func:`~.find.find`.
+    """The index of ``(entry, its URL, its one-line fix)``.
+
+    ``older`` and ``sites`` as :func:`~.find.find`.
 
     ``cause_fixes``: an entry's fix per bad example, where it has several causes.
     """
     return HelpIndex(
         tuple(
             HelpEntry(
-                findable(entry, (older or {}).get(entry.qualname, ())),
+                findable(
+                    entry, (older or {}).get(entry.qualname, ()), (sites or {}).get(entry.qualname)
+                ),
                 url,
                 fix,
                 entry.summary,

@@ -8,8 +8,12 @@ script reads pastes by the same syntax (:data:`PASTE_SYNTAX`).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from flax_errors_ext.model.runs.tracebacks import TRACEBACK_HEADER, strip_jax_note
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 KEEP_CHARS = 16_000
 """Of a long paste, the characters looked at from each end: a traceback's URL and
@@ -51,6 +55,55 @@ def bounded(text: str, keep: int = KEEP_CHARS) -> str:
 def shows_frame(text: str, package: str) -> bool:
     """Whether a pasted traceback has a frame in a file of ``package``."""
     return re.search(rf'File "[^"\n]*[/\\]{re.escape(package)}[/\\][^"\n]*"', text) is not None
+
+
+_FRAME_FILE = re.compile(
+    # Python's 'File "x.py", line 3', IPython 8's "File x.py:3, in f", IPython 7's
+    # "x.py in f()", pytest's "x.py:3: AttributeError".
+    r'File "(?P<quoted>[^"\n]+\.py)", line|File (?P<bare>\S+\.py):\d+|'
+    r"^(?P<ipython>\S+\.py) in \w|^(?P<pytest>\S+\.py):\d+(?:: \w|, in |$)",
+    re.MULTILINE,
+)
+INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]((?:\w+[/\\])*\w+)\.py$")
+_CHECKOUT = re.compile(r"[/\\]src[/\\](\w+)[/\\]|[/\\](\w+)[/\\]\2[/\\]")
+
+
+def frame_files(text: str) -> tuple[str, ...]:
+    """The files of a pasted traceback's frames, innermost last."""
+    return tuple(next(p for p in m.groups() if p) for m in _FRAME_FILE.finditer(text))
+
+
+def package_of(path: str) -> str:
+    """The package a file belongs to, where its path tells: installed, or a checkout."""
+    installed = INSTALLED.search(path)
+    if installed:
+        return re.split(r"[/\\]", installed.group(1))[0]
+    checkout = _CHECKOUT.search(path)
+    if checkout:
+        return checkout.group(1) or checkout.group(2)
+    # A path relative to where the package's folder is ("jaxls/typed.py").
+    relative = re.match(r"(\w+)[/\\]", path)
+    return relative.group(1) if relative else ""
+
+
+def raised_elsewhere(text: str, sites: Sequence[str]) -> bool:
+    """Whether a pasted traceback shows its error raised in the sites' library, elsewhere.
+
+    ``sites``: the files an entry's runs raised its error in, from their library's
+    folder on (``flax/nnx/graphlib.py``). The same words from another file of that
+    library are another cause: its innermost frame is in the library, and no frame
+    is at a site (a traceback shown whole passes through the site to deeper frames).
+    A paste without frames, or whose innermost frame is outside the library (the
+    reader's code, another library, frames filtered out), tells nothing.
+    """
+    text = bounded(text).replace("\\", "/")
+    frames = frame_files(text[max(text.rfind(TRACEBACK_HEADER), 0) :])
+    if not frames:
+        return False
+    libraries = {site.split("/", 1)[0] for site in sites}
+    if not any(f"/{library}/" in f"/{frames[-1]}" for library in libraries):
+        return False
+    return not any(f"/{frame}".endswith(f"/{site}") for frame in frames for site in sites)
 
 
 def pasted_class(text: str) -> str:

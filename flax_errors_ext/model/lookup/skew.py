@@ -18,7 +18,13 @@ import re
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.model.lookup.api_index import spans
-from flax_errors_ext.model.lookup.paste import bounded, raised_line
+from flax_errors_ext.model.lookup.paste import (
+    INSTALLED,
+    bounded,
+    frame_files,
+    package_of,
+    raised_line,
+)
 from flax_errors_ext.model.runs.tracebacks import strip_jax_note
 
 if TYPE_CHECKING:
@@ -54,15 +60,6 @@ _QUESTIONS = (
 )
 REQUIRED = "!"
 """Before a parameter's name in the index: a call must pass it."""
-_FRAME_FILE = re.compile(
-    # Python's 'File "x.py", line 3', IPython 8's "File x.py:3, in f", IPython 7's
-    # "x.py in f()", pytest's "x.py:3: AttributeError".
-    r'File "(?P<quoted>[^"\n]+\.py)", line|File (?P<bare>\S+\.py):\d+|'
-    r"^(?P<ipython>\S+\.py) in \w|^(?P<pytest>\S+\.py):\d+(?:: \w|, in |$)",
-    re.MULTILINE,
-)
-_INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]((?:\w+[/\\])*\w+)\.py$")
-_CHECKOUT = re.compile(r"[/\\]src[/\\](\w+)[/\\]|[/\\](\w+)[/\\]\2[/\\]")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,28 +81,15 @@ class Question:
     def caller(self, library: str) -> str:
         """The package of the innermost frame outside ``library``, where a path tells it."""
         for path in reversed(self.frames):
-            package = _package(path)
+            package = package_of(path)
             if package != library:
                 return package
         return ""
 
     def modules(self) -> list[str]:
         """The dotted modules of the frames in installed packages (``flax.nnx.module``)."""
-        found = (_INSTALLED.search(path) for path in self.frames)
+        found = (INSTALLED.search(path) for path in self.frames)
         return [re.sub(r"[/\\]", ".", m.group(1)) for m in found if m]
-
-
-def _package(path: str) -> str:
-    """The package a file belongs to, where its path tells: installed, or a checkout."""
-    installed = _INSTALLED.search(path)
-    if installed:
-        return re.split(r"[/\\]", installed.group(1))[0]
-    checkout = _CHECKOUT.search(path)
-    if checkout:
-        return checkout.group(1) or checkout.group(2)
-    # A path relative to where the package's folder is ("jaxls/typed.py").
-    relative = re.match(r"(\w+)[/\\]", path)
-    return relative.group(1) if relative else ""
 
 
 def question(paste: str) -> Question | None:
@@ -116,8 +100,7 @@ def question(paste: str) -> Question | None:
     for line in [*lines, *reversed(text.split("\n"))]:
         asked = _asked(line)
         if asked is not None:
-            frames = tuple(next(p for p in m.groups() if p) for m in _FRAME_FILE.finditer(text))
-            return dataclasses.replace(asked, frames=frames)
+            return dataclasses.replace(asked, frames=frame_files(text))
     return None
 
 
@@ -251,7 +234,7 @@ def answer(
     traceback's innermost frames are in, else the one with the shortest name for it.
     ``installed``: each distribution's version here, where it is installed.
     """
-    packages = [_package(path) for path in reversed(asked.frames)]
+    packages = [package_of(path) for path in reversed(asked.frames)]
     found = []
     for index in indexes:
         answered = _in(index, asked)

@@ -23,9 +23,10 @@ from flax_errors_ext.model.lookup.patterns import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
 
     from flax_errors_ext.model.catalogue.records import ErrorEntry, Example
+    from flax_errors_ext.model.runs.entry_record import EntryRecord
 
 MIN_FIRST_LINE = 40
 """Characters a message's first line needs to stand for the message on its own."""
@@ -56,6 +57,9 @@ class Text:
     plain: bool = False
     """A builtin exception's message (a message entry's): a part of it counts only
     as written, and a message merely alike to it never answers."""
+    sites: tuple[str, ...] = ()
+    """The files its example's runs raised it in (``flax/nnx/graphlib.py``): a paste
+    raised elsewhere in that library is another cause (:func:`~.paste.raised_elsewhere`)."""
 
     @classmethod
     def of(
@@ -67,6 +71,7 @@ class Text:
         *,
         plain: bool = False,
         library: str = "",
+        sites: Sequence[str] = (),
     ) -> Text:
         """A text with its derived forms.
 
@@ -84,6 +89,7 @@ class Text:
             exact,
             library if plain and generic(documented) else "",
             plain,
+            tuple(sites),
         )
 
 
@@ -131,8 +137,13 @@ def leads(documented: str, *, lines_as_printed: bool = False) -> tuple[str, ...]
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
-def findable(entry: ErrorEntry, older: Sequence[str] = ()) -> Findable:
-    """An entry's texts: its examples' documented messages and their :func:`leads`, ``older``."""
+def findable(
+    entry: ErrorEntry, older: Sequence[str] = (), sites: Mapping[int, Sequence[str]] | None = None
+) -> Findable:
+    """An entry's texts: its examples' documented messages and their :func:`leads`, ``older``.
+
+    ``sites``: by example (its index), the files its runs raised it in (:attr:`Text.sites`).
+    """
     texts = []
     # A group of message entries is named after its library: flax.messages.
     library = entry.qualname.split(".", 1)[0]
@@ -141,11 +152,41 @@ def findable(entry: ErrorEntry, older: Sequence[str] = ()) -> Findable:
         for message in _raised_messages(example):
             documented = strip_class(message)
             texts += [
-                Text.of(text, names, raised, n, plain=entry.message, library=library)
+                Text.of(
+                    text,
+                    names,
+                    raised,
+                    n,
+                    plain=entry.message,
+                    library=library,
+                    sites=(sites or {}).get(n, ()),
+                )
                 for text in (documented, *leads(documented, lines_as_printed=entry.message))
             ]
     texts += [Text.of(strip_class(text)) for text in older]
     return Findable(entry.qualname, tuple(texts))
+
+
+def raise_sites(
+    entries: Iterable[ErrorEntry], records: Iterable[EntryRecord]
+) -> dict[str, dict[int, tuple[str, ...]]]:
+    """Where runs raised each entry's examples: by entry and example (its index), the files.
+
+    Each file from its library's folder on (``flax/nnx/graphlib.py``), as the runs'
+    records have it. A record of other examples than the entry's now says nothing.
+    """
+    by_qualname = {entry.qualname: entry for entry in entries}
+    sites: dict[str, dict[int, tuple[str, ...]]] = {}
+    for record in records:
+        entry = by_qualname.get(record.qualname)
+        if entry is None or [e.kind for e in entry.examples] != [e.kind for e in record.examples]:
+            continue
+        for n, example in enumerate(record.examples):
+            file = example.raised_at.rpartition(":")[0]
+            known = sites.setdefault(record.qualname, {}).get(n, ())
+            if file and file not in known:
+                sites[record.qualname][n] = (*known, file)
+    return sites
 
 
 QUOTED_TEXT = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`")

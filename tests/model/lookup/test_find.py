@@ -241,3 +241,23 @@ def test_a_class_under_its_old_name_finds_the_entry_of_its_new_one() -> None:
     (best, *_) = find(load_module("jax.errors").entries, paste)
 
     assert best.entry.qualname == "jax.errors.JaxRuntimeError"
+
+
+def test_the_same_words_raised_elsewhere_in_the_library_are_not_claimed() -> None:
+    entries = load_module("flax.messages").entries
+    qualname = "flax.messages.CachedPartialRawArrayAttribute"
+    sites = {qualname: {0: ("flax/nnx/graphlib.py",)}}
+    paste = (
+        'Traceback (most recent call last):\n  File "/home/me/train.py", line 3, in <module>\n'
+        '    save(model)\n  File "/venv/site-packages/flax/nnx/{file}", line 9, in f\n'
+        "    return v.get_raw_value()\n"
+        "AttributeError: 'jaxlib._jax.ArrayImpl' object has no attribute 'get_raw_value'\n"
+    )
+
+    at_site = find(entries, paste.format(file="graphlib.py"), None, sites)
+    elsewhere = find(entries, paste.format(file="variablelib.py"), None, sites)
+
+    assert [m.entry.qualname for m in at_site][:1] == [qualname]
+    assert qualname not in [m.entry.qualname for m in elsewhere]
+    # Without runs' sites, the library's frame is all the words ask for.
+    assert find(entries, paste.format(file="variablelib.py"))[0].entry.qualname == qualname

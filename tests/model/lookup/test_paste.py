@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flax_errors_ext.model.lookup.paste import exception_line
+import pytest
+
+from flax_errors_ext.model.lookup.paste import exception_line, raised_elsewhere
 
 IPYTHON_CUT = """---------------------------------------------------------------------------
 TypeError                                 Traceback (most recent call last)
@@ -31,3 +33,43 @@ def test_a_paste_without_an_exception_line_is_read_from_its_last_line_naming_an_
 
     assert exception_line(paste) == "the step raised a ShapeError in the dense layer"
     assert exception_line("Epoch 3 done\nsaving checkpoint\n") == "saving checkpoint"
+
+
+SITE = "flax/nnx/graphlib.py"
+USER = "/home/me/train.py"
+FLAX = "/venv/lib/python3.12/site-packages/flax/nnx"
+
+
+def traceback(*files: str) -> str:
+    """A Python traceback through ``files``, innermost last."""
+    frames = "".join(f'  File "{file}", line 7, in f\n    g()\n' for file in files)
+    error = "AttributeError: 'X' object has no attribute 'y'"
+    return f"Traceback (most recent call last):\n{frames}{error}\n"
+
+
+@pytest.mark.parametrize(
+    ("paste", "elsewhere"),
+    [
+        (traceback(USER, f"{FLAX}/variablelib.py"), True),
+        (traceback(USER, f"{FLAX}/graphlib.py"), False),
+        # Shown whole, a traceback passes through the site to deeper frames.
+        (traceback(USER, f"{FLAX}/graphlib.py", f"{FLAX}/variablelib.py"), False),
+        # Raised in the reader's code or another library: the frames tell nothing.
+        (traceback(USER), False),
+        (traceback(USER, "/venv/lib/python3.12/site-packages/optax/_src/base.py"), False),
+        ("AttributeError: 'X' object has no attribute 'y'", False),
+        # A chained traceback's last error is the one raised.
+        (
+            traceback(f"{FLAX}/graphlib.py")
+            + "\nDuring handling of the above exception, another exception occurred:\n\n"
+            + traceback(f"{FLAX}/variablelib.py"),
+            True,
+        ),
+        (IPYTHON_CUT + "TypeError: bad\n", True),
+        (traceback(r"C:\venv\Lib\site-packages\flax\nnx\graphlib.py"), False),
+    ],
+)
+def test_a_traceback_raised_by_another_file_of_the_library_is_raised_elsewhere(
+    paste: str, elsewhere: bool
+) -> None:
+    assert raised_elsewhere(paste, [SITE]) is elsewhere

@@ -21,13 +21,24 @@ from flax_errors_ext.help import SHIPPED_INDEX
 from flax_errors_ext.model.history.releases import SHIPPED
 from flax_errors_ext.model.lookup.find import find
 from flax_errors_ext.model.lookup.help_index import HelpIndex, answer
+from flax_errors_ext.model.lookup.texts import raise_sites
 from flax_errors_ext.model.lookup.wordings import by_entry, recorded_wordings
+from flax_errors_ext.model.runs.entry_record import EntryRecord
 
 ENTRIES = [entry for name in DEFAULT_MODULES for entry in load_module(name).entries]
 _HISTORIES, _ = read_histories(Path.cwd(), [SHIPPED], set(DEFAULT_MODULES))
 OLDER = by_entry(recorded_wordings(_HISTORIES.values()))
 PASTES = tomllib.loads((Path(__file__).parent / "pastes.toml").read_text("utf-8"))["paste"]
 INDEX = HelpIndex.from_json(json.loads(SHIPPED_INDEX.read_text("utf-8")))
+# Where the stacks' committed runs raised each example, as explain reads them.
+SITES = raise_sites(
+    ENTRIES,
+    [
+        EntryRecord.from_json(record)
+        for run in sorted(Path("flax_errors_ext/history").glob("python-*.json"))
+        for record in json.loads(run.read_text("utf-8"))["entries"]
+    ],
+)
 
 
 def _id(paste: dict[str, str]) -> str:
@@ -46,7 +57,7 @@ def test_the_set_is_large_and_every_paste_names_a_known_entry_and_its_thread() -
 
 @pytest.mark.parametrize("paste", PASTES, ids=[_id(p) for p in PASTES])
 def test_a_paste_finds_its_entry_first_or_nothing_at_all(paste: dict[str, str]) -> None:
-    matches = [m.entry.qualname for m in find(ENTRIES, paste["text"], OLDER)]
+    matches = [m.entry.qualname for m in find(ENTRIES, paste["text"], OLDER, SITES)]
 
     if paste.get("entry") and "miss" not in paste:
         assert matches[:1] == [paste["entry"]], paste["source"]
@@ -56,7 +67,7 @@ def test_a_paste_finds_its_entry_first_or_nothing_at_all(paste: dict[str, str]) 
 
 @pytest.mark.parametrize("paste", PASTES, ids=[_id(p) for p in PASTES])
 def test_the_help_answers_each_paste_as_explain_does(paste: dict[str, str]) -> None:
-    matches = find(ENTRIES, paste["text"], OLDER)
+    matches = find(ENTRIES, paste["text"], OLDER, SITES)
     helped = answer(INDEX, paste["text"])
 
     assert (helped.found.qualname if helped else None) == (
