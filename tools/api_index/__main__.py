@@ -3,7 +3,7 @@
 ::
 
     python -m tools.api_index PROJECT --since VERSION [--package NAME]
-        [--downloads DIR] [--out FILE] [--jobs N]
+        [--downloads DIR] [--out FILE] [--jobs N] [--uses LIBRARY ...]
 
 Fetches every final release of PROJECT from VERSION on from the package index
 (:mod:`~tools.api_index.fetch`; kept in DIR, so a refresh fetches only what is new),
@@ -37,11 +37,13 @@ if TYPE_CHECKING:
 
 SHIPPED = Path("flax_errors_ext/api")
 FIGURES = Path("docs/guide/_figures/api_index.md.inc")
+USED = ("jax", "flax")
+"""The libraries whose names an index lists the uses of, by default: what its errors name."""
 
 
-def _read(archive: Path, package: str) -> ReleaseApi:
-    api = read_release(archive, package)
-    return api.names, api.params, api.messages, api.bases
+def _read(archive: Path, package: str, libraries: Sequence[str]) -> ReleaseApi:
+    api = read_release(archive, package, libraries)
+    return api.names, api.params, api.messages, api.bases, api.uses
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -53,15 +55,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--downloads", type=Path, default=Path.home() / ".cache/flax-errors-api")
     parser.add_argument("--out", type=Path, help="default: flax_errors_ext/api/PROJECT.json.gz")
     parser.add_argument("--jobs", type=int, default=2, help="releases read at once")
+    parser.add_argument(
+        "--uses",
+        action="append",
+        help="a library whose names the releases' code uses are listed (default: jax, flax)",
+    )
     args = parser.parse_args(argv)
     package = args.package or args.project.replace("-", "_")
+    libraries = [name for name in args.uses or USED if name != package.split(".")[0]]
     files = release_files(args.project, args.since)
     archives = []
     for file in files:
         archives.append(download(file, args.downloads / args.project))
         print(f"fetched {file.filename}", file=sys.stderr)
     with ProcessPoolExecutor(args.jobs) as pool:
-        apis = list(pool.map(_read, archives, [package] * len(archives)))
+        apis = list(
+            pool.map(_read, archives, [package] * len(archives), [libraries] * len(archives))
+        )
     releases = [str(file.version) for file in files]
     index = merged(args.project, package, releases, apis)
     out = args.out or SHIPPED / f"{args.project}.json.gz"

@@ -59,7 +59,8 @@ def chosen_files(project: str, files: list[dict[str, Any]], since: Version) -> l
 
 
 def _version(project: str, filename: str) -> Version | None:
-    name = re.escape(project).replace("_", "[-_]")
+    # Names compare normalised (PEP 503): orbax-checkpoint's wheels are orbax_checkpoint-*.
+    name = "[-_.]+".join(map(re.escape, re.split(r"[-_.]+", project)))
     match = re.fullmatch(rf"(?i){name}-([^-]+?)(?:-py3-none-any\.whl|\.tar\.gz)", filename)
     if match is None:
         return None

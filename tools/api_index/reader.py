@@ -23,8 +23,10 @@ import tarfile
 import zipfile
 from typing import TYPE_CHECKING
 
+from tools.api_index.uses import uses
+
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Collection, Iterator
     from pathlib import Path
 
 VAR_KEYWORD = "**"
@@ -43,6 +45,8 @@ class Api:
     """A name's deprecation or removal message, as the release words it."""
     bases: dict[str, set[str]] = dataclasses.field(default_factory=dict)
     """Each public class's public bases (whose members are listed under them)."""
+    uses: set[str] = dataclasses.field(default_factory=set)
+    """The names of other libraries its code uses (:func:`~tools.api_index.uses.uses`)."""
 
 
 def sources(archive: Path, package: str) -> Iterator[tuple[str, str, bool]]:
@@ -119,16 +123,23 @@ class _Module:
     """Names it imports for its own use: not its API (a package's imports are)."""
 
 
-def read_release(archive: Path, package: str) -> Api:
-    """The public API of ``package`` as the release in ``archive`` has it."""
+def read_release(archive: Path, package: str, libraries: Collection[str] = ()) -> Api:
+    """The public API of ``package`` as the release in ``archive`` has it.
+
+    ``libraries``: the top-level packages whose names its :attr:`Api.uses` lists.
+    """
     modules: dict[str, _Module] = {}
+    used: set[str] = set()
     for name, source, is_package in sources(archive, package):
         try:
             tree = ast.parse(source)
         except SyntaxError:
             continue
         modules[name] = _read_module(tree, name, is_package=is_package)
-    return _public(modules, package)
+        used |= uses(tree, libraries)
+    api = _public(modules, package)
+    api.uses = used
+    return api
 
 
 def _read_module(tree: ast.Module, name: str, *, is_package: bool) -> _Module:

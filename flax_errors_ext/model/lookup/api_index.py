@@ -21,8 +21,9 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
 SCHEMA = 1
-ReleaseApi = tuple[set[str], dict[str, set[str]], dict[str, str], dict[str, set[str]]]
-"""One release's names, callables' parameters, names' messages and classes' bases."""
+ReleaseApi = tuple[set[str], dict[str, set[str]], dict[str, str], dict[str, set[str]], set[str]]
+"""One release's names, callables' parameters, names' messages, classes' bases, and the
+names of other libraries its code uses."""
 SHIPPED = Path(__file__).resolve().parents[2] / "api"
 """The indexes the package ships (Flax's and JAX's)."""
 
@@ -70,6 +71,8 @@ class ApiIndex:
     messages: dict[str, str]
     bases: dict[str, list[str]]
     """Each class's public bases, in any release: their members are listed under them."""
+    uses: dict[str, str] = dataclasses.field(default_factory=dict)
+    """Names of other libraries (``jax.tree_map``) and the releases whose code uses them."""
 
     def releases_of(self, name: str) -> list[str]:
         """The releases that have ``name``, oldest first."""
@@ -82,6 +85,10 @@ class ApiIndex:
             having |= set(self.releases_with_attribute(base, attribute, depth + 1))
         existing = self.releases_of(cls)
         return [release for release in existing if release in having]
+
+    def releases_using(self, name: str) -> list[str]:
+        """The releases whose code uses another library's ``name``, oldest first."""
+        return [self.releases[p] for p in positions(self.uses.get(name, ""))]
 
     def releases_with_param(self, callable_name: str, param: str) -> list[str]:
         """The releases whose ``callable_name`` takes ``param``."""
@@ -105,6 +112,7 @@ class ApiIndex:
             data["params"],
             data["messages"],
             data["bases"],
+            data.get("uses", {}),
         )
 
     def to_bytes(self) -> bytes:
@@ -137,17 +145,18 @@ def merged(
     params: dict[str, dict[str, list[int]]] = {}
     messages: dict[str, str] = {}
     bases: dict[str, set[str]] = {}
-    for position, (release_names, release_params, release_messages, release_bases) in enumerate(
-        apis
-    ):
-        for name, above in release_bases.items():
+    uses: dict[str, list[int]] = {}
+    for position, (names_of, params_of, messages_of, bases_of, uses_of) in enumerate(apis):
+        for name in uses_of:
+            uses.setdefault(name, []).append(position)
+        for name, above in bases_of.items():
             bases.setdefault(name, set()).update(above)
-        for name in release_names:
+        for name in names_of:
             names.setdefault(name, []).append(position)
-        for name, taken in release_params.items():
+        for name, taken in params_of.items():
             for param in taken:
                 params.setdefault(name, {}).setdefault(param, []).append(position)
-        messages.update(release_messages)  # the newest wording wins
+        messages.update(messages_of)  # the newest wording wins
     return ApiIndex(
         distribution,
         package,
@@ -156,19 +165,21 @@ def merged(
         {name: {param: spans(p) for param, p in taken.items()} for name, taken in params.items()},
         messages,
         {name: sorted(above) for name, above in bases.items()},
+        {name: spans(p) for name, p in uses.items()},
     )
 
 
 def reach_table(indexes: Sequence[ApiIndex]) -> str:
     """The indexes' reach as a Markdown table: the site's figures (``nox -s api_index``)."""
     rows = [
-        "| Library | Releases | From | To | Names | Callables | Deprecation messages |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| Library | Releases | From | To | Names | Callables | Deprecation messages "
+        "| Other libraries' names it uses |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for index in sorted(indexes, key=lambda i: i.distribution):
         rows.append(
             f"| {index.distribution} | {len(index.releases)} | {index.releases[0]} "
             f"| {index.releases[-1]} | {len(index.names):,} | {len(index.params):,} "
-            f"| {len(index.messages):,} |"
+            f"| {len(index.messages):,} | {len(index.uses):,} |"
         )
     return "\n".join(rows) + "\n"

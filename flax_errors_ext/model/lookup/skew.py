@@ -144,6 +144,8 @@ class SkewAnswer:
     required: str = ""
     """For a missing argument: the parameter; ``having`` are the releases that let a
     call leave it out."""
+    caller_use: CallerUse | None = None
+    """Which releases of the calling library use the name, where its index says."""
 
     @property
     def definite(self) -> bool:
@@ -174,7 +176,9 @@ class SkewAnswer:
             lines.append(f"{name}'s own message: {' '.join(self.message.split())}")
         if self.installed:
             lines.append(self._advice(added, removed))
-        if self.caller and self.caller != name.replace("-", "_"):
+        if self.caller_use is not None:
+            lines.append(self.caller_use.line(self.subject, name))
+        elif self.caller and self.caller != name.replace("-", "_"):
             lines.append(
                 f"The call is made by {self.caller}, which was written for those releases "
                 f"of {name}: upgrade {self.caller}, or pin {name} as above."
@@ -193,6 +197,29 @@ class SkewAnswer:
         if not newer and added and _key(installed) < _key(added):
             return f"You have {name} {installed}: upgrade to '{name}>={added}'."
         return f"{name} {installed} (installed here) has it: the code ran with another release."
+
+
+@dataclasses.dataclass(frozen=True)
+class CallerUse:
+    """The releases of the library that makes the call which use the missing name."""
+
+    distribution: str
+    using: tuple[str, ...]
+    """Its releases whose code uses the name, oldest first."""
+    releases: tuple[str, ...]
+    installed: str = ""
+
+    def line(self, subject: str, library: str) -> str:
+        """What to upgrade the caller to, or that none of its releases helps."""
+        name, last = self.distribution, self.using[-1]
+        said = f"The call is made by {name}, whose releases {_ranges(self.using, self.releases)} "
+        said += f"use {subject}"
+        fixed = _removed(self.using, self.releases)
+        if not fixed:
+            return f"{said}, up to its newest indexed ({last}): pin {library} as above."
+        have = f" (you have {self.installed})" if self.installed else ""
+        upgrade = f"upgrade to '{name}>={fixed}'{have}, or pin {library} as above"
+        return f"{said}; {fixed} and later do not: {upgrade}."
 
 
 def _key(version: str) -> tuple[int, ...]:
@@ -246,6 +273,7 @@ def answer(
         return None
     # The library the innermost frames are in, else the shortest name (jax.jit for jit()).
     _, _, index, best = min(found, key=lambda f: f[:2])
+    caller = asked.caller(index.package)
     return SkewAnswer(
         best.subject,
         index.distribution,
@@ -253,10 +281,27 @@ def answer(
         index.releases,
         installed.get(index.distribution, ""),
         best.message,
-        asked.caller(index.package),
+        caller,
         tuple(best.nearest),
         best.required,
+        _caller_use(caller, best.subject, indexes, installed),
     )
+
+
+def _caller_use(
+    caller: str, subject: str, indexes: Sequence[ApiIndex], installed: Mapping[str, str]
+) -> CallerUse | None:
+    """What the calling package's index says of its use of ``subject``, if it has one."""
+    for index in indexes:
+        using = index.releases_using(subject)
+        if caller and index.package.split(".")[0] == caller and using:
+            return CallerUse(
+                index.distribution,
+                tuple(using),
+                index.releases,
+                installed.get(index.distribution, ""),
+            )
+    return None
 
 
 @dataclasses.dataclass(frozen=True)

@@ -25,13 +25,21 @@ def _index() -> ApiIndex:
                 {"lib.f": {"a"}},
                 {},
                 {"lib.Sub": {"lib.Base"}},
+                set(),
             ),
-            ({"lib.old", "lib.Base", "lib.Base.x", "lib.Sub"}, {"lib.f": {"a", "b"}}, {}, {}),
+            (
+                {"lib.old", "lib.Base", "lib.Base.x", "lib.Sub"},
+                {"lib.f": {"a", "b"}},
+                {},
+                {},
+                set(),
+            ),
             (
                 {"lib.new", "lib.Base", "lib.Sub"},
                 {"lib.f": {"b", "!b"}},
                 {"lib.old": "use lib.new"},
                 {},
+                set(),
             ),
         ],
     )

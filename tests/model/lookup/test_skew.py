@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from flax_errors_ext.model.lookup.api_index import merged
+from flax_errors_ext.model.lookup.api_index import ApiIndex, merged
 from flax_errors_ext.model.lookup.skew import Question, answer, answer_paste, question
 
 RELEASES = ["0.1.0", "0.2.0", "0.3.0", "0.4.0"]
@@ -18,24 +18,28 @@ INDEX = merged(
             {"lib.Model": {"x"}},
             {},
             {"lib.Model": set()},
+            set(),
         ),
         (
             {"lib", "lib.tree_map", "lib.Model", "lib.Model.value", "lib.nn"},
             {"lib.Model": {"x", "y"}},
             {"lib.tree_map": "Use lib.tree.map."},
             {},
+            set(),
         ),
         (
             {"lib", "lib.tree", "lib.Model", "lib.Opt", "lib.nn"},
             {"lib.Model": {"y"}, "lib.Opt": {"wrt", "!wrt"}},
             {"lib.tree_map": "lib.tree_map was removed; use lib.tree.map."},
             {},
+            set(),
         ),
         (
             {"lib", "lib.tree", "lib.Model", "lib.Opt", "lib.nn", "lib.nn.Linear"},
             {"lib.Model": {"y"}, "lib.Opt": {"wrt"}},
             {},
             {},
+            set(),
         ),
     ],
 )
@@ -191,8 +195,9 @@ def test_of_two_classes_of_one_name_the_traceback_chooses() -> None:
                 {},
                 {},
                 {"lib.a.Var": set(), "lib.b.Var": set()},
+                set(),
             ),
-            ({"lib.a.Var", "lib.a.Var.value", "lib.b.Var", "lib.b.Var.value"}, {}, {}, {}),
+            ({"lib.a.Var", "lib.a.Var.value", "lib.b.Var", "lib.b.Var.value"}, {}, {}, {}, set()),
         ],
     )
     paste = """  File "/venv/lib/python3.12/site-packages/lib/b/variables.py", line 4, in get
@@ -216,3 +221,45 @@ def test_errors_about_other_libraries_are_not_answered() -> None:
         is None
     )
     assert answer_paste("KeyError: 'params'", [INDEX], {}) is None
+
+
+def _caller(uses: list[set[str]]) -> ApiIndex:
+    """An index of optax's releases 1.0 to 1.2, each using ``uses``'s names of lib."""
+    return merged(
+        "optax", "optax", ["1.0", "1.1", "1.2"], [(set(), {}, {}, {}, used) for used in uses]
+    )
+
+
+CALLED_BY_OPTAX = """Traceback (most recent call last):
+  File "/usr/lib/python3.11/site-packages/optax/_src/base.py", line 9, in <module>
+    tree = lib.tree_map(f, x)
+AttributeError: module 'lib' has no attribute 'tree_map'
+"""
+
+
+def test_the_caller_that_stopped_using_a_removed_name_names_the_release_to_upgrade_to() -> None:
+    optax = _caller([{"lib.tree_map"}, {"lib.tree_map"}, {"lib.tree.map"}])
+
+    found = answer_paste(CALLED_BY_OPTAX, [INDEX, optax], {"lib": "0.4.0", "optax": "1.1"})
+
+    assert found is not None
+    assert found.lines()[-1] == (
+        "The call is made by optax, whose releases 1.0 to 1.1 use lib.tree_map; 1.2 and later "
+        "do not: upgrade to 'optax>=1.2' (you have 1.1), or pin lib as above."
+    )
+
+
+def test_a_caller_whose_every_release_uses_the_name_asks_for_the_pin() -> None:
+    optax = _caller([set(), {"lib.tree_map"}, {"lib.tree_map"}])
+
+    found = answer_paste(CALLED_BY_OPTAX, [INDEX, optax], {"lib": "0.4.0"})
+
+    assert found is not None
+    assert found.lines()[-1] == (
+        "The call is made by optax, whose releases 1.1 to 1.2 use lib.tree_map, up to its "
+        "newest indexed (1.2): pin lib as above."
+    )
+    # Without the caller's index, only its name is known.
+    alone = answer_paste(CALLED_BY_OPTAX, [INDEX], {"lib": "0.4.0"})
+    assert alone is not None
+    assert alone.lines()[-1].startswith("The call is made by optax, which was written for")

@@ -32,3 +32,19 @@ def test_each_final_release_is_read_from_its_wheel_else_its_source_archive() -> 
 
     assert [f.filename for f in chosen] == ["jax-0.4.1.tar.gz", "jax-0.4.16-py3-none-any.whl"]
     assert chosen[0].version == Version("0.4.1")
+
+
+def test_a_hyphenated_project_finds_its_archives_under_either_spelling() -> None:
+    files = [
+        _file("orbax-checkpoint-0.1.1.tar.gz"),
+        _file("orbax_checkpoint-0.5.0-py3-none-any.whl"),
+        _file("orbax_checkpoint-0.5.0.tar.gz"),
+        _file("orbax-0.1.0.tar.gz"),
+    ]
+
+    chosen = chosen_files("orbax-checkpoint", files, Version("0.1.0"))
+
+    assert [f.filename for f in chosen] == [
+        "orbax-checkpoint-0.1.1.tar.gz",
+        "orbax_checkpoint-0.5.0-py3-none-any.whl",
+    ]
