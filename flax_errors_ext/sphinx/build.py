@@ -89,7 +89,7 @@ def make_context(app: Sphinx, config: Config) -> None:
         validated.modules,
         validated.layout,
         context.histories,
-        context.raised_elsewhere,
+        [example.actual for record in context.other_runs for example in record.examples],
     )
     redirects.forward(app, config, moved, context)
     _exclude_work_folders(app, config)

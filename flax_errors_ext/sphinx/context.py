@@ -51,8 +51,9 @@ class BuildContext:
     """The recorded histories, by the module each names, as the history extra read them."""
     extras: dict[str, Any] = dataclasses.field(default_factory=dict)
     """What each loaded extra read for the build, by its extension's name."""
-    raised_elsewhere: list[str] = dataclasses.field(default_factory=list)
-    """Error texts other releases raised: the pages they link to are forwarded."""
+    other_runs: list[EntryRecord] = dataclasses.field(default_factory=list)
+    """The entries' records of runs elsewhere (other releases, stacks, devices): the
+    pages their errors link to are forwarded, and where they were raised is matched."""
     project_dir: Path | None = None
     """The folder of ``conf.py``: where a group of message entries' examples import from."""
     deferred: list[tuple[str, WarningSubtype, str]] = dataclasses.field(default_factory=list)

@@ -5,8 +5,8 @@ its own, loaded where a project lists it, that connects to these events:
 
 * ``flax-errors-context-inited(app, context)``, on ``config-inited`` before moved
   pages are forwarded: it reads what its settings name into ``context.extras``
-  (under its extension's name), adds the texts other releases raised to
-  ``context.raised_elsewhere``, and defers what it could not read.
+  (under its extension's name), adds the records of runs elsewhere to
+  ``context.other_runs``, and defers what it could not read.
 * ``flax-errors-entry-extras(app, record, module_run)``, as an entry's section is
   rendered: it returns :class:`EntryExtras`, or None. ``module_run.extras`` keeps
   what it derives from the run once for all the module's pages.

@@ -27,6 +27,13 @@ URL = re.compile(r"https?://[^\s)\]>'\"]+")
 _EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*: ", re.MULTILINE)
 _EXCEPTION_CLASS = re.compile(r"(?:Error|Exception|Warning|Exit|Interrupt|Iteration)$")
 _LINK = re.compile(r"\s*\(https?://[^\s)]*\)|\n\s*See https?://\S*\s*$")
+_FRAME_FILE = re.compile(
+    # Python's 'File "x.py", line 3', IPython 8's "File x.py:3, in f", IPython 7's
+    # "x.py in f()", pytest's "x.py:3: AttributeError".
+    r'File "([^"\n]+\.py)", line|File (\S+\.py):\d+|'
+    r"^(\S+\.py) in \w|^(\S+\.py):\d+(?:: \w|, in |$)",
+    re.MULTILINE,
+)
 PASTE_SYNTAX = {
     "name": NAME.pattern,
     "fragment": FRAGMENT.pattern,
@@ -35,9 +42,10 @@ PASTE_SYNTAX = {
     "link": _LINK.pattern,
     "exception_class": _EXCEPTION_CLASS.pattern,
     "traceback_header": TRACEBACK_HEADER,
+    "frame_file": _FRAME_FILE.pattern,
 }
 """How a paste's parts are told apart, for a matcher outside Python (the site search):
-``exception_line`` is read line by line (JavaScript's ``m`` flag)."""
+``exception_line`` and ``frame_file`` are read line by line (JavaScript's ``m`` flag)."""
 
 
 def looks_like_name(query: str) -> bool:
@@ -57,13 +65,6 @@ def shows_frame(text: str, package: str) -> bool:
     return re.search(rf'File "[^"\n]*[/\\]{re.escape(package)}[/\\][^"\n]*"', text) is not None
 
 
-_FRAME_FILE = re.compile(
-    # Python's 'File "x.py", line 3', IPython 8's "File x.py:3, in f", IPython 7's
-    # "x.py in f()", pytest's "x.py:3: AttributeError".
-    r'File "(?P<quoted>[^"\n]+\.py)", line|File (?P<bare>\S+\.py):\d+|'
-    r"^(?P<ipython>\S+\.py) in \w|^(?P<pytest>\S+\.py):\d+(?:: \w|, in |$)",
-    re.MULTILINE,
-)
 INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]((?:\w+[/\\])*\w+)\.py$")
 _CHECKOUT = re.compile(r"[/\\]src[/\\](\w+)[/\\]|[/\\](\w+)[/\\]\2[/\\]")
 

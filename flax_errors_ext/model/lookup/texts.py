@@ -168,13 +168,17 @@ def findable(
 
 
 def raise_sites(
-    entries: Iterable[ErrorEntry], records: Iterable[EntryRecord]
+    entries: Iterable[ErrorEntry], records: Iterable[EntryRecord], roots: Sequence[str] = ()
 ) -> dict[str, dict[int, tuple[str, ...]]]:
     """Where runs raised each entry's examples: by entry and example (its index), the files.
 
-    Each file from its library's folder on (``flax/nnx/graphlib.py``), as the runs'
-    records have it. A record of other examples than the entry's now says nothing.
+    Each file from its library's folder on (``flax/nnx/graphlib.py``): inside the
+    deepest of ``roots`` that holds it, as ``errors.json`` has it. A record of other
+    examples than the entry's now says nothing.
     """
+    # Imported here, as in required_class: the help reads sites from its index.
+    from flax_errors_ext.model.runs.entry_record import relative_source
+
     by_qualname = {entry.qualname: entry for entry in entries}
     sites: dict[str, dict[int, tuple[str, ...]]] = {}
     for record in records:
@@ -182,7 +186,7 @@ def raise_sites(
         if entry is None or [e.kind for e in entry.examples] != [e.kind for e in record.examples]:
             continue
         for n, example in enumerate(record.examples):
-            file = example.raised_at.rpartition(":")[0]
+            file = relative_source(example.raised_at, roots).rpartition(":")[0]
             known = sites.setdefault(record.qualname, {}).get(n, ())
             if file and file not in known:
                 sites[record.qualname][n] = (*known, file)

@@ -9,6 +9,7 @@ into the search page, must bring its entry's own page first.
 
 from __future__ import annotations
 
+import json
 import shutil
 import tomllib
 import urllib.parse
@@ -22,8 +23,9 @@ from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.execution.history.files import read_histories
 from flax_errors_ext.model.history.releases import SHIPPED
 from flax_errors_ext.model.lookup.find import find
-from flax_errors_ext.model.lookup.texts import documented_messages, generic
+from flax_errors_ext.model.lookup.texts import documented_messages, generic, raise_sites
 from flax_errors_ext.model.lookup.wordings import by_entry, recorded_wordings
+from flax_errors_ext.model.runs.entry_record import EntryRecord
 from tests.chromium import NEEDS_CHROMIUM
 from tests.served_site import build_html, serve
 from tests.utils import site_runs
@@ -63,6 +65,16 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from serve(next(build_html(srcdir, flax_errors_device_runs=site_runs())))
 
 
+def _sites(entries: list[ErrorEntry]) -> dict[str, dict[int, tuple[str, ...]]]:
+    """Where the site's other runs raised each example, as the search page reads them."""
+    records = [
+        EntryRecord.from_json(record)
+        for run in site_runs()
+        for record in json.loads(Path(run).read_text("utf-8"))["entries"]
+    ]
+    return raise_sites(entries, records)
+
+
 def _corpus() -> tuple[list[ErrorEntry], dict[str, list[str]], list[tuple[str, str]]]:
     """The entries, old wordings by entry, and every (query, what it is) to put to both."""
     entries = [entry for name in MODULES for entry in load_module(name).entries]
@@ -90,6 +102,7 @@ def _search_page(page: Page, site_url: str, query: str = "") -> None:
 
 def test_the_site_search_answers_every_paste_as_explain_does(page: Page, site_url: str) -> None:
     entries, older, queries = _corpus()
+    sites = _sites(entries)
     _search_page(page, site_url)
     answered = page.evaluate(
         "(queries) => queries.map((q) => window.FLAX_ERRORS_LOOKUP(q))", [q for q, _ in queries]
@@ -97,7 +110,7 @@ def test_the_site_search_answers_every_paste_as_explain_does(page: Page, site_ur
 
     disagree = []
     for (query, what), theirs in zip(queries, answered, strict=True):
-        ours = find(entries, query, older)
+        ours = find(entries, query, older, sites)
         best = [m.entry.qualname for m in ours if (m.how, m.score) == (ours[0].how, ours[0].score)]
         if (theirs[:1] == [] and best) or (theirs[:1] != [] and theirs[0] not in best):
             disagree.append((what, best, theirs[:3]))
@@ -174,3 +187,22 @@ def test_a_class_named_for_another_cause_is_not_claimed_as_explain_does(
     lookup = "(q) => window.FLAX_ERRORS_LOOKUP(q)"
     assert page.evaluate(lookup, cudnn) == []
     assert page.evaluate(lookup, ffi)[:1] == ["jax.errors.JaxRuntimeError"]
+
+
+def test_the_same_words_raised_elsewhere_in_the_library_are_not_claimed_as_explain_does(
+    page: Page, site_url: str
+) -> None:
+    _search_page(page, site_url)
+    paste = (
+        'Traceback (most recent call last):\n  File "/home/me/train.py", line 3, in <module>\n'
+        '    save(model)\n  File "/venv/site-packages/flax/nnx/{file}", line 9, in f\n'
+        "    return v.get_raw_value()\n"
+        "AttributeError: 'jaxlib._jax.ArrayImpl' object has no attribute 'get_raw_value'\n"
+    )
+
+    lookup = "(q) => window.FLAX_ERRORS_LOOKUP(q)"
+    at_site = page.evaluate(lookup, paste.format(file="graphlib.py"))
+    elsewhere = page.evaluate(lookup, paste.format(file="variablelib.py"))
+
+    assert at_site[:1] == ["flax.messages.CachedPartialRawArrayAttribute"]
+    assert elsewhere == []

@@ -59,9 +59,7 @@ def read_runs(app: Sphinx, context: BuildContext) -> None:
         where = conf_location(app, "flax_errors_device_runs")
         context.defer(problem, WarningSubtype.DEVICE_RUNS, where)
     context.extras[EXTENSION] = tuple(runs)
-    context.raised_elsewhere.extend(
-        e.actual for run in runs for r in run.records for e in r.examples
-    )
+    context.other_runs.extend(record for run in runs for record in run.records)
 
 
 def runs_read(context: BuildContext) -> tuple[DeviceRun, ...]:

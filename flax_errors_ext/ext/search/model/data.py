@@ -27,7 +27,7 @@ from flax_errors_ext.model.runs.tracebacks import strip_jax_note
 from flax_errors_ext.model.site.texts import plain_text
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
 
     from flax_errors_ext.model.catalogue.records import ErrorEntry
     from flax_errors_ext.model.lookup.texts import Text
@@ -48,8 +48,15 @@ def matching_settings() -> dict[str, Any]:
     }
 
 
-def entry_rules(entries: Iterable[ErrorEntry], wordings: Iterable[Wording]) -> dict[str, Any]:
+def entry_rules(
+    entries: Iterable[ErrorEntry],
+    wordings: Iterable[Wording],
+    sites: Mapping[str, Mapping[int, Sequence[str]]] | None = None,
+) -> dict[str, Any]:
     """Each entry's texts (:func:`~flax_errors_ext.model.lookup.texts.findable`'s) by dotted name.
+
+    ``sites``: where runs raised each example, as
+    :func:`~flax_errors_ext.model.lookup.find.find` has them.
 
     A text's ``kind`` is ``bad`` (today's documented message), ``seen-as`` (another
     error the same mistake raises; ``note`` is the example's caption) or ``older``
@@ -62,7 +69,7 @@ def entry_rules(entries: Iterable[ErrorEntry], wordings: Iterable[Wording]) -> d
     rules: dict[str, Any] = {}
     for entry in entries:
         past = older.get(entry.qualname, [])
-        found = findable(entry, [wording.text for wording in past])
+        found = findable(entry, [w.text for w in past], (sites or {}).get(entry.qualname))
         # The texts of past releases come last, one for each wording, in its order.
         ours = [t for t in found.texts if t.example >= 0]
         texts = []
@@ -88,6 +95,7 @@ def _text(text: Text, kind: str, note: str) -> dict[str, Any]:
         "documented": text.documented if text.plain else "",
         "context": text.context,
         "plain": text.plain,
+        "sites": list(text.sites),
     }
 
 

@@ -15,14 +15,18 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.execution.catalogue.modules import DiscoveryError
 from flax_errors_ext.ext.search.model.data import entry_rules, matching_settings, search_entries
+from flax_errors_ext.model.lookup.texts import raise_sites
 from flax_errors_ext.model.lookup.wordings import recorded_wordings
 from flax_errors_ext.sphinx.context import build_context, published_roots
 from flax_errors_ext.sphinx.state import CatalogueCollector
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from sphinx.application import Sphinx
 
     from flax_errors_ext.model.lookup.wordings import Wording
+    from flax_errors_ext.model.runs.entry_record import EntryRecord
 
 DATA_FILE = "flax_errors_search_data.js"
 SETTINGS_FILE = "flax_errors_search_settings.js"
@@ -51,7 +55,8 @@ def write_data(app: Sphinx, exception: Exception | None) -> None:
     items = search_entries(
         [record for _, record in by_qualname.values()], published_roots(app), wordings
     )
-    rules = _rules(app, wordings)
+    records = [record for _, record in by_qualname.values()]
+    rules = _rules(app, wordings, [*records, *context.other_runs])
     for item in items:
         # Where the script's result links: the page by its docname, and the anchor.
         location = context.config.layout.locate(item["qualname"])
@@ -67,8 +72,13 @@ def write_data(app: Sphinx, exception: Exception | None) -> None:
     )
 
 
-def _rules(app: Sphinx, wordings: tuple[Wording, ...]) -> dict[str, Any]:
+def _rules(
+    app: Sphinx, wordings: tuple[Wording, ...], records: Sequence[EntryRecord]
+) -> dict[str, Any]:
     """Each entry's texts as the search matches them (:func:`.entry_rules`), by dotted name.
+
+    Where ``records`` (this build's runs, and the runs read from elsewhere) raised
+    each example is matched as ``explain`` matches it.
 
     A module this build did not discover (nothing it came from changed) keeps the
     rules the last build wrote, kept beside the environment.
@@ -83,7 +93,8 @@ def _rules(app: Sphinx, wordings: tuple[Wording, ...]) -> dict[str, Any]:
     for spec in context.config.modules:
         module = context.modules.get(spec.name)
         if module is not None and not isinstance(module, DiscoveryError):
-            by_module[spec.name] = entry_rules(module.entries, wordings)
+            sites = raise_sites(module.entries, records, published_roots(app))
+            by_module[spec.name] = entry_rules(module.entries, wordings, sites)
         elif isinstance(kept.get(spec.name), dict):
             by_module[spec.name] = kept[spec.name]
     kept_file.parent.mkdir(parents=True, exist_ok=True)

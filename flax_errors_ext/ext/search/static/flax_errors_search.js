@@ -158,6 +158,18 @@
   const showsFrame = (text, pkg) =>
     new RegExp(`File "[^"\\n]*[/\\\\]${pkg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[/\\\\][^"\\n]*"`).test(text);
 
+  // paste.py's raised_elsewhere: the innermost frame in the sites' library, none at a site.
+  const raisedElsewhere = (query, sites) => {
+    const text = query.replace(/\\/g, "/");
+    const start = Math.max(text.lastIndexOf(settings.syntax.traceback_header), 0);
+    const frames = [...text.slice(start).matchAll(new RegExp(settings.syntax.frame_file, "gm"))]
+      .map((m) => m.slice(1).find(Boolean));
+    if (!frames.length) return false;
+    const innermost = `/${frames[frames.length - 1]}`;
+    if (!sites.some((site) => innermost.includes(`/${site.split("/")[0]}/`))) return false;
+    return !frames.some((frame) => sites.some((site) => `/${frame}`.endsWith(`/${site}`)));
+  };
+
   const bestRule = (rules, body, flat, raised, query) => {
     const pasted = spaced(body);
     let best = null;
@@ -166,6 +178,7 @@
       // Python's own words for any object only a traceback with a frame of the library.
       if (raised && rule.raised && rule.raised !== raised) continue;
       if (rule.context && !showsFrame(query, rule.context)) continue;
+      if (rule.sites?.length && raisedElsewhere(query, rule.sites)) continue;
       if (rule.plain && !keepsDistinctive(flat, rule.known)) continue;
       const score = ratio(rule.known, flat);
       let strength = 0;
