@@ -13,7 +13,5 @@ core imports no extra, so a project pays only for those it lists::
     ]
 
 The export (:mod:`.export`) is a command of ``flax-errors``, found through its
-entry point (``flax_errors.commands``), not a part of the build. The history's
-records are the core's (:mod:`flax_errors_ext.model.history`), because ``explain``
-matches old wordings with them; what its pages show is the extra's.
+entry point (``flax_errors.commands``), not a part of the build.
 """

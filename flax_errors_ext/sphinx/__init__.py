@@ -1,13 +1,8 @@
 """The Sphinx layer: the only part of the core that imports Sphinx (an extra has its own).
 
 :func:`setup` registers what every page shares, declares the events an extra
-joins the build by (:mod:`.extras`), and loads each feature's folder as an
-extension of its own: :mod:`.catalogue` (each module's run, its page and each
-entry's, the examples, another project's docstring) and :mod:`.site` (the error
-index, the landing figures, the options, warnings and command line pages, linked
-tracebacks). Beside them: :mod:`.build` (the lifecycle), :mod:`.context` (what the
-whole build shares), :mod:`.state` (what the environment keeps of each page),
-:mod:`.loggers` and :mod:`.compat` (where Sphinx 6.2.1 to 9.x differ).
+joins the build by (:mod:`.extras`), and loads each feature's folder
+(:mod:`.catalogue`, :mod:`.site`) as an extension of its own.
 """
 
 from __future__ import annotations

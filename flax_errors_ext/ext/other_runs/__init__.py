@@ -3,8 +3,7 @@
 A run of the catalogue on another device or stack (``flax-errors check --json``)
 is compared with this build's, entry by entry: the devices that saw the same join
 the verification line, and what differs is shown below the examples and written
-to ``errors.json``. ``model`` reads and compares the run documents; ``sphinx``
-reads the files a build lists and turns the comparison into nodes.
+to ``errors.json``.
 """
 
 from __future__ import annotations

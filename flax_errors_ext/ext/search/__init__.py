@@ -1,9 +1,4 @@
-"""A pasted error text finds its entry in the site's search.
-
-The build writes every entry's texts, with the patterns ``flax-errors explain``
-matches them by (the core's :mod:`flax_errors_ext.model.lookup`), beside the site's
-search page, whose script puts the entries a paste matches first (:mod:`.sphinx.search_page`).
-"""
+"""A pasted error text finds its entry in the site's search (:mod:`.sphinx.search_page`)."""
 
 from __future__ import annotations
 

@@ -58,7 +58,9 @@ class Condition:
             return False
 
     def __str__(self) -> str:
-        return f"{self.package} {_spaced(self.specifier)}"
+        # ``>= 0.10, < 0.12.9``: a space after each clause's operator.
+        clauses = (re.sub(r"^([<>=!~]+)", r"\1 ", part) for part in self.specifier.split(","))
+        return f"{self.package} {', '.join(clauses)}"
 
 
 def parse_conditions(text: str) -> tuple[Condition, ...]:
@@ -118,8 +120,3 @@ def versions_named(conditions: Iterable[Condition], versions: Mapping[str, str])
 
 def _canonical(versions: Mapping[str, str]) -> dict[str, str]:
     return {canonicalize_name(name): version for name, version in versions.items()}
-
-
-def _spaced(specifier: str) -> str:
-    """``>= 0.10, < 0.12.9``: the clauses with a space after each operator."""
-    return ", ".join(re.sub(r"^([<>=!~]+)", r"\1 ", part) for part in specifier.split(","))

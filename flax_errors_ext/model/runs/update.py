@@ -267,7 +267,8 @@ def _replacement(lines: list[str], text: str, edit: Edit, *, python: bool) -> li
             )
     # New lines end like the line above them (the prompt, at least), so a file
     # with CRLF endings keeps them.
-    ending = _ending(lines[edit.start - 2])
+    above = lines[edit.start - 2]
+    ending = above[len(above.rstrip("\r\n")) :] or "\n"
     return [(indent + _escape(line, raw, python)).rstrip() + ending for line in edit.new]
 
 
@@ -275,11 +276,6 @@ def _line(lines: list[str], number: int, edit: Edit) -> str:
     if not 1 <= number <= len(lines):
         raise UpdateError(f"{edit}: line {number} is past the end of the file")
     return lines[number - 1].rstrip("\r\n")
-
-
-def _ending(line: str) -> str:
-    stripped = line.rstrip("\r\n")
-    return line[len(stripped) :] or "\n"
 
 
 def _escape(line: str, raw: bool, python: bool) -> str:

@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
 INVENTORY_DIR = Path(__file__).resolve().parents[2] / "inventory"
-"""The inventories shipped with this package."""
 
 
 @dataclasses.dataclass(frozen=True)

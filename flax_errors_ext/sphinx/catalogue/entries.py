@@ -3,10 +3,7 @@
 ``.. flax-errors-entry:: <module>.<Name>`` renders the entry on a page of its own
 (written by :mod:`.stubs`); the module's page (:mod:`.module_page`) shows every
 entry where the layout keeps them there. The section's id is the entry's anchor
-(the error's full dotted name). From the top: the name, what went wrong, the fix,
-where it was verified, the first bad and good examples open (:mod:`.examples`),
-the explanation, the other examples, what the extras add, the signature, related
-errors; and an invisible :class:`error_record` for ``errors.json`` and the index.
+(the error's full dotted name).
 """
 
 from __future__ import annotations
@@ -115,7 +112,6 @@ class EntryRenderer(SphinxDirective):
         section += parts.headline(entry.summary)  # what went wrong, in one line
         section += parts.lead_captions(leads)
         section += parts.status(record, extras.verified)  # whether and where it was verified
-        # A message entry's class, and where the library raises it.
         section += parts.raise_site(entry, record, roots, links)
         section += parts.problems(entry, roots)  # what is wrong with its docstring
         section += first_examples  # the first bad and good examples, open, side by side

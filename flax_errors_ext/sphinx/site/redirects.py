@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 
 EXTENSION = "sphinx_reredirects"
 EXTRA = "flax-errors[redirects]"
-"""What to install for it."""
 
 
 def forward(app: Sphinx, config: Config, moved: Mapping[str, str], context: BuildContext) -> None:

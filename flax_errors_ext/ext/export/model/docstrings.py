@@ -93,7 +93,7 @@ def export_docstrings(
             f"{path}:{error.lineno or 1}: cannot read it as Python: {error.msg}"
         ) from None
     classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
-    starts = _line_starts(source)
+    starts = [0, *(newline.end() for newline in re.finditer("\n", source))]
     newline = "\r\n" if "\r\n" in source else "\n"
     problems = _unmatched(catalogue, fixes, classes, module, path)
     edits: dict[str, tuple[int, int, str]] = {}
@@ -282,11 +282,6 @@ def _is_one_string(literal: str) -> bool:
     tokens = tokenize.generate_tokens(io.StringIO(literal).readline)
     kinds = [t.type for t in tokens if t.type not in (tokenize.NEWLINE, tokenize.ENDMARKER)]
     return kinds == [tokenize.STRING]
-
-
-def _line_starts(source: str) -> list[int]:
-    """The index in ``source`` where each of its lines starts."""
-    return [0, *(newline.end() for newline in re.finditer("\n", source))]
 
 
 def _source_index(source: str, starts: list[int], lineno: int, byte_offset: int) -> int:
