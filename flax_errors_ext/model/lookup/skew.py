@@ -217,7 +217,11 @@ class CallerUse:
         fixed = _removed(self.using, self.releases)
         if not fixed:
             return f"{said}, up to its newest indexed ({last}): pin {library} as above."
-        have = f" (you have {self.installed})" if self.installed else ""
+        have = ""
+        if self.installed and self.installed not in self.using:
+            have = f" ({name} {self.installed}, installed here, does not use it)"
+        elif self.installed:
+            have = f" (you have {self.installed})"
         upgrade = f"upgrade to '{name}>={fixed}'{have}, or pin {library} as above"
         return f"{said}; {fixed} and later do not: {upgrade}."
 

@@ -74,11 +74,16 @@ def test_an_index_reads_back_from_its_bytes_and_refuses_others() -> None:
         ApiIndex.from_json({"schema": 0})
 
 
-def test_the_package_ships_flax_and_jax_indexes_reaching_back_to_2022() -> None:
+def test_the_package_ships_flax_and_jax_indexes_reaching_back_to_2022_and_their_callers() -> None:
     indexes = {index.distribution: index for index in map(ApiIndex.read, shipped())}
 
-    assert set(indexes) == {"flax", "jax"}
+    assert set(indexes) == {"flax", "jax", "optax", "orbax-checkpoint", "chex"}
     assert indexes["flax"].releases[0] == "0.6.0"
     assert indexes["jax"].releases[0] == "0.4.1"
     assert indexes["jax"].releases_of("jax.random.KeyArray")[-1] == "0.4.23"
     assert "0.12.8" in indexes["flax"].releases_of("flax.nnx.Optimizer")
+    # Which releases of the libraries built on JAX call a name JAX removed in 0.6.0.
+    for caller in ("flax", "optax"):
+        using = indexes[caller].releases_using("jax.tree_map")
+        assert using
+        assert using[-1] != indexes[caller].releases[-1]

@@ -247,6 +247,10 @@ def test_the_caller_that_stopped_using_a_removed_name_names_the_release_to_upgra
         "The call is made by optax, whose releases 1.0 to 1.1 use lib.tree_map; 1.2 and later "
         "do not: upgrade to 'optax>=1.2' (you have 1.1), or pin lib as above."
     )
+    # explain reads this environment's versions: the paste's may be another's.
+    here = answer_paste(CALLED_BY_OPTAX, [INDEX, optax], {"lib": "0.4.0", "optax": "1.2"})
+    assert here is not None
+    assert "'optax>=1.2' (optax 1.2, installed here, does not use it)" in here.lines()[-1]
 
 
 def test_a_caller_whose_every_release_uses_the_name_asks_for_the_pin() -> None:
