@@ -253,16 +253,16 @@ def test_explain_an_error_that_resembles_nothing_says_so_without_hints(
 def test_explain_a_traceback_of_an_uncatalogued_error_quotes_its_exception_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """JAX's error for integers given to jax.grad: no entry documents it."""
+    """JAX's error for arrays concatenated along the wrong axis: no entry documents it."""
     line = (
-        "TypeError: grad requires real- or complex-valued inputs (input dtype that is a "
-        "sub-dtype of np.inexact), but got int32. If you want to use Boolean- or "
-        "integer-valued inputs, use vjp or set allow_int to True."
+        "TypeError: Cannot concatenate arrays with shapes that differ in dimensions other "
+        "than the one being concatenated: concatenating along dimension 0 for shapes "
+        "(2, 3), (2, 4)."
     )
     pasted = (
         "Traceback (most recent call last):\n"
         '  File "train.py", line 12, in <module>\n'
-        "    jax.grad(loss)(jnp.arange(3))\n"
+        "    jnp.concatenate([a, b])\n"
         f"{line}\n"
     )
     monkeypatch.setattr(sys, "stdin", io.StringIO(pasted))
