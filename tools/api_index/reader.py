@@ -33,6 +33,8 @@ VAR_KEYWORD = "**"
 """The parameter that stands for ``**kwargs``: any keyword is accepted."""
 REQUIRED = "!"
 """Before a parameter's name: a call must pass it (it has no default)."""
+POSITIONAL = "#"
+"""Before a number: how many arguments a call may pass by position."""
 
 
 @dataclasses.dataclass
@@ -260,7 +262,10 @@ def _dotted(node: ast.expr | None) -> str | None:
 
 
 def _parameters(args: ast.arguments, *, method: bool = False) -> list[str]:
-    """The parameters' names, then ``!name`` for each one a call must pass."""
+    """The parameters' names, then ``!name`` for each one a call must pass, then ``#N``.
+
+    ``N``: how many arguments a call may pass by position (a method's ``self`` aside).
+    """
     positional = [*args.posonlyargs, *args.args][1 if method else 0 :]
     names = [a.arg for a in (*positional, *args.kwonlyargs)]
     required = [a.arg for a in positional[: len(positional) - len(args.defaults)]]
@@ -271,7 +276,7 @@ def _parameters(args: ast.arguments, *, method: bool = False) -> list[str]:
         names.append("*" + args.vararg.arg)
     if args.kwarg is not None:
         names.append(VAR_KEYWORD)
-    return names + [REQUIRED + name for name in required]
+    return [*names, *(REQUIRED + name for name in required), f"{POSITIONAL}{len(positional)}"]
 
 
 def _read_class(node: ast.ClassDef, module: str) -> _Class:

@@ -17,7 +17,7 @@ import difflib
 import re
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.model.lookup.api_index import spans
+from flax_errors_ext.model.lookup.api_index import positions, spans
 from flax_errors_ext.model.lookup.paste import (
     INSTALLED,
     bounded,
@@ -51,6 +51,13 @@ _QUESTIONS = (
         re.compile(r"(?P<callable>[\w.]+)\(\) got an unexpected keyword argument '(?P<name>\w+)'"),
     ),
     (
+        "positional",
+        re.compile(
+            r"(?P<callable>[\w.]+)\(\) takes (?:from \d+ to )?\d+ positional arguments? but "
+            r"(?P<name>\d+) (?:positional arguments? )?(?:were|was) given"
+        ),
+    ),
+    (
         "missing",
         re.compile(
             r"(?P<callable>[\w.]+)\(\) missing \d+ required (?:positional |keyword-only )?"
@@ -60,6 +67,8 @@ _QUESTIONS = (
 )
 REQUIRED = "!"
 """Before a parameter's name in the index: a call must pass it."""
+POSITIONAL = "#"
+"""Before a number in a callable's parameters: how many a call may pass by position."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -146,6 +155,9 @@ class SkewAnswer:
     call leave it out."""
     caller_use: CallerUse | None = None
     """Which releases of the calling library use the name, where its index says."""
+    positional: int = 0
+    """For too many arguments passed by position: how many, as Python counts them (a
+    method's ``self`` too); ``having`` are the releases that take them."""
 
     @property
     def definite(self) -> bool:
@@ -170,6 +182,9 @@ class SkewAnswer:
         if self.required:
             since = f"since {name} {removed}" if removed else f"in {name} before {added}"
             lines = [f"{self.subject} requires {self.required!r} {since}; {having} did not."]
+        elif self.positional:
+            count = f"{self.positional} positional argument{'s' * (self.positional != 1)}"
+            lines = [f"{self.subject} takes {count} in {having}."]
         else:
             lines = [f"{self.subject} is in {having}."]
         if self.message:
@@ -289,6 +304,7 @@ def answer(
         tuple(best.nearest),
         best.required,
         _caller_use(caller, best.subject, indexes, installed),
+        best.positional,
     )
 
 
@@ -317,6 +333,7 @@ class _Found:
     message: str = ""
     nearest: list[str] = dataclasses.field(default_factory=list)
     required: str = ""
+    positional: int = 0
 
 
 def _name(index: ApiIndex, full: str) -> _Found:
@@ -362,6 +379,8 @@ def _parameter(index: ApiIndex, asked: Question) -> _Found | None:
     owner = asked.owner.removesuffix(".__init__")
     suffix = owner if "." in owner else f".{owner}"
     callables = [n for n in index.params if n.endswith(suffix) and n.count(".") > 0]
+    if asked.kind == "positional":
+        return _positional(index, asked, callables)
     for param in asked.names:
         with_param = [c for c in callables if param in index.params[c]]
         if not with_param:
@@ -378,6 +397,24 @@ def _parameter(index: ApiIndex, asked: Question) -> _Found | None:
         having = index.releases_with_param(full, param)
         return _Found(f"the keyword {param!r} of {full}", having)
     return None
+
+
+def _positional(index: ApiIndex, asked: Question, callables: Sequence[str]) -> _Found | None:
+    """The releases whose callable takes as many arguments by position as the call passed."""
+    # Python counts a method's self in both numbers, as the answer does; the index does not.
+    said = int(asked.names[0])
+    given = said - ("." in asked.owner)
+    counted = [c for c in callables if any(p.startswith(POSITIONAL) for p in index.params[c])]
+    if not counted:
+        return None
+    full = min(counted, key=lambda n: (-_nearness(n, asked.modules()), len(n), n))
+    taking: set[str] = set()
+    for param, spans_of in index.params[full].items():
+        room = param.startswith(POSITIONAL) and int(param[1:]) >= given
+        if room or (param.startswith("*") and param != "**"):
+            taking.update(index.releases[p] for p in positions(spans_of))
+    having = [release for release in index.releases_of(full) if release in taking]
+    return _Found(full, having, positional=said) if having else None
 
 
 def _nearness(name: str, frames: Sequence[str]) -> int:

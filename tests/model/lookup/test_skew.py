@@ -267,3 +267,40 @@ def test_a_caller_whose_every_release_uses_the_name_asks_for_the_pin() -> None:
     alone = answer_paste(CALLED_BY_OPTAX, [INDEX], {"lib": "0.4.0"})
     assert alone is not None
     assert alone.lines()[-1].startswith("The call is made by optax, which was written for")
+
+
+def test_a_call_with_more_positional_arguments_than_the_release_takes_is_answered() -> None:
+    index = merged(
+        "lib",
+        "lib",
+        ["1.0", "2.0"],
+        [
+            (
+                {"lib.Dense", "lib.Dense.__call__"},
+                {"lib.Dense.__call__": {"x", "#1"}},
+                {},
+                {},
+                set(),
+            ),
+            (
+                {"lib.Dense", "lib.Dense.__call__"},
+                {"lib.Dense.__call__": {"x", "rngs", "#2"}},
+                {},
+                {},
+                set(),
+            ),
+        ],
+    )
+    paste = "TypeError: Dense.__call__() takes 2 positional arguments but 3 were given"
+
+    found = answer_paste(paste, [index], {"lib": "1.0"})
+
+    assert question(paste) == Question("positional", ("3",), "Dense.__call__")
+    assert found is not None
+    assert found.definite
+    assert found.lines()[:2] == (
+        "lib.Dense.__call__ takes 3 positional arguments in lib 2.0.",
+        "You have lib 1.0: upgrade to 'lib>=2.0'.",
+    )
+    # As many as every release takes: not a skew, the call is wrong.
+    assert answer_paste(paste.replace("3 were", "2 were"), [index], {}) is None

@@ -107,12 +107,13 @@ def test_a_class_is_described_once_with_its_public_bases_and_private_ones_folded
 def test_parameters_and_what_a_call_must_pass(tmp_path: Path) -> None:
     api = read_release(_wheel(tmp_path), "lib")
 
-    assert api.params["lib.Model"] == {"x", "y", "wrt", "**", "!x", "!wrt"}
-    assert api.params["lib.helper"] == {"a", "b", "*rest", "!a"}
-    assert api.params["lib.Model.update"] == {"grads", "!grads"}
+    # "#N": how many a call may pass by position, a method's self aside.
+    assert api.params["lib.Model"] == {"x", "y", "wrt", "**", "!x", "!wrt", "#2"}
+    assert api.params["lib.helper"] == {"a", "b", "*rest", "!a", "#2"}
+    assert api.params["lib.Model.update"] == {"grads", "!grads", "#1"}
     # A class without __init__ is called with its fields (a dataclass, a Flax module).
     assert api.params["lib.nn.Linear"] == {"features", "use_bias"}
-    assert api.params["lib.nn.Linear.__call__"] == {"x", "mask", "!x"}
+    assert api.params["lib.nn.Linear.__call__"] == {"x", "mask", "!x", "#1"}
 
 
 def test_deprecation_tables_and_configuration_flags(tmp_path: Path) -> None:
