@@ -1,0 +1,62 @@
+"""What a pasted error says is missing, and the files of its frames."""
+
+from __future__ import annotations
+
+import pytest
+
+from flax_errors_ext.model.lookup.skew_question import Question, question
+
+
+@pytest.mark.parametrize(
+    ("paste", "asked"),
+    [
+        (
+            "AttributeError: module 'lib' has no attribute 'tree_map'",
+            Question("name", ("tree_map",), "lib"),
+        ),
+        (
+            "ImportError: cannot import name 'Linear' from 'lib.nn' (/x/lib/nn.py)",
+            Question("name", ("Linear",), "lib.nn"),
+        ),
+        ("ModuleNotFoundError: No module named 'lib.nn'", Question("module", ("lib.nn",))),
+        (
+            "AttributeError: 'Model' object has no attribute 'value'",
+            Question("attribute", ("value",), "Model"),
+        ),
+        (
+            "AttributeError: type object 'Model' has no attribute 'value'",
+            Question("attribute", ("value",), "Model"),
+        ),
+        (
+            "TypeError: Model.__init__() got an unexpected keyword argument 'x'",
+            Question("keyword", ("x",), "Model.__init__"),
+        ),
+        (
+            "TypeError: Opt.__init__() missing 1 required keyword-only argument: 'wrt'",
+            Question("missing", ("wrt",), "Opt.__init__"),
+        ),
+        (
+            "AttributeError: Unrecognized config option: jax_enable_bar",
+            Question("name", ("jax_enable_bar",), "jax.config"),
+        ),
+        ("ValueError: too many values to unpack (expected 2)", None),
+    ],
+)
+def test_an_exception_line_asks_what_is_missing(paste: str, asked: Question | None) -> None:
+    assert question(paste) == asked
+
+
+def test_the_question_is_read_from_the_exception_line_and_names_the_library_that_called() -> None:
+    paste = """Traceback (most recent call last):
+  File "/home/me/train.py", line 3, in <module>
+    import optax
+  File "/usr/lib/python3.11/site-packages/optax/_src/base.py", line 9, in <module>
+    tree = lib.tree_map(f, x)
+AttributeError: module 'lib' has no attribute 'tree_map'
+"""
+    asked = question(paste)
+
+    assert asked is not None
+    assert asked.names == ("tree_map",)
+    assert asked.caller("lib") == "optax"
+    assert asked.modules() == ["optax._src.base"]
