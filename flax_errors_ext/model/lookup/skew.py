@@ -212,8 +212,8 @@ def _caller_use(
 ) -> CallerUse | None:
     """What the calling package's index says of its use of ``subject``, if it has one."""
     for index in indexes:
-        using = index.releases_using(subject)
-        if caller and index.package.split(".")[0] == caller and using:
+        using = index.releases_using(subject) if index.package.split(".")[0] == caller else []
+        if using:
             return CallerUse(
                 index.distribution,
                 tuple(using),
