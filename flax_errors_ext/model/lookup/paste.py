@@ -61,8 +61,11 @@ def bounded(text: str, keep: int = KEEP_CHARS) -> str:
 
 
 def shows_frame(text: str, package: str) -> bool:
-    """Whether a pasted traceback has a frame in a file of ``package``."""
-    return re.search(rf'File "[^"\n]*[/\\]{re.escape(package)}[/\\][^"\n]*"', text) is not None
+    """Whether a pasted traceback has a frame in a file of ``package``.
+
+    In any form :func:`frame_files` reads: Python's, IPython's, pytest's.
+    """
+    return any(f"/{package}/" in "/" + frame.replace("\\", "/") for frame in frame_files(text))
 
 
 INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]((?:\w+[/\\])*\w+)\.py$")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from flax_errors_ext.model.lookup.paste import exception_line, raised_elsewhere
+from flax_errors_ext.model.lookup.paste import exception_line, raised_elsewhere, shows_frame
 
 IPYTHON_CUT = """---------------------------------------------------------------------------
 TypeError                                 Traceback (most recent call last)
@@ -73,3 +73,20 @@ def test_a_traceback_raised_by_another_file_of_the_library_is_raised_elsewhere(
     paste: str, elsewhere: bool
 ) -> None:
     assert raised_elsewhere(paste, [SITE]) is elsewhere
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        '  File "/venv/site-packages/flax/linen/summary.py", line 173, in _flatten',
+        "File ~/venv/site-packages/flax/linen/summary.py:173, in _flatten(variables)",
+        "/usr/local/lib/python3.10/dist-packages/flax/linen/summary.py in _flatten(variables)",
+        r'  File "C:\venv\Lib\site-packages\flax\linen\summary.py", line 173, in _flatten',
+    ],
+)
+def test_a_frame_of_the_library_is_seen_in_each_form_a_traceback_takes(frame: str) -> None:
+    paste = f"{frame}\nKeyError: 'intermediates'\n"
+
+    assert shows_frame(paste, "flax")
+    assert not shows_frame(paste, "jax")
+    assert not shows_frame(paste.replace("flax", "flaxlike"), "flax")

@@ -154,16 +154,18 @@
   // find.py's _ranked, for one entry: its text the message shows best, and how.
   const spaced = (text) => text.toLowerCase().split(/\s+/).filter(Boolean).join(" ");
 
-  // paste.py's shows_frame: a traceback frame in a file of the package.
+  // paste.py's frame_files and shows_frame: a traceback frame in a file of the package.
+  const frameFiles = (text) =>
+    [...text.matchAll(new RegExp(settings.syntax.frame_file, "gm"))].map((m) =>
+      m.slice(1).find(Boolean).replace(/\\/g, "/"),
+    );
   const showsFrame = (text, pkg) =>
-    new RegExp(`File "[^"\\n]*[/\\\\]${pkg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[/\\\\][^"\\n]*"`).test(text);
+    frameFiles(text).some((file) => `/${file}`.includes(`/${pkg}/`));
 
   // paste.py's raised_elsewhere: the innermost frame in the sites' library, none at a site.
   const raisedElsewhere = (query, sites) => {
-    const text = query.replace(/\\/g, "/");
-    const start = Math.max(text.lastIndexOf(settings.syntax.traceback_header), 0);
-    const frames = [...text.slice(start).matchAll(new RegExp(settings.syntax.frame_file, "gm"))]
-      .map((m) => m.slice(1).find(Boolean));
+    const start = Math.max(query.lastIndexOf(settings.syntax.traceback_header), 0);
+    const frames = frameFiles(query.slice(start));
     if (!frames.length) return false;
     const innermost = `/${frames[frames.length - 1]}`;
     if (!sites.some((site) => innermost.includes(`/${site.split("/")[0]}/`))) return false;
