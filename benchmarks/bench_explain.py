@@ -35,8 +35,9 @@ TARGET_S = 2.0
 COMMAND_TARGET_S = 1.0
 ROUNDS = 3
 MESSAGE = (
-    "flax.errors.ScopeParamShapeError: Initializer expected to generate shape (4, 4) but "
-    'got shape (3, 3) instead for parameter "kernel" in "/Dense_0".'
+    'flax.errors.ScopeParamShapeError: For parameter "kernel" in "/Dense_1", the given '
+    "initializer is expected to generate shape (2, 16), but the existing parameter it "
+    "received has shape (4, 16)."
 )
 EXPLAIN = "from flax_errors_ext.cli import main; raise SystemExit(main(['explain', {query!r}]))"
 
