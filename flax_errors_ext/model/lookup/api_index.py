@@ -2,11 +2,13 @@
 
 A maintainer's command (``nox -s api_index``) reads every release of a library from
 the package index with ``ast`` and writes one index per library; the package ships
-Flax's and JAX's. A name (``flax.nnx.Optimizer``, ``jax.random.KeyArray``, a class's
+Flax's, JAX's and those of the libraries built on them that tracebacks often run
+through. A name (``flax.nnx.Optimizer``, ``jax.random.KeyArray``, a class's
 attribute, a ``jax.config`` flag) maps to the releases that have it, a callable's
-parameter likewise, and a name to the message the releases' own deprecation table
-gives it. Releases are stored once, in order; a set of them as spans of their
-positions (``"0-12,15"``).
+parameter likewise, a name to the message the releases' own deprecation table
+gives it, and a name of another library to the releases whose code uses it.
+Releases are stored once, in order; a set of them as spans of their positions
+(``"0-12,15"``).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ ReleaseApi = tuple[set[str], dict[str, set[str]], dict[str, str], dict[str, set[
 """One release's names, callables' parameters, names' messages, classes' bases, and the
 names of other libraries its code uses."""
 SHIPPED = Path(__file__).resolve().parents[2] / "api"
-"""The indexes the package ships (Flax's and JAX's)."""
+"""The indexes the package ships."""
 
 
 ENV_VAR = "FLAX_ERRORS_API_INDEX"

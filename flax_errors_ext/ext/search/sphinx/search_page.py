@@ -52,10 +52,8 @@ def write_data(app: Sphinx, exception: Exception | None) -> None:
     context = build_context(app.env)
     wordings = recorded_wordings(context.histories.values())
     by_qualname = CatalogueCollector.by_qualname(app.env)
-    items = search_entries(
-        [record for _, record in by_qualname.values()], published_roots(app), wordings
-    )
     records = [record for _, record in by_qualname.values()]
+    items = search_entries(records, published_roots(app), wordings)
     rules = _rules(app, wordings, [*records, *context.other_runs])
     for item in items:
         # Where the script's result links: the page by its docname, and the anchor.
