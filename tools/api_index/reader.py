@@ -23,18 +23,17 @@ import tarfile
 import zipfile
 from typing import TYPE_CHECKING
 
+from flax_errors_ext.model.lookup.api_index import (
+    POSITIONAL,
+    REQUIRED,
+    VAR_KEYWORD,
+    VAR_POSITIONAL,
+)
 from tools.api_index.uses import uses
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterator
     from pathlib import Path
-
-VAR_KEYWORD = "**"
-"""The parameter that stands for ``**kwargs``: any keyword is accepted."""
-REQUIRED = "!"
-"""Before a parameter's name: a call must pass it (it has no default)."""
-POSITIONAL = "#"
-"""Before a number: how many arguments a call may pass by position."""
 
 
 @dataclasses.dataclass
@@ -273,7 +272,7 @@ def _parameters(args: ast.arguments, *, method: bool = False) -> list[str]:
         a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is None
     ]
     if args.vararg is not None:
-        names.append("*" + args.vararg.arg)
+        names.append(VAR_POSITIONAL + args.vararg.arg)
     if args.kwarg is not None:
         names.append(VAR_KEYWORD)
     return [*names, *(REQUIRED + name for name in required), f"{POSITIONAL}{len(positional)}"]

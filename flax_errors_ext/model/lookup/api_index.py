@@ -26,6 +26,14 @@ SCHEMA = 1
 ReleaseApi = tuple[set[str], dict[str, set[str]], dict[str, str], dict[str, set[str]], set[str]]
 """One release's names, callables' parameters, names' messages, classes' bases, and the
 names of other libraries its code uses."""
+REQUIRED = "!"
+"""Before a parameter's name: a call must pass it (it has no default)."""
+POSITIONAL = "#"
+"""Before a number among a callable's parameters: how many a call may pass by position."""
+VAR_POSITIONAL = "*"
+"""Before the name of a callable's ``*args``: any number may be passed by position."""
+VAR_KEYWORD = "**"
+"""The parameter that stands for ``**kwargs``: any keyword is accepted."""
 SHIPPED = Path(__file__).resolve().parents[2] / "api"
 """The indexes the package ships."""
 

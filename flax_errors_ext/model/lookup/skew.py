@@ -17,7 +17,14 @@ import difflib
 import re
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.model.lookup.api_index import positions, spans
+from flax_errors_ext.model.lookup.api_index import (
+    POSITIONAL,
+    REQUIRED,
+    VAR_KEYWORD,
+    VAR_POSITIONAL,
+    positions,
+    spans,
+)
 from flax_errors_ext.model.lookup.paste import package_of
 from flax_errors_ext.model.lookup.skew_question import Question, question
 
@@ -25,11 +32,6 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from flax_errors_ext.model.lookup.api_index import ApiIndex
-
-REQUIRED = "!"
-"""Before a parameter's name in the index: a call must pass it."""
-POSITIONAL = "#"
-"""Before a number in a callable's parameters: how many a call may pass by position."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -310,7 +312,7 @@ def _positional(index: ApiIndex, asked: Question, callables: Sequence[str]) -> _
     taking: set[str] = set()
     for param, spans_of in index.params[full].items():
         room = param.startswith(POSITIONAL) and int(param[1:]) >= given
-        if room or (param.startswith("*") and param != "**"):
+        if room or (param.startswith(VAR_POSITIONAL) and param != VAR_KEYWORD):
             taking.update(index.releases[p] for p in positions(spans_of))
     having = [release for release in index.releases_of(full) if release in taking]
     return _Found(full, having, positional=said) if having else None
