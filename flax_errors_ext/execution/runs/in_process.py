@@ -11,6 +11,10 @@ A text over the output limit is cut to its head and tail
 (:mod:`~flax_errors_ext.model.runs.output_limit`); where the build passes a
 statement's documented text, the cut keeps what that text matched.
 
+Entries may run side by side in threads of one process (an accelerator's):
+:func:`share_process` then gives each thread doctest's output capture and source
+lines of its own.
+
 Only the standard library and our pure core are imported here: the history's
 runner loads this module under old releases of jax and flax.
 """
@@ -25,9 +29,12 @@ import functools
 import importlib
 import importlib.metadata
 import importlib.util
+import io
 import json
+import linecache
 import os
 import sys
+import threading
 import time
 import zlib
 from typing import TYPE_CHECKING, Any
@@ -98,12 +105,83 @@ class _Recorder(doctest.OutputChecker):
         return True
 
 
+class _ThreadOutput(io.TextIOBase):
+    """``sys.stdout`` while entries run in threads: each thread's doctest capture apart."""
+
+    def __init__(self, default: Any) -> None:
+        self.default = default
+        self.local = threading.local()
+
+    def _stream(self) -> Any:
+        return getattr(self.local, "stream", None) or self.default
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self._stream().write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        self._stream().flush()
+
+    def getvalue(self) -> str:
+        return str(self.local.stream.getvalue())
+
+    def truncate(self, size: int | None = None) -> int:
+        self.local.stream.truncate(size)
+        return size or 0
+
+
+_thread = threading.local()
+"""The doctest each thread is running (:func:`_thread_lines`)."""
+
+
+def share_process() -> None:
+    """Let entries run in threads of this process; the first call does it, once.
+
+    doctest swaps ``sys.stdout`` and ``linecache.getlines`` for the length of a
+    run, which threads running side by side would undo for each other: the
+    swapped-in objects are made ones that dispatch on the thread.
+    """
+    if isinstance(sys.stdout, _ThreadOutput):
+        return
+    sys.stdout = _ThreadOutput(sys.stdout)
+    sys.displayhook = sys.__displayhook__
+    linecache.getlines = functools.partial(_thread_lines, linecache.getlines)
+
+
+def _thread_lines(
+    original: Callable[..., list[str]], filename: str, module_globals: Any = None
+) -> list[str]:
+    """A statement's source for the thread's own doctest (which tracebacks print)."""
+    test: doctest.DocTest | None = getattr(_thread, "test", None)
+    if test is not None:
+        prefix = f"<doctest {test.name}["
+        if filename.startswith(prefix) and filename.endswith("]>"):
+            source: str = test.examples[int(filename[len(prefix) : -2])].source
+            return source.splitlines(keepends=True)
+    return original(filename, module_globals)
+
+
 class _Runner(doctest.DocTestRunner):
     def __init__(self, recorder: _Recorder) -> None:
         super().__init__(checker=recorder, verbose=False)
         self.recorder = recorder
         self.records: list[dict[str, Any]] = []
         self._started = 0.0
+
+    def run(self, test: doctest.DocTest, *args: Any, **kwargs: Any) -> doctest.TestResults:
+        output = sys.stdout
+        if not isinstance(output, _ThreadOutput):
+            return super().run(test, *args, **kwargs)
+        # doctest's own capture (a private attribute) stays this thread's, behind the router.
+        own, vars(self)["_fakeout"] = vars(self)["_fakeout"], output
+        output.local.stream, _thread.test = own, test
+        try:
+            return super().run(test, *args, **kwargs)
+        finally:
+            output.local.stream, _thread.test, vars(self)["_fakeout"] = None, None, own
 
     def report_start(self, out: Any, test: doctest.DocTest, example: doctest.Example) -> None:
         self.recorder.compared = None
@@ -213,21 +291,25 @@ _file_states: dict[str, tuple[str, int, int]] = {}
 accelerator's) looks once (on a TPU host, again each entry took 0.18 s)."""
 
 
+_files_seen = threading.Lock()
+
+
 def loaded_files() -> str:
     """Every file a module of this process was loaded from, with its state, packed.
 
     A later run is trusted only while none of them changed. A JSON list of
     ``[path, size, mtime_ns]``, compressed and base64-encoded: compact in the cache.
     """
-    for module in list(sys.modules.values()):
-        path = getattr(module, "__file__", None)
-        if isinstance(path, str) and path not in _file_states:
-            try:
-                stat = os.stat(path)
-            except OSError:
-                continue
-            _file_states[path] = (path, stat.st_size, stat.st_mtime_ns)
-    return _packed(len(_file_states))
+    with _files_seen:
+        for module in list(sys.modules.values()):
+            path = getattr(module, "__file__", None)
+            if isinstance(path, str) and path not in _file_states:
+                try:
+                    stat = os.stat(path)
+                except OSError:
+                    continue
+                _file_states[path] = (path, stat.st_size, stat.st_mtime_ns)
+        return _packed(len(_file_states))
 
 
 @functools.lru_cache(maxsize=1)

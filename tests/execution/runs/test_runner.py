@@ -123,6 +123,62 @@ def test_a_reused_process_that_crashed_is_replaced(tmp_path: Path) -> None:
     assert _got(after, 0) == "alive\n"
 
 
+def _side_by_side(runner: Runner, *jobs: EntryJob) -> list[object]:
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(len(jobs)) as pool:
+        return list(pool.map(runner.run, jobs))
+
+
+def test_entries_sharing_a_process_run_side_by_side_each_with_its_own_output(
+    tmp_path: Path,
+) -> None:
+    # Each waits for the other's file: they finish only if both run at once.
+    def waiting_for(me: str, other: str) -> EntryJob:
+        mine, theirs = tmp_path / me, tmp_path / other
+        return _job(
+            f"for _ in range(200):\n"
+            f"    import pathlib, time; pathlib.Path({str(mine)!r}).touch(); print({me!r})\n"
+            f"    if pathlib.Path({str(theirs)!r}).exists(): break\n"
+            f"    time.sleep(0.05)\n",
+            "1 / 0\n",
+            name=f"pkg.{me}",
+        )
+
+    runner = Runner(timeout=20, log_dir=tmp_path, reuse=True)
+    try:
+        first, second = _side_by_side(
+            runner, waiting_for("first", "second"), waiting_for("second", "first")
+        )
+    finally:
+        runner.close()
+
+    assert {*_got(first, 0).split()} == {"first"}
+    assert {*_got(second, 0).split()} == {"second"}
+    assert first.examples[1][0]["got"] == ""  # type: ignore[attr-defined]
+    assert "ZeroDivisionError" in _got(first, 1)
+    # The traceback shows each statement's own source, as doctest prints it.
+    assert "1 / 0" in first.examples[1][0]["transcript"]  # type: ignore[attr-defined]
+    assert "1 / 0" in second.examples[1][0]["transcript"]  # type: ignore[attr-defined]
+
+
+def test_an_entry_ended_by_another_timing_out_beside_it_runs_again_alone(
+    tmp_path: Path,
+) -> None:
+    slow = _job("import time; time.sleep(30)\n", name="pkg.Slow")
+    # Its two examples each take 2 s of the 3 s timeout; the slow one is killed at 3 s.
+    steady = _job("import time; time.sleep(2)\n", "import time; time.sleep(2); print('done')\n")
+    runner = Runner(timeout=3, log_dir=tmp_path, reuse=True)
+    try:
+        timed_out, finished = _side_by_side(runner, slow, steady)
+    finally:
+        runner.close()
+
+    assert timed_out.failure == "timed out"  # type: ignore[attr-defined]
+    assert finished.failure == ""  # type: ignore[attr-defined]
+    assert _got(finished, 1) == "done\n"
+
+
 def test_the_probe_answers_with_the_device_an_entry_sees(runner: Runner) -> None:
     device = runner.probe()
 
@@ -162,7 +218,7 @@ def test_a_probe_that_finds_an_accelerator_keeps_its_process_for_the_entries(
     runner = Runner(timeout=20, log_dir=tmp_path)
     try:
         device = runner.probe()
-        probed = runner._kept
+        probed = runner._shared
         first = runner.run(_job("import os; print(os.getpid())\n"))
         second = runner.run(_job("import os; print(os.getpid())\n"))
     finally:
