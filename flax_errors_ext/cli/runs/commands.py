@@ -31,7 +31,7 @@ from flax_errors_ext.model.runs.report import (
     failures,
     summary_line,
 )
-from flax_errors_ext.model.runs.variance import ellipsized, statement_texts, volatile_parts
+from flax_errors_ext.model.runs.update import ellipsized, statement_texts, volatile_parts
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 
 if TYPE_CHECKING:
