@@ -37,9 +37,8 @@ if TYPE_CHECKING:
 
     from flax_errors_ext.model.catalogue.discover import ErrorModule
     from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, ExampleResult
-    from flax_errors_ext.model.runs.fingerprint import Fingerprint
+    from flax_errors_ext.model.runs.fingerprint import Fingerprint, LoadedFile
     from flax_errors_ext.model.runs.jobs import EntryJob
-    from flax_errors_ext.model.runs.loaded_files import LoadedFile
 
 
 def _besides(loaded: tuple[LoadedFile, ...], module: ErrorModule) -> list[LoadedFile]:

@@ -1,10 +1,16 @@
-"""What the execution cache keys on beyond the code cells, as one typed record.
+"""What the execution cache keys on beyond the code cells, and the files a run loaded.
 
 jupyter-cache hashes only a notebook's code, so a new jax, a reworded message in an
 error's ``__init__`` or another device would be served stale outputs. Each entry's
 notebook therefore opens with a cell that holds its :class:`Fingerprint` in its
-canonical JSON form (sorted keys, no spaces): the same fingerprint always gives the
-same cell, whatever order its parts were gathered in.
+canonical JSON form: the same fingerprint always gives the same cell.
+
+An error's message may be built anywhere the key does not look (a helper module of
+the project, an editable install whose version never changes), so each run records
+every file its process had loaded (:class:`LoadedFile`), and a later run is trusted
+only while none of them changed: in size or modification time and, for Python
+source (whose content hash was noted at load time), in content too. How files are
+looked at is the caller's: this module only decides.
 """
 
 from __future__ import annotations
@@ -14,7 +20,10 @@ import dataclasses
 import hashlib
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping
 
 
 @dataclasses.dataclass(frozen=True)
@@ -34,9 +43,7 @@ class Device:
         """``CPU``, ``GPU (NVIDIA H200)`` or ``TPU v5e``, for prose; several add their count.
 
         A kind that names its platform already is the label itself, a TPU's by the
-        name its users know it by (JAX's ``TPU v5 lite`` is the TPU v5e). Eight CPU
-        devices (``XLA_FLAGS=--xla_force_host_platform_device_count=8``) are ``CPU``
-        with a multiplication sign and 8 after it.
+        name its users know it by (JAX's ``TPU v5 lite`` is the TPU v5e).
         """
         label = self.platform.upper()
         kind = self.device_kind
@@ -125,3 +132,55 @@ def code_hash(source: str) -> str:
         ):
             node.body[0] = ast.Pass()
     return hashlib.sha256(ast.dump(tree).encode()).hexdigest()[:16]
+
+
+Stat = tuple[int, int]
+"""A file's (size, modification time in nanoseconds)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class LoadedFile:
+    """A file a run loaded code from, as it was then."""
+
+    path: str
+    size: int
+    mtime_ns: int
+
+    @property
+    def stat(self) -> Stat:
+        """(size, modification time) when it was loaded."""
+        return (self.size, self.mtime_ns)
+
+    @property
+    def hashable(self) -> bool:
+        """Whether its content is compared when its time changes (Python source)."""
+        return self.path.endswith(".py")
+
+    @classmethod
+    def from_json(cls, data: Any) -> LoadedFile:
+        """Read the ``[path, size, mtime_ns]`` triple an entry's process sent."""
+        path, size, mtime_ns = data
+        return cls(str(path), int(size), int(mtime_ns))
+
+
+def first_change(
+    files: Iterable[LoadedFile],
+    stat: Callable[[str], Stat | None],
+    content_hash: Callable[[str], str | None],
+    known: Mapping[tuple[str, Stat], str],
+) -> str | None:
+    """The first of ``files`` that changed since it was loaded, or None.
+
+    ``stat`` and ``content_hash`` tell a file's now (None if it is gone or cannot be
+    read); ``known`` has the content hashes noted at load time, by (path, stat).
+    """
+    for file in files:
+        now = stat(file.path)
+        if now == file.stat:
+            continue
+        if now is None or not file.hashable:
+            return file.path
+        then = known.get((file.path, file.stat))
+        if then is None or then != content_hash(file.path):
+            return file.path
+    return None

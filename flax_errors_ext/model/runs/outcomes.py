@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.catalogue.records import StatementRun, Verdict
 from flax_errors_ext.model.runs.entry_record import entry_record
-from flax_errors_ext.model.runs.fingerprint import Device
-from flax_errors_ext.model.runs.loaded_files import LoadedFile
+from flax_errors_ext.model.runs.fingerprint import Device, LoadedFile
 
 if TYPE_CHECKING:
     from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleResult
