@@ -129,8 +129,8 @@ def help_lines(error: BaseException) -> tuple[str, ...]:
 
 def skew_answer(paste: str) -> SkewAnswer | None:
     """What the API indexes say of an error about a name or parameter of their libraries."""
+    from flax_errors_ext.model.lookup.paste import question
     from flax_errors_ext.model.lookup.skew import answer
-    from flax_errors_ext.model.lookup.skew_question import question
 
     asked = question(paste)
     if asked is None:
