@@ -1,14 +1,11 @@
 """The index the help under a traceback answers from, and how it answers.
 
 The help runs in the reader's process, where importing the catalogued libraries
-(or this package's Sphinx and Jupyter machinery) would cost more than the error:
-so it answers from an index written beforehand (``flax-errors index``, shipped
-with the package for the catalogue's own entries). Each entry's texts there are
-the very :class:`~.texts.Findable` texts ``explain`` matches, with their derived
-forms (written, not remade, so that the first error of a process is answered at
-once), and :func:`answer` asks :func:`~.find.find_hits`: the help names an entry
-exactly where ``explain`` would, and says nothing where ``explain`` says "not in
-the catalogue".
+would cost more than the error: so it answers from an index written beforehand
+(``flax-errors index``). Each entry's texts there are the very
+:class:`~.texts.Findable` texts ``explain`` matches, with their derived forms
+(written, not remade, so that the first error of a process is answered at once):
+the help names an entry exactly where ``explain`` would.
 """
 
 from __future__ import annotations
@@ -85,11 +82,7 @@ class HelpIndex:
 
     @classmethod
     def from_json(cls, data: Any) -> HelpIndex:
-        """Read an index back.
-
-        Raises:
-            ValueError: if ``data`` is not an index of this schema, saying why.
-        """
+        """Read an index back; ValueError, saying why, where ``data`` is not one of this schema."""
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
             found = data.get("schema") if isinstance(data, dict) else type(data).__name__
             raise ValueError(f"not a flax-errors help index of schema {SCHEMA} (found {found!r})")
@@ -126,9 +119,7 @@ def help_index(
     cause_fixes: Callable[[ErrorEntry], dict[int, str]] = lambda _: {},
     sites: Mapping[str, Mapping[int, Sequence[str]]] | None = None,
 ) -> HelpIndex:
-    """The index of ``(entry, its URL, its one-line fix)``.
-
-    ``older`` and ``sites`` as :func:`~.find.find`.
+    """The index of ``(entry, its URL, its one-line fix)``; the rest as :func:`~.find.find`.
 
     ``cause_fixes``: an entry's fix per bad example, where it has several causes.
     """
@@ -152,8 +143,7 @@ def help_index(
 def answer(index: HelpIndex, error_text: str) -> HelpEntry | None:
     """The entry whose help to show under ``error_text`` (a traceback), or None.
 
-    The best entry ``explain`` would answer with, found by the error's URL, its
-    class or its message; none where only a likeness is found (:func:`~.find.find_hits`).
+    The best entry ``explain`` would answer with; none where only a likeness is found.
     """
     hits = find_hits([entry.found for entry in index.entries], error_text)
     if not hits:

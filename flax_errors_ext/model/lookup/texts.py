@@ -2,10 +2,7 @@
 
 ``explain``, the site search and the help under a traceback match a paste against
 the same :class:`Text` records, made here from an entry's examples
-(:func:`findable`) or read back from the help's index. A text knows what it is
-matched on beyond its wording: the class a paste must name, whether its quoted
-values count (a builtin's terse message, :func:`terse`), and whether it needs a
-frame of its library (Python's own words, :func:`generic`).
+(:func:`findable`) or read back from the help's index.
 """
 
 from __future__ import annotations
@@ -37,29 +34,27 @@ class Text:
     """One text a pasted error may show: a documented message, or a past release's."""
 
     documented: str
-    """The message without its class (:func:`strip_class`)."""
+    """The message without its class."""
     names: frozenset[str] = frozenset()
-    """The example's names, which match any name (:func:`~.patterns.example_names`)."""
+    """The example's names, which match any name."""
     raised: str = ""
-    """The class a paste that names one must name, "" where any will do
-    (:func:`required_class`)."""
+    """The class a paste that names one must name, "" where any will do."""
     example: int = -1
     """The index of its example in the entry's; -1 for a past release's wording."""
     known: str = ""
     """``normalise(documented)``: what likeness is measured on."""
     fixed: tuple[str, ...] = ()
-    """The parts a message that shows it holds as written (:func:`~.patterns.literal_parts`)."""
+    """The parts a message that shows it holds as written."""
     exact: bool = False
     """A :attr:`plain` text that is :func:`terse`: its quoted text is matched as written."""
     context: str = ""
-    """The package a paste's traceback must show a frame of for the text to answer
-    (:func:`generic`): "" where the message tells its error by itself."""
+    """The package a paste's traceback must show a frame of (:func:`generic`), or ""."""
     plain: bool = False
     """A builtin exception's message (a message entry's): a part of it counts only
     as written, and a message merely alike to it never answers."""
     sites: tuple[str, ...] = ()
     """The files its example's runs raised it in (``flax/nnx/graphlib.py``): a paste
-    raised elsewhere in that library is another cause (:func:`~.paste.raised_elsewhere`)."""
+    raised elsewhere in that library is another cause."""
 
     @classmethod
     def of(
@@ -73,11 +68,7 @@ class Text:
         library: str = "",
         sites: Sequence[str] = (),
     ) -> Text:
-        """A text with its derived forms.
-
-        ``library``: the package of its error, whose frame a :func:`generic` plain
-        message needs in the paste.
-        """
+        """A text with its derived forms; ``library``: the package of its error."""
         exact = plain and terse(documented)
         return cls(
             documented,
@@ -95,11 +86,7 @@ class Text:
 
 @dataclasses.dataclass(frozen=True)
 class Findable:
-    """What finding needs of an entry: its names and its texts.
-
-    Made from an entry (:func:`findable`), or read from the help's index: both are
-    matched by the same functions, so they answer alike.
-    """
+    """What finding needs of an entry: its names and its texts."""
 
     qualname: str
     texts: tuple[Text, ...]
@@ -140,10 +127,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 def findable(
     entry: ErrorEntry, older: Sequence[str] = (), sites: Mapping[int, Sequence[str]] | None = None
 ) -> Findable:
-    """An entry's texts: its examples' documented messages and their :func:`leads`, ``older``.
-
-    ``sites``: by example (its index), the files its runs raised it in (:attr:`Text.sites`).
-    """
+    """An entry's texts: its examples' documented messages and their :func:`leads`, ``older``."""
     texts = []
     # A group of message entries is named after its library: flax.messages.
     library = entry.qualname.split(".", 1)[0]
@@ -172,9 +156,8 @@ def raise_sites(
 ) -> dict[str, dict[int, tuple[str, ...]]]:
     """Where runs raised each entry's examples: by entry and example (its index), the files.
 
-    Each file from its library's folder on (``flax/nnx/graphlib.py``): inside the
-    deepest of ``roots`` that holds it, as ``errors.json`` has it. A record of other
-    examples than the entry's now says nothing.
+    Each file inside the deepest of ``roots`` that holds it, as ``errors.json`` has
+    it. A record of other examples than the entry's now says nothing.
     """
     # Imported here, as in required_class: the help reads sites from its index.
     from flax_errors_ext.model.runs.entry_record import relative_source
@@ -225,7 +208,7 @@ def terse(documented: str) -> bool:
 
 
 def generic(documented: str) -> bool:
-    """Whether a message is one of Python's own about any object (:data:`GENERIC`)."""
+    """Whether a message is one of Python's own about any object."""
     return GENERIC.fullmatch(" ".join(documented.split())) is not None
 
 
@@ -247,11 +230,7 @@ def required_class(entry: ErrorEntry, example: Example) -> str:
 
 
 def documented_messages(entry: ErrorEntry) -> Iterator[tuple[Example, str]]:
-    """Each example's documented error messages, without the class, with the example.
-
-    Bad examples, and "also seen as" ones: the error the same mistake raises where
-    this one is not in place finds this entry too.
-    """
+    """Each example's documented error messages, without the class, with the example."""
     for example in entry.examples:
         for message in _raised_messages(example):
             yield example, strip_class(message)
