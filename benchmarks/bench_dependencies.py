@@ -25,7 +25,7 @@ import flax_errors_ext.errors  # noqa: F401  (imported for the files a run loads
 from flax_errors_ext.execution.runs.file_states import SourceStates
 from flax_errors_ext.execution.runs.in_process import loaded_files
 from flax_errors_ext.execution.runs.runner import PRELOAD
-from flax_errors_ext.model.runs.outcomes import unpack_loaded
+from flax_errors_ext.model.runs.jobs import unpack_loaded
 
 ENTRIES = 100
 TARGET_S = 1.0

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from flax_errors_ext.cli.selection import Selection
     from flax_errors_ext.model.catalogue.records import Location
     from flax_errors_ext.model.runs.fingerprint import Fingerprint
-    from flax_errors_ext.model.runs.outcomes import EntryOutcome
+    from flax_errors_ext.model.runs.jobs import EntryOutcome
 
 
 @dataclasses.dataclass(frozen=True)

@@ -70,7 +70,6 @@ def judge(
 def _judge_statement(
     kind: ExampleKind, statement: Statement, run: StatementRun
 ) -> tuple[Verdict, str]:
-    """(verdict, detail)."""
     flags = statement_flags(statement)
     checker = doctest.OutputChecker()
     if run.exc_msg is None:
@@ -81,7 +80,7 @@ def _judge_statement(
             return Verdict.PASSED, ""
         return Verdict.DRIFTED, "the output differs from the documented output"
     if kind is ExampleKind.UPSTREAM and statement.exc_msg is not None:
-        return _judge_as_doctest(statement, run, flags)
+        return _judge_as_doctest(statement.exc_msg, run.exc_msg, run.exc_type, flags)
     if statement.exc_msg is None:
         what = {
             ExampleKind.GOOD: "a good example",
@@ -98,26 +97,21 @@ def _judge_statement(
     return Verdict.DRIFTED, detail
 
 
-def _judge_as_doctest(statement: Statement, run: StatementRun, flags: int) -> tuple[Verdict, str]:
+def _judge_as_doctest(
+    documented: str, got: str, raised: str | None, flags: int
+) -> tuple[Verdict, str]:
     """A documented traceback judged as plain doctest would (another project's example).
 
     Under ``IGNORE_EXCEPTION_DETAIL`` only the class name counts, without its module,
     as doctest has it; otherwise the whole exception line.
     """
-    assert statement.exc_msg is not None
-    assert run.exc_msg is not None
-    documented, got = statement.exc_msg, run.exc_msg
     if flags & doctest.IGNORE_EXCEPTION_DETAIL:
-        documented, got = _class_only(documented), _class_only(got)
+        documented, got = (
+            line.split(":", 1)[0].strip().rpartition(".")[2] + ":\n" for line in (documented, got)
+        )
     if doctest.OutputChecker().check_output(documented, got, flags):
         return Verdict.PASSED, ""
-    return Verdict.DRIFTED, f"{run.exc_type} was raised, which is not what the docstring documents"
-
-
-def _class_only(exception_line: str) -> str:
-    """``Class:`` without module or message: what IGNORE_EXCEPTION_DETAIL compares."""
-    head = exception_line.split(":", 1)[0].strip()
-    return head.rpartition(".")[2] + ":\n"
+    return Verdict.DRIFTED, f"{raised} was raised, which is not what the docstring documents"
 
 
 def _too_loose(documented: str, actual: str) -> str:
