@@ -1,13 +1,10 @@
 """Find the entry a person means: by name, by URL, or by an error message they pasted.
 
-A pasted error is matched, in this order of trust, by the URL it prints (its
-fragment is the entry's dotted name), by an error class it names, and by its
-message, against each documented message as a pattern whose values of one run are
-wildcards (:mod:`.patterns`). A message that matches no pattern answers only if it
-is nearly the same text with the same distinctive values; any other is not in the
-catalogue, however alike, and :func:`nearest` offers the entries it resembles. A
-message may be worded as an older release worded it: the recorded history's
-wordings (:func:`recorded_wordings`) are matched too.
+A pasted error is matched, in this order of trust, by the URL it prints, by an
+error class it names, and by its message, against each documented message (or an
+older release's wording) as a pattern whose values of one run are wildcards. A
+message that matches no pattern answers only if it is nearly the same text with
+the same distinctive values; any other is not in the catalogue, however alike.
 """
 
 from __future__ import annotations
@@ -65,12 +62,11 @@ class Hit:
 class Match:
     """An entry that answers a query, and why.
 
-    ``how``: ``name``, ``url``, ``class`` (the text names the error), ``message`` (a
-    documented message matches, values aside), ``alike`` (nearly a documented
-    message, with its distinctive values) or ``similar`` (a hint, not an answer).
-    ``score``: 1.0 for a name, URL or class; for messages, how alike (0 to 1).
-    ``example``: for messages, the example whose documented message is closest;
-    None where that is a past release's wording.
+    ``how``: ``name``, ``url``, ``class``, ``message`` (a documented message
+    matches, values aside), ``alike`` (nearly one, with its distinctive values) or
+    ``similar`` (a hint, not an answer). ``score``: 1.0 for a name, URL or class;
+    for messages, how alike (0 to 1). ``example``: the closest; None where that is a
+    past release's wording.
     """
 
     entry: ErrorEntry
@@ -154,8 +150,7 @@ def by_name(entries: Sequence[ErrorEntry], name: str) -> list[Match]:
 def suggest(entries: Sequence[ErrorEntry], query: str, count: int = 3) -> list[str]:
     """Dotted names of the entries closest to ``query``, for a "did you mean" line.
 
-    Only entries about as alike as :data:`MIN_SIMILARITY` are offered: text that
-    resembles nothing gets no suggestion rather than unrelated ones.
+    Text that resembles nothing gets no suggestion rather than unrelated ones.
     """
     query = bounded(query).strip()
     if not NAME.fullmatch(query):
@@ -205,10 +200,7 @@ def _by_class(findables: Sequence[Findable], query: str) -> list[Hit]:
 
 
 def _closest(item: Findable, query: str) -> Text | None:
-    """The text of ``item`` the message resembles most, if any resembles it enough.
-
-    Which cause of the entry a paste shows, where its URL or class found the entry.
-    """
+    """The text of ``item`` the paste resembles most, if enough: the cause the paste shows."""
     found = _ranked([item], query, floor=MIN_SIMILARITY, named=True)
     near = [hit for hit in found if hit.how != "similar" or hit.score >= MIN_SIMILARITY]
     return near[0].text if near else None
@@ -220,11 +212,7 @@ def nearest(
     older: Mapping[str, Sequence[str]] | None = None,
     count: int = 3,
 ) -> list[Match]:
-    """The entries whose messages a pasted error resembles without matching, closest first.
-
-    For a hint beside "not in the catalogue": only those about as alike as
-    :data:`MIN_SIMILARITY`.
-    """
+    """For a hint beside "not in the catalogue": the entries a paste resembles, closest first."""
     found = _ranked(_findables(entries, older), bounded(query).strip(), floor=MIN_SIMILARITY)
     ranked = _matches(entries, found)
     return [m for m in ranked if m.how == "similar" and m.score >= MIN_SIMILARITY][:count]
@@ -289,9 +277,8 @@ def _ranked(
 def shows(text: Text, body: str, flat: str, min_fragment: int = MIN_FRAGMENT) -> bool:
     """Whether a pasted message (``body``, normalised ``flat``) shows a documented one.
 
-    It does if it holds the whole text (its variable parts with any value,
-    :func:`~.patterns.message_pattern`), or a part of it ``min_fragment`` characters
-    long or more; the part of a plain text is one as written, its quoted values too.
+    It does if it holds the whole text, values aside, or a part of it
+    ``min_fragment`` characters long; the part of a plain text as written.
     """
     if all(part in body for part in text.fixed) and (
         message_pattern(text.documented, text.names, text.exact).search(body)

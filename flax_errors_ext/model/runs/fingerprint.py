@@ -1,16 +1,11 @@
 """What the execution cache keys on beyond the code cells, and the files a run loaded.
 
 jupyter-cache hashes only a notebook's code, so a new jax, a reworded message in an
-error's ``__init__`` or another device would be served stale outputs. Each entry's
-notebook therefore opens with a cell that holds its :class:`Fingerprint` in its
-canonical JSON form: the same fingerprint always gives the same cell.
-
-An error's message may be built anywhere the key does not look (a helper module of
-the project, an editable install whose version never changes), so each run records
-every file its process had loaded (:class:`LoadedFile`), and a later run is trusted
-only while none of them changed: in size or modification time and, for Python
-source (whose content hash was noted at load time), in content too. How files are
-looked at is the caller's: this module only decides.
+error's ``__init__`` or another device would be served stale outputs: each entry's
+notebook opens with a cell that holds its :class:`Fingerprint`. An error's message
+may also be built where the key does not look (a helper module, an editable
+install), so a run is trusted only while none of the files it loaded
+(:class:`LoadedFile`) changed.
 """
 
 from __future__ import annotations
@@ -40,11 +35,7 @@ class Device:
 
     @property
     def label(self) -> str:
-        """``CPU``, ``GPU (NVIDIA H200)`` or ``TPU v5e``, for prose; several add their count.
-
-        A kind that names its platform already is the label itself, a TPU's by the
-        name its users know it by (JAX's ``TPU v5 lite`` is the TPU v5e).
-        """
+        """``CPU``, ``GPU (NVIDIA H200)`` or ``TPU v5e`` (JAX's ``TPU v5 lite``), for prose."""
         label = self.platform.upper()
         kind = self.device_kind
         if kind.lower().startswith(f"{self.platform.lower()} "):
@@ -119,11 +110,7 @@ class Fingerprint:
 
 
 def code_hash(source: str) -> str:
-    """Hash Python source code with every docstring removed.
-
-    Editing one error's documentation then leaves the hash, and so every other
-    entry's cache key, as it was.
-    """
+    """Hash Python source code without its docstrings: editing them leaves every cache key."""
     tree = ast.parse(source)
     for node in ast.walk(tree):
         if (
@@ -171,8 +158,8 @@ def first_change(
 ) -> str | None:
     """The first of ``files`` that changed since it was loaded, or None.
 
-    ``stat`` and ``content_hash`` tell a file's now (None if it is gone or cannot be
-    read); ``known`` has the content hashes noted at load time, by (path, stat).
+    ``stat`` and ``content_hash`` return None for a file gone or unreadable;
+    ``known`` has the content hashes noted at load time, by (path, stat).
     """
     for file in files:
         now = stat(file.path)
