@@ -1,11 +1,9 @@
 """The index the help under a traceback answers from, and how it answers.
 
 The help runs in the reader's process, where importing the catalogued libraries
-would cost more than the error: so it answers from an index written beforehand
-(``flax-errors index``). Each entry's texts there are the very
-:class:`~.texts.Findable` texts ``explain`` matches, with their derived forms
-(written, not remade, so that the first error of a process is answered at once):
-the help names an entry exactly where ``explain`` would.
+would cost more than the error: so it answers from an index written beforehand,
+of the very texts ``explain`` matches, with their derived forms (written, not
+remade, so that the first error of a process is answered at once).
 """
 
 from __future__ import annotations

@@ -92,12 +92,11 @@ def package_of(path: str) -> str:
 def raised_elsewhere(text: str, sites: Sequence[str]) -> bool:
     """Whether a pasted traceback shows its error raised in the sites' library, elsewhere.
 
-    ``sites``: the files an entry's runs raised its error in, from their library's
-    folder on (``flax/nnx/graphlib.py``). The same words from another file of that
-    library are another cause: its innermost frame is in the library, and no frame
-    is at a site (a traceback shown whole passes through the site to deeper frames).
-    A paste without frames, or whose innermost frame is outside the library (the
-    reader's code, another library, frames filtered out), tells nothing.
+    ``sites``: the files an entry's runs raised its error in (``flax/nnx/graphlib.py``).
+    The same words from another file of that library are another cause: its
+    innermost frame is in the library, and no frame is at a site (a traceback shown
+    whole passes through the site to deeper frames). A paste without frames, or
+    whose innermost frame is outside the library, tells nothing.
     """
     text = bounded(text).replace("\\", "/")
     frames = frame_files(text[max(text.rfind(TRACEBACK_HEADER), 0) :])

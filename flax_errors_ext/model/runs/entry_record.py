@@ -1,8 +1,7 @@
 """What a build or a check found out about each entry: ``errors.json``, and the one report.
 
-Records are built once per entry (:func:`entry_record`), kept as they are by the
-Sphinx environment and the command line, and turned into JSON only where
-``errors.json`` is written (:func:`errors_document`). The site's build and
+Records are kept as they are by the Sphinx environment and the command line, and
+turned into JSON only where ``errors.json`` is written. The site's build and
 ``flax-errors check`` both report through :func:`failures`, so a failure reads the
 same in a build log and in a terminal.
 """

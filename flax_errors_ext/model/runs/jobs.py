@@ -1,11 +1,7 @@
 """What an entry's process runs (its job, and so the cache's key), and what it gave.
 
-Pure records: the runner (:mod:`flax_errors_ext.execution.runs.runner`) sends the
-job and the store hashes it. Statements are numbered across the whole docstring,
-as doctest numbers them, so that a traceback names ``<doctest pkg.E[n]>`` as
-``pytest --doctest-modules`` does. :class:`Execution` is read from the runs the
-process sent (now, or kept by the cache), and :class:`EntryOutcome` adds the
-verdict on each example, from which the entry's ``errors.json`` record is made.
+Statements are numbered across the whole docstring, as doctest numbers them, so
+that a traceback names ``<doctest pkg.E[n]>`` as ``pytest --doctest-modules`` does.
 """
 
 from __future__ import annotations
@@ -88,10 +84,7 @@ def entry_job(
 
 
 def statement_numbers(entry: ErrorEntry) -> list[list[int]]:
-    """Per example, the doctest numbers of its statements that run (not skipped).
-
-    They line up with an example's records: one record per statement that runs.
-    """
+    """Per example, the doctest numbers of its statements that run: one record each."""
     return [[n for n, s in example if not s.skip] for example in _number_statements(entry)]
 
 
@@ -166,11 +159,7 @@ class EntryOutcome:
     results: tuple[ExampleResult, ...]
 
     def record(self, fingerprint: Fingerprint) -> EntryRecord:
-        """The entry's ``errors.json`` record.
-
-        The device is the one the entry's process saw; where it reported none
-        (it timed out or crashed first), the build's own probe stands in for it.
-        """
+        """The entry's ``errors.json`` record; the build's probe stands in for a missing device."""
         device = self.execution.device
         if device is None and self.execution.runs and isinstance(fingerprint.device, Device):
             device = fingerprint.device

@@ -1,9 +1,7 @@
 """Compare what an example did with what its docstring documents.
 
-The comparison is doctest's own :class:`doctest.OutputChecker` under ELLIPSIS and
-NORMALIZE_WHITESPACE plus the statement's inline options, so a verdict here always
-agrees with ``pytest --doctest-modules``. Statements are judged in order and the
-first failure decides, as doctest reports it.
+The comparison is doctest's own, with the statement's inline options, so a verdict
+here always agrees with ``pytest --doctest-modules``; the first failure decides.
 """
 
 from __future__ import annotations
@@ -39,8 +37,7 @@ def judge(
 
     ``runs``: one record per statement that was not skipped, or None if the example
     never finished running; then ``failure`` says why (TIMED_OUT, CRASHED, NOT_RUN),
-    ``failure_detail`` in a sentence, and ``failure_log`` is the traceback of the
-    package's own error behind it, if one was (errors.json keeps it, no page shows it).
+    and ``failure_log`` is the traceback of the package's own error behind it.
     """
     statements = example.statements_run
     expected = "".join(_documented(s) for s in statements)

@@ -115,10 +115,8 @@ def trim_traceback(text: str, internal: Callable[[str], bool]) -> str:
 def publishable(text: str, roots: Sequence[str]) -> str:
     """``text`` as the site may publish it: no runner frame, no folder of the build machine.
 
-    A traceback that reaches the example's own code (``<doctest ...>``) starts
-    there: doctest's runner frame is dropped wherever it shows, and so are the
-    frames of the process that ran the examples in a stack recorded whole (JAX's
-    record of where a key was first used).
+    A stack recorded whole (JAX's record of where a key was first used) starts at
+    the example's own code, and doctest's runner frame is dropped wherever it shows.
     """
 
     def publish(frame: _Frame) -> list[str]:

@@ -1,12 +1,10 @@
 """Plan the rewrite of drifted documented text: what ``update`` changes, as text.
 
-A drifted statement's documented text is replaced by what the example produced,
-and nothing else in the file moves: the prompt's indentation, an author's ``...``
-over what varies and the wrapping of a long message are kept. Only drift is
-rewritten: an example that no longer raises, or raises another class, is wrong in
-a way text cannot fix. ``update`` must never write text the next run will not
-print again (an address, a temporary folder): :func:`ellipsized` puts ``...`` over
-what differs between two runs, :func:`volatile_parts` names what looks bound to vary.
+Only drift is rewritten: an example that no longer raises, or raises another
+class, is wrong in a way text cannot fix. Nothing else in the file moves: the
+prompt's indentation, an author's ``...`` and the wrapping of a long message are
+kept. Nor may ``update`` write text the next run will not print again (an address,
+a temporary folder): :func:`ellipsized` puts ``...`` over what two runs differ in.
 """
 
 from __future__ import annotations
@@ -45,11 +43,7 @@ class UpdateError(Exception):
 
 @dataclasses.dataclass(frozen=True)
 class Edit:
-    """Replace the documented text of one statement.
-
-    Lines are relative to the statement's prompt: the file holds each one after the
-    indentation of its ``>>>`` line.
-    """
+    """Replace the documented text of one statement; lines without the prompt's indentation."""
 
     location: Location
     """The statement's ``>>>`` line."""
@@ -76,9 +70,8 @@ class Skip:
 def plan(results: Iterable[ExampleResult]) -> tuple[list[Edit], list[Skip]]:
     """The edits that make the documented text match the runs, and what they cannot fix.
 
-    Every drifted statement of an example is rewritten, not only the first one the
-    verdict names. An example stops at its first failure that is not drift: the
-    statements after it ran in a state the documentation never described.
+    An example stops at its first failure that is not drift: the statements after
+    it ran in a state the documentation never described.
     """
     edits: list[Edit] = []
     skips: list[Skip] = []
@@ -125,13 +118,8 @@ def _edit(statement: Statement, run: StatementRun) -> Edit:
 def rewrite(documented: str, actual: str, flags: int = OPTION_FLAGS) -> str:
     """Documented text that matches ``actual`` and keeps as much of ``documented`` as can.
 
-    Unchanged words keep their documented layout; a changed stretch keeps its
-    documented words when they still match the new ones (they hold an ``...``), and
-    otherwise takes the actual words with their actual layout. A trailing ``...``
-    stays trailing.
-
-    Raises:
-        UpdateError: if ``actual`` cannot be written as doctest output that matches.
+    Unchanged words keep their layout, and old words that still match (with their
+    ``...``) stay; UpdateError where no doctest output that matches can be written.
     """
     if _checker.check_output(documented, actual, flags):
         return documented
@@ -184,11 +172,7 @@ def _space(documented: str, actual: str) -> str:
 
 
 def _cut_tail(ours: Sequence[_Token], theirs: Sequence[_Token]) -> list[_Token]:
-    """The new words that correspond to an old tail ending in ``...``, then the ``...``.
-
-    The ``...`` hid whatever followed (a note JAX appends, say): keep hiding it, and
-    take only as many new words as the old ones before the ``...`` stood for.
-    """
+    """As many new words as an old tail before its ``...`` stood for, then the ``...``."""
     last_word, last_space = ours[-1]
     standalone = last_word == _ELLIPSIS
     kept = list(ours[:-1]) if standalone else [*ours[:-1], (last_word[: -len(_ELLIPSIS)], "")]
@@ -222,10 +206,8 @@ def _as_output(text: str) -> str:
 def apply_each(text: str, edits: Sequence[Edit], *, python: bool) -> tuple[str, list[Skip]]:
     """``text`` (one file) with ``edits`` made, bottom-up; the rest stays byte for byte.
 
-    ``python``: whether the file is Python source, where the text lives in a
-    docstring (backslashes are escaped unless the docstring is raw). An edit whose
-    documented text is not where it was parsed from (the file changed), that
-    overlaps another, or whose new text cannot be written is skipped, with the reason.
+    ``python``: the text lives in a docstring (backslashes are escaped unless it is
+    raw). An edit that no longer fits the file, or overlaps another, is skipped.
     """
     lines = io.StringIO(text, newline="").readlines()
     skips: list[Skip] = []
@@ -294,11 +276,10 @@ def _raw_string(text: str, line: int) -> bool:
 
 
 def ellipsized(first: str, second: str) -> str:
-    """``first`` with ``...`` over every span where ``second`` differs from it.
+    """``first`` with ``...`` over every span where ``second`` differs, else ``...``.
 
-    Differences are widened to whole words, so that the proposal reads as text
-    (``at 0x...>``, not ``at 0x7f...a0>``). doctest with ELLIPSIS accepts both
-    runs' texts against the proposal; where no such proposal is found, ``...``.
+    Spans are widened to whole words, so that the proposal reads as text
+    (``at 0x...>``, not ``at 0x7f...a0>``).
     """
     if first == second:
         return first
