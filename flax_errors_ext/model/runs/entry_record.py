@@ -254,33 +254,29 @@ def errors_document(
     devices = [r.device for r in ordered if r.device is not None]
     versions = [r.version_map for r in ordered if r.versions]
     statuses = Counter(r.status.value for r in ordered)
+    unreachable = [r.qualname for r in ordered if r.status is EntryStatus.UNREACHABLE]
+    # How much of the catalogue is proven: reachable errors with a passing bad example.
+    covered = [
+        r.qualname
+        for r in ordered
+        if r.status is EntryStatus.PASSED
+        and any(e.kind == "bad" and e.status == "passed" for e in r.examples)
+    ]
     return {
         "schema": SCHEMA_VERSION,
         "device": devices[0].to_json() if devices else {},
         "versions": versions[0] if versions else {},
         "summary": {"entries": len(ordered), **dict(sorted(statuses.items()))},
-        "coverage": coverage(ordered),
+        "coverage": {
+            "entries": len(ordered),
+            "reachable": len(ordered) - len(unreachable),
+            "covered": len(covered),
+            "unreachable": unreachable,
+            "undocumented": [r.qualname for r in ordered if r.status is EntryStatus.UNDOCUMENTED],
+            "failing": [r.qualname for r in ordered if r.status.failed],
+        },
         "executed": sorted(executed),
         "entries": [r.to_json(roots) for r in ordered],
-    }
-
-
-def coverage(records: Sequence[EntryRecord]) -> dict[str, Any]:
-    """How much of the catalogue is proven: reachable errors with a passing bad example."""
-    unreachable = [r.qualname for r in records if r.status is EntryStatus.UNREACHABLE]
-    covered = [
-        r.qualname
-        for r in records
-        if r.status is EntryStatus.PASSED
-        and any(e.kind == "bad" and e.status == "passed" for e in r.examples)
-    ]
-    return {
-        "entries": len(records),
-        "reachable": len(records) - len(unreachable),
-        "covered": len(covered),
-        "unreachable": unreachable,
-        "undocumented": [r.qualname for r in records if r.status is EntryStatus.UNDOCUMENTED],
-        "failing": [r.qualname for r in records if r.status.failed],
     }
 
 

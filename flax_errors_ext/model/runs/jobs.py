@@ -89,7 +89,6 @@ def statement_numbers(entry: ErrorEntry) -> list[list[int]]:
 
 
 def _number_statements(entry: ErrorEntry) -> list[list[tuple[int, Statement]]]:
-    """Number statements across the whole docstring, as doctest does."""
     numbers = itertools.count()
     return [[(next(numbers), s) for s in example.statements] for example in entry.examples]
 
@@ -184,7 +183,6 @@ same files, and the environment Sphinx pickles then holds each once."""
 
 @functools.lru_cache(maxsize=256)
 def _unpacked(packed: str) -> tuple[LoadedFile, ...]:
-    """The files packed in ``packed``, unpacked once per distinct list."""
     try:
         items = json.loads(zlib.decompress(base64.b64decode(packed)))
         return tuple(_shared_files.setdefault(tuple(i), LoadedFile.from_json(i)) for i in items)
