@@ -139,10 +139,7 @@ def help_index(
 
 
 def answer(index: HelpIndex, error_text: str) -> HelpEntry | None:
-    """The entry whose help to show under ``error_text`` (a traceback), or None.
-
-    The best entry ``explain`` would answer with; none where only a likeness is found.
-    """
+    """The entry ``explain`` would answer ``error_text`` with; None where only a likeness is."""
     hits = find_hits([entry.found for entry in index.entries], error_text)
     if not hits:
         return None

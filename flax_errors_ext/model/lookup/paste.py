@@ -235,11 +235,7 @@ class Question:
 
     def caller(self, library: str) -> str:
         """The package of the innermost frame outside ``library``, where a path tells it."""
-        for path in reversed(self.frames):
-            package = package_of(path)
-            if package != library:
-                return package
-        return ""
+        return next((p for p in map(package_of, reversed(self.frames)) if p != library), "")
 
     def modules(self) -> list[str]:
         """The dotted modules of the frames in installed packages (``flax.nnx.module``)."""
@@ -252,11 +248,8 @@ def question(paste: str) -> Question | None:
     text = strip_jax_note(bounded(paste).replace("\r\n", "\n"))
     start = raised_line(text)
     lines = [text[start:].split("\n", 1)[0]] if start is not None else []
-    for line in [*lines, *reversed(text.split("\n"))]:
-        asked = _asked(line)
-        if asked is not None:
-            return dataclasses.replace(asked, frames=frame_files(text))
-    return None
+    asked = next(filter(None, map(_asked, [*lines, *reversed(text.split("\n"))])), None)
+    return dataclasses.replace(asked, frames=frame_files(text)) if asked else None
 
 
 def _asked(line: str) -> Question | None:

@@ -131,10 +131,7 @@ def publishable(text: str, roots: Sequence[str]) -> str:
 
 
 def strip_roots(text: str, roots: Iterable[str]) -> str:
-    """``text`` with every path under one of ``roots`` written relative to the deepest.
-
-    A root counts only where a path starts, not inside a longer path that contains it.
-    """
+    """``text`` with every path that starts with one of ``roots`` relative to the deepest."""
     folders = {root.rstrip("/\\") for root in roots}
     # Deepest first: the alternation takes the first root that matches.
     ordered = sorted((f for f in folders if _SEPARATOR.search(f)), key=len, reverse=True)
@@ -208,11 +205,7 @@ def _pieces(text: str) -> list[str | list[str | _Frame]]:
 
 
 def frame_lines(text: str) -> Iterator[tuple[int, re.Match[str]]]:
-    """The "File" line of each frame of the tracebacks in ``text``: its offset and match.
-
-    The same frames :func:`publishable` and :func:`trim_traceback` see; ``function``
-    is None where the frame names none.
-    """
+    """The "File" line of each frame :func:`publishable` sees in ``text``: its offset and match."""
     offset = 0
     for piece in _pieces(text):
         for item in [piece] if isinstance(piece, str) else piece:
