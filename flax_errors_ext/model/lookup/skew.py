@@ -205,12 +205,8 @@ def _caller_use(
     for index in indexes:
         using = index.releases_using(subject) if index.package.split(".")[0] == caller else []
         if using:
-            return CallerUse(
-                index.distribution,
-                tuple(using),
-                index.releases,
-                installed.get(index.distribution, ""),
-            )
+            name = index.distribution
+            return CallerUse(name, tuple(using), index.releases, installed.get(name, ""))
     return None
 
 
