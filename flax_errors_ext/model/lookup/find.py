@@ -36,8 +36,7 @@ if TYPE_CHECKING:
 MIN_SIMILARITY = 0.6
 """How alike a message must be to a documented one to be offered without a match."""
 MIN_ALIKE = 0.85
-"""How alike a message that matches no pattern must be to answer, its distinctive
-values kept (:func:`~flax_errors_ext.model.lookup.patterns.keeps_distinctive`)."""
+"""How alike a message that matches no pattern must be to answer, its distinctive values kept."""
 
 MIN_FRAGMENT = 20
 """Characters a pasted fragment needs before it may match as part of a message."""
@@ -92,8 +91,6 @@ def find(
     entry and example, the files its runs raised it in (:attr:`Text.sites`).
     """
     query = bounded(query).strip()
-    if not query:
-        return []
     if NAME.fullmatch(query):
         return by_name(entries, query)
     return _matches(entries, find_hits(_findables(entries, older, sites), query))
