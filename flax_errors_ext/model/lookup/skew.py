@@ -75,7 +75,8 @@ class SkewAnswer:
             if self.nearest:
                 said += f" Did you mean {' or '.join(self.nearest)}?"
             return (said,)
-        added, removed = _added(self.having, self.releases), _removed(self.having, self.releases)
+        added = self.having[0] if self.having[0] != self.releases[0] else ""
+        removed = _removed(self.having, self.releases)
         having = f"{name} {_ranges(self.having, self.releases)}"
         if self.required:
             since = f"since {name} {removed}" if removed else f"in {name} before {added}"
@@ -143,14 +144,9 @@ def _key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in re.findall(r"\d+", version))
 
 
-def _added(having: Sequence[str], releases: Sequence[str]) -> str:
-    return having[0] if having[0] != releases[0] else ""
-
-
 def _removed(having: Sequence[str], releases: Sequence[str]) -> str:
     """The release after the last that has it, if one does not."""
-    position = releases.index(having[-1])
-    return releases[position + 1] if position + 1 < len(releases) else ""
+    return next(iter(releases[releases.index(having[-1]) + 1 :]), "")
 
 
 def _ranges(having: Sequence[str], releases: Sequence[str]) -> str:
