@@ -49,8 +49,7 @@ class SkewAnswer:
     nearest: tuple[str, ...] = ()
     """Where no release has it: the names most like it, in the newest release."""
     required: str = ""
-    """For a missing argument: the parameter; ``having`` are the releases that let a
-    call leave it out."""
+    """For a missing argument: the parameter; ``having``: the releases that let a call omit it."""
     caller_use: CallerUse | None = None
     """Which releases of the calling library use the name, where its index says."""
     positional: int = 0

@@ -57,8 +57,7 @@ class Text:
     """A builtin exception's message (a message entry's): a part of it counts only
     as written, and a message merely alike to it never answers."""
     sites: tuple[str, ...] = ()
-    """The files its example's runs raised it in (``flax/nnx/graphlib.py``): a paste
-    raised elsewhere in that library is another cause."""
+    """The files its example's runs raised it in: raised elsewhere there, another cause."""
 
     @classmethod
     def of(
@@ -261,8 +260,7 @@ class HelpEntry:
     summary: str
     """What went wrong, in one line: said where there is no fix."""
     fixes: dict[int, str] = dataclasses.field(default_factory=dict)
-    """Where an entry has several causes: the fix of each bad example (by its index)
-    that differs from :attr:`fix`."""
+    """Where an entry has several causes: each bad example's fix (by index) unlike :attr:`fix`."""
 
     def lines(self) -> tuple[str, str]:
         """``help: <fix>`` and ``see: <url>``, as printed under the traceback."""

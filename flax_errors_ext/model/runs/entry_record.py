@@ -94,8 +94,7 @@ class ExampleRecord:
     raised_at: str = ""
     """``file:line`` where the error was raised (:func:`raise_site`), or ""."""
     log: str = ""
-    """For a crash of this package's own, its traceback; errors.json holds the key
-    only where there is one."""
+    """For a crash of this package's own, its traceback (errors.json omits it when empty)."""
 
 
 @dataclasses.dataclass(frozen=True)
