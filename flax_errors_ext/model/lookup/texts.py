@@ -57,7 +57,7 @@ class Text:
     """A builtin exception's message (a message entry's): a part of it counts only
     as written, and a message merely alike to it never answers."""
     sites: tuple[str, ...] = ()
-    """The files its example's runs raised it in: raised elsewhere there, another cause."""
+    """Files its example's runs raised it in: a paste raised elsewhere there is another cause."""
 
     @classmethod
     def of(
