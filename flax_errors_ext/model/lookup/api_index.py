@@ -105,9 +105,16 @@ class ApiIndex:
         """Read back the JSON :meth:`to_bytes` wrote; ValueError for another schema."""
         if data.get("schema") != SCHEMA:
             raise ValueError(f"API index schema {data.get('schema')!r}, expected {SCHEMA}")
-        fields = {field.name for field in dataclasses.fields(cls)}
-        read = {key: value for key, value in data.items() if key in fields}
-        return cls(**read | {"releases": tuple(data["releases"])})
+        return cls(
+            data["distribution"],
+            data["package"],
+            tuple(data["releases"]),
+            data["names"],
+            data["params"],
+            data["messages"],
+            data["bases"],
+            data.get("uses", {}),
+        )
 
     def to_bytes(self) -> bytes:
         """The index as its file holds it: gzipped JSON, the same bytes for the same index."""
