@@ -1,7 +1,7 @@
 """What checking an entry's dependencies costs: 100 entries, every file a run loads.
 
 A cached run is trusted only while none of the files its process had loaded has
-changed (``flax_errors_ext.model.runs.loaded_files``). This imports what an entry's
+changed (``flax_errors_ext.model.runs.fingerprint``). This imports what an entry's
 process has imported (the runner's preloaded jax and flax, what runs the examples,
 the catalogue's runtime), takes the files this process loaded as each entry's list,
 and times one warm check of 100 such entries with
@@ -25,7 +25,7 @@ import flax_errors_ext.errors  # noqa: F401  (imported for the files a run loads
 from flax_errors_ext.execution.runs.file_states import SourceStates
 from flax_errors_ext.execution.runs.in_process import loaded_files
 from flax_errors_ext.execution.runs.runner import PRELOAD
-from flax_errors_ext.model.runs.outcomes import unpack_loaded
+from flax_errors_ext.model.runs.jobs import unpack_loaded
 
 ENTRIES = 100
 TARGET_S = 1.0

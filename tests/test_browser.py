@@ -23,7 +23,7 @@ from flax_errors_ext.layout import FLAX_BASE_URL, base_url
 from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleKind
 from flax_errors_ext.model.config.module_spec import KNOWN_MODULES
 from flax_errors_ext.model.history.releases import SHIPPED
-from flax_errors_ext.model.lookup.wordings import Wording, recorded_wordings
+from flax_errors_ext.model.lookup.find import Wording, recorded_wordings
 from tests.chromium import NEEDS_CHROMIUM, PAGE_HEIGHT, watched_tab
 from tests.served_site import build_html, serve
 from tests.utils import FLAX, OURS, run_in_process, site_runs

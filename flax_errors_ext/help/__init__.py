@@ -9,7 +9,7 @@ error that a catalogue entry matches end in two more lines, after its traceback:
 in a plain script (``sys.excepthook``, after the hook set before), in IPython and
 Jupyter (the shell's custom exception handler, which IPython 7, as Colab runs it,
 honours as well as today's), and in pytest's failure report. The answer comes from
-an index (:mod:`flax_errors_ext.model.lookup.help_index`), never from importing the
+an index (:mod:`flax_errors_ext.model.lookup.texts`), never from importing the
 libraries the catalogue documents, and is the one ``flax-errors explain`` gives.
 The traceback is always shown first and whole.
 """
@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from types import TracebackType
 
     from flax_errors_ext.model.lookup.api_index import ApiIndex
-    from flax_errors_ext.model.lookup.help_index import HelpIndex
     from flax_errors_ext.model.lookup.skew import SkewAnswer
+    from flax_errors_ext.model.lookup.texts import HelpIndex
 
 __all__ = ["help_lines", "install", "installed", "uninstall"]
 
@@ -105,7 +105,7 @@ def help_lines(error: BaseException) -> tuple[str, ...]:
     """
     if not enabled():
         return ()
-    from flax_errors_ext.model.lookup.help_index import answer
+    from flax_errors_ext.model.lookup.texts import answer
 
     index = shipped_index()
     pastes = [
@@ -129,8 +129,8 @@ def help_lines(error: BaseException) -> tuple[str, ...]:
 
 def skew_answer(paste: str) -> SkewAnswer | None:
     """What the API indexes say of an error about a name or parameter of their libraries."""
+    from flax_errors_ext.model.lookup.paste import question
     from flax_errors_ext.model.lookup.skew import answer
-    from flax_errors_ext.model.lookup.skew_question import question
 
     asked = question(paste)
     if asked is None:
@@ -192,7 +192,7 @@ def shipped_index() -> HelpIndex:
 
     An index that cannot be read is left out, with one line on standard error.
     """
-    from flax_errors_ext.model.lookup.help_index import HelpIndex
+    from flax_errors_ext.model.lookup.texts import HelpIndex
 
     extra = [Path(p) for p in os.environ.get(INDEX_ENV_VAR, "").split(os.pathsep) if p]
     index = HelpIndex()

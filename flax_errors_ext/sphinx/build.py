@@ -27,14 +27,14 @@ from sphinx.errors import ConfigError
 from flax_errors_ext.execution.session import ExecutionOptions, Session
 from flax_errors_ext.model.catalogue.discover import catalogue_folders, catalogue_paths
 from flax_errors_ext.model.config import CatalogueConfig
-from flax_errors_ext.model.runs.entry_record import EntryStatus
-from flax_errors_ext.model.runs.fingerprint import ProbeError
-from flax_errors_ext.model.runs.report import (
+from flax_errors_ext.model.runs.entry_record import (
+    EntryStatus,
     coverage_line,
     errors_document,
     failures,
     summary_line,
 )
+from flax_errors_ext.model.runs.fingerprint import ProbeError
 from flax_errors_ext.model.site.moved_pages import moved_pages
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue import per_build
@@ -60,7 +60,7 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
     from flax_errors_ext.model.runs.entry_record import EntryRecord
-    from flax_errors_ext.model.runs.loaded_files import LoadedFile
+    from flax_errors_ext.model.runs.fingerprint import LoadedFile
 
 
 def make_context(app: Sphinx, config: Config) -> None:

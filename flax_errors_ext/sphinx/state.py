@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
     from flax_errors_ext.model.runs.entry_record import EntryRecord
-    from flax_errors_ext.model.runs.loaded_files import LoadedFile
+    from flax_errors_ext.model.runs.fingerprint import LoadedFile
 
 
 T = TypeVar("T")

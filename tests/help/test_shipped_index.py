@@ -36,7 +36,7 @@ def test_the_shipped_index_is_written_from_the_catalogue_as_it_is(
 
 def test_the_help_gives_the_fix_of_the_cause_the_error_matched() -> None:
     from flax_errors_ext.help import shipped_index
-    from flax_errors_ext.model.lookup.help_index import answer
+    from flax_errors_ext.model.lookup.texts import answer
 
     dropout = (
         'flax.errors.InvalidRngError: Dropout_0 needs PRNG for "dropout" '

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pickle
 
-from flax_errors_ext.model.runs.loaded_files import LoadedFile
+from flax_errors_ext.model.runs.fingerprint import LoadedFile
 from flax_errors_ext.sphinx.state import joined_files
 
 

@@ -28,12 +28,17 @@ from flax_errors_ext.model.lookup import find as lookup
 from flax_errors_ext.model.lookup import paste
 from flax_errors_ext.model.lookup import texts as lookup_texts
 from flax_errors_ext.model.lookup.api_index import ENV_VAR, ApiIndex, shipped
-from flax_errors_ext.model.lookup.help_index import help_index
+from flax_errors_ext.model.lookup.find import by_entry, recorded_wordings, wording_of
 from flax_errors_ext.model.lookup.skew import SkewAnswer, answer_paste
-from flax_errors_ext.model.lookup.wordings import by_entry, recorded_wordings, wording_of
-from flax_errors_ext.model.runs.entry_record import EntryRecord, entry_record
+from flax_errors_ext.model.lookup.texts import help_index
+from flax_errors_ext.model.runs.entry_record import (
+    SCHEMA_VERSION,
+    EntryRecord,
+    entry_record,
+    errors_document,
+    summary_line,
+)
 from flax_errors_ext.model.runs.judge import judge
-from flax_errors_ext.model.runs.report import SCHEMA_VERSION, errors_document, summary_line
 from flax_errors_ext.model.site.texts import fix_text, plain_text
 
 if TYPE_CHECKING:

@@ -21,24 +21,24 @@ from flax_errors_ext.cli.selection import load, select
 from flax_errors_ext.execution.runs.run import check_modules, default_jobs
 from flax_errors_ext.execution.session import ExecutionOptions, Session
 from flax_errors_ext.model.runs import update as rewrite
-from flax_errors_ext.model.runs.entry_record import entry_status
-from flax_errors_ext.model.runs.fingerprint import ProbeError
-from flax_errors_ext.model.runs.judge import accepts, unified_diff
-from flax_errors_ext.model.runs.report import (
+from flax_errors_ext.model.runs.entry_record import (
     Failure,
     coverage_line,
+    entry_status,
     errors_document,
     failures,
     summary_line,
 )
-from flax_errors_ext.model.runs.variance import ellipsized, statement_texts, volatile_parts
+from flax_errors_ext.model.runs.fingerprint import ProbeError
+from flax_errors_ext.model.runs.judge import accepts, unified_diff
+from flax_errors_ext.model.runs.update import ellipsized, statement_texts, volatile_parts
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 
 if TYPE_CHECKING:
     from flax_errors_ext.cli.selection import Selection
     from flax_errors_ext.model.catalogue.records import Location
     from flax_errors_ext.model.runs.fingerprint import Fingerprint
-    from flax_errors_ext.model.runs.outcomes import EntryOutcome
+    from flax_errors_ext.model.runs.jobs import EntryOutcome
 
 
 @dataclasses.dataclass(frozen=True)

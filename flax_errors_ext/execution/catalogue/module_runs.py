@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
     from flax_errors_ext.execution.runs.run import RunSettings
     from flax_errors_ext.model.catalogue.discover import ErrorModule
-    from flax_errors_ext.model.runs.outcomes import EntryOutcome
+    from flax_errors_ext.model.runs.jobs import EntryOutcome
 
 
 @dataclasses.dataclass(frozen=True, repr=False)

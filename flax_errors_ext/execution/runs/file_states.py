@@ -1,7 +1,7 @@
 """Look at the files runs loaded: stat each once per run, hash Python source on disk.
 
 :class:`SourceStates` answers whether any of the files a run loaded
-(:class:`~flax_errors_ext.model.runs.loaded_files.LoadedFile`) changed, looking at
+(:class:`~flax_errors_ext.model.runs.fingerprint.LoadedFile`) changed, looking at
 each once per run: an entry's process loads every file that jax and flax import,
 and most are the same for every entry. The content hashes of the Python sources
 runs loaded are kept in a small JSON file next to the cache, so that a file whose
@@ -17,7 +17,7 @@ import os
 import tempfile
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.model.runs.loaded_files import LoadedFile, Stat, first_change
+from flax_errors_ext.model.runs.fingerprint import LoadedFile, Stat, first_change
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

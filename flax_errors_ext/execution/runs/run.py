@@ -26,9 +26,8 @@ from flax_errors_ext.execution.runs.versions import installed_versions
 from flax_errors_ext.model.catalogue.conditions import PLATFORM, describe, versions_named
 from flax_errors_ext.model.catalogue.records import Verdict
 from flax_errors_ext.model.runs.fingerprint import Device, code_hash
-from flax_errors_ext.model.runs.jobs import cut_and_drifted, entry_job
+from flax_errors_ext.model.runs.jobs import EntryOutcome, Execution, cut_and_drifted, entry_job
 from flax_errors_ext.model.runs.judge import judge
-from flax_errors_ext.model.runs.outcomes import EntryOutcome, Execution
 from flax_errors_ext.model.runs.output_limit import DEFAULT_LIMIT
 
 if TYPE_CHECKING:
@@ -37,9 +36,8 @@ if TYPE_CHECKING:
 
     from flax_errors_ext.model.catalogue.discover import ErrorModule
     from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, ExampleResult
-    from flax_errors_ext.model.runs.fingerprint import Fingerprint
+    from flax_errors_ext.model.runs.fingerprint import Fingerprint, LoadedFile
     from flax_errors_ext.model.runs.jobs import EntryJob
-    from flax_errors_ext.model.runs.loaded_files import LoadedFile
 
 
 def _besides(loaded: tuple[LoadedFile, ...], module: ErrorModule) -> list[LoadedFile]:

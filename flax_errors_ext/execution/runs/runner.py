@@ -43,8 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.catalogue.records import Verdict
 from flax_errors_ext.model.runs.fingerprint import Device, ProbeError
-from flax_errors_ext.model.runs.jobs import EntryJob
-from flax_errors_ext.model.runs.outcomes import Execution
+from flax_errors_ext.model.runs.jobs import EntryJob, Execution
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

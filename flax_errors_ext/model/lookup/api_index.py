@@ -1,14 +1,12 @@
 """Which releases of a library have a name or a parameter: its API index, per release span.
 
-A maintainer's command (``nox -s api_index``) reads every release of a library from
-the package index with ``ast`` and writes one index per library; the package ships
-Flax's, JAX's and those of the libraries built on them that tracebacks often run
-through. A name (``flax.nnx.Optimizer``, ``jax.random.KeyArray``, a class's
-attribute, a ``jax.config`` flag) maps to the releases that have it, a callable's
-parameter likewise, a name to the message the releases' own deprecation table
-gives it, and a name of another library to the releases whose code uses it.
-Releases are stored once, in order; a set of them as spans of their positions
-(``"0-12,15"``).
+A maintainer's command (``nox -s api_index``) reads every release of a library
+with ``ast`` and writes one index per library. A name (``jax.random.KeyArray``, a
+class's attribute, a ``jax.config`` flag) maps to the releases that have it, a
+callable's parameter likewise, a name to the message the releases' own
+deprecation table gives it, and a name of another library to the releases whose
+code uses it. Releases are stored once, in order; a set of them as spans of their
+positions (``"0-12,15"``).
 """
 
 from __future__ import annotations
@@ -35,9 +33,6 @@ VAR_POSITIONAL = "*"
 VAR_KEYWORD = "**"
 """The parameter that stands for ``**kwargs``: any keyword is accepted."""
 SHIPPED = Path(__file__).resolve().parents[2] / "api"
-"""The indexes the package ships."""
-
-
 ENV_VAR = "FLAX_ERRORS_API_INDEX"
 """More indexes, of other libraries: paths separated by ``os.pathsep``, asked first."""
 
@@ -105,13 +100,9 @@ class ApiIndex:
         text = self.params.get(callable_name, {}).get(param, "")
         return [self.releases[p] for p in positions(text)]
 
-    def to_json(self) -> dict[str, Any]:
-        """The index as its file holds it."""
-        return {"schema": SCHEMA, **dataclasses.asdict(self)}
-
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ApiIndex:
-        """Read back what :meth:`to_json` wrote; ValueError for another schema."""
+        """Read back the JSON :meth:`to_bytes` wrote; ValueError for another schema."""
         if data.get("schema") != SCHEMA:
             raise ValueError(f"API index schema {data.get('schema')!r}, expected {SCHEMA}")
         return cls(
@@ -127,7 +118,8 @@ class ApiIndex:
 
     def to_bytes(self) -> bytes:
         """The index as its file holds it: gzipped JSON, the same bytes for the same index."""
-        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        data = {"schema": SCHEMA, **dataclasses.asdict(self)}
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return gzip.compress(text.encode(), compresslevel=9, mtime=0)
 
     @classmethod

@@ -1,11 +1,10 @@
 """Find the entry a person means: by name, by URL, or by an error message they pasted.
 
-A pasted error is matched, in this order of trust, by the URL it prints (its
-fragment is the entry's dotted name), by an error class it names, and by its
-message, against each documented message as a pattern whose values of one run are
-wildcards (:mod:`.patterns`). A message that matches no pattern answers only if it
-is nearly the same text with the same distinctive values; any other is not in the
-catalogue, however alike, and :func:`nearest` offers the entries it resembles.
+A pasted error is matched, in this order of trust, by the URL it prints, by an
+error class it names, and by its message, against each documented message (or an
+older release's wording) as a pattern whose values of one run are wildcards. A
+message that matches no pattern answers only if it is nearly the same text with
+the same distinctive values; any other is not in the catalogue, however alike.
 """
 
 from __future__ import annotations
@@ -29,18 +28,20 @@ from flax_errors_ext.model.lookup.patterns import keeps_distinctive, message_pat
 from flax_errors_ext.model.lookup.texts import Findable, Text, findable
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
 
     from flax_errors_ext.model.catalogue.records import ErrorEntry, Example
+    from flax_errors_ext.model.history.releases import History
 
 MIN_SIMILARITY = 0.6
 """How alike a message must be to a documented one to be offered without a match."""
 MIN_ALIKE = 0.85
-"""How alike a message that matches no pattern must be to answer, its distinctive
-values kept (:func:`~flax_errors_ext.model.lookup.patterns.keeps_distinctive`)."""
+"""How alike a message that matches no pattern must be to answer, its distinctive values kept."""
 
 MIN_FRAGMENT = 20
 """Characters a pasted fragment needs before it may match as part of a message."""
+MIN_WORDING_FRAGMENT = 24
+"""How long a pasted part of a message must be to be matched inside an old wording."""
 
 MESSAGE_CHARS = 4_000
 """Of a message, the characters compared by likeness (the cost grows with the square)."""
@@ -60,12 +61,11 @@ class Hit:
 class Match:
     """An entry that answers a query, and why.
 
-    ``how``: ``name``, ``url``, ``class`` (the text names the error), ``message`` (a
-    documented message matches, values aside), ``alike`` (nearly a documented
-    message, with its distinctive values) or ``similar`` (a hint, not an answer).
-    ``score``: 1.0 for a name, URL or class; for messages, how alike (0 to 1).
-    ``example``: for messages, the example whose documented message is closest;
-    None where that is a past release's wording.
+    ``how``: ``name``, ``url``, ``class``, ``message`` (a documented message
+    matches, values aside), ``alike`` (nearly one, with its distinctive values) or
+    ``similar`` (a hint, not an answer). ``score``: 1.0 for a name, URL or class;
+    for messages, how alike (0 to 1). ``example``: the closest; None where that is a
+    past release's wording.
     """
 
     entry: ErrorEntry
@@ -87,13 +87,10 @@ def find(
 ) -> list[Match]:
     """The entries ``query`` means, best first; empty when none is close enough.
 
-    Only a long paste's ends are looked at (:func:`bounded`). ``older``: texts past
-    releases raised, by entry (:mod:`.wordings`), matched like the documented ones.
-    ``sites``: by entry and example, the files its runs raised it in (:attr:`Text.sites`).
+    ``older``: texts past releases raised, by entry (:func:`by_entry`). ``sites``: by
+    entry and example, the files its runs raised it in (:attr:`Text.sites`).
     """
     query = bounded(query).strip()
-    if not query:
-        return []
     if NAME.fullmatch(query):
         return by_name(entries, query)
     return _matches(entries, find_hits(_findables(entries, older, sites), query))
@@ -150,8 +147,7 @@ def by_name(entries: Sequence[ErrorEntry], name: str) -> list[Match]:
 def suggest(entries: Sequence[ErrorEntry], query: str, count: int = 3) -> list[str]:
     """Dotted names of the entries closest to ``query``, for a "did you mean" line.
 
-    Only entries about as alike as :data:`MIN_SIMILARITY` are offered: text that
-    resembles nothing gets no suggestion rather than unrelated ones.
+    Text that resembles nothing gets no suggestion rather than unrelated ones.
     """
     query = bounded(query).strip()
     if not NAME.fullmatch(query):
@@ -201,10 +197,7 @@ def _by_class(findables: Sequence[Findable], query: str) -> list[Hit]:
 
 
 def _closest(item: Findable, query: str) -> Text | None:
-    """The text of ``item`` the message resembles most, if any resembles it enough.
-
-    Which cause of the entry a paste shows, where its URL or class found the entry.
-    """
+    """The text of ``item`` the paste resembles most, if enough: the cause the paste shows."""
     found = _ranked([item], query, floor=MIN_SIMILARITY, named=True)
     near = [hit for hit in found if hit.how != "similar" or hit.score >= MIN_SIMILARITY]
     return near[0].text if near else None
@@ -216,11 +209,7 @@ def nearest(
     older: Mapping[str, Sequence[str]] | None = None,
     count: int = 3,
 ) -> list[Match]:
-    """The entries whose messages a pasted error resembles without matching, closest first.
-
-    For a hint beside "not in the catalogue": only those about as alike as
-    :data:`MIN_SIMILARITY`.
-    """
+    """For a hint beside "not in the catalogue": the entries a paste resembles, closest first."""
     found = _ranked(_findables(entries, older), bounded(query).strip(), floor=MIN_SIMILARITY)
     ranked = _matches(entries, found)
     return [m for m in ranked if m.how == "similar" and m.score >= MIN_SIMILARITY][:count]
@@ -248,8 +237,7 @@ def _ranked(
     matcher = difflib.SequenceMatcher(None, "", flat, autojunk=False)
     hits = []
     for item in findables:
-        best: tuple[int, float] = (0, 0.0)
-        closest: Text | None = None
+        best: tuple[int, float, str, Text | None] = (0, 0.0, "", None)
         for text in item.texts:
             # Where the paste names the entry, its class and frames have had their say.
             if not named and raised and text.raised and text.raised != raised:
@@ -274,26 +262,20 @@ def _ranked(
             ):
                 continue
             ratio = matcher.ratio()
-            if showing:
-                strength = _STRENGTH["message"]
-            elif ratio >= MIN_ALIKE and could_be_alike:
-                strength = _STRENGTH["alike"]
-            else:
-                strength = _STRENGTH["similar"]
-            if (strength, ratio) > best:
-                best, closest = (strength, ratio), text
+            alike = ratio >= MIN_ALIKE and could_be_alike
+            how = "message" if showing else "alike" if alike else "similar"
+            if (_STRENGTH[how], ratio) > best[:2]:
+                best = (_STRENGTH[how], ratio, how, text)
         if best[1] > 0:
-            how = next(name for name, value in _STRENGTH.items() if value == best[0])
-            hits.append(Hit(item, how, best[1], closest))
+            hits.append(Hit(item, best[2], best[1], best[3]))
     return sorted(hits, key=lambda h: (_STRENGTH[h.how], h.score), reverse=True)
 
 
 def shows(text: Text, body: str, flat: str, min_fragment: int = MIN_FRAGMENT) -> bool:
     """Whether a pasted message (``body``, normalised ``flat``) shows a documented one.
 
-    It does if it holds the whole text (its variable parts with any value,
-    :func:`~.patterns.message_pattern`), or a part of it ``min_fragment`` characters
-    long or more; the part of a plain text is one as written, its quoted values too.
+    It does if it holds the whole text, values aside, or a part of it
+    ``min_fragment`` characters long; the part of a plain text as written.
     """
     if all(part in body for part in text.fixed) and (
         message_pattern(text.documented, text.names, text.exact).search(body)
@@ -305,3 +287,57 @@ def shows(text: Text, body: str, flat: str, min_fragment: int = MIN_FRAGMENT) ->
             text.documented.casefold().split()
         )
     return len(flat) >= min_fragment and flat in text.known
+
+
+@dataclasses.dataclass(frozen=True)
+class Wording:
+    """A text an error was raised with, and the recorded releases that printed it."""
+
+    qualname: str
+    text: str
+    """The exception line: ``flax.errors.Name: message``."""
+    versions: str
+    """``0.8.5``, or ``0.6.11-0.7.5``."""
+    current: bool = False
+    """Whether the newest recorded release printed it too: today's wording, not an old one."""
+
+
+def recorded_wordings(histories: Iterable[History]) -> tuple[Wording, ...]:
+    """Every text an entry's bad example raised its own error with, newest first."""
+    # Imported here: the help under a traceback finds entries, never reads the history.
+    from flax_errors_ext.model.history.releases import Outcome
+    from flax_errors_ext.model.history.timeline import timelines
+
+    found: list[Wording] = []
+    for history in histories:
+        names = {name for record in history.releases for name in record.entries}
+        newest = history.releases[-1].release.flax if history.releases else None
+        for name in sorted(names):
+            qualname = f"{history.module}.{name}"
+            for spans in timelines(history, name):
+                found += [
+                    Wording(qualname, span.text, span.versions, span.last == newest)
+                    for span in reversed(spans)
+                    if span.outcome is Outcome.RAISED and span.text
+                ]
+    return tuple(dict.fromkeys(found))
+
+
+def by_entry(wordings: Iterable[Wording]) -> Mapping[str, Sequence[str]]:
+    """The wordings' texts by entry, for :func:`find`."""
+    texts: dict[str, list[str]] = {}
+    for wording in wordings:
+        texts.setdefault(wording.qualname, []).append(wording.text)
+    return texts
+
+
+def wording_of(wordings: Iterable[Wording], qualname: str, query: str) -> Wording | None:
+    """The newest recorded wording of ``qualname`` that the pasted ``query`` shows."""
+    body = message_body(query)
+    flat = normalise(body)
+    for wording in wordings:
+        if wording.qualname == qualname and shows(
+            Text.of(message_body(wording.text)), body, flat, MIN_WORDING_FRAGMENT
+        ):
+            return wording
+    return None

@@ -2,11 +2,13 @@
 
 People paste a whole traceback, a message alone, or a log that ends in one; these
 read out of any of them the part that finding an entry looks at. The site search's
-script reads pastes by the same syntax (:data:`PASTE_SYNTAX`).
+script reads pastes by the same syntax (:data:`PASTE_SYNTAX`). A version skew
+(:mod:`.skew`) answers the :class:`Question` a paste asks: what it says is missing.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import TYPE_CHECKING
 
@@ -61,10 +63,7 @@ def bounded(text: str, keep: int = KEEP_CHARS) -> str:
 
 
 def shows_frame(text: str, package: str) -> bool:
-    """Whether a pasted traceback has a frame in a file of ``package``.
-
-    In any form :func:`frame_files` reads: Python's, IPython's, pytest's.
-    """
+    """Whether a pasted traceback has a frame in a file of ``package``."""
     return any(f"/{package}/" in "/" + frame.replace("\\", "/") for frame in frame_files(text))
 
 
@@ -93,12 +92,11 @@ def package_of(path: str) -> str:
 def raised_elsewhere(text: str, sites: Sequence[str]) -> bool:
     """Whether a pasted traceback shows its error raised in the sites' library, elsewhere.
 
-    ``sites``: the files an entry's runs raised its error in, from their library's
-    folder on (``flax/nnx/graphlib.py``). The same words from another file of that
-    library are another cause: its innermost frame is in the library, and no frame
-    is at a site (a traceback shown whole passes through the site to deeper frames).
-    A paste without frames, or whose innermost frame is outside the library (the
-    reader's code, another library, frames filtered out), tells nothing.
+    ``sites``: the files an entry's runs raised its error in (``flax/nnx/graphlib.py``).
+    The same words from another file of that library are another cause: its
+    innermost frame is in the library, and no frame is at a site (a traceback shown
+    whole passes through the site to deeper frames). A paste without frames, or
+    whose innermost frame is outside the library, tells nothing.
     """
     text = bounded(text).replace("\\", "/")
     frames = frame_files(text[max(text.rfind(TRACEBACK_HEADER), 0) :])
@@ -121,10 +119,7 @@ def pasted_class(text: str) -> str:
 
 
 def message_body(text: str) -> str:
-    """The message of a pasted error: its exception line on (:func:`raised_line`), no class.
-
-    JAX's note about filtered frames, when present, is cut off.
-    """
+    """The message of a pasted error: its exception line on, no class, no JAX note."""
     text = strip_jax_note(text.replace("\r\n", "\n"))
     start = raised_line(text)
     return strip_class(text[start:] if start is not None else text).strip()
@@ -185,3 +180,91 @@ def strip_class(message: str) -> str:
     message = message[match.end() :] if match else message
     message = _LINK.sub("", message).rstrip()
     return message.removesuffix(ELLIPSIS).rstrip()
+
+
+_QUESTIONS = (
+    ("name", re.compile(r"module '(?P<module>[\w.]+)' has no attribute '(?P<name>\w+)'")),
+    ("name", re.compile(r"cannot import name '(?P<name>\w+)' from '(?P<module>[\w.]+)'")),
+    ("module", re.compile(r"No module named '(?P<module>[\w.]+)'")),
+    # JAX's own words for a name its deprecation table removed.
+    ("name", re.compile(r"(?P<module>[a-z_][\w.]*)\.(?P<name>\w+) (?:was|has been) removed in")),
+    ("name", re.compile(r"Unrecognized config option: (?P<name>jax_\w+)")),
+    (
+        "attribute",
+        re.compile(
+            r"(?:type object '(?P<type>\w+)'|'(?P<object>\w+)' object) "
+            r"has no attribute '(?P<name>\w+)'"
+        ),
+    ),
+    (
+        "keyword",
+        re.compile(r"(?P<callable>[\w.]+)\(\) got an unexpected keyword argument '(?P<name>\w+)'"),
+    ),
+    (
+        "positional",
+        re.compile(
+            r"(?P<callable>[\w.]+)\(\) takes (?:from \d+ to )?\d+ positional arguments? but "
+            r"(?P<name>\d+) (?:positional arguments? )?(?:were|was) given"
+        ),
+    ),
+    (
+        "missing",
+        re.compile(
+            r"(?P<callable>[\w.]+)\(\) missing \d+ required (?:positional |keyword-only )?"
+            r"arguments?: (?P<names>.+)"
+        ),
+    ),
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Question:
+    """What a pasted error says is missing.
+
+    ``kind``: ``name`` (a module's attribute, or an import), ``module``,
+    ``attribute`` (of an object of class ``owner``), ``keyword`` (a parameter
+    ``callable`` does not take) or ``missing`` (parameters it requires).
+    """
+
+    kind: str
+    names: tuple[str, ...]
+    owner: str = ""
+    """The module, the class's short name, or the callable, as the message has it."""
+    frames: tuple[str, ...] = ()
+    """The files of the traceback's frames, innermost last."""
+
+    def caller(self, library: str) -> str:
+        """The package of the innermost frame outside ``library``, where a path tells it."""
+        return next((p for p in map(package_of, reversed(self.frames)) if p != library), "")
+
+    def modules(self) -> list[str]:
+        """The dotted modules of the frames in installed packages (``flax.nnx.module``)."""
+        found = (INSTALLED.search(path) for path in self.frames)
+        return [re.sub(r"[/\\]", ".", m.group(1)) for m in found if m]
+
+
+def question(paste: str) -> Question | None:
+    """What ``paste`` says is missing: its exception line, else its last line that says so."""
+    text = strip_jax_note(bounded(paste).replace("\r\n", "\n"))
+    start = raised_line(text)
+    lines = [text[start:].split("\n", 1)[0]] if start is not None else []
+    asked = next(filter(None, map(_asked, [*lines, *reversed(text.split("\n"))])), None)
+    return dataclasses.replace(asked, frames=frame_files(text)) if asked else None
+
+
+def _asked(line: str) -> Question | None:
+    for kind, pattern in _QUESTIONS:
+        match = pattern.search(line)
+        if match is None:
+            continue
+        found = match.groupdict()
+        if kind == "missing":
+            names = tuple(re.findall(r"'(\w+)'", found["names"]))
+        else:
+            names = (found.get("name") or found.get("module") or "",)
+        keys = () if kind == "module" else ("module", "callable", "type", "object")
+        owner = next((found[key] for key in keys if found.get(key)), "")
+        if kind == "name" and not owner and names[0].startswith("jax_"):
+            owner = "jax.config"
+        return Question(kind, names, owner)
+    return None

@@ -1,11 +1,9 @@
 """What in an error message is a value of one run, and the pattern a message becomes.
 
-A documented message carries the values of the run that produced it: a parameter
-name, a scope path, a shape, an object's address, the class and variable names
-the example itself defines. Each such part becomes a wildcard of its kind, so
-that a reader's message with other values still matches; everything else must be
-there word for word. The same patterns serve the site search's JavaScript
-(:func:`variable_kinds`, :func:`pattern_source`), so both answer alike.
+A documented message carries the values of the run that produced it (a shape, an
+address, the names the example defines); each becomes a wildcard of its kind, so
+that a reader's message with other values still matches. The same patterns serve
+the site search's JavaScript (:func:`variable_kinds`, :func:`pattern_source`).
 """
 
 from __future__ import annotations
@@ -22,10 +20,8 @@ if TYPE_CHECKING:
 VALUE_LIBRARIES = ("builtins", "numpy", "jax", "jaxlib", "ml_dtypes")
 """Packages whose types are values that JAX transforms take, not classes a user wrote.
 
-A documented ``<class '...MLP'>`` stands for a class of the user's own code, and so
-does a pasted class of any other package, or an unqualified one that is not a
-builtin type: a value whose type is a builtin or one of these packages' is another
-mistake."""
+A documented ``<class '...MLP'>`` stands for a class of the user's own code: a
+value whose type is a builtin or one of these packages' is another mistake."""
 
 _USER_CODE = r"(?!(?:" + "|".join(VALUE_LIBRARIES) + r")\.)"
 # A class's module and qualified name; a class defined in a function has <locals>.
@@ -107,12 +103,10 @@ def message_pattern(
 ) -> re.Pattern[str]:
     """A pattern that matches ``documented`` with other values in its variable parts.
 
-    ``...`` matches anything, as with doctest's ELLIPSIS; each of :data:`_KINDS`
-    matches any value of its kind, and each of ``names`` (:func:`example_names`)
-    any word. ``exact``: a builtin exception's message (a message entry's), whose
-    quoted text is what tells it from every other error of its class (``module
-    'flax' has no attribute 'optim'``): quoted text is matched as written, but
-    where it quotes one of ``names``.
+    ``...`` matches anything, as with doctest's ELLIPSIS, and each of ``names`` any
+    word. ``exact``: a builtin exception's message, whose quoted text is what tells
+    it from every other error of its class (``module 'flax' has no attribute
+    'optim'``): quoted text is matched as written, but where it quotes one of ``names``.
     """
     return re.compile(pattern_source(documented, names, exact), re.DOTALL)
 
@@ -121,10 +115,7 @@ def message_pattern(
 def literal_parts(
     documented: str, names: frozenset[str] = frozenset(), exact: bool = False
 ) -> tuple[str, ...]:
-    """The parts of ``documented`` that :func:`message_pattern` matches only as written.
-
-    A message the pattern matches holds every one: a test far cheaper than the pattern.
-    """
+    """The parts of ``documented`` that :func:`message_pattern` matches only as written."""
     pieces = []
     for kind, text in _segments(documented, names, exact):
         if kind is not None:
@@ -166,10 +157,10 @@ def normalise(text: str) -> str:
 
 
 def keeps_distinctive(known: str, flat: str) -> bool:
-    """Whether a pasted message has every distinctive value of a documented one.
+    """Whether a pasted message has every distinctive value of a documented one, both normalised.
 
-    Both are normalised. A message that differs from the documented one only in a
-    user's class is another mistake (a string passed where a Module was).
+    A message that differs from the documented one only in a user's class is
+    another mistake (a string passed where a Module was).
     """
     return all(flat.count(mark) >= known.count(mark) for mark in DISTINCTIVE)
 
@@ -193,8 +184,7 @@ def example_names(example: Example) -> frozenset[str]:
     """The names an example's code gives: classes, functions, arguments, variables, attributes.
 
     They are the example's values as much as a shape is: a reader's own code raises
-    the same message with its own names. String constants that are identifiers
-    count too (the ``name="proj"`` of a layer).
+    the same message with its own names (string constants too: ``name="proj"``).
     """
     return _names("\n".join(statement.source for statement in example.statements))[0]
 

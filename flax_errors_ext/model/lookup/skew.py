@@ -1,13 +1,11 @@
 """Version skew: an error about a name or a parameter that other releases of a library have.
 
-Code written for one release of Flax or JAX meets another: ``module 'jax.random'
-has no attribute 'KeyArray'``, ``cannot import name ... from 'flax.training'``,
-``Linear.__init__() got an unexpected keyword argument ...``. Such an error names
-what is missing; the library's API index (:mod:`.api_index`) says which releases
-have it, so the answer says which release added or removed it, what the release's
-own deprecation message says instead, and, with the installed version, what to
-upgrade or pin. Where the traceback shows that another library made the call, the
-answer names it: that library was written for the other releases.
+Such an error (``module 'jax.random' has no attribute 'KeyArray'``) names what is
+missing; the library's API index (:mod:`.api_index`) says which releases have it,
+so the answer says which release added or removed it, the release's own
+deprecation message, and, with the installed version, what to upgrade or pin.
+Where another library made the call, the answer names it: that library was written
+for the other releases.
 """
 
 from __future__ import annotations
@@ -15,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.lookup.api_index import (
     POSITIONAL,
@@ -25,8 +23,7 @@ from flax_errors_ext.model.lookup.api_index import (
     positions,
     spans,
 )
-from flax_errors_ext.model.lookup.paste import package_of
-from flax_errors_ext.model.lookup.skew_question import Question, question
+from flax_errors_ext.model.lookup.paste import Question, package_of, question
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -52,8 +49,7 @@ class SkewAnswer:
     nearest: tuple[str, ...] = ()
     """Where no release has it: the names most like it, in the newest release."""
     required: str = ""
-    """For a missing argument: the parameter; ``having`` are the releases that let a
-    call leave it out."""
+    """For a missing argument: the parameter; ``having``: the releases that let a call omit it."""
     caller_use: CallerUse | None = None
     """Which releases of the calling library use the name, where its index says."""
     positional: int = 0
@@ -78,7 +74,8 @@ class SkewAnswer:
             if self.nearest:
                 said += f" Did you mean {' or '.join(self.nearest)}?"
             return (said,)
-        added, removed = _added(self.having, self.releases), _removed(self.having, self.releases)
+        added = self.having[0] if self.having[0] != self.releases[0] else ""
+        removed = _removed(self.having, self.releases)
         having = f"{name} {_ranges(self.having, self.releases)}"
         if self.required:
             since = f"since {name} {removed}" if removed else f"in {name} before {added}"
@@ -146,14 +143,9 @@ def _key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in re.findall(r"\d+", version))
 
 
-def _added(having: Sequence[str], releases: Sequence[str]) -> str:
-    return having[0] if having[0] != releases[0] else ""
-
-
 def _removed(having: Sequence[str], releases: Sequence[str]) -> str:
     """The release after the last that has it, if one does not."""
-    position = releases.index(having[-1])
-    return releases[position + 1] if position + 1 < len(releases) else ""
+    return next(iter(releases[releases.index(having[-1]) + 1 :]), "")
 
 
 def _ranges(having: Sequence[str], releases: Sequence[str]) -> str:
@@ -191,21 +183,13 @@ def answer(
             found.append((framed, answered.subject.count("."), index, answered))
     if not found:
         return None
-    # The library the innermost frames are in, else the shortest name (jax.jit for jit()).
     _, _, index, best = min(found, key=lambda f: f[:2])
     caller = asked.caller(index.package)
-    return SkewAnswer(
-        best.subject,
-        index.distribution,
-        tuple(best.having),
-        index.releases,
-        installed.get(index.distribution, ""),
-        best.message,
-        caller,
-        tuple(best.nearest),
-        best.required,
-        _caller_use(caller, best.subject, indexes, installed),
-        best.positional,
+    return dataclasses.replace(
+        best,
+        installed=installed.get(index.distribution, ""),
+        caller=caller,
+        caller_use=_caller_use(caller, best.subject, indexes, installed),
     )
 
 
@@ -216,35 +200,22 @@ def _caller_use(
     for index in indexes:
         using = index.releases_using(subject) if index.package.split(".")[0] == caller else []
         if using:
-            return CallerUse(
-                index.distribution,
-                tuple(using),
-                index.releases,
-                installed.get(index.distribution, ""),
-            )
+            name = index.distribution
+            return CallerUse(name, tuple(using), index.releases, installed.get(name, ""))
     return None
 
 
-@dataclasses.dataclass(frozen=True)
-class _Found:
-    """What one index says: the parts of a :class:`SkewAnswer` it gives."""
-
-    subject: str
-    having: list[str]
-    message: str = ""
-    nearest: list[str] = dataclasses.field(default_factory=list)
-    required: str = ""
-    positional: int = 0
+def _found(index: ApiIndex, subject: str, having: Sequence[str], **parts: Any) -> SkewAnswer:
+    return SkewAnswer(subject, index.distribution, tuple(having), index.releases, **parts)
 
 
-def _name(index: ApiIndex, full: str) -> _Found:
+def _name(index: ApiIndex, full: str) -> SkewAnswer:
     having = index.releases_of(full)
-    return _Found(
-        full, having, index.messages.get(full, ""), [] if having else _nearest(index, full)
-    )
+    nearest = () if having else _nearest(index, full)
+    return _found(index, full, having, message=index.messages.get(full, ""), nearest=nearest)
 
 
-def _in(index: ApiIndex, asked: Question) -> _Found | None:
+def _in(index: ApiIndex, asked: Question) -> SkewAnswer | None:
     if asked.kind in ("name", "module"):
         full = f"{asked.owner}.{asked.names[0]}" if asked.owner else asked.names[0]
         return _name(index, full) if full.split(".")[0] == index.package else None
@@ -253,7 +224,7 @@ def _in(index: ApiIndex, asked: Question) -> _Found | None:
     return _parameter(index, asked)
 
 
-def _attribute(index: ApiIndex, owner: str, name: str, frames: Sequence[str]) -> _Found | None:
+def _attribute(index: ApiIndex, owner: str, name: str, frames: Sequence[str]) -> SkewAnswer | None:
     """An attribute of an object of class ``owner``: of a class of that name in the index.
 
     An object of a class named like one of the library's modules stands for it
@@ -272,10 +243,10 @@ def _attribute(index: ApiIndex, owner: str, name: str, frames: Sequence[str]) ->
     cls, having = min(
         found, key=lambda item: (-_nearness(item[0], frames), -len(item[1]), len(item[0]))
     )
-    return _Found(f"{cls}.{name}", having, index.messages.get(f"{cls}.{name}", ""))
+    return _found(index, f"{cls}.{name}", having, message=index.messages.get(f"{cls}.{name}", ""))
 
 
-def _parameter(index: ApiIndex, asked: Question) -> _Found | None:
+def _parameter(index: ApiIndex, asked: Question) -> SkewAnswer | None:
     """A keyword a callable does not take, or parameters it requires."""
     owner = asked.owner.removesuffix(".__init__")
     suffix = owner if "." in owner else f".{owner}"
@@ -293,14 +264,14 @@ def _parameter(index: ApiIndex, asked: Question) -> _Found | None:
             required = set(index.releases_with_param(full, REQUIRED + param))
             optional = [r for r in index.releases_of(full) if r not in required]
             if optional and required:
-                return _Found(full, optional, required=param)
+                return _found(index, full, optional, required=param)
             continue
         having = index.releases_with_param(full, param)
-        return _Found(f"the keyword {param!r} of {full}", having)
+        return _found(index, f"the keyword {param!r} of {full}", having)
     return None
 
 
-def _positional(index: ApiIndex, asked: Question, callables: Sequence[str]) -> _Found | None:
+def _positional(index: ApiIndex, asked: Question, callables: Sequence[str]) -> SkewAnswer | None:
     """The releases whose callable takes as many arguments by position as the call passed."""
     # Python counts a method's self in both numbers, as the answer does; the index does not.
     said = int(asked.names[0])
@@ -315,24 +286,22 @@ def _positional(index: ApiIndex, asked: Question, callables: Sequence[str]) -> _
         if room or (param.startswith(VAR_POSITIONAL) and param != VAR_KEYWORD):
             taking.update(index.releases[p] for p in positions(spans_of))
     having = [release for release in index.releases_of(full) if release in taking]
-    return _Found(full, having, positional=said) if having else None
+    return _found(index, full, having, positional=said) if having else None
 
 
 def _nearness(name: str, frames: Sequence[str]) -> int:
     """How many leading parts of ``name`` a traceback frame's module shares."""
     parts = name.split(".")
-    best = 0
-    for frame in frames:
-        shared = 0
-        for mine, theirs in zip(parts, frame.split("."), strict=False):
-            if mine != theirs:
-                break
-            shared += 1
-        best = max(best, shared)
-    return best
+    shared = (
+        k
+        for k in range(1, len(parts) + 1)
+        for frame in frames
+        if f"{frame}.".startswith(".".join(parts[:k]) + ".")
+    )
+    return max(shared, default=0)
 
 
-def _nearest(index: ApiIndex, full: str) -> list[str]:
+def _nearest(index: ApiIndex, full: str) -> tuple[str, ...]:
     """Names of the newest release beside ``full`` (same module or class) most like it."""
     parent, _, name = full.rpartition(".")
     newest = index.releases[-1]
@@ -341,4 +310,5 @@ def _nearest(index: ApiIndex, full: str) -> list[str]:
         for n in index.names
         if n.rpartition(".")[0] == parent and newest in index.releases_of(n)
     ]
-    return [f"{parent}.{n}" for n in difflib.get_close_matches(name, siblings, n=2, cutoff=0.75)]
+    close = difflib.get_close_matches(name, siblings, n=2, cutoff=0.75)
+    return tuple(f"{parent}.{n}" for n in close)

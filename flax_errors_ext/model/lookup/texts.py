@@ -2,17 +2,18 @@
 
 ``explain``, the site search and the help under a traceback match a paste against
 the same :class:`Text` records, made here from an entry's examples
-(:func:`findable`) or read back from the help's index. A text knows what it is
-matched on beyond its wording: the class a paste must name, whether its quoted
-values count (a builtin's terse message, :func:`terse`), and whether it needs a
-frame of its library (Python's own words, :func:`generic`).
+(:func:`findable`) or read back from the help's index (:class:`HelpIndex`). The
+help runs in the reader's process, where importing the catalogued libraries would
+cost more than the error: so it answers from an index written beforehand, with the
+texts' derived forms (written, not remade, so that the first error of a process is
+answered at once).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.lookup.paste import strip_class
 from flax_errors_ext.model.lookup.patterns import (
@@ -23,7 +24,7 @@ from flax_errors_ext.model.lookup.patterns import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
     from flax_errors_ext.model.catalogue.records import ErrorEntry, Example
     from flax_errors_ext.model.runs.entry_record import EntryRecord
@@ -37,29 +38,26 @@ class Text:
     """One text a pasted error may show: a documented message, or a past release's."""
 
     documented: str
-    """The message without its class (:func:`strip_class`)."""
+    """The message without its class."""
     names: frozenset[str] = frozenset()
-    """The example's names, which match any name (:func:`~.patterns.example_names`)."""
+    """The example's names, which match any name."""
     raised: str = ""
-    """The class a paste that names one must name, "" where any will do
-    (:func:`required_class`)."""
+    """The class a paste that names one must name, "" where any will do."""
     example: int = -1
     """The index of its example in the entry's; -1 for a past release's wording."""
     known: str = ""
     """``normalise(documented)``: what likeness is measured on."""
     fixed: tuple[str, ...] = ()
-    """The parts a message that shows it holds as written (:func:`~.patterns.literal_parts`)."""
+    """The parts a message that shows it holds as written."""
     exact: bool = False
     """A :attr:`plain` text that is :func:`terse`: its quoted text is matched as written."""
     context: str = ""
-    """The package a paste's traceback must show a frame of for the text to answer
-    (:func:`generic`): "" where the message tells its error by itself."""
+    """The package a paste's traceback must show a frame of (:func:`generic`), or ""."""
     plain: bool = False
     """A builtin exception's message (a message entry's): a part of it counts only
     as written, and a message merely alike to it never answers."""
     sites: tuple[str, ...] = ()
-    """The files its example's runs raised it in (``flax/nnx/graphlib.py``): a paste
-    raised elsewhere in that library is another cause (:func:`~.paste.raised_elsewhere`)."""
+    """Files its example's runs raised it in: a paste raised elsewhere there is another cause."""
 
     @classmethod
     def of(
@@ -73,11 +71,7 @@ class Text:
         library: str = "",
         sites: Sequence[str] = (),
     ) -> Text:
-        """A text with its derived forms.
-
-        ``library``: the package of its error, whose frame a :func:`generic` plain
-        message needs in the paste.
-        """
+        """A text with its derived forms; ``library``: the package of its error."""
         exact = plain and terse(documented)
         return cls(
             documented,
@@ -95,11 +89,7 @@ class Text:
 
 @dataclasses.dataclass(frozen=True)
 class Findable:
-    """What finding needs of an entry: its names and its texts.
-
-    Made from an entry (:func:`findable`), or read from the help's index: both are
-    matched by the same functions, so they answer alike.
-    """
+    """What finding needs of an entry: its names and its texts."""
 
     qualname: str
     texts: tuple[Text, ...]
@@ -140,10 +130,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 def findable(
     entry: ErrorEntry, older: Sequence[str] = (), sites: Mapping[int, Sequence[str]] | None = None
 ) -> Findable:
-    """An entry's texts: its examples' documented messages and their :func:`leads`, ``older``.
-
-    ``sites``: by example (its index), the files its runs raised it in (:attr:`Text.sites`).
-    """
+    """An entry's texts: its examples' documented messages and their :func:`leads`, ``older``."""
     texts = []
     # A group of message entries is named after its library: flax.messages.
     library = entry.qualname.split(".", 1)[0]
@@ -172,9 +159,8 @@ def raise_sites(
 ) -> dict[str, dict[int, tuple[str, ...]]]:
     """Where runs raised each entry's examples: by entry and example (its index), the files.
 
-    Each file from its library's folder on (``flax/nnx/graphlib.py``): inside the
-    deepest of ``roots`` that holds it, as ``errors.json`` has it. A record of other
-    examples than the entry's now says nothing.
+    Each file inside the deepest of ``roots`` that holds it, as ``errors.json`` has
+    it. A record of other examples than the entry's now says nothing.
     """
     # Imported here, as in required_class: the help reads sites from its index.
     from flax_errors_ext.model.runs.entry_record import relative_source
@@ -225,7 +211,7 @@ def terse(documented: str) -> bool:
 
 
 def generic(documented: str) -> bool:
-    """Whether a message is one of Python's own about any object (:data:`GENERIC`)."""
+    """Whether a message is one of Python's own about any object."""
     return GENERIC.fullmatch(" ".join(documented.split())) is not None
 
 
@@ -247,11 +233,7 @@ def required_class(entry: ErrorEntry, example: Example) -> str:
 
 
 def documented_messages(entry: ErrorEntry) -> Iterator[tuple[Example, str]]:
-    """Each example's documented error messages, without the class, with the example.
-
-    Bad examples, and "also seen as" ones: the error the same mistake raises where
-    this one is not in place finds this entry too.
-    """
+    """Each example's documented error messages, without the class, with the example."""
     for example in entry.examples:
         for message in _raised_messages(example):
             yield example, strip_class(message)
@@ -261,3 +243,136 @@ def _raised_messages(example: Example) -> list[str]:
     if not example.kind.raises:
         return []
     return [s.exc_msg for s in example.statements if s.exc_msg is not None]
+
+
+SCHEMA = 2
+"""The version of the index's JSON form; an index of another is not read."""
+
+
+@dataclasses.dataclass(frozen=True)
+class HelpEntry:
+    """What the help says of one entry, and the texts that find it."""
+
+    found: Findable
+    url: str
+    fix: str
+    """The one-line fix (the first good example's caption), as plain text; may be ""."""
+    summary: str
+    """What went wrong, in one line: said where there is no fix."""
+    fixes: dict[int, str] = dataclasses.field(default_factory=dict)
+    """Where an entry has several causes: each bad example's fix (by index) unlike :attr:`fix`."""
+
+    def lines(self) -> tuple[str, str]:
+        """``help: <fix>`` and ``see: <url>``, as printed under the traceback."""
+        return f"help: {self.fix or self.summary}", f"see: {self.url}"
+
+
+@dataclasses.dataclass(frozen=True)
+class HelpIndex:
+    """Every entry the help can name, in the order ``explain`` lists them."""
+
+    entries: tuple[HelpEntry, ...] = ()
+
+    def __add__(self, other: HelpIndex) -> HelpIndex:
+        """Both indexes' entries; an entry of ``other`` replaces one of the same name."""
+        names = {entry.found.qualname for entry in other.entries}
+        kept = tuple(e for e in self.entries if e.found.qualname not in names)
+        return HelpIndex(kept + other.entries)
+
+    def to_json(self) -> dict[str, Any]:
+        """The index's one JSON form: entries in order, every field named."""
+        return {
+            "schema": SCHEMA,
+            "entries": [
+                {
+                    "qualname": entry.found.qualname,
+                    "url": entry.url,
+                    "fix": entry.fix,
+                    "summary": entry.summary,
+                    "fixes": {str(n): fix for n, fix in entry.fixes.items()},
+                    "texts": [
+                        {
+                            **dataclasses.asdict(text),
+                            "names": sorted(text.names),
+                            "fixed": list(text.fixed),
+                        }
+                        for text in entry.found.texts
+                    ],
+                }
+                for entry in self.entries
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> HelpIndex:
+        """Read an index back; ValueError, saying why, where ``data`` is not one of this schema."""
+        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+            found = data.get("schema") if isinstance(data, dict) else type(data).__name__
+            raise ValueError(f"not a flax-errors help index of schema {SCHEMA} (found {found!r})")
+        try:
+            return cls(tuple(_entry(item) for item in data["entries"]))
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise ValueError(f"not a flax-errors help index: {error!r}") from None
+
+
+def _entry(item: Mapping[str, Any]) -> HelpEntry:
+    texts = tuple(
+        Text(
+            **{
+                **text,
+                "names": frozenset(text["names"]),
+                "fixed": tuple(text["fixed"]),
+                "sites": tuple(text.get("sites", ())),
+            }
+        )
+        for text in item["texts"]
+    )
+    return HelpEntry(
+        Findable(str(item["qualname"]), texts),
+        str(item["url"]),
+        str(item["fix"]),
+        str(item["summary"]),
+        {int(n): str(fix) for n, fix in item["fixes"].items()},
+    )
+
+
+def help_index(
+    entries: Iterable[tuple[ErrorEntry, str, str]],
+    older: Mapping[str, Sequence[str]] | None = None,
+    cause_fixes: Callable[[ErrorEntry], dict[int, str]] = lambda _: {},
+    sites: Mapping[str, Mapping[int, Sequence[str]]] | None = None,
+) -> HelpIndex:
+    """The index of ``(entry, its URL, its one-line fix)``; the rest as :func:`~.find.find`.
+
+    ``cause_fixes``: an entry's fix per bad example, where it has several causes.
+    """
+    return HelpIndex(
+        tuple(
+            HelpEntry(
+                findable(
+                    entry, (older or {}).get(entry.qualname, ()), (sites or {}).get(entry.qualname)
+                ),
+                url,
+                fix,
+                entry.summary,
+                {n: f for n, f in cause_fixes(entry).items() if f != fix},
+            )
+            for entry, url, fix in entries
+            if entry.documented
+        )
+    )
+
+
+def answer(index: HelpIndex, error_text: str) -> HelpEntry | None:
+    """The entry ``explain`` would answer ``error_text`` with; None where only a likeness is."""
+    # Imported here: finding imports these texts.
+    from flax_errors_ext.model.lookup.find import find_hits
+
+    hits = find_hits([entry.found for entry in index.entries], error_text)
+    if not hits:
+        return None
+    by_qualname = {entry.found.qualname: entry for entry in index.entries}
+    entry = by_qualname[hits[0].found.qualname]
+    # The fix of the cause whose documented message the error matched.
+    matched = hits[0].text.example if hits[0].text is not None else -1
+    return dataclasses.replace(entry, fix=entry.fixes.get(matched, entry.fix))

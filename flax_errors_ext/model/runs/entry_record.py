@@ -1,23 +1,31 @@
-"""What a build or a check found out about one entry: the typed ``errors.json`` record.
+"""What a build or a check found out about each entry: ``errors.json``, and the one report.
 
-Records are built once per entry (:func:`entry_record`), kept as they are by the
-Sphinx environment and the command line, and turned into JSON only where
-``errors.json`` is written (:meth:`EntryRecord.to_json`).
+Records are kept as they are by the Sphinx environment and the command line, and
+turned into JSON only where ``errors.json`` is written. The site's build and
+``flax-errors check`` both report through :func:`failures`, so a failure reads the
+same in a build log and in a terminal.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.catalogue.descriptions import first_paragraph
 from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
 from flax_errors_ext.model.runs.fingerprint import Device
-from flax_errors_ext.model.runs.tracebacks import raise_site, relative_path, strip_roots
+from flax_errors_ext.model.runs.tracebacks import (
+    import_roots,
+    raise_site,
+    relative_path,
+    strip_roots,
+)
+from flax_errors_ext.model.warning_subtypes import WarningSubtype
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
     from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleResult
 
@@ -57,6 +65,9 @@ def entry_status(entry: ErrorEntry, results: Sequence[ExampleResult]) -> EntrySt
     return EntryStatus.UNREACHABLE if unreachable else EntryStatus.PASSED
 
 
+SCHEMA_VERSION = 1
+
+
 @dataclasses.dataclass(frozen=True)
 class ProblemRecord:
     """A format problem of the entry's docstring, where it is."""
@@ -81,11 +92,9 @@ class ExampleRecord:
     """The first paragraph of the example's description (reST), on one line: what a
     search result says of an "also seen as" message."""
     raised_at: str = ""
-    """``file:line`` where the error was raised
-    (:func:`~flax_errors_ext.model.runs.tracebacks.raise_site`), or ""."""
+    """``file:line`` where the error was raised (:func:`raise_site`), or ""."""
     log: str = ""
-    """For a crash of this package's own, its traceback; errors.json holds the key
-    only where there is one."""
+    """For a crash of this package's own, its traceback (errors.json omits it when empty)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,8 +115,7 @@ class EntryRecord:
     problems: tuple[ProblemRecord, ...]
     examples: tuple[ExampleRecord, ...]
     raised_as: tuple[str, ...] = ()
-    """A message entry's classes (``ValueError``); empty for an error class's entry
-    (see :attr:`~flax_errors_ext.model.catalogue.records.ErrorEntry.raised_as`)."""
+    """A message entry's classes (``ValueError``); empty for an error class's entry."""
 
     @property
     def raised_at(self) -> str:
@@ -123,10 +131,7 @@ class EntryRecord:
         return dict(self.versions)
 
     def raised_texts(self, roots: Sequence[str]) -> list[tuple[ExampleRecord, str]]:
-        """The documented and actual error text of the examples that raise, each once.
-
-        Paths in the text are written relative to ``roots``, as ``errors.json`` has them.
-        """
+        """The documented and actual error text of the examples that raise, each once."""
         found: dict[str, ExampleRecord] = {}
         for example in self.examples:
             if example.kind.raises:
@@ -137,12 +142,7 @@ class EntryRecord:
         return [(example, text) for text, example in found.items()]
 
     def to_json(self, roots: Sequence[str]) -> dict[str, Any]:
-        """The record as ``errors.json`` holds it.
-
-        ``roots``: folders every ``source``, and any path in the examples' text, is
-        written relative to (:func:`relative_source`), so that no folder of the build
-        machine is published.
-        """
+        """The record as ``errors.json`` holds it: no folder of the build machine (``roots``)."""
         data = dataclasses.asdict(self)
         data["source"] = relative_source(self.source, roots)
         for item in (*data["problems"], *data["examples"]):
@@ -186,11 +186,7 @@ class EntryRecord:
 
 
 def relative_source(source: str, roots: Sequence[str]) -> str:
-    """A ``file:line`` source with its file inside the deepest root that holds it.
-
-    ``/venv/lib/python3.11/site-packages/flax/errors.py:937`` becomes
-    ``flax/errors.py:937`` (see :func:`~flax_errors_ext.model.runs.tracebacks.relative_path`).
-    """
+    """A ``file:line`` source with its file inside the deepest root that holds it."""
     path, colon, line = source.rpartition(":")
     if not (colon and line.isdigit()):
         return relative_path(source, roots)
@@ -237,3 +233,115 @@ def entry_record(
         ),
         raised_as=entry.raised_as,
     )
+
+
+def errors_document(
+    records: Iterable[EntryRecord],
+    executed: Iterable[str],
+    *,
+    roots: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """The whole ``errors.json`` document from every entry's record.
+
+    ``executed``: the entries whose examples ran in this build (the rest were not
+    read again, or came from the cache). ``roots``: by default those this
+    interpreter imports from.
+    """
+    if roots is None:
+        roots = import_roots()
+    ordered = sorted(records, key=lambda r: r.qualname)
+    devices = [r.device for r in ordered if r.device is not None]
+    versions = [r.version_map for r in ordered if r.versions]
+    statuses = Counter(r.status.value for r in ordered)
+    unreachable = [r.qualname for r in ordered if r.status is EntryStatus.UNREACHABLE]
+    # How much of the catalogue is proven: reachable errors with a passing bad example.
+    covered = [
+        r.qualname
+        for r in ordered
+        if r.status is EntryStatus.PASSED
+        and any(e.kind == "bad" and e.status == "passed" for e in r.examples)
+    ]
+    return {
+        "schema": SCHEMA_VERSION,
+        "device": devices[0].to_json() if devices else {},
+        "versions": versions[0] if versions else {},
+        "summary": {"entries": len(ordered), **dict(sorted(statuses.items()))},
+        "coverage": {
+            "entries": len(ordered),
+            "reachable": len(ordered) - len(unreachable),
+            "covered": len(covered),
+            "unreachable": unreachable,
+            "undocumented": [r.qualname for r in ordered if r.status is EntryStatus.UNDOCUMENTED],
+            "failing": [r.qualname for r in ordered if r.status.failed],
+        },
+        "executed": sorted(executed),
+        "entries": [r.to_json(roots) for r in ordered],
+    }
+
+
+def coverage_line(figures: dict[str, Any]) -> str:
+    """The coverage figures as one sentence for the build log."""
+    line = (
+        f"{figures['covered']}/{figures['reachable']} reachable errors have an executed, "
+        f"passing bad example"
+    )
+    for label in ("unreachable", "undocumented", "failing"):
+        names = [q.rpartition(".")[2] for q in figures[label]]
+        line += f"; {label}: {', '.join(names) if names else 'none'}"
+    return line
+
+
+def summary_line(document: dict[str, Any]) -> str:
+    """The statuses of a document's entries: ``39 errors: 36 passed, 3 unreachable``."""
+    total = document["summary"]["entries"]
+    counts = ", ".join(
+        f"{count} {status}" for status, count in document["summary"].items() if status != "entries"
+    )
+    return f"{total} error{'' if total == 1 else 's'}: {counts or 'none'}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Failure:
+    """One reason the build fails (or, for an undocumented entry, may fail)."""
+
+    location: str
+    """The docstring or catalogue-file line to fix."""
+    subtype: WarningSubtype
+    message: str
+    fails: bool = True
+    """False for what fails only in strict mode: an entry without examples."""
+
+    def __str__(self) -> str:
+        return f"{self.location}: [flax-errors.{self.subtype}] {self.message}"
+
+
+def failures(
+    record: EntryRecord, *, strict: bool = False, upstream: str = "warn"
+) -> list[Failure]:
+    """Every failure of one entry: format problems, failing examples, missing examples.
+
+    ``upstream`` (the ``flax_errors_upstream`` setting) says what a failing example
+    from another project's docstring is: ``error`` fails, ``warn`` is reported
+    without failing (unless warnings do), ``show`` and ``off`` are not reported.
+    """
+    found = [
+        Failure(p.source, WarningSubtype.MALFORMED, f"{record.qualname}: {p.message}")
+        for p in record.problems
+    ]
+    for example in record.examples:
+        if not example.status.failed:
+            continue
+        message = f"{record.qualname}: {example.kind} example {example.status}: {example.detail}"
+        if example.diff:
+            message += "\n" + example.diff.rstrip("\n")
+        if example.kind.ours:
+            found.append(Failure(example.source, WarningSubtype(example.status.value), message))
+        elif upstream in ("error", "warn"):
+            subtype = WarningSubtype.UPSTREAM
+            found.append(Failure(example.source, subtype, message, fails=upstream == "error"))
+    if record.status is EntryStatus.UNDOCUMENTED:
+        message = (
+            f"{record.qualname} has no examples; add 'Bad example:' and 'Good example:' sections"
+        )
+        found.append(Failure(record.source, WarningSubtype.UNDOCUMENTED, message, fails=strict))
+    return found

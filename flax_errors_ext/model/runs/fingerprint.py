@@ -1,10 +1,11 @@
-"""What the execution cache keys on beyond the code cells, as one typed record.
+"""What the execution cache keys on beyond the code cells, and the files a run loaded.
 
 jupyter-cache hashes only a notebook's code, so a new jax, a reworded message in an
-error's ``__init__`` or another device would be served stale outputs. Each entry's
-notebook therefore opens with a cell that holds its :class:`Fingerprint` in its
-canonical JSON form (sorted keys, no spaces): the same fingerprint always gives the
-same cell, whatever order its parts were gathered in.
+error's ``__init__`` or another device would be served stale outputs: each entry's
+notebook opens with a cell that holds its :class:`Fingerprint`. An error's message
+may also be built where the key does not look (a helper module, an editable
+install), so a run is trusted only while none of the files it loaded
+(:class:`LoadedFile`) changed.
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ import dataclasses
 import hashlib
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping
 
 
 @dataclasses.dataclass(frozen=True)
@@ -31,13 +35,7 @@ class Device:
 
     @property
     def label(self) -> str:
-        """``CPU``, ``GPU (NVIDIA H200)`` or ``TPU v5e``, for prose; several add their count.
-
-        A kind that names its platform already is the label itself, a TPU's by the
-        name its users know it by (JAX's ``TPU v5 lite`` is the TPU v5e). Eight CPU
-        devices (``XLA_FLAGS=--xla_force_host_platform_device_count=8``) are ``CPU``
-        with a multiplication sign and 8 after it.
-        """
+        """``CPU``, ``GPU (NVIDIA H200)`` or ``TPU v5e`` (JAX's ``TPU v5 lite``), for prose."""
         label = self.platform.upper()
         kind = self.device_kind
         if kind.lower().startswith(f"{self.platform.lower()} "):
@@ -112,11 +110,7 @@ class Fingerprint:
 
 
 def code_hash(source: str) -> str:
-    """Hash Python source code with every docstring removed.
-
-    Editing one error's documentation then leaves the hash, and so every other
-    entry's cache key, as it was.
-    """
+    """Hash Python source code without its docstrings: editing them leaves every cache key."""
     tree = ast.parse(source)
     for node in ast.walk(tree):
         if (
@@ -125,3 +119,55 @@ def code_hash(source: str) -> str:
         ):
             node.body[0] = ast.Pass()
     return hashlib.sha256(ast.dump(tree).encode()).hexdigest()[:16]
+
+
+Stat = tuple[int, int]
+"""A file's (size, modification time in nanoseconds)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class LoadedFile:
+    """A file a run loaded code from, as it was then."""
+
+    path: str
+    size: int
+    mtime_ns: int
+
+    @property
+    def stat(self) -> Stat:
+        """(size, modification time) when it was loaded."""
+        return (self.size, self.mtime_ns)
+
+    @property
+    def hashable(self) -> bool:
+        """Whether its content is compared when its time changes (Python source)."""
+        return self.path.endswith(".py")
+
+    @classmethod
+    def from_json(cls, data: Any) -> LoadedFile:
+        """Read the ``[path, size, mtime_ns]`` triple an entry's process sent."""
+        path, size, mtime_ns = data
+        return cls(str(path), int(size), int(mtime_ns))
+
+
+def first_change(
+    files: Iterable[LoadedFile],
+    stat: Callable[[str], Stat | None],
+    content_hash: Callable[[str], str | None],
+    known: Mapping[tuple[str, Stat], str],
+) -> str | None:
+    """The first of ``files`` that changed since it was loaded, or None.
+
+    ``stat`` and ``content_hash`` return None for a file gone or unreadable;
+    ``known`` has the content hashes noted at load time, by (path, stat).
+    """
+    for file in files:
+        now = stat(file.path)
+        if now == file.stat:
+            continue
+        if now is None or not file.hashable:
+            return file.path
+        then = known.get((file.path, file.stat))
+        if then is None or then != content_hash(file.path):
+            return file.path
+    return None

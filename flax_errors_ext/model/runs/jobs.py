@@ -1,26 +1,31 @@
-"""What an entry's process runs: its job, built from the entry, and so the cache's key.
+"""What an entry's process runs (its job, and so the cache's key), and what it gave.
 
-Pure records, for the runner (:mod:`flax_errors_ext.execution.runs.runner`) to send
-and the store to hash. Statements are numbered across the whole docstring, as
-doctest numbers them, so that a traceback names ``<doctest pkg.E[n]>`` as
-``pytest --doctest-modules`` does.
+Statements are numbered across the whole docstring, as doctest numbers them, so
+that a traceback names ``<doctest pkg.E[n]>`` as ``pytest --doctest-modules`` does.
 """
 
 from __future__ import annotations
 
+import base64
 import dataclasses
+import functools
 import itertools
-from typing import TYPE_CHECKING
+import json
+import zlib
+from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.model.catalogue.records import Verdict
+from flax_errors_ext.model.catalogue.records import StatementRun, Verdict
+from flax_errors_ext.model.runs.entry_record import entry_record
+from flax_errors_ext.model.runs.fingerprint import Device, LoadedFile
 from flax_errors_ext.model.runs.judge import statement_flags
 from flax_errors_ext.model.runs.output_limit import DEFAULT_LIMIT, is_cut
 
 if TYPE_CHECKING:
     from collections.abc import Collection
 
-    from flax_errors_ext.model.catalogue.records import ErrorEntry, Statement
-    from flax_errors_ext.model.runs.outcomes import EntryOutcome
+    from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleResult, Statement
+    from flax_errors_ext.model.runs.entry_record import EntryRecord
+    from flax_errors_ext.model.runs.fingerprint import Fingerprint
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,15 +84,11 @@ def entry_job(
 
 
 def statement_numbers(entry: ErrorEntry) -> list[list[int]]:
-    """Per example, the doctest numbers of its statements that run (not skipped).
-
-    They line up with an example's records: one record per statement that runs.
-    """
+    """Per example, the doctest numbers of its statements that run: one record each."""
     return [[n for n, s in example if not s.skip] for example in _number_statements(entry)]
 
 
 def _number_statements(entry: ErrorEntry) -> list[list[tuple[int, Statement]]]:
-    """Number statements across the whole docstring, as doctest does."""
     numbers = itertools.count()
     return [[(next(numbers), s) for s in example.statements] for example in entry.examples]
 
@@ -111,3 +112,79 @@ def cut_and_drifted(outcome: EntryOutcome) -> frozenset[int]:
         if result.failed_at in cut.values():
             found.update(cut)
     return frozenset(found)
+
+
+@dataclasses.dataclass(frozen=True)
+class Execution:
+    """What running (or looking up) one entry produced."""
+
+    runs: tuple[tuple[StatementRun, ...] | None, ...]
+    """Per example, the statements' records; None where the example never finished."""
+    failure: Verdict | None = None
+    """TIMED_OUT or CRASHED when the entry's process did not run to the end."""
+    failure_detail: str = ""
+    failure_log: str = ""
+    """The process's last words, or the traceback of our own error that stopped it."""
+    executed: bool = False
+    """True if its process ran now; False if the records came from the cache."""
+    seconds: float = 0.0
+    device: Device | None = None
+    """Where the examples ran; None if unknown (not run, or the process could not tell)."""
+    versions: dict[str, str] = dataclasses.field(default_factory=dict)
+    loaded: tuple[LoadedFile, ...] = ()
+    """Every file the process had loaded code from when the examples were done."""
+
+    @classmethod
+    def of(cls, examples: dict[int, Any], finish: dict[str, Any] | None, total: int) -> Execution:
+        """The records of a run (now, or when it was kept) for an entry of ``total`` examples."""
+        finish = finish or {}
+        return cls(
+            runs=tuple(
+                tuple(StatementRun.from_json(s) for s in examples[i]) if i in examples else None
+                for i in range(total)
+            ),
+            device=Device.from_json(finish.get("device")),
+            versions=finish.get("versions", {}),
+            loaded=unpack_loaded(finish.get("loaded")),
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class EntryOutcome:
+    """An entry, how its notebook ran, and the verdict on each of its examples."""
+
+    entry: ErrorEntry
+    execution: Execution
+    results: tuple[ExampleResult, ...]
+
+    def record(self, fingerprint: Fingerprint) -> EntryRecord:
+        """The entry's ``errors.json`` record; the build's probe stands in for a missing device."""
+        device = self.execution.device
+        if device is None and self.execution.runs and isinstance(fingerprint.device, Device):
+            device = fingerprint.device
+        return entry_record(
+            self.entry,
+            self.results,
+            executed=self.execution.executed,
+            device=device,
+            versions=self.execution.versions or fingerprint.version_map,
+        )
+
+
+def unpack_loaded(packed: Any) -> tuple[LoadedFile, ...]:
+    """The files an entry's process packed (``in_process.loaded_files``); () if none."""
+    return _unpacked(packed) if isinstance(packed, str) else ()
+
+
+_shared_files: dict[tuple[Any, ...], LoadedFile] = {}
+"""Every loaded file read in this process, once: most entries of a build loaded the
+same files, and the environment Sphinx pickles then holds each once."""
+
+
+@functools.lru_cache(maxsize=256)
+def _unpacked(packed: str) -> tuple[LoadedFile, ...]:
+    try:
+        items = json.loads(zlib.decompress(base64.b64decode(packed)))
+        return tuple(_shared_files.setdefault(tuple(i), LoadedFile.from_json(i)) for i in items)
+    except (TypeError, ValueError, zlib.error):
+        return ()

@@ -1,9 +1,7 @@
 """Compare what an example did with what its docstring documents.
 
-The comparison is doctest's own :class:`doctest.OutputChecker` under ELLIPSIS and
-NORMALIZE_WHITESPACE plus the statement's inline options, so a verdict here always
-agrees with ``pytest --doctest-modules``. Statements are judged in order and the
-first failure decides, as doctest reports it.
+The comparison is doctest's own, with the statement's inline options, so a verdict
+here always agrees with ``pytest --doctest-modules``; the first failure decides.
 """
 
 from __future__ import annotations
@@ -39,8 +37,7 @@ def judge(
 
     ``runs``: one record per statement that was not skipped, or None if the example
     never finished running; then ``failure`` says why (TIMED_OUT, CRASHED, NOT_RUN),
-    ``failure_detail`` in a sentence, and ``failure_log`` is the traceback of the
-    package's own error behind it, if one was (errors.json keeps it, no page shows it).
+    and ``failure_log`` is the traceback of the package's own error behind it.
     """
     statements = example.statements_run
     expected = "".join(_documented(s) for s in statements)
@@ -70,7 +67,6 @@ def judge(
 def _judge_statement(
     kind: ExampleKind, statement: Statement, run: StatementRun
 ) -> tuple[Verdict, str]:
-    """(verdict, detail)."""
     flags = statement_flags(statement)
     checker = doctest.OutputChecker()
     if run.exc_msg is None:
@@ -81,7 +77,7 @@ def _judge_statement(
             return Verdict.PASSED, ""
         return Verdict.DRIFTED, "the output differs from the documented output"
     if kind is ExampleKind.UPSTREAM and statement.exc_msg is not None:
-        return _judge_as_doctest(statement, run, flags)
+        return _judge_as_doctest(statement.exc_msg, run.exc_msg, run.exc_type, flags)
     if statement.exc_msg is None:
         what = {
             ExampleKind.GOOD: "a good example",
@@ -98,26 +94,21 @@ def _judge_statement(
     return Verdict.DRIFTED, detail
 
 
-def _judge_as_doctest(statement: Statement, run: StatementRun, flags: int) -> tuple[Verdict, str]:
+def _judge_as_doctest(
+    documented: str, got: str, raised: str | None, flags: int
+) -> tuple[Verdict, str]:
     """A documented traceback judged as plain doctest would (another project's example).
 
     Under ``IGNORE_EXCEPTION_DETAIL`` only the class name counts, without its module,
     as doctest has it; otherwise the whole exception line.
     """
-    assert statement.exc_msg is not None
-    assert run.exc_msg is not None
-    documented, got = statement.exc_msg, run.exc_msg
     if flags & doctest.IGNORE_EXCEPTION_DETAIL:
-        documented, got = _class_only(documented), _class_only(got)
+        documented, got = (
+            line.split(":", 1)[0].strip().rpartition(".")[2] + ":\n" for line in (documented, got)
+        )
     if doctest.OutputChecker().check_output(documented, got, flags):
         return Verdict.PASSED, ""
-    return Verdict.DRIFTED, f"{run.exc_type} was raised, which is not what the docstring documents"
-
-
-def _class_only(exception_line: str) -> str:
-    """``Class:`` without module or message: what IGNORE_EXCEPTION_DETAIL compares."""
-    head = exception_line.split(":", 1)[0].strip()
-    return head.rpartition(".")[2] + ":\n"
+    return Verdict.DRIFTED, f"{raised} was raised, which is not what the docstring documents"
 
 
 def _too_loose(documented: str, actual: str) -> str:

@@ -1,11 +1,7 @@
 """Keep what one statement printed or raised within the catalogue's output limit.
 
-An entry's process cuts each text over ``flax_errors_output_limit`` to its head and
-tail around one visible marker line, so that an example printing 10 MB does not
-land whole in its page, ``errors.json``, the search index and the cache. The cut
-never changes a verdict: a documented ``...`` absorbs the marker, and for a
-statement whose documented text spells out something from the cut part,
-:func:`fit` keeps what that text matched (or, failing that, the whole text).
+An example printing 10 MB must not land whole in its page, ``errors.json``, the
+search index and the cache; and the cut never changes a verdict (:func:`fit`).
 """
 
 from __future__ import annotations
@@ -24,10 +20,9 @@ _MARKED = re.compile(r"\.\.\. \[flax-errors: [\d,]+ characters cut; ")
 def cut(text: str, limit: int) -> str:
     """``text`` if it has at most ``limit`` characters, else its head and tail around a marker.
 
-    The head keeps about two thirds of the limit and the tail the rest, each ending
-    or starting at a line break where one lies in its second half, so that whole
-    lines are shown. The marker, on a line of its own, says how many characters were
-    cut: the result has at most ``limit`` characters besides the marker line.
+    Each ends or starts at a line break where one lies in its second half, so that
+    whole lines are shown; the result has at most ``limit`` characters besides the
+    marker line.
     """
     if len(text) <= limit:
         return text
@@ -92,10 +87,7 @@ def _cut_between_pieces(text: str, documented: str, flags: int, limit: int) -> s
 
 
 def _piece_spans(text: str, pieces: list[str], flags: int) -> list[tuple[int, int]] | None:
-    """Where each piece matches in ``text``, leftmost and in order, as doctest's ellipsis does.
-
-    The first span starts at 0 and the last ends at the end of the text.
-    """
+    """Where each piece matches in ``text``, leftmost and in order, as doctest's ellipsis does."""
     loose = bool(flags & doctest.NORMALIZE_WHITESPACE)
 
     def pattern(piece: str) -> str:

@@ -1,9 +1,7 @@
 """Tracebacks as the site shows them: trimmed to the reader's frames, no machine paths.
 
-An example's traceback starts in ``doctest.py`` and may run through a dozen library
-frames; the reader's own code is in the ``<doctest ...>`` frames, and the rest is
-shown on request. What is shown names library files inside their import root
-(``flax/linen/linear.py``) and leaves out what ran the example. Text in, text out.
+The reader's own code is in the ``<doctest ...>`` frames; library frames are shown
+on request, their files inside their import root (``flax/linen/linear.py``).
 """
 
 from __future__ import annotations
@@ -57,7 +55,6 @@ def import_roots() -> tuple[str, ...]:
     Every ``sys.path`` entry, and the folder above each top-level package already
     imported: an editable install's import hook puts no folder on ``sys.path``.
     Each also as its real path, since a module's source may be named either way.
-    Worked out again only when ``sys.path`` or the number of modules has changed.
     """
     return _find_import_roots(tuple(sys.path), len(sys.modules))
 
@@ -82,11 +79,9 @@ def _find_import_roots(sys_path: tuple[str, ...], _modules: int) -> tuple[str, .
 def relative_path(path: str, roots: Iterable[str]) -> str:
     """``path`` as the site may show it: inside the deepest of ``roots`` that holds it.
 
-    ``/venv/lib/python3.11/site-packages/flax/linen/linear.py`` becomes
-    ``flax/linen/linear.py``. An absolute path under none of them keeps its file
-    name alone, so no folder of the build machine is ever shown; a path that is
-    not absolute (``<doctest ...>``, or one already relative) is kept as it is.
-    ``roots``: see :func:`import_roots`.
+    An absolute path under none of them keeps its file name alone, so no folder
+    of the build machine is ever shown; a path that is not absolute
+    (``<doctest ...>``, or one already relative) is kept as it is.
     """
     if not _ABSOLUTE.match(path):
         return path
@@ -102,10 +97,7 @@ def relative_path(path: str, roots: Iterable[str]) -> str:
 
 
 def is_internal(path: str, libraries: Iterable[str] = ()) -> bool:
-    """Whether a frame's file is library code rather than the reader's.
-
-    ``libraries``: more folders that count as library code (see :func:`library_dirs`).
-    """
+    """Whether a frame's file is library code: installed, or under one of ``libraries``."""
     if path.startswith("<"):  # <doctest ...>, <stdin>, <string>: code the reader ran
         return False
     if _INSTALLED.search(path):
@@ -114,27 +106,17 @@ def is_internal(path: str, libraries: Iterable[str] = ()) -> bool:
 
 
 def trim_traceback(text: str, internal: Callable[[str], bool]) -> str:
-    """``text`` with the frames of every traceback in it whose file is ``internal`` dropped.
-
-    Everything that is not a frame of a traceback (output, the header, the
-    exception line and chained tracebacks' separators) is kept, as are frames
-    in the reader's code. JAX's note about filtered frames is dropped too.
-    """
-
-    def keep(frame: _Frame) -> list[str]:
-        return [] if internal(frame.file) else frame.lines
-
-    return strip_jax_note(_map_frames(text, keep))
+    """``text`` without the frames whose file is ``internal``, nor JAX's note about them."""
+    return strip_jax_note(
+        _map_frames(text, lambda frame: [] if internal(frame.file) else frame.lines)
+    )
 
 
 def publishable(text: str, roots: Sequence[str]) -> str:
     """``text`` as the site may publish it: no runner frame, no folder of the build machine.
 
-    A traceback that reaches the example's own code (``<doctest ...>``) starts
-    there: doctest's runner frame is dropped wherever it shows, and so are the
-    frames of the process that ran the examples in a stack recorded whole (JAX's
-    record of where a key was first used). Every path under one of ``roots`` is
-    written relative to it (:func:`relative_path`, :func:`strip_roots`).
+    A stack recorded whole (JAX's record of where a key was first used) starts at
+    the example's own code, and doctest's runner frame is dropped wherever it shows.
     """
 
     def publish(frame: _Frame) -> list[str]:
@@ -149,12 +131,7 @@ def publishable(text: str, roots: Sequence[str]) -> str:
 
 
 def strip_roots(text: str, roots: Iterable[str]) -> str:
-    """``text`` with every path under one of ``roots`` written relative to the deepest.
-
-    JAX's ``tracing the function apply at /venv/lib/python3.11/site-packages/...``
-    becomes ``tracing the function apply at flax/linen/module.py:2091``. A root
-    counts only where a path starts, not inside a longer path that contains it.
-    """
+    """``text`` with every path that starts with one of ``roots`` relative to the deepest."""
     folders = {root.rstrip("/\\") for root in roots}
     # Deepest first: the alternation takes the first root that matches.
     ordered = sorted((f for f in folders if _SEPARATOR.search(f)), key=len, reverse=True)
@@ -170,7 +147,6 @@ class _Frame:
 
     file: str
     function: str
-    """Empty where the frame names none."""
     lines: list[str]
 
     @property
@@ -184,19 +160,17 @@ def _map_frames(
 ) -> str:
     """``text`` with each frame of its tracebacks replaced by what ``rewrite`` returns.
 
-    ``from_example``: a whole stack (one whose outermost frame is where the
-    process or doctest's runner started) that reaches the example's own code
-    (``<doctest ...>``) starts there, without what ran the example above it. A
-    traceback that starts elsewhere (where a library caught what it chained)
-    keeps its frames.
+    ``from_example``: a whole stack that reaches the example's own code
+    (``<doctest ...>``) starts there. A traceback that starts elsewhere (where a
+    library caught what it chained) keeps its frames.
     """
     kept: list[str] = []
     for piece in _pieces(text):
         if isinstance(piece, str):
             kept.append(piece)
             continue
-        first = piece[0] if piece else None
         # A whole stack starts where a process, a thread or doctest's runner starts.
+        first = piece[0] if piece else None
         whole = isinstance(first, _Frame) and (
             first.file in _PROCESS_STARTS or first.place in {_RUNNER, _THREAD}
         )
@@ -231,12 +205,7 @@ def _pieces(text: str) -> list[str | list[str | _Frame]]:
 
 
 def frame_lines(text: str) -> Iterator[tuple[int, re.Match[str]]]:
-    """The "File" line of each frame of the tracebacks in ``text``: its offset and match.
-
-    The same frames :func:`publishable` and :func:`trim_traceback` see; the match
-    has the groups ``file``, ``line`` and ``function`` (None if not named), and
-    starts at the line's start, ``offset`` characters into ``text``.
-    """
+    """The "File" line of each frame :func:`publishable` sees in ``text``: its offset and match."""
     offset = 0
     for piece in _pieces(text):
         for item in [piece] if isinstance(piece, str) else piece:
@@ -249,10 +218,8 @@ def frame_lines(text: str) -> Iterator[tuple[int, re.Match[str]]]:
 def raise_site(text: str) -> str:
     """Where the last traceback in ``text`` was raised: ``file:line`` of its innermost frame.
 
-    The innermost frame outside the reader's code (``<doctest ...>``) and the
-    doctest runner's: for an error a library raises as a builtin exception, the
-    place in the library that raises it, as the run found it. "" where the example's
-    own code raised it, or no library frame is shown (JAX may hide its own).
+    The innermost frame outside the reader's code and the doctest runner's; "" where
+    the example's own code raised it, or no library frame is shown (JAX may hide its own).
     """
     start = text.rfind(TRACEBACK_HEADER)
     if start < 0:

@@ -1,12 +1,10 @@
 """Plan the rewrite of drifted documented text: what ``update`` changes, as text.
 
-A drifted statement's documented text (a bad example's final traceback lines, or
-any statement's output) is replaced by what the example produced, and nothing else
-in the file moves: the prompt's indentation, an author's ``...`` over what varies
-and the wrapping of a long message are kept. Only drift is rewritten: an example
-that no longer raises, or raises another class, is wrong in a way text cannot fix.
-Edits go bottom-up, so the parsed line numbers stay valid; the command line
-(:mod:`flax_errors_ext.cli.runs.source_files`) reads and writes the files.
+Only drift is rewritten: an example that no longer raises, or raises another
+class, is wrong in a way text cannot fix. Nothing else in the file moves: the
+prompt's indentation, an author's ``...`` and the wrapping of a long message are
+kept. Nor may ``update`` write text the next run will not print again (an address,
+a temporary folder): :func:`ellipsized` puts ``...`` over what two runs differ in.
 """
 
 from __future__ import annotations
@@ -35,6 +33,8 @@ if TYPE_CHECKING:
 
 _WORD = re.compile(r"(\S+)(\s*)")
 _ELLIPSIS = doctest.ELLIPSIS_MARKER
+_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
+_checker = doctest.OutputChecker()
 
 
 class UpdateError(Exception):
@@ -43,11 +43,7 @@ class UpdateError(Exception):
 
 @dataclasses.dataclass(frozen=True)
 class Edit:
-    """Replace the documented text of one statement.
-
-    Lines are relative to the statement's prompt: the file holds each one after the
-    indentation of its ``>>>`` line.
-    """
+    """Replace the documented text of one statement; lines without the prompt's indentation."""
 
     location: Location
     """The statement's ``>>>`` line."""
@@ -74,9 +70,8 @@ class Skip:
 def plan(results: Iterable[ExampleResult]) -> tuple[list[Edit], list[Skip]]:
     """The edits that make the documented text match the runs, and what they cannot fix.
 
-    Every drifted statement of an example is rewritten, not only the first one the
-    verdict names. An example stops at its first failure that is not drift: the
-    statements after it ran in a state the documentation never described.
+    An example stops at its first failure that is not drift: the statements after
+    it ran in a state the documentation never described.
     """
     edits: list[Edit] = []
     skips: list[Skip] = []
@@ -123,23 +118,16 @@ def _edit(statement: Statement, run: StatementRun) -> Edit:
 def rewrite(documented: str, actual: str, flags: int = OPTION_FLAGS) -> str:
     """Documented text that matches ``actual`` and keeps as much of ``documented`` as can.
 
-    Words are aligned with :class:`difflib.SequenceMatcher`. Unchanged words keep
-    their documented layout; a changed stretch keeps its documented words when they
-    still match the new ones (they hold an ``...``), and otherwise takes the actual
-    words with their actual layout. A trailing ``...`` stays trailing.
-
-    Raises:
-        UpdateError: if ``actual`` cannot be written as doctest output that matches.
+    Unchanged words keep their layout, and old words that still match (with their
+    ``...``) stay; UpdateError where no doctest output that matches can be written.
     """
-    checker = doctest.OutputChecker()
-    if checker.check_output(documented, actual, flags):
+    if _checker.check_output(documented, actual, flags):
         return documented
     trailing = documented.rstrip().endswith(_ELLIPSIS)
-    candidates = [_merge(documented, actual, flags), _as_output(actual)]
-    for candidate in candidates:
+    for candidate in (_merge(documented, actual, flags), _as_output(actual)):
         if trailing and not candidate.rstrip().endswith(_ELLIPSIS):
             candidate = candidate.rstrip() + _ELLIPSIS + "\n"  # noqa: PLW2901 - the variant to try
-        if checker.check_output(candidate, actual, flags):
+        if _checker.check_output(candidate, actual, flags):
             return candidate
     raise UpdateError(f"cannot write {actual!r} as documented output that doctest would accept")
 
@@ -162,8 +150,8 @@ def _merge(documented: str, actual: str, flags: int) -> str:
         ours, theirs = doc[i1:i2], act[j1:j2]
         if tag == "equal":
             merged += [(word, _space(space, theirs[k][1])) for k, (word, space) in enumerate(ours)]
-        elif ours and _matches(ours, theirs, flags):
-            merged += ours
+        elif ours and _checker.check_output(_words(ours), _words(theirs), flags):
+            merged += ours  # the old words still match the new ones (they hold an ...)
         elif i2 == len(doc) and j2 == len(act) and ours and ours[-1][0].endswith(_ELLIPSIS):
             merged += _cut_tail(ours, theirs)
         elif len(ours) == len(theirs):
@@ -174,27 +162,17 @@ def _merge(documented: str, actual: str, flags: int) -> str:
     return _as_output(lead + "".join(word + space for word, space in merged))
 
 
-def _matches(ours: Sequence[_Token], theirs: Sequence[_Token], flags: int) -> bool:
-    """Whether old words still match new ones (they hold an ``...``)."""
-    flat = [" ".join(word for word, _ in tokens) + "\n" for tokens in (ours, theirs)]
-    return doctest.OutputChecker().check_output(flat[0], flat[1], flags)
+def _words(tokens: Sequence[_Token]) -> str:
+    return " ".join(word for word, _ in tokens) + "\n"
 
 
 def _space(documented: str, actual: str) -> str:
-    """The documented whitespace, unless the actual text breaks lines there more often.
-
-    An author's wrapping of a long line stays; a line break or blank line that the
-    output really has shows.
-    """
+    """The documented whitespace (an author's wrapping), unless the actual breaks lines more."""
     return actual if actual.count("\n") > documented.count("\n") else documented
 
 
 def _cut_tail(ours: Sequence[_Token], theirs: Sequence[_Token]) -> list[_Token]:
-    """The new words that correspond to an old tail ending in ``...``, then the ``...``.
-
-    The ``...`` hid whatever followed (a note JAX appends, say): keep hiding it, and
-    take only as many new words as the old ones before the ``...`` stood for.
-    """
+    """As many new words as an old tail before its ``...`` stood for, then the ``...``."""
     last_word, last_space = ours[-1]
     standalone = last_word == _ELLIPSIS
     kept = list(ours[:-1]) if standalone else [*ours[:-1], (last_word[: -len(_ELLIPSIS)], "")]
@@ -228,10 +206,8 @@ def _as_output(text: str) -> str:
 def apply_each(text: str, edits: Sequence[Edit], *, python: bool) -> tuple[str, list[Skip]]:
     """``text`` (one file) with ``edits`` made, bottom-up; the rest stays byte for byte.
 
-    ``python``: whether the file is Python source, where the text lives in a
-    docstring (backslashes are escaped unless the docstring is raw). An edit whose
-    documented text is not where it was parsed from (the file changed), that
-    overlaps another, or whose new text cannot be written is skipped, with the reason.
+    ``python``: the text lives in a docstring (backslashes are escaped unless it is
+    raw). An edit that no longer fits the file, or overlaps another, is skipped.
     """
     lines = io.StringIO(text, newline="").readlines()
     skips: list[Skip] = []
@@ -297,3 +273,48 @@ def _raw_string(text: str, line: int) -> bool:
     except (tokenize.TokenError, SyntaxError) as error:
         raise UpdateError(f"cannot read the Python source: {error}") from error
     raise UpdateError(f"line {line} is not inside a string literal")
+
+
+def ellipsized(first: str, second: str) -> str:
+    """``first`` with ``...`` over every span where ``second`` differs, else ``...``.
+
+    Spans are widened to whole words, so that the proposal reads as text
+    (``at 0x...>``, not ``at 0x7f...a0>``).
+    """
+    if first == second:
+        return first
+    matcher = difflib.SequenceMatcher(None, first, second, autojunk=False)
+    gaps: list[list[int]] = []
+    for tag, differs_from, differs_to, _, _ in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        start, end = differs_from, differs_to
+        # To whole words and numbers (``0.31``, ``tmp_ab12``).
+        while start > 0 and (first[start - 1].isalnum() or first[start - 1] in "._"):
+            start -= 1
+        while end < len(first) and (first[end].isalnum() or first[end] in "._"):
+            end += 1
+        if gaps and start <= gaps[-1][1]:
+            gaps[-1][1] = max(gaps[-1][1], end)
+        else:
+            gaps.append([start, end])
+    bounds = [0, *(at for gap in gaps for at in gap), len(first)]
+    proposal = _ELLIPSIS.join(first[a:b] for a, b in zip(bounds[::2], bounds[1::2], strict=True))
+    if all(_checker.check_output(proposal, text, OPTION_FLAGS) for text in (first, second)):
+        return proposal
+    return _ELLIPSIS
+
+
+def volatile_parts(text: str, folders: Iterable[str]) -> list[str]:
+    """What in ``text`` looks bound to vary: memory addresses, and the given folders."""
+    found = [match.group(0) for match in _ADDRESS.finditer(text)]
+    return found + [folder for folder in folders if len(folder) > 1 and folder in text]
+
+
+def statement_texts(results: Iterable[ExampleResult]) -> dict[Location, str]:
+    """What each statement that ran printed or raised, by its location."""
+    texts: dict[Location, str] = {}
+    for result in results:
+        for statement, run in zip(result.example.statements_run, result.runs, strict=False):
+            texts[statement.location] = run.exc_msg if run.exc_msg is not None else run.got
+    return texts

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
     from flax_errors_ext.model.catalogue.records import ErrorEntry, Prose
-    from flax_errors_ext.model.runs.outcomes import EntryOutcome
+    from flax_errors_ext.model.runs.jobs import EntryOutcome
 
 
 def signature_only(

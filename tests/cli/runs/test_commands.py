@@ -18,8 +18,8 @@ from flax_errors_ext.execution.runs.runner import Runner
 from flax_errors_ext.execution.session import Session
 from flax_errors_ext.model.catalogue.records import StatementRun
 from flax_errors_ext.model.runs.fingerprint import Fingerprint
+from flax_errors_ext.model.runs.jobs import EntryOutcome, Execution
 from flax_errors_ext.model.runs.judge import judge
-from flax_errors_ext.model.runs.outcomes import EntryOutcome, Execution
 from tests.utils import project_from_root
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ from pathlib import Path
 from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
 from flax_errors_ext.model.catalogue.discover import ErrorModule
 from flax_errors_ext.model.catalogue.records import ErrorEntry, Location
-from flax_errors_ext.model.runs.outcomes import EntryOutcome, Execution
+from flax_errors_ext.model.runs.jobs import EntryOutcome, Execution
 
 
 def _run(entries: int) -> ModuleRun:

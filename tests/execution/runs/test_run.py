@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from flax_errors_ext.execution.runs.file_states import SourceStates
 from flax_errors_ext.execution.runs.run import _besides, _ModuleChecker
-from flax_errors_ext.model.runs.loaded_files import LoadedFile
+from flax_errors_ext.model.runs.fingerprint import LoadedFile
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

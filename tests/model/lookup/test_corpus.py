@@ -17,10 +17,9 @@ from flax_errors_ext.cli.project import DEFAULT_MODULES
 from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.execution.history.files import read_histories
 from flax_errors_ext.model.history.releases import SHIPPED
-from flax_errors_ext.model.lookup.find import find
+from flax_errors_ext.model.lookup.find import by_entry, find, recorded_wordings
 from flax_errors_ext.model.lookup.paste import exception_line, message_body
 from flax_errors_ext.model.lookup.texts import documented_messages, generic
-from flax_errors_ext.model.lookup.wordings import by_entry, recorded_wordings
 
 if TYPE_CHECKING:
     from flax_errors_ext.model.catalogue.records import ErrorEntry, Example

@@ -9,8 +9,13 @@ import pytest
 
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.lookup.find import find
-from flax_errors_ext.model.lookup.help_index import HelpIndex, answer, help_index
-from flax_errors_ext.model.lookup.texts import MIN_FIRST_LINE, findable
+from flax_errors_ext.model.lookup.texts import (
+    MIN_FIRST_LINE,
+    HelpIndex,
+    answer,
+    findable,
+    help_index,
+)
 
 KEY = textwrap.dedent(
     """\

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from flax_errors_ext.model.lookup.api_index import ApiIndex, merged
+from flax_errors_ext.model.lookup.paste import Question, question
 from flax_errors_ext.model.lookup.skew import answer, answer_paste
-from flax_errors_ext.model.lookup.skew_question import Question, question
 
 RELEASES = ["0.1.0", "0.2.0", "0.3.0", "0.4.0"]
 INDEX = merged(

@@ -7,7 +7,7 @@ import pytest
 from flax_errors_ext.cli import ExitCode, main
 from flax_errors_ext.model.history.releases import History, Outcome
 from flax_errors_ext.model.lookup import find as lookup
-from flax_errors_ext.model.lookup.wordings import recorded_wordings, wording_of
+from flax_errors_ext.model.lookup.find import recorded_wordings, wording_of
 from tests.model.history.release_runs import absent, example, history, present
 from tests.utils import FLAX
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.execution.runs.file_states import SourceStates
-from flax_errors_ext.model.runs.loaded_files import LoadedFile, Stat, first_change
+from flax_errors_ext.model.runs.fingerprint import LoadedFile, Stat, first_change
 
 if TYPE_CHECKING:
     from pathlib import Path

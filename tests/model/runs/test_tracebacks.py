@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 
 import flax_errors_ext
-from flax_errors_ext.model.runs.entry_record import EntryRecord, relative_source
-from flax_errors_ext.model.runs.report import errors_document
+from flax_errors_ext.model.runs.entry_record import EntryRecord, errors_document, relative_source
 from flax_errors_ext.model.runs.tracebacks import (
     import_roots,
     is_internal,

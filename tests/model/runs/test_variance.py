@@ -7,7 +7,7 @@ import doctest
 import pytest
 
 from flax_errors_ext.model.runs.judge import OPTION_FLAGS
-from flax_errors_ext.model.runs.variance import ellipsized, volatile_parts
+from flax_errors_ext.model.runs.update import ellipsized, volatile_parts
 
 
 @pytest.mark.parametrize(

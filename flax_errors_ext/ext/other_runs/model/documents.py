@@ -12,9 +12,8 @@ import dataclasses
 import json
 from typing import Any
 
-from flax_errors_ext.model.runs.entry_record import EntryRecord
+from flax_errors_ext.model.runs.entry_record import SCHEMA_VERSION, EntryRecord
 from flax_errors_ext.model.runs.fingerprint import Device
-from flax_errors_ext.model.runs.report import SCHEMA_VERSION
 
 
 class DeviceRunError(ValueError):

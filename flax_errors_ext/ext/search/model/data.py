@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 
     from flax_errors_ext.model.catalogue.records import ErrorEntry
+    from flax_errors_ext.model.lookup.find import Wording
     from flax_errors_ext.model.lookup.texts import Text
-    from flax_errors_ext.model.lookup.wordings import Wording
     from flax_errors_ext.model.runs.entry_record import EntryRecord
 
 

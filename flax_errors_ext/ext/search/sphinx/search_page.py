@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.execution.catalogue.modules import DiscoveryError
 from flax_errors_ext.ext.search.model.data import entry_rules, matching_settings, search_entries
+from flax_errors_ext.model.lookup.find import recorded_wordings
 from flax_errors_ext.model.lookup.texts import raise_sites
-from flax_errors_ext.model.lookup.wordings import recorded_wordings
 from flax_errors_ext.sphinx.context import build_context, published_roots
 from flax_errors_ext.sphinx.state import CatalogueCollector
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from sphinx.application import Sphinx
 
-    from flax_errors_ext.model.lookup.wordings import Wording
+    from flax_errors_ext.model.lookup.find import Wording
     from flax_errors_ext.model.runs.entry_record import EntryRecord
 
 DATA_FILE = "flax_errors_search_data.js"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flax_errors_ext.ext.search.model.data import search_entries
-from flax_errors_ext.model.lookup.wordings import Wording
+from flax_errors_ext.model.lookup.find import Wording
 from flax_errors_ext.model.runs.entry_record import EntryRecord
 
 
