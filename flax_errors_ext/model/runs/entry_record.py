@@ -11,8 +11,7 @@ import dataclasses
 import enum
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.model.catalogue.descriptions import first_paragraph
-from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
+from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict, first_paragraph
 from flax_errors_ext.model.runs.fingerprint import Device
 from flax_errors_ext.model.runs.tracebacks import raise_site, relative_path, strip_roots
 

@@ -13,8 +13,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.model.catalogue.descriptions import first_paragraph
-from flax_errors_ext.model.catalogue.records import ExampleKind
+from flax_errors_ext.model.catalogue.records import ExampleKind, first_paragraph
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

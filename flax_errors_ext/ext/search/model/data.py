@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.model.catalogue.descriptions import first_paragraph
-from flax_errors_ext.model.catalogue.records import ExampleKind
+from flax_errors_ext.model.catalogue.records import ExampleKind, first_paragraph
 from flax_errors_ext.model.lookup.find import (
     MESSAGE_CHARS,
     MIN_ALIKE,
