@@ -13,8 +13,9 @@ import typing
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.layout import DEFAULT_BASE_URL, SiteLayout
-from flax_errors_ext.model.config.module_spec import KNOWN_MODULES, ModuleSpec
 from flax_errors_ext.model.config.values import (
+    KNOWN_MODULES,
+    ModuleSpec,
     boolean,
     from_text,
     http_url,

@@ -10,8 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.model.history.releases import Outcome
-from flax_errors_ext.model.history.timeline import timelines
+from flax_errors_ext.model.history.releases import Outcome, timelines
 from flax_errors_ext.model.lookup.find import shows
 from flax_errors_ext.model.lookup.paste import message_body
 from flax_errors_ext.model.lookup.patterns import normalise

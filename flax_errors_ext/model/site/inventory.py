@@ -1,11 +1,14 @@
-"""Where Flax's, JAX's and Python's API names are documented: their sites' inventories.
+"""Another project's docstrings on the site: where their API names link, which code runs.
 
 Each site of :data:`SITES` has its ``objects.inv`` shipped in
 ``flax_errors_ext/inventory/`` (``python -m tools.inventories`` makes them again),
-never fetched. A reference in an entry that this site does not resolve itself
-(``:meth:`Module.apply() <flax.linen.Module.apply>```) links to the page an
-inventory gives; a name no inventory has stays plain code. The Sphinx layer reads
-the files and hands their objects to :meth:`Inventory.from_sites`.
+never fetched. A reference that this site does not resolve itself links to the page
+an inventory gives; a name no inventory has stays plain code.
+
+A docstring's ``>>>`` statements run as the entry's upstream example
+(:func:`~flax_errors_ext.model.catalogue.parse.parse_upstream`); any other code (a
+``::`` block, a statement doctest skips, all of them when upstream examples are
+off) is only shown, labelled by :func:`not_run_label` as not run.
 """
 
 from __future__ import annotations
@@ -15,10 +18,12 @@ import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from flax_errors_ext.model.catalogue.records import ExampleKind
+
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
-INVENTORY_DIR = Path(__file__).resolve().parents[2] / "inventory"
+    from flax_errors_ext.model.catalogue.records import Example
 
 
 @dataclasses.dataclass(frozen=True)
@@ -30,12 +35,11 @@ class Site:
     base: str
     """The URL the inventory's targets are relative to, ending in ``/``."""
     file: str
-    """Its ``objects.inv``, in :data:`INVENTORY_DIR`."""
 
     @property
     def path(self) -> Path:
-        """The inventory file."""
-        return INVENTORY_DIR / self.file
+        """Its shipped ``objects.inv``."""
+        return Path(__file__).resolve().parents[2] / "inventory" / self.file
 
 
 SITES = (
@@ -72,7 +76,6 @@ class Target:
     name: str
     """The full dotted name (``flax.linen.Module.apply``)."""
     site: str
-    """The site's name (``Flax Linen``, ``JAX``)."""
     url: str
 
     @property
@@ -94,8 +97,7 @@ class Inventory:
     def from_sites(cls, sites: Iterable[tuple[Site, Iterable[tuple[str, str, str]]]]) -> Inventory:
         """The inventory of each site's objects: ``(object type, name, URL)`` each.
 
-        Object types are the domain's (``py:function``); only the Python domain's
-        count. Where several sites document a name, the first one's is kept.
+        Only the Python domain's count; where several sites document a name, the first wins.
         """
         by_name: dict[str, Target] = {}
         for site, objects in sites:
@@ -107,7 +109,7 @@ class Inventory:
 
     @functools.cached_property
     def _by_last(self) -> dict[str, list[Target]]:
-        """The targets by the last part of their names (``apply``), to find an ending fast."""
+        """The targets by the last part of their names, to find an ending fast."""
         last: dict[str, list[Target]] = {}
         for target in self.by_name.values():
             last.setdefault(target.name.rpartition(".")[2], []).append(target)
@@ -147,8 +149,7 @@ class Inventory:
     def covers(self, reference: str) -> bool:
         """Whether a reference's full name is in a package the inventory documents.
 
-        ``jax.no_such_function`` is (and, not in the inventory, no link);
-        ``their.own.function`` and ``jit`` are not.
+        ``jax.no_such_function`` is (and gets no link); ``their.own.function`` and ``jit`` are not.
         """
         return self._names(reference)[1].partition(".")[0] in self._packages
 
@@ -162,3 +163,27 @@ class Inventory:
         """How prose names the project a dotted name belongs to: ``Flax`` for ``flax.errors``."""
         package = qualname.partition(".")[0]
         return PROJECTS.get(package, package)
+
+
+def ran_statements(examples: Iterable[Example]) -> frozenset[str]:
+    """The first lines of the upstream statements that run (doctest skips none of them)."""
+    return frozenset(
+        statement.source.strip().splitlines()[0]
+        for example in examples
+        if example.kind is ExampleKind.UPSTREAM
+        for statement in example.statements
+        if statement.source.strip() and not statement.skip
+    )
+
+
+def block_runs(text: str, ran: frozenset[str]) -> bool:
+    """Whether a code block shows statements that run: one of its ``>>>`` lines is one."""
+    lines = (line.strip() for line in text.splitlines())
+    return any(
+        line.startswith(">>>") and line.removeprefix(">>>").strip() in ran for line in lines
+    )
+
+
+def not_run_label(project: str) -> str:
+    """The label of a block that is shown but never run: ``From Flax's docstring, not run``."""
+    return f"From {project}'s docstring, not run"

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from flax_errors_ext.model.catalogue.records import ExampleResult
-    from flax_errors_ext.model.site.frame_links import SourceLinks
+    from flax_errors_ext.model.site.links import SourceLinks
 
     ParseRest = Callable[[str, str, Sequence[int]], list[nodes.Node]]
 

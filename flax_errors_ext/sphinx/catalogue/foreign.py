@@ -19,8 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 
-from flax_errors_ext.model.catalogue.snippets import block_runs, not_run_label, ran_statements
-from flax_errors_ext.model.site.inventory import SITES, Inventory
+from flax_errors_ext.model.site.inventory import (
+    SITES,
+    Inventory,
+    block_runs,
+    not_run_label,
+    ran_statements,
+)
 from flax_errors_ext.sphinx.compat import read_inventory
 
 if TYPE_CHECKING:

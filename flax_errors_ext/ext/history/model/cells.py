@@ -11,8 +11,7 @@ import enum
 import re
 from typing import TYPE_CHECKING, Self
 
-from flax_errors_ext.model.history.releases import Outcome
-from flax_errors_ext.model.history.timeline import comparable, quote
+from flax_errors_ext.model.history.releases import Outcome, comparable, quote
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence

@@ -36,16 +36,17 @@ from flax_errors_ext.model.history.releases import (
     EntryRun,
     Release,
     ReleaseRun,
+    quote,
+    retired,
     version_key,
+    version_range,
 )
-from flax_errors_ext.model.history.timeline import quote, retired, version_range
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping, Sequence
 
     from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleResult
-    from flax_errors_ext.model.history.releases import History, Substitution
-    from flax_errors_ext.model.history.timeline import Retired
+    from flax_errors_ext.model.history.releases import History, Retired, Substitution
 
 
 @dataclasses.dataclass(frozen=True)

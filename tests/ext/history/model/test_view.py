@@ -32,8 +32,8 @@ from flax_errors_ext.model.history.releases import (
     Outcome,
     Release,
     ReleaseRun,
+    comparable,
 )
-from flax_errors_ext.model.history.timeline import comparable
 from flax_errors_ext.model.runs.judge import judge
 from tests.utils import FLAX
 
