@@ -75,7 +75,7 @@ class ExampleRun:
 
     code: str
     """The hash of the example's code when it ran
-    (:func:`~flax_errors_ext.ext.history.model.example_runs.example_code_hash`)."""
+    (:func:`~flax_errors_ext.ext.history.model.cells.example_code_hash`)."""
     outcome: Outcome
     exc_type: str = ""
     """The dotted class of what the last statement raised (raised, raised-other)."""

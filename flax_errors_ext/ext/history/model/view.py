@@ -1,12 +1,9 @@
 """What the site shows of a module's errors across releases: cells, lines, the matrix.
 
-Computed from a recorded :class:`~flax_errors_ext.model.history.releases.History`, the
-code hashes of the entries' bad examples now, and the build's own release
-(:func:`build_release`), which replaces any record of that release. Each error gets a
-cell per release: a record made with other code than the entry's bad examples have
-now is *stale*, and its cell says so instead of showing what that code did; its
-history in a line is read from the other cells. A class the module no longer has
-gets a row too.
+The build's own release (:func:`build_release`) replaces any record of that
+release. A record made with other code than the entry's bad examples have now is
+*stale*: its cell says so instead of showing what that code did. A class the module
+no longer has gets a row too.
 """
 
 from __future__ import annotations
@@ -22,15 +19,16 @@ from flax_errors_ext.ext.history.model.cells import (
     URL_TAIL,
     Cell,
     CellState,
+    bad_examples,
     cell_key,
     compared_text,
     compared_with_latest,
+    example_run,
     exception_message,
     merged_substitutions,
     release_cell,
     rewritten_note,
 )
-from flax_errors_ext.ext.history.model.example_runs import bad_examples, example_run
 from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
 from flax_errors_ext.model.history.releases import (
     EntryRun,
@@ -56,7 +54,6 @@ class ErrorHistory:
     name: str
     cells: tuple[Cell, ...]
     line: str
-    """From the cells shown (stale ones left out)."""
     retired: bool = False
     """Whether the module no longer has the class."""
 
@@ -119,10 +116,7 @@ class ModuleHistory:
 def build_row(
     entry: ErrorEntry, results: Sequence[ExampleResult], roots: Iterable[str] = ()
 ) -> EntryRun | None:
-    """The build's own record of ``entry`` on the installed release; None if it did not run.
-
-    Made from the judged runs as ``nox -s history`` makes a past release's.
-    """
+    """The build's own record of ``entry`` on the installed release; None if it did not run."""
     folders = tuple(roots)
     bad = [r for r in results if r.example.kind is ExampleKind.BAD]
     if len(bad) != len(bad_examples(entry)) or any(r.verdict is Verdict.NOT_RUN for r in bad):
@@ -153,10 +147,10 @@ def module_history(
         history: The recorded releases of the module.
         codes: The code hashes of each entry's bad examples now, by class name: the
             entries to show.
-        current: The build's own release: its rows replace any record of the same
-            release; an entry without a row there was not run by the build.
-        unreachable: The entries that document that their error cannot be raised
-            today: their line says if a release raised it all the same.
+        current: The build's own release; an entry without a row there was not run
+            by the build.
+        unreachable: The entries that cannot be raised today: their line says if a
+            release raised it all the same.
     """
     now = current.release.flax if current is not None else ""
     releases = [r for r in history.releases if r.release.flax != now]
@@ -184,11 +178,10 @@ def module_history(
 def history_line(cells: Sequence[Cell]) -> str:
     """An entry's history in a line, from the cells that show what a release did.
 
-    "Raised with this text since 0.9.0; first raised in 0.4.2" (the text was the same
-    then); "No longer raised since 0.9.0; before that: «…» (0.6.11-0.8.5)"; "Not raised
-    by its example in any release shown". Each earlier text quoted is the one that
-    differs from the latest (a later bad example's, where the first reads the same); the
-    first release that raised it is named unless a quoted range starts there.
+    "Raised with this text since 0.9.0; first raised in 0.4.2"; "No longer raised
+    since 0.9.0; before that: «…» (0.6.11-0.8.5)". Each earlier text quoted is the
+    one that differs from the latest (a later bad example's, where the first reads
+    the same); the first release that raised it is named unless a quoted range starts there.
     """
     shown = [c for c in cells if c.state.known]
     if not shown:
@@ -248,8 +241,7 @@ def presence_line(
 ) -> str:
     """The line of an entry without bad examples: when the module had it.
 
-    An entry that cannot be raised today is given the releases to look in: it says so
-    if one raised it all the same (from any entry's example).
+    ``raisers``: the releases to look in for any entry's example raising it.
     """
     shown = [c for c in cells if c.state.known]
     present = [c.release for c in shown if c.state is not CellState.NOT_PRESENT]
@@ -291,7 +283,7 @@ def releases_in_short(chosen: Sequence[str], every: Sequence[str]) -> str:
 
 
 def retired_error(history: History, gone: Retired, now: str) -> ErrorHistory:
-    """A retired class's cells (in the module or not, raised by which example) and line.
+    """A retired class's cells and line.
 
     The line says when the module had it, the last text an example raised it with,
     and what the same code raises on the newest release.

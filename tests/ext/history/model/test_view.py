@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
-from flax_errors_ext.ext.history.model.example_runs import entry_codes, example_code_hash
+from flax_errors_ext.ext.history.model.cells import entry_codes, example_code_hash
 from flax_errors_ext.ext.history.model.view import (
     ModuleHistory,
     build_release,
