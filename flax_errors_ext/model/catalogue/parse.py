@@ -80,20 +80,16 @@ def parse_docstring(
         found, section_problems, i = section
         problems.extend(section_problems)
         examples.extend(found)
+    prose = _prose(explanation, path)
+    at = Location(path, first_line)
     entry = ErrorEntry(
-        qualname=qualname,
-        summary=summary,
-        prose=_prose(explanation, path),
-        examples=tuple(examples),
-        problems=tuple(problems),
-        location=Location(path, first_line),
-        message=message,
+        qualname, summary, prose, tuple(examples), tuple(problems), at, None, message
     )
     if message and not entry.raised_as and not problems:
         problem = FormatProblem(
             "a message entry needs a 'Bad example:' that ends in the traceback of the "
             "error it documents ('ValueError: <message>')",
-            Location(path, first_line),
+            at,
         )
         entry = dataclasses.replace(entry, problems=(problem,))
     return entry
@@ -221,18 +217,12 @@ def _dedent(body: list[Line]) -> list[Line]:
 
 def _block_end(lines: list[Line], start: int) -> int:
     """The index after the indented (or blank) lines that start at ``start``."""
-    i = start
-    while i < len(lines) and (not lines[i].text or lines[i].text[0].isspace()):
-        i += 1
-    return i
+    return next((i for i in range(start, len(lines)) if lines[i].text[:1].strip()), len(lines))
 
 
 def _paragraph_end(lines: list[Line], start: int) -> int:
     """The index of the first blank line at or after ``start``."""
-    i = start
-    while i < len(lines) and lines[i].text.strip():
-        i += 1
-    return i
+    return next((i for i in range(start, len(lines)) if not lines[i].text.strip()), len(lines))
 
 
 def _parse_section(
@@ -372,7 +362,6 @@ def _holds_for(
 
 
 def _statement(item: doctest.Example, location: Location, block: list[Line]) -> Statement:
-    """A parsed doctest example as a statement, located in the file ``block`` came from."""
     after = item.lineno + item.source.count("\n")  # where its documented output starts
     return Statement(
         source=item.source,

@@ -19,10 +19,8 @@ if TYPE_CHECKING:
 def first_paragraph(text: str) -> tuple[str, int]:
     """The first paragraph of reST text as one line, and the line its rest starts at.
 
-    The first paragraph of an example's description is its caption, shown by the
-    site's dropdowns, ``flax-errors explain`` and ``errors.json``. The rest starts
-    after the blank lines that follow the paragraph; at the end of ``text`` when
-    there is no more.
+    An example description's first paragraph is its caption, shown by the site,
+    ``flax-errors explain`` and ``errors.json``.
     """
     lines = text.split("\n")
     start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
@@ -211,9 +209,8 @@ class ErrorEntry:
     qualname: str
     summary: str
     prose: tuple[Prose, ...]
-    """The explanation: reST outside the example sections. In our own format it
-    opens with the summary's paragraph (see :attr:`details`). Several passages when
-    an entry adds notes to a docstring it cannot edit."""
+    """The explanation, opening with the summary's paragraph (see :attr:`details`);
+    several passages when an entry adds notes to a docstring it cannot edit."""
     examples: tuple[Example, ...]
     problems: tuple[FormatProblem, ...]
     location: Location
@@ -308,7 +305,7 @@ class ExampleResult:
     runs: tuple[StatementRun, ...]
     seconds: float
     detail: str = ""
-    """A sentence that says what went wrong, or "" when it passed."""
+    """A sentence that says what went wrong."""
     diff: str = ""
     failed_at: Location | None = None
     log: str = ""
@@ -352,42 +349,29 @@ def kind_problems(example: Example, qualname: str, own_class: str | None) -> lis
     whose bad examples may document any class.
     """
     run = example.statements_run
+    last = run[-1] if run and run[-1].exc_msg is not None else None  # the traceback it ends in
     if example.kind is ExampleKind.SEEN_AS:
-        if run and run[-1].exc_msg is not None and run[-1].documented_class != own_class:
+        if last is not None and last.documented_class != own_class:
             return []
-        return [
-            FormatProblem(
-                "'Also seen as:' must end in the documented traceback of the error raised "
-                f"where {qualname} is not (another class)",
-                example.location,
-            )
-        ]
-    if example.kind is not ExampleKind.BAD:
-        return [
-            FormatProblem(
-                f"{'a good example' if example.kind is ExampleKind.GOOD else 'evidence'} must "
-                "run cleanly, but this statement documents a traceback",
-                s.location,
-            )
-            for s in run
-            if s.exc_msg is not None
-        ]
-    if not run or run[-1].exc_msg is None:
-        raised = own_class or "the error it documents"
-        line = f"{own_class}: <message>" if own_class else "ValueError: <message>"
-        return [
-            FormatProblem(
-                f"a bad example must end in the documented traceback of {raised} "
-                f"('Traceback (most recent call last):' ... '{line}')",
-                example.location,
-            )
-        ]
-    documented = run[-1].documented_class
-    if own_class is not None and documented != own_class:
-        return [
-            FormatProblem(
-                f"this bad example documents {documented}, but it belongs to {qualname}",
-                run[-1].location,
-            )
-        ]
-    return []
+        message = (
+            "'Also seen as:' must end in the documented traceback of the error raised "
+            f"where {qualname} is not (another class)"
+        )
+    elif example.kind is not ExampleKind.BAD:
+        what = "a good example" if example.kind is ExampleKind.GOOD else "evidence"
+        message = f"{what} must run cleanly, but this statement documents a traceback"
+        return [FormatProblem(message, s.location) for s in run if s.exc_msg is not None]
+    elif last is None:
+        message = (
+            f"a bad example must end in the documented traceback of "
+            f"{own_class or 'the error it documents'} ('Traceback (most recent call "
+            f"last):' ... '{own_class or 'ValueError'}: <message>')"
+        )
+    elif own_class is not None and last.documented_class != own_class:
+        message = (
+            f"this bad example documents {last.documented_class}, but it belongs to {qualname}"
+        )
+        return [FormatProblem(message, last.location)]
+    else:
+        return []
+    return [FormatProblem(message, example.location)]
