@@ -2,13 +2,9 @@
 
 A run on another machine (``flax-errors check --json`` on a GPU box) or of another
 kind here (eight CPU devices, through ``XLA_FLAGS``) is an ``errors.json``
-document, which the site lists in ``flax_errors_device_runs``.
-
-:func:`compare` says what another run did with an entry: the **same** (every
-example both ran had the same verdict and, addresses and temporary names aside, the
-same text), **differs** (each :class:`Difference` holds both texts) or **not
-compared**. A run of other versions says which (:attr:`DeviceOutcome.where`), so
-that a difference from another Flax is not read as one of the device. Pure.
+document, which the site lists in ``flax_errors_device_runs``. A run of other
+versions says which (:attr:`DeviceOutcome.where`), so that a difference from
+another Flax is not read as one of the device.
 """
 
 from __future__ import annotations
@@ -81,7 +77,6 @@ class DeviceOutcome:
     """What one other run did with one entry."""
 
     source: str
-    """The run's file."""
     device: Device
     status: EntryStatus | None
     """The entry's status in that run; None where it has no record of the entry."""
@@ -104,8 +99,7 @@ class DeviceOutcome:
     def where(self) -> str:
         """``GPU (NVIDIA H200)``, ``GPU (NVIDIA H200) with flax 0.12.10, jax 0.11.2``.
 
-        A run on the build's own device is only its versions (``flax 0.12.8, jax
-        0.10.2``): another stack, whose differences are those of the versions.
+        A run on the build's own device is only its versions: another stack.
         """
         if self.same_device and self.versions:
             return self.versions
@@ -134,11 +128,7 @@ class DeviceOutcome:
 
 
 def normalised(text: str) -> str:
-    """``text`` as runs are compared: addresses, temporary names and install folders aside.
-
-    The history's rule (:func:`~flax_errors_ext.model.history.releases.comparable`),
-    and the folders above ``site-packages`` and a temporary name go too.
-    """
+    """``text`` as runs are compared: addresses, temporary names and install folders aside."""
     text = _TEMPORARY_FOLDERS.sub("", _INSTALLED_PREFIX.sub("", text))
     return comparable(text).strip()
 
@@ -152,11 +142,9 @@ def compare(
     """What each of ``runs`` did with the entry of ``record``, beside this build of ``versions``.
 
     Examples are paired by kind and number; a pair documented otherwise ran other
-    code and is not compared. ``roots`` are the folders this build's texts name
-    files relative to, as ``errors.json`` writes them (the other run's were so).
-    Left out: a run that did not run the entry's module at all (a GPU run of
-    ``flax.errors`` says nothing of ``jax.errors``), and this build's own stack (the
-    same device and versions: each stack's site lists every stack's run).
+    code and is not compared. ``roots``: as ``errors.json`` writes paths relative to
+    them. Left out: a run that did not run the entry's module at all, and this
+    build's own stack (each stack's site lists every stack's run).
     """
     outcomes = []
     for run in runs:
@@ -209,9 +197,8 @@ def _differences(
 
 def _ran_alike(mine: ExampleRecord, other: ExampleRecord, roots: Sequence[str]) -> bool:
     """Whether both sides ran the example, documented alike: only then is it compared."""
-    if {mine.status, other.status} & {Verdict.NOT_RUN, Verdict.OTHER_VERSIONS}:
-        return False
-    return normalised(strip_roots(mine.expected, roots)) == normalised(other.expected)
+    ran = not {mine.status, other.status} & {Verdict.NOT_RUN, Verdict.OTHER_VERSIONS}
+    return ran and normalised(strip_roots(mine.expected, roots)) == normalised(other.expected)
 
 
 def _numbered(examples: Sequence[ExampleRecord]) -> dict[str, ExampleRecord]:
@@ -227,10 +214,8 @@ def _numbered(examples: Sequence[ExampleRecord]) -> dict[str, ExampleRecord]:
 def verified_text(record: EntryRecord, outcomes: Sequence[DeviceOutcome]) -> str:
     """The entry's verification line, naming every device whose run saw the same.
 
-    ``Verified on CPU and on GPU (NVIDIA H200) · flax 0.12.8 · jax 0.10.2``: a run
-    with the build's versions joins the build's device; one with other versions
-    follows the build's versions, with its own: ``· and on GPU (NVIDIA H200) with
-    flax 0.12.10, jax 0.11.2``, so that no version is read as another run's.
+    A run with other versions follows the build's versions, with its own (``· and
+    on GPU (NVIDIA H200) with flax 0.12.10``), so that no version is read as another run's.
     """
     same = [o for o in outcomes if o.agreement is Agreement.SAME]
     text = verification_text(record, [o.where for o in same if not o.versions])
@@ -240,12 +225,7 @@ def verified_text(record: EntryRecord, outcomes: Sequence[DeviceOutcome]) -> str
 
 
 def merge_document(document: dict[str, Any], runs: Sequence[DeviceRun]) -> dict[str, Any]:
-    """``errors.json`` with what each device run did with each entry.
-
-    The document gets ``device_runs`` (each run's file, device and versions) and
-    each entry ``devices``: the outcome of every run that ran its module, its texts
-    compared as the document holds them (paths already relative).
-    """
+    """``errors.json`` with ``device_runs`` and, in each entry, what each run did (``devices``)."""
     if not runs:
         return document
     versions = {str(k): str(v) for k, v in document.get("versions", {}).items()}
@@ -269,7 +249,6 @@ class DeviceRun:
     """The file as the configuration names it (relative to ``conf.py``)."""
     device: Device
     versions: tuple[tuple[str, str], ...]
-    """(package, version), in the document's order."""
     records: tuple[EntryRecord, ...]
 
     def record(self, qualname: str) -> EntryRecord | None:
