@@ -1,11 +1,10 @@
-"""Every catalogue entry's bad examples across Flax's releases, as data.
+"""Every catalogue entry's bad examples across Flax's releases: the records, the wordings.
 
-``nox -s history`` runs each entry's bad examples in a venv per Flax release
-(``tools/history/release_runner.py``) and keeps what happened in
-``flax_errors_ext/history/flax.json``. This module is that file's model: the records
-and their JSON form. Each example's record carries a hash of its code and the
-substitutions it ran with (``rewrites.toml``), so that a rerun runs only what changed
-(:mod:`tools.history.plan`).
+``nox -s history`` runs each entry's bad examples in a venv per Flax release and
+keeps what happened in ``flax_errors_ext/history/flax.json``, whose model this is.
+Each example's record carries a hash of its code, so that a rerun runs only what
+changed. Each bad example's releases fall into spans that did the same: the
+wordings ``explain`` matches.
 """
 
 from __future__ import annotations
@@ -43,8 +42,7 @@ class Outcome(enum.StrEnum):
     RAISED_OTHER = "raised-other"
     NO_RAISE = "no-raise"
     COULD_NOT_RUN = "could-not-run"
-    """An earlier statement raised (an API that did not exist yet), the process died or
-    it timed out; the reason says which."""
+    """An earlier statement raised, the process died or it timed out: the reason says which."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,19 +72,15 @@ class ExampleRun:
     """One bad example on one release."""
 
     code: str
-    """The hash of the example's code when it ran
-    (:func:`~flax_errors_ext.ext.history.model.cells.example_code_hash`)."""
+    """The hash of the example's code when it ran (not of its ``rewritten`` code)."""
     outcome: Outcome
     exc_type: str = ""
-    """The dotted class of what the last statement raised (raised, raised-other)."""
     exc_text: str = ""
     """What it raised, as Python prints the exception's last line: ``Class: message``."""
     reason: str = ""
-    """Why it could not run: the statement and the exception that stopped it, or the
-    process's end."""
+    """Why it could not run."""
     rewritten: tuple[Substitution, ...] = ()
-    """The substitutions made in its code before it ran on this release, in order
-    (``code`` stays the catalogue code's)."""
+    """The substitutions made in its code before it ran on this release, in order."""
 
     def to_json(self) -> dict[str, Any]:
         """The record with its empty fields left out."""
@@ -111,11 +105,9 @@ class EntryRun:
     """One per bad example, in the catalogue file's order (none for an unreachable one)."""
 
     def runs_of(self, codes: Sequence[str]) -> tuple[ExampleRun, ...] | None:
-        """The records of the examples with these code hashes, in their order.
+        """The records of the examples with these code hashes, in order; None if one has none.
 
-        None where one of them has no record. An entry that keeps fewer examples
-        than ran (a docstring keeps one bad example, the catalogue file more) still
-        has a record of each it keeps.
+        An entry that keeps fewer examples than ran still has a record of each it keeps.
         """
         found = {example.code: example for example in self.examples}
         runs = tuple(found.get(code) for code in codes)
@@ -142,8 +134,7 @@ class ReleaseRun:
     entries: Mapping[str, EntryRun]
     """By class name (the catalogue file's stem)."""
     pace: float = 0.0
-    """The seconds an entry took on its latest run (0: unknown): what estimates of the
-    time left go by."""
+    """The seconds an entry took on its latest run (0: unknown), for estimates of time left."""
 
     def raisers(self, qualname: str) -> list[tuple[str, int, ExampleRun]]:
         """``(entry, index, run)`` of every example that raised ``qualname``, by entry."""
@@ -180,7 +171,6 @@ class History:
     releases: tuple[ReleaseRun, ...] = ()
     module: str = "flax.errors"
     path: str = dataclasses.field(default="", compare=False)
-    """The file it was read from ("" where none)."""
 
     def to_json(self) -> dict[str, Any]:
         """The data as the file holds it (the summaries are added by the writer)."""
@@ -224,7 +214,6 @@ class Span:
     last: str
     outcome: Outcome
     present: bool
-    """Whether ``flax.errors`` had the class in these releases."""
     text: str = ""
     """What was raised, or why it could not run."""
 
@@ -269,7 +258,6 @@ class Retired:
 
     name: str
     first: str
-    """The first recorded release that had it."""
     last: str
     gone_since: str
     """The first recorded release after ``last``."""
@@ -279,10 +267,8 @@ class Retired:
 
 def retired(history: History) -> tuple[Retired, ...]:
     """The classes the newest recorded release lacks that an earlier one had."""
-    if not history.releases:
-        return ()
     versions = [r.release.flax for r in history.releases]
-    newest = set(history.releases[-1].classes)
+    newest = set(history.releases[-1].classes if history.releases else ())
     found = []
     for name in sorted({n for r in history.releases for n in r.classes} - newest):
         had = [r.release.flax for r in history.releases if name in r.classes]
