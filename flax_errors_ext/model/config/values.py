@@ -7,6 +7,7 @@ value given as text (``sphinx-build -D name=text``) as its setting's declared ty
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import types
 import typing
@@ -27,10 +28,9 @@ def from_text(value: Any, kind: Any) -> Any:
     """``value`` read as the declared type ``kind`` where it is text, else as it is.
 
     Sphinx hands an override (``-D name=text``) of a setting registered without a
-    type over as the text (``"60"``, ``"a,b"``): it is read as Sphinx reads the
-    override of a typed default. ``None`` or nothing is None where the type allows
-    it; a dict's values are read so (``-D name.key=text``). Text that does not read
-    as ``kind`` is returned as it is, for the setting's validator to refuse.
+    type over as the text: it is read as Sphinx reads the override of a typed
+    default. Text that does not read as ``kind`` is returned as it is, for the
+    setting's validator to refuse.
     """
     origin, args = typing.get_origin(kind), typing.get_args(kind)
     if origin is dict and isinstance(value, dict):
@@ -47,18 +47,13 @@ def from_text(value: Any, kind: Any) -> Any:
     if kind is bool and value.strip().lower() in (*_TRUE, *_FALSE):
         return value.strip().lower() in _TRUE
     if kind is int:
-        try:
+        with contextlib.suppress(ValueError):
             return int(value)
-        except ValueError:
-            return value
     return value
 
 
 def module_list(value: Any) -> tuple[ModuleSpec, ...]:
-    """``flax_errors_modules``: dotted names, or dicts that :class:`ModuleSpec` reads.
-
-    A module listed twice is kept once, as its last listing says.
-    """
+    """``flax_errors_modules``: a module listed twice is kept once, as its last listing says."""
     if not isinstance(value, list | tuple):
         raise TypeError(
             "must be a list of dotted module names, or of dicts such as "
@@ -163,7 +158,7 @@ KNOWN_MODULES: dict[str, dict[str, Any]] = {
 """Where the errors of well-known modules point: their page and the site they print.
 
 A module listed by name alone takes these, so that the URL its errors print, rebased
-onto this site, lands on its entry; a dict in ``flax_errors_modules`` overrides them.
+onto this site, lands on its entry.
 """
 
 _SPEC_KEYS = {"module", "page", "bases", "exclude", "upstream", "messages"}
@@ -183,8 +178,7 @@ class ModuleSpec:
     upstream: str = ""
     """The base URL of the docs this module's errors link to, if not this site."""
     messages: bool = False
-    """Whether ``name`` is a group of message entries (errors raised as builtin
-    exceptions, one catalogue file each) rather than a module: nothing is imported."""
+    """Whether ``name`` is a group of message entries rather than a module: nothing is imported."""
 
     @classmethod
     def from_value(cls, value: Any) -> ModuleSpec:
