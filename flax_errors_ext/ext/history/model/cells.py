@@ -41,8 +41,7 @@ URL_TAIL = re.compile(r"\s*\(https?://\S+\)\s*$")
 class CellState(enum.StrEnum):
     """What an entry's record says about one release, as a cell's colour shows it.
 
-    In the order a legend lists them, each with what a cell of the matrix shows besides
-    its colour (so that colour is not all) and what it tells (the tooltip, the legend).
+    In the legend's order, each with a glyph (so that colour is not all) and its meaning.
     """
 
     glyph: str
@@ -88,7 +87,6 @@ class Cell:
     current: bool = False
     """Whether the cell is this build's own run."""
     rewritten: tuple[Substitution, ...] = ()
-    """The substitutions its examples ran with on this release (none shown if stale)."""
 
     def title(self, module: str) -> str:
         """The cell's tooltip: the release, what the state means, what each example did."""
@@ -143,10 +141,9 @@ def cell_key(cell: Cell) -> tuple[str, ...] | None:
 
 
 def compared_text(text: str) -> str:
-    """An error's text as compared across releases.
+    """An error's text as compared across releases, without what changes between runs.
 
-    Without what changes between runs (addresses, temporary names), nor the link to
-    the docs at its end, which moved with Flax's site and says nothing of the error.
+    Nor the link to the docs at its end: it moved with Flax's site, the error did not.
     """
     return comparable(URL_TAIL.sub("", text))
 
@@ -188,9 +185,8 @@ def bad_examples(entry: ErrorEntry) -> tuple[Example, ...]:
 def example_code_hash(example: Example) -> str:
     """A hash of the code an example runs: its statements' syntax trees, not their texts.
 
-    A reworded documented message leaves it alone (the record keeps what was raised),
-    and so does code formatted anew (``flax-errors export`` formats it as Flax does:
-    other indents, quotes, line breaks or comments); any change to what runs changes it.
+    A reworded documented message or code formatted anew (as ``flax-errors export``
+    does) leaves it alone; any change to what runs changes it.
     """
     digest = hashlib.sha256()
     for statement in example.statements_run:
@@ -233,9 +229,7 @@ def example_run(result: ExampleResult, roots: Iterable[str] = ()) -> ExampleRun:
 
     The history records what the example raised, not whether its documented text
     still matches: so each statement is judged alone. One before the last that raised
-    where none is documented means the example could not run on that release; else
-    the last one's verdict says whether it raised the documented class, another, or
-    nothing.
+    means the example could not run on that release.
 
     Args:
         result: The judged run of the catalogue's bad example; no runs if its
