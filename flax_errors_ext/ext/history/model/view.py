@@ -193,10 +193,10 @@ def history_line(cells: Sequence[Cell]) -> str:
         return "Not raised by its example in any release shown"
     latest = raised[-1]
     if spans[-1] is latest:
-        if len(spans) == 1:
-            parts = [f"Raised with this text in every release shown ({_range(latest)})"]
-        else:
-            parts = [f"Raised with this text since {latest[0].release}"]
+        every = f"in every release shown ({_range(latest)})"
+        parts = [
+            f"Raised with this text {every if len(spans) == 1 else 'since ' + latest[0].release}"
+        ]
         earlier = [span for span in raised[:-1] if cell_key(span[0]) != cell_key(latest[0])]
         reference: Cell | None = latest[0]
         stated = {latest[0].release}
@@ -250,12 +250,10 @@ def presence_line(
     if not present:
         parts = [f"Not in {module} in any release shown"]
     elif present == [c.release for c in shown][len(shown) - len(present) :]:
-        since = present[0]
-        parts = [
-            f"In {module} in every release shown"
-            if since == shown[0].release
-            else f"In {module} since {since}"
-        ]
+        since = (
+            "in every release shown" if present[0] == shown[0].release else "since " + present[0]
+        )
+        parts = [f"In {module} {since}"]
     else:
         parts = [f"In {module} in {', '.join(present)}"]
     found = [(r.release.flax, hits[0]) for r in raisers if (hits := r.raisers(qualname))]
@@ -301,12 +299,8 @@ def retired_error(history: History, gone: Retired, now: str) -> ErrorHistory:
             f"the example of {entry}: «{quote(run.exc_text, TOOLTIP)}»{rewritten_note(run)}"
             for entry, _, run in hits
         )
-        if hits:
-            state = CellState.SAME
-        elif gone.name in record.classes:
-            state = CellState.PRESENT
-        else:
-            state = CellState.NOT_PRESENT
+        present = CellState.PRESENT if gone.name in record.classes else CellState.NOT_PRESENT
+        state = CellState.SAME if hits else present
         wording = (hits[0][2].exc_text,) if hits else ()
         made = merged_substitutions(run.rewritten for _, _, run in hits)
         cells.append(Cell(release, state, wording, notes, release == now, made))
