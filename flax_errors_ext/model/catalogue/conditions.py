@@ -1,12 +1,9 @@
 """Which package versions an example holds for: its ``:holds for:`` line.
 
-The line opens an example's section, before its prose (``:holds for: flax <
-0.12.9``), as ``sphinx.ext.doctest``'s ``:skipif:`` does for a block. Its value is
-a comma-separated list of PEP 440 clauses; a clause without a package name
-continues the one before it (``flax >= 0.10, < 0.12.9, jax >= 0.6`` names two
-packages). ``python`` names the interpreter and ``platform`` JAX's default backend
-(``platform == tpu``). An example holds where every package it names is installed
-at a version its clauses admit; it runs only there (see docs/contributing.md).
+Its value is a comma-separated list of PEP 440 clauses; a clause without a package
+name continues the one before it (``flax >= 0.10, < 0.12.9, jax >= 0.6``).
+``python`` names the interpreter and ``platform`` JAX's default backend. An example
+holds where every package it names is installed at a version its clauses admit.
 """
 
 from __future__ import annotations

@@ -2,13 +2,8 @@
 
 Each site of :data:`SITES` has its ``objects.inv`` shipped in
 ``flax_errors_ext/inventory/`` (``python -m tools.inventories`` makes them again),
-never fetched. A reference that this site does not resolve itself links to the page
-an inventory gives; a name no inventory has stays plain code.
-
-A docstring's ``>>>`` statements run as the entry's upstream example
-(:func:`~flax_errors_ext.model.catalogue.parse.parse_upstream`); any other code (a
-``::`` block, a statement doctest skips, all of them when upstream examples are
-off) is only shown, labelled by :func:`not_run_label` as not run.
+never fetched. A docstring's ``>>>`` statements run as the entry's upstream example;
+any other code is only shown, labelled by :func:`not_run_label` as not run.
 """
 
 from __future__ import annotations
@@ -122,11 +117,10 @@ class Inventory:
     def find(self, reference: str, project: str = "") -> Target | None:
         """The target that a reference names, or None where that is not certain.
 
-        ``reference`` is a full name (``flax.linen.Module.apply``), one that starts
-        with a module's shorthand (``nn.compact``), or the end of a name (``jit``,
-        ``Module.apply``): the only name that ends so, in ``project`` (the
-        docstring's top-level package) where several do. A dotted reference that
-        starts in lower case names a module (``numpy.sin``) and must be whole.
+        ``reference`` is a full name, one that starts with a module's shorthand
+        (``nn.compact``), or the end of a name (``Module.apply``): the only name that
+        ends so, in ``project`` where several do. A dotted reference that starts in
+        lower case names a module (``numpy.sin``) and must be whole.
         """
         name, full = self._names(reference)
         if not name:

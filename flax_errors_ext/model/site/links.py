@@ -1,16 +1,10 @@
 """Where the site's links go: library frames to their source, old pages to where they moved.
 
-A published frame names its file inside its import root (``flax/linen/linear.py``),
-whose first part is the package. Where the package's repository is known
-(:data:`DEFAULT_SOURCE_LINKS`, or ``flax_errors_source_links``), the frame's
-``File "...", line N`` links to that line at the tag of the version that ran; any
-other frame gets no link.
-
-Releases print different URLs for the same error (Flax 0.4's ``flax.errors.html``,
-later ``api_reference/flax.errors.html``; JAX 0.12's ``101/errors.html``). Which
-page paths readers may arrive at is read from what each release raised (the
-recorded history, the runs of other stacks), never listed by hand: each gets a
-page that forwards to the module's page, anchor kept.
+A published frame's ``File "...", line N`` links to that line at the tag of the
+version that ran, where its package's repository is known; any other frame gets no
+link. Releases print different URLs for the same error (Flax 0.4's
+``flax.errors.html``, JAX 0.12's ``101/errors.html``): which pages readers may arrive
+at is read from what each release raised, never listed by hand.
 """
 
 from __future__ import annotations
@@ -115,10 +109,8 @@ def moved_pages(
     """``{old docname: docname now}`` for the pages the errors' links point to elsewhere.
 
     Read from what past releases raised (``histories``) and from other ``texts``
-    that errors raised: the runs of other stacks and devices, where a newer
-    release may link to a page of a new layout (JAX's ``101/errors.html``). Only
-    links into the module's ``upstream`` site count (this site mirrors its layout);
-    which of their pages forward, and where to, ``layout`` says.
+    that errors raised (other stacks' runs). Only links into the module's
+    ``upstream`` site count: this site mirrors its layout.
     """
     texts = tuple(texts)
     moved: dict[str, str] = {}
@@ -144,9 +136,7 @@ def unforwarded(
 ) -> list[str]:
     """The pages of ``spec``'s upstream site that ``text`` links to and this site lacks.
 
-    A page is there when it is where the links land now (``layout``'s module page)
-    or one of ``forwarded`` (the redirects). A link to any other page would land
-    nowhere here: the errors of some release print a page this site has not heard of.
+    A page is there when it is ``layout``'s module page or one of ``forwarded``.
     """
     if not spec.upstream:
         return []
