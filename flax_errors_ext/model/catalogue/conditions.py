@@ -76,8 +76,6 @@ def parse_conditions(text: str) -> tuple[Condition, ...]:
         if not current:
             raise ConditionError(f"{raw.strip()!r} names no package")
         clauses.setdefault(current, []).append(match["op"] + match["version"])
-    if not clauses:
-        raise ConditionError("no version clause")
     conditions = []
     for package, specifiers in clauses.items():
         specifier = ",".join(specifiers)
@@ -108,11 +106,8 @@ def describe(conditions: Iterable[Condition]) -> str:
 def versions_named(conditions: Iterable[Condition], versions: Mapping[str, str]) -> str:
     """What ``versions`` has of the packages the conditions name: ``flax 0.12.12``."""
     canonical = _canonical(versions)
-    parts = []
-    for package in dict.fromkeys(c.package for c in conditions):
-        version = canonical.get(package)
-        parts.append(f"{package} {version}" if version else f"no {package}")
-    return ", ".join(parts)
+    packages = dict.fromkeys(c.package for c in conditions)
+    return ", ".join(f"{p} {canonical[p]}" if canonical.get(p) else f"no {p}" for p in packages)
 
 
 def _canonical(versions: Mapping[str, str]) -> dict[str, str]:
