@@ -14,7 +14,7 @@ import re
 import pytest
 
 from flax_errors_ext.model.catalogue.parse import parse_upstream
-from flax_errors_ext.model.site.inventory import (
+from flax_errors_ext.model.site.links import (
     SITES,
     Inventory,
     Site,
