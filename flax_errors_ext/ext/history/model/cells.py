@@ -231,11 +231,8 @@ def example_run(result: ExampleResult, roots: Iterable[str] = ()) -> ExampleRun:
     still matches: so each statement is judged alone. One before the last that raised
     means the example could not run on that release.
 
-    Args:
-        result: The judged run of the catalogue's bad example; no runs if its
-            process died, timed out or it was set aside.
-        roots: Folders the process imported from; paths under them are written
-            relative to them (``flax/__init__.py``), so no machine's folders are kept.
+    ``roots``: folders the process imported from; paths under them are written
+    relative to them, so that no machine's folders are kept.
     """
     example, runs, folders = result.example, result.runs, tuple(roots)
     code = example_code_hash(example)

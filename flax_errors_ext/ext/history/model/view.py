@@ -143,14 +143,10 @@ def module_history(
 ) -> ModuleHistory:
     """Every entry's cells and line, and the module's retired errors.
 
-    Args:
-        history: The recorded releases of the module.
-        codes: The code hashes of each entry's bad examples now, by class name: the
-            entries to show.
-        current: The build's own release; an entry without a row there was not run
-            by the build.
-        unreachable: The entries that cannot be raised today: their line says if a
-            release raised it all the same.
+    ``codes``: the code hashes of each entry's bad examples now, by class name: the
+    entries to show. ``current``: the build's own release; an entry without a row
+    there was not run. ``unreachable``: the entries that cannot be raised today,
+    whose line says if a release raised it all the same.
     """
     now = current.release.flax if current is not None else ""
     releases = [r for r in history.releases if r.release.flax != now]
