@@ -1,10 +1,7 @@
 """One release of one error's history: what each bad example did, as a cell shows it.
 
-The record of a run (an :class:`~flax_errors_ext.model.history.releases.ExampleRun`)
-is made from the judged run the same way for ``nox -s history`` and for the build's
-own release; the code hash ties it to the code that ran. A cell's state (the
-colour), its tooltip and the text raised are compared with the latest release that
-raised the error.
+A run's record is made the same way for ``nox -s history`` and for the build's own
+release; the code hash ties it to the code that ran.
 """
 
 from __future__ import annotations

@@ -2,8 +2,7 @@
 
 The build's own release (:func:`build_release`) replaces any record of that
 release. A record made with other code than the entry's bad examples have now is
-*stale*: its cell says so instead of showing what that code did. A class the module
-no longer has gets a row too.
+*stale*: its cell says so instead of showing what that code did.
 """
 
 from __future__ import annotations
@@ -174,10 +173,9 @@ def module_history(
 def history_line(cells: Sequence[Cell]) -> str:
     """An entry's history in a line, from the cells that show what a release did.
 
-    "Raised with this text since 0.9.0; first raised in 0.4.2"; "No longer raised
-    since 0.9.0; before that: «…» (0.6.11-0.8.5)". Each earlier text quoted is the
-    one that differs from the latest (a later bad example's, where the first reads
-    the same); the first release that raised it is named unless a quoted range starts there.
+    "No longer raised since 0.9.0; before that: «…» (0.6.11-0.8.5)". Each earlier text
+    quoted is the one that differs from the latest (a later bad example's, where the
+    first reads the same).
     """
     shown = [c for c in cells if c.state.known]
     if not shown:
@@ -277,11 +275,7 @@ def releases_in_short(chosen: Sequence[str], every: Sequence[str]) -> str:
 
 
 def retired_error(history: History, gone: Retired, now: str) -> ErrorHistory:
-    """A retired class's cells and line.
-
-    The line says when the module had it, the last text an example raised it with,
-    and what the same code raises on the newest release.
-    """
+    """A retired class's cells and line: when the module had it, what raised it, what now."""
     newest = history.releases[-1]
     last = "No recorded example raised it."
     replaced: set[str] = set()

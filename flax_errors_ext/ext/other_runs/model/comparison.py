@@ -1,10 +1,7 @@
 """Runs of the catalogue on other devices, read from their ``errors.json``, beside this build's.
 
-A run on another machine (``flax-errors check --json`` on a GPU box) or of another
-kind here (eight CPU devices, through ``XLA_FLAGS``) is an ``errors.json``
-document, which the site lists in ``flax_errors_device_runs``. A run of other
-versions says which (:attr:`DeviceOutcome.where`), so that a difference from
-another Flax is not read as one of the device.
+A run of other versions says which (:attr:`DeviceOutcome.where`), so that a
+difference from another Flax is not read as one of the device.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """Other runs that differ from this build alike, said once, each difference judged.
 
-Runs of the same versions that differ alike are one :class:`DifferingRuns` (only on
-the page: ``errors.json`` keeps each run's outcome). A difference only in a link's
-page (JAX 0.12 prints ``101/errors.html``, 0.10 ``errors.html``) or a line number is
-a clause of one sentence; one of other verdicts or words is shown with both texts.
+Only on the page: ``errors.json`` keeps each run's outcome. A difference only in a
+link's page (JAX 0.12 prints ``101/errors.html``, 0.10 ``errors.html``) or a line
+number is a clause of one sentence; any other is shown with both texts.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """What the search page's script reads: each entry's texts, and how a paste is matched.
 
-The script (``flax_errors_search.js``) runs the steps of
-:func:`flax_errors_ext.model.lookup.find.find` in the reader's browser. What those
-steps need from Python is data, written here from the same functions, so that the
-script holds no knowledge of its own.
+The script runs the steps of :func:`flax_errors_ext.model.lookup.find.find` in the
+reader's browser, with data written here by the same functions: it holds no
+knowledge of its own.
 """
 
 from __future__ import annotations
