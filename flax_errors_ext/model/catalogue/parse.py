@@ -243,16 +243,12 @@ def _parse_napoleon(
     body: list[Line], qualname: str, title: Location, own_class: str | None
 ) -> tuple[list[Example], list[FormatProblem]]:
     """The examples of an ``Examples:`` section; a problem in any of them yields none."""
-    examples: list[Example] = []
-    problems: list[FormatProblem] = []
-    for description, block in _napoleon_blocks(_dedent(body)):
-        example, found = _parse_block(
-            None, description, block, qualname, title.path, (), own_class
-        )
-        problems.extend(found)
-        if example is not None:
-            examples.append(example)
-    return ([] if problems else examples), problems
+    parsed = [
+        _parse_block(None, description, block, qualname, title.path, (), own_class)
+        for description, block in _napoleon_blocks(_dedent(body))
+    ]
+    problems = [problem for _, found in parsed for problem in found]
+    return ([] if problems else [e for e, _ in parsed if e is not None]), problems
 
 
 def _napoleon_blocks(body: list[Line]) -> list[tuple[str, list[Line]]]:
