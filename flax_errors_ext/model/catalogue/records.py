@@ -144,9 +144,7 @@ class Statement:
     @property
     def documented_class(self) -> str | None:
         """The dotted class name the documented traceback names."""
-        if self.exc_msg is None:
-            return None
-        return self.exc_msg.split(":", 1)[0].strip()
+        return None if self.exc_msg is None else self.exc_msg.split(":", 1)[0].strip()
 
 
 @dataclasses.dataclass(frozen=True)
