@@ -303,7 +303,6 @@ class ExampleResult:
     runs: tuple[StatementRun, ...]
     seconds: float
     detail: str = ""
-    """A sentence that says what went wrong."""
     diff: str = ""
     failed_at: Location | None = None
     log: str = ""

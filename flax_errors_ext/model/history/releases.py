@@ -78,7 +78,6 @@ class ExampleRun:
     exc_text: str = ""
     """What it raised, as Python prints the exception's last line: ``Class: message``."""
     reason: str = ""
-    """Why it could not run."""
     rewritten: tuple[Substitution, ...] = ()
     """The substitutions made in its code before it ran on this release, in order."""
 

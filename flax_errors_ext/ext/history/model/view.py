@@ -93,7 +93,6 @@ class ModuleHistory:
     entries: tuple[ErrorHistory, ...]
     retired: tuple[ErrorHistory, ...] = ()
     source: str = ""
-    """The file the history was read from."""
 
     @property
     def rows(self) -> list[ErrorHistory]:
