@@ -8,7 +8,7 @@ each of its errors named by the error's full dotted name. This is the layout Fla
 own error links use (``api_reference/flax.errors.html#flax.errors.<Name>``), so a
 URL printed by either maps onto this site by swapping the base. A project can give a
 module another page (JAX's errors live at ``errors.html``): see
-:class:`flax_errors_ext.model.config.module_spec.ModuleSpec`.
+:class:`flax_errors_ext.model.config.values.ModuleSpec`.
 
 Each error's entry has a page of its own beside it, ``<module page>/<Name>.html``
 (the layout rustc's error index moved to when its one page grew), and the module's
@@ -72,7 +72,7 @@ class EntryLocation:
 class ConfiguredModule(Protocol):
     """A module as configured, as the runtime (which cannot import the model) sees it.
 
-    :class:`flax_errors_ext.model.config.module_spec.ModuleSpec` is one.
+    :class:`flax_errors_ext.model.config.values.ModuleSpec` is one.
     """
 
     @property

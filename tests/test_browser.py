@@ -21,7 +21,7 @@ import pytest
 from flax_errors_ext.execution.history.files import read_histories
 from flax_errors_ext.layout import FLAX_BASE_URL, base_url
 from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleKind
-from flax_errors_ext.model.config.module_spec import KNOWN_MODULES
+from flax_errors_ext.model.config.values import KNOWN_MODULES
 from flax_errors_ext.model.history.releases import SHIPPED
 from flax_errors_ext.model.lookup.find import Wording, recorded_wordings
 from tests.chromium import NEEDS_CHROMIUM, PAGE_HEIGHT, watched_tab

@@ -18,7 +18,7 @@ from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.layout import base_url
 from flax_errors_ext.model.catalogue.discover import SHIPPED_CATALOGUE, catalogue_paths
 from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleKind, Verdict
-from flax_errors_ext.model.config.module_spec import KNOWN_MODULES
+from flax_errors_ext.model.config.values import KNOWN_MODULES
 from flax_errors_ext.model.runs.judge import judge
 from tests.utils import FLAX, INSTALLED, JAX, OURS, read_catalogue, run_in_process, site_runs
 

@@ -35,7 +35,7 @@ from flax_errors_ext.layout import (
     entry_url,
 )
 from flax_errors_ext.model.config import CatalogueConfig
-from flax_errors_ext.model.config.module_spec import ModuleSpec
+from flax_errors_ext.model.config.values import ModuleSpec
 from flax_errors_ext.model.runs.entry_record import entry_record
 from flax_errors_ext.sphinx.context import build_context
 from tests.utils import ROOTS, read_catalogue

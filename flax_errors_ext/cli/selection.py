@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from flax_errors_ext.cli.project import Project
     from flax_errors_ext.model.catalogue.discover import ErrorModule
     from flax_errors_ext.model.catalogue.records import ErrorEntry
-    from flax_errors_ext.model.config.module_spec import ModuleSpec
+    from flax_errors_ext.model.config.values import ModuleSpec
 
 __all__ = ["Selection", "UsageError", "import_module", "load", "project", "select", "unknown"]
 

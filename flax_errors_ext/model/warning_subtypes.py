@@ -2,8 +2,7 @@
 
 A project silences one with ``suppress_warnings = ["flax-errors.<subtype>"]``, so a
 value, once published, never changes. Here in the model because the model words
-most of them (a failing example's verdict is its subtype); the options page lists
-them all from this enum.
+most of them (a failing example's verdict is its subtype).
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ from flax_errors_ext.model.runs.entry_record import (
     summary_line,
 )
 from flax_errors_ext.model.runs.fingerprint import ProbeError
-from flax_errors_ext.model.site.moved_pages import moved_pages
+from flax_errors_ext.model.site.links import moved_pages
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue import per_build
 from flax_errors_ext.sphinx.catalogue.stubs import write_stubs

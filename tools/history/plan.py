@@ -15,7 +15,7 @@ import json
 import tomllib
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.ext.history.model.example_runs import entry_codes
+from flax_errors_ext.ext.history.model.cells import entry_codes
 from flax_errors_ext.model.history.releases import version_key
 from tools.history.rewrites import entry_rewrites, rules_for
 from tools.history.summaries import document

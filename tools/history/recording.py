@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.ext.history.model.example_runs import entry_codes
+from flax_errors_ext.ext.history.model.cells import entry_codes
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.history.releases import History, ReleaseRun
 from tools.history.plan import (

@@ -62,7 +62,7 @@ OURS = (
     "flax_errors_ext.model.history.releases",
     "flax_errors_ext.model.runs.judge",
     "flax_errors_ext.model.runs.tracebacks",
-    "flax_errors_ext.ext.history.model.example_runs",
+    "flax_errors_ext.ext.history.model.cells",
     "flax_errors_ext.model.runs.jobs",
     "flax_errors_ext.execution.runs.runner",
     "flax_errors_ext.execution.runs.in_process",
@@ -219,7 +219,7 @@ def run_entry(
     its code; its record lists those that changed it. One whose ``:holds for:`` line
     does not admit the release's ``versions`` is not run, and its record says so.
     """
-    from flax_errors_ext.ext.history.model.example_runs import bad_examples, example_run
+    from flax_errors_ext.ext.history.model.cells import bad_examples, example_run
     from flax_errors_ext.model.catalogue.conditions import describe, versions_named
     from flax_errors_ext.model.catalogue.records import Verdict
     from flax_errors_ext.model.history.releases import EntryRun

@@ -19,7 +19,7 @@ import re
 import tomllib
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.ext.history.model.example_runs import bad_examples
+from flax_errors_ext.ext.history.model.cells import bad_examples
 from flax_errors_ext.model.history.releases import Substitution, version_key
 
 if TYPE_CHECKING:
@@ -142,7 +142,7 @@ def entry_rewrites(
     """The substitutions each bad example of each entry runs with under ``rules``.
 
     By class name, one tuple per bad example: with the code hashes
-    (:func:`~flax_errors_ext.ext.history.model.example_runs.entry_codes`), what a record must match
+    (:func:`~flax_errors_ext.ext.history.model.cells.entry_codes`), what a record must match
     to count as done (:func:`~tools.history.plan.pending`).
     """
     return {

@@ -10,14 +10,12 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.model.history.releases import Outcome
-from flax_errors_ext.model.history.timeline import quote, retired, timelines
+from flax_errors_ext.model.history.releases import Outcome, quote, retired, timelines
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from flax_errors_ext.model.history.releases import History
-    from flax_errors_ext.model.history.timeline import Span
+    from flax_errors_ext.model.history.releases import History, Span
 
 SHOWN = 160
 """The characters of a text a summary shows; the file keeps all of it."""

@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.ext.other_runs.model.documents import DeviceRunError, parse_run
+from flax_errors_ext.ext.other_runs.model.comparison import DeviceRunError, parse_run
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence

@@ -21,9 +21,8 @@ from flax_errors_ext.cli.selection import UsageError, load, unknown
 from flax_errors_ext.execution.history.files import read_histories
 from flax_errors_ext.execution.runs.in_process import package_versions
 from flax_errors_ext.layout import base_url
-from flax_errors_ext.model.catalogue.descriptions import first_paragraph
-from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
-from flax_errors_ext.model.history.timeline import retired
+from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict, first_paragraph
+from flax_errors_ext.model.history.releases import retired
 from flax_errors_ext.model.lookup import find as lookup
 from flax_errors_ext.model.lookup import paste
 from flax_errors_ext.model.lookup import texts as lookup_texts

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from flax_errors_ext.cli.project import Project
     from flax_errors_ext.cli.selection import Selection
     from flax_errors_ext.model.catalogue.discover import ErrorModule
-    from flax_errors_ext.model.config.module_spec import ModuleSpec
+    from flax_errors_ext.model.config.values import ModuleSpec
 
 CACHE_ENV = "FLAX_ERRORS_CATALOGUE_CACHE"
 """Where snapshots are kept, if set; else ``$XDG_CACHE_HOME/flax-errors/catalogue``."""

@@ -26,7 +26,7 @@ from flax_errors_ext.model.catalogue.discover import (
     module_entries,
     public_classes,
 )
-from flax_errors_ext.model.config.module_spec import ModuleSpec
+from flax_errors_ext.model.config.values import ModuleSpec
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -1,8 +1,8 @@
 """Read the error classes of an imported module into entries, in source order.
 
-Pure: the module is already imported and its source and catalogue files already
-read (by :mod:`flax_errors_ext.execution.catalogue.modules`); this decides which classes
-are entries and where each one's documentation comes from.
+Pure: :mod:`flax_errors_ext.execution.catalogue.modules` imports the module and
+reads the files; this decides which classes are entries and where each one's
+documentation comes from.
 """
 
 from __future__ import annotations
@@ -27,12 +27,11 @@ if TYPE_CHECKING:
     from types import ModuleType
 
     from flax_errors_ext.model.catalogue.repairs import DocstringFix
-    from flax_errors_ext.model.config.module_spec import ModuleSpec
+    from flax_errors_ext.model.config.values import ModuleSpec
 
 
 SHIPPED_CATALOGUE = Path(__file__).resolve().parents[2] / "catalogue"
-"""The catalogue files shipped with this package: ``<module>/<Class>.txt`` (Flax's
-and JAX's errors)."""
+"""The shipped catalogue files of Flax's and JAX's errors: ``<module>/<Class>.txt``."""
 
 
 def catalogue_folders(project_dirs: Sequence[Path]) -> tuple[Path, ...]:
@@ -62,20 +61,16 @@ class ErrorModule:
     """A catalogued module: its source file and the entries it defines."""
 
     name: str
-    """The module's dotted name, as listed in ``flax_errors_modules``."""
     path: Path
     import_path: str
     """The ``sys.path`` entry the module was imported from."""
     entries: tuple[ErrorEntry, ...]
     left_out: tuple[LeftOut, ...] = ()
     problems: tuple[FormatProblem, ...] = ()
-    """Catalogue files that name no class of the module, and repairs to its
-    docstrings that are not made (:mod:`~flax_errors_ext.model.catalogue.repairs`)."""
+    """Catalogue files that name no class of the module, and repairs not made."""
     catalogue_paths: tuple[str, ...] = ()
-    """Every catalogue file read for it (a change to one changes its entries)."""
     messages: bool = False
-    """Whether it is a group of message entries (``path``: its folder, nothing
-    imported) rather than a module of error classes."""
+    """Whether it is a group of message entries (``path``: its folder, nothing imported)."""
 
     def without_upstream(self) -> ErrorModule:
         """The module with no entry running another project's docstring examples."""
@@ -103,7 +98,6 @@ class Candidate:
     cls: type
     path: str
     source: str
-    """The text of ``path``."""
 
 
 def public_classes(
@@ -112,9 +106,7 @@ def public_classes(
     """The exception classes of ``module`` that may be entries, and those left out.
 
     The module's ``__all__`` says what it exposes; without one, the public classes
-    it defines itself (not those it imports). Of those, exception classes are kept
-    unless ``spec`` excludes them or they subclass none of ``bases`` (when given).
-    A class exposed under two names is kept under the first.
+    it defines itself. A class exposed under two names is kept under the first.
     """
     exported = getattr(module, "__all__", None)
     if exported is not None:
@@ -158,16 +150,12 @@ def module_entries(
 
     An error a library adds later shows up as an entry without examples, never
     silently missing. A class without examples that other candidates subclass is
-    their base, not an error anyone raises as such (``FlaxError``): it is left out,
-    with that reason.
+    their base, not an error anyone raises as such (``FlaxError``): it is left out.
 
     ``catalogue_files`` is None when the module's docstrings are ours, in the
-    catalogue format; otherwise they are another project's prose, shown as they are,
-    and each class's examples come from its catalogue file, by class name, unless its
-    docstring has adopted the format. ``layout``: by default, a site of this module
-    alone. ``fixes``: the repairs made in another project's docstrings before they
-    are read (by default, ``DOCSTRING_FIXES``'s). The problems are the catalogue
-    files that name no candidate and the repairs not made.
+    catalogue format; otherwise each class's examples come from its catalogue file,
+    by class name, unless its docstring has adopted the format. ``layout``: by
+    default, a site of this module alone. ``fixes``: by default, ``DOCSTRING_FIXES``'s.
     """
     layout = layout or SiteLayout.of([spec])
     if catalogue_files is None:
@@ -212,8 +200,7 @@ def message_entries(
 ) -> tuple[ErrorEntry, ...]:
     """The entries of a group of message entries, one per catalogue file, by name.
 
-    Each file documents an error a library raises as a builtin exception; its name
-    is the entry's (``<group>.<Name>``), since the error has no class to name it.
+    The file's name is the entry's (``<group>.<Name>``): the error has no class to name it.
     """
     layout = layout or SiteLayout.of([spec])
     entries = []
@@ -237,10 +224,7 @@ def _unmatched(
     catalogue_files: Mapping[str, CatalogueFile] | None,
     fixes: Sequence[DocstringFix],
 ) -> list[FormatProblem]:
-    """Catalogue files that name no candidate, and repairs that name no candidate.
-
-    A repair is reported at the module's first file: it belongs to no class there.
-    """
+    """Catalogue files and repairs that name no candidate (a repair: at the first file)."""
     names = {c.name for c in candidates}
     problems = []
     for stem, file in (catalogue_files or {}).items():
@@ -294,9 +278,8 @@ def _class_lines(source: str) -> dict[str, tuple[int, int | None]]:
     """Each class's line and its docstring's first line (None without one), by name."""
     lines: dict[str, tuple[int, int | None]] = {}
     for node in ast.walk(ast.parse(source)):
-        if not isinstance(node, ast.ClassDef):
-            continue
-        has_docstring = ast.get_docstring(node, clean=False) is not None
-        line = node.decorator_list[0].lineno if node.decorator_list else node.lineno
-        lines.setdefault(node.name, (line, node.body[0].lineno if has_docstring else None))
+        if isinstance(node, ast.ClassDef):
+            has_docstring = ast.get_docstring(node, clean=False) is not None
+            line = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+            lines.setdefault(node.name, (line, node.body[0].lineno if has_docstring else None))
     return lines

@@ -5,18 +5,14 @@ The format: a summary line, an explanation in reST, then sections titled exactly
 indented block of optional prose followed by doctest statements. A bad example ends
 in the documented traceback of its own error class; an ``Also seen as:`` section in
 that of the error the same mistake raises where this one is not in place (so that
-a reader who pastes that message finds this entry). An ``Unreachable:`` section, for an
-error that cannot be raised, runs like a good example: its statements print the
-evidence, so that the claim drifts when the library changes. Every problem is
-reported with the ``file:line`` it sits on, and the rest of the docstring is
-still read.
+a reader who pastes that message finds this entry). Every problem is reported with
+the ``file:line`` it sits on, and the rest of the docstring is still read.
 
 A library's docstrings in Google style (napoleon) hold the same examples in an
 ``Example:`` or ``Examples:`` section instead (what ``flax-errors export`` writes):
 each run of doctest blocks, after its prose, is one example, bad when it ends in a
-traceback and good when it does not. A section that holds a malformed example is
-reported and yields none, so that a library's own examples, written for its
-doctest and not for this format, are never read as the catalogue's.
+traceback. A section that holds a malformed example yields none, so that a
+library's own examples, written for its doctest, are never read as the catalogue's.
 """
 
 from __future__ import annotations
@@ -24,15 +20,14 @@ from __future__ import annotations
 import dataclasses
 import doctest
 import re
+from typing import NamedTuple
 
-from flax_errors_ext.model.catalogue.checks import kind_problems, statement_problem, syntax_problem
 from flax_errors_ext.model.catalogue.conditions import (
     FIELD,
     Condition,
     ConditionError,
     parse_conditions,
 )
-from flax_errors_ext.model.catalogue.descriptions import first_paragraph
 from flax_errors_ext.model.catalogue.records import (
     ErrorEntry,
     Example,
@@ -41,6 +36,10 @@ from flax_errors_ext.model.catalogue.records import (
     Location,
     Prose,
     Statement,
+    first_paragraph,
+    kind_problems,
+    statement_problem,
+    syntax_problem,
 )
 
 SECTION_TITLES = {f"{kind.section_title}:": kind for kind in ExampleKind if kind.ours}
@@ -49,8 +48,7 @@ _TITLE = re.compile(r"^[A-Z][\w \-]*:\s*$")
 _DOCTEST_LINE = re.compile(r"line (\d+) of the docstring")
 
 
-@dataclasses.dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     """One line of a docstring, with its line in the source file."""
 
     number: int
@@ -62,9 +60,8 @@ def parse_docstring(
 ) -> ErrorEntry:
     """Parse ``docstring`` (as found in ``__doc__``) that starts at ``path:first_line``.
 
-    ``message``: the entry documents an error a library raises as a builtin exception
-    (a message entry, see :attr:`ErrorEntry.raised_as`): its bad examples end in the
-    traceback of that class, not of ``qualname``, which names the entry alone.
+    ``message``: a message entry's (see :attr:`ErrorEntry.raised_as`), whose bad
+    examples end in the traceback of a builtin class, not of ``qualname``.
     """
     own_class = None if message else qualname
     lines = _clean(docstring, first_line)
@@ -83,20 +80,16 @@ def parse_docstring(
         found, section_problems, i = section
         problems.extend(section_problems)
         examples.extend(found)
+    prose = _prose(explanation, path)
+    at = Location(path, first_line)
     entry = ErrorEntry(
-        qualname=qualname,
-        summary=summary,
-        prose=_prose(explanation, path),
-        examples=tuple(examples),
-        problems=tuple(problems),
-        location=Location(path, first_line),
-        message=message,
+        qualname, summary, prose, tuple(examples), tuple(problems), at, None, message
     )
     if message and not entry.raised_as and not problems:
         problem = FormatProblem(
             "a message entry needs a 'Bad example:' that ends in the traceback of the "
             "error it documents ('ValueError: <message>')",
-            Location(path, first_line),
+            at,
         )
         entry = dataclasses.replace(entry, problems=(problem,))
     return entry
@@ -142,10 +135,9 @@ def _section_at(
 def parse_prose(docstring: str, path: str, first_line: int) -> tuple[str, tuple[Prose, ...]]:
     """Read a docstring in no particular format: a one-sentence summary, and all of it.
 
-    For error classes whose source this project cannot edit: their docstrings are
-    shown as they are, and their examples live in a catalogue file. Their first
-    paragraph is often not a summary (Flax's may end in ``::`` and a code block),
-    so the summary is only its first sentence.
+    For error classes whose source this project cannot edit. Their first paragraph
+    is often not a summary (Flax's may end in ``::`` and a code block), so the
+    summary is only its first sentence.
     """
     lines = _clean(docstring, first_line)
     if cut_opening([line.text for line in lines[:3]]):
@@ -158,10 +150,9 @@ def parse_prose(docstring: str, path: str, first_line: int) -> tuple[str, tuple[
 def cut_opening(texts: list[str]) -> bool:
     """Whether a blank line cuts the opening sentence of a docstring's lines in two.
 
-    Many of Flax's docstrings put a blank line after the line that holds the
-    opening quotes, mid-sentence ("... is different from", blank, "the shape of
-    ..."), which reST turns into two paragraphs. An opening line that does not end
-    a sentence is joined to the paragraph after it.
+    Many of Flax's docstrings put a blank line after the opening quotes' line,
+    mid-sentence, which reST turns into two paragraphs: such a line is joined to
+    the paragraph after it.
     """
     if len(texts) > 2 and texts[1] == "" and texts[2].strip():
         opening = texts[0].rstrip()
@@ -172,10 +163,9 @@ def cut_opening(texts: list[str]) -> bool:
 def parse_upstream(docstring: str, path: str, first_line: int) -> Example | None:
     """The doctest statements of another project's docstring, as one upstream example.
 
-    They run in order in one namespace, as that project's doctest runs them, with
-    their own inline options (``IGNORE_EXCEPTION_DETAIL`` included: the verdict is
-    the library's, not the catalogue's). None if the docstring holds no statement
-    or its doctest syntax is broken (it is then shown, not run).
+    They keep their inline options (``IGNORE_EXCEPTION_DETAIL`` included: the
+    verdict is the library's). None if there is no statement or the doctest syntax
+    is broken (the docstring is then shown, not run).
     """
     lines = _clean(docstring, first_line)
     try:
@@ -198,14 +188,11 @@ def _text(lines: list[Line]) -> str:
 
 
 def _prose(lines: list[Line], path: str) -> tuple[Prose, ...]:
-    while lines and not lines[0].text.strip():
-        lines = lines[1:]
-    while lines and not lines[-1].text.strip():
-        lines = lines[:-1]
-    if not lines:
+    kept = [n for n, line in enumerate(lines) if line.text.strip()]
+    if not kept:
         return ()
-    text = "\n".join(line.text for line in lines)
-    return (Prose(text, path, tuple(line.number for line in lines)),)
+    lines = lines[kept[0] : kept[-1] + 1]
+    return (Prose(_text(lines)[:-1], path, tuple(line.number for line in lines)),)
 
 
 def cleandoc_lines(docstring: str) -> list[str]:
@@ -230,18 +217,12 @@ def _dedent(body: list[Line]) -> list[Line]:
 
 def _block_end(lines: list[Line], start: int) -> int:
     """The index after the indented (or blank) lines that start at ``start``."""
-    i = start
-    while i < len(lines) and (not lines[i].text or lines[i].text[0].isspace()):
-        i += 1
-    return i
+    return next((i for i in range(start, len(lines)) if lines[i].text[:1].strip()), len(lines))
 
 
 def _paragraph_end(lines: list[Line], start: int) -> int:
     """The index of the first blank line at or after ``start``."""
-    i = start
-    while i < len(lines) and lines[i].text.strip():
-        i += 1
-    return i
+    return next((i for i in range(start, len(lines)) if not lines[i].text.strip()), len(lines))
 
 
 def _parse_section(
@@ -261,20 +242,13 @@ def _parse_section(
 def _parse_napoleon(
     body: list[Line], qualname: str, title: Location, own_class: str | None
 ) -> tuple[list[Example], list[FormatProblem]]:
-    """The examples of an ``Examples:`` section; a problem in any of them yields none.
-
-    An example's kind is read from its last statement's documented output.
-    """
-    examples: list[Example] = []
-    problems: list[FormatProblem] = []
-    for description, block in _napoleon_blocks(_dedent(body)):
-        example, found = _parse_block(
-            None, description, block, qualname, title.path, (), own_class
-        )
-        problems.extend(found)
-        if example is not None:
-            examples.append(example)
-    return ([] if problems else examples), problems
+    """The examples of an ``Examples:`` section; a problem in any of them yields none."""
+    parsed = [
+        _parse_block(None, description, block, qualname, title.path, (), own_class)
+        for description, block in _napoleon_blocks(_dedent(body))
+    ]
+    problems = [problem for _, found in parsed for problem in found]
+    return ([] if problems else [e for e, _ in parsed if e is not None]), problems
 
 
 def _napoleon_blocks(body: list[Line]) -> list[tuple[str, list[Line]]]:
@@ -331,8 +305,7 @@ def _parse_block(
     """One example from its doctest lines, or the problems that stop it.
 
     ``kind`` None: a napoleon example's, bad when its last statement that runs
-    documents a traceback. ``own_class``: the class a bad example must document;
-    None for a message entry, whose bad examples may document any class.
+    documents a traceback. ``own_class``: see :func:`kind_problems`.
     """
     try:
         parsed = doctest.DocTestParser().get_examples(_text(block), qualname)
@@ -367,8 +340,7 @@ def _holds_for(
 ) -> tuple[tuple[Condition, ...], list[Line], FormatProblem | None]:
     """The section's ``:holds for:`` conditions, if its first line gives them, and the rest.
 
-    Anywhere else in the section the line would be read as prose, silently, so it
-    is a problem there.
+    Anywhere else the line would silently be read as prose, so it is a problem there.
     """
     first = next((n for n, b in enumerate(body) if b.text.strip()), None)
     for n, line in enumerate(body):
@@ -386,7 +358,6 @@ def _holds_for(
 
 
 def _statement(item: doctest.Example, location: Location, block: list[Line]) -> Statement:
-    """A parsed doctest example as a statement, located in the file ``block`` came from."""
     after = item.lineno + item.source.count("\n")  # where its documented output starts
     return Statement(
         source=item.source,

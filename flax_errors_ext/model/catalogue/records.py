@@ -1,4 +1,4 @@
-"""The typed records every other module passes around."""
+"""The typed records every other module passes around, and what keeps an example out."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.layout import DEFAULT_LAYOUT
 from flax_errors_ext.model.catalogue.conditions import Condition, holds
-from flax_errors_ext.model.catalogue.descriptions import first_paragraph
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -17,13 +16,25 @@ if TYPE_CHECKING:
     from flax_errors_ext.layout import EntryLocation
 
 
+def first_paragraph(text: str) -> tuple[str, int]:
+    """The first paragraph of reST text as one line, and the line its rest starts at.
+
+    An example description's first paragraph is its caption, shown by the site,
+    ``flax-errors explain`` and ``errors.json``.
+    """
+    lines = text.split("\n")
+    start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
+    end = next((i for i in range(start, len(lines)) if not lines[i].strip()), len(lines))
+    rest = next((i for i in range(end, len(lines)) if lines[i].strip()), len(lines))
+    return " ".join(line.strip() for line in lines[start:end]), rest
+
+
 @enum.unique
 class ExampleKind(enum.StrEnum):
     """Whether an example must raise its error (bad) or run cleanly (good).
 
-    An ``unreachable`` section runs like a good example: it checks and prints the
-    evidence that the error cannot be raised, so that the claim drifts when the
-    library changes.
+    An ``unreachable`` section runs like a good example: it prints the evidence that
+    the error cannot be raised, so that the claim drifts when the library changes.
     """
 
     BAD = "bad"
@@ -31,11 +42,9 @@ class ExampleKind(enum.StrEnum):
     UNREACHABLE = "unreachable"
     SEEN_AS = "seen-as"
     """The same mistake raising another error where this one is not in place (JAX's
-    own ``TypeError`` where :func:`flax_errors_ext.install` was not called): checked
-    like a bad example, and what a pasted message of that other error finds."""
+    ``TypeError`` without :func:`flax_errors_ext.install`): checked like a bad example."""
     UPSTREAM = "upstream"
-    """The doctest statements of another project's docstring (JAX's), run as that
-    project's doctest would; their verdicts are the library's, not the catalogue's."""
+    """Another project's docstring statements, run as its doctest would: verdicts are its own."""
 
     @property
     def section_title(self) -> str:
@@ -44,7 +53,7 @@ class ExampleKind(enum.StrEnum):
 
     @property
     def heading(self) -> str:
-        """What a reader sees above such an example on the site."""
+        """The heading above such an example on the site."""
         return _HEADINGS.get(self, self.section_title)
 
     @property
@@ -70,8 +79,7 @@ _HEADINGS = {
 class Verdict(enum.StrEnum):
     """What happened when an example ran, compared with what its docstring says.
 
-    A failing verdict is logged as the warning subtype of its name, whose
-    description says what it means
+    A failing verdict is logged as the warning subtype of its name
     (:class:`~flax_errors_ext.model.warning_subtypes.WarningSubtype`).
     """
 
@@ -86,8 +94,7 @@ class Verdict(enum.StrEnum):
     NOT_RUN = "not-run"
     """Execution is off, or an earlier example of the entry ended the run."""
     OTHER_VERSIONS = "other-versions"
-    """The example holds for other package versions than the run's (its ``:holds
-    for:`` line), so it was not run: neither a pass nor a failure of this run."""
+    """Not run: its ``:holds for:`` line names other versions than the run's."""
 
     @property
     def failed(self) -> bool:
@@ -96,11 +103,10 @@ class Verdict(enum.StrEnum):
 
     @property
     def may_be_transient(self) -> bool:
-        """Whether the run itself may be at fault (an exception nobody documented).
+        """Whether the run itself may be at fault, so it is not cached.
 
-        Such a run is not kept in the cache: the cause (a missing file, memory, an
-        event loop) may be gone by the next build. Drift and no-raise are facts of
-        the code under the cache's key, and stay cached.
+        The cause (a missing file, memory, an event loop) may be gone by the next
+        build; drift and no-raise are facts of the code under the cache's key.
         """
         return self in (Verdict.RAISED, Verdict.WRONG_CLASS, Verdict.TIMED_OUT, Verdict.CRASHED)
 
@@ -122,15 +128,13 @@ class Statement:
 
     source: str
     want: str
-    """Documented output when no exception is expected."""
     exc_msg: str | None
     """Documented final traceback line (``module.Class: message``), if any."""
     location: Location
     options: tuple[tuple[int, bool], ...] = ()
     """doctest's inline options (``# doctest: +SKIP``), as (flag, enabled) pairs."""
     want_line: int = 0
-    """The file line where the documented output (``want``) starts, right after the
-    source; where output would go when none is documented. 0 when unknown."""
+    """The file line where ``want`` starts (or would go, when none); 0 when unknown."""
 
     @property
     def skip(self) -> bool:
@@ -140,9 +144,7 @@ class Statement:
     @property
     def documented_class(self) -> str | None:
         """The dotted class name the documented traceback names."""
-        if self.exc_msg is None:
-            return None
-        return self.exc_msg.split(":", 1)[0].strip()
+        return None if self.exc_msg is None else self.exc_msg.split(":", 1)[0].strip()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -155,7 +157,7 @@ class Example:
     """reST prose that precedes the first ``>>>`` of the section."""
     location: Location
     holds_for: tuple[Condition, ...] = ()
-    """The versions the example is true of (its ``:holds for:`` line); empty: all."""
+    """Its ``:holds for:`` line; empty: all versions."""
 
     def holds(self, versions: Mapping[str, str]) -> bool:
         """Whether the example is true of a run with these package versions."""
@@ -168,7 +170,7 @@ class Example:
 
     @property
     def documented_class(self) -> str | None:
-        """The class the traceback it ends in names (the last statement that runs)."""
+        """The class its last statement that runs documents."""
         run = self.statements_run
         return run[-1].documented_class if run else None
 
@@ -205,27 +207,20 @@ class ErrorEntry:
     qualname: str
     summary: str
     prose: tuple[Prose, ...]
-    """The explanation: reST outside the example sections. In our own format it
-    opens with the summary's paragraph (see :attr:`details` for the rest).
-
-    Several passages when an entry adds notes to a docstring it cannot edit.
-    """
+    """The explanation, opening with the summary's paragraph (see :attr:`details`);
+    several passages when an entry adds notes to a docstring it cannot edit."""
     examples: tuple[Example, ...]
     problems: tuple[FormatProblem, ...]
     location: Location
     located: EntryLocation | None = None
-    """Where discovery placed the entry on the site, by the configured layout; None
-    for an entry read on its own (see :attr:`site`)."""
+    """Where discovery placed it by the configured layout; None: read on its own."""
     message: bool = False
-    """Whether the entry documents an error a library raises as a builtin exception
-    (a message entry): ``qualname`` then names the entry, not a class."""
+    """Whether it documents an error raised as a builtin exception (a message entry):
+    ``qualname`` then names the entry, not a class."""
 
     @property
     def raised_as(self) -> tuple[str, ...]:
-        """A message entry's classes, each once, that its bad examples raise.
-
-        ``ValueError``, say; empty for an error class's entry, raised as itself.
-        """
+        """A message entry's classes that its bad examples raise, each once; else empty."""
         if not self.message:
             return ()
         bad = (e.documented_class for e in self.examples if e.kind is ExampleKind.BAD)
@@ -256,8 +251,7 @@ class ErrorEntry:
     def unreachable_with(self, versions: Mapping[str, str]) -> bool:
         """Whether, with these package versions, the entry's error cannot be raised.
 
-        Only the examples that hold for them count: an error that an older Flax
-        raises may be unreachable on today's.
+        Only the examples that hold for them count: an older Flax may raise it.
         """
         kinds = {example.kind for example in self.examples if example.holds(versions)}
         return ExampleKind.UNREACHABLE in kinds and ExampleKind.BAD not in kinds
@@ -309,12 +303,10 @@ class ExampleResult:
     runs: tuple[StatementRun, ...]
     seconds: float
     detail: str = ""
-    """A sentence that says what went wrong, or "" when it passed."""
     diff: str = ""
     failed_at: Location | None = None
     log: str = ""
-    """The traceback of this package's own error that kept the example from running
-    (a crash of ours, not of the example's code), or ""."""
+    """The traceback of this package's own error that kept the example from running."""
 
     @property
     def location(self) -> Location:
@@ -323,3 +315,60 @@ class ExampleResult:
 
     def __str__(self) -> str:
         return f"{self.example}: {self.verdict.value}"
+
+
+def statement_problem(item: doctest.Example, location: Location) -> FormatProblem | None:
+    """What keeps a doctest statement out of the catalogue, at its line, if anything."""
+    if item.options.get(doctest.IGNORE_EXCEPTION_DETAIL):
+        return FormatProblem(
+            "IGNORE_EXCEPTION_DETAIL would hide drift in the error text; "
+            "use ... (ELLIPSIS) for the parts that truly vary",
+            location,
+        )
+    return syntax_problem(item, location)
+
+
+def syntax_problem(item: doctest.Example, location: Location) -> FormatProblem | None:
+    """A statement that does not compile, said at the line of the error."""
+    try:
+        compile(item.source, str(location), "single")
+    except SyntaxError as error:
+        line = location.line + max((error.lineno or 1) - 1, 0)
+        return FormatProblem(f"broken doctest syntax: {error.msg}", Location(location.path, line))
+    return None
+
+
+def kind_problems(example: Example, qualname: str, own_class: str | None) -> list[FormatProblem]:
+    """What is wrong with an example for its kind, each at its place.
+
+    A traceback where it must run; none, or another class's, where it must raise.
+    ``own_class``: the class a bad example must document; None for a message entry,
+    whose bad examples may document any class.
+    """
+    run = example.statements_run
+    last = run[-1] if run and run[-1].exc_msg is not None else None  # the traceback it ends in
+    if example.kind is ExampleKind.SEEN_AS:
+        if last is not None and last.documented_class != own_class:
+            return []
+        message = (
+            "'Also seen as:' must end in the documented traceback of the error raised "
+            f"where {qualname} is not (another class)"
+        )
+    elif example.kind is not ExampleKind.BAD:
+        what = "a good example" if example.kind is ExampleKind.GOOD else "evidence"
+        message = f"{what} must run cleanly, but this statement documents a traceback"
+        return [FormatProblem(message, s.location) for s in run if s.exc_msg is not None]
+    elif last is None:
+        message = (
+            f"a bad example must end in the documented traceback of "
+            f"{own_class or 'the error it documents'} ('Traceback (most recent call "
+            f"last):' ... '{own_class or 'ValueError'}: <message>')"
+        )
+    elif own_class is not None and last.documented_class != own_class:
+        message = (
+            f"this bad example documents {last.documented_class}, but it belongs to {qualname}"
+        )
+        return [FormatProblem(message, last.location)]
+    else:
+        return []
+    return [FormatProblem(message, example.location)]

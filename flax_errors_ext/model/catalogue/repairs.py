@@ -1,13 +1,11 @@
 """Exact repairs to the wrong text of a library's own docstrings, on the site and in export.
 
-Where a library's docstring is wrong (a code block that cannot run, a shape
-swapped, markup that does not render), a :class:`DocstringFix` replaces one exact
-text of one class's docstring (every occurrence) with the right one, on the site
-(:func:`~.parse.parse_prose`) and in ``flax-errors export`` alike. Nothing is
-guessed: a repair whose text the library no longer has is reported at the
-docstring's ``file:line``; one made already is left as it is. The texts are those
-of ``inspect.cleandoc``, and a repair keeps the number of lines, so that every
-later line keeps its ``file:line``. Each ``why`` says what was wrong and measured.
+A :class:`DocstringFix` replaces one exact text of one class's docstring (every
+occurrence) with the right one. Nothing is guessed: a repair whose text the library
+no longer has is reported at the docstring's ``file:line``; one made already is left
+as it is. The texts are those of ``inspect.cleandoc``, and a repair keeps the number
+of lines, so that every later line keeps its ``file:line``. Each ``why`` says what
+was wrong and measured.
 """
 
 from __future__ import annotations
@@ -56,9 +54,8 @@ class DocstringFix:
 def repaired(text: str, fixes: Sequence[DocstringFix]) -> tuple[str, tuple[DocstringFix, ...]]:
     """``text`` with every repair made, and the repairs it holds neither text of.
 
-    A repair whose ``new`` text is there and ``old`` is not was made already (by
-    the library, or by an earlier export): it changes nothing and is not stale. One
-    that only deletes (``new`` empty) is stale once ``old`` is gone.
+    A repair whose ``new`` text is there and ``old`` is not was made already: it is
+    not stale. One that only deletes (``new`` empty) is stale once ``old`` is gone.
     """
     stale = []
     for fix in fixes:
@@ -74,9 +71,8 @@ def repaired_docstring(
 ) -> tuple[str, tuple[DocstringFix, ...]]:
     """A ``__doc__`` with the repairs made, and the stale repairs.
 
-    Where a repair is made, the docstring comes back dedented as ``inspect.cleandoc``
-    would (as the repairs are written), with every line kept, blank ones included,
-    so that line ``n`` of it is still line ``n`` of the docstring.
+    Where a repair is made, the docstring comes back dedented as the repairs are
+    written, every line kept, so that line ``n`` of it is still line ``n`` of the docstring.
     """
     cleaned = "\n".join(cleandoc_lines(docstring))
     text, stale = repaired(cleaned, fixes)

@@ -1,8 +1,7 @@
 """The one typed configuration of the catalogue build.
 
-Every field becomes a Sphinx config value named ``flax_errors_<field>``; its metadata
-holds the help text and the validator, and the options page of the docs is
-generated from it.
+Every field becomes a Sphinx config value named ``flax_errors_<field>``; the docs'
+options page is generated from its metadata.
 """
 
 from __future__ import annotations
@@ -13,8 +12,9 @@ import typing
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.layout import DEFAULT_BASE_URL, SiteLayout
-from flax_errors_ext.model.config.module_spec import KNOWN_MODULES, ModuleSpec
 from flax_errors_ext.model.config.values import (
+    KNOWN_MODULES,
+    ModuleSpec,
     boolean,
     from_text,
     http_url,
@@ -191,8 +191,7 @@ class CatalogueConfig:
     def from_values(cls, values: dict[str, Any]) -> CatalogueConfig:
         """Validate ``flax_errors_*`` values (keyed by full name) into a config.
 
-        Text, as ``sphinx-build -D`` gives every value, is read as its field's type
-        first (:func:`~.values.from_text`).
+        Text, as ``sphinx-build -D`` gives every value, is read as its field's type first.
 
         Raises:
             ValueError: naming the first setting that is invalid and why.
@@ -221,9 +220,8 @@ class CatalogueConfig:
     def run_mode(self, notebooks: str) -> str:
         """The myst-nb execution mode of the entries, myst-nb's being ``notebooks``.
 
-        For ``'auto'``, as the project's notebooks run, but each error needs a process
-        of its own and a cached run keeps a warm build fast: ``'auto'`` and
-        ``'inline'`` mean ``'cache'``.
+        Each error needs a process of its own and a cached run keeps a warm build
+        fast, so ``'auto'`` and ``'inline'`` mean ``'cache'``.
         """
         mode = notebooks if self.execution_mode == "auto" else self.execution_mode
         return "cache" if mode in ("auto", "inline") else mode

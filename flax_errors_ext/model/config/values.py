@@ -1,19 +1,20 @@
-"""What each setting accepts: the readers that the settings' metadata names.
+"""What each setting accepts: the readers the settings' metadata names, and module specs.
 
-Each returns the value as the config keeps it, or raises :class:`TypeError` saying
+Each reader returns the value as the config keeps it, or raises :class:`TypeError` saying
 what the value must be; the config names the setting. :func:`from_text` reads a
 value given as text (``sphinx-build -D name=text``) as its setting's declared type first.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import types
 import typing
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.model.config.module_spec import ModuleSpec
-from flax_errors_ext.model.site.frame_links import template_problem
+from flax_errors_ext.layout import FLAX_BASE_URL
+from flax_errors_ext.model.site.links import template_problem
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -27,10 +28,9 @@ def from_text(value: Any, kind: Any) -> Any:
     """``value`` read as the declared type ``kind`` where it is text, else as it is.
 
     Sphinx hands an override (``-D name=text``) of a setting registered without a
-    type over as the text (``"60"``, ``"a,b"``): it is read as Sphinx reads the
-    override of a typed default. ``None`` or nothing is None where the type allows
-    it; a dict's values are read so (``-D name.key=text``). Text that does not read
-    as ``kind`` is returned as it is, for the setting's validator to refuse.
+    type over as the text: it is read as Sphinx reads the override of a typed
+    default. Text that does not read as ``kind`` is returned as it is, for the
+    setting's validator to refuse.
     """
     origin, args = typing.get_origin(kind), typing.get_args(kind)
     if origin is dict and isinstance(value, dict):
@@ -47,18 +47,13 @@ def from_text(value: Any, kind: Any) -> Any:
     if kind is bool and value.strip().lower() in (*_TRUE, *_FALSE):
         return value.strip().lower() in _TRUE
     if kind is int:
-        try:
+        with contextlib.suppress(ValueError):
             return int(value)
-        except ValueError:
-            return value
     return value
 
 
 def module_list(value: Any) -> tuple[ModuleSpec, ...]:
-    """``flax_errors_modules``: dotted names, or dicts that :class:`ModuleSpec` reads.
-
-    A module listed twice is kept once, as its last listing says.
-    """
+    """``flax_errors_modules``: a module listed twice is kept once, as its last listing says."""
     if not isinstance(value, list | tuple):
         raise TypeError(
             "must be a list of dotted module names, or of dicts such as "
@@ -152,3 +147,75 @@ def setting(
     return dataclasses.field(
         default=default, metadata=meta(help_text, read, changes_pages=changes_pages)
     )
+
+
+KNOWN_MODULES: dict[str, dict[str, Any]] = {
+    "flax.errors": {"upstream": FLAX_BASE_URL},
+    "jax.errors": {"page": "errors", "upstream": "https://docs.jax.dev/en/latest"},
+    "flax.messages": {"messages": True},
+    "jax.messages": {"messages": True},
+}
+"""Where the errors of well-known modules point: their page and the site they print.
+
+A module listed by name alone takes these, so that the URL its errors print, rebased
+onto this site, lands on its entry.
+"""
+
+_SPEC_KEYS = {"module", "page", "bases", "exclude", "upstream", "messages"}
+
+
+@dataclasses.dataclass(frozen=True)
+class ModuleSpec:
+    """One catalogued module, and what of it becomes entries on which page."""
+
+    name: str
+    """The module's dotted name: entries are ``<name>.<Class>``, their anchors too."""
+    page: str = ""
+    """The docname of the module's page; empty: the layout's own (``api_reference/<name>``)."""
+    bases: tuple[str, ...] = ()
+    """Dotted names of classes an entry must subclass; empty means any exception."""
+    exclude: tuple[str, ...] = ()
+    upstream: str = ""
+    """The base URL of the docs this module's errors link to, if not this site."""
+    messages: bool = False
+    """Whether ``name`` is a group of message entries rather than a module: nothing is imported."""
+
+    @classmethod
+    def from_value(cls, value: Any) -> ModuleSpec:
+        """A spec from a ``flax_errors_modules`` item: a dotted name, or a dict.
+
+        Raises:
+            TypeError: saying what is wrong with ``value``.
+        """
+        if isinstance(value, ModuleSpec):
+            return value
+        if isinstance(value, str):
+            value = {"module": value}
+        if not isinstance(value, dict) or not isinstance(value.get("module"), str):
+            raise TypeError(
+                f"each module must be a dotted name or a dict with a 'module' key; got {value!r}"
+            )
+        unknown = set(value) - _SPEC_KEYS
+        if unknown:
+            raise TypeError(
+                f"{value['module']}: unknown key(s) {sorted(unknown)}; "
+                f"the keys are {sorted(_SPEC_KEYS)}"
+            )
+        merged = {**KNOWN_MODULES.get(value["module"], {}), **value}
+        for key in ("page", "upstream"):
+            if not isinstance(merged.get(key, ""), str):
+                raise TypeError(f"{value['module']}: {key!r} must be a string")
+        if not isinstance(merged.get("messages", False), bool):
+            raise TypeError(f"{value['module']}: 'messages' must be True or False")
+        for key in ("bases", "exclude"):
+            names = merged.get(key, ())
+            if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
+                raise TypeError(f"{value['module']}: {key!r} must be a list of names")
+        return cls(
+            name=merged["module"],
+            page=merged.get("page", "").strip("/"),
+            bases=tuple(merged.get("bases", ())),
+            exclude=tuple(merged.get("exclude", ())),
+            upstream=merged.get("upstream", "").rstrip("/"),
+            messages=merged.get("messages", False),
+        )

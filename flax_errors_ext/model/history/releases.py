@@ -1,11 +1,10 @@
-"""Every catalogue entry's bad examples across Flax's releases, as data.
+"""Every catalogue entry's bad examples across Flax's releases: the records, the wordings.
 
-``nox -s history`` runs each entry's bad examples in a venv per Flax release
-(``tools/history/release_runner.py``) and keeps what happened in
-``flax_errors_ext/history/flax.json``. This module is that file's model: the records
-and their JSON form. Each example's record carries a hash of its code and the
-substitutions it ran with (``rewrites.toml``), so that a rerun runs only what changed
-(:mod:`tools.history.plan`).
+``nox -s history`` runs each entry's bad examples in a venv per Flax release and
+keeps what happened in ``flax_errors_ext/history/flax.json``, whose model this is.
+Each example's record carries a hash of its code, so that a rerun runs only what
+changed. Each bad example's releases fall into spans that did the same: the
+wordings ``explain`` matches.
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ from flax_errors_ext.model.runs.fingerprint import Device
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
+
 
 SCHEMA = 1
 """The version of the file's layout; bumped when the runner records differently."""
@@ -42,8 +42,7 @@ class Outcome(enum.StrEnum):
     RAISED_OTHER = "raised-other"
     NO_RAISE = "no-raise"
     COULD_NOT_RUN = "could-not-run"
-    """An earlier statement raised (an API that did not exist yet), the process died or
-    it timed out; the reason says which."""
+    """An earlier statement raised, the process died or it timed out: the reason says which."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -73,19 +72,14 @@ class ExampleRun:
     """One bad example on one release."""
 
     code: str
-    """The hash of the example's code when it ran
-    (:func:`~flax_errors_ext.ext.history.model.example_runs.example_code_hash`)."""
+    """The hash of the example's code when it ran (not of its ``rewritten`` code)."""
     outcome: Outcome
     exc_type: str = ""
-    """The dotted class of what the last statement raised (raised, raised-other)."""
     exc_text: str = ""
     """What it raised, as Python prints the exception's last line: ``Class: message``."""
     reason: str = ""
-    """Why it could not run: the statement and the exception that stopped it, or the
-    process's end."""
     rewritten: tuple[Substitution, ...] = ()
-    """The substitutions made in its code before it ran on this release, in order
-    (``code`` stays the catalogue code's)."""
+    """The substitutions made in its code before it ran on this release, in order."""
 
     def to_json(self) -> dict[str, Any]:
         """The record with its empty fields left out."""
@@ -110,11 +104,9 @@ class EntryRun:
     """One per bad example, in the catalogue file's order (none for an unreachable one)."""
 
     def runs_of(self, codes: Sequence[str]) -> tuple[ExampleRun, ...] | None:
-        """The records of the examples with these code hashes, in their order.
+        """The records of the examples with these code hashes, in order; None if one has none.
 
-        None where one of them has no record. An entry that keeps fewer examples
-        than ran (a docstring keeps one bad example, the catalogue file more) still
-        has a record of each it keeps.
+        An entry that keeps fewer examples than ran still has a record of each it keeps.
         """
         found = {example.code: example for example in self.examples}
         runs = tuple(found.get(code) for code in codes)
@@ -141,8 +133,7 @@ class ReleaseRun:
     entries: Mapping[str, EntryRun]
     """By class name (the catalogue file's stem)."""
     pace: float = 0.0
-    """The seconds an entry took on its latest run (0: unknown): what estimates of the
-    time left go by."""
+    """The seconds an entry took on its latest run (0: unknown), for estimates of time left."""
 
     def raisers(self, qualname: str) -> list[tuple[str, int, ExampleRun]]:
         """``(entry, index, run)`` of every example that raised ``qualname``, by entry."""
@@ -179,7 +170,6 @@ class History:
     releases: tuple[ReleaseRun, ...] = ()
     module: str = "flax.errors"
     path: str = dataclasses.field(default="", compare=False)
-    """The file it was read from ("" where none)."""
 
     def to_json(self) -> dict[str, Any]:
         """The data as the file holds it (the summaries are added by the writer)."""
@@ -201,3 +191,105 @@ class History:
         releases = (ReleaseRun.from_json(r) for r in data.get("releases", ()))
         ordered = sorted(releases, key=lambda r: version_key(r.release.flax))
         return cls(tuple(ordered), str(data.get("module", "flax.errors")))
+
+
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+_TEMPORARY = re.compile(r"\btmp[\w-]{6,}")
+
+
+def comparable(text: str) -> str:
+    """``text`` without what changes from one run to the next (addresses, temp names).
+
+    Temporary names go first: ``tmpiw0x858c`` holds what looks like an address.
+    """
+    return _ADDRESS.sub("0x…", _TEMPORARY.sub("tmp…", text))
+
+
+@dataclasses.dataclass(frozen=True)
+class Span:
+    """Consecutive recorded releases on which a bad example did the same."""
+
+    first: str
+    last: str
+    outcome: Outcome
+    present: bool
+    text: str = ""
+    """What was raised, or why it could not run."""
+
+    @property
+    def versions(self) -> str:
+        """``0.8.5`` or ``0.6.11-0.7.5``."""
+        return version_range(self.first, self.last)
+
+
+def timelines(
+    history: History, name: str, codes: tuple[str, ...] | None = None
+) -> tuple[tuple[Span, ...], ...]:
+    """Each bad example of entry ``name`` across the recorded releases: its spans, oldest first.
+
+    With ``codes`` (its examples' hashes now), a record of other code is left out:
+    it tells about an example that no longer exists.
+    """
+    recorded = [len(r.entries[name].examples) for r in history.releases if name in r.entries]
+    count = len(codes) if codes is not None else max(recorded, default=0)
+    found: list[list[Span]] = [[] for _ in range(count)]
+    for record in history.releases:
+        entry = record.entries.get(name)
+        if entry is None:
+            continue
+        version = record.release.flax
+        for index, run in enumerate(entry.examples[:count]):
+            if codes is not None and run.code != codes[index]:
+                continue
+            text = run.reason if run.outcome is Outcome.COULD_NOT_RUN else run.exc_text
+            span = Span(version, version, run.outcome, entry.present, text)
+            spans = found[index]
+            if spans and _same(spans[-1], span):
+                spans[-1] = dataclasses.replace(spans[-1], last=version)
+            else:
+                spans.append(span)
+    return tuple(tuple(spans) for spans in found)
+
+
+@dataclasses.dataclass(frozen=True)
+class Retired:
+    """A class that ``flax.errors`` had in a recorded release and no longer has."""
+
+    name: str
+    first: str
+    last: str
+    gone_since: str
+    """The first recorded release after ``last``."""
+    texts: tuple[tuple[str, str], ...] = ()
+    """``(release, text)`` for each wording an example saw it raise, oldest first."""
+
+
+def retired(history: History) -> tuple[Retired, ...]:
+    """The classes the newest recorded release lacks that an earlier one had."""
+    versions = [r.release.flax for r in history.releases]
+    newest = set(history.releases[-1].classes if history.releases else ())
+    found = []
+    for name in sorted({n for r in history.releases for n in r.classes} - newest):
+        had = [r.release.flax for r in history.releases if name in r.classes]
+        gone_since = versions[versions.index(had[-1]) + 1]
+        texts: dict[str, tuple[str, str]] = {}
+        for record in history.releases:
+            for _, _, run in record.raisers(f"{history.module}.{name}"):
+                texts.setdefault(comparable(run.exc_text), (record.release.flax, run.exc_text))
+        found.append(Retired(name, had[0], had[-1], gone_since, tuple(texts.values())))
+    return tuple(found)
+
+
+def _same(a: Span, b: Span) -> bool:
+    return (a.outcome, a.present, comparable(a.text)) == (b.outcome, b.present, comparable(b.text))
+
+
+def version_range(first: str, last: str) -> str:
+    """``0.8.5`` where ``first`` is ``last``, else ``0.6.11-0.7.5``."""
+    return first if first == last else f"{first}-{last}"
+
+
+def quote(text: str, limit: int) -> str:
+    """``text`` on one line, cut to ``limit`` characters with an ellipsis."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

@@ -305,8 +305,7 @@ class Wording:
 def recorded_wordings(histories: Iterable[History]) -> tuple[Wording, ...]:
     """Every text an entry's bad example raised its own error with, newest first."""
     # Imported here: the help under a traceback finds entries, never reads the history.
-    from flax_errors_ext.model.history.releases import Outcome
-    from flax_errors_ext.model.history.timeline import timelines
+    from flax_errors_ext.model.history.releases import Outcome, timelines
 
     found: list[Wording] = []
     for history in histories:

@@ -13,8 +13,7 @@ import enum
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.model.catalogue.descriptions import first_paragraph
-from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
+from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict, first_paragraph
 from flax_errors_ext.model.runs.fingerprint import Device
 from flax_errors_ext.model.runs.tracebacks import (
     import_roots,

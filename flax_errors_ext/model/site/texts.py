@@ -1,8 +1,11 @@
-"""What the site says about the catalogue, computed from the entries' records.
+"""What the site says about the catalogue, and how it is organised for readers.
 
-The records are the entries' :class:`~flax_errors_ext.model.runs.entry_record.EntryRecord`,
-whose ``summary`` is the entry's one-line headline. Everything here is text and
-numbers; the Sphinx side turns it into nodes.
+The records are the entries' :class:`~flax_errors_ext.model.runs.entry_record.EntryRecord`;
+everything here is text and numbers, which the Sphinx side turns into nodes. The
+areas, related errors and design notes are data, so that reorganising the site is
+an edit here and nothing else. An error missing from :data:`AREAS` (one that Flax
+adds tomorrow) is still listed, under :data:`OTHER`; another library's errors under
+their module's area.
 """
 
 from __future__ import annotations
@@ -10,11 +13,10 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.model.catalogue.descriptions import first_paragraph
-from flax_errors_ext.model.catalogue.records import ExampleKind
+from flax_errors_ext.model.catalogue.records import ExampleKind, first_paragraph
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -54,12 +56,10 @@ order the landing page counts them in."""
 def verification_text(record: EntryRecord, also_on: Sequence[str] = ()) -> str:
     """What an entry's verification line says after its mark (passed) or badge (the rest).
 
-    ``Verified on CPU · flax 0.12.8 · jax 0.10.2 · jaxlib 0.10.2``: the device as
-    the record gives it, the versions by package name (a kernel reports them in
-    another order than the cache key keeps them). No date: an entry's page depends
-    only on what it was checked against, so rebuilds from the cache give the same page.
-    ``also_on`` names other devices whose runs saw the same: ``Verified on CPU and
-    on GPU (NVIDIA H200)`` (see :mod:`~flax_errors_ext.ext.other_runs.model.comparison`).
+    ``Verified on CPU · flax 0.12.8 · jax 0.10.2``: the versions by package name (a
+    kernel reports them in another order than the cache key keeps them). No date, so
+    that rebuilds from the cache give the same page. ``also_on`` names other devices
+    whose runs saw the same.
     """
     places = [f"on {where}" for where in (record.device.label, *also_on)] if record.device else []
     on = f" {listed(places)}" if places else ""
@@ -83,9 +83,7 @@ def first_screen(examples: Sequence[Example]) -> tuple[int, ...]:
     """Which examples an entry shows before any tab, by index, in the order shown.
 
     The first bad example, then the first good one: the wrong code and the fixed
-    code one after the other. Where the error cannot be raised, only the good
-    example (what to do); the evidence goes in a dropdown (:func:`evidence`).
-    Every other example goes in the tabs below.
+    code one after the other. Every other example goes in the tabs below.
     """
     kinds = [example.kind for example in examples]
     return tuple(
@@ -108,10 +106,9 @@ def caption(examples: Sequence[Example], kind: ExampleKind) -> str:
 
 
 def fix_text(examples: Sequence[Example]) -> str:
-    """The one-line fix shown under an entry's headline: its first good example's caption.
+    """The one-line fix under an entry's headline: its first good example's caption.
 
-    "" where the entry has no bad example (see :func:`lead_lines`) or no good
-    example with a description.
+    "" where the entry has no bad example (see :func:`lead_lines`).
     """
     if not any(example.kind is ExampleKind.BAD for example in examples):
         return ""
@@ -121,8 +118,7 @@ def fix_text(examples: Sequence[Example]) -> str:
 def lead_lines(examples: Sequence[Example]) -> tuple[tuple[str, str], ...]:
     """The labelled one-liners under an entry's headline: ``(label, reST text)``.
 
-    ``Fix:`` for an error that can be raised; for one that cannot, when it is
-    (the evidence's first paragraph) and what to do (the good example's caption).
+    ``Fix:`` for an error that can be raised; for one that cannot, when it is and what to do.
     """
     if evidence(examples) is None:
         fix = fix_text(examples)
@@ -144,7 +140,6 @@ class Figures:
     device: str
     """Where the examples ran, or "" if nothing ran."""
     versions: str
-    """``jax 0.10.2, jaxlib 0.10.2, flax 0.12.8``, or "" if unknown."""
 
     @property
     def executed(self) -> bool:
@@ -173,8 +168,7 @@ _REF_TARGET = re.compile(r"\s*<[^<>]*>$")
 def inline_parts(text: str) -> list[tuple[str, bool]]:
     """Split a reST one-liner into (text, is_code) parts, for rendering without a parser.
 
-    ````literal````, ```role``` and ``:role:`text <target>``` become code; nothing
-    else is interpreted, so the text can never become markup.
+    Only literals and roles become code, so the text can never become markup.
     """
     parts: list[tuple[str, bool]] = []
     position = 0
@@ -199,3 +193,154 @@ def plain_text(text: str, code_mark: str = "") -> str:
 def time_text(moment: datetime.datetime) -> str:
     """``2026-11-30 14:05 UTC``."""
     return moment.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+OTHER = "Other"
+
+_FLAX = "flax.errors."
+_OURS = "flax_errors_ext.errors."
+
+_BY_AREA: dict[str, tuple[str, ...]] = {
+    "Module definition": (
+        "AssignSubModuleError",
+        "CallCompactUnboundModuleError",
+        "CallSetupUnboundModuleError",
+        "CallShareScopeOnUnboundModuleError",
+        "CallUnbindOnUnboundModuleError",
+        "DescriptorAttributeError",
+        "IncorrectPostInitOverrideError",
+        "InvalidInstanceModuleError",
+        "MultipleMethodsCompactError",
+        "NameInUseError",
+        "ReservedModuleAttributeError",
+        "SetAttributeFrozenModuleError",
+        "SetAttributeInModuleSetupError",
+    ),
+    "Scopes and variables": (
+        "ApplyModuleInvalidMethodError",
+        "ApplyScopeInvalidVariablesStructureError",
+        "ApplyScopeInvalidVariablesTypeError",
+        "InvalidFilterError",
+        "InvalidRngError",
+        "InvalidScopeError",
+        "LazyInitError",
+        "ModifyScopeVariableError",
+        "ScopeCollectionNotFound",
+        "ScopeParamNotFoundError",
+        "ScopeParamShapeError",
+        "ScopeVariableNotFoundError",
+    ),
+    "Transforms": (
+        "JaxTransformError",
+        "PartitioningUnspecifiedError",
+        "TransformTargetError",
+        "TransformedMethodReturnValueError",
+    ),
+    "Checkpointing and files": (
+        "AlreadyExistsError",
+        "InvalidCheckpointError",
+        "MPACheckpointingRequiredError",
+        "MPARestoreDataCorruptedError",
+        "MPARestoreTargetRequiredError",
+    ),
+    "Cursors": ("CursorFindError", "TraverseTreeError"),
+    "NNX": ("ImmutableVariableError", "TraceContextError"),
+}
+
+AREAS: dict[str, str] = {
+    **{_FLAX + name: area for area, names in _BY_AREA.items() for name in names},
+    _OURS + "JitPytreeError": "Errors added by flax-errors",
+}
+"""The area of each error, by full dotted name."""
+
+MODULE_AREAS: dict[str, str] = {"jax.errors": "JAX: tracing and transformations"}
+"""The area of every error of a module whose errors are not sorted one by one."""
+
+AREA_ORDER: tuple[str, ...] = (
+    *_BY_AREA,
+    *MODULE_AREAS.values(),
+    "Errors added by flax-errors",
+    OTHER,
+)
+"""The order areas appear in on the index; any other area (a module's) comes after."""
+
+_RELATED: tuple[tuple[str, ...], ...] = (
+    # Calling into a Module that is not bound to variables.
+    (
+        "CallCompactUnboundModuleError",
+        "CallSetupUnboundModuleError",
+        "CallShareScopeOnUnboundModuleError",
+        "CallUnbindOnUnboundModuleError",
+        "InvalidScopeError",
+    ),
+    # Where attributes and submodules may be assigned.
+    ("AssignSubModuleError", "SetAttributeFrozenModuleError", "SetAttributeInModuleSetupError"),
+    ("ReservedModuleAttributeError", "NameInUseError"),
+    ("ApplyModuleInvalidMethodError", "InvalidInstanceModuleError"),
+    # What apply is given as variables.
+    (
+        "ApplyScopeInvalidVariablesStructureError",
+        "ApplyScopeInvalidVariablesTypeError",
+        "ScopeCollectionNotFound",
+        "ScopeParamNotFoundError",
+    ),
+    ("ScopeParamNotFoundError", "ScopeParamShapeError"),
+    # Which collections apply may change.
+    ("InvalidFilterError", "ModifyScopeVariableError", "ScopeVariableNotFoundError"),
+    # Modules and JAX transformations.
+    (
+        "JitPytreeError",
+        "JaxTransformError",
+        "TransformTargetError",
+        "TransformedMethodReturnValueError",
+    ),
+    ("JitPytreeError", "TraceContextError"),
+    (
+        "InvalidCheckpointError",
+        "MPACheckpointingRequiredError",
+        "MPARestoreDataCorruptedError",
+        "MPARestoreTargetRequiredError",
+    ),
+    ("AlreadyExistsError", "InvalidCheckpointError"),
+    ("CursorFindError", "TraverseTreeError"),
+    ("ImmutableVariableError", "TraceContextError"),
+)
+"""Groups of errors (by class name) that readers confuse or meet together, linked to each other."""
+
+NOTES: dict[str, tuple[str, str]] = {
+    _OURS + "JitPytreeError": (
+        "jit_pytree_error_design",
+        "Why JitPytreeError is not a pytree registration",
+    ),
+}
+"""Design notes about an error: its docname and link text."""
+
+
+def area_of(qualname: str) -> str:
+    """The index area an error is listed under (another library's: its module's name)."""
+    module = qualname.rpartition(".")[0]
+    fallback = OTHER if module == _FLAX.rstrip(".") else module
+    return AREAS.get(qualname) or MODULE_AREAS.get(module, fallback)
+
+
+def area_rank(area: str) -> tuple[int, str]:
+    """Where an area comes on the index: :data:`AREA_ORDER`, then any other by name."""
+    return (AREA_ORDER.index(area), "") if area in AREA_ORDER else (len(AREA_ORDER), area)
+
+
+def _related_map() -> dict[str, tuple[str, ...]]:
+    full = {qualname.rpartition(".")[2]: qualname for qualname in AREAS}
+    related: dict[str, set[str]] = defaultdict(set)
+    for group in _RELATED:
+        for name in group:
+            related[name].update(other for other in group if other != name)
+    return {full[name]: tuple(full[o] for o in sorted(others)) for name, others in related.items()}
+
+
+RELATED: dict[str, tuple[str, ...]] = _related_map()
+"""Each error's related errors, both ways round, sorted by class name."""
+
+
+def related(qualname: str) -> tuple[str, ...]:
+    """The errors an entry's "See also" names (some may not be in a given catalogue)."""
+    return RELATED.get(qualname, ())

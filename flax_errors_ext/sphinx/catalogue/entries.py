@@ -19,8 +19,7 @@ from sphinx.util.docutils import SphinxDirective, switch_source_input
 
 from flax_errors_ext.execution.catalogue.modules import DiscoveryError
 from flax_errors_ext.model.catalogue.records import Verdict
-from flax_errors_ext.model.site.inventory import SITES
-from flax_errors_ext.model.site.moved_pages import unforwarded
+from flax_errors_ext.model.site.links import SITES, unforwarded
 from flax_errors_ext.model.site.texts import lead_lines
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue import entry_parts as parts

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from flax_errors_ext.model.catalogue.records import ErrorEntry
     from flax_errors_ext.model.runs.entry_record import EntryRecord
-    from flax_errors_ext.model.site.frame_links import SourceLinks
+    from flax_errors_ext.model.site.links import SourceLinks
 
 
 def headline(summary: str) -> list[nodes.Node]:

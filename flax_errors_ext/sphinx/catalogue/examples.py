@@ -19,8 +19,7 @@ from docutils import nodes
 from sphinx_design.shared import create_component
 
 from flax_errors_ext.model.catalogue.conditions import describe
-from flax_errors_ext.model.catalogue.descriptions import first_paragraph
-from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
+from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict, first_paragraph
 from flax_errors_ext.model.runs.tracebacks import (
     TRACEBACK_HEADER,
     import_roots,
@@ -37,7 +36,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from flax_errors_ext.model.catalogue.records import ExampleResult
-    from flax_errors_ext.model.site.frame_links import SourceLinks
+    from flax_errors_ext.model.site.links import SourceLinks
 
     ParseRest = Callable[[str, str, Sequence[int]], list[nodes.Node]]
 

@@ -3,7 +3,7 @@
 Flax's and JAX's docstrings refer to their own sites' objects (``:func:`~jax.jit```).
 A Python reference in an entry that this site does not resolve links to the page
 the Sphinx inventories shipped with the package name
-(:mod:`flax_errors_ext.model.site.inventory`, never fetched); one they do not know,
+(:mod:`flax_errors_ext.model.site.links`, never fetched); one they do not know,
 in a docstring that is not ours, renders as plain code. ``sphinx.ext.intersphinx``
 is not used: it would link references on every page of a project.
 
@@ -19,8 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 
-from flax_errors_ext.model.catalogue.snippets import block_runs, not_run_label, ran_statements
-from flax_errors_ext.model.site.inventory import SITES, Inventory
+from flax_errors_ext.model.site.links import (
+    SITES,
+    Inventory,
+    block_runs,
+    not_run_label,
+    ran_statements,
+)
 from flax_errors_ext.sphinx.compat import read_inventory
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx import addnodes
 
-from flax_errors_ext.model.site.areas import area_of, area_rank
+from flax_errors_ext.model.site.texts import area_of, area_rank
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue.entries import EntryRenderer
 from flax_errors_ext.sphinx.catalogue.entry_parts import headline

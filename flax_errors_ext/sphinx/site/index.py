@@ -16,8 +16,15 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
-from flax_errors_ext.model.site.areas import NOTES, area_of, area_rank, related
-from flax_errors_ext.model.site.texts import BADGES, figures, time_text
+from flax_errors_ext.model.site.texts import (
+    BADGES,
+    NOTES,
+    area_of,
+    area_rank,
+    figures,
+    related,
+    time_text,
+)
 from flax_errors_ext.sphinx.badges import status_badge
 from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.extras import index_extras

@@ -1,6 +1,6 @@
 """Full tracebacks whose library frames link to their source, highlighted as Sphinx would.
 
-The links themselves are found by :mod:`flax_errors_ext.model.site.frame_links`;
+The links themselves are found by :mod:`flax_errors_ext.model.site.links`;
 here they become nodes. Sphinx drops the links of a block it highlights, so a
 block with links is highlighted here, token by token, when HTML is written.
 """
@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from docutils.utils.code_analyzer import Lexer, LexerError
 
-from flax_errors_ext.model.site.frame_links import DEFAULT_SOURCE_LINKS, SourceLinks
+from flax_errors_ext.model.site.links import DEFAULT_SOURCE_LINKS, SourceLinks
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
 
     from sphinx.writers.html5 import HTML5Translator
 
-    from flax_errors_ext.model.site.frame_links import SourceLink
+    from flax_errors_ext.model.site.links import SourceLink
 
 
 class linked_traceback(nodes.literal_block):

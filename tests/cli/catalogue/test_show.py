@@ -12,8 +12,7 @@ import pytest
 from flax_errors_ext.cli import ExitCode
 from flax_errors_ext.execution.history.files import read_histories
 from flax_errors_ext.layout import FLAX_BASE_URL
-from flax_errors_ext.model.history.releases import SHIPPED
-from flax_errors_ext.model.history.timeline import retired
+from flax_errors_ext.model.history.releases import SHIPPED, retired
 from tests.cli.console import run
 
 # list -------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import pytest
 
 from flax_errors_ext.execution.catalogue.modules import DiscoveryError, ModulePages, load_module
 from flax_errors_ext.layout import SiteLayout
-from flax_errors_ext.model.config.module_spec import ModuleSpec
+from flax_errors_ext.model.config.values import ModuleSpec
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flax_errors_ext.model.catalogue.descriptions import first_paragraph
+from flax_errors_ext.model.catalogue.records import first_paragraph
 
 
 def test_first_paragraph_is_one_line_and_says_where_the_rest_starts() -> None:

@@ -18,7 +18,7 @@ from flax_errors_ext.model.catalogue.discover import (
 )
 from flax_errors_ext.model.catalogue.repairs import DOCSTRING_FIXES, DocstringFix
 from flax_errors_ext.model.config import CatalogueConfig
-from flax_errors_ext.model.config.module_spec import ModuleSpec
+from flax_errors_ext.model.config.values import ModuleSpec
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -8,7 +8,7 @@ import pytest
 
 from flax_errors_ext.model.catalogue.discover import CatalogueFile, message_entries
 from flax_errors_ext.model.catalogue.parse import parse_docstring
-from flax_errors_ext.model.config.module_spec import ModuleSpec
+from flax_errors_ext.model.config.values import ModuleSpec
 
 ENTRY = textwrap.dedent(
     """\

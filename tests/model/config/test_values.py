@@ -6,8 +6,7 @@ from typing import Any
 
 import pytest
 
-from flax_errors_ext.model.config.module_spec import ModuleSpec
-from flax_errors_ext.model.config.values import from_text
+from flax_errors_ext.model.config.values import ModuleSpec, from_text
 
 
 @pytest.mark.parametrize(

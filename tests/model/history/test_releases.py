@@ -13,9 +13,11 @@ from flax_errors_ext.model.history.releases import (
     Outcome,
     Release,
     ReleaseRun,
+    comparable,
+    retired,
+    timelines,
     version_key,
 )
-from flax_errors_ext.model.history.timeline import comparable, retired, timelines
 from tests.model.history.release_runs import absent, example, history, present, release
 
 REPO = Path(__file__).resolve().parents[3]

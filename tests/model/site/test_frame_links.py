@@ -7,7 +7,7 @@ import re
 import pytest
 
 from flax_errors_ext.model.config import CatalogueConfig
-from flax_errors_ext.model.site.frame_links import DEFAULT_SOURCE_LINKS, SourceLinks
+from flax_errors_ext.model.site.links import DEFAULT_SOURCE_LINKS, SourceLinks
 
 VERSIONS = {"jax": "0.10.2", "jaxlib": "0.10.2", "flax": "0.12.8"}
 DEFAULT_LINKS = SourceLinks(DEFAULT_SOURCE_LINKS, VERSIONS)

@@ -14,8 +14,14 @@ import re
 import pytest
 
 from flax_errors_ext.model.catalogue.parse import parse_upstream
-from flax_errors_ext.model.catalogue.snippets import block_runs, not_run_label, ran_statements
-from flax_errors_ext.model.site.inventory import SITES, Inventory, Site
+from flax_errors_ext.model.site.links import (
+    SITES,
+    Inventory,
+    Site,
+    block_runs,
+    not_run_label,
+    ran_statements,
+)
 from flax_errors_ext.sphinx.catalogue.foreign import shipped_inventory
 from tests.utils import FLAX, JAX, OURS
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flax_errors_ext.layout import SiteLayout
-from flax_errors_ext.model.config.module_spec import ModuleSpec
+from flax_errors_ext.model.config.values import ModuleSpec
 from flax_errors_ext.model.history.releases import (
     EntryRun,
     ExampleRun,
@@ -12,7 +12,7 @@ from flax_errors_ext.model.history.releases import (
     Release,
     ReleaseRun,
 )
-from flax_errors_ext.model.site.moved_pages import moved_pages, unforwarded
+from flax_errors_ext.model.site.links import moved_pages, unforwarded
 
 FLAX = "https://flax.readthedocs.io/en/latest"
 

@@ -17,7 +17,7 @@ import pytest
 from sphinx.testing.util import SphinxTestApp
 
 from flax_errors_ext.ext.search.sphinx.search_page import DATA_FILE
-from flax_errors_ext.model.site import areas
+from flax_errors_ext.model.site import texts
 from tools.site_links import check_site
 
 MakeApp = Callable[..., SphinxTestApp]
@@ -196,7 +196,7 @@ def test_no_folder_of_the_build_machine_is_published(app: SphinxTestApp) -> None
 @pytest.mark.sphinx("html", testroot="site", srcdir="site_see_also")
 def test_see_also_links_go_both_ways(app: SphinxTestApp, monkeypatch: pytest.MonkeyPatch) -> None:
     leaky, calm = "site_a_errors.LeakyError", "site_b_errors.CalmError"
-    monkeypatch.setattr(areas, "RELATED", {leaky: (calm,), calm: (leaky,)})
+    monkeypatch.setattr(texts, "RELATED", {leaky: (calm,), calm: (leaky,)})
     app.build()
 
     page_a = html(app, "api_reference/site_a_errors/LeakyError.html")

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.ext.history.model.example_runs import entry_codes
+from flax_errors_ext.ext.history.model.cells import entry_codes
 from flax_errors_ext.model.history.releases import (
     EntryRun,
     ExampleRun,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from flax_errors_ext.ext.history.model.example_runs import entry_codes
+from flax_errors_ext.ext.history.model.cells import entry_codes
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.history.releases import (
     EntryRun,

@@ -9,7 +9,7 @@ from types import ModuleType
 
 import pytest
 
-from flax_errors_ext.ext.history.model.example_runs import bad_examples
+from flax_errors_ext.ext.history.model.cells import bad_examples
 from tests.tools.history.history_files import RELEASE_RUNNER, REPO, runner
 
 ENTRY = """\

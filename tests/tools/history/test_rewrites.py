@@ -10,7 +10,7 @@ from types import ModuleType
 import pytest
 
 from flax_errors_ext.execution.runs.runner import Runner
-from flax_errors_ext.ext.history.model.example_runs import (
+from flax_errors_ext.ext.history.model.cells import (
     bad_examples,
     entry_codes,
     example_code_hash,

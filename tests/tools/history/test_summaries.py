@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 
-from flax_errors_ext.model.history.releases import History, Outcome
-from flax_errors_ext.model.history.timeline import retired, timelines
+from flax_errors_ext.model.history.releases import History, Outcome, retired, timelines
 from tests.model.history.release_runs import absent, example, history, present
 from tools.history.summaries import describe, document, entry_summary, example_summary
 

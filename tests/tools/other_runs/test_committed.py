@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from flax_errors_ext.ext.other_runs.model.documents import DeviceRunError
+from flax_errors_ext.ext.other_runs.model.comparison import DeviceRunError
 from flax_errors_ext.model.runs.fingerprint import Device
 from tools.other_runs.committed import (
     RunNotKept,

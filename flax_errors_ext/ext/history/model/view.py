@@ -1,12 +1,8 @@
 """What the site shows of a module's errors across releases: cells, lines, the matrix.
 
-Computed from a recorded :class:`~flax_errors_ext.model.history.releases.History`, the
-code hashes of the entries' bad examples now, and the build's own release
-(:func:`build_release`), which replaces any record of that release. Each error gets a
-cell per release: a record made with other code than the entry's bad examples have
-now is *stale*, and its cell says so instead of showing what that code did; its
-history in a line is read from the other cells. A class the module no longer has
-gets a row too.
+The build's own release (:func:`build_release`) replaces any record of that
+release. A record made with other code than the entry's bad examples have now is
+*stale*: its cell says so instead of showing what that code did.
 """
 
 from __future__ import annotations
@@ -22,30 +18,32 @@ from flax_errors_ext.ext.history.model.cells import (
     URL_TAIL,
     Cell,
     CellState,
+    bad_examples,
     cell_key,
     compared_text,
     compared_with_latest,
+    example_run,
     exception_message,
     merged_substitutions,
     release_cell,
     rewritten_note,
 )
-from flax_errors_ext.ext.history.model.example_runs import bad_examples, example_run
 from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
 from flax_errors_ext.model.history.releases import (
     EntryRun,
     Release,
     ReleaseRun,
+    quote,
+    retired,
     version_key,
+    version_range,
 )
-from flax_errors_ext.model.history.timeline import quote, retired, version_range
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping, Sequence
 
     from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleResult
-    from flax_errors_ext.model.history.releases import History, Substitution
-    from flax_errors_ext.model.history.timeline import Retired
+    from flax_errors_ext.model.history.releases import History, Retired, Substitution
 
 
 @dataclasses.dataclass(frozen=True)
@@ -55,7 +53,6 @@ class ErrorHistory:
     name: str
     cells: tuple[Cell, ...]
     line: str
-    """From the cells shown (stale ones left out)."""
     retired: bool = False
     """Whether the module no longer has the class."""
 
@@ -96,7 +93,6 @@ class ModuleHistory:
     entries: tuple[ErrorHistory, ...]
     retired: tuple[ErrorHistory, ...] = ()
     source: str = ""
-    """The file the history was read from."""
 
     @property
     def rows(self) -> list[ErrorHistory]:
@@ -118,10 +114,7 @@ class ModuleHistory:
 def build_row(
     entry: ErrorEntry, results: Sequence[ExampleResult], roots: Iterable[str] = ()
 ) -> EntryRun | None:
-    """The build's own record of ``entry`` on the installed release; None if it did not run.
-
-    Made from the judged runs as ``nox -s history`` makes a past release's.
-    """
+    """The build's own record of ``entry`` on the installed release; None if it did not run."""
     folders = tuple(roots)
     bad = [r for r in results if r.example.kind is ExampleKind.BAD]
     if len(bad) != len(bad_examples(entry)) or any(r.verdict is Verdict.NOT_RUN for r in bad):
@@ -148,14 +141,10 @@ def module_history(
 ) -> ModuleHistory:
     """Every entry's cells and line, and the module's retired errors.
 
-    Args:
-        history: The recorded releases of the module.
-        codes: The code hashes of each entry's bad examples now, by class name: the
-            entries to show.
-        current: The build's own release: its rows replace any record of the same
-            release; an entry without a row there was not run by the build.
-        unreachable: The entries that document that their error cannot be raised
-            today: their line says if a release raised it all the same.
+    ``codes``: the code hashes of each entry's bad examples now, by class name: the
+    entries to show. ``current``: the build's own release; an entry without a row
+    there was not run. ``unreachable``: the entries that cannot be raised today,
+    whose line says if a release raised it all the same.
     """
     now = current.release.flax if current is not None else ""
     releases = [r for r in history.releases if r.release.flax != now]
@@ -183,11 +172,9 @@ def module_history(
 def history_line(cells: Sequence[Cell]) -> str:
     """An entry's history in a line, from the cells that show what a release did.
 
-    "Raised with this text since 0.9.0; first raised in 0.4.2" (the text was the same
-    then); "No longer raised since 0.9.0; before that: «…» (0.6.11-0.8.5)"; "Not raised
-    by its example in any release shown". Each earlier text quoted is the one that
-    differs from the latest (a later bad example's, where the first reads the same); the
-    first release that raised it is named unless a quoted range starts there.
+    "No longer raised since 0.9.0; before that: «…» (0.6.11-0.8.5)". Each earlier text
+    quoted is the one that differs from the latest (a later bad example's, where the
+    first reads the same).
     """
     shown = [c for c in cells if c.state.known]
     if not shown:
@@ -199,10 +186,10 @@ def history_line(cells: Sequence[Cell]) -> str:
         return "Not raised by its example in any release shown"
     latest = raised[-1]
     if spans[-1] is latest:
-        if len(spans) == 1:
-            parts = [f"Raised with this text in every release shown ({_range(latest)})"]
-        else:
-            parts = [f"Raised with this text since {latest[0].release}"]
+        every = f"in every release shown ({_range(latest)})"
+        parts = [
+            f"Raised with this text {every if len(spans) == 1 else 'since ' + latest[0].release}"
+        ]
         earlier = [span for span in raised[:-1] if cell_key(span[0]) != cell_key(latest[0])]
         reference: Cell | None = latest[0]
         stated = {latest[0].release}
@@ -247,8 +234,7 @@ def presence_line(
 ) -> str:
     """The line of an entry without bad examples: when the module had it.
 
-    An entry that cannot be raised today is given the releases to look in: it says so
-    if one raised it all the same (from any entry's example).
+    ``raisers``: the releases to look in for any entry's example raising it.
     """
     shown = [c for c in cells if c.state.known]
     present = [c.release for c in shown if c.state is not CellState.NOT_PRESENT]
@@ -257,12 +243,10 @@ def presence_line(
     if not present:
         parts = [f"Not in {module} in any release shown"]
     elif present == [c.release for c in shown][len(shown) - len(present) :]:
-        since = present[0]
-        parts = [
-            f"In {module} in every release shown"
-            if since == shown[0].release
-            else f"In {module} since {since}"
-        ]
+        since = (
+            "in every release shown" if present[0] == shown[0].release else "since " + present[0]
+        )
+        parts = [f"In {module} {since}"]
     else:
         parts = [f"In {module} in {', '.join(present)}"]
     found = [(r.release.flax, hits[0]) for r in raisers if (hits := r.raisers(qualname))]
@@ -290,11 +274,7 @@ def releases_in_short(chosen: Sequence[str], every: Sequence[str]) -> str:
 
 
 def retired_error(history: History, gone: Retired, now: str) -> ErrorHistory:
-    """A retired class's cells (in the module or not, raised by which example) and line.
-
-    The line says when the module had it, the last text an example raised it with,
-    and what the same code raises on the newest release.
-    """
+    """A retired class's cells and line: when the module had it, what raised it, what now."""
     newest = history.releases[-1]
     last = "No recorded example raised it."
     replaced: set[str] = set()
@@ -308,12 +288,8 @@ def retired_error(history: History, gone: Retired, now: str) -> ErrorHistory:
             f"the example of {entry}: «{quote(run.exc_text, TOOLTIP)}»{rewritten_note(run)}"
             for entry, _, run in hits
         )
-        if hits:
-            state = CellState.SAME
-        elif gone.name in record.classes:
-            state = CellState.PRESENT
-        else:
-            state = CellState.NOT_PRESENT
+        present = CellState.PRESENT if gone.name in record.classes else CellState.NOT_PRESENT
+        state = CellState.SAME if hits else present
         wording = (hits[0][2].exc_text,) if hits else ()
         made = merged_substitutions(run.rewritten for _, _, run in hits)
         cells.append(Cell(release, state, wording, notes, release == now, made))

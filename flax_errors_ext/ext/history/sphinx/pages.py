@@ -19,8 +19,7 @@ from docutils import nodes
 
 from flax_errors_ext.execution.history.files import read_histories
 from flax_errors_ext.execution.runs.run import run_versions
-from flax_errors_ext.ext.history.model.cells import CellState
-from flax_errors_ext.ext.history.model.example_runs import entry_codes
+from flax_errors_ext.ext.history.model.cells import CellState, entry_codes
 from flax_errors_ext.ext.history.model.view import build_release, build_row, module_history
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.context import build_context

@@ -1,31 +1,29 @@
-"""Runs of the catalogue on other devices, set beside this build's own.
+"""Runs of the catalogue on other devices, read from their ``errors.json``, beside this build's.
 
-:func:`compare` says what another run did with an entry: the **same** (every
-example both ran had the same verdict and, addresses and temporary names aside, the
-same text), **differs** (each :class:`Difference` holds both texts) or **not
-compared**. A run of other versions says which (:attr:`DeviceOutcome.where`), so
-that a difference from another Flax is not read as one of the device. Pure.
+A run of other versions says which (:attr:`DeviceOutcome.where`), so that a
+difference from another Flax is not read as one of the device.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+import json
 import re
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.catalogue.records import Verdict
-from flax_errors_ext.model.history.timeline import comparable
-from flax_errors_ext.model.runs.entry_record import EntryRecord, EntryStatus
+from flax_errors_ext.model.history.releases import comparable
+from flax_errors_ext.model.runs.entry_record import SCHEMA_VERSION, EntryRecord, EntryStatus
+from flax_errors_ext.model.runs.fingerprint import Device
 from flax_errors_ext.model.runs.tracebacks import strip_roots
 from flax_errors_ext.model.site.texts import verification_text
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from flax_errors_ext.ext.other_runs.model.documents import DeviceRun
     from flax_errors_ext.model.runs.entry_record import ExampleRecord
-    from flax_errors_ext.model.runs.fingerprint import Device
+
 
 # Another machine's installed code, wherever its interpreter lives: the path up to
 # site-packages (``/opt/venv/lib/python3.12/site-packages/``) says nothing of the error.
@@ -75,7 +73,6 @@ class DeviceOutcome:
     """What one other run did with one entry."""
 
     source: str
-    """The run's file."""
     device: Device
     status: EntryStatus | None
     """The entry's status in that run; None where it has no record of the entry."""
@@ -98,8 +95,7 @@ class DeviceOutcome:
     def where(self) -> str:
         """``GPU (NVIDIA H200)``, ``GPU (NVIDIA H200) with flax 0.12.10, jax 0.11.2``.
 
-        A run on the build's own device is only its versions (``flax 0.12.8, jax
-        0.10.2``): another stack, whose differences are those of the versions.
+        A run on the build's own device is only its versions: another stack.
         """
         if self.same_device and self.versions:
             return self.versions
@@ -128,11 +124,7 @@ class DeviceOutcome:
 
 
 def normalised(text: str) -> str:
-    """``text`` as runs are compared: addresses, temporary names and install folders aside.
-
-    The history's rule (:func:`~flax_errors_ext.model.history.timeline.comparable`),
-    and the folders above ``site-packages`` and a temporary name go too.
-    """
+    """``text`` as runs are compared: addresses, temporary names and install folders aside."""
     text = _TEMPORARY_FOLDERS.sub("", _INSTALLED_PREFIX.sub("", text))
     return comparable(text).strip()
 
@@ -146,11 +138,9 @@ def compare(
     """What each of ``runs`` did with the entry of ``record``, beside this build of ``versions``.
 
     Examples are paired by kind and number; a pair documented otherwise ran other
-    code and is not compared. ``roots`` are the folders this build's texts name
-    files relative to, as ``errors.json`` writes them (the other run's were so).
-    Left out: a run that did not run the entry's module at all (a GPU run of
-    ``flax.errors`` says nothing of ``jax.errors``), and this build's own stack (the
-    same device and versions: each stack's site lists every stack's run).
+    code and is not compared. ``roots``: as ``errors.json`` writes paths relative to
+    them. Left out: a run that did not run the entry's module at all, and this
+    build's own stack (each stack's site lists every stack's run).
     """
     outcomes = []
     for run in runs:
@@ -203,9 +193,8 @@ def _differences(
 
 def _ran_alike(mine: ExampleRecord, other: ExampleRecord, roots: Sequence[str]) -> bool:
     """Whether both sides ran the example, documented alike: only then is it compared."""
-    if {mine.status, other.status} & {Verdict.NOT_RUN, Verdict.OTHER_VERSIONS}:
-        return False
-    return normalised(strip_roots(mine.expected, roots)) == normalised(other.expected)
+    ran = not {mine.status, other.status} & {Verdict.NOT_RUN, Verdict.OTHER_VERSIONS}
+    return ran and normalised(strip_roots(mine.expected, roots)) == normalised(other.expected)
 
 
 def _numbered(examples: Sequence[ExampleRecord]) -> dict[str, ExampleRecord]:
@@ -221,10 +210,8 @@ def _numbered(examples: Sequence[ExampleRecord]) -> dict[str, ExampleRecord]:
 def verified_text(record: EntryRecord, outcomes: Sequence[DeviceOutcome]) -> str:
     """The entry's verification line, naming every device whose run saw the same.
 
-    ``Verified on CPU and on GPU (NVIDIA H200) · flax 0.12.8 · jax 0.10.2``: a run
-    with the build's versions joins the build's device; one with other versions
-    follows the build's versions, with its own: ``· and on GPU (NVIDIA H200) with
-    flax 0.12.10, jax 0.11.2``, so that no version is read as another run's.
+    A run with other versions follows the build's versions, with its own (``· and
+    on GPU (NVIDIA H200) with flax 0.12.10``), so that no version is read as another run's.
     """
     same = [o for o in outcomes if o.agreement is Agreement.SAME]
     text = verification_text(record, [o.where for o in same if not o.versions])
@@ -234,12 +221,7 @@ def verified_text(record: EntryRecord, outcomes: Sequence[DeviceOutcome]) -> str
 
 
 def merge_document(document: dict[str, Any], runs: Sequence[DeviceRun]) -> dict[str, Any]:
-    """``errors.json`` with what each device run did with each entry.
-
-    The document gets ``device_runs`` (each run's file, device and versions) and
-    each entry ``devices``: the outcome of every run that ran its module, its texts
-    compared as the document holds them (paths already relative).
-    """
+    """``errors.json`` with ``device_runs`` and, in each entry, what each run did (``devices``)."""
     if not runs:
         return document
     versions = {str(k): str(v) for k, v in document.get("versions", {}).items()}
@@ -249,3 +231,90 @@ def merge_document(document: dict[str, Any], runs: Sequence[DeviceRun]) -> dict[
         outcomes = compare(record, runs, versions)
         entries.append({**data, "devices": [o.to_json() for o in outcomes]})
     return {**document, "device_runs": [run.summary() for run in runs], "entries": entries}
+
+
+class DeviceRunError(ValueError):
+    """A device run's document cannot be read; the message names the file and why."""
+
+
+@dataclasses.dataclass(frozen=True)
+class DeviceRun:
+    """One run of the catalogue elsewhere, as its ``errors.json`` document records it."""
+
+    source: str
+    """The file as the configuration names it (relative to ``conf.py``)."""
+    device: Device
+    versions: tuple[tuple[str, str], ...]
+    records: tuple[EntryRecord, ...]
+
+    def record(self, qualname: str) -> EntryRecord | None:
+        """The run's record of the entry ``qualname``, if it has one."""
+        return next((r for r in self.records if r.qualname == qualname), None)
+
+    def covers(self, qualname: str) -> bool:
+        """Whether the run ran the module of the entry ``qualname`` at all."""
+        module = qualname.rpartition(".")[0]
+        return any(r.qualname.rpartition(".")[0] == module for r in self.records)
+
+    def other_versions(self, versions: dict[str, str]) -> str:
+        """``flax 0.12.10, jax 0.11.2``: the run's versions that are not ``versions``'s."""
+        return ", ".join(
+            f"{name} {version}"
+            for name, version in sorted(self.versions)
+            if versions.get(name) not in (None, version)
+        )
+
+    def summary(self) -> dict[str, Any]:
+        """The run as ``errors.json`` lists it: its file, device, versions and size."""
+        return {
+            "source": self.source,
+            "device": self.device.to_json(),
+            "versions": dict(self.versions),
+            "entries": len(self.records),
+        }
+
+
+def parse_run(text: str, source: str) -> DeviceRun:
+    """Read a device run from the ``text`` of its ``errors.json`` document, the file ``source``.
+
+    Raises:
+        DeviceRunError: naming ``source`` and what is wrong with it.
+    """
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise DeviceRunError(f"{source}: not JSON ({error})") from None
+    if not isinstance(data, dict) or "entries" not in data:
+        raise DeviceRunError(
+            f"{source}: not an errors.json document (a JSON object with 'schema', "
+            "'device', 'versions' and 'entries'; flax-errors check --json writes one)"
+        )
+    if data.get("schema") != SCHEMA_VERSION:
+        raise DeviceRunError(
+            f"{source}: errors.json schema {data.get('schema')!r}; this build reads "
+            f"schema {SCHEMA_VERSION}"
+        )
+    device = Device.from_json(data.get("device"))
+    if device is None:
+        raise DeviceRunError(
+            f"{source}: no device recorded ('device' is {data.get('device')!r}); a run "
+            "whose examples executed records the JAX devices they ran on"
+        )
+    versions = data.get("versions", {})
+    if not isinstance(versions, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in versions.items()
+    ):
+        raise DeviceRunError(f"{source}: 'versions' must map package names to versions")
+    entries = data["entries"]
+    if not isinstance(entries, list):
+        raise DeviceRunError(f"{source}: 'entries' must be a list of entry records")
+    records = []
+    for number, item in enumerate(entries, 1):
+        try:
+            if not isinstance(item, dict):
+                raise ValueError(f"not a JSON object: {item!r:.60}")
+            records.append(EntryRecord.from_json(item))
+        except ValueError as error:
+            name = item.get("qualname", "?") if isinstance(item, dict) else "?"
+            raise DeviceRunError(f"{source}: entry {number} ({name}): {error}") from None
+    return DeviceRun(source, device, tuple(versions.items()), tuple(records))

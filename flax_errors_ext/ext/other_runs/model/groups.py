@@ -1,10 +1,8 @@
 """Other runs that differ from this build alike, said once, each difference judged.
 
-Runs of the same versions that differ alike are one :class:`DifferingRuns` (only on
-the page: ``errors.json`` keeps each run's outcome). A difference only in a link's
-page (JAX 0.12 prints ``.../101/errors.html#jax.errors.X``, 0.10 ``.../errors.html#...``)
-or a line number (``module.py:2089``, ``:2091``) is a clause of one sentence; one of
-other verdicts or words is shown with both texts.
+Only on the page: ``errors.json`` keeps each run's outcome. A difference only in a
+link's page (JAX 0.12 prints ``101/errors.html``, 0.10 ``errors.html``) or a line
+number is a clause of one sentence; any other is shown with both texts.
 """
 
 from __future__ import annotations
@@ -42,16 +40,13 @@ _NOUNS = {"bad": "message", "good": "output"}
 class PrintedLinks:
     """The links a module's errors print: to its errors' anchors on the site at ``base``.
 
-    Which links count is :class:`~flax_errors_ext.layout.SiteLayout`'s to say: the
-    same error's anchor on a page that lands on the module's page, directly or
-    forwarded (one that climbs out of the site does not). The anchor is never set
-    aside: a link to another error is another link.
+    Only the page is set aside, where the layout lands it on the module's page: a
+    link to another error is another link.
     """
 
     layout: SiteLayout
     module: str
     base: str
-    """The site its errors print links to (``https://docs.jax.dev/en/latest``)."""
 
     def pattern(self, text: str) -> re.Pattern[str] | None:
         """The links in ``text`` whose page is incidental, the page as ``value``; None: none."""
@@ -101,9 +96,8 @@ class DifferingRuns:
     def sentence(self) -> str:
         """The incidental differences in one sentence; empty where there are none.
 
-        ``Bad examples 1 and 2: the same message with flax 0.12.8, jax 0.10.2 on CPU
-        \u00d78 and on CPU, except the page of its link (errors.html; 101/errors.html in
-        this build) and a line number in flax/linen/module.py (bad example 2).``
+        ``Bad examples 1 and 2: the same message on CPU, except a line number in
+        flax/linen/module.py (bad example 2).``
         """
         if not self.incidental:
             return ""
@@ -130,8 +124,7 @@ def differing(
 ) -> list[DifferingRuns]:
     """A group per way the ``outcomes`` of one entry differ, in the order of its first run.
 
-    ``links`` are the links the entry's errors print; None: only line numbers are
-    incidental.
+    ``links``: the links the entry's errors print; None: only line numbers are incidental.
     """
     found: dict[tuple[object, ...], list[DeviceOutcome]] = {}
     for outcome in outcomes:
@@ -162,8 +155,7 @@ def incidental(here: str, there: str, links: PrintedLinks | None = None) -> tupl
     """How the normalised texts ``here`` and ``there`` differ, a clause each, if only incidentally.
 
     None where they are the same, or differ in anything else (wording, a link to
-    another error or to another site's page, a file's name). ``links``: None sets no
-    link aside.
+    another error or to another site's page, a file's name).
     """
     if here == there:
         return None

@@ -15,11 +15,12 @@ from docutils import nodes
 from flax_errors_ext.ext.other_runs.model.comparison import (
     NOT_COMPARED,
     Agreement,
+    DeviceRunError,
     compare,
     merge_document,
+    parse_run,
     verified_text,
 )
-from flax_errors_ext.ext.other_runs.model.documents import DeviceRunError, parse_run
 from flax_errors_ext.ext.other_runs.model.groups import PrintedLinks, differing
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue.examples import dropdown
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
-    from flax_errors_ext.ext.other_runs.model.documents import DeviceRun
+    from flax_errors_ext.ext.other_runs.model.comparison import DeviceRun
     from flax_errors_ext.ext.other_runs.model.groups import DifferingRuns
     from flax_errors_ext.model.runs.entry_record import EntryRecord
     from flax_errors_ext.sphinx.context import BuildContext

@@ -1,19 +1,15 @@
 """What the search page's script reads: each entry's texts, and how a paste is matched.
 
-The script (``flax_errors_search.js``) runs the steps of
-:func:`flax_errors_ext.model.lookup.find.find` in the reader's browser. What those
-steps need from Python is data, written here from the same functions: each text's
-pattern (:func:`~flax_errors_ext.model.lookup.patterns.pattern_source`), the
-variable kinds that normalise the reader's text, and the thresholds. The script
-holds no knowledge of its own.
+The script runs the steps of :func:`flax_errors_ext.model.lookup.find.find` in the
+reader's browser, with data written here by the same functions: it holds no
+knowledge of its own.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.model.catalogue.descriptions import first_paragraph
-from flax_errors_ext.model.catalogue.records import ExampleKind
+from flax_errors_ext.model.catalogue.records import ExampleKind, first_paragraph
 from flax_errors_ext.model.lookup.find import (
     MESSAGE_CHARS,
     MIN_ALIKE,
@@ -55,13 +51,10 @@ def entry_rules(
 ) -> dict[str, Any]:
     """Each entry's texts (:func:`~flax_errors_ext.model.lookup.texts.findable`'s) by dotted name.
 
+    A text's ``kind`` is ``bad``, ``seen-as`` (``note``: the example's caption) or
+    ``older`` (``note``: its releases), in the order ``explain`` tries them.
     ``sites``: where runs raised each example, as
     :func:`~flax_errors_ext.model.lookup.find.find` has them.
-
-    A text's ``kind`` is ``bad`` (today's documented message), ``seen-as`` (another
-    error the same mistake raises; ``note`` is the example's caption) or ``older``
-    (a past release's wording; ``note`` its releases). Texts come in the order
-    ``explain`` tries them.
     """
     older: dict[str, list[Wording]] = {}
     for wording in wordings:
@@ -104,10 +97,8 @@ def search_entries(
 ) -> list[dict[str, Any]]:
     """What a search result shows of each entry, and the texts a reader may paste, each once.
 
-    ``messages`` are the documented and actual texts of its bad examples' errors,
-    with paths relative to ``roots``; ``seen_as``, the errors its "also seen as"
-    examples raise, each with the example's caption; ``older``, each wording that
-    past releases printed and the newest recorded one no longer prints.
+    ``older``: each wording that past releases printed and the newest recorded one no
+    longer prints.
     """
     past: dict[str, list[dict[str, str]]] = {}
     for wording in wordings:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from flax_errors_ext.ext.history.model import example_runs
-from flax_errors_ext.ext.history.model.example_runs import (
+from flax_errors_ext.ext.history.model import cells
+from flax_errors_ext.ext.history.model.cells import (
     bad_examples,
     entry_codes,
     example_code_hash,
@@ -159,7 +159,7 @@ def test_code_hash_follows_what_runs_not_how_it_is_formatted() -> None:
 
 def test_code_hash_leaves_out_the_fields_each_python_adds_or_drops() -> None:
     """3.12 added ``type_params`` (empty here); 3.13's ast.dump drops empty fields."""
-    tree = example_runs._tree_text(ast.parse("class A(B):\n  def f(self, x): return x"))
+    tree = cells._tree_text(ast.parse("class A(B):\n  def f(self, x): return x"))
     assert "type_params" not in tree
     assert "returns" not in tree
     assert "decorator_list" not in tree

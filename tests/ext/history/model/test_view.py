@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
-from flax_errors_ext.ext.history.model.example_runs import entry_codes, example_code_hash
+from flax_errors_ext.ext.history.model.cells import entry_codes, example_code_hash
 from flax_errors_ext.ext.history.model.view import (
     ModuleHistory,
     build_release,
@@ -32,8 +32,8 @@ from flax_errors_ext.model.history.releases import (
     Outcome,
     Release,
     ReleaseRun,
+    comparable,
 )
-from flax_errors_ext.model.history.timeline import comparable
 from flax_errors_ext.model.runs.judge import judge
 from tests.utils import FLAX
 

@@ -13,7 +13,7 @@ from typing import Any
 from sphinx.testing.util import SphinxTestApp
 
 from flax_errors_ext.execution.catalogue.modules import load_module
-from flax_errors_ext.ext.history.model.example_runs import entry_codes
+from flax_errors_ext.ext.history.model.cells import entry_codes
 from tests.utils import module_html
 from tools.site_links import check_site
 

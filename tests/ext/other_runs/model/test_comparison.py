@@ -10,9 +10,9 @@ from flax_errors_ext.ext.other_runs.model.comparison import (
     compare,
     merge_document,
     normalised,
+    parse_run,
     verified_text,
 )
-from flax_errors_ext.ext.other_runs.model.documents import parse_run
 from flax_errors_ext.ext.other_runs.model.groups import differing
 from flax_errors_ext.model.catalogue.records import Verdict
 from flax_errors_ext.model.runs.entry_record import EntryRecord

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from flax_errors_ext.ext.other_runs.model.documents import DeviceRunError, parse_run
+from flax_errors_ext.ext.other_runs.model.comparison import DeviceRunError, parse_run
 from flax_errors_ext.model.runs.fingerprint import Device
 
 HISTORY = Path(__file__).resolve().parents[4] / "flax_errors_ext" / "history"

@@ -8,8 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flax_errors_ext.ext.other_runs.model.comparison import compare
-from flax_errors_ext.ext.other_runs.model.documents import DeviceRun, parse_run
+from flax_errors_ext.ext.other_runs.model.comparison import DeviceRun, compare, parse_run
 from flax_errors_ext.ext.other_runs.model.groups import PrintedLinks, differing, incidental
 from flax_errors_ext.layout import SiteLayout
 from flax_errors_ext.model.runs.entry_record import EntryRecord
