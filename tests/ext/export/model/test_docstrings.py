@@ -22,7 +22,7 @@ import pytest
 from pyink.mode import QuoteStyle
 
 from flax_errors_ext.cli import ExitCode, main
-from flax_errors_ext.ext.export.cli import command as cli_export
+from flax_errors_ext.ext.export import cli as cli_export
 from flax_errors_ext.ext.export.model.docstrings import (
     Exported,
     ExportError,
