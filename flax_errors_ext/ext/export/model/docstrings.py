@@ -5,7 +5,7 @@ built from Flax's docstrings alone gives the same verdicts. A catalogued class's
 docstring becomes the file's summary, Flax's prose (less what an earlier export
 wrote, with the repairs of :mod:`~flax_errors_ext.model.catalogue.repairs`), the
 file's explanation and an ``Examples:`` section
-(:mod:`~flax_errors_ext.ext.export.model.composition`). It is written as Flax
+(:mod:`~flax_errors_ext.ext.export.model.style`). It is written as Flax
 writes string literals (raw where that keeps it readable), then read back as
 Python reads it and parsed: a class whose examples would not read back as written
 is left unchanged and reported. Pure: text in, text out.
@@ -21,15 +21,20 @@ import re
 import tokenize
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.ext.export.model.composition import compose, flax_prose, our_lines
-from flax_errors_ext.ext.export.model.examples import examples_section, kept_examples
+from flax_errors_ext.ext.export.model.style import (
+    compose,
+    examples_section,
+    flax_prose,
+    kept_examples,
+    our_lines,
+)
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import FormatProblem, Location
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from flax_errors_ext.ext.export.model.examples import Section
+    from flax_errors_ext.ext.export.model.style import Section
     from flax_errors_ext.model.catalogue.discover import CatalogueFile
     from flax_errors_ext.model.catalogue.records import ErrorEntry
     from flax_errors_ext.model.catalogue.repairs import DocstringFix
