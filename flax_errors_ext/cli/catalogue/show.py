@@ -1,9 +1,7 @@
 """``flax-errors list``, ``explain`` and ``index``: the catalogue read, nothing run.
 
-``index`` writes the index the help under a traceback answers from, from the
-catalogue as ``explain`` reads it (the entries, and the wordings past releases
-printed), so that the help and ``explain`` answer alike; this package ships the one
-of its own site (``flax-errors index -o flax_errors_ext/help/index.json``).
+``index`` reads the catalogue as ``explain`` does, so that the help under a
+traceback and ``explain`` answer alike.
 """
 
 from __future__ import annotations
@@ -150,7 +148,6 @@ def explain_command(args: argparse.Namespace) -> int:
 
 
 def _skew(query: str) -> SkewAnswer | None:
-    """What the shipped API indexes say of a pasted error, with this environment's versions."""
     extra = [Path(p) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p]
     try:
         indexes = [ApiIndex.read(path) for path in (*extra, *shipped())]
@@ -187,10 +184,7 @@ def index_command(args: argparse.Namespace) -> int:
 
 
 def fix_of_cause(examples: Sequence[Example], bad: int) -> str:
-    """The caption of the good example that answers bad example ``bad``.
-
-    The first good example after it, before the next bad one ("" where none has one).
-    """
+    """The caption of the first good example after bad example ``bad``, before the next bad one."""
     for example in examples[bad + 1 :]:
         if example.kind is ExampleKind.BAD:
             break
@@ -200,7 +194,7 @@ def fix_of_cause(examples: Sequence[Example], bad: int) -> str:
 
 
 def _cause_fixes(entry: ErrorEntry) -> dict[int, str]:
-    """An entry's fix per bad example, as plain text, where it has several bad examples."""
+    """An entry's fix per bad example, where it has several bad examples."""
     bad = [n for n, example in enumerate(entry.examples) if example.kind is ExampleKind.BAD]
     if len(bad) < 2:
         return {}
@@ -209,7 +203,6 @@ def _cause_fixes(entry: ErrorEntry) -> dict[int, str]:
 
 
 def _matched_cause(match: lookup.Match) -> tuple[str, str] | None:
-    """The bad example a pasted message matched and its fix, where the entry has several."""
     example = match.example
     if example is None or example.kind is not ExampleKind.BAD:
         return None
@@ -219,11 +212,7 @@ def _matched_cause(match: lookup.Match) -> tuple[str, str] | None:
 
 
 def _refusal(entries: list[ErrorEntry], query: str, older: Mapping[str, Sequence[str]]) -> str:
-    """What is said of a query that no entry answers.
-
-    For a name, the closest names; for a pasted error, the line read and the
-    entries it merely resembles, as a hint.
-    """
+    """For a name, the closest names; for a pasted error, the line read and the nearest entries."""
     if paste.looks_like_name(query):
         return unknown(entries, query)
     said = paste.exception_line(query) or "(the paste has no exception line)"
@@ -240,11 +229,7 @@ def _refusal(entries: list[ErrorEntry], query: str, older: Mapping[str, Sequence
 def _retired_answer(
     histories: list[History], query: str, selection: Selection, base: str
 ) -> str | None:
-    """What the recorded history says of a retired error the query names, if it names one.
-
-    The error's name, a URL to its anchor, or a message with its class: from a
-    release that had it, whatever the release printed.
-    """
+    """What the recorded history says of a retired error the query names, if it names one."""
     layout = selection.project.config.layout
     for history in histories:
         for gone in retired(history):
@@ -277,10 +262,7 @@ def histories(selection: Selection) -> list[History]:
 
 
 def raise_sites(selection: Selection) -> dict[str, dict[int, tuple[str, ...]]]:
-    """Where the project's recorded runs (``flax_errors_device_runs``) raised each error.
-
-    A run that cannot be read is left out, with a warning.
-    """
+    """Where the recorded runs (``flax_errors_device_runs``) raised each error; bad ones warn."""
     records: list[EntryRecord] = []
     for name in selection.project.config.device_runs:
         try:
@@ -291,7 +273,7 @@ def raise_sites(selection: Selection) -> dict[str, dict[int, tuple[str, ...]]]:
 
 
 def render_entry(entry: ErrorEntry, base: str) -> str:
-    """An entry as plain text for the terminal: what it means, its examples, its URL."""
+    """An entry as plain text for the terminal."""
     parts = [_heading(f"{entry.name} ({entry.qualname})", "=")]
     if entry.summary:
         parts.append(_plain(entry.summary))
@@ -308,7 +290,7 @@ def render_entry(entry: ErrorEntry, base: str) -> str:
 
 
 def _where(entry: ErrorEntry) -> str:
-    """Where to edit: the example file for Flax's errors, else the docstring."""
+    # Where to edit: the example file for Flax's errors, else the docstring.
     own = [e.location.path for e in entry.examples if e.location.path != entry.location.path]
     return f"{own[0]}:1" if own else str(entry.location)
 
