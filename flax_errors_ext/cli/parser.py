@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 
     # Generic for type checkers only: argparse's class cannot be subscripted at run time.
     _Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
-    """The subparsers of ``flax-errors``, one per command."""
 
 PROG = "flax-errors"
 COMMANDS_GROUP = "flax_errors.commands"
@@ -215,11 +214,7 @@ def add_command(
     summary: str,
     details: str,
 ) -> argparse.ArgumentParser:
-    """Add the command ``name`` to ``commands``; the parser its arguments go to.
-
-    Its ``--help`` shows the one-line ``summary``, the ``details`` (dedented) and the
-    exit statuses; ``parents`` are the option groups it shares.
-    """
+    """Add the command ``name``, whose ``--help`` shows ``summary``, ``details`` and the codes."""
     return commands.add_parser(
         name,
         parents=parents,

@@ -1,10 +1,8 @@
 """The project a command works on: its ``conf.py`` read into the site's own config.
 
-The command line finds the Sphinx configuration the site is built with (``conf.py``
-in the current directory, else in ``docs/``, or the file ``--conf`` names) and
-reads its ``flax_errors_*`` values into the same
+The ``flax_errors_*`` values go into the same
 :class:`~flax_errors_ext.model.config.CatalogueConfig` the Sphinx extension
-validates, so that a command checks what the site checks. Flags override it.
+validates, so that a command checks what the site checks.
 """
 
 from __future__ import annotations
@@ -44,11 +42,11 @@ class Project:
     config: CatalogueConfig
     conf: Path | None
     notebook_timeout: int | None = None
-    """``nb_execution_timeout`` as ``conf.py`` sets it (None where it does not)."""
+    """``nb_execution_timeout`` as ``conf.py`` sets it."""
 
     @property
     def catalogue_folders(self) -> tuple[Path, ...]:
-        """Where catalogue files are looked for: the project's, then the shipped one."""
+        """The project's catalogue folders, then the shipped one."""
         return catalogue_folders([(self.folder / d).resolve() for d in self.config.catalogue_dirs])
 
     @property
@@ -62,11 +60,7 @@ class Project:
 
 
 def find_conf(explicit: Path | None) -> Path | None:
-    """The ``conf.py`` to read: ``explicit`` if given, else the first of :data:`CONF_PLACES`.
-
-    Raises:
-        UsageError: if ``explicit`` is not a file.
-    """
+    """``explicit`` (UsageError if it is no file), else the first of :data:`CONF_PLACES`."""
     if explicit is not None:
         if not explicit.is_file():
             raise UsageError(f"--conf {explicit}: no such file")

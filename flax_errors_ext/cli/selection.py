@@ -60,11 +60,7 @@ def project(args: argparse.Namespace) -> Project:
 
 
 def import_module(chosen: Project, spec: ModuleSpec) -> ErrorModule:
-    """The module ``spec`` names, imported and read.
-
-    Raises:
-        UsageError: if it cannot be imported.
-    """
+    """The module ``spec`` names, imported and read (a UsageError if it cannot be imported)."""
     # As with `python -m`, a module in the current directory can be named: a
     # contributor's scratch module, or a project's own errors.
     if os.getcwd() not in sys.path and "" not in sys.path:
@@ -81,11 +77,7 @@ def load(
     args: argparse.Namespace,
     read: Callable[[Project, ModuleSpec], ErrorModule] = import_module,
 ) -> Selection:
-    """The modules of the project (or those the command line names), each as ``read`` reads it.
-
-    Raises:
-        UsageError: if the project cannot be read or a module cannot be imported.
-    """
+    """The modules of the project (or those the command line names), each as ``read`` reads it."""
     chosen = project(args)
     modules = tuple(read(chosen, spec) for spec in chosen.config.modules)
     if chosen.config.upstream == "off":
@@ -96,10 +88,8 @@ def load(
 def select(selection: Selection, names: Sequence[str]) -> Selection:
     """The entries ``names`` call for (all of them when there are none).
 
-    A name is a short or dotted class name, in any case, or an entry's URL.
-
-    Raises:
-        UsageError: naming an unknown or ambiguous name, with the closest matches.
+    A name is a short or dotted class name, in any case, or an entry's URL; an
+    unknown or ambiguous one is a UsageError.
     """
     if not names:
         return selection
