@@ -1,15 +1,30 @@
-"""What a command works on: the project's modules, and the entries a command picks."""
+"""What a command works on: the project's modules, and the entries a command picks.
+
+Reading a module's entries imports it, and a library's errors module imports the
+library (``flax.errors`` imports JAX): seconds, for a command that answers one
+question. So the commands that only read keep the entries in the user's cache
+folder, one snapshot per module and settings, stamped with every file they were
+read from (the library's ``__init__.py`` too, which an upgrade rewrites). While
+those files are as they were, the snapshot is the module. A snapshot is a pickle
+of this package's own frozen records, only read back by the version that wrote it.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import hashlib
+import importlib.util
 import os
+import pickle
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.cli.project import UsageError, find_conf, load_project
-from flax_errors_ext.execution.catalogue.modules import DiscoveryError, load_module
+from flax_errors_ext.execution.catalogue.modules import DiscoveryError, ModulePages, load_module
 from flax_errors_ext.model.lookup import find as lookup
+from flax_errors_ext.version import __version__
 
 if TYPE_CHECKING:
     import argparse
@@ -20,7 +35,19 @@ if TYPE_CHECKING:
     from flax_errors_ext.model.catalogue.records import ErrorEntry
     from flax_errors_ext.model.config.module_spec import ModuleSpec
 
-__all__ = ["Selection", "UsageError", "import_module", "load", "project", "select", "unknown"]
+__all__ = [
+    "Selection",
+    "UsageError",
+    "import_module",
+    "load",
+    "project",
+    "select",
+    "snapshot",
+    "unknown",
+]
+
+CACHE_ENV = "FLAX_ERRORS_CATALOGUE_CACHE"
+"""Where snapshots are kept, if set; else ``$XDG_CACHE_HOME/flax-errors/catalogue``."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,6 +110,67 @@ def load(
     if chosen.config.upstream == "off":
         modules = tuple(module.without_upstream() for module in modules)
     return Selection(chosen, modules)
+
+
+def snapshot(chosen: Project, spec: ModuleSpec) -> ErrorModule:
+    """The module from its snapshot while every file is as it was; else imported anew."""
+    folder = os.environ.get(CACHE_ENV) or Path(
+        os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "flax-errors", "catalogue"
+    )
+    path = Path(folder) / f"{_key(chosen, spec)}.pickle"
+    kept: tuple[ErrorModule, tuple[tuple[str, int], ...]]
+    # Absent, truncated, or of classes since moved (ImportError): read anew.
+    with contextlib.suppress(Exception):
+        kept = pickle.loads(path.read_bytes())  # our own cache, see above
+        if all(_stamp(file) == stamp for file, stamp in kept[1]):
+            return kept[0]
+    module = import_module(chosen, spec)
+    _write(path, (module, _files(module, chosen)))
+    return module
+
+
+def _key(chosen: Project, spec: ModuleSpec) -> str:
+    """What a snapshot depends on besides its files: the settings, this package, Python."""
+    parts = (
+        __version__,
+        sys.version,
+        repr(spec),
+        repr(chosen.config),
+        repr(chosen.catalogue_folders),
+        os.getcwd(),
+    )
+    digest = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:24]
+    return f"{spec.name}-{digest}"
+
+
+def _files(module: ErrorModule, chosen: Project) -> tuple[tuple[str, int], ...]:
+    """Each file the module was read from, with its ``st_mtime_ns`` (-1: absent)."""
+    paths = {path for path, _ in ModulePages.of(module, chosen.config.layout).files}
+    # A catalogue file added later (an error documented since) changes the entries.
+    paths.update(str(folder / module.name) for folder in chosen.catalogue_folders)
+    top = importlib.util.find_spec(module.name.partition(".")[0])
+    if top is not None and top.origin:
+        paths.add(top.origin)
+    return tuple((path, _stamp(path)) for path in sorted(paths))
+
+
+def _stamp(path: str) -> int:
+    try:
+        return Path(path).stat().st_mtime_ns
+    except OSError:
+        return -1
+
+
+def _write(path: Path, snapshot: object) -> None:
+    """Write atomically; a cache that cannot be written only costs the next run time."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            temporary.write_bytes(pickle.dumps(snapshot, protocol=pickle.HIGHEST_PROTOCOL))
+            temporary.replace(path)
+        finally:
+            temporary.unlink(missing_ok=True)
 
 
 def select(selection: Selection, names: Sequence[str]) -> Selection:

@@ -13,9 +13,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.cli.catalogue.snapshot import load_read_only
 from flax_errors_ext.cli.parser import PROG, ExitCode
-from flax_errors_ext.cli.selection import UsageError, load, unknown
+from flax_errors_ext.cli.selection import UsageError, load, snapshot, unknown
 from flax_errors_ext.execution.history.files import read_histories
 from flax_errors_ext.execution.runs.in_process import package_versions
 from flax_errors_ext.layout import base_url
@@ -95,7 +94,7 @@ def explain_command(args: argparse.Namespace) -> int:
     query = " ".join(args.query)
     if query.strip() == "-":
         query = sys.stdin.read()
-    selection = load_read_only(args)
+    selection = load(args, snapshot)
     entries = selection.entries
     base = base_url(selection.project.config.base_url)
     recorded = histories(selection)
@@ -160,7 +159,7 @@ def _skew(query: str) -> SkewAnswer | None:
 
 def index_command(args: argparse.Namespace) -> int:
     """Write the help index of the project's catalogue (standard output by default)."""
-    selection = load_read_only(args)
+    selection = load(args, snapshot)
     base = base_url(selection.project.config.base_url)
     wordings = recorded_wordings(histories(selection))
     index = help_index(
