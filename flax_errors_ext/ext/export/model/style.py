@@ -1,22 +1,16 @@
-"""What the export writes into a docstring, in Flax's style: 80 columns, 2-space indents.
+"""What the export writes into a docstring, in Flax's style.
 
-Flax formats its code with pyink (``pyink-indentation = 2``, ``line-length = 80``,
-majority quotes), and its docstrings are Google style, read by napoleon. Code is
-reformatted by pyink itself, never by hand; prose and documented output are wrapped
-at spaces, which doctest's ``NORMALIZE_WHITESPACE`` reads as the one line printed.
+Flax formats its code with pyink (2-space indents, 80 columns, majority quotes)
+and writes Google-style docstrings. Code is reformatted by pyink itself; prose and
+documented output are wrapped at spaces, which doctest's ``NORMALIZE_WHITESPACE``
+reads as the one line printed. A URL in documented output is ``...`` (``ELLIPSIS``,
+which Flax's pytest enables).
 
-A docstring keeps the first bad and the first good example that hold on every
-release (the site shows them all), in an ``Examples:`` section that the library's
-doctests run and :mod:`~flax_errors_ext.model.catalogue.parse` reads back. A URL in
-documented output is ``...`` (``ELLIPSIS``, which Flax's pytest enables). Each
-example keeps its imports: doctest runs a docstring's examples in one namespace,
-the site each in its own, and both must give the same verdict.
-
-The docstring is the catalogue file's summary, Flax's own prose less what the export
-wrote before (so that a second export adds nothing), then the file's explanation
-and examples. Docstrings are compared in chunks (runs of non-blank lines, dedented),
-not in paragraphs: a literal block is one, and so is every run of doctest lines.
-Pure: text in, text out.
+Each example keeps its imports: doctest runs a docstring's examples in one
+namespace, the site each in its own, and both must give the same verdict.
+Docstrings are compared in chunks (runs of non-blank lines, dedented), not in
+paragraphs: a literal block is one, and so is every run of doctest lines. Pure:
+text in, text out.
 """
 
 from __future__ import annotations
@@ -44,6 +38,7 @@ if TYPE_CHECKING:
 WIDTH = 80
 INDENT = "  "
 NORMALIZE = "# doctest: +NORMALIZE_WHITESPACE"
+_PROMPT = ">>> "
 
 _URL = re.compile(r"https?://[^\s)]+")
 _ELIDED_LINK = re.compile(r"\s*\(\.\.\.\)(?:\.\.\.)?$")
@@ -167,9 +162,6 @@ def wrapped_prose(text: str, width: int) -> list[str]:
     return lines
 
 
-_PROMPT = ">>> "
-
-
 @dataclasses.dataclass(frozen=True)
 class Section:
     """An ``Examples:`` section, as lines below the docstring's indentation."""
@@ -273,8 +265,8 @@ def our_lines(
 ) -> tuple[list[str], list[str]]:
     """What the export writes, dedented: the summary, then explanation and examples.
 
-    ``indent`` is the docstring's; ``opening``, the width before the summary on its
-    line (indent and quotes). Any paragraph bound to one release is left out.
+    ``opening``: the width before the summary on its line (indent and quotes). Any
+    paragraph bound to one release is left out.
     """
     lines = _cleaned(catalogue)
     end = next((i for i, line in enumerate(lines) if not line), len(lines))
