@@ -1,12 +1,9 @@
 """Contributor doctests honour each example's ``:holds for:`` line.
 
-``pytest --doctest-modules`` (and ``--doctest-glob`` on catalogue files) runs every
-``>>>`` of a docstring as one doctest. An example written for other versions than
-the installed ones (``:holds for: flax < 0.12.9``) would fail there for a reason
-that is no mistake of the contributor's, so its statements are taken out of the
-doctest, as the site and ``flax-errors check`` leave it unrun; a doctest left with
-none is skipped, saying why. Registered through the ``pytest11`` entry point, so
-it needs no configuration; it changes no other test. After
+An example written for other versions than the installed ones would fail under
+``pytest --doctest-modules`` for no mistake of the contributor's, so its statements
+are taken out of the doctest, as the site and ``flax-errors check`` leave it unrun;
+a doctest left with none is skipped, saying why. After
 :func:`flax_errors_ext.install`, it also shows a failure's help under its traceback.
 """
 
@@ -50,12 +47,7 @@ def pytest_collection_modifyitems(items: Sequence[pytest.Item]) -> None:
 
 
 def _examples(test: doctest.DocTest) -> tuple[Example, ...]:
-    """The docstring's examples, each statement numbered as doctest numbers its lines.
-
-    Line 0 is the docstring's first line, as in :attr:`doctest.Example.lineno`.
-    A class's docstring is named by the class; a catalogue file
-    (``<module>/<Class>.txt``) by its folder and name, as the catalogue reads it.
-    """
+    """The docstring's examples, each statement at its line as doctest numbers them (0: first)."""
     path = Path(test.filename or test.name)
     qualname = f"{path.parent.name}.{path.stem}" if path.suffix == ".txt" else test.name
     # Read as a message entry, which takes a bad example of any class: only the

@@ -34,10 +34,7 @@ pull in Jupyter); an extra's command sets its own ``run``."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``flax-errors`` with ``argv`` (default: the process's); the exit status.
-
-    Bad arguments exit through argparse with status 2.
-    """
+    """Run ``flax-errors`` with ``argv`` (default: the process's); bad arguments exit with 2."""
     args = build_parser().parse_args(argv)
     command = getattr(args, "run", None)
     if command is None:

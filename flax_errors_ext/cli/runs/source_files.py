@@ -33,11 +33,7 @@ class SourceFile:
 
     @classmethod
     def read(cls, path: str | Path) -> SourceFile:
-        """Read ``path``, line endings as they are; Python source as Python decodes it.
-
-        Raises:
-            UpdateError: naming the file, if it cannot be decoded.
-        """
+        """Read ``path``, line endings as they are; Python source as Python decodes it."""
         data = Path(path).read_bytes()
         encoding = "utf-8"
         if str(path).endswith(".py"):
@@ -64,10 +60,6 @@ def write(source: SourceFile, new_text: str) -> None:
 
     The check and the replacement are not one atomic step, but the window between
     them is a few system calls, against the seconds the examples took.
-
-    Raises:
-        ConcurrentEditError: if the file no longer holds what was read.
-        UpdateError: if the new text cannot be written in the file's encoding.
     """
     try:
         data = new_text.encode(source.encoding)

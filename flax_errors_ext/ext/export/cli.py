@@ -116,11 +116,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def installed_source() -> Path:
-    """The installed flax's ``flax/errors.py``, found without importing flax.
-
-    Raises:
-        UsageError: if there is none.
-    """
+    """The installed flax's ``flax/errors.py``, found without importing flax."""
     spec = importlib.util.find_spec("flax")
     if spec is None or not spec.submodule_search_locations:
         raise UsageError(
