@@ -72,10 +72,8 @@ def load_project(conf: Path | None, overrides: dict[str, Any]) -> Project:
     """The project's config from ``conf`` (defaults without one), then ``overrides``.
 
     ``overrides``: config fields (without the ``flax_errors_`` prefix) set by flags;
-    None values are left out.
-
-    Raises:
-        UsageError: if ``conf.py`` fails to run, or a value is invalid.
+    None values are left out. A ``conf.py`` that fails to run, or an invalid value,
+    is a UsageError.
     """
     values: dict[str, Any] = {PREFIX + "modules": list(DEFAULT_MODULES)}
     notebook_timeout = None

@@ -35,17 +35,6 @@ if TYPE_CHECKING:
     from flax_errors_ext.model.catalogue.records import ErrorEntry
     from flax_errors_ext.model.config.module_spec import ModuleSpec
 
-__all__ = [
-    "Selection",
-    "UsageError",
-    "import_module",
-    "load",
-    "project",
-    "select",
-    "snapshot",
-    "unknown",
-]
-
 CACHE_ENV = "FLAX_ERRORS_CATALOGUE_CACHE"
 """Where snapshots are kept, if set; else ``$XDG_CACHE_HOME/flax-errors/catalogue``."""
 
