@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from flax_errors_ext.cli.selection import Selection
-    from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, Statement
+    from flax_errors_ext.model.catalogue.records import ErrorEntry, Example
     from flax_errors_ext.model.history.releases import History
 
 
@@ -304,14 +304,12 @@ def _example(example: Example) -> str:
     if example.description:
         lines += [_plain(example.description), ""]
     for statement in example.statements:
-        lines += ["    " + line if line else "" for line in _doctest(statement)]
+        source = statement.source.rstrip("\n").split("\n")
+        doctest = [f">>> {source[0]}"] + [f"... {line}".rstrip() for line in source[1:]]
+        if statement.want:
+            doctest += statement.want.rstrip("\n").split("\n")
+        lines += ["    " + line if line else "" for line in doctest]
     return "\n".join(lines)
-
-
-def _doctest(statement: Statement) -> list[str]:
-    source = statement.source.rstrip("\n").split("\n")
-    lines = [f">>> {source[0]}"] + [f"... {line}".rstrip() for line in source[1:]]
-    return lines + statement.want.rstrip("\n").split("\n") if statement.want else lines
 
 
 def _plain(rest: str) -> str:

@@ -62,7 +62,15 @@ def run_entries(chosen: Selection, args: argparse.Namespace) -> Checked:
     width = len(str(len(entries)))
 
     def report(count: int, outcome: EntryOutcome) -> None:
-        print(f"[{count:>{width}}/{len(entries)}] {_progress(outcome)}", file=sys.stderr)
+        status = entry_status(outcome.entry, outcome.results)
+        if not outcome.entry.examples:
+            how = "no examples"
+        elif outcome.execution.executed:
+            how = f"ran in {outcome.execution.seconds:.1f} s"
+        else:
+            how = "from the cache"
+        line = f"{status:<12} {outcome.entry.qualname} ({how})"
+        print(f"[{count:>{width}}/{len(entries)}] {line}", file=sys.stderr)
 
     with Session(cache_dir, config, execution) as session:
         settings = session.settings()
@@ -72,17 +80,6 @@ def run_entries(chosen: Selection, args: argparse.Namespace) -> Checked:
         ran = check_modules(chosen.modules, settings, settings.sources(), jobs=jobs, done=report)
     done = {outcome.entry.qualname: outcome for outcomes in ran for outcome in outcomes}
     return Checked([done[entry.qualname] for entry in entries], settings.fingerprint)
-
-
-def _progress(outcome: EntryOutcome) -> str:
-    status = entry_status(outcome.entry, outcome.results)
-    if not outcome.entry.examples:
-        how = "no examples"
-    elif outcome.execution.executed:
-        how = f"ran in {outcome.execution.seconds:.1f} s"
-    else:
-        how = "from the cache"
-    return f"{status:<12} {outcome.entry.qualname} ({how})"
 
 
 def check_command(args: argparse.Namespace) -> int:

@@ -64,9 +64,6 @@ def flax_code(source: str, width: int) -> str:
     ones pyink puts after a ``class`` line go; a line inside a string stays. A
     triple-quoted string takes single quotes, which a docstring holds unescaped.
     The source is returned unchanged where the result would not be the same program.
-
-    Raises:
-        FormatterMissingError: if pyink is not installed.
     """
     try:
         import pyink  # only the export needs it: an extra
