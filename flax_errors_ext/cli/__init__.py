@@ -23,11 +23,11 @@ if TYPE_CHECKING:
 __all__ = ["ExitCode", "build_parser", "main"]
 
 _COMMANDS = {
-    "list": ("catalogue.show", "list_command"),
-    "explain": ("catalogue.show", "explain_command"),
-    "index": ("catalogue.show", "index_command"),
-    "check": ("runs.commands", "check_command"),
-    "update": ("runs.commands", "update_command"),
+    "list": ("catalogue", "list_command"),
+    "explain": ("catalogue", "explain_command"),
+    "index": ("catalogue", "index_command"),
+    "check": ("runs", "check_command"),
+    "update": ("runs", "update_command"),
 }
 """Each core command's module and function, imported when it runs (check and update
 pull in Jupyter); an extra's command sets its own ``run``."""

@@ -64,7 +64,7 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the patch to standard output or ``--output``; report what it could not do."""
-    from flax_errors_ext.cli.runs.source_files import SourceFile
+    from flax_errors_ext.cli.runs import SourceFile
     from flax_errors_ext.ext.export.model.docstrings import (
         ExportError,
         export_docstrings,

@@ -6,7 +6,7 @@ in the file moves: the prompt's indentation, an author's ``...`` over what varie
 and the wrapping of a long message are kept. Only drift is rewritten: an example
 that no longer raises, or raises another class, is wrong in a way text cannot fix.
 Edits go bottom-up, so the parsed line numbers stay valid; the command line
-(:mod:`flax_errors_ext.cli.runs.source_files`) reads and writes the files.
+(:mod:`flax_errors_ext.cli.runs`) reads and writes the files.
 """
 
 from __future__ import annotations
