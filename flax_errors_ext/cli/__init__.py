@@ -14,8 +14,7 @@ import sys
 import traceback
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.cli.parser import PROG, TRACEBACK_ENV, ExitCode, build_parser
-from flax_errors_ext.cli.project import UsageError
+from flax_errors_ext.cli.parser import PROG, TRACEBACK_ENV, ExitCode, UsageError, build_parser
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

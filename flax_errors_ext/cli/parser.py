@@ -12,7 +12,6 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.cli.project import CONF_PLACES
 from flax_errors_ext.version import __version__
 
 if TYPE_CHECKING:
@@ -28,6 +27,12 @@ module whose ``add(commands)`` adds its command, setting ``run`` (``args -> int`
 as its default."""
 TRACEBACK_ENV = "FLAX_ERRORS_TRACEBACK"
 """Set (to anything but ``0``), an internal error also prints its traceback."""
+CONF_PLACES = ("conf.py", "docs/conf.py")
+"""Where a project's Sphinx configuration is looked for, in order."""
+
+
+class UsageError(Exception):
+    """The command cannot run as asked (exit status 2); the message says why."""
 
 
 @enum.unique

@@ -1,4 +1,8 @@
-"""What a command works on: the project's modules, and the entries a command picks.
+"""What a command works on: the project's settings and modules, and the entries it picks.
+
+The project's ``conf.py`` (the one the site is built with) is read into the same
+:class:`~flax_errors_ext.model.config.CatalogueConfig` the Sphinx extension
+validates, so that a command checks what the site checks; flags override it.
 
 Reading a module's entries imports it, and a library's errors module imports the
 library (``flax.errors`` imports JAX): seconds, for a command that answers one
@@ -17,12 +21,15 @@ import hashlib
 import importlib.util
 import os
 import pickle
+import runpy
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.cli.project import UsageError, find_conf, load_project
+from flax_errors_ext.cli.parser import CONF_PLACES, UsageError
 from flax_errors_ext.execution.catalogue.modules import DiscoveryError, ModulePages, load_module
+from flax_errors_ext.model.catalogue.discover import catalogue_folders
+from flax_errors_ext.model.config import PREFIX, CatalogueConfig
 from flax_errors_ext.model.lookup import find as lookup
 from flax_errors_ext.version import __version__
 
@@ -30,13 +37,95 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable, Sequence
 
-    from flax_errors_ext.cli.project import Project
     from flax_errors_ext.model.catalogue.discover import ErrorModule
     from flax_errors_ext.model.catalogue.records import ErrorEntry
     from flax_errors_ext.model.config.module_spec import ModuleSpec
 
+DEFAULT_MODULES = (
+    "flax_errors_ext.errors",
+    "flax.errors",
+    "jax.errors",
+    "flax.messages",
+    "jax.messages",
+)
+"""What is catalogued when no ``conf.py`` is found: this package's errors, Flax's and JAX's,
+and the errors Flax and JAX raise as builtin exceptions (their message entries)."""
+NOTEBOOK_TIMEOUT = "nb_execution_timeout"
+"""myst-nb's limit on a cell, which an example's follows where flax_errors_timeout is unset."""
 CACHE_ENV = "FLAX_ERRORS_CATALOGUE_CACHE"
 """Where snapshots are kept, if set; else ``$XDG_CACHE_HOME/flax-errors/catalogue``."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Project:
+    """A project's catalogue settings, and the ``conf.py`` they came from (if any)."""
+
+    config: CatalogueConfig
+    conf: Path | None
+    notebook_timeout: int | None = None
+    """``nb_execution_timeout`` as ``conf.py`` sets it."""
+
+    @property
+    def catalogue_folders(self) -> tuple[Path, ...]:
+        """The project's catalogue folders, then the shipped one."""
+        return catalogue_folders([(self.folder / d).resolve() for d in self.config.catalogue_dirs])
+
+    @property
+    def folder(self) -> Path:
+        """What the project's settings name files relative to: ``conf.py``'s folder."""
+        return self.conf.parent if self.conf is not None else Path.cwd()
+
+    def described(self) -> str:
+        """Where the settings come from, for messages."""
+        return str(self.conf) if self.conf is not None else "defaults (no conf.py found)"
+
+
+def find_conf(explicit: Path | None) -> Path | None:
+    """``explicit`` (UsageError if it is no file), else the first of :data:`CONF_PLACES`."""
+    if explicit is not None:
+        if not explicit.is_file():
+            raise UsageError(f"--conf {explicit}: no such file")
+        return explicit.resolve()
+    return next((Path(p).resolve() for p in CONF_PLACES if Path(p).is_file()), None)
+
+
+def load_project(conf: Path | None, overrides: dict[str, Any]) -> Project:
+    """The project's config from ``conf`` (defaults without one), then ``overrides``.
+
+    ``overrides``: config fields (without the ``flax_errors_`` prefix) set by flags;
+    None values are left out. A ``conf.py`` that fails to run, or an invalid value,
+    is a UsageError.
+    """
+    values: dict[str, Any] = {PREFIX + "modules": list(DEFAULT_MODULES)}
+    notebook_timeout = None
+    if conf is not None:
+        found = _run_conf(conf)
+        values = {k: v for k, v in found.items() if k.startswith(PREFIX)}
+        notebook_timeout = found.get(NOTEBOOK_TIMEOUT)
+        if notebook_timeout is not None and (
+            not isinstance(notebook_timeout, int) or isinstance(notebook_timeout, bool)
+        ):
+            raise UsageError(
+                f"{conf}: {NOTEBOOK_TIMEOUT} must be a whole number of seconds; "
+                f"got {notebook_timeout!r}"
+            )
+    values.update({PREFIX + name: v for name, v in overrides.items() if v is not None})
+    try:
+        config = CatalogueConfig.from_values(values)
+    except ValueError as error:
+        raise UsageError(f"{conf or 'command line'}: {error}") from None
+    return Project(config, conf, notebook_timeout)
+
+
+def _run_conf(conf: Path) -> dict[str, Any]:
+    """Run ``conf.py`` as Sphinx does: from its own folder, with ``__file__`` set."""
+    with contextlib.chdir(conf.parent):
+        try:
+            return runpy.run_path(str(conf), run_name="__sphinx_conf__")
+        except BaseException as error:  # a conf.py may sys.exit(); never let it end us
+            if isinstance(error, KeyboardInterrupt):
+                raise
+            raise UsageError(f"{conf} failed to run: {type(error).__name__}: {error}") from None
 
 
 @dataclasses.dataclass(frozen=True)
