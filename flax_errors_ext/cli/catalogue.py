@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.cli.parser import PROG, ExitCode, UsageError
+from flax_errors_ext.cli import PROG, ExitCode, UsageError
 from flax_errors_ext.cli.selection import load, snapshot, unknown
 from flax_errors_ext.execution.history.files import read_histories
 from flax_errors_ext.execution.runs.in_process import package_versions

@@ -23,7 +23,7 @@ import tokenize
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.cli.parser import ExitCode
+from flax_errors_ext.cli import ExitCode
 from flax_errors_ext.cli.selection import load, select
 from flax_errors_ext.execution.runs.run import check_modules, default_jobs
 from flax_errors_ext.execution.session import ExecutionOptions, Session

@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.cli.parser import CONF_PLACES, UsageError
+from flax_errors_ext.cli import CONF_PLACES, UsageError
 from flax_errors_ext.execution.catalogue.modules import DiscoveryError, ModulePages, load_module
 from flax_errors_ext.model.catalogue.discover import catalogue_folders
 from flax_errors_ext.model.config import PREFIX, CatalogueConfig

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.cli.parser import PROG, ExitCode, UsageError, add_command
+from flax_errors_ext.cli import PROG, ExitCode, UsageError, add_command
 from flax_errors_ext.model.catalogue.discover import SHIPPED_CATALOGUE, CatalogueFile
 from flax_errors_ext.model.catalogue.repairs import DOCSTRING_FIXES
 
