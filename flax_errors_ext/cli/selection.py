@@ -75,10 +75,6 @@ class Project:
         """What the project's settings name files relative to: ``conf.py``'s folder."""
         return self.conf.parent if self.conf is not None else Path.cwd()
 
-    def described(self) -> str:
-        """Where the settings come from, for messages."""
-        return str(self.conf) if self.conf is not None else "defaults (no conf.py found)"
-
 
 def find_conf(explicit: Path | None) -> Path | None:
     """``explicit`` (UsageError if it is no file), else the first of :data:`CONF_PLACES`."""
@@ -175,7 +171,8 @@ def import_module(chosen: Project, spec: ModuleSpec) -> ErrorModule:
             spec, chosen.catalogue_folders, layout=chosen.config.layout, project=chosen.folder
         )
     except DiscoveryError as error:
-        raise UsageError(f"{error} (modules from {chosen.described()})") from None
+        where = chosen.conf or "defaults (no conf.py found)"
+        raise UsageError(f"{error} (modules from {where})") from None
 
 
 def load(

@@ -1,15 +1,9 @@
 """The fix under the traceback: ``help:`` and ``see:`` lines for a catalogued error.
 
-:func:`install` (called by :func:`flax_errors_ext.install`) makes an uncaught
-error that a catalogue entry matches end in two more lines, after its traceback::
-
-    help: Wrap the list in nnx.List so that Flax treats its arrays as data.
-    see: https://flax-errors.readthedocs.io/en/latest/api_reference/flax.messages/...
-
-in a plain script (``sys.excepthook``), in IPython and Jupyter (the shell's custom
-exception handler, which IPython 7, as Colab runs it, honours too), and in pytest's
-failure report. The answer comes from an index, never from importing the libraries
-the catalogue documents, and is the one ``flax-errors explain`` gives.
+:func:`install` hooks ``sys.excepthook`` and IPython's custom exception handler
+(the pytest plugin asks :func:`help_lines` too). The answer comes from an index,
+never from importing the libraries the catalogue documents, and is the one
+``flax-errors explain`` gives (``docs/guide/help.md``).
 """
 
 from __future__ import annotations
