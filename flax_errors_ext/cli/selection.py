@@ -76,43 +76,6 @@ class Project:
         return self.conf.parent if self.conf is not None else Path.cwd()
 
 
-def find_conf(explicit: Path | None) -> Path | None:
-    """``explicit`` (UsageError if it is no file), else the first of :data:`CONF_PLACES`."""
-    if explicit is not None:
-        if not explicit.is_file():
-            raise UsageError(f"--conf {explicit}: no such file")
-        return explicit.resolve()
-    return next((Path(p).resolve() for p in CONF_PLACES if Path(p).is_file()), None)
-
-
-def load_project(conf: Path | None, overrides: dict[str, Any]) -> Project:
-    """The project's config from ``conf`` (defaults without one), then ``overrides``.
-
-    ``overrides``: config fields (without the ``flax_errors_`` prefix) set by flags;
-    None values are left out. A ``conf.py`` that fails to run, or an invalid value,
-    is a UsageError.
-    """
-    values: dict[str, Any] = {PREFIX + "modules": list(DEFAULT_MODULES)}
-    notebook_timeout = None
-    if conf is not None:
-        found = _run_conf(conf)
-        values = {k: v for k, v in found.items() if k.startswith(PREFIX)}
-        notebook_timeout = found.get(NOTEBOOK_TIMEOUT)
-        if notebook_timeout is not None and (
-            not isinstance(notebook_timeout, int) or isinstance(notebook_timeout, bool)
-        ):
-            raise UsageError(
-                f"{conf}: {NOTEBOOK_TIMEOUT} must be a whole number of seconds; "
-                f"got {notebook_timeout!r}"
-            )
-    values.update({PREFIX + name: v for name, v in overrides.items() if v is not None})
-    try:
-        config = CatalogueConfig.from_values(values)
-    except ValueError as error:
-        raise UsageError(f"{conf or 'command line'}: {error}") from None
-    return Project(config, conf, notebook_timeout)
-
-
 def _run_conf(conf: Path) -> dict[str, Any]:
     """Run ``conf.py`` as Sphinx does: from its own folder, with ``__file__`` set."""
     with contextlib.chdir(conf.parent):
@@ -146,18 +109,44 @@ class Selection:
 
 
 def project(args: argparse.Namespace) -> Project:
-    """The project's config, from its ``conf.py`` and the flags that override it."""
+    """The project's config, from its ``conf.py`` and the flags that override it.
+
+    A ``--conf`` that is no file, a ``conf.py`` that fails to run, or an invalid
+    value, is a UsageError.
+    """
+    conf = args.conf
+    if conf is not None and not conf.is_file():
+        raise UsageError(f"--conf {conf}: no such file")
+    candidates = [conf] if conf is not None else [Path(p) for p in CONF_PLACES]
+    conf = next((path.resolve() for path in candidates if path.is_file()), None)
+    values: dict[str, Any] = {PREFIX + "modules": list(DEFAULT_MODULES)}
+    notebook_timeout = None
+    if conf is not None:
+        found = _run_conf(conf)
+        values = {k: v for k, v in found.items() if k.startswith(PREFIX)}
+        notebook_timeout = found.get(NOTEBOOK_TIMEOUT)
+        if notebook_timeout is not None and (
+            not isinstance(notebook_timeout, int) or isinstance(notebook_timeout, bool)
+        ):
+            raise UsageError(
+                f"{conf}: {NOTEBOOK_TIMEOUT} must be a whole number of seconds; "
+                f"got {notebook_timeout!r}"
+            )
     overrides = {
         # Folders given on the command line are relative to where the command runs.
         "catalogue_dirs": [os.path.abspath(d) for d in args.catalogue_dir or ()] or None,
         **{name: getattr(args, name, None) for name in ("timeout", "jobs", "strict")},
     }
-    found = load_project(find_conf(args.conf), overrides)
+    values.update({PREFIX + name: v for name, v in overrides.items() if v is not None})
+    try:
+        config = CatalogueConfig.from_values(values)
+    except ValueError as error:
+        raise UsageError(f"{conf or 'command line'}: {error}") from None
     if args.modules:
         # A module the project lists keeps its settings (page, bases, ...).
-        specs = tuple(found.config.spec(name) for name in dict.fromkeys(args.modules))
-        found = dataclasses.replace(found, config=dataclasses.replace(found.config, modules=specs))
-    return found
+        specs = tuple(config.spec(name) for name in dict.fromkeys(args.modules))
+        config = dataclasses.replace(config, modules=specs)
+    return Project(config, conf, notebook_timeout)
 
 
 def import_module(chosen: Project, spec: ModuleSpec) -> ErrorModule:
