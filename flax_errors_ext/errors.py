@@ -191,31 +191,28 @@ class JitPytreeError(FlaxError):
         # FlaxError.__init__ would append a link to Flax's own error page, which has
         # no entry for this error; ours points at this project's catalogue instead.
         name = module_type if isinstance(module_type, str) else module_type.__name__
-        Exception.__init__(self, _message(name, arg_path))
+        where = f" as argument `{arg_path}`" if arg_path else ""
+        Exception.__init__(
+            self,
+            f"Linen Module {name} was passed to a JAX transformation{where}, "
+            "where JAX expects arrays.\n"
+            "A Linen Module is not a pytree of arrays: it holds the layer's configuration,\n"
+            "and its parameters live in the variables that Module.init returns.\n"
+            "To pass a module, do one of:\n"
+            "  - mark the argument static: jax.jit(f, static_argnums=...) or\n"
+            "    jax.jit(f, static_argnames=...) (Linen Modules are hashable);\n"
+            "  - close over the module: jax.jit(functools.partial(f, model));\n"
+            "  - transform the module's apply function: jax.jit(model.apply), passing\n"
+            "    the variables as the traced argument;\n"
+            "  - inside a Module, use Flax's lifted transforms, such as nn.jit.\n"
+            f"See {entry_url(f'{__name__}.JitPytreeError')}",
+        )
 
     def __reduce__(self) -> tuple[Any, ...]:
         # FlaxError.__reduce__ rebuilds a plain FlaxError. Rebuild this class, and
         # restore the exact message rather than recomputing it: the URL's base is read
         # from the environment, which may differ where the error is unpickled.
         return (_rebuild, (type(self), _picklable(self.module_type), self.arg_path, self.args))
-
-
-def _message(module_name: str, arg_path: str | None) -> str:
-    where = f" as argument `{arg_path}`" if arg_path else ""
-    return (
-        f"Linen Module {module_name} was passed to a JAX transformation{where}, "
-        "where JAX expects arrays.\n"
-        "A Linen Module is not a pytree of arrays: it holds the layer's configuration,\n"
-        "and its parameters live in the variables that Module.init returns.\n"
-        "To pass a module, do one of:\n"
-        "  - mark the argument static: jax.jit(f, static_argnums=...) or\n"
-        "    jax.jit(f, static_argnames=...) (Linen Modules are hashable);\n"
-        "  - close over the module: jax.jit(functools.partial(f, model));\n"
-        "  - transform the module's apply function: jax.jit(model.apply), passing\n"
-        "    the variables as the traced argument;\n"
-        "  - inside a Module, use Flax's lifted transforms, such as nn.jit.\n"
-        f"See {entry_url(f'{__name__}.JitPytreeError')}"
-    )
 
 
 def _picklable(module_type: type | str) -> type | str:
