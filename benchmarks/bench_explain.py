@@ -27,7 +27,7 @@ import sys
 import tempfile
 import time
 
-from flax_errors_ext.cli.catalogue.snapshot import CACHE_ENV
+from flax_errors_ext.cli.selection import CACHE_ENV
 from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.model.lookup import find as lookup
 

@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.cli.project import DEFAULT_MODULES
+from flax_errors_ext.cli.selection import DEFAULT_MODULES
 from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.execution.runs.run import default_jobs, entry_pool, run_versions
 from flax_errors_ext.execution.session import ExecutionOptions, Session

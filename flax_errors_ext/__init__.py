@@ -1,14 +1,11 @@
 """flax-errors: an executable error catalogue for Flax.
 
-Two things live here:
-
-* the runtime hooks of :func:`install` (undone by :func:`uninstall`; importing this
-  package changes nothing): JAX's confusing errors about Linen Modules passed through
-  transformations become :class:`flax_errors_ext.errors.JitPytreeError`, and an
-  uncaught error that the catalogue documents ends in its fix and its URL
-  (:mod:`flax_errors_ext.help`); in IPython, ``%load_ext flax_errors_ext`` does the same;
-* the Sphinx extension (add ``"flax_errors_ext"`` to ``extensions``) that builds the
-  catalogue, executes every documented example and fails the build on drift.
+:func:`install` (undone by :func:`uninstall`; importing this package changes
+nothing) turns JAX's errors about Linen Modules in transformations into
+:class:`~flax_errors_ext.errors.JitPytreeError`, and ends an uncaught error that the
+catalogue documents in its fix and URL; ``%load_ext flax_errors_ext`` does the same
+in IPython. As a Sphinx extension (``"flax_errors_ext"`` in ``extensions``) it builds
+the catalogue, executes every documented example and fails the build on drift.
 """
 
 from __future__ import annotations

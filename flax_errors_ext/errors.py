@@ -1,61 +1,9 @@
-r"""The errors this project adds to Flax, each documented as a catalogue entry.
+"""The errors this project adds to Flax, each documented as a catalogue entry.
 
 An error class's docstring is its catalogue entry: the Sphinx extension renders it
 and runs its examples, and the build fails when an example no longer produces the
-documented text. The docstring is Google style and laid out like this:
-
-* a one-line summary;
-* an explanation in reST (paragraphs; ``literal`` text and roles such as
-  :func:`jax.jit` are fine);
-* one or more sections, each a line that is exactly ``Bad example:``,
-  ``Good example:`` or ``Unreachable:`` at the docstring's base indentation, then a
-  blank line, then a block indented four spaces deeper. The block may open with a
-  short sentence about the example; the rest is doctest statements.
-
-A bad example's last statement ends in a traceback whose final line is the
-documented error text, starting with the error's full dotted name. A good example
-shows real output. All statements of a docstring run in order in one shared
-namespace, but each example imports what it uses, so that it reads on its own. Use
-``...`` (doctest ELLIPSIS) only for parts that truly vary from run to run.
-
-An error that cannot be raised (the library always checks first, say) has an
-``Unreachable:`` section instead of a bad example: statements that print the
-evidence, run like a good example, so that the claim is checked on every build.
-
-Where releases really differ, a section may open with a line that says which
-versions it holds for, ``:holds for: flax < 0.12.9`` (PEP 440 clauses, comma
-separated; a clause without a name continues the package before it; ``python``
-names the interpreter). The site, ``flax-errors check`` and the contributor
-doctests run such an example only where the installed versions admit it, and show
-it, unrun, everywhere else; an entry whose only bad example holds for older
-releases needs an ``Unreachable:`` section for the newer ones.
-
-A template for the docstring of a new error class. Doctest would run any ``>>>``
-prompt in this docstring, so the prompts below carry a leading backslash; drop it
-when you copy the template::
-
-    One-line summary of what went wrong.
-
-    Why it happens, in a paragraph or two of reST.
-
-    Bad example:
-
-        One sentence on what the example does wrong.
-
-        \>>> import flax_errors_ext
-        \>>> flax_errors_ext.install()
-        \>>> statement_that_fails()
-        Traceback (most recent call last):
-            ...
-        flax_errors_ext.errors.MyError: The documented message.
-
-    Good example:
-
-        One sentence on the fix.
-
-        \>>> result = statement_that_works()
-        \>>> result.shape
-        (1, 2)
+documented text. Its format, and a template for a new error, are in
+``docs/contributing.md`` ("Adding one of our own errors").
 """
 
 from __future__ import annotations
@@ -242,35 +190,29 @@ class JitPytreeError(FlaxError):
         self.arg_path = arg_path
         # FlaxError.__init__ would append a link to Flax's own error page, which has
         # no entry for this error; ours points at this project's catalogue instead.
-        Exception.__init__(self, _message(_type_name(module_type), arg_path))
+        name = module_type if isinstance(module_type, str) else module_type.__name__
+        where = f" as argument `{arg_path}`" if arg_path else ""
+        Exception.__init__(
+            self,
+            f"Linen Module {name} was passed to a JAX transformation{where}, "
+            "where JAX expects arrays.\n"
+            "A Linen Module is not a pytree of arrays: it holds the layer's configuration,\n"
+            "and its parameters live in the variables that Module.init returns.\n"
+            "To pass a module, do one of:\n"
+            "  - mark the argument static: jax.jit(f, static_argnums=...) or\n"
+            "    jax.jit(f, static_argnames=...) (Linen Modules are hashable);\n"
+            "  - close over the module: jax.jit(functools.partial(f, model));\n"
+            "  - transform the module's apply function: jax.jit(model.apply), passing\n"
+            "    the variables as the traced argument;\n"
+            "  - inside a Module, use Flax's lifted transforms, such as nn.jit.\n"
+            f"See {entry_url(f'{__name__}.JitPytreeError')}",
+        )
 
     def __reduce__(self) -> tuple[Any, ...]:
         # FlaxError.__reduce__ rebuilds a plain FlaxError. Rebuild this class, and
         # restore the exact message rather than recomputing it: the URL's base is read
         # from the environment, which may differ where the error is unpickled.
         return (_rebuild, (type(self), _picklable(self.module_type), self.arg_path, self.args))
-
-
-def _message(module_name: str, arg_path: str | None) -> str:
-    where = f" as argument `{arg_path}`" if arg_path else ""
-    return (
-        f"Linen Module {module_name} was passed to a JAX transformation{where}, "
-        "where JAX expects arrays.\n"
-        "A Linen Module is not a pytree of arrays: it holds the layer's configuration,\n"
-        "and its parameters live in the variables that Module.init returns.\n"
-        "To pass a module, do one of:\n"
-        "  - mark the argument static: jax.jit(f, static_argnums=...) or\n"
-        "    jax.jit(f, static_argnames=...) (Linen Modules are hashable);\n"
-        "  - close over the module: jax.jit(functools.partial(f, model));\n"
-        "  - transform the module's apply function: jax.jit(model.apply), passing\n"
-        "    the variables as the traced argument;\n"
-        "  - inside a Module, use Flax's lifted transforms, such as nn.jit.\n"
-        f"See {entry_url(f'{__name__}.JitPytreeError')}"
-    )
-
-
-def _type_name(module_type: type | str) -> str:
-    return module_type if isinstance(module_type, str) else module_type.__name__
 
 
 def _picklable(module_type: type | str) -> type | str:

@@ -1,17 +1,10 @@
 """Turn JAX's errors about Linen Modules in transformations into :class:`JitPytreeError`.
 
-JAX abstractifies every value it traces with ``core.shaped_abstractify`` or
-``core.typeof``. Both first look the value's type up, along its MRO, in
-``core.pytype_aval_mappings``, and only then fall back to duck typing on a
-``dtype`` attribute (which is how ``nn.Dense``, having a ``dtype`` field, passes
-for an array today). :func:`install` registers a handler for
-:class:`flax.linen.Module` in that table which raises the error, so:
-
-* Modules stay what they are: not pytrees, and Flax's and JAX's functions are
-  untouched;
-* arrays never reach the handler (their types are found first, on the fast path),
-  so dispatch costs the same;
-* only the error path pays for the frame inspection below.
+JAX looks a traced value's type up, along its MRO, in ``core.pytype_aval_mappings``
+before it falls back to duck typing on ``dtype`` (how ``nn.Dense`` passes for an
+array). :func:`install` registers a handler for :class:`flax.linen.Module` there
+that raises the error: Modules stay leaves, arrays never reach it, and only the
+error path pays for the frame inspection below (docs/jit_pytree_error_design.md).
 
 Importing this module changes nothing; jax and flax are imported by :func:`install`.
 """
@@ -50,10 +43,7 @@ _VMAP_SEARCH_DEPTH: Final = 8
 
 
 def install() -> None:
-    """Raise :class:`~flax_errors_ext.errors.JitPytreeError` for Modules in transformations.
-
-    Idempotent. Undo with :func:`uninstall`.
-    """
+    """Raise :class:`~flax_errors_ext.errors.JitPytreeError` for Modules; idempotent."""
     global _prior  # noqa: PLW0603 - the hook is process-wide state by nature
     if _prior is not None:
         return
@@ -68,10 +58,7 @@ def install() -> None:
 
 
 def uninstall() -> None:
-    """Restore JAX's handling of Modules to what it was before :func:`install`.
-
-    Idempotent. If something replaced the handler since, that entry is left alone.
-    """
+    """Restore JAX's handling of Modules; idempotent. A handler set since is left alone."""
     global _prior  # noqa: PLW0603 - the hook is process-wide state by nature
     if _prior is None:
         return
@@ -96,7 +83,9 @@ def _raise_for_module(module: Any) -> Any:
     # TypeError to mean "not an array, treat it otherwise" get one (see _PROBES).
     from flax_errors_ext.errors import JitPytreeError
 
-    caller = _abstractify_caller(sys._getframe(1))
+    # The frame that called ``core.typeof``/``shaped_abstractify``.
+    frame = sys._getframe(1)
+    caller = frame.f_back if _where(frame) in _ABSTRACTIFIERS else None
     if caller is not None and _where(caller) in _PROBES:
         raise TypeError(f"{type(module).__name__} is a Linen Module, not a JAX type")
     raise JitPytreeError(type(module), _arg_path(module, caller))
@@ -104,11 +93,6 @@ def _raise_for_module(module: Any) -> Any:
 
 def _where(frame: FrameType) -> tuple[str, str]:
     return frame.f_globals.get("__name__", ""), frame.f_code.co_name
-
-
-def _abstractify_caller(frame: FrameType) -> FrameType | None:
-    """The frame that called ``core.typeof``/``shaped_abstractify``, given its frame."""
-    return frame.f_back if _where(frame) in _ABSTRACTIFIERS else None
 
 
 def _arg_path(module: object, caller: FrameType | None) -> str | None:

@@ -1,20 +1,11 @@
 """Where each error lives on the site, and the URLs that lead there.
 
-:class:`SiteLayout` is the one place that decides it: every page, record, URL and
-forward that names an entry asks it.
-
 Every error module has a page, ``api_reference/<module>.html``, with an anchor for
-each of its errors named by the error's full dotted name. This is the layout Flax's
-own error links use (``api_reference/flax.errors.html#flax.errors.<Name>``), so a
-URL printed by either maps onto this site by swapping the base. A project can give a
-module another page (JAX's errors live at ``errors.html``): see
-:class:`flax_errors_ext.model.config.values.ModuleSpec`.
-
-Each error's entry has a page of its own beside it, ``<module page>/<Name>.html``
-(the layout rustc's error index moved to when its one page grew), and the module's
-page is the index that printed URLs arrive at and are taken on from. A project
-whose modules have a few errors each can keep every entry on its module's page
-(``per_error=False``, the ``flax_errors_pages = "module"`` setting).
+each of its errors named by the error's full dotted name: the layout of Flax's own
+error links, so that a URL printed by either maps onto this site by swapping the
+base. Each entry also has a page of its own, ``<module page>/<Name>.html`` (as
+rustc's error index moved to when its one page grew); the module's page is the
+index that printed URLs arrive at.
 
 Part of the runtime: the errors import it to print their URL, so it imports only
 the standard library.
@@ -50,10 +41,7 @@ def base_url(configured: str = DEFAULT_BASE_URL) -> str:
 
 @dataclasses.dataclass(frozen=True)
 class EntryLocation:
-    """Where one error is shown on the site: a page, and an anchor on it.
-
-    The page is a Sphinx docname; the anchor, the URL's fragment and the inventory's target.
-    """
+    """Where one error is shown on the site: a Sphinx docname, and an anchor on it."""
 
     qualname: str
     page: str
@@ -70,10 +58,7 @@ class EntryLocation:
 
 
 class ConfiguredModule(Protocol):
-    """A module as configured, as the runtime (which cannot import the model) sees it.
-
-    :class:`flax_errors_ext.model.config.values.ModuleSpec` is one.
-    """
+    """A module as configured (a ``ModuleSpec``, which the runtime cannot import)."""
 
     @property
     def name(self) -> str:
@@ -88,10 +73,9 @@ class ConfiguredModule(Protocol):
 class SiteLayout:
     """A page per error module, and one per error unless the entries stay on it.
 
-    Two places are kept apart: where an entry is shown (:meth:`locate`), and where
-    the URL a library prints for the error lands (:meth:`printed`, the convention of
-    Flax's and JAX's links), which takes the reader on to the entry. Every URL
-    printed so far still arrives.
+    Where an entry is shown (:meth:`locate`) and where the URL a library prints for
+    the error lands (:meth:`printed`) are kept apart, so that every URL printed so
+    far still arrives.
     """
 
     pages: tuple[tuple[str, str], ...] = ()
@@ -111,8 +95,8 @@ class SiteLayout:
     def locate(self, qualname: str) -> EntryLocation:
         """Where the site shows an error's entry: ``<module page>/<Name>``, at its full name.
 
-        The anchor is the one the module's page has for it, so that a fragment
-        carried on from there still names the entry.
+        The anchor is the module page's, so that a fragment carried on from there
+        still names the entry.
         """
         if not self.per_error:
             return self.printed(qualname)
@@ -120,18 +104,13 @@ class SiteLayout:
         return EntryLocation(qualname, f"{self.module_page(module)}/{name}", qualname)
 
     def printed(self, qualname: str) -> EntryLocation:
-        """Where the URL an error prints lands: its module's page, at its full name.
-
-        Also where an error that the module no longer has stays (a retired error's
-        old URL).
-        """
+        """Where the URL an error prints lands (and a retired error stays): its module's page."""
         module = qualname.rpartition(".")[0]
         return EntryLocation(qualname, self.module_page(module), qualname)
 
     def linked_pages(self, base: str, module: str, text: str) -> list[str]:
         """The pages of the site at ``base`` that URLs in ``text`` to ``module``'s errors name.
 
-        The inverse of :meth:`printed` for the site whose pages this one mirrors.
         Only an anchor that names an error of the module counts: a message may also
         link to a guide of that site, which this site neither has nor forwards.
         Each page once, in order.
@@ -144,10 +123,9 @@ class SiteLayout:
         return list(dict.fromkeys(link.findall(text)))
 
     def forwards(self, module: str, linked: Iterable[str]) -> dict[str, str]:
-        """``{old docname: docname}`` for the ``linked`` pages that must forward.
+        """``{old docname: docname}`` for the ``linked`` pages that must forward, anchor kept.
 
-        Each of :meth:`linked_pages` that is not where those URLs land now forwards
-        there, anchor kept. A path that climbs out of the site forwards nowhere.
+        A path that climbs out of the site forwards nowhere.
         """
         now = self.module_page(module)
         return {old: now for old in linked if old != now and ".." not in old.split("/")}

@@ -1,12 +1,9 @@
 """Contributor doctests honour each example's ``:holds for:`` line.
 
-``pytest --doctest-modules`` (and ``--doctest-glob`` on catalogue files) runs every
-``>>>`` of a docstring as one doctest. An example written for other versions than
-the installed ones (``:holds for: flax < 0.12.9``) would fail there for a reason
-that is no mistake of the contributor's, so its statements are taken out of the
-doctest, as the site and ``flax-errors check`` leave it unrun; a doctest left with
-none is skipped, saying why. Registered through the ``pytest11`` entry point, so
-it needs no configuration; it changes no other test. After
+An example written for other versions than the installed ones would fail under
+``pytest --doctest-modules`` for no mistake of the contributor's, so its statements
+are taken out of the doctest, as the site and ``flax-errors check`` leave it unrun;
+a doctest left with none is skipped, saying why. After
 :func:`flax_errors_ext.install`, it also shows a failure's help under its traceback.
 """
 
@@ -26,8 +23,6 @@ from flax_errors_ext.model.catalogue.parse import parse_docstring
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from flax_errors_ext.model.catalogue.records import Example
-
 
 def pytest_collection_modifyitems(items: Sequence[pytest.Item]) -> None:
     """Take the statements of examples for other versions out of each doctest."""
@@ -35,7 +30,13 @@ def pytest_collection_modifyitems(items: Sequence[pytest.Item]) -> None:
         test = getattr(item, "dtest", None)
         if not isinstance(test, doctest.DocTest) or FIELD not in (test.docstring or ""):
             continue
-        examples = [e for e in _examples(test) if e.holds_for]
+        path = Path(test.filename or test.name)
+        qualname = f"{path.parent.name}.{path.stem}" if path.suffix == ".txt" else test.name
+        # Line 0 is the docstring's first, as doctest numbers them. Read as a message
+        # entry, which takes a bad example of any class: only the examples'
+        # statements and versions matter here, not which class they document.
+        entry = parse_docstring(test.docstring or "", qualname, str(path), 0, message=True)
+        examples = [e for e in entry.examples if e.holds_for]
         versions = installed_versions(examples)
         aside = [e for e in examples if not e.holds(versions)]
         lines = {s.location.line for e in aside for s in e.statements}
@@ -47,21 +48,6 @@ def pytest_collection_modifyitems(items: Sequence[pytest.Item]) -> None:
                 for e in aside
             )
             item.add_marker(pytest.mark.skip(reason=f"every example {reasons}"))
-
-
-def _examples(test: doctest.DocTest) -> tuple[Example, ...]:
-    """The docstring's examples, each statement numbered as doctest numbers its lines.
-
-    Line 0 is the docstring's first line, as in :attr:`doctest.Example.lineno`.
-    A class's docstring is named by the class; a catalogue file
-    (``<module>/<Class>.txt``) by its folder and name, as the catalogue reads it.
-    """
-    path = Path(test.filename or test.name)
-    qualname = f"{path.parent.name}.{path.stem}" if path.suffix == ".txt" else test.name
-    # Read as a message entry, which takes a bad example of any class: only the
-    # examples' statements and versions matter here, not which class they document.
-    entry = parse_docstring(test.docstring or "", qualname, str(path), 0, message=True)
-    return entry.examples
 
 
 @pytest.hookimpl(hookwrapper=True)

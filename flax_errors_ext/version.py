@@ -1,7 +1,3 @@
-"""The release of this package: printed by ``flax-errors --version`` and given to Sphinx.
-
-A module of its own, so that the layers above read it without importing the package
-root, whose :func:`~flax_errors_ext.setup` imports the Sphinx layer.
-"""
+"""The release, in a module apart from the package root, whose ``setup()`` imports Sphinx."""
 
 __version__ = "0.1.0"

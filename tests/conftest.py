@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from flax_errors_ext.cli.catalogue.snapshot import CACHE_ENV
+from flax_errors_ext.cli.selection import CACHE_ENV
 from tests.root_modules import forget_root_modules
 
 if TYPE_CHECKING:

@@ -1,17 +1,9 @@
 """The fix under the traceback: ``help:`` and ``see:`` lines for a catalogued error.
 
-:func:`install` (called by :func:`flax_errors_ext.install`) makes an uncaught
-error that a catalogue entry matches end in two more lines, after its traceback::
-
-    help: Wrap the list in nnx.List so that Flax treats its arrays as data.
-    see: https://flax-errors.readthedocs.io/en/latest/api_reference/flax.messages/...
-
-in a plain script (``sys.excepthook``, after the hook set before), in IPython and
-Jupyter (the shell's custom exception handler, which IPython 7, as Colab runs it,
-honours as well as today's), and in pytest's failure report. The answer comes from
-an index (:mod:`flax_errors_ext.model.lookup.texts`), never from importing the
-libraries the catalogue documents, and is the one ``flax-errors explain`` gives.
-The traceback is always shown first and whole.
+:func:`install` hooks ``sys.excepthook`` and IPython's custom exception handler
+(the pytest plugin asks :func:`help_lines` too). The answer comes from an index,
+never from importing the libraries the catalogue documents, and is the one
+``flax-errors explain`` gives (``docs/guide/help.md``).
 """
 
 from __future__ import annotations
@@ -26,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterator
     from types import TracebackType
 
     from flax_errors_ext.model.lookup.api_index import ApiIndex
@@ -51,11 +43,6 @@ _previous_hook: Any = None
 _shells: dict[int, tuple[Any, tuple[type[BaseException], ...], Any, Any]] = {}
 """By id, each IPython shell installed in, its custom exception classes and handler
 before, and the handler put in place."""
-
-
-def enabled() -> bool:
-    """Whether the environment leaves the help on."""
-    return os.environ.get(SWITCH_ENV_VAR, "1").strip().lower() not in ("0", "off", "false", "no")
 
 
 def installed() -> bool:
@@ -103,7 +90,7 @@ def help_lines(error: BaseException) -> tuple[str, ...]:
 
     The error is asked first, then its causes (an error JAX raises from another).
     """
-    if not enabled():
+    if os.environ.get(SWITCH_ENV_VAR, "1").strip().lower() in ("0", "off", "false", "no"):
         return ()
     from flax_errors_ext.model.lookup.texts import answer
 
@@ -117,7 +104,7 @@ def help_lines(error: BaseException) -> tuple[str, ...]:
     # A release that lacks what the error names answers before any entry; an entry
     # before a name that no release has. The installed release raised the error: one
     # that has the name says nothing of it.
-    skews = [skew_answer(paste) for paste in pastes]
+    skews = [_skew_answer(paste) for paste in pastes]
     for paste, skew in zip(pastes, skews, strict=True):
         if skew is not None and skew.definite:
             return skew.help_lines()
@@ -127,8 +114,9 @@ def help_lines(error: BaseException) -> tuple[str, ...]:
     return next((skew.help_lines() for skew in skews if skew is not None and not skew.having), ())
 
 
-def skew_answer(paste: str) -> SkewAnswer | None:
-    """What the API indexes say of an error about a name or parameter of their libraries."""
+def _skew_answer(paste: str) -> SkewAnswer | None:
+    import importlib.metadata
+
     from flax_errors_ext.model.lookup.paste import question
     from flax_errors_ext.model.lookup.skew import answer
 
@@ -136,25 +124,19 @@ def skew_answer(paste: str) -> SkewAnswer | None:
     if asked is None:
         return None
     indexes = api_indexes()
-    return answer(asked, indexes, installed_versions(i.distribution for i in indexes))
-
-
-def installed_versions(distributions: Iterable[str]) -> dict[str, str]:
-    """Each distribution's installed version, read from its metadata (nothing imported)."""
-    import importlib.metadata
-
+    # Read from the distributions' metadata: nothing is imported.
     versions = {}
-    for name in distributions:
+    for name in (index.distribution for index in indexes):
         with contextlib.suppress(importlib.metadata.PackageNotFoundError):
             versions[name] = importlib.metadata.version(name)
-    return versions
+    return answer(asked, indexes, versions)
 
 
 @functools.cache
 def api_indexes() -> tuple[ApiIndex, ...]:
     """Those ``FLAX_ERRORS_API_INDEX`` names, then the shipped API indexes; read once.
 
-    One that cannot be read is left out, with one line on standard error.
+    One that cannot be read is left out, with a line on standard error.
     """
     from flax_errors_ext.model.lookup.api_index import ENV_VAR, ApiIndex, shipped
 
@@ -190,7 +172,7 @@ def _chain(error: BaseException) -> Iterator[BaseException]:
 def shipped_index() -> HelpIndex:
     """The shipped index, after those ``FLAX_ERRORS_HELP_INDEX`` names; read once.
 
-    An index that cannot be read is left out, with one line on standard error.
+    One that cannot be read is left out, with a line on standard error.
     """
     from flax_errors_ext.model.lookup.texts import HelpIndex
 

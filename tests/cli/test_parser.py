@@ -9,8 +9,7 @@ from importlib.metadata import entry_points
 import pytest
 
 from flax_errors_ext import __version__
-from flax_errors_ext.cli import ExitCode, build_parser, main
-from flax_errors_ext.cli.parser import COMMANDS_GROUP
+from flax_errors_ext.cli import COMMANDS_GROUP, ExitCode, build_parser, main
 
 # The parser -------------------------------------------------------------------------
 

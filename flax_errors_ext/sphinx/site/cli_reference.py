@@ -12,7 +12,7 @@ import re
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
-from flax_errors_ext.cli.parser import EXIT_CODES, PROG, build_parser
+from flax_errors_ext.cli import EXIT_CODES, PROG, build_parser
 
 _OPTION = re.compile(r"(?<![\w-])(--?[a-z][\w-]*)")
 USAGE_WIDTH = 88

@@ -10,7 +10,7 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.cli import ExitCode
-from flax_errors_ext.cli.catalogue.snapshot import CACHE_ENV
+from flax_errors_ext.cli.selection import CACHE_ENV
 from tests.cli.console import run
 
 if TYPE_CHECKING:

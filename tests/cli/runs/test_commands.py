@@ -11,7 +11,7 @@ import pytest
 from sphinx.testing.util import SphinxTestApp
 
 from flax_errors_ext.cli import ExitCode
-from flax_errors_ext.cli.runs import commands as cli_runs
+from flax_errors_ext.cli import runs as cli_runs
 from flax_errors_ext.execution.runs import probe
 from flax_errors_ext.execution.runs import run as entry_runs
 from flax_errors_ext.execution.runs.runner import Runner

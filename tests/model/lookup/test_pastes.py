@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from flax_errors_ext.cli.project import DEFAULT_MODULES
+from flax_errors_ext.cli.selection import DEFAULT_MODULES
 from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.execution.history.files import read_histories
 from flax_errors_ext.help import SHIPPED_INDEX

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from flax_errors_ext.cli.runs import source_files
+from flax_errors_ext.cli import runs as cli_runs
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import (
     ErrorEntry,
@@ -180,8 +180,8 @@ def test_round_trip_rewrites_only_the_drifted_lines(module: Path) -> None:
     assert [r.verdict for r in results(entry, runs)] == [Verdict.DRIFTED, Verdict.DRIFTED]
 
     edits, skips = update.plan(results(entry, runs))
-    source = source_files.SourceFile.read(module)
-    source_files.write(source, applied(source.text, edits, python=True))
+    source = cli_runs.SourceFile.read(module)
+    cli_runs.write(source, applied(source.text, edits, python=True))
 
     assert skips == []
     before, after = MODULE.splitlines(), module.read_text().splitlines()
@@ -251,21 +251,21 @@ def test_apply_refuses_when_the_text_moved(module: Path) -> None:
 def test_write_refuses_a_concurrent_edit(module: Path) -> None:
     entry = entry_from(module)
     edits, _ = update.plan(results(entry, runs_for(entry, {"old output": "new output"})))
-    source = source_files.SourceFile.read(module)
+    source = cli_runs.SourceFile.read(module)
     new_text = applied(source.text, edits, python=True)
     theirs = MODULE + "\n# an edit made while the examples ran\n"
     module.write_text(theirs)
 
-    with pytest.raises(source_files.ConcurrentEditError, match="changed while the examples ran"):
-        source_files.write(source, new_text)
+    with pytest.raises(cli_runs.ConcurrentEditError, match="changed while the examples ran"):
+        cli_runs.write(source, new_text)
     assert module.read_text() == theirs
 
 
 def test_write_keeps_the_file_mode_and_leaves_no_temporary_file(module: Path) -> None:
     module.chmod(0o640)
-    source = source_files.SourceFile.read(module)
+    source = cli_runs.SourceFile.read(module)
 
-    source_files.write(source, "x = 1\n")
+    cli_runs.write(source, "x = 1\n")
 
     assert module.read_text() == "x = 1\n"
     assert stat.S_IMODE(module.stat().st_mode) == 0o640
@@ -277,9 +277,9 @@ def test_crlf_endings_are_kept(tmp_path: Path) -> None:
     path.write_bytes(b"Summary.\r\n\r\nGood example:\r\n\r\n  >>> f()\r\n  old\r\n")
     entry = parse_docstring(path.read_text(), "m.E", str(path), 1)
     edits, _ = update.plan(results(entry, [(StatementRun("new\n"),)]))
-    source = source_files.SourceFile.read(path)
+    source = cli_runs.SourceFile.read(path)
 
-    source_files.write(source, applied(source.text, edits, python=False))
+    cli_runs.write(source, applied(source.text, edits, python=False))
 
     assert path.read_bytes() == b"Summary.\r\n\r\nGood example:\r\n\r\n  >>> f()\r\n  new\r\n"
 
@@ -305,15 +305,15 @@ def test_backslashes_are_escaped_in_a_plain_docstring(tmp_path: Path) -> None:
 def test_a_latin1_source_is_written_back_in_latin1(tmp_path: Path) -> None:
     path = tmp_path / "m.py"
     path.write_bytes("# -*- coding: latin-1 -*-\nMESSAGE = 'café'\n".encode("latin-1"))
-    source = source_files.SourceFile.read(path)
+    source = cli_runs.SourceFile.read(path)
     assert source.text.endswith("MESSAGE = 'café'\n")
 
-    source_files.write(source, source.text.replace("café", "crème"))
+    cli_runs.write(source, source.text.replace("café", "crème"))
     assert path.read_bytes().endswith("MESSAGE = 'crème'\n".encode("latin-1"))
 
-    again = source_files.SourceFile.read(path)
+    again = cli_runs.SourceFile.read(path)
     with pytest.raises(update.UpdateError, match="cannot be written as iso-8859-1"):
-        source_files.write(again, again.text.replace("crème", "→"))
+        cli_runs.write(again, again.text.replace("crème", "→"))
     assert path.read_bytes().endswith("MESSAGE = 'crème'\n".encode("latin-1"))
 
 

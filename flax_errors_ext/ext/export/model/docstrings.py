@@ -1,14 +1,11 @@
 """Put the catalogue's examples into the library's own docstrings, as a patch.
 
-``flax-errors export`` patches ``flax/errors.py`` in Flax's style, so that the site
-built from Flax's docstrings alone gives the same verdicts. A catalogued class's
-docstring becomes the file's summary, Flax's prose (less what an earlier export
-wrote, with the repairs of :mod:`~flax_errors_ext.model.catalogue.repairs`), the
-file's explanation and an ``Examples:`` section
-(:mod:`~flax_errors_ext.ext.export.model.composition`). It is written as Flax
-writes string literals (raw where that keeps it readable), then read back as
-Python reads it and parsed: a class whose examples would not read back as written
-is left unchanged and reported. Pure: text in, text out.
+``flax-errors export`` patches ``flax/errors.py`` so that the site built from Flax's
+docstrings alone gives the same verdicts. Each new docstring
+(:mod:`~flax_errors_ext.ext.export.model.style`) is written as Flax writes string
+literals (raw where that keeps it readable), then read back as Python reads it and
+parsed: a class whose examples would not read back as written is left unchanged
+and reported. Pure: text in, text out.
 """
 
 from __future__ import annotations
@@ -21,15 +18,20 @@ import re
 import tokenize
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.ext.export.model.composition import compose, flax_prose, our_lines
-from flax_errors_ext.ext.export.model.examples import examples_section, kept_examples
+from flax_errors_ext.ext.export.model.style import (
+    compose,
+    examples_section,
+    flax_prose,
+    kept_examples,
+    our_lines,
+)
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import FormatProblem, Location
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from flax_errors_ext.ext.export.model.examples import Section
+    from flax_errors_ext.ext.export.model.style import Section
     from flax_errors_ext.model.catalogue.discover import CatalogueFile
     from flax_errors_ext.model.catalogue.records import ErrorEntry
     from flax_errors_ext.model.catalogue.repairs import DocstringFix
@@ -80,11 +82,8 @@ def export_docstrings(
 ) -> Exported:
     """``module``'s ``source`` with each catalogued class's examples in its docstring.
 
-    ``catalogue`` holds the module's catalogue files by class name; ``path`` is where
-    ``source`` was read from, and ``fixes`` the repairs to make in the docstrings.
-
-    Raises:
-        ExportError: if ``source`` is not valid Python.
+    ``catalogue``: the module's catalogue files by class name. Raises
+    :class:`ExportError` if ``source`` is not valid Python.
     """
     try:
         tree = ast.parse(source)
@@ -194,11 +193,7 @@ def _export_class(
 def _docstring_site(
     source: str, starts: list[int], first: ast.stmt, qualname: str, at: Location
 ) -> _DocstringSite | FormatProblem:
-    """Where the class's docstring is, or goes, before its ``first`` statement.
-
-    A problem instead when the docstring cannot be rewritten in place: the body
-    starts on the class's line, or the docstring is not one string literal.
-    """
+    """Where the class's docstring is, or goes; a problem where it cannot be rewritten."""
     start = _source_index(source, starts, first.lineno, first.col_offset)
     end = _source_index(
         source, starts, first.end_lineno or first.lineno, first.end_col_offset or 0
@@ -219,7 +214,10 @@ def _docstring_site(
         line = starts[first.lineno - 1]
         return _DocstringSite(line, line, indent, "", '"""', None, own_line=True)
     literal = source[start:end]
-    if not _is_one_string(literal):
+    # One string token, not implicitly joined ones.
+    tokens = tokenize.generate_tokens(io.StringIO(literal).readline)
+    kinds = [t.type for t in tokens if t.type not in (tokenize.NEWLINE, tokenize.ENDMARKER)]
+    if kinds != [tokenize.STRING]:
         return FormatProblem(f"{qualname}: its docstring is not one string literal", at)
     match = _STRING_PREFIX.match(literal)
     prefix, quote = (match.group(1), match.group(2)) if match else ("", '"""')
@@ -230,11 +228,7 @@ def _docstring_site(
 def _read_back_problem(
     text: str, section: Section | None, qualname: str, at: Location
 ) -> FormatProblem | None:
-    """Why the docstring literal ``text`` would not read back as written; None if it would.
-
-    It is read as Python reads it and parsed as the site parses it: it must hold
-    no format problem and the examples of ``section``, each with its statements.
-    """
+    """Why the docstring literal ``text`` would not read back as ``section``; None if it would."""
     got = parse_docstring(ast.literal_eval(text), qualname, at.path, at.line)
     shape = tuple((e.kind, len(e.statements)) for e in got.examples)
     if not got.problems and shape == (section.shape if section else ()):
@@ -275,13 +269,6 @@ def _string_literal(value: str, prefix: str, quote: str, *, flax_backslash: bool
     closing = re.compile(f"{quote[0]}{{2,}}|{quote[0]}\\Z")
     body = closing.sub(lambda run: f"\\{quote[0]}" * len(run.group()), body)
     return f"{letters}{quote}{body}{quote}"
-
-
-def _is_one_string(literal: str) -> bool:
-    """Whether ``literal`` is one string token (not implicitly joined ones)."""
-    tokens = tokenize.generate_tokens(io.StringIO(literal).readline)
-    kinds = [t.type for t in tokens if t.type not in (tokenize.NEWLINE, tokenize.ENDMARKER)]
-    return kinds == [tokenize.STRING]
 
 
 def _source_index(source: str, starts: list[int], lineno: int, byte_offset: int) -> int:

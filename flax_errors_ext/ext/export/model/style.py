@@ -1,23 +1,44 @@
-"""Flax's style for docstring text: 80 columns, 2-space indents, no release numbers.
+"""What the export writes into a docstring, in Flax's style.
 
-Flax formats its code with pyink (``pyink-indentation = 2``, ``line-length = 80``,
-majority quotes), and its docstrings are Google style, read by napoleon. Code is
-reformatted by pyink itself, never by hand; prose and documented output are wrapped
-at spaces, which doctest's ``NORMALIZE_WHITESPACE`` reads as the one line printed.
-Pure: text in, text out.
+Flax formats its code with pyink (2-space indents, 80 columns, majority quotes)
+and writes Google-style docstrings. Code is reformatted by pyink itself; prose and
+documented output are wrapped at spaces, which doctest's ``NORMALIZE_WHITESPACE``
+reads as the one line printed. A URL in documented output is ``...`` (``ELLIPSIS``,
+which Flax's pytest enables).
+
+Each example keeps its imports: doctest runs a docstring's examples in one
+namespace, the site each in its own, and both must give the same verdict.
+Docstrings are compared in chunks (runs of non-blank lines, dedented), not in
+paragraphs: a literal block is one, and so is every run of doctest lines. Pure:
+text in, text out.
 """
 
 from __future__ import annotations
 
 import ast
+import dataclasses
+import doctest
+import inspect
 import io
 import re
 import textwrap
 import tokenize
+from typing import TYPE_CHECKING
+
+from flax_errors_ext.model.catalogue.parse import SECTION_TITLES, cut_opening
+from flax_errors_ext.model.catalogue.records import ExampleKind, FormatProblem
+from flax_errors_ext.model.catalogue.repairs import repaired
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, Location, Statement
+    from flax_errors_ext.model.catalogue.repairs import DocstringFix
 
 WIDTH = 80
 INDENT = "  "
 NORMALIZE = "# doctest: +NORMALIZE_WHITESPACE"
+_PROMPT = ">>> "
 
 _URL = re.compile(r"https?://[^\s)]+")
 _ELIDED_LINK = re.compile(r"\s*\(\.\.\.\)(?:\.\.\.)?$")
@@ -43,9 +64,6 @@ def flax_code(source: str, width: int) -> str:
     ones pyink puts after a ``class`` line go; a line inside a string stays. A
     triple-quoted string takes single quotes, which a docstring holds unescaped.
     The source is returned unchanged where the result would not be the same program.
-
-    Raises:
-        FormatterMissingError: if pyink is not installed.
     """
     try:
         import pyink  # only the export needs it: an extra
@@ -139,3 +157,170 @@ def wrapped_prose(text: str, width: int) -> list[str]:
             lines.append("")
         lines += rows
     return lines
+
+
+@dataclasses.dataclass(frozen=True)
+class Section:
+    """An ``Examples:`` section, as lines below the docstring's indentation."""
+
+    lines: tuple[str, ...]
+    shape: tuple[tuple[ExampleKind, int], ...]
+    """Each example's kind and number of statements, as the section should read back."""
+
+
+def kept_examples(entry: ErrorEntry) -> tuple[Example, ...]:
+    """The first bad and the first good example that hold on every release, bad first."""
+    first = (
+        next((e for e in entry.examples if e.kind is kind and not e.holds_for), None)
+        for kind in (ExampleKind.BAD, ExampleKind.GOOD)
+    )
+    return tuple(example for example in first if example is not None)
+
+
+def examples_section(examples: Sequence[Example], indent: int) -> Section | None:
+    """The section holding ``examples``, for a docstring indented by ``indent``; None without."""
+    if not examples:
+        return None
+    width = WIDTH - indent - len(INDENT)
+    body: list[str] = []
+    for example in examples:
+        if body:
+            body.append("")
+        if example.description and not mentions_release(example.description):
+            body += [*wrapped_prose(example.description, width), ""]
+        for statement in example.statements:
+            body += _statement_lines(statement, width)
+    title = "Examples:" if len(examples) > 1 else "Example:"
+    lines = [title, "", *(f"{INDENT}{line}" if line else "" for line in body)]
+    return Section(tuple(lines), tuple((e.kind, len(e.statements)) for e in examples))
+
+
+def _statement_lines(statement: Statement, width: int) -> list[str]:
+    """The statement's prompt lines and its documented output, ``width`` wide."""
+    code = flax_code(statement.source, width - len(_PROMPT)).rstrip("\n").split("\n")
+    if statement.exc_msg is not None:
+        message, wrapped = wrapped_output(elided_links(statement.exc_msg), width)
+        output = ["Traceback (most recent call last):", "  ...", *message]
+    elif statement.want:
+        output, wrapped = wrapped_output(elided_links(statement.want), width)
+    else:
+        output, wrapped = [], False
+    if wrapped and not dict(statement.options).get(doctest.NORMALIZE_WHITESPACE):
+        code = _with_directive(statement.source, code, width - len(_PROMPT))
+    prompts = [f"{_PROMPT}{line}" if n == 0 else f"... {line}" for n, line in enumerate(code)]
+    return [*(p.rstrip() for p in prompts), *output]
+
+
+def _with_directive(source: str, code: list[str], width: int) -> list[str]:
+    """The code with ``NORMALIZE_WHITESPACE`` on, on the last line it fits on.
+
+    Only a line that ends outside a string can take the comment. Where none has
+    room, the code is formatted narrower (a call then ends in a line of its own).
+    """
+    for candidate in (code, flax_code(source, width - len(NORMALIZE) - 2).rstrip().split("\n")):
+        for n in reversed(_code_line_ends(candidate)):
+            line = candidate[n]
+            added = ", +NORMALIZE_WHITESPACE" if "# doctest:" in line else f"  {NORMALIZE}"
+            directive = f"{line}{added}"
+            if len(directive) <= width:
+                return [*candidate[:n], directive, *candidate[n + 1 :]]
+    last = _code_line_ends(code)[-1]
+    return [*code[:last], f"{code[last]}  {NORMALIZE}", *code[last + 1 :]]
+
+
+def _code_line_ends(code: list[str]) -> list[int]:
+    """The indexes of the lines on which a comment may go (none ends inside a string)."""
+    text = "\n".join(code) + "\n"
+    ends: set[int] = set()
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type in (tokenize.NEWLINE, tokenize.NL, tokenize.COMMENT):
+                ends.add(token.start[0] - 1)
+    except (tokenize.TokenError, SyntaxError):
+        return [len(code) - 1]
+    return sorted(n for n in ends if n < len(code)) or [len(code) - 1]
+
+
+def flax_prose(
+    docstring: str, ours: Sequence[str], fixes: Sequence[DocstringFix], at: Location
+) -> tuple[list[str], list[FormatProblem]]:
+    """Flax's docstring, dedented, less what ``ours`` hold, with the fixes made."""
+    held = {key for text in ours for key, _, _ in _chunks(_cleaned(text))}
+    kept: list[str] = []
+    for key, chunk, gap in _chunks(_cleaned(docstring)):
+        if key not in held:
+            kept += [*[""] * gap, *chunk] if kept else chunk
+    if cut_opening(kept):
+        kept = [kept[0], *kept[2:]]
+    text, stale = repaired("\n".join(kept), fixes)
+    problems = [FormatProblem(fix.stale_message(), at) for fix in stale]
+    return (text.split("\n") if text else []), problems
+
+
+def our_lines(
+    catalogue: str, section: Section | None, indent: int, opening: int
+) -> tuple[list[str], list[str]]:
+    """What the export writes, dedented: the summary, then explanation and examples.
+
+    ``opening``: the width before the summary on its line (indent and quotes). Any
+    paragraph bound to one release is left out.
+    """
+    lines = _cleaned(catalogue)
+    end = next((i for i, line in enumerate(lines) if not line), len(lines))
+    summary_text = " ".join(line.strip() for line in lines[:end])
+    rest = lines[end:]
+    end = next((i for i, line in enumerate(rest) if line in SECTION_TITLES), len(rest))
+    explanation = [
+        paragraph
+        for paragraph in re.split(r"\n\s*\n", "\n".join(rest[:end]).strip())
+        if paragraph and not mentions_release(paragraph)
+    ]
+    summary: list[str] = []
+    if summary_text and not mentions_release(summary_text):
+        summary = wrap_at_spaces(summary_text, WIDTH - indent, " " * (opening - indent))
+        summary[0] = summary[0].strip()
+    body = wrapped_prose("\n\n".join(explanation), WIDTH - indent) if explanation else []
+    if section:
+        body += ["", *section.lines] if body else section.lines
+    return summary, body
+
+
+def compose(summary: list[str], flax_lines: list[str], ours: list[str], indent: str) -> str:
+    """The new docstring's value: our summary, Flax's prose, then the rest of ours.
+
+    Without a summary of ours (it named a release), Flax's opening paragraph is it.
+    """
+    if not summary:
+        end = next((i for i, line in enumerate(flax_lines) if not line), len(flax_lines))
+        summary, flax_lines = flax_lines[:end], flax_lines[end + 1 :]
+    lines = list(summary)
+    for part in (flax_lines, ours):
+        if part:
+            lines += ["", *part] if lines else part
+    if not lines:
+        return ""
+    if summary and len(lines) == 1:
+        return lines[0]
+    return "\n".join([lines[0], *(f"{indent}{x}" if x else "" for x in lines[1:]), indent])
+
+
+def _cleaned(text: str) -> list[str]:
+    """A docstring's lines as :func:`inspect.cleandoc` gives them, each right-stripped."""
+    return inspect.cleandoc("\n".join(line.rstrip() for line in text.split("\n"))).split("\n")
+
+
+def _chunks(lines: list[str]) -> list[tuple[tuple[str, ...], list[str], int]]:
+    """The runs of non-blank lines: dedented (to compare), as they are, and the blanks before."""
+    found: list[tuple[tuple[str, ...], list[str], int]] = []
+    chunk: list[str] = []
+    gap = 0
+    for line in [*lines, ""]:
+        if line:
+            chunk.append(line)
+            continue
+        if chunk:
+            indent = min(len(x) - len(x.lstrip()) for x in chunk)
+            found.append((tuple(x[indent:] for x in chunk), chunk, gap))
+            chunk, gap = [], 0
+        gap += 1
+    return found

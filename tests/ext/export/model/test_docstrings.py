@@ -22,15 +22,14 @@ import pytest
 from pyink.mode import QuoteStyle
 
 from flax_errors_ext.cli import ExitCode, main
-from flax_errors_ext.ext.export.cli import command as cli_export
+from flax_errors_ext.ext.export import cli as cli_export
 from flax_errors_ext.ext.export.model.docstrings import (
     Exported,
     ExportError,
     export_docstrings,
     unified_patch,
 )
-from flax_errors_ext.ext.export.model.examples import kept_examples
-from flax_errors_ext.ext.export.model.style import mentions_release
+from flax_errors_ext.ext.export.model.style import kept_examples, mentions_release
 from flax_errors_ext.model.catalogue.discover import CatalogueFile
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import ExampleKind

@@ -5,7 +5,7 @@ from __future__ import annotations
 import doctest
 import textwrap
 
-from flax_errors_ext.ext.export.model.examples import examples_section, kept_examples
+from flax_errors_ext.ext.export.model.style import examples_section, kept_examples
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleKind
 

@@ -1,9 +1,7 @@
 """``flax-errors list``, ``explain`` and ``index``: the catalogue read, nothing run.
 
-``index`` writes the index the help under a traceback answers from, from the
-catalogue as ``explain`` reads it (the entries, and the wordings past releases
-printed), so that the help and ``explain`` answer alike; this package ships the one
-of its own site (``flax-errors index -o flax_errors_ext/help/index.json``).
+``index`` reads the catalogue as ``explain`` does, so that the help under a
+traceback and ``explain`` answer alike.
 """
 
 from __future__ import annotations
@@ -15,9 +13,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.cli.catalogue.snapshot import load_read_only
-from flax_errors_ext.cli.parser import PROG, ExitCode
-from flax_errors_ext.cli.selection import UsageError, load, unknown
+from flax_errors_ext.cli import PROG, ExitCode, UsageError
+from flax_errors_ext.cli.selection import load, snapshot, unknown
 from flax_errors_ext.execution.history.files import read_histories
 from flax_errors_ext.execution.runs.in_process import package_versions
 from flax_errors_ext.layout import base_url
@@ -45,7 +42,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from flax_errors_ext.cli.selection import Selection
-    from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, Statement
+    from flax_errors_ext.model.catalogue.records import ErrorEntry, Example
     from flax_errors_ext.model.history.releases import History
 
 
@@ -101,7 +98,7 @@ def explain_command(args: argparse.Namespace) -> int:
     query = " ".join(args.query)
     if query.strip() == "-":
         query = sys.stdin.read()
-    selection = load_read_only(args)
+    selection = load(args, snapshot)
     entries = selection.entries
     base = base_url(selection.project.config.base_url)
     recorded = histories(selection)
@@ -154,7 +151,6 @@ def explain_command(args: argparse.Namespace) -> int:
 
 
 def _skew(query: str) -> SkewAnswer | None:
-    """What the shipped API indexes say of a pasted error, with this environment's versions."""
     extra = [Path(p) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p]
     try:
         indexes = [ApiIndex.read(path) for path in (*extra, *shipped())]
@@ -167,7 +163,7 @@ def _skew(query: str) -> SkewAnswer | None:
 
 def index_command(args: argparse.Namespace) -> int:
     """Write the help index of the project's catalogue (standard output by default)."""
-    selection = load_read_only(args)
+    selection = load(args, snapshot)
     base = base_url(selection.project.config.base_url)
     wordings = recorded_wordings(histories(selection))
     index = help_index(
@@ -191,10 +187,7 @@ def index_command(args: argparse.Namespace) -> int:
 
 
 def fix_of_cause(examples: Sequence[Example], bad: int) -> str:
-    """The caption of the good example that answers bad example ``bad``.
-
-    The first good example after it, before the next bad one ("" where none has one).
-    """
+    """The caption of the first good example after bad example ``bad``, before the next bad one."""
     for example in examples[bad + 1 :]:
         if example.kind is ExampleKind.BAD:
             break
@@ -204,7 +197,7 @@ def fix_of_cause(examples: Sequence[Example], bad: int) -> str:
 
 
 def _cause_fixes(entry: ErrorEntry) -> dict[int, str]:
-    """An entry's fix per bad example, as plain text, where it has several bad examples."""
+    """An entry's fix per bad example, where it has several bad examples."""
     bad = [n for n, example in enumerate(entry.examples) if example.kind is ExampleKind.BAD]
     if len(bad) < 2:
         return {}
@@ -213,7 +206,6 @@ def _cause_fixes(entry: ErrorEntry) -> dict[int, str]:
 
 
 def _matched_cause(match: lookup.Match) -> tuple[str, str] | None:
-    """The bad example a pasted message matched and its fix, where the entry has several."""
     example = match.example
     if example is None or example.kind is not ExampleKind.BAD:
         return None
@@ -223,11 +215,7 @@ def _matched_cause(match: lookup.Match) -> tuple[str, str] | None:
 
 
 def _refusal(entries: list[ErrorEntry], query: str, older: Mapping[str, Sequence[str]]) -> str:
-    """What is said of a query that no entry answers.
-
-    For a name, the closest names; for a pasted error, the line read and the
-    entries it merely resembles, as a hint.
-    """
+    """For a name, the closest names; for a pasted error, the line read and the nearest entries."""
     if paste.looks_like_name(query):
         return unknown(entries, query)
     said = paste.exception_line(query) or "(the paste has no exception line)"
@@ -244,11 +232,7 @@ def _refusal(entries: list[ErrorEntry], query: str, older: Mapping[str, Sequence
 def _retired_answer(
     histories: list[History], query: str, selection: Selection, base: str
 ) -> str | None:
-    """What the recorded history says of a retired error the query names, if it names one.
-
-    The error's name, a URL to its anchor, or a message with its class: from a
-    release that had it, whatever the release printed.
-    """
+    """What the recorded history says of a retired error the query names, if it names one."""
     layout = selection.project.config.layout
     for history in histories:
         for gone in retired(history):
@@ -281,10 +265,7 @@ def histories(selection: Selection) -> list[History]:
 
 
 def raise_sites(selection: Selection) -> dict[str, dict[int, tuple[str, ...]]]:
-    """Where the project's recorded runs (``flax_errors_device_runs``) raised each error.
-
-    A run that cannot be read is left out, with a warning.
-    """
+    """Where the recorded runs (``flax_errors_device_runs``) raised each error; bad ones warn."""
     records: list[EntryRecord] = []
     for name in selection.project.config.device_runs:
         try:
@@ -295,7 +276,7 @@ def raise_sites(selection: Selection) -> dict[str, dict[int, tuple[str, ...]]]:
 
 
 def render_entry(entry: ErrorEntry, base: str) -> str:
-    """An entry as plain text for the terminal: what it means, its examples, its URL."""
+    """An entry as plain text for the terminal."""
     parts = [_heading(f"{entry.name} ({entry.qualname})", "=")]
     if entry.summary:
         parts.append(_plain(entry.summary))
@@ -312,7 +293,7 @@ def render_entry(entry: ErrorEntry, base: str) -> str:
 
 
 def _where(entry: ErrorEntry) -> str:
-    """Where to edit: the example file for Flax's errors, else the docstring."""
+    # Where to edit: the example file for Flax's errors, else the docstring.
     own = [e.location.path for e in entry.examples if e.location.path != entry.location.path]
     return f"{own[0]}:1" if own else str(entry.location)
 
@@ -326,14 +307,12 @@ def _example(example: Example) -> str:
     if example.description:
         lines += [_plain(example.description), ""]
     for statement in example.statements:
-        lines += ["    " + line if line else "" for line in _doctest(statement)]
+        source = statement.source.rstrip("\n").split("\n")
+        doctest = [f">>> {source[0]}"] + [f"... {line}".rstrip() for line in source[1:]]
+        if statement.want:
+            doctest += statement.want.rstrip("\n").split("\n")
+        lines += ["    " + line if line else "" for line in doctest]
     return "\n".join(lines)
-
-
-def _doctest(statement: Statement) -> list[str]:
-    source = statement.source.rstrip("\n").split("\n")
-    lines = [f">>> {source[0]}"] + [f"... {line}".rstrip() for line in source[1:]]
-    return lines + statement.want.rstrip("\n").split("\n") if statement.want else lines
 
 
 def _plain(rest: str) -> str:

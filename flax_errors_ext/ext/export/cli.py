@@ -1,6 +1,7 @@
 """``flax-errors export``: read ``flax/errors.py`` and the shipped catalogue, write the patch.
 
-What goes where is decided in :mod:`flax_errors_ext.ext.export.model.docstrings`.
+pyproject's ``flax_errors.commands`` entry point names this module. Adding it to the
+parser imports nothing of the export itself: :func:`run` imports it.
 """
 
 from __future__ import annotations
@@ -10,18 +11,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.cli.parser import PROG, ExitCode
-from flax_errors_ext.cli.runs.source_files import SourceFile
-from flax_errors_ext.cli.selection import UsageError
-from flax_errors_ext.ext.export.model.docstrings import (
-    ExportError,
-    export_docstrings,
-    unified_patch,
-)
-from flax_errors_ext.ext.export.model.style import FormatterMissingError
+from flax_errors_ext.cli import PROG, ExitCode, UsageError, add_command
 from flax_errors_ext.model.catalogue.discover import SHIPPED_CATALOGUE, CatalogueFile
 from flax_errors_ext.model.catalogue.repairs import DOCSTRING_FIXES
-from flax_errors_ext.model.runs.update import UpdateError
 
 if TYPE_CHECKING:
     import argparse
@@ -29,8 +21,57 @@ if TYPE_CHECKING:
 MODULE = "flax.errors"
 
 
-def export_command(args: argparse.Namespace) -> int:
+def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``export``: the patch that puts the catalogue into Flax's docstrings."""
+    export = add_command(
+        commands,
+        "export",
+        [],
+        "Write a patch that puts the catalogue's examples into Flax's own docstrings.",
+        """\
+        Reads flax/errors.py and the catalogue files shipped for flax.errors, and
+        writes a unified diff against it (paths a/flax/errors.py and b/flax/errors.py:
+        patch -p1 or git apply takes it at the root of Flax's source tree). Each
+        catalogued class's docstring opens with the file's summary, keeps Flax's
+        prose and code blocks (with exact repairs to the few broken ones), and ends
+        with the file's explanation and an Examples: section holding one bad and
+        one good example that hold on every supported release, in Flax's style
+        (pyink's 80 columns and 2-space indents, URLs elided with ...); the site
+        built from the patched docstrings gives the same verdicts for them.
+        Paragraphs bound to one release stay on the site. Classes without a
+        catalogue file are left unchanged; exporting a patched file changes
+        nothing. Problems go to standard error, each at its file:line.""",
+    )
+    export.add_argument(
+        "--flax-source",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="the flax/errors.py to patch (default: the installed flax's, found without "
+        "importing it)",
+    )
+    export.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="write the patch to FILE instead of standard output",
+    )
+    export.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
     """Write the patch to standard output or ``--output``; report what it could not do."""
+    from flax_errors_ext.cli.runs import SourceFile
+    from flax_errors_ext.ext.export.model.docstrings import (
+        ExportError,
+        export_docstrings,
+        unified_patch,
+    )
+    from flax_errors_ext.ext.export.model.style import FormatterMissingError
+    from flax_errors_ext.model.runs.update import UpdateError
+
     path: Path = args.flax_source or installed_source()
     try:
         source = SourceFile.read(path)
@@ -74,11 +115,7 @@ def export_command(args: argparse.Namespace) -> int:
 
 
 def installed_source() -> Path:
-    """The installed flax's ``flax/errors.py``, found without importing flax.
-
-    Raises:
-        UsageError: if there is none.
-    """
+    """The installed flax's ``flax/errors.py``, found without importing flax."""
     spec = importlib.util.find_spec("flax")
     if spec is None or not spec.submodule_search_locations:
         raise UsageError(

@@ -2,21 +2,28 @@
 
 One :class:`~flax_errors_ext.execution.session.Session`, as in the site's build; every
 entry goes to one pool, each in a process of its own, reported the moment it finishes.
+
+``update`` reads each file before the examples run and writes it back (temporary
+file, then :func:`os.replace`) only if it still holds what was read: an edit made
+while the examples ran is never overwritten.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import difflib
+import hashlib
+import io
 import json
 import os
 import sys
 import tempfile
+import tokenize
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.cli.parser import ExitCode
-from flax_errors_ext.cli.runs import source_files
+from flax_errors_ext.cli import ExitCode
 from flax_errors_ext.cli.selection import load, select
 from flax_errors_ext.execution.runs.run import check_modules, default_jobs
 from flax_errors_ext.execution.session import ExecutionOptions, Session
@@ -62,7 +69,15 @@ def run_entries(chosen: Selection, args: argparse.Namespace) -> Checked:
     width = len(str(len(entries)))
 
     def report(count: int, outcome: EntryOutcome) -> None:
-        print(f"[{count:>{width}}/{len(entries)}] {_progress(outcome)}", file=sys.stderr)
+        status = entry_status(outcome.entry, outcome.results)
+        if not outcome.entry.examples:
+            how = "no examples"
+        elif outcome.execution.executed:
+            how = f"ran in {outcome.execution.seconds:.1f} s"
+        else:
+            how = "from the cache"
+        line = f"{status:<12} {outcome.entry.qualname} ({how})"
+        print(f"[{count:>{width}}/{len(entries)}] {line}", file=sys.stderr)
 
     with Session(cache_dir, config, execution) as session:
         settings = session.settings()
@@ -72,17 +87,6 @@ def run_entries(chosen: Selection, args: argparse.Namespace) -> Checked:
         ran = check_modules(chosen.modules, settings, settings.sources(), jobs=jobs, done=report)
     done = {outcome.entry.qualname: outcome for outcomes in ran for outcome in outcomes}
     return Checked([done[entry.qualname] for entry in entries], settings.fingerprint)
-
-
-def _progress(outcome: EntryOutcome) -> str:
-    status = entry_status(outcome.entry, outcome.results)
-    if not outcome.entry.examples:
-        how = "no examples"
-    elif outcome.execution.executed:
-        how = f"ran in {outcome.execution.seconds:.1f} s"
-    else:
-        how = "from the cache"
-    return f"{status:<12} {outcome.entry.qualname} ({how})"
 
 
 def check_command(args: argparse.Namespace) -> int:
@@ -167,7 +171,7 @@ def update_command(args: argparse.Namespace) -> int:
     chosen = select(load(args), args.names)
     # Read before the examples run: a file edited meanwhile must not be overwritten.
     sources = {
-        path: source_files.SourceFile.read(path)
+        path: SourceFile.read(path)
         for path in sorted(
             {s.location.path for e in chosen.entries for x in e.examples for s in x.statements}
         )
@@ -185,7 +189,7 @@ def update_command(args: argparse.Namespace) -> int:
     refused: list[str] = []
     for path, new_text in ({} if args.dry_run else new_texts).items():
         try:
-            source_files.write(sources[path], new_text)
+            write(sources[path], new_text)
         except rewrite.UpdateError as error:  # an edit meanwhile, or the encoding
             refused.append(str(error))
         else:
@@ -211,7 +215,7 @@ def update_command(args: argparse.Namespace) -> int:
 
 
 def _new_texts(
-    edits: list[rewrite.Edit], sources: dict[str, source_files.SourceFile]
+    edits: list[rewrite.Edit], sources: dict[str, SourceFile]
 ) -> tuple[dict[str, str], dict[str, int], list[str]]:
     """Each edited file's new text, its diff printed; nothing is written yet.
 
@@ -222,7 +226,7 @@ def _new_texts(
     made: dict[str, int] = {}
     new_texts: dict[str, str] = {}
     for path in sorted({edit.location.path for edit in edits}):
-        source = sources.get(path) or source_files.SourceFile.read(path)
+        source = sources.get(path) or SourceFile.read(path)
         sources[path] = source
         mine = [edit for edit in edits if edit.location.path == path]
         new_text, unwritable = rewrite.apply_each(source.text, mine, python=path.endswith(".py"))
@@ -273,3 +277,75 @@ def _label(path: str) -> str:
         return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return path if os.path.isabs(path) else str(Path(path).resolve())
+
+
+class ConcurrentEditError(rewrite.UpdateError):
+    """The file changed after it was read, so writing would lose that change."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SourceFile:
+    """A file's content as read before the examples ran, to write back against."""
+
+    path: Path
+    text: str
+    digest: str
+    encoding: str = "utf-8"
+
+    @classmethod
+    def read(cls, path: str | Path) -> SourceFile:
+        """Read ``path``, line endings as they are; Python source as Python decodes it."""
+        data = Path(path).read_bytes()
+        encoding = "utf-8"
+        if str(path).endswith(".py"):
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        try:
+            text = data.decode(encoding)
+        except (UnicodeDecodeError, LookupError) as error:
+            raise rewrite.UpdateError(f"{path}: cannot decode it as {encoding}: {error}") from None
+        return cls(Path(path), text, hashlib.sha256(data).hexdigest(), encoding)
+
+    def diff(self, new_text: str, name: str) -> str:
+        """A unified diff from the content read to ``new_text``, of the file called ``name``."""
+        lines = difflib.unified_diff(
+            io.StringIO(self.text, newline="").readlines(),
+            io.StringIO(new_text, newline="").readlines(),
+            fromfile=f"a/{name}",
+            tofile=f"b/{name}",
+        )
+        return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+def write(source: SourceFile, new_text: str) -> None:
+    """Replace the file with ``new_text``, atomically, unless it changed since it was read.
+
+    The check and the replacement are not one atomic step, but the window between
+    them is a few system calls, against the seconds the examples took.
+    """
+    try:
+        data = new_text.encode(source.encoding)
+    except UnicodeEncodeError as error:
+        raise rewrite.UpdateError(
+            f"{source.path}: the new text cannot be written as {source.encoding}: {error}"
+        ) from None
+    try:
+        changed = hashlib.sha256(source.path.read_bytes()).hexdigest() != source.digest
+    except FileNotFoundError:
+        changed = True
+    if changed:
+        raise ConcurrentEditError(
+            f"{source.path} changed while the examples ran; nothing was written to it. "
+            "Run update again."
+        )
+    mode = source.path.stat().st_mode
+    handle, temporary = tempfile.mkstemp(dir=source.path.parent, prefix=f".{source.path.name}.")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, mode & 0o7777)
+        os.replace(temporary, source.path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -1,1 +1,0 @@
-"""``flax-errors list`` and ``explain``: the catalogue read, nothing run."""

@@ -1,1 +1,0 @@
-"""``flax-errors check`` and ``update``: run the examples, then judge or fix."""
