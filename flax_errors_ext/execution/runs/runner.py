@@ -220,34 +220,26 @@ class Runner:
 
 
 class _Turns:
-    """Entries that share a process, and one that runs alone (waited for, and waited on)."""
+    """Entries that share a process, and those that run alone: one at a time, none beside."""
 
     def __init__(self) -> None:
         self._changed = threading.Condition()
-        self._sharing = 0
+        self._running = 0
         self._alone = 0
-        """Alone entries running (one at most) or waiting: none starts beside them."""
-        self._running = False
+        """Alone entries running or waiting: no other starts meanwhile."""
 
     @contextlib.contextmanager
     def taken(self, *, alone: bool) -> Iterator[None]:
         with self._changed:
-            if alone:
-                self._alone += 1
-                self._changed.wait_for(lambda: self._sharing == 0 and not self._running)
-                self._running = True
-            else:
-                self._changed.wait_for(lambda: self._alone == 0)
-                self._sharing += 1
+            self._alone += alone
+            self._changed.wait_for(lambda: self._running == 0 if alone else self._alone == 0)
+            self._running += 1
         try:
             yield
         finally:
             with self._changed:
-                if alone:
-                    self._alone -= 1
-                    self._running = False
-                else:
-                    self._sharing -= 1
+                self._running -= 1
+                self._alone -= alone
                 self._changed.notify_all()
 
 
