@@ -150,10 +150,9 @@ class Runner:
         with self._turns.taken(alone=alone):
             log = None
             with self._shared_lock:
-                if self._shared is None:
-                    self._shared = self._start()
-                    log = self._log(self._shared, SHARED_LOG)
-                worker = self._shared
+                worker = self._shared = self._shared or self._start()
+                if worker.log is None:  # a new process, or the probe's, which kept its own
+                    log = worker.log = self._log(worker, SHARED_LOG)
             done = worker.run(job, self.timeout, log, threaded=True)
             if done.failure:
                 with self._shared_lock:
@@ -196,6 +195,7 @@ class Runner:
             with self._shared_lock:
                 self.reuse = True
                 self._shared = worker
+                worker.log = None
             return found
         self._end(worker, kill=bool(done.failure))
         if found is not None:

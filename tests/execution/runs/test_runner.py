@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from flax_errors_ext.execution.runs.runner import Runner
+from flax_errors_ext.execution.runs.runner import SHARED_LOG, Runner
 from flax_errors_ext.model.runs.fingerprint import Device
 from flax_errors_ext.model.runs.jobs import EntryJob, ExampleJob
 
@@ -228,6 +228,8 @@ def test_a_probe_that_finds_an_accelerator_keeps_its_process_for_the_entries(
     assert runner.reuse
     assert probed is not None
     assert _got(first, 0) == _got(second, 0) == f"{probed.process.pid}\n"
+    # The entries' output goes on in a log of its own, not in the probe's.
+    assert (tmp_path / f"{SHARED_LOG}.log").exists()
 
 
 def test_a_process_forked_after_the_forkserver_started_runs_entries_too(runner: Runner) -> None:
