@@ -1,8 +1,6 @@
 """The Sphinx layer: the only part of the core that imports Sphinx (an extra has its own).
 
-:func:`setup` registers what every page shares, declares the events an extra
-joins the build by (:mod:`.extras`), and loads each feature's folder
-(:mod:`.catalogue`, :mod:`.site`) as an extension of its own.
+Each feature's folder (:mod:`.catalogue`, :mod:`.site`) is an extension of its own.
 """
 
 from __future__ import annotations
@@ -16,10 +14,7 @@ from flax_errors_ext.sphinx import build, compat, extras, state
 from flax_errors_ext.version import __version__
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from sphinx.application import Sphinx
-    from sphinx.config import Config
 
 STATIC_DIR = Path(__file__).parent / "static"
 ENV_VERSION = 8
@@ -44,9 +39,12 @@ def setup(app: Sphinx) -> dict[str, Any]:
         app.add_event(event)
     for name, default, _ in CatalogueConfig.options():
         # Any type: CatalogueConfig validates every value, with a clearer message.
+        # A default given as a function makes Sphinx hand a -D override over as text
+        # (it reads a plain default's by its type, each release differently), which
+        # CatalogueConfig.from_values reads the same way everywhere.
         app.add_config_value(
             name,
-            _as_given(default),
+            lambda _config, default=default: copy.deepcopy(default),
             "env" if CatalogueConfig.changes_pages(name) else "",
             types=Any,
         )
@@ -74,12 +72,3 @@ def setup(app: Sphinx) -> dict[str, Any]:
         "parallel_write_safe": True,
     }
 
-
-def _as_given(default: Any) -> Callable[[Config], Any]:
-    """``default`` as a function of the config: Sphinx then hands a ``-D`` override over as text.
-
-    Sphinx reads the override of a plain default by that default's type, each of
-    its versions differently (a bool only as 0 or 1, or any text as True).
-    As given, :meth:`CatalogueConfig.from_values` reads every override the same way.
-    """
-    return lambda _config: copy.deepcopy(default)

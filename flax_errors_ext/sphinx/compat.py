@@ -46,16 +46,12 @@ def _depart_tooltip_badge(translator: Any, node: tooltip_badge) -> None:
     translator.body.append("</span>")
 
 
-def _badge_node() -> type[nodes.inline]:
-    try:
-        from sphinx_design.badges_buttons import sd_badge
-    except ImportError:  # sphinx-design < 0.8
-        return tooltip_badge
-    return sd_badge
-
-
-BADGE_NODE = _badge_node()
+BADGE_NODE: type[nodes.inline]
 """The node class of a status badge: sphinx-design's own where it has one."""
+try:
+    from sphinx_design.badges_buttons import sd_badge as BADGE_NODE
+except ImportError:  # sphinx-design < 0.8
+    BADGE_NODE = tooltip_badge
 
 
 REDIRECT_TEMPLATE = """\
@@ -88,8 +84,7 @@ def keep_redirect_anchors(app: Sphinx, config: Config) -> None:
     """Give sphinx-reredirects < 0.1.6 (0.1.4 is the last for Sphinx < 7.1) our template.
 
     Its own redirect page drops the ``#anchor``, and an error's printed URL ends in
-    one. A template the project sets is kept. Nothing where sphinx-reredirects is
-    not loaded (:mod:`.site.redirects` calls this once it has loaded it).
+    one. A template the project sets is kept.
     """
     if "sphinx_reredirects" not in app.extensions:
         return

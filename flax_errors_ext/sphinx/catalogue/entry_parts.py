@@ -16,8 +16,7 @@ from flax_errors_ext.model.lookup.patterns import defined_names, names_in
 from flax_errors_ext.model.runs.entry_record import relative_source
 from flax_errors_ext.model.runs.tracebacks import strip_roots
 from flax_errors_ext.model.site.texts import verification_text
-from flax_errors_ext.sphinx.badges import status_badge
-from flax_errors_ext.sphinx.table import inline_text
+from flax_errors_ext.sphinx.table import inline_text, status_badge
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -18,7 +18,6 @@ from sphinx.util.docutils import SphinxDirective
 
 from flax_errors_ext.model.site.areas import NOTES, area_of, area_rank, related
 from flax_errors_ext.model.site.texts import BADGES, figures, time_text
-from flax_errors_ext.sphinx.badges import status_badge
 from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.extras import index_extras
 from flax_errors_ext.sphinx.state import (
@@ -27,7 +26,7 @@ from flax_errors_ext.sphinx.state import (
     catalogue_index,
     see_also_placeholder,
 )
-from flax_errors_ext.sphinx.table import inline_text, table
+from flax_errors_ext.sphinx.table import inline_text, status_badge, table
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
