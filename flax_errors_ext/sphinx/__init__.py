@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.config import CatalogueConfig
-from flax_errors_ext.sphinx import build, compat, extras, state
+from flax_errors_ext.sphinx import build, compat, context, extras
 from flax_errors_ext.version import __version__
 
 if TYPE_CHECKING:
@@ -48,9 +48,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
             "env" if CatalogueConfig.changes_pages(name) else "",
             types=Any,
         )
-    for node in state.NODES:
+    for node in context.NODES:
         app.add_node(node)
-    app.add_env_collector(state.CatalogueCollector)
+    app.add_env_collector(context.CatalogueCollector)
     app.add_css_file("flax_errors.css")
     app.add_js_file("flax_errors_wrap.js", defer="defer")
     app.add_js_file("flax_errors_anchor.js", defer="defer")
@@ -71,4 +71,3 @@ def setup(app: Sphinx) -> dict[str, Any]:
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }
-

@@ -42,6 +42,7 @@ from flax_errors_ext.sphinx.catalogue.stubs import write_stubs
 from flax_errors_ext.sphinx.context import (
     WORK_DIR,
     BuildContext,
+    CatalogueCollector,
     build_context,
     hold,
     published_roots,
@@ -50,7 +51,6 @@ from flax_errors_ext.sphinx.context import (
 from flax_errors_ext.sphinx.extras import CONTEXT_INITED, ERRORS_DOCUMENT, require_loaded_extras
 from flax_errors_ext.sphinx.loggers import LOGGER, conf_location, warn
 from flax_errors_ext.sphinx.site import redirects
-from flax_errors_ext.sphinx.state import CatalogueCollector
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -174,7 +174,7 @@ def outdated_by_environment(
         )
     }
     sources = context.run.sources()
-    # Most pages hold the very same set (see state.joined_files): looked at once.
+    # Most pages hold the very same set (see context.joined_files): looked at once.
     changes: dict[frozenset[LoadedFile], str | None] = {}
     for docname, files in CatalogueCollector.loaded(env).items():
         if docname in outdated:

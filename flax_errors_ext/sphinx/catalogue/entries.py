@@ -29,11 +29,16 @@ from flax_errors_ext.sphinx.catalogue.foreign import foreign_passage
 from flax_errors_ext.sphinx.catalogue.per_build import module_run
 from flax_errors_ext.sphinx.catalogue.signatures import readable_constructor
 from flax_errors_ext.sphinx.compat import NO_INDEX
-from flax_errors_ext.sphinx.context import BuildContext, build_context
+from flax_errors_ext.sphinx.context import (
+    BuildContext,
+    CatalogueCollector,
+    build_context,
+    error_record,
+    see_also_placeholder,
+)
 from flax_errors_ext.sphinx.extras import entry_extras
 from flax_errors_ext.sphinx.loggers import LOGGER, warn
 from flax_errors_ext.sphinx.site.linked_tracebacks import source_links
-from flax_errors_ext.sphinx.state import CatalogueCollector, error_record, see_also_placeholder
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

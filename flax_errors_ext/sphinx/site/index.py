@@ -18,14 +18,14 @@ from sphinx.util.docutils import SphinxDirective
 
 from flax_errors_ext.model.site.areas import NOTES, area_of, area_rank, related
 from flax_errors_ext.model.site.texts import BADGES, figures, time_text
-from flax_errors_ext.sphinx.context import build_context
-from flax_errors_ext.sphinx.extras import index_extras
-from flax_errors_ext.sphinx.state import (
+from flax_errors_ext.sphinx.context import (
     CatalogueCollector,
+    build_context,
     catalogue_figures,
     catalogue_index,
     see_also_placeholder,
 )
+from flax_errors_ext.sphinx.extras import index_extras
 from flax_errors_ext.sphinx.table import inline_text, status_badge, table
 
 if TYPE_CHECKING:

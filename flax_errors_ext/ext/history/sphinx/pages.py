@@ -23,10 +23,9 @@ from flax_errors_ext.ext.history.model.cells import CellState
 from flax_errors_ext.ext.history.model.example_runs import entry_codes
 from flax_errors_ext.ext.history.model.view import build_release, build_row, module_history
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
-from flax_errors_ext.sphinx.context import build_context
+from flax_errors_ext.sphinx.context import CatalogueCollector, build_context, kept
 from flax_errors_ext.sphinx.extras import EntryExtras, IndexPart
 from flax_errors_ext.sphinx.loggers import conf_location, warn
-from flax_errors_ext.sphinx.state import CatalogueCollector, kept
 from flax_errors_ext.sphinx.table import table
 
 if TYPE_CHECKING:

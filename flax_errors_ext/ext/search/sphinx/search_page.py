@@ -17,8 +17,7 @@ from flax_errors_ext.execution.catalogue.modules import DiscoveryError
 from flax_errors_ext.ext.search.model.data import entry_rules, matching_settings, search_entries
 from flax_errors_ext.model.lookup.texts import raise_sites
 from flax_errors_ext.model.lookup.wordings import recorded_wordings
-from flax_errors_ext.sphinx.context import build_context, published_roots
-from flax_errors_ext.sphinx.state import CatalogueCollector
+from flax_errors_ext.sphinx.context import CatalogueCollector, build_context, published_roots
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
