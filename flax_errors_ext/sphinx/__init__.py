@@ -24,7 +24,7 @@ NEEDED_EXTENSIONS = (
     # only where the project loads it (this site's conf.py does).
     "sphinx.ext.autodoc",
     "sphinx_design",
-    # sphinx-reredirects only where a page moved (site.redirects).
+    # sphinx-reredirects only where a page moved (build._forward).
 )
 FEATURES = ("flax_errors_ext.sphinx.catalogue", "flax_errors_ext.sphinx.site")
 """Each an extension with its own ``setup()``, their handlers of one event run in this order."""
