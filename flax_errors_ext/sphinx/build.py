@@ -32,7 +32,6 @@ from flax_errors_ext.model.site.moved_pages import moved_pages
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx import compat
 from flax_errors_ext.sphinx.catalogue import per_build
-from flax_errors_ext.sphinx.catalogue.stubs import write_stubs
 from flax_errors_ext.sphinx.context import (
     WORK_DIR,
     BuildContext,
@@ -158,7 +157,7 @@ def open_session(app: Sphinx) -> None:
     roots = published_roots(app)
     per_build.discover(context, last, session.fingerprint)
     context.start(session, roots, last)
-    write_stubs(context, Path(app.srcdir), tuple(app.config.source_suffix))
+    per_build.write_stubs(context, Path(app.srcdir), tuple(app.config.source_suffix))
     device = context.run.fingerprint.device
     if isinstance(device, ProbeError):
         warn(str(device), WarningSubtype.DEVICE, conf_location(app, "extensions"))

@@ -1,7 +1,7 @@
 """One error's entry: its section, rendered from its module's run in this build.
 
 ``.. flax-errors-entry:: <module>.<Name>`` renders the entry on a page of its own
-(written by :mod:`.stubs`); the module's page (:mod:`.module_page`) shows every
+(written by :mod:`.per_build`); the module's page (:mod:`.module_page`) shows every
 entry where the layout keeps them there. The section's id is the entry's anchor
 (the error's full dotted name).
 """
