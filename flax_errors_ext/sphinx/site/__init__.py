@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.sphinx.site import index, linked_tracebacks
-from flax_errors_ext.sphinx.site.cli_reference import CliDirective
-from flax_errors_ext.sphinx.site.options import OptionsDirective, WarningsDirective
+from flax_errors_ext.sphinx.site import index, linked_tracebacks, reference
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -19,9 +17,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     """The directives of the catalogue-wide pages, and the pages that show live figures."""
     app.add_directive("flax-errors-index", index.IndexDirective)
     app.add_directive("flax-errors-figures", index.FiguresDirective)
-    app.add_directive("flax-errors-options", OptionsDirective)
-    app.add_directive("flax-errors-warnings", WarningsDirective)
-    app.add_directive("flax-errors-cli", CliDirective)
+    app.add_directive("flax-errors-options", reference.OptionsDirective)
+    app.add_directive("flax-errors-warnings", reference.WarningsDirective)
+    app.add_directive("flax-errors-cli", reference.CliDirective)
     app.add_node(
         linked_tracebacks.linked_traceback,
         html=(linked_tracebacks.visit_linked_traceback_html, None),
