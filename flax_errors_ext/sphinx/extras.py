@@ -39,7 +39,6 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
-    from flax_errors_ext.model.runs.entry_record import EntryRecord
 
 CONTEXT_INITED = "flax-errors-context-inited"
 ENTRY_EXTRAS = "flax-errors-entry-extras"
@@ -115,11 +114,6 @@ def require_loaded_extras(app: Sphinx, config: CatalogueConfig) -> None:
                 f"flax_errors_{name} is set, but only the extension {extension} reads it: "
                 f"add {extension!r} to extensions in conf.py, or leave flax_errors_{name} out"
             )
-
-
-def entry_extras(env: BuildEnvironment, record: EntryRecord, module_run: ModuleRun) -> EntryExtras:
-    """What the loaded extras add to the entry's section."""
-    return EntryExtras.joined(env.events.emit(ENTRY_EXTRAS, record, module_run))
 
 
 def module_extras(env: BuildEnvironment, module_run: ModuleRun) -> list[nodes.Node]:

@@ -18,6 +18,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     # Before sphinx-copybutton (priority 500) reads its selector.
     app.connect("config-inited", foreign.narrow_copybutton, priority=400)
     # Before other extensions' handlers (sphinx-autodoc-typehints adds type fields at 500+).
-    app.connect("autodoc-process-docstring", entries.signature_only, priority=400)
+    app.connect("autodoc-process-docstring", signatures.signature_only, priority=400)
     app.connect("missing-reference", foreign.resolve_reference)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -20,8 +20,7 @@ from sphinx import addnodes
 
 from flax_errors_ext.model.site.areas import area_of, area_rank
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
-from flax_errors_ext.sphinx.catalogue.entries import EntryRenderer
-from flax_errors_ext.sphinx.catalogue.entry_parts import headline
+from flax_errors_ext.sphinx.catalogue.entries import EntryRenderer, headline
 from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.extras import module_extras
 from flax_errors_ext.sphinx.loggers import warn

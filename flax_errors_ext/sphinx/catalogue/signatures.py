@@ -125,6 +125,18 @@ def _stand_in(cls: type, name: str, native: Callable[..., Any]) -> Any:
     return staticmethod(constructor) if name == "__new__" else constructor
 
 
+SIGNATURE_ONLY: set[str] = set()
+"""Classes whose autodoc output is being built for a signature (one read at a time)."""
+
+
+def signature_only(
+    app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]
+) -> None:
+    """Empty the docstring autodoc renders for an entry: the entry renders it itself."""
+    if name in SIGNATURE_ONLY:
+        lines[:] = []
+
+
 TYPEHINTS = "sphinx_autodoc_typehints"
 _USE_SIGNATURE = "typehints_use_signature"
 
