@@ -30,10 +30,9 @@ NO_INDEX = "no-index" if sphinx.version_info >= (7, 2) else "noindex"
 
 
 class tooltip_badge(nodes.inline, nodes.General):
-    """A badge whose ``tooltip`` attribute is its HTML ``title``.
+    """A badge whose ``tooltip`` is its HTML ``title``, for sphinx-design < 0.8 (no badge node).
 
-    sphinx-design < 0.8 (0.6 is the last for Sphinx 6) has no badge node of its
-    own, and no tooltip. Defined whatever there is, so a pickled doctree finds it.
+    Defined whatever there is, so a pickled doctree finds it.
     """
 
 
@@ -64,8 +63,7 @@ REDIRECT_TEMPLATE = """\
 def read_inventory(data: bytes, base: str) -> list[tuple[str, str, str]]:
     """An ``objects.inv``'s objects: ``(object type, name, URL)``, URLs under ``base``.
 
-    Sphinx < 8.2 gives each object as a tuple; later ones as an item whose tuple
-    form is deprecated, and read it with ``loads``.
+    Sphinx < 8.2 gives each object as a tuple; later ones as an item, read by ``loads``.
     """
     from sphinx.util.inventory import InventoryFile
 

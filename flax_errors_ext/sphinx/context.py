@@ -1,15 +1,9 @@
 """The build context, and what the environment keeps of each document.
 
-:class:`BuildContext` is made on ``config-inited`` and completed on
-``builder-inited`` (the run session), before any ``-j`` reader forks. Directives
-and collectors have the environment, not the application, so the context lives
-on the environment (as myst-nb's config does); until the environment exists, on
-the application (:func:`hold`, :func:`settle`). It is pickled with the
-environment, without its live session: the next build compares its fingerprint
-with the one the last build pickled.
-
-The nodes carry a directive's records to :class:`CatalogueCollector`, which files
-them by document and merges them back from parallel readers.
+Directives and collectors have the environment, not the application, so the
+context lives on the environment (as myst-nb's config does); until the environment
+exists, on the application. It is pickled with the environment, without its live
+session: the next build compares its fingerprint with the one the last build pickled.
 """
 
 from __future__ import annotations
@@ -119,19 +113,15 @@ class BuildContext:
             self.session.close()
 
     def __getstate__(self) -> dict[str, Any]:
-        """The pickled context, without the session (processes), modules (classes) or runs.
-
-        The next build, and a ``-j`` reader's merge, need none of them.
-        """
+        """The pickled context, without the session (processes), modules (classes) or runs."""
         return {**self.__dict__, "session": None, "modules": {}, "module_runs": {}}
 
 
 def published_roots(app: Sphinx) -> tuple[str, ...]:
-    """The folders that published text names files inside, now.
+    """The folders that published text names files inside, now: never the machine's above them.
 
-    The project's (``conf.py``'s folder) and those modules were imported from: never
-    the build machine's folders above them. Asked again at the end of a build, where
-    the modules the pages imported (an editable install's package) count too.
+    The project's (``conf.py``'s folder) and those modules were imported from, which
+    the end of a build has more of (an editable install's package, say).
     """
     return (str(app.confdir), *import_roots())
 
@@ -192,10 +182,7 @@ def kept(env: BuildEnvironment, name: str, empty: Callable[[], T]) -> T:
 
 
 class CatalogueCollector(EnvironmentCollector):
-    """Keeps each document's entry records, the files its runs loaded, the folders it read.
-
-    And which documents show figures of the whole catalogue (an index or figures).
-    """
+    """Keeps each document's entry records, loaded files and folders; notes live documents."""
 
     @staticmethod
     def records(env: BuildEnvironment) -> dict[str, list[EntryRecord]]:
@@ -216,9 +203,8 @@ class CatalogueCollector(EnvironmentCollector):
     def folders(env: BuildEnvironment) -> dict[str, dict[str, int]]:
         """By docname, the folders its entries are read from, each with its ``st_mtime_ns``.
 
-        A file added to a group of message entries' folder adds an entry. Sphinx takes
-        a folder noted as a dependency for a missing file, and reads the page again in
-        every build: ``env-get-outdated`` compares these instead.
+        Sphinx takes a folder noted as a dependency for a missing file, and reads the
+        page again in every build: ``env-get-outdated`` compares these instead.
         """
         return kept(env, "folders", dict)
 
@@ -267,8 +253,8 @@ _JOINED_KEPT = 64
 def joined_files(lists: Sequence[tuple[LoadedFile, ...]]) -> frozenset[LoadedFile]:
     """The files of ``lists`` as one set, the very same set for every page whose runs loaded them.
 
-    The runs of a build mostly share one set of a thousand files or more: shared, it
-    is pickled once with the environment, and ``env-get-outdated`` looks at it once.
+    The runs mostly share one set of a thousand files or more: shared, it is pickled
+    once with the environment, and ``env-get-outdated`` looks at it once.
     """
     joined = frozenset().union(*lists)
     if len(_joined) >= _JOINED_KEPT and joined not in _joined:

@@ -1,12 +1,8 @@
 """An entry's examples: code, the real output, and the verdict.
 
-The first bad and the first good example are shown open, under "What raises it"
-and "The fix" (see :func:`~flax_errors_ext.model.site.texts.first_screen`); every
-other example is a sphinx-design tab below them. Each example's code block is a
-doctest session whose output is what actually ran, tracebacks trimmed to the
-reader's own frames, the full traceback one click away (its library frames linked
-to their source). Everything shown of a run is a literal block, so error text
-never turns into markup.
+Each example's code block is a doctest session whose output is what actually ran,
+tracebacks trimmed to the reader's own frames, the full traceback one click away.
+Everything shown of a run is a literal block, so error text never turns into markup.
 """
 
 from __future__ import annotations
@@ -60,7 +56,6 @@ def entry_examples(
 ) -> tuple[list[nodes.Node], list[nodes.Node]]:
     """The first bad and the first good example, open, and the others as tabs (after the prose).
 
-    Where the error cannot be raised, the evidence is folded into a dropdown.
     ``captions_shown``: the first good example's and the evidence's captions are
     already under the headline, so their boxes leave them out.
     """
@@ -101,8 +96,8 @@ def entry_examples(
 def _paired(shown: list[nodes.Node]) -> list[nodes.Node]:
     """The examples shown open, side by side on a wide screen where there are two.
 
-    As Flax's own docs set a mistake beside its fix (their ``codediff``
-    directive): the fixed code then starts as high on the page as the wrong code.
+    As Flax's own docs set a mistake beside its fix (``codediff``): the fixed code
+    then starts as high on the page as the wrong code.
     """
     if len(shown) < 2:
         return shown
@@ -234,8 +229,7 @@ def full_tracebacks(result: ExampleResult, *, roots: Sequence[str] | None = None
     found = []
     for run in result.runs:
         output = _ANSI.sub("", run.transcript)
-        start = output.find(TRACEBACK_HEADER)
-        if start < 0:
+        if TRACEBACK_HEADER not in output:
             continue
         shown = publishable(output, roots)
         if publishable(trim_traceback(output, internal), roots) != shown:
@@ -246,8 +240,7 @@ def full_tracebacks(result: ExampleResult, *, roots: Sequence[str] | None = None
 def _internal(roots: Sequence[str]) -> Callable[[str], bool]:
     """Library code: installed, this package, or anything imported from ``roots``.
 
-    The catalogued module and its helpers count too: the reader's own code is in
-    the ``<doctest ...>`` frames.
+    The catalogued module counts too: the reader's own code is in the doctest frames.
     """
     return functools.partial(is_internal, libraries=(*library_dirs(), *roots))
 

@@ -1,15 +1,11 @@
 """Another project's docstring on the site: where its names link, and which code ran.
 
-Flax's and JAX's docstrings refer to their own sites' objects (``:func:`~jax.jit```).
-A Python reference in an entry that this site does not resolve links to the page
-the Sphinx inventories shipped with the package name
-(:mod:`flax_errors_ext.model.site.inventory`, never fetched); one they do not know,
-in a docstring that is not ours, renders as plain code. ``sphinx.ext.intersphinx``
-is not used: it would link references on every page of a project.
-
-Only their doctest statements run (as the entry's upstream example). Every other
-code block is labelled "From Flax's docstring, not run" and left out of
-sphinx-copybutton's selector: the plain copy button is for code that ran.
+Flax's and JAX's docstrings refer to their own sites' objects (``:func:`~jax.jit```):
+they link by the Sphinx inventories shipped with the package (never fetched).
+``sphinx.ext.intersphinx`` is not used: it would link references on every page of
+a project. Only their doctest statements run; every other code block is labelled
+"not run" and left out of sphinx-copybutton's selector: the plain copy button is
+for code that ran.
 """
 
 from __future__ import annotations
@@ -51,11 +47,7 @@ def shipped_inventory() -> Inventory:
 
 
 def foreign_passage(parsed: Sequence[nodes.Node], entry: ErrorEntry) -> nodes.container:
-    """Another project's parsed docstring in ``entry``, its code blocks that never run labelled.
-
-    The entry's package names the project in the label; its upstream example says
-    which blocks run.
-    """
+    """Another project's parsed docstring in ``entry``, its code blocks that never run labelled."""
     container = nodes.container("", *parsed, classes=[FOREIGN_CLASS])
     label = not_run_label(shipped_inventory().project_name(entry.qualname))
     ran = ran_statements(entry.examples)
@@ -76,14 +68,12 @@ def _is_code(node: nodes.Node) -> bool:
 def resolve_reference(
     app: Sphinx, env: Any, node: addnodes.pending_xref, contnode: nodes.Element
 ) -> nodes.Element | None:
-    """A reference that nothing on this site resolves: a link by the inventories, or its text.
+    """In an entry, a reference nothing on this site resolves: a link by the inventories, or text.
 
-    Only in the catalogue's own entries. A Python reference the inventory knows
-    becomes a link (short names settle on the docstring's own project). Otherwise
-    the text loses the ``xref`` class, so that it is not styled as a link: in
-    another project's docstring always, and no warning fails ``-W`` for text the
-    project cannot edit; elsewhere for a name of a package the inventory documents,
-    unless the project is ``nitpicky``, where Sphinx warns of it as usual.
+    Short names settle on the docstring's own project. Plain text loses the ``xref``
+    class: in another project's docstring always, so that no warning fails ``-W`` for
+    text the project cannot edit; elsewhere for a name of a package the inventory
+    documents, unless the project is ``nitpicky``, where Sphinx warns as usual.
     """
     foreign, qualname = _context(node)
     if not qualname:

@@ -38,9 +38,8 @@ name (pybind11 writes ``__init__(...)``) optional."""
 def readable_constructor(cls: type) -> Iterator[None]:
     """Give ``cls``, for the time autodoc reads it, a constructor with a qualified name.
 
-    Only a constructor without one is replaced, by a Python function that calls it
-    and states its signature; the class's own attributes are put back afterwards.
-    A class that takes no new attributes (a built-in type) is left as it is.
+    The class's own attributes are put back afterwards; a class that takes no new
+    attributes (a built-in type) is left as it is.
     """
     own: dict[str, Any] = {}
     try:
@@ -64,10 +63,9 @@ def readable_constructor(cls: type) -> Iterator[None]:
 
 
 def nameless_constructor(cls: type, name: str) -> Callable[..., Any] | None:
-    """The ``__new__`` or ``__init__`` of ``cls`` whose ``__qualname__`` is not a string.
+    """The ``__new__`` or ``__init__`` of ``cls``, inherited or its own, if it has no qualname.
 
-    A method a C extension made without a name and scope (nanobind's ``nb_method``),
-    inherited or the class's own; None for any other.
+    Such as nanobind's ``nb_method``, whose ``__qualname__`` is not a string.
     """
     for klass in cls.__mro__:
         if name in vars(klass):
@@ -81,8 +79,8 @@ def nameless_constructor(cls: type, name: str) -> Callable[..., Any] | None:
 def stated_signature(function: Callable[..., Any]) -> inspect.Signature | None:
     """The signature a C function states, in its docstring's first line or as CPython's do.
 
-    Read as autodoc reads a docstring's signature: annotations and defaults stay
-    their source text. None when it states none.
+    Annotations and defaults stay their source text, as autodoc reads them. None
+    when it states none.
     """
     doc = getattr(function, "__doc__", None)
     lines = doc.strip().splitlines() if isinstance(doc, str) else []
@@ -144,8 +142,7 @@ _USE_SIGNATURE = "typehints_use_signature"
 def keep_types_in_signature(app: Sphinx, config: Config) -> None:
     """Turn sphinx-autodoc-typehints' ``typehints_use_signature`` on, unless the project sets it.
 
-    Left off, an entry would show no types at all. conf.py or ``-D`` may set it
-    either way.
+    Left off, an entry would show no types at all.
     """
     if TYPEHINTS not in app.extensions:
         return

@@ -1,9 +1,8 @@
 """The parts of the site drawn from the whole catalogue: index, figures, "See also".
 
-They need every entry's record, known only once all pages are read (and merged
-back from ``-j`` readers): their directives leave placeholder nodes, filled in
-``doctree-resolved``, and the pages holding them are written again on every build,
-so that they never show the figures of an older one.
+They need every entry's record, known only once all pages are read: their
+directives leave placeholders, filled in ``doctree-resolved``, and their pages are
+written again on every build, so that they never show the figures of an older one.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """Full tracebacks whose library frames link to their source, highlighted as Sphinx would.
 
-The links themselves are found by :mod:`flax_errors_ext.model.site.frame_links`;
-here they become nodes. Sphinx drops the links of a block it highlights, so a
-block with links is highlighted here, token by token, when HTML is written.
+Sphinx drops the links of a block it highlights, so a block with links is
+highlighted here, token by token, when HTML is written.
 """
 
 from __future__ import annotations
@@ -29,8 +28,7 @@ class linked_traceback(nodes.literal_block):
     """A ``pytb`` block whose library frames link to their source (its ``links``).
 
     One node until HTML is written: a node per token would carry thousands of nodes
-    through every transform, the pickled doctree and the search index. Any other
-    writer takes it for the plain block it is.
+    through every transform, the pickled doctree and the search index.
     """
 
 
@@ -38,8 +36,8 @@ def source_links(overrides: Mapping[str, str | None], versions: Mapping[str, str
     """Links to the source of library frames, for a run of the packages at ``versions``.
 
     ``overrides`` (``flax_errors_source_links``) go on top of the defaults; None takes
-    a default's link away. A package the run did not record (one the setting adds) is
-    taken at the version installed here.
+    a default's link away. A package the run did not record is taken at the version
+    installed here.
     """
     merged = {**DEFAULT_SOURCE_LINKS, **overrides}
     templates = {package: template for package, template in merged.items() if template}
@@ -63,9 +61,8 @@ def traceback_block(text: str, links: SourceLinks | None = None) -> nodes.litera
 def visit_linked_traceback_html(translator: HTML5Translator, node: linked_traceback) -> None:
     """Write the block highlighted and linked, in the markup Sphinx writes for ``pytb``.
 
-    Token by token as docutils' ``code`` directive highlights. The block's
-    ``rawsource`` writes the links in reST, so differs from its text: Sphinx then
-    takes it for a parsed-literal block and does not highlight it again.
+    The block's ``rawsource`` writes the links in reST, so differs from its text:
+    Sphinx then takes it for a parsed-literal block and does not highlight it again.
     """
     text = node.astext()
     found: list[SourceLink] = node["links"]
