@@ -1,6 +1,7 @@
 """The Sphinx layer: the only part of the core that imports Sphinx (an extra has its own).
 
-Each feature's folder (:mod:`.catalogue`, :mod:`.site`) is an extension of its own.
+Its features' folders: :mod:`.catalogue` (a module's and an entry's pages) and
+:mod:`.site` (the pages drawn from the whole catalogue).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.sphinx import build, compat, context, extras
+from flax_errors_ext.sphinx.catalogue import entries, foreign, module_page, signatures
+from flax_errors_ext.sphinx.site import index, linked_tracebacks, reference
 from flax_errors_ext.version import __version__
 
 if TYPE_CHECKING:
@@ -26,8 +29,6 @@ NEEDED_EXTENSIONS = (
     "sphinx_design",
     # sphinx-reredirects only where a page moved (build._forward).
 )
-FEATURES = ("flax_errors_ext.sphinx.catalogue", "flax_errors_ext.sphinx.site")
-"""Each an extension with its own ``setup()``, their handlers of one event run in this order."""
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -60,8 +61,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", build.open_session, priority=600)
     app.connect("env-get-outdated", build.outdated_by_environment)
     app.connect("env-before-read-docs", build.start_reading)
-    for feature in FEATURES:
-        app.setup_extension(feature)
+    _add_features(app)
     app.connect("build-finished", build.finish_build)
     return {
         "version": __version__,
@@ -71,3 +71,26 @@ def setup(app: Sphinx) -> dict[str, Any]:
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }
+
+
+def _add_features(app: Sphinx) -> None:
+    """The directives of a module's and an entry's pages, and of the catalogue-wide pages."""
+    app.add_directive("flax-errors-catalogue", module_page.CatalogueDirective)
+    app.add_directive("flax-errors-entry", entries.EntryDirective)
+    app.connect("config-inited", signatures.keep_types_in_signature)
+    # Before sphinx-copybutton (priority 500) reads its selector.
+    app.connect("config-inited", foreign.narrow_copybutton, priority=400)
+    # Before other extensions' handlers (sphinx-autodoc-typehints adds type fields at 500+).
+    app.connect("autodoc-process-docstring", signatures.signature_only, priority=400)
+    app.connect("missing-reference", foreign.resolve_reference)
+    app.add_directive("flax-errors-index", index.IndexDirective)
+    app.add_directive("flax-errors-figures", index.FiguresDirective)
+    app.add_directive("flax-errors-options", reference.OptionsDirective)
+    app.add_directive("flax-errors-warnings", reference.WarningsDirective)
+    app.add_directive("flax-errors-cli", reference.CliDirective)
+    app.add_node(
+        linked_tracebacks.linked_traceback,
+        html=(linked_tracebacks.visit_linked_traceback_html, None),
+    )
+    app.connect("env-updated", index.rewrite_live_docs)
+    app.connect("doctree-resolved", index.resolve)
