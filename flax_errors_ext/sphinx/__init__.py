@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.sphinx import build, compat, context, extras
-from flax_errors_ext.sphinx.catalogue import entries, foreign, module_page, signatures
-from flax_errors_ext.sphinx.site import index, linked_tracebacks, reference
+from flax_errors_ext.sphinx.catalogue import entries, examples, foreign, module_page, signatures
+from flax_errors_ext.sphinx.site import index, reference
 from flax_errors_ext.version import __version__
 
 if TYPE_CHECKING:
@@ -88,9 +88,6 @@ def _add_features(app: Sphinx) -> None:
     app.add_directive("flax-errors-options", reference.OptionsDirective)
     app.add_directive("flax-errors-warnings", reference.WarningsDirective)
     app.add_directive("flax-errors-cli", reference.CliDirective)
-    app.add_node(
-        linked_tracebacks.linked_traceback,
-        html=(linked_tracebacks.visit_linked_traceback_html, None),
-    )
+    app.add_node(examples.linked_traceback, html=(examples.visit_linked_traceback_html, None))
     app.connect("env-updated", index.rewrite_live_docs)
     app.connect("doctree-resolved", index.resolve)

@@ -27,7 +27,7 @@ from flax_errors_ext.model.site.inventory import SITES
 from flax_errors_ext.model.site.moved_pages import unforwarded
 from flax_errors_ext.model.site.texts import lead_lines, verification_text
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
-from flax_errors_ext.sphinx.catalogue.examples import entry_examples
+from flax_errors_ext.sphinx.catalogue.examples import entry_examples, source_links
 from flax_errors_ext.sphinx.catalogue.foreign import foreign_passage
 from flax_errors_ext.sphinx.catalogue.per_build import module_run
 from flax_errors_ext.sphinx.catalogue.signatures import SIGNATURE_ONLY, readable_constructor
@@ -41,7 +41,6 @@ from flax_errors_ext.sphinx.context import (
 )
 from flax_errors_ext.sphinx.extras import ENTRY_EXTRAS, EntryExtras
 from flax_errors_ext.sphinx.loggers import LOGGER, warn
-from flax_errors_ext.sphinx.site.linked_tracebacks import source_links
 from flax_errors_ext.sphinx.table import inline_text, status_badge
 
 if TYPE_CHECKING:

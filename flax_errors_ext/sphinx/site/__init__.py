@@ -1,1 +1,1 @@
-"""Pages drawn from the whole catalogue (index, figures, options, CLI), and linked tracebacks."""
+"""Pages drawn from the whole catalogue (index, figures, options, CLI)."""
