@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.sphinx import build, compat, context, extras
-from flax_errors_ext.sphinx.catalogue import entries, examples, foreign, module_page, signatures
+from flax_errors_ext.sphinx.catalogue import entries, examples, library, module_page
 from flax_errors_ext.sphinx.site import index, reference
 from flax_errors_ext.version import __version__
 
@@ -77,12 +77,12 @@ def _add_features(app: Sphinx) -> None:
     """The directives of a module's and an entry's pages, and of the catalogue-wide pages."""
     app.add_directive("flax-errors-catalogue", module_page.CatalogueDirective)
     app.add_directive("flax-errors-entry", entries.EntryDirective)
-    app.connect("config-inited", signatures.keep_types_in_signature)
+    app.connect("config-inited", library.keep_types_in_signature)
     # Before sphinx-copybutton (priority 500) reads its selector.
-    app.connect("config-inited", foreign.narrow_copybutton, priority=400)
+    app.connect("config-inited", library.narrow_copybutton, priority=400)
     # Before other extensions' handlers (sphinx-autodoc-typehints adds type fields at 500+).
-    app.connect("autodoc-process-docstring", signatures.signature_only, priority=400)
-    app.connect("missing-reference", foreign.resolve_reference)
+    app.connect("autodoc-process-docstring", library.signature_only, priority=400)
+    app.connect("missing-reference", library.resolve_reference)
     app.add_directive("flax-errors-index", index.IndexDirective)
     app.add_directive("flax-errors-figures", index.FiguresDirective)
     app.add_directive("flax-errors-options", reference.OptionsDirective)

@@ -28,9 +28,12 @@ from flax_errors_ext.model.site.moved_pages import unforwarded
 from flax_errors_ext.model.site.texts import lead_lines, verification_text
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue.examples import entry_examples, source_links
-from flax_errors_ext.sphinx.catalogue.foreign import foreign_passage
+from flax_errors_ext.sphinx.catalogue.library import (
+    SIGNATURE_ONLY,
+    foreign_passage,
+    readable_constructor,
+)
 from flax_errors_ext.sphinx.catalogue.per_build import module_run
-from flax_errors_ext.sphinx.catalogue.signatures import SIGNATURE_ONLY, readable_constructor
 from flax_errors_ext.sphinx.compat import NO_INDEX
 from flax_errors_ext.sphinx.context import (
     BuildContext,
@@ -72,7 +75,7 @@ class EntryRenderer(SphinxDirective):
             folders[str(module.path)] = module.path.stat().st_mtime_ns
         else:
             self.env.note_dependency(str(module.path))
-        # Where its docstrings' references link (see flax_errors_ext.sphinx.catalogue.foreign).
+        # Where its docstrings' references link (see flax_errors_ext.sphinx.catalogue.library).
         for site in SITES:
             self.env.note_dependency(str(site.path))
         return found
@@ -190,7 +193,7 @@ class EntryRenderer(SphinxDirective):
             for message in node.findall(nodes.system_message)
         )
         if not broken:
-            # References link by the inventory or render as their text (foreign.py).
+            # References link by the inventory or render as their text (library.py).
             return [foreign_passage(parsed, entry)]
         LOGGER.info(f"{passage.path}:{passage.lines[0]}: docstring shown verbatim (invalid reST)")
         return [nodes.literal_block(passage.text, passage.text, classes=["flax-errors-verbatim"])]

@@ -16,7 +16,7 @@ import pytest
 from flax_errors_ext.model.catalogue.parse import parse_upstream
 from flax_errors_ext.model.catalogue.snippets import block_runs, not_run_label, ran_statements
 from flax_errors_ext.model.site.inventory import SITES, Inventory, Site
-from flax_errors_ext.sphinx.catalogue.foreign import shipped_inventory
+from flax_errors_ext.sphinx.catalogue.library import shipped_inventory
 from tests.utils import FLAX, JAX, OURS
 
 INVENTORY = shipped_inventory()
