@@ -83,8 +83,8 @@ def _add_features(app: Sphinx) -> None:
     # Before other extensions' handlers (sphinx-autodoc-typehints adds type fields at 500+).
     app.connect("autodoc-process-docstring", library.signature_only, priority=400)
     app.connect("missing-reference", library.resolve_reference)
-    app.add_directive("flax-errors-index", index.IndexDirective)
-    app.add_directive("flax-errors-figures", index.FiguresDirective)
+    app.add_directive("flax-errors-index", index.PlaceholderDirective)
+    app.add_directive("flax-errors-figures", index.PlaceholderDirective)
     app.add_directive("flax-errors-options", reference.OptionsDirective)
     app.add_directive("flax-errors-warnings", reference.WarningsDirective)
     app.add_directive("flax-errors-cli", reference.CliDirective)

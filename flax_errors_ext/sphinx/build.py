@@ -152,7 +152,11 @@ def open_session(app: Sphinx) -> None:
     context, last = settle(app)
     for message, subtype, location in context.take_deferred():
         warn(message, subtype, location)
-    session = _session(app, context)
+    nb_config = getattr(app.env, "mystnb_config", None)  # set on myst-nb's builder-inited
+    if not isinstance(nb_config, NbParserConfig):
+        raise ConfigError("flax-errors needs myst-nb's configuration (myst_nb in extensions)")
+    execution = ExecutionOptions.of(nb_config, context.config.run_mode(nb_config.execution_mode))
+    session = Session(Path(app.outdir).parent / WORK_DIR, context.config, execution)
     # Asked before the modules' imports, as the roots of this build's own code.
     roots = published_roots(app)
     per_build.discover(context, last, session.fingerprint)
@@ -161,16 +165,6 @@ def open_session(app: Sphinx) -> None:
     device = context.run.fingerprint.device
     if isinstance(device, ProbeError):
         warn(str(device), WarningSubtype.DEVICE, conf_location(app, "extensions"))
-
-
-def _session(app: Sphinx, context: BuildContext) -> Session:
-    """The build's run session, with myst-nb's settings for the catalogue's runs."""
-    config = context.config
-    nb_config = getattr(app.env, "mystnb_config", None)  # set on myst-nb's builder-inited
-    if not isinstance(nb_config, NbParserConfig):
-        raise ConfigError("flax-errors needs myst-nb's configuration (myst_nb in extensions)")
-    execution = ExecutionOptions.of(nb_config, config.run_mode(nb_config.execution_mode))
-    return Session(Path(app.outdir).parent / WORK_DIR, config, execution)
 
 
 def outdated_by_environment(

@@ -36,9 +36,6 @@ if TYPE_CHECKING:
     from docutils import nodes
     from sphinx.application import Sphinx
     from sphinx.config import Config
-    from sphinx.environment import BuildEnvironment
-
-    from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
 
 CONTEXT_INITED = "flax-errors-context-inited"
 ENTRY_EXTRAS = "flax-errors-entry-extras"
@@ -114,11 +111,6 @@ def require_loaded_extras(app: Sphinx, config: CatalogueConfig) -> None:
                 f"flax_errors_{name} is set, but only the extension {extension} reads it: "
                 f"add {extension!r} to extensions in conf.py, or leave flax_errors_{name} out"
             )
-
-
-def module_extras(env: BuildEnvironment, module_run: ModuleRun) -> list[nodes.Node]:
-    """What the loaded extras add at the end of the page of ``module_run``'s module."""
-    return [node for found in env.events.emit(MODULE_EXTRAS, module_run) for node in found or ()]
 
 
 def index_extras(app: Sphinx, to: Callable[..., nodes.reference]) -> list[IndexPart]:

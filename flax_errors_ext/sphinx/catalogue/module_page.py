@@ -18,7 +18,7 @@ from flax_errors_ext.model.site.areas import area_of, area_rank
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue.entries import EntryRenderer, headline
 from flax_errors_ext.sphinx.context import build_context
-from flax_errors_ext.sphinx.extras import module_extras
+from flax_errors_ext.sphinx.extras import MODULE_EXTRAS
 from flax_errors_ext.sphinx.loggers import warn
 from flax_errors_ext.sphinx.site.index import add_jump
 
@@ -73,7 +73,9 @@ class CatalogueDirective(EntryRenderer):
             ranked = sorted(found.outcomes, key=lambda o: area_rank(area_of(o.entry.qualname)))
             rendered += self._toctree([o.entry for o in ranked])
         rendered += _left_out_note(module.left_out)
-        rendered += module_extras(self.env, found)
+        rendered += [
+            node for added in self.env.events.emit(MODULE_EXTRAS, found) for node in added or ()
+        ]
         return rendered
 
     def _summary(self, entry: ErrorEntry) -> nodes.container:

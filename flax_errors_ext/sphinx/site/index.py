@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime
 import os
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
@@ -38,20 +38,15 @@ Records = dict[str, tuple[str, "EntryRecord"]]
 """Each entry's docname and record, by full dotted name."""
 
 
-class IndexDirective(SphinxDirective):
-    """``.. flax-errors-index::``: every error, grouped by area, with its status."""
+class PlaceholderDirective(SphinxDirective):
+    """``flax-errors-index`` (every error by area, with its status) or ``flax-errors-figures``.
 
-    node: ClassVar[type[nodes.Element]] = catalogue_index
+    The figures: how many errors, their statuses, when and where checked.
+    """
 
     def run(self) -> list[nodes.Node]:
         """Leave the placeholder, filled by :func:`resolve`."""
-        return [self.node()]
-
-
-class FiguresDirective(IndexDirective):
-    """``.. flax-errors-figures::``: how many errors, their statuses, when and where checked."""
-
-    node = catalogue_figures
+        return [catalogue_index() if self.name == "flax-errors-index" else catalogue_figures()]
 
 
 def rewrite_live_docs(app: Sphinx, env: BuildEnvironment) -> list[str]:
