@@ -1,7 +1,7 @@
 """The command line's arguments: one parser, which the docs render as the reference.
 
 Building the parser imports nothing heavy (no jax, flax, Sphinx or Jupyter), so
-``--help`` is instant and :mod:`flax_errors_ext.sphinx.site.reference` can document it.
+``--help`` is instant and :mod:`flax_errors_ext.sphinx.site` can document it.
 """
 
 from __future__ import annotations

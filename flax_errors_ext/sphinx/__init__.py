@@ -1,7 +1,7 @@
 """The Sphinx layer: the only part of the core that imports Sphinx (an extra has its own).
 
-Its features' folders: :mod:`.catalogue` (a module's and an entry's pages) and
-:mod:`.site` (the pages drawn from the whole catalogue).
+Its features: :mod:`.catalogue` (a module's and an entry's pages) and :mod:`.site`
+(the pages drawn from the whole catalogue, and the reference pages).
 """
 
 from __future__ import annotations
@@ -11,9 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.config import CatalogueConfig
-from flax_errors_ext.sphinx import build, compat, context, extras
+from flax_errors_ext.sphinx import build, compat, context, extras, site
 from flax_errors_ext.sphinx.catalogue import entries, examples, library, module_page
-from flax_errors_ext.sphinx.site import index, reference
 from flax_errors_ext.version import __version__
 
 if TYPE_CHECKING:
@@ -83,11 +82,11 @@ def _add_features(app: Sphinx) -> None:
     # Before other extensions' handlers (sphinx-autodoc-typehints adds type fields at 500+).
     app.connect("autodoc-process-docstring", library.signature_only, priority=400)
     app.connect("missing-reference", library.resolve_reference)
-    app.add_directive("flax-errors-index", index.PlaceholderDirective)
-    app.add_directive("flax-errors-figures", index.PlaceholderDirective)
-    app.add_directive("flax-errors-options", reference.OptionsDirective)
-    app.add_directive("flax-errors-warnings", reference.WarningsDirective)
-    app.add_directive("flax-errors-cli", reference.CliDirective)
+    app.add_directive("flax-errors-index", site.PlaceholderDirective)
+    app.add_directive("flax-errors-figures", site.PlaceholderDirective)
+    app.add_directive("flax-errors-options", site.OptionsDirective)
+    app.add_directive("flax-errors-warnings", site.WarningsDirective)
+    app.add_directive("flax-errors-cli", site.CliDirective)
     app.add_node(examples.linked_traceback, html=(examples.visit_linked_traceback_html, None))
-    app.connect("env-updated", index.rewrite_live_docs)
-    app.connect("doctree-resolved", index.resolve)
+    app.connect("env-updated", site.rewrite_live_docs)
+    app.connect("doctree-resolved", site.resolve)

@@ -20,7 +20,7 @@ from flax_errors_ext.sphinx.catalogue.entries import EntryRenderer, headline
 from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.extras import MODULE_EXTRAS
 from flax_errors_ext.sphinx.loggers import warn
-from flax_errors_ext.sphinx.site.index import add_jump
+from flax_errors_ext.sphinx.site import add_jump
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -1,1 +1,0 @@
-"""Pages drawn from the whole catalogue (index, figures, options, CLI)."""
