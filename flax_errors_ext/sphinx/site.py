@@ -48,10 +48,7 @@ Records = dict[str, tuple[str, "EntryRecord"]]
 
 
 class PlaceholderDirective(SphinxDirective):
-    """``flax-errors-index`` (every error by area, with its status) or ``flax-errors-figures``.
-
-    The figures: how many errors, their statuses, when and where checked.
-    """
+    """``flax-errors-index`` or ``flax-errors-figures``: the placeholder :func:`resolve` fills."""
 
     def run(self) -> list[nodes.Node]:
         """Leave the placeholder, filled by :func:`resolve`."""

@@ -171,10 +171,7 @@ def readable_constructor(cls: type) -> Iterator[None]:
 
 
 def nameless_constructor(cls: type, name: str) -> Callable[..., Any] | None:
-    """The ``__new__`` or ``__init__`` of ``cls``, inherited or its own, if it has no qualname.
-
-    Such as nanobind's ``nb_method``, whose ``__qualname__`` is not a string.
-    """
+    """The ``__new__`` or ``__init__`` of ``cls``, inherited or its own, if it has no qualname."""
     for klass in cls.__mro__:
         if name in vars(klass):
             found = vars(klass)[name]

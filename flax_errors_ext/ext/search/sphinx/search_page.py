@@ -37,9 +37,8 @@ def add_scripts(
     """Load the message search on the search page."""
     if pagename == "search":
         # Deferred: they run once Sphinx's searchtools.js is loaded, before it searches.
-        app.add_js_file(SETTINGS_FILE, defer="defer")
-        app.add_js_file(DATA_FILE, defer="defer")
-        app.add_js_file(SCRIPT_FILE, defer="defer")
+        for name in (SETTINGS_FILE, DATA_FILE, SCRIPT_FILE):
+            app.add_js_file(name, defer="defer")
 
 
 def write_data(app: Sphinx, exception: Exception | None) -> None:
