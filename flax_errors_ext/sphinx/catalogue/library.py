@@ -66,18 +66,15 @@ def foreign_passage(parsed: Sequence[nodes.Node], entry: ErrorEntry) -> nodes.co
     container = nodes.container("", *parsed, classes=[FOREIGN_CLASS])
     label = not_run_label(shipped_inventory().project_name(entry.qualname))
     ran = ran_statements(entry.examples)
-    for block in list(container.findall(_is_code)):
-        if block_runs(block.astext(), ran) or not isinstance(block, nodes.Element):
+    code = nodes.literal_block | nodes.doctest_block
+    for block in [b for b in container.findall(nodes.Element) if isinstance(b, code)]:
+        if block_runs(block.astext(), ran):
             continue
         assert block.parent is not None  # inside the container
         block["classes"].append(NOT_RUN_CLASS)
         caption = nodes.paragraph(label, label, classes=[NOT_RUN_LABEL_CLASS])
         block.parent.insert(block.parent.index(block), caption)
     return container
-
-
-def _is_code(node: nodes.Node) -> bool:
-    return isinstance(node, nodes.literal_block | nodes.doctest_block)
 
 
 def resolve_reference(
