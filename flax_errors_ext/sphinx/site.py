@@ -52,7 +52,10 @@ class PlaceholderDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         """Leave the placeholder, filled by :func:`resolve`."""
-        return [catalogue_index() if self.name == "flax-errors-index" else catalogue_figures()]
+        # Directive names are case-insensitive; self.name is as the page wrote it.
+        if self.name.lower() == "flax-errors-figures":
+            return [catalogue_figures()]
+        return [catalogue_index()]
 
 
 def rewrite_live_docs(app: Sphinx, env: BuildEnvironment) -> list[str]:
