@@ -225,7 +225,8 @@ def start_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> No
     """Run the modules whose pages will be read (:mod:`.catalogue.per_build`)."""
     context = build_context(env)
     context.reading = frozenset(docnames)
-    per_build.run_all(context, per_build.modules_read(context, docnames))
+    pages = per_build.catalogue_pages(context)
+    per_build.run_all(context, [pages[d] for d in docnames if d in pages])
 
 
 def finish_build(app: Sphinx, exception: Exception | None) -> None:

@@ -81,12 +81,6 @@ def catalogue_pages(context: BuildContext) -> dict[str, str]:
     return pages
 
 
-def modules_read(context: BuildContext, docnames: Iterable[str]) -> list[str]:
-    """The listed modules a page of which is among ``docnames``, each once, in order."""
-    pages = catalogue_pages(context)
-    return list(dict.fromkeys(pages[d] for d in docnames if d in pages))
-
-
 def run_all(context: BuildContext, names: Iterable[str]) -> None:
     """Run these modules now, together; one that cannot be read is left to its page."""
     modules: dict[str, ErrorModule] = {}
