@@ -6,7 +6,7 @@ build. Results go to standard output, progress and errors to standard error; the
 exit status is an :class:`ExitCode`.
 
 Building the parser imports nothing heavy (no jax, flax, Sphinx or Jupyter), so
-``--help`` is instant and :mod:`flax_errors_ext.sphinx.site.cli_reference` can document it.
+``--help`` is instant and :mod:`flax_errors_ext.sphinx.site` can document it.
 """
 
 from __future__ import annotations

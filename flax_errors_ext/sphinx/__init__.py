@@ -1,8 +1,7 @@
 """The Sphinx layer: the only part of the core that imports Sphinx (an extra has its own).
 
-:func:`setup` registers what every page shares, declares the events an extra
-joins the build by (:mod:`.extras`), and loads each feature's folder
-(:mod:`.catalogue`, :mod:`.site`) as an extension of its own.
+Its features: :mod:`.catalogue` (a module's and an entry's pages) and :mod:`.site`
+(the pages drawn from the whole catalogue, and the reference pages).
 """
 
 from __future__ import annotations
@@ -12,14 +11,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.config import CatalogueConfig
-from flax_errors_ext.sphinx import build, compat, extras, state
+from flax_errors_ext.sphinx import build, compat, context, extras, site
+from flax_errors_ext.sphinx.catalogue import entries, examples, library, module_page
 from flax_errors_ext.version import __version__
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from sphinx.application import Sphinx
-    from sphinx.config import Config
 
 STATIC_DIR = Path(__file__).parent / "static"
 ENV_VERSION = 8
@@ -29,10 +26,8 @@ NEEDED_EXTENSIONS = (
     # only where the project loads it (this site's conf.py does).
     "sphinx.ext.autodoc",
     "sphinx_design",
-    # sphinx-reredirects only where a page moved (site.redirects).
+    # sphinx-reredirects only where a page moved (build._forward).
 )
-FEATURES = ("flax_errors_ext.sphinx.catalogue", "flax_errors_ext.sphinx.site")
-"""Each an extension with its own ``setup()``, their handlers of one event run in this order."""
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -44,15 +39,18 @@ def setup(app: Sphinx) -> dict[str, Any]:
         app.add_event(event)
     for name, default, _ in CatalogueConfig.options():
         # Any type: CatalogueConfig validates every value, with a clearer message.
+        # A default given as a function makes Sphinx hand a -D override over as text
+        # (it reads a plain default's by its type, each release differently), which
+        # CatalogueConfig.from_values reads the same way everywhere.
         app.add_config_value(
             name,
-            _as_given(default),
+            lambda _config, default=default: copy.deepcopy(default),
             "env" if CatalogueConfig.changes_pages(name) else "",
             types=Any,
         )
-    for node in state.NODES:
+    for node in context.NODES:
         app.add_node(node)
-    app.add_env_collector(state.CatalogueCollector)
+    app.add_env_collector(context.CatalogueCollector)
     app.add_css_file("flax_errors.css")
     app.add_js_file("flax_errors_wrap.js", defer="defer")
     app.add_js_file("flax_errors_anchor.js", defer="defer")
@@ -62,8 +60,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", build.open_session, priority=600)
     app.connect("env-get-outdated", build.outdated_by_environment)
     app.connect("env-before-read-docs", build.start_reading)
-    for feature in FEATURES:
-        app.setup_extension(feature)
+    _add_features(app)
     app.connect("build-finished", build.finish_build)
     return {
         "version": __version__,
@@ -75,11 +72,21 @@ def setup(app: Sphinx) -> dict[str, Any]:
     }
 
 
-def _as_given(default: Any) -> Callable[[Config], Any]:
-    """``default`` as a function of the config: Sphinx then hands a ``-D`` override over as text.
-
-    Sphinx reads the override of a plain default by that default's type, each of
-    its versions differently (a bool only as 0 or 1, or any text as True).
-    As given, :meth:`CatalogueConfig.from_values` reads every override the same way.
-    """
-    return lambda _config: copy.deepcopy(default)
+def _add_features(app: Sphinx) -> None:
+    """The directives of a module's and an entry's pages, and of the catalogue-wide pages."""
+    app.add_directive("flax-errors-catalogue", module_page.CatalogueDirective)
+    app.add_directive("flax-errors-entry", entries.EntryDirective)
+    app.connect("config-inited", library.keep_types_in_signature)
+    # Before sphinx-copybutton (priority 500) reads its selector.
+    app.connect("config-inited", library.narrow_copybutton, priority=400)
+    # Before other extensions' handlers (sphinx-autodoc-typehints adds type fields at 500+).
+    app.connect("autodoc-process-docstring", library.signature_only, priority=400)
+    app.connect("missing-reference", library.resolve_reference)
+    app.add_directive("flax-errors-index", site.PlaceholderDirective)
+    app.add_directive("flax-errors-figures", site.PlaceholderDirective)
+    app.add_directive("flax-errors-options", site.OptionsDirective)
+    app.add_directive("flax-errors-warnings", site.WarningsDirective)
+    app.add_directive("flax-errors-cli", site.CliDirective)
+    app.add_node(examples.linked_traceback, html=(examples.visit_linked_traceback_html, None))
+    app.connect("env-updated", site.rewrite_live_docs)
+    app.connect("doctree-resolved", site.resolve)

@@ -1,17 +1,9 @@
-"""The build's lifecycle: its context, one run session, outdated pages, the report.
+"""The build's lifecycle, one handler per event, in the order Sphinx emits them.
 
-1. ``config-inited``: validate the ``flax_errors_*`` values, make the build's
-   :class:`~flax_errors_ext.sphinx.context.BuildContext` (with what the extras
-   read), forward the pages past releases linked to that have moved since.
-2. ``builder-inited`` (after myst-nb's): settle the context on the environment,
-   warn of what could not be read, open the run session, discover the modules and
-   write their pages, before any ``-j`` worker forks.
-3. ``env-get-outdated``: every catalogue page if the fingerprint changed; a page
-   with a failing entry always.
-4. ``env-before-read-docs``: run every module a page of which will be read
-   (:mod:`.catalogue.per_build`); reading a page renders from those runs.
-5. ``build-finished``: write ``errors.json``, report every failure of the whole
-   catalogue (not only the pages read this time) and fail the build on any.
+The context is made on ``config-inited``; the run session opened and the pages
+written on ``builder-inited``, before any ``-j`` worker forks; the modules whose
+pages will be read run on ``env-before-read-docs``; ``build-finished`` reports
+every failure of the whole catalogue, not only of the pages read this time.
 """
 
 from __future__ import annotations
@@ -22,9 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from myst_nb.core.config import NbParserConfig
-from sphinx.errors import ConfigError
+from sphinx.errors import ConfigError, ExtensionError
 
 from flax_errors_ext.execution.session import ExecutionOptions, Session
+from flax_errors_ext.layout import SiteLayout
 from flax_errors_ext.model.catalogue.discover import catalogue_folders, catalogue_paths
 from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.model.runs.entry_record import (
@@ -37,11 +30,12 @@ from flax_errors_ext.model.runs.entry_record import (
 from flax_errors_ext.model.runs.fingerprint import ProbeError
 from flax_errors_ext.model.site.links import moved_pages
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
+from flax_errors_ext.sphinx import compat
 from flax_errors_ext.sphinx.catalogue import per_build
-from flax_errors_ext.sphinx.catalogue.stubs import write_stubs
 from flax_errors_ext.sphinx.context import (
     WORK_DIR,
     BuildContext,
+    CatalogueCollector,
     build_context,
     hold,
     published_roots,
@@ -49,11 +43,9 @@ from flax_errors_ext.sphinx.context import (
 )
 from flax_errors_ext.sphinx.extras import CONTEXT_INITED, ERRORS_DOCUMENT, require_loaded_extras
 from flax_errors_ext.sphinx.loggers import LOGGER, conf_location, warn
-from flax_errors_ext.sphinx.site import redirects
-from flax_errors_ext.sphinx.state import CatalogueCollector
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from sphinx.application import Sphinx
     from sphinx.config import Config
@@ -66,7 +58,7 @@ if TYPE_CHECKING:
 def make_context(app: Sphinx, config: Config) -> None:
     """Make the build context; forward moved pages; keep the work folders out of the sources.
 
-    On ``config-inited``: before the environment compares this configuration with
+    On ``config-inited``, before the environment compares this configuration with
     the last build's, so that the redirects and exclude patterns it adds count.
     """
     values = {name: config[name] for name, _, _ in CatalogueConfig.options()}
@@ -91,16 +83,54 @@ def make_context(app: Sphinx, config: Config) -> None:
         context.histories,
         [example.actual for record in context.other_runs for example in record.examples],
     )
-    redirects.forward(app, config, moved, context)
+    _forward(app, config, moved, context)
     _exclude_work_folders(app, config)
+
+
+REDIRECTS = "sphinx_reredirects"
+REDIRECTS_EXTRA = "flax-errors[redirects]"
+
+
+def _forward(app: Sphinx, config: Config, moved: Mapping[str, str], context: BuildContext) -> None:
+    """Add a redirect for each moved page (``{old docname: docname now}``).
+
+    Most projects have none, so sphinx-reredirects is an optional extra, loaded only
+    here; where it is not installed, one warning names the extra and the build goes
+    on. A page the project has itself is left to it, as are its own ``redirects``.
+    """
+    suffixes = tuple(config.source_suffix)
+    pending = {
+        old: SiteLayout.forward_uri(old, now)
+        for old, now in moved.items()
+        if not any(Path(app.srcdir, old + suffix).exists() for suffix in suffixes)
+    }
+    if not pending:
+        return
+    if REDIRECTS not in app.extensions:
+        try:
+            app.setup_extension(REDIRECTS)
+        except ExtensionError:
+            pages = ", ".join(sorted(pending))
+            context.defer(
+                f"errors link to pages this site keeps elsewhere ({pages}), and "
+                f"{REDIRECTS}, which would forward them, is not installed: "
+                f"pip install {REDIRECTS_EXTRA}",
+                WarningSubtype.REDIRECTS,
+                conf_location(app, "extensions"),
+            )
+            return
+        # Loaded after the project's own config-inited handlers ran.
+        compat.keep_redirect_anchors(app, config)
+    redirects = dict(config.redirects or {})
+    for old, uri in pending.items():
+        redirects.setdefault(old, uri)
+    config.redirects = redirects
 
 
 def _exclude_work_folders(app: Sphinx, config: Config) -> None:
     """Keep the folders notebooks are written to out of the sources.
 
-    When the output folder is inside the source folder, the notebooks there would
-    otherwise be read as pages of the site, whatever the project's
-    ``exclude_patterns``.
+    Inside the source folder, their notebooks would otherwise be read as pages.
     """
     srcdir = Path(app.srcdir).resolve()
     build_dir = Path(app.outdir).parent
@@ -118,33 +148,23 @@ def _exclude_work_folders(app: Sphinx, config: Config) -> None:
 
 
 def open_session(app: Sphinx) -> None:
-    """Settle the context, warn of what was not read, open the session, write the pages.
-
-    On ``builder-inited``, after myst-nb's handler (which settles the cache path)
-    and before any ``-j`` reader forks.
-    """
+    """Settle the context, warn of what was not read, open the session, write the pages."""
     context, last = settle(app)
     for message, subtype, location in context.take_deferred():
         warn(message, subtype, location)
-    session = _session(app, context)
+    nb_config = getattr(app.env, "mystnb_config", None)  # set on myst-nb's builder-inited
+    if not isinstance(nb_config, NbParserConfig):
+        raise ConfigError("flax-errors needs myst-nb's configuration (myst_nb in extensions)")
+    execution = ExecutionOptions.of(nb_config, context.config.run_mode(nb_config.execution_mode))
+    session = Session(Path(app.outdir).parent / WORK_DIR, context.config, execution)
     # Asked before the modules' imports, as the roots of this build's own code.
     roots = published_roots(app)
     per_build.discover(context, last, session.fingerprint)
     context.start(session, roots, last)
-    write_stubs(context, Path(app.srcdir), tuple(app.config.source_suffix))
+    per_build.write_stubs(context, Path(app.srcdir), tuple(app.config.source_suffix))
     device = context.run.fingerprint.device
     if isinstance(device, ProbeError):
         warn(str(device), WarningSubtype.DEVICE, conf_location(app, "extensions"))
-
-
-def _session(app: Sphinx, context: BuildContext) -> Session:
-    """The build's run session, with myst-nb's settings for the catalogue's runs."""
-    config = context.config
-    nb_config = getattr(app.env, "mystnb_config", None)  # set on myst-nb's builder-inited
-    if not isinstance(nb_config, NbParserConfig):
-        raise ConfigError("flax-errors needs myst-nb's configuration (myst_nb in extensions)")
-    execution = ExecutionOptions.of(nb_config, config.run_mode(nb_config.execution_mode))
-    return Session(Path(app.outdir).parent / WORK_DIR, config, execution)
 
 
 def outdated_by_environment(
@@ -174,7 +194,7 @@ def outdated_by_environment(
         )
     }
     sources = context.run.sources()
-    # Most pages hold the very same set (see state.joined_files): looked at once.
+    # Most pages hold the very same set (see context.joined_files): looked at once.
     changes: dict[frozenset[LoadedFile], str | None] = {}
     for docname, files in CatalogueCollector.loaded(env).items():
         if docname in outdated:
@@ -202,10 +222,11 @@ def _modified(path: str) -> int | None:
 
 
 def start_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    """Run the modules whose pages will be read, before any ``-j`` reader forks."""
+    """Run the modules whose pages will be read (:mod:`.catalogue.per_build`)."""
     context = build_context(env)
     context.reading = frozenset(docnames)
-    per_build.run_all(context, per_build.modules_read(context, docnames))
+    pages = per_build.catalogue_pages(context)
+    per_build.run_all(context, [pages[d] for d in docnames if d in pages])
 
 
 def finish_build(app: Sphinx, exception: Exception | None) -> None:
@@ -234,7 +255,7 @@ def finish_build(app: Sphinx, exception: Exception | None) -> None:
 
 
 def _report_failures(records: Sequence[EntryRecord], config: CatalogueConfig) -> int:
-    """Log every failure of the catalogue, each entry in name order; how many fail the build.
+    """Log every failure, entries in name order; how many fail the build.
 
     An undocumented entry of a strict build is an error, not a warning: a subtype
     suppressed must not hide what fails the build.

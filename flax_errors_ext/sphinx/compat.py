@@ -30,10 +30,9 @@ NO_INDEX = "no-index" if sphinx.version_info >= (7, 2) else "noindex"
 
 
 class tooltip_badge(nodes.inline, nodes.General):
-    """A badge whose ``tooltip`` attribute is its HTML ``title``.
+    """A badge whose ``tooltip`` is its HTML ``title``, for sphinx-design < 0.8 (no badge node).
 
-    sphinx-design < 0.8 (0.6 is the last for Sphinx 6) has no badge node of its
-    own, and no tooltip. Defined whatever there is, so a pickled doctree finds it.
+    Defined whatever there is, so a pickled doctree finds it.
     """
 
 
@@ -46,16 +45,12 @@ def _depart_tooltip_badge(translator: Any, node: tooltip_badge) -> None:
     translator.body.append("</span>")
 
 
-def _badge_node() -> type[nodes.inline]:
-    try:
-        from sphinx_design.badges_buttons import sd_badge
-    except ImportError:  # sphinx-design < 0.8
-        return tooltip_badge
-    return sd_badge
-
-
-BADGE_NODE = _badge_node()
+BADGE_NODE: type[nodes.inline]
 """The node class of a status badge: sphinx-design's own where it has one."""
+try:
+    from sphinx_design.badges_buttons import sd_badge as BADGE_NODE
+except ImportError:  # sphinx-design < 0.8
+    BADGE_NODE = tooltip_badge
 
 
 REDIRECT_TEMPLATE = """\
@@ -68,8 +63,7 @@ REDIRECT_TEMPLATE = """\
 def read_inventory(data: bytes, base: str) -> list[tuple[str, str, str]]:
     """An ``objects.inv``'s objects: ``(object type, name, URL)``, URLs under ``base``.
 
-    Sphinx < 8.2 gives each object as a tuple; later ones as an item whose tuple
-    form is deprecated, and read it with ``loads``.
+    Sphinx < 8.2 gives each object as a tuple; later ones as an item, read by ``loads``.
     """
     from sphinx.util.inventory import InventoryFile
 
@@ -88,8 +82,7 @@ def keep_redirect_anchors(app: Sphinx, config: Config) -> None:
     """Give sphinx-reredirects < 0.1.6 (0.1.4 is the last for Sphinx < 7.1) our template.
 
     Its own redirect page drops the ``#anchor``, and an error's printed URL ends in
-    one. A template the project sets is kept. Nothing where sphinx-reredirects is
-    not loaded (:mod:`.site.redirects` calls this once it has loaded it).
+    one. A template the project sets is kept.
     """
     if "sphinx_reredirects" not in app.extensions:
         return

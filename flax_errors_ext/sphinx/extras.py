@@ -17,9 +17,6 @@ its own, loaded where a project lists it, that connects to these events:
   :class:`IndexPart` s, or None.
 * ``flax-errors-errors-document(app, document)``, before ``errors.json`` is
   written: it adds its part to the document, in place.
-
-A setting that only an extra reads (:data:`EXTRA_SETTINGS`) is refused where that
-extra is not loaded: set, it would otherwise change nothing, silently.
 """
 
 from __future__ import annotations
@@ -39,10 +36,6 @@ if TYPE_CHECKING:
     from docutils import nodes
     from sphinx.application import Sphinx
     from sphinx.config import Config
-    from sphinx.environment import BuildEnvironment
-
-    from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
-    from flax_errors_ext.model.runs.entry_record import EntryRecord
 
 CONTEXT_INITED = "flax-errors-context-inited"
 ENTRY_EXTRAS = "flax-errors-entry-extras"
@@ -88,10 +81,7 @@ class IndexPart:
 
 
 def setup_extra(app: Sphinx, static: Path | None = None) -> dict[str, Any]:
-    """What every extra's ``setup()`` starts with: the core loaded, its own static folder.
-
-    Returns the metadata the extra's ``setup()`` returns.
-    """
+    """Load the core and serve ``static``; the metadata the extra's ``setup()`` returns."""
     app.setup_extension("flax_errors_ext")
     if static is not None:
         add_static_folder(app, static)
@@ -108,9 +98,9 @@ def add_static_folder(app: Sphinx, folder: Path) -> None:
 
 
 def require_loaded_extras(app: Sphinx, config: CatalogueConfig) -> None:
-    """Refuse a setting an extra reads where the project does not load that extra.
+    """Refuse a setting an extra reads where that extra is not loaded (it would do nothing).
 
-    The ConfigError names the setting and the extension to add to ``extensions``.
+    Raises ConfigError, naming the setting and the extension to add to ``extensions``.
     """
     defaults = CatalogueConfig()
     for name, extension in EXTRA_SETTINGS.items():
@@ -121,16 +111,6 @@ def require_loaded_extras(app: Sphinx, config: CatalogueConfig) -> None:
                 f"flax_errors_{name} is set, but only the extension {extension} reads it: "
                 f"add {extension!r} to extensions in conf.py, or leave flax_errors_{name} out"
             )
-
-
-def entry_extras(env: BuildEnvironment, record: EntryRecord, module_run: ModuleRun) -> EntryExtras:
-    """What the loaded extras add to the entry's section (from the directive's environment)."""
-    return EntryExtras.joined(env.events.emit(ENTRY_EXTRAS, record, module_run))
-
-
-def module_extras(env: BuildEnvironment, module_run: ModuleRun) -> list[nodes.Node]:
-    """What the loaded extras add at the end of the page of ``module_run``'s module."""
-    return [node for found in env.events.emit(MODULE_EXTRAS, module_run) for node in found or ()]
 
 
 def index_extras(app: Sphinx, to: Callable[..., nodes.reference]) -> list[IndexPart]:

@@ -1,8 +1,6 @@
 """The extension's warnings: one type, ``flax-errors``, a named subtype, always a location.
 
-Every subtype is a :class:`~flax_errors_ext.model.warning_subtypes.WarningSubtype`
-(the options page lists them); a project can silence one with
-``suppress_warnings = ["flax-errors.<subtype>"]``.
+A project can silence a subtype with ``suppress_warnings = ["flax-errors.<subtype>"]``.
 """
 
 from __future__ import annotations
@@ -38,8 +36,7 @@ def warn(message: str, subtype: WarningSubtype, location: str | nodes.Node) -> N
 def conf_location(app: Sphinx, setting: str) -> str:
     """``.../conf.py:N``, N being the line that sets ``setting`` (1 when none does).
 
-    A warning about a value of ``conf.py`` points at it; a bare file name would be
-    taken by Sphinx for a document's name.
+    A full path: a bare file name would be taken by Sphinx for a document's name.
     """
     path = Path(app.confdir, "conf.py")
     try:

@@ -1,12 +1,17 @@
-"""The docutils the generated parts share: a table (the error index, the options), inline text."""
+"""The docutils the generated parts share: tables, inline text, status badges.
+
+The badges are drawn by sphinx-design's own badge node and classes.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from docutils import nodes
+from sphinx_design.badges_buttons import create_bdg_classes
 
-from flax_errors_ext.model.site.texts import inline_parts
+from flax_errors_ext.model.site.texts import BADGES, inline_parts
+from flax_errors_ext.sphinx.compat import BADGE_NODE
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -40,6 +45,15 @@ def inline_text(text: str) -> list[nodes.Node]:
         nodes.literal(part, part) if code else nodes.Text(part)
         for part, code in inline_parts(text)
     ]
+
+
+def status_badge(status: str, text: str | None = None) -> nodes.inline:
+    """The badge of an entry status, its meaning as the tooltip; ``text`` replaces its label."""
+    shown = BADGES[status]
+    label = shown.label if text is None else text
+    node = BADGE_NODE(label, label, classes=create_bdg_classes(shown.colour, outline=False))
+    node["tooltip"] = shown.meaning
+    return node
 
 
 def _row(cells: Sequence[Sequence[nodes.Node]]) -> nodes.row:

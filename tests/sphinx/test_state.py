@@ -5,7 +5,7 @@ from __future__ import annotations
 import pickle
 
 from flax_errors_ext.model.runs.fingerprint import LoadedFile
-from flax_errors_ext.sphinx.state import joined_files
+from flax_errors_ext.sphinx.context import joined_files
 
 
 def _files(prefix: str, count: int) -> tuple[LoadedFile, ...]:

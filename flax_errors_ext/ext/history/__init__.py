@@ -1,8 +1,7 @@
 """Each error across the releases recorded for it (``flax_errors_history``).
 
 The history files (written by ``nox -s history``) record what each error's bad
-examples did on every release; this build's own run is their release's row. The
-records are the core's (:mod:`flax_errors_ext.model.history`): ``explain`` reads them too.
+examples did on every release; this build's own run is their release's row.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """Other stacks' and devices' runs beside each entry (``flax_errors_device_runs``).
 
-A run of the catalogue on another device or stack (``flax-errors check --json``)
-is compared with this build's, entry by entry: the devices that saw the same join
-the verification line, and what differs is shown below the examples and written
-to ``errors.json``.
+A run elsewhere (``flax-errors check --json``) is compared with this build's, entry
+by entry: the devices that saw the same join the verification line, and what
+differs is shown below the examples and written to ``errors.json``.
 """
 
 from __future__ import annotations

@@ -1,16 +1,17 @@
 """One error's entry: its section, rendered from its module's run in this build.
 
-``.. flax-errors-entry:: <module>.<Name>`` renders the entry on a page of its own
-(written by :mod:`.stubs`); the module's page (:mod:`.module_page`) shows every
-entry where the layout keeps them there. The section's id is the entry's anchor
-(the error's full dotted name).
+``.. flax-errors-entry:: <module>.<Name>`` renders the entry on a page of its own;
+the module's page (:mod:`.module_page`) shows every entry where the layout keeps
+them there. The section's id is the entry's anchor (the error's full dotted name).
+:meth:`EntryRenderer._entry` lists the parts in the order a reader meets them;
+those drawn from the run alone are the functions below it.
 """
 
 from __future__ import annotations
 
 import sys
 from contextlib import nullcontext
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from docutils import nodes
 from docutils.statemachine import StringList
@@ -18,57 +19,49 @@ from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective, switch_source_input
 
 from flax_errors_ext.execution.catalogue.modules import DiscoveryError
-from flax_errors_ext.model.catalogue.records import Verdict
+from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict
+from flax_errors_ext.model.lookup.patterns import defined_names, names_in
+from flax_errors_ext.model.runs.entry_record import relative_source
+from flax_errors_ext.model.runs.tracebacks import strip_roots
 from flax_errors_ext.model.site.links import SITES, unforwarded
-from flax_errors_ext.model.site.texts import lead_lines
+from flax_errors_ext.model.site.texts import lead_lines, verification_text
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
-from flax_errors_ext.sphinx.catalogue import entry_parts as parts
-from flax_errors_ext.sphinx.catalogue.examples import entry_examples
-from flax_errors_ext.sphinx.catalogue.foreign import foreign_passage
+from flax_errors_ext.sphinx.catalogue.examples import entry_examples, source_links
+from flax_errors_ext.sphinx.catalogue.library import (
+    SIGNATURE_ONLY,
+    foreign_passage,
+    readable_constructor,
+)
 from flax_errors_ext.sphinx.catalogue.per_build import module_run
-from flax_errors_ext.sphinx.catalogue.signatures import readable_constructor
 from flax_errors_ext.sphinx.compat import NO_INDEX
-from flax_errors_ext.sphinx.context import BuildContext, build_context
-from flax_errors_ext.sphinx.extras import entry_extras
+from flax_errors_ext.sphinx.context import (
+    BuildContext,
+    CatalogueCollector,
+    build_context,
+    error_record,
+    see_also_placeholder,
+)
+from flax_errors_ext.sphinx.extras import ENTRY_EXTRAS, EntryExtras
 from flax_errors_ext.sphinx.loggers import LOGGER, warn
-from flax_errors_ext.sphinx.site.linked_tracebacks import source_links
-from flax_errors_ext.sphinx.state import CatalogueCollector, error_record, see_also_placeholder
+from flax_errors_ext.sphinx.table import inline_text, status_badge
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from sphinx.application import Sphinx
     from sphinx.domains.python import PythonDomain
 
     from flax_errors_ext.execution.catalogue.module_runs import ModuleRun
     from flax_errors_ext.model.catalogue.records import ErrorEntry, Prose
+    from flax_errors_ext.model.runs.entry_record import EntryRecord
     from flax_errors_ext.model.runs.jobs import EntryOutcome
-
-
-def signature_only(
-    app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]
-) -> None:
-    """Empty the docstring autodoc renders for an entry: the entry renders it itself.
-
-    Connected before other extensions' handlers (sphinx-autodoc-typehints adds
-    its type fields at 500 or after).
-    """
-    if name in _SIGNATURE_ONLY:
-        lines[:] = []
-
-
-_SIGNATURE_ONLY: set[str] = set()
-"""Classes whose autodoc output is being built for a signature (one read at a time)."""
+    from flax_errors_ext.model.site.links import SourceLinks
 
 
 class EntryRenderer(SphinxDirective):
     """What the catalogue's directives share: rendering one entry's section from its run."""
 
     def _module_run(self, name: str) -> ModuleRun | None:
-        """The module's run in this build, its files noted as this page's dependencies.
-
-        None, with a warning at the directive, where the module cannot be read.
-        """
+        """The module's run, its files noted as dependencies; None (warned) where unreadable."""
         state = build_context(self.env)
         try:
             found = module_run(state, name)
@@ -81,7 +74,7 @@ class EntryRenderer(SphinxDirective):
             folders[str(module.path)] = module.path.stat().st_mtime_ns
         else:
             self.env.note_dependency(str(module.path))
-        # Where its docstrings' references link (see flax_errors_ext.sphinx.catalogue.foreign).
+        # Where its docstrings' references link (see flax_errors_ext.sphinx.catalogue.library).
         for site in SITES:
             self.env.note_dependency(str(site.path))
         return found
@@ -97,7 +90,7 @@ class EntryRenderer(SphinxDirective):
             self.env.note_dependency(passage.path)
         self._note_exception(entry)
         record = outcome.record(state.run.fingerprint)
-        extras = entry_extras(self.env, record, found)
+        extras = EntryExtras.joined(self.env.events.emit(ENTRY_EXTRAS, record, found))
         roots = state.published_roots
         self._warn_unforwarded(outcome, state)
         held = [r.example for r in outcome.results if r.verdict is not Verdict.OTHER_VERSIONS]
@@ -108,11 +101,11 @@ class EntryRenderer(SphinxDirective):
         )
         section = nodes.section(ids=[entry.site.anchor], classes=["flax-errors-entry"])
         section += nodes.title(entry.name, entry.name)
-        section += parts.headline(entry.summary)  # what went wrong, in one line
-        section += parts.lead_captions(leads)
-        section += parts.status(record, extras.verified)  # whether and where it was verified
-        section += parts.raise_site(entry, record, roots, links)
-        section += parts.problems(entry, roots)  # what is wrong with its docstring
+        section += headline(entry.summary)  # what went wrong, in one line
+        section += lead_captions(leads)
+        section += status(record, extras.verified)  # whether and where it was verified
+        section += raise_site(entry, record, roots, links)
+        section += problems(entry, roots)  # what is wrong with its docstring
         section += first_examples  # the first bad and good examples, open, side by side
         section += self._explanation(entry)  # "What it means"
         section += other_examples  # the other examples, as tabs
@@ -183,9 +176,8 @@ class EntryRenderer(SphinxDirective):
     def _foreign_rest(self, passage: Prose, entry: ErrorEntry) -> list[nodes.Node]:
         """Render another project's docstring, or show it verbatim if its reST is broken.
 
-        Warnings about markup we cannot fix would only teach people to ignore
-        warnings: the passage is parsed with the reporter silenced and, if it
-        produced any problem, shown as preformatted text instead.
+        Parsed with the reporter silenced: warnings about markup we cannot fix would
+        only teach people to ignore warnings.
         """
         reporter = self.state.document.reporter
         level = reporter.report_level
@@ -200,18 +192,16 @@ class EntryRenderer(SphinxDirective):
             for message in node.findall(nodes.system_message)
         )
         if not broken:
-            # References link by the inventory or render as their text (foreign.py).
+            # References link by the inventory or render as their text (library.py).
             return [foreign_passage(parsed, entry)]
         LOGGER.info(f"{passage.path}:{passage.lines[0]}: docstring shown verbatim (invalid reST)")
         return [nodes.literal_block(passage.text, passage.text, classes=["flax-errors-verbatim"])]
 
     def _signature(self, entry: ErrorEntry) -> list[nodes.Node]:
-        """The constructor's signature, as autodoc renders it; nothing where it cannot.
+        """The constructor's signature, as autodoc renders it.
 
-        A C constructor without a qualified name is read through a Python one
-        (:func:`.signatures.readable_constructor`). Should another extension's
-        autodoc handler fail all the same, the signature is left out, said in the
-        verbose log, and the build goes on.
+        Should another extension's autodoc handler fail, the signature is left out,
+        said in the verbose log, and the build goes on.
         """
         if entry.message:
             return []  # a message entry names no class: no constructor to show
@@ -222,7 +212,7 @@ class EntryRenderer(SphinxDirective):
             [f".. autoexception:: {qualname}", f"   :{NO_INDEX}:"], "<flax-errors>"
         )
         container = nodes.container(classes=["flax-errors-signature"])
-        _SIGNATURE_ONLY.add(qualname)
+        SIGNATURE_ONLY.add(qualname)
         try:
             with readable_constructor(cls) if isinstance(cls, type) else nullcontext():
                 self.state.nested_parse(content, 0, container)
@@ -230,7 +220,7 @@ class EntryRenderer(SphinxDirective):
             LOGGER.info(f"{qualname}: signature left out ({error})", location=self.get_location())
             return []
         finally:
-            _SIGNATURE_ONLY.discard(qualname)
+            SIGNATURE_ONLY.discard(qualname)
         return [container]
 
 
@@ -256,3 +246,94 @@ class EntryDirective(EntryRenderer):
             )
             return []
         return self._entry(outcome, found)
+
+
+def headline(summary: str) -> list[nodes.Node]:
+    """What went wrong, in one line: the entry's summary."""
+    if not summary:
+        return []
+    return [nodes.paragraph("", "", *inline_text(summary), classes=["flax-errors-headline"])]
+
+
+def lead_captions(leads: Sequence[tuple[str, str]]) -> list[nodes.Node]:
+    """``Fix: Pass overwrite=True when ...``: the examples' captions, under the headline."""
+    found: list[nodes.Node] = []
+    for label, text in leads:
+        paragraph = nodes.paragraph(classes=["flax-errors-fix"])
+        paragraph += nodes.strong(label, label)
+        paragraph += nodes.Text(" ")
+        paragraph.extend(inline_text(text))
+        found.append(paragraph)
+    return found
+
+
+def status(record: EntryRecord, verified: str | None) -> list[nodes.Node]:
+    """The verification line: ``✓ Verified on CPU · flax 0.12.8 · jax 0.10.2 · ...``.
+
+    ``verified``: the line as an extra words it. No date: rebuilds from the cache
+    and ``-j`` then give the same page.
+    """
+    if record.status.value == "passed":
+        lead = nodes.inline("✓", "✓", classes=["flax-errors-check"])
+    else:
+        lead = status_badge(record.status)
+    text = verified or verification_text(record)
+    classes = ["flax-errors-status", record.status.value]
+    return [nodes.paragraph("", "", lead, nodes.Text(" "), nodes.Text(text), classes=classes)]
+
+
+def raise_site(
+    entry: ErrorEntry, record: EntryRecord, roots: Sequence[str], links: SourceLinks
+) -> list[nodes.Node]:
+    """``Raised as ValueError at flax/nnx/pytreelib.py:417``: a message entry's origin.
+
+    The class is the one its bad example documents; the place comes from the run
+    (its innermost library frame), so that it follows the library's code.
+    """
+    if not entry.message or not entry.raised_as:
+        return []
+    paragraph = _labelled("Raised as:", "flax-errors-raised", entry.raised_as, " or ")
+    where = relative_source(record.raised_at, roots) if record.raised_at else ""
+    if where:
+        path, _, line = where.rpartition(":")
+        paragraph += nodes.Text(", by ")
+        url = links.url(path, int(line))
+        code = nodes.literal(where, where)
+        paragraph += nodes.reference("", "", code, refuri=url, internal=False) if url else code
+        package = path.split("/", 1)[0]
+        version = record.version_map.get(package)
+        if version:
+            paragraph += nodes.Text(f" ({package} {version})")
+    return [paragraph, *_varying(entry)]
+
+
+def _varying(entry: ErrorEntry) -> list[nodes.Node]:
+    """``Yours in your message: layers, MLP``: the example's own names its message quotes."""
+    bad = next((e for e in entry.examples if e.kind is ExampleKind.BAD), None)
+    message = bad.statements[-1].exc_msg if bad is not None and bad.statements else None
+    names = names_in(message or "", defined_names(bad)) if bad is not None else ()
+    if not names:
+        return []
+    paragraph = _labelled("Yours in your message:", "flax-errors-varies", names, ", ")
+    paragraph += nodes.Text(" (the example's; your code's own names stand there)")
+    return [paragraph]
+
+
+def _labelled(label: str, kind: str, codes: Sequence[str], separator: str) -> nodes.paragraph:
+    """``Label: `a`, `b```: a paragraph of class ``kind`` listing ``codes`` as code."""
+    paragraph = nodes.paragraph(classes=[kind])
+    paragraph += nodes.strong(label, label)
+    paragraph += nodes.Text(" ")
+    for n, code in enumerate(codes):
+        if n:
+            paragraph += nodes.Text(separator)
+        paragraph += nodes.literal(code, code)
+    return paragraph
+
+
+def problems(entry: ErrorEntry, roots: Sequence[str]) -> list[nodes.Node]:
+    """A box for each thing wrong with the entry's docstring."""
+    return [
+        nodes.warning("", nodes.literal_block("", strip_roots(str(problem), roots)))
+        for problem in entry.problems
+    ]

@@ -1,21 +1,24 @@
 """An entry's examples: code, the real output, and the verdict.
 
-The first bad and the first good example are shown open, under "What raises it"
-and "The fix" (see :func:`~flax_errors_ext.model.site.texts.first_screen`); every
-other example is a sphinx-design tab below them. Each example's code block is a
-doctest session whose output is what actually ran, tracebacks trimmed to the
-reader's own frames, the full traceback one click away (its library frames linked
-to their source). Everything shown of a run is a literal block, so error text
-never turns into markup.
+Each example's code block is a doctest session whose output is what actually ran,
+tracebacks trimmed to the reader's own frames, the full traceback one click away.
+Everything shown of a run is a literal block, so error text never turns into markup.
+The full traceback's library frames link to their source: Sphinx drops the links of
+a block it highlights, so such a block is highlighted here, token by token, when
+HTML is written.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import importlib.metadata
 import re
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from docutils import nodes
+from docutils.utils.code_analyzer import Lexer, LexerError
 from sphinx_design.shared import create_component
 
 from flax_errors_ext.model.catalogue.conditions import describe
@@ -29,14 +32,16 @@ from flax_errors_ext.model.runs.tracebacks import (
     strip_roots,
     trim_traceback,
 )
+from flax_errors_ext.model.site.links import DEFAULT_SOURCE_LINKS, SourceLinks
 from flax_errors_ext.model.site.texts import evidence, first_screen
-from flax_errors_ext.sphinx.site.linked_tracebacks import traceback_block
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterator, Mapping, Sequence
+
+    from sphinx.writers.html5 import HTML5Translator
 
     from flax_errors_ext.model.catalogue.records import ExampleResult
-    from flax_errors_ext.model.site.links import SourceLinks
+    from flax_errors_ext.model.site.links import SourceLink
 
     ParseRest = Callable[[str, str, Sequence[int]], list[nodes.Node]]
 
@@ -59,7 +64,6 @@ def entry_examples(
 ) -> tuple[list[nodes.Node], list[nodes.Node]]:
     """The first bad and the first good example, open, and the others as tabs (after the prose).
 
-    Where the error cannot be raised, the evidence is folded into a dropdown.
     ``captions_shown``: the first good example's and the evidence's captions are
     already under the headline, so their boxes leave them out.
     """
@@ -83,7 +87,10 @@ def entry_examples(
         box += nodes.rubric(heading, heading, classes=["flax-errors-heading", *_failed(result)])
         box += example(result, skip_caption=captions_shown and kind is ExampleKind.GOOD)
         found.append(box)
-    found = _paired(found)
+    if len(found) > 1:
+        # Side by side on a wide screen, as Flax's own docs set a mistake beside its fix
+        # (codediff): the fixed code then starts as high on the page as the wrong code.
+        found = [nodes.container("", *found, classes=["flax-errors-pair"])]
     if folded is not None:
         result = results[folded]
         title = "How we know it cannot be raised" + (
@@ -95,19 +102,6 @@ def entry_examples(
     rest = [i for i in range(len(results)) if i not in shown and i != folded]
     others = [_tabs(results, rest, example)] if rest else []
     return found, others
-
-
-def _paired(shown: list[nodes.Node]) -> list[nodes.Node]:
-    """The examples shown open, side by side on a wide screen where there are two.
-
-    As Flax's own docs set a mistake beside its fix (their ``codediff``
-    directive): the fixed code then starts as high on the page as the wrong code.
-    """
-    if len(shown) < 2:
-        return shown
-    pair = nodes.container(classes=["flax-errors-pair"])
-    pair.extend(shown)
-    return [pair]
 
 
 _FIRST_SCREEN = {ExampleKind.BAD: "What raises it", ExampleKind.GOOD: "The fix"}
@@ -233,8 +227,7 @@ def full_tracebacks(result: ExampleResult, *, roots: Sequence[str] | None = None
     found = []
     for run in result.runs:
         output = _ANSI.sub("", run.transcript)
-        start = output.find(TRACEBACK_HEADER)
-        if start < 0:
+        if TRACEBACK_HEADER not in output:
             continue
         shown = publishable(output, roots)
         if publishable(trim_traceback(output, internal), roots) != shown:
@@ -245,8 +238,7 @@ def full_tracebacks(result: ExampleResult, *, roots: Sequence[str] | None = None
 def _internal(roots: Sequence[str]) -> Callable[[str], bool]:
     """Library code: installed, this package, or anything imported from ``roots``.
 
-    The catalogued module and its helpers count too: the reader's own code is in
-    the ``<doctest ...>`` frames.
+    The catalogued module counts too: the reader's own code is in the doctest frames.
     """
     return functools.partial(is_internal, libraries=(*library_dirs(), *roots))
 
@@ -272,3 +264,92 @@ def dropdown(
     container += nodes.rubric(title, title)
     container.extend(children)
     return container
+
+
+class linked_traceback(nodes.literal_block):
+    """A ``pytb`` block whose library frames link to their source (its ``links``).
+
+    One node until HTML is written: a node per token would carry thousands of nodes
+    through every transform, the pickled doctree and the search index.
+    """
+
+
+def source_links(overrides: Mapping[str, str | None], versions: Mapping[str, str]) -> SourceLinks:
+    """Links to the source of library frames, for a run of the packages at ``versions``.
+
+    ``overrides`` (``flax_errors_source_links``) go on top of the defaults; None takes
+    a default's link away. A package the run did not record is taken at the version
+    installed here.
+    """
+    merged = {**DEFAULT_SOURCE_LINKS, **overrides}
+    templates = {package: template for package, template in merged.items() if template}
+    found = dict(versions)
+    for package in templates.keys() - found.keys():
+        with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+            found[package] = importlib.metadata.version(package)
+    return SourceLinks(templates, found)
+
+
+def traceback_block(text: str, links: SourceLinks | None = None) -> nodes.literal_block:
+    """A published traceback, highlighted, with its library frames linked to their source."""
+    found = links.find(text) if links is not None else []
+    if not found:
+        return nodes.literal_block(text, text, language="pytb")
+    block = linked_traceback(text, text, language="pytb")
+    block["links"] = found
+    return block
+
+
+def visit_linked_traceback_html(translator: HTML5Translator, node: linked_traceback) -> None:
+    """Write the block highlighted and linked, in the markup Sphinx writes for ``pytb``.
+
+    The block's ``rawsource`` writes the links in reST, so differs from its text:
+    Sphinx then takes it for a parsed-literal block and does not highlight it again.
+    """
+    text = node.astext()
+    found: list[SourceLink] = node["links"]
+    source, start = [], 0
+    for link in found:
+        source += [text[start : link.start], f"`{text[link.start : link.end]} <{link.url}>`__"]
+        start = link.end
+    block = nodes.literal_block("".join([*source, text[start:]]), "")
+    block.extend(_linked_tokens(text, found))
+    inner = nodes.container("", block, classes=["highlight"])
+    outer = nodes.container("", inner, classes=["highlight-pytb", "notranslate"])
+    outer.walkabout(translator)
+    raise nodes.SkipNode
+
+
+def _linked_tokens(text: str, links: Sequence[SourceLink]) -> list[nodes.Node]:
+    """``text`` as highlighted pieces, the pieces of each link's span in its reference."""
+    found: list[nodes.Node] = []
+    reference = nodes.reference()
+    cuts = sorted({cut for link in links for cut in (link.start, link.end)})
+    for start, piece, classes in _pieces(text, cuts):
+        node = nodes.inline(piece, piece, classes=classes) if classes else nodes.Text(piece)
+        link = next((link for link in links if link.start <= start < link.end), None)
+        if link is None:
+            found.append(node)
+            continue
+        if start == link.start:
+            reference = nodes.reference("", "", refuri=link.url)
+            found.append(reference)
+        reference += node
+    return found
+
+
+def _pieces(text: str, cuts: Sequence[int]) -> Iterator[tuple[int, str, list[str]]]:
+    """``text``'s pytb tokens, split at ``cuts``: each piece's offset, text and classes."""
+    try:
+        tokens = list(Lexer(text, "pytb", tokennames="short"))
+    except LexerError:
+        tokens = []
+    if "".join(value for _, value in tokens) != text:
+        tokens = [([], text)]  # no Pygments, or it changed the text: plain, still linked
+    position = 0
+    for classes, value in tokens:
+        stop = position + len(value)
+        bounds = [position, *(cut for cut in cuts if position < cut < stop), stop]
+        for start, end in pairwise(bounds):
+            yield start, value[start - position : end - position], classes
+        position = stop

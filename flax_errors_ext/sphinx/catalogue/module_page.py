@@ -1,13 +1,9 @@
-"""A module's page: the index of its errors, where the URLs they print land.
+"""A module's page (``.. flax-errors-catalogue:: <module>``), where the URLs its errors print land.
 
-``.. flax-errors-catalogue:: <module>`` renders, for each error, a short box at the
-anchor the error's printed URL names: the name, what went wrong, and a link to the
-entry's own page, where a small script takes the reader on, fragment kept. A
-hidden toctree lists the entries' pages, for the sidebar and the previous and
-next links. Where the entries have no pages of their own (``flax_errors_pages =
-"module"``, or a module the build does not list), the page shows every entry in
-full instead. Either way the entries are grouped by index area, and the page ends
-with the public classes left out and what the loaded extras add.
+For each error, a short box at the anchor its printed URL names, with a link to the
+entry's own page, where a small script takes the reader on, fragment kept. Where
+the entries have no pages of their own (``flax_errors_pages = "module"``, or a
+module the build does not list), the page shows every entry in full instead.
 """
 
 from __future__ import annotations
@@ -20,12 +16,11 @@ from sphinx import addnodes
 
 from flax_errors_ext.model.site.texts import area_of, area_rank
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
-from flax_errors_ext.sphinx.catalogue.entries import EntryRenderer
-from flax_errors_ext.sphinx.catalogue.entry_parts import headline
+from flax_errors_ext.sphinx.catalogue.entries import EntryRenderer, headline
 from flax_errors_ext.sphinx.context import build_context
-from flax_errors_ext.sphinx.extras import module_extras
+from flax_errors_ext.sphinx.extras import MODULE_EXTRAS
 from flax_errors_ext.sphinx.loggers import warn
-from flax_errors_ext.sphinx.site.index import add_jump
+from flax_errors_ext.sphinx.site import add_jump
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -78,14 +73,16 @@ class CatalogueDirective(EntryRenderer):
             ranked = sorted(found.outcomes, key=lambda o: area_rank(area_of(o.entry.qualname)))
             rendered += self._toctree([o.entry for o in ranked])
         rendered += _left_out_note(module.left_out)
-        rendered += module_extras(self.env, found)
+        rendered += [
+            node for added in self.env.events.emit(MODULE_EXTRAS, found) for node in added or ()
+        ]
         return rendered
 
     def _summary(self, entry: ErrorEntry) -> nodes.container:
         """The entry's name, what went wrong, and the link to its page, at its printed anchor.
 
-        Not a section: a project that labels every section
-        (``sphinx.ext.autosectionlabel``) would otherwise get two of each label.
+        Not a section: a project that labels every section (autosectionlabel) would
+        otherwise get two of each label.
         """
         state = build_context(self.env)
         anchor = state.config.layout.printed(entry.qualname).anchor
@@ -115,11 +112,10 @@ class CatalogueDirective(EntryRenderer):
 
 
 def _grouped(groups: dict[str, list[nodes.Node]]) -> list[nodes.Node]:
-    """The entries under their index areas, with a line of links to the areas first.
+    """The entries under their index areas (where there are several), links to the areas first.
 
-    A module whose errors all fall in one area keeps them as they are. An area is
-    a box with a rubric, not a section: a project that labels every section would
-    otherwise get a label such as ``transforms`` that its own pages already have.
+    An area is a box with a rubric, not a section: a project that labels every
+    section would otherwise get a label such as ``transforms`` its own pages have.
     """
     if len(groups) < 2:
         return [node for entries in groups.values() for node in entries]

@@ -22,7 +22,7 @@ from flax_errors_ext.model.site.links import (
     not_run_label,
     ran_statements,
 )
-from flax_errors_ext.sphinx.catalogue.foreign import shipped_inventory
+from flax_errors_ext.sphinx.catalogue.library import shipped_inventory
 from tests.utils import FLAX, JAX, OURS
 
 INVENTORY = shipped_inventory()

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import pytest
 from docutils import nodes
 
-from flax_errors_ext.sphinx.state import CatalogueCollector
+from flax_errors_ext.sphinx.context import CatalogueCollector
 from tests.utils import project_from_root
 
 if TYPE_CHECKING:

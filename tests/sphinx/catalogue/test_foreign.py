@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import pytest
 from bs4 import BeautifulSoup
 
-from flax_errors_ext.sphinx.catalogue.foreign import (
+from flax_errors_ext.sphinx.catalogue.library import (
     COPYBUTTON_SELECTOR,
     NOT_RUN_CLASS,
     NOT_RUN_LABEL_CLASS,

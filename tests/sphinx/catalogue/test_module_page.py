@@ -17,7 +17,7 @@ from sphinx.testing.util import SphinxTestApp
 from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.sphinx.catalogue import per_build
 from flax_errors_ext.sphinx.catalogue.module_page import FORWARD_SCRIPT
-from flax_errors_ext.sphinx.catalogue.stubs import STUB_MARKER
+from flax_errors_ext.sphinx.catalogue.per_build import STUB_MARKER
 from tests.utils import read_catalogue
 
 MakeApp = Callable[..., SphinxTestApp]

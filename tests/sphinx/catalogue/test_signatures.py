@@ -17,7 +17,7 @@ from bs4 import BeautifulSoup
 from jax.errors import JaxRuntimeError
 
 from flax_errors_ext.errors import JitPytreeError
-from flax_errors_ext.sphinx.catalogue.signatures import (
+from flax_errors_ext.sphinx.catalogue.library import (
     nameless_constructor,
     readable_constructor,
     stated_signature,

@@ -1,12 +1,9 @@
 """Where the history joins the build, and what it shows: strips, retired errors, the matrix.
 
-The files are read into the build's context (the core and the search read them too).
-Everything shown is computed by :mod:`flax_errors_ext.ext.history.model.view`. A cell
-is a :class:`history_cell`, an inline whose HTML carries its tooltip; other builders
-render it as its text. An entry gets its strip and line; the module's page, one box
-per retired class at the anchor its old URLs name, and keeps its view in the
-environment, by docname, for the error index (every error by release, in a box that
-scrolls sideways on a narrow screen) and for the stale warnings of ``build-finished``.
+The files are read into the build's context (the core and the search read them too);
+everything shown is computed by :mod:`flax_errors_ext.ext.history.model.view`. The
+module's page keeps its view in the environment, by docname, for the error index and
+for the stale warnings of ``build-finished``.
 """
 
 from __future__ import annotations
@@ -22,10 +19,9 @@ from flax_errors_ext.execution.runs.run import run_versions
 from flax_errors_ext.ext.history.model.cells import CellState, entry_codes
 from flax_errors_ext.ext.history.model.view import build_release, build_row, module_history
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
-from flax_errors_ext.sphinx.context import build_context
+from flax_errors_ext.sphinx.context import CatalogueCollector, build_context, kept
 from flax_errors_ext.sphinx.extras import EntryExtras, IndexPart
 from flax_errors_ext.sphinx.loggers import conf_location, warn
-from flax_errors_ext.sphinx.state import CatalogueCollector, kept
 from flax_errors_ext.sphinx.table import table
 
 if TYPE_CHECKING:
@@ -81,7 +77,7 @@ def _view(app: Sphinx, found: ModuleRun) -> ModuleHistory | None:
     """The module's history with the run's rows; None where none is recorded.
 
     Derived once per run, for every page that shows the module (kept in the run's
-    ``extras``); its file is noted as a dependency of the page being read.
+    ``extras``).
     """
     context = build_context(app.env)
     history = context.histories.get(found.module.name)
@@ -134,11 +130,8 @@ def entry_strip(app: Sphinx, record: EntryRecord, found: ModuleRun) -> EntryExtr
 def module_end(app: Sphinx, found: ModuleRun) -> list[nodes.Node]:
     """A "Retired errors" box: one short box per class the module has no longer.
 
-    Each stands where the links its class printed land (``layout.printed``). Boxes
-    with rubrics, not sections, for the reason
-    :func:`flax_errors_ext.sphinx.catalogue.module_page._grouped` gives: no
-    label of the project's own pages is taken. The module's view is kept for the
-    index and the warnings.
+    Each stands where the links its class printed land. Boxes with rubrics, not
+    sections, so that no label of the project's own pages is taken.
     """
     view = _view(app, found)
     if view is None:
@@ -189,8 +182,7 @@ def index_matrices(
 def warn_stale(app: Sphinx, exception: Exception | None) -> None:
     """Name every entry whose recorded history is of other code than its bad examples now.
 
-    Every build, from what the pages' reads kept, so that a page the build did not
-    read again still says so.
+    Every build, so that a page the build did not read again still says so.
     """
     if exception is not None:
         return
@@ -220,7 +212,7 @@ class history_cell(nodes.inline):
 
 
 def visit_cell_html(self: HTML5Translator, node: history_cell) -> None:
-    """``<span class="flax-errors-cell same" title="...">``, newlines kept in the tooltip."""
+    """Open the cell, newlines kept in its tooltip (docutils' attributes would drop them)."""
     classes = html.escape(" ".join(node["classes"]), quote=True)
     title = html.escape(node["title"], quote=True).replace("\n", "&#10;")
     self.body.append(f'<span class="{classes}" title="{title}">')

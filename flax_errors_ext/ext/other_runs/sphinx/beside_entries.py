@@ -1,8 +1,6 @@
-"""Runs on other devices beside each entry (``flax_errors_device_runs``).
+"""Runs on other devices beside each entry: read once, shown as nodes, added to errors.json.
 
-The documents are read once, on ``config-inited``; what each run did with an entry
-becomes nodes, and is written to ``errors.json``. Every catalogue page depends on
-the files, so that editing one reads the pages again.
+Every catalogue page depends on the files, so that editing one reads the pages again.
 """
 
 from __future__ import annotations
@@ -44,8 +42,7 @@ EXTENSION = "flax_errors_ext.ext.other_runs"
 def read_runs(app: Sphinx, context: BuildContext) -> None:
     """Read the runs ``flax_errors_device_runs`` names into the build context.
 
-    On ``config-inited``, because the pages their texts link to are forwarded too;
-    what is not read is a ``device-runs`` warning once Sphinx can log one.
+    On ``config-inited``, because the pages their texts link to are forwarded too.
     """
     runs: list[DeviceRun] = []
     for name in context.config.device_runs:
@@ -64,7 +61,7 @@ def read_runs(app: Sphinx, context: BuildContext) -> None:
 
 
 def runs_read(context: BuildContext) -> tuple[DeviceRun, ...]:
-    """The runs this build read (none where the extra read nothing)."""
+    """The runs this build read."""
     found: tuple[DeviceRun, ...] = context.extras.get(EXTENSION, ())
     return found
 
@@ -72,9 +69,8 @@ def runs_read(context: BuildContext) -> tuple[DeviceRun, ...]:
 def entry_extras(app: Sphinx, record: EntryRecord, module_run: ModuleRun) -> EntryExtras:
     """The entry's verification text and what the other runs add below it, in their order.
 
-    Runs that differ alike are said once (:func:`.groups.differing`): a difference
-    only in a link's page or a line number as a sentence, the others in a closed
-    dropdown with both texts.
+    Runs that differ alike are said once: a difference only in a link's page or a
+    line number as a sentence, the others in a closed dropdown with both texts.
     """
     context = build_context(app.env)
     runs = runs_read(context)

@@ -1,10 +1,8 @@
 """Pasting an error message into the site's search finds its entry.
 
 Sphinx's search ranks whole pages, and one page holds all of a module's errors. So
-the build also writes the catalogue's error texts, each with the pattern
-``flax-errors explain`` matches it by (:mod:`flax_errors_ext.ext.search.model.data`),
-for ``static/flax_errors_search.js``, which matches the query as ``explain`` does
-and puts the entries it answers with first.
+the build also writes the catalogue's error texts, each with the pattern ``explain``
+matches it by, for ``static/flax_errors_search.js``, which puts those entries first.
 """
 
 from __future__ import annotations
@@ -17,8 +15,7 @@ from flax_errors_ext.execution.catalogue.modules import DiscoveryError
 from flax_errors_ext.ext.search.model.data import entry_rules, matching_settings, search_entries
 from flax_errors_ext.model.lookup.find import recorded_wordings
 from flax_errors_ext.model.lookup.texts import raise_sites
-from flax_errors_ext.sphinx.context import build_context, published_roots
-from flax_errors_ext.sphinx.state import CatalogueCollector
+from flax_errors_ext.sphinx.context import CatalogueCollector, build_context, published_roots
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -40,9 +37,8 @@ def add_scripts(
     """Load the message search on the search page."""
     if pagename == "search":
         # Deferred: they run once Sphinx's searchtools.js is loaded, before it searches.
-        app.add_js_file(SETTINGS_FILE, defer="defer")
-        app.add_js_file(DATA_FILE, defer="defer")
-        app.add_js_file(SCRIPT_FILE, defer="defer")
+        for name in (SETTINGS_FILE, DATA_FILE, SCRIPT_FILE):
+            app.add_js_file(name, defer="defer")
 
 
 def write_data(app: Sphinx, exception: Exception | None) -> None:
@@ -73,13 +69,11 @@ def write_data(app: Sphinx, exception: Exception | None) -> None:
 def _rules(
     app: Sphinx, wordings: tuple[Wording, ...], records: Sequence[EntryRecord]
 ) -> dict[str, Any]:
-    """Each entry's texts as the search matches them (:func:`.entry_rules`), by dotted name.
+    """Each entry's texts as the search matches them, by dotted name.
 
-    Where ``records`` (this build's runs, and the runs read from elsewhere) raised
-    each example is matched as ``explain`` matches it.
-
-    A module this build did not discover (nothing it came from changed) keeps the
-    rules the last build wrote, kept beside the environment.
+    ``records``: this build's runs and those read from elsewhere. A module this
+    build did not discover (nothing it came from changed) keeps the rules the last
+    build wrote, kept beside the environment.
     """
     context = build_context(app.env)
     kept_file = Path(app.doctreedir, RULES_FILE)

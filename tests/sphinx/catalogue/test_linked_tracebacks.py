@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import pytest
 from docutils import nodes
 
-from flax_errors_ext.sphinx.site.linked_tracebacks import (
+from flax_errors_ext.sphinx.catalogue.examples import (
     linked_traceback,
     source_links,
     traceback_block,
