@@ -1,19 +1,11 @@
 """The side of a run that executes inside the entry's process.
 
-:func:`run_entry` runs an entry's examples and sends each one's records as it
-finishes, then where they ran and what the process had loaded. Statements run
-through :class:`doctest.DocTestRunner` itself (its compile flags, display hook,
-output capture and exception formatting), so a run sees exactly what ``pytest
---doctest-modules`` sees. Nothing is judged here: the build compares each record
-with the docstring, so a cached run is judged again when only the docs change.
-
-A text over the output limit is cut to its head and tail
-(:mod:`~flax_errors_ext.model.runs.output_limit`); where the build passes a
-statement's documented text, the cut keeps what that text matched.
-
-Entries may run side by side in threads of one process (an accelerator's):
-:func:`share_process` then gives each thread doctest's output capture and source
-lines of its own.
+:func:`serve` takes the runner's jobs; :func:`run_entry` runs an entry's examples
+through :class:`doctest.DocTestRunner` itself, so that a run sees exactly what
+``pytest --doctest-modules`` sees, and sends each one's records, then where they ran
+and what the process had loaded. Nothing is judged here: the build judges each
+record afresh, so a cached run is judged again when only the docs change. Entries
+may run in threads of one process (an accelerator's): :func:`share_process`.
 
 Only the standard library and our pure core are imported here: the history's
 runner loads this module under old releases of jax and flax.
@@ -33,9 +25,11 @@ import io
 import json
 import linecache
 import os
+import signal
 import sys
 import threading
 import time
+import traceback
 import zlib
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +37,7 @@ from flax_errors_ext.model.runs.output_limit import cut, fit
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
+    from multiprocessing.connection import Connection
 
     from flax_errors_ext.model.runs.jobs import EntryJob
 
@@ -77,6 +72,86 @@ def run_entry(job: EntryJob, send: Callable[[tuple[Any, ...]], None]) -> None:
         )
         send(("example", index, records))
     send(("finish", wrap_up()))
+
+
+def serve(connection: Connection, cwd: str, env: dict[str, str]) -> None:
+    """In an entry's process: run each job sent until the connection closes.
+
+    A job sent ``threaded`` runs in a thread of its own, beside the others.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the build's to act on
+    os.chdir(cwd)
+    os.environ.update(env)
+    _configure_jax(env)
+    flags = _jax_flags()
+    sending = threading.Lock()
+
+    def run(tag: int, job: EntryJob) -> None:
+        def send(message: tuple[Any, ...]) -> None:
+            with sending:
+                connection.send((tag, *message))
+
+        try:
+            run_entry(job, send)
+        except BaseException as error:
+            send(("error", f"flax-errors could not run it: {error!r}", traceback.format_exc()))
+        _restore_jax_flags(flags)
+        sys.stdout.flush()
+        sys.stderr.flush()
+
+    while True:
+        try:
+            tag, job, log, threaded = connection.recv()
+        except (EOFError, OSError):
+            break
+        if log is not None:
+            _write_to(log)
+        if threaded:
+            share_process()
+            threading.Thread(target=run, args=(tag, job), daemon=True).start()
+        else:
+            run(tag, job)
+
+
+def _write_to(log: str) -> None:
+    """Send this process's output (its own, and any library's) to ``log``."""
+    output = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    for stream in (1, 2):
+        os.dup2(output, stream)
+    os.close(output)
+    sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115 - the process's
+    sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
+
+
+def _configure_jax(env: dict[str, str]) -> None:
+    """Give an imported jax the settings ``env`` names (it read its own at import)."""
+    jax = sys.modules.get("jax")
+    if jax is None:
+        return
+    typed: dict[str, Any] = {
+        "JAX_COMPILATION_CACHE_DIR": str,
+        "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": float,
+        "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES": int,
+    }
+    for name, value in env.items():
+        if name in typed:
+            jax.config.update(name.lower(), typed[name](value))
+
+
+def _jax_flags() -> dict[str, Any]:
+    jax = sys.modules.get("jax")
+    values = getattr(getattr(jax, "config", None), "values", None)
+    return dict(values) if isinstance(values, dict) else {}
+
+
+def _restore_jax_flags(flags: dict[str, Any]) -> None:
+    jax = sys.modules.get("jax")
+    if jax is None:
+        return
+    for name, value in flags.items():
+        if jax.config.values.get(name) != value:
+            with contextlib.suppress(Exception):
+                jax.config.update(name, value)
 
 
 def _resolve_traceback_filtering() -> None:

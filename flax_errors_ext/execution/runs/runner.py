@@ -37,10 +37,10 @@ import sys
 import tempfile
 import threading
 import time
-import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from flax_errors_ext.execution.runs.in_process import serve
 from flax_errors_ext.model.catalogue.records import Verdict
 from flax_errors_ext.model.runs.fingerprint import Device, ProbeError
 from flax_errors_ext.model.runs.jobs import EntryJob, Execution
@@ -172,7 +172,7 @@ class Runner:
         scratch = tempfile.mkdtemp(prefix="flax-errors-run-")
         cwd = str(self.cwd) if self.cwd is not None else scratch
         process = context.Process(
-            target=_serve, args=(send, cwd, self.env), name="flax-errors-entry", daemon=True
+            target=serve, args=(send, cwd, self.env), name="flax-errors-entry", daemon=True
         )
         with self._lock, _parent_main_hidden():
             process.start()
@@ -263,8 +263,9 @@ class _Worker:
         started = time.perf_counter()
         examples: dict[int, list[dict[str, Any]]] = {}
 
-        def failed(how: str, detail: str) -> RawRun:
-            last_words = _tail(self.log) if self.log else ""
+        def failed(how: str, detail: str, last_words: str | None = None) -> RawRun:
+            if last_words is None:
+                last_words = _tail(self.log) if self.log else ""
             return RawRun(examples, None, how, detail, last_words, time.perf_counter() - started)
 
         inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
@@ -297,14 +298,7 @@ class _Worker:
                 elif message[0] == "finish":
                     return RawRun(examples, message[1], seconds=time.perf_counter() - started)
                 else:  # "error": flax-errors' own failure in the process, with its traceback
-                    return RawRun(
-                        examples,
-                        None,
-                        "crashed",
-                        message[1],
-                        message[2],
-                        time.perf_counter() - started,
-                    )
+                    return failed("crashed", message[1], message[2])
         finally:
             with self._guard:
                 del self._inboxes[tag]
@@ -354,88 +348,6 @@ def _tail(log: Path) -> str:
     except OSError:
         return ""
     return text[-LOG_TAIL:]
-
-
-def _serve(connection: Connection, cwd: str, env: dict[str, str]) -> None:
-    """In an entry's process: run each job sent until the connection closes.
-
-    A job sent ``threaded`` runs in a thread of its own, beside the others.
-    """
-    from flax_errors_ext.execution.runs.in_process import run_entry, share_process
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the build's to act on
-    os.chdir(cwd)
-    os.environ.update(env)
-    _configure_jax(env)
-    flags = _jax_flags()
-    sending = threading.Lock()
-
-    def run(tag: int, job: EntryJob) -> None:
-        def send(message: tuple[Any, ...]) -> None:
-            with sending:
-                connection.send((tag, *message))
-
-        try:
-            run_entry(job, send)
-        except BaseException as error:
-            send(("error", f"flax-errors could not run it: {error!r}", traceback.format_exc()))
-        _restore_jax_flags(flags)
-        sys.stdout.flush()
-        sys.stderr.flush()
-
-    while True:
-        try:
-            tag, job, log, threaded = connection.recv()
-        except (EOFError, OSError):
-            break
-        if log is not None:
-            _write_to(log)
-        if threaded:
-            share_process()
-            threading.Thread(target=run, args=(tag, job), daemon=True).start()
-        else:
-            run(tag, job)
-
-
-def _write_to(log: str) -> None:
-    """Send this process's output (its own, and any library's) to ``log``."""
-    output = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-    for stream in (1, 2):
-        os.dup2(output, stream)
-    os.close(output)
-    sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115 - the process's
-    sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
-
-
-def _configure_jax(env: dict[str, str]) -> None:
-    """Give an imported jax the settings ``env`` names (it read its own at import)."""
-    jax = sys.modules.get("jax")
-    if jax is None:
-        return
-    typed: dict[str, Any] = {
-        "JAX_COMPILATION_CACHE_DIR": str,
-        "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": float,
-        "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES": int,
-    }
-    for name, value in env.items():
-        if name in typed:
-            jax.config.update(name.lower(), typed[name](value))
-
-
-def _jax_flags() -> dict[str, Any]:
-    jax = sys.modules.get("jax")
-    values = getattr(getattr(jax, "config", None), "values", None)
-    return dict(values) if isinstance(values, dict) else {}
-
-
-def _restore_jax_flags(flags: dict[str, Any]) -> None:
-    jax = sys.modules.get("jax")
-    if jax is None:
-        return
-    for name, value in flags.items():
-        if jax.config.values.get(name) != value:
-            with contextlib.suppress(Exception):
-                jax.config.update(name, value)
 
 
 @contextlib.contextmanager
