@@ -34,6 +34,7 @@ _BUILTIN_TYPES = sorted(
 # value library's, or unqualified (defined where __name__ is not set, as in a
 # kernel) and not a builtin type.
 _USER_CLASS = _USER_CODE + _QUALIFIED + "|(?!(?:" + "|".join(_BUILTIN_TYPES) + r")')[A-Za-z_]\w*"
+_ELIDED_CLASS = r"'\.\.\.(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*'"
 
 # (name, pattern, what a documented value of the kind matches, its placeholder when
 # comparing by likeness). Earlier kinds win where two start at one place. Only syntax
@@ -50,10 +51,11 @@ _KINDS: tuple[tuple[str, str, str, str], ...] = (
     ("url", r"https?://[^\s)]+", r"[^\s)]*", "<url>"),
     # A type may be quoted again ('<class '...MLP'>', as Flax's Pytree errors write
     # it): the quotes belong to the type, or a quoted-text kind would start at them.
+    # A reader may paste it cut short, as a quoted path after "..." ('...models.MLP').
     (
         "type",
-        r"'?<class '(?:\.\.\.[A-Za-z_]\w*|" + _USER_CLASS + ")'>'?",
-        "'?<class '(?:" + _USER_CLASS + ")'>'?",
+        r"'?<class '(?:\.\.\.[A-Za-z_]\w*|" + _USER_CLASS + ")'>'?|" + _ELIDED_CLASS,
+        "(?:'?<class '(?:" + _USER_CLASS + ")'>'?|" + _ELIDED_CLASS + ")",
         "<type>",
     ),
     ("dq", r'"[^"\n]*"', r'"[^"]*"', "<q>"),
