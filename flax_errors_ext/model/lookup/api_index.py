@@ -92,8 +92,9 @@ class ApiIndex:
         return [release for release in existing if release in having]
 
     def releases_using(self, name: str) -> list[str]:
-        """The releases whose code uses another library's ``name``, oldest first."""
-        return [self.releases[p] for p in positions(self.uses.get(name, ""))]
+        """The releases whose code uses another library's ``name`` (a module: a name of it)."""
+        used = (s for n, s in self.uses.items() if n == name or n.startswith(f"{name}."))
+        return [self.releases[p] for p in sorted({p for s in used for p in positions(s)})]
 
     def releases_with_param(self, callable_name: str, param: str) -> list[str]:
         """The releases whose ``callable_name`` takes ``param``."""

@@ -31,9 +31,9 @@ _EXCEPTION_CLASS = re.compile(r"(?:Error|Exception|Warning|Exit|Interrupt|Iterat
 _LINK = re.compile(r"\s*\(https?://[^\s)]*\)|\n\s*See https?://\S*\s*$")
 _FRAME_FILE = re.compile(
     # Python's 'File "x.py", line 3', IPython 8's "File x.py:3, in f", IPython 7's
-    # "x.py in f()", pytest's "x.py:3: AttributeError".
+    # "x.py in f()" (or "in <module>"), pytest's "x.py:3: AttributeError".
     r'File "([^"\n]+\.py)", line|File (\S+\.py):\d+|'
-    r"^(\S+\.py) in \w|^(\S+\.py):\d+(?:: \w|, in |$)",
+    r"^(\S+\.py) in [\w<]|^(\S+\.py):\d+(?:: \w|, in |$)",
     re.MULTILINE,
 )
 PASTE_SYNTAX = {

@@ -87,3 +87,6 @@ def test_the_package_ships_flax_and_jax_indexes_reaching_back_to_2022_and_their_
         using = indexes[caller].releases_using("jax.tree_map")
         assert using
         assert using[-1] != indexes[caller].releases[-1]
+    # A module's use is the use of any name of it (an import of one of its classes).
+    gone = "jax.experimental.global_device_array"
+    assert indexes["flax"].releases_using(gone)[-1] == "0.6.6"

@@ -81,6 +81,7 @@ def test_a_traceback_raised_by_another_file_of_the_library_is_raised_elsewhere(
         '  File "/venv/site-packages/flax/linen/summary.py", line 173, in _flatten',
         "File ~/venv/site-packages/flax/linen/summary.py:173, in _flatten(variables)",
         "/usr/local/lib/python3.10/dist-packages/flax/linen/summary.py in _flatten(variables)",
+        "/usr/local/lib/python3.9/dist-packages/flax/linen/summary.py in <module>",
         r'  File "C:\venv\Lib\site-packages\flax\linen\summary.py", line 173, in _flatten',
     ],
 )
