@@ -26,7 +26,6 @@ from flax_errors_ext.model.lookup.api_index import (
     ApiIndex,
     ReleaseApi,
     merged,
-    reach_table,
     shipped,
 )
 from tools.api_index.fetch import download, release_files
@@ -44,6 +43,22 @@ USED = ("jax", "flax")
 def _read(archive: Path, package: str, libraries: Sequence[str]) -> ReleaseApi:
     api = read_release(archive, package, libraries)
     return api.names, api.params, api.messages, api.bases, api.uses
+
+
+def reach_table(indexes: Sequence[ApiIndex]) -> str:
+    """The indexes' reach as a Markdown table: the site's figures."""
+    rows = [
+        "| Library | Releases | From | To | Names | Callables | Deprecation messages "
+        "| Other libraries' names it uses |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for index in sorted(indexes, key=lambda i: i.distribution):
+        rows.append(
+            f"| {index.distribution} | {len(index.releases)} | {index.releases[0]} "
+            f"| {index.releases[-1]} | {len(index.names):,} | {len(index.params):,} "
+            f"| {len(index.messages):,} | {len(index.uses):,} |"
+        )
+    return "\n".join(rows) + "\n"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -170,19 +170,3 @@ def merged(
         {name: sorted(above) for name, above in bases.items()},
         {name: spans(p) for name, p in uses.items()},
     )
-
-
-def reach_table(indexes: Sequence[ApiIndex]) -> str:
-    """The indexes' reach as a Markdown table: the site's figures (``nox -s api_index``)."""
-    rows = [
-        "| Library | Releases | From | To | Names | Callables | Deprecation messages "
-        "| Other libraries' names it uses |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
-    ]
-    for index in sorted(indexes, key=lambda i: i.distribution):
-        rows.append(
-            f"| {index.distribution} | {len(index.releases)} | {index.releases[0]} "
-            f"| {index.releases[-1]} | {len(index.names):,} | {len(index.params):,} "
-            f"| {len(index.messages):,} | {len(index.uses):,} |"
-        )
-    return "\n".join(rows) + "\n"
