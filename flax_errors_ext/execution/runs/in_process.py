@@ -83,7 +83,7 @@ def serve(connection: Connection, cwd: str, env: dict[str, str]) -> None:
     os.chdir(cwd)
     os.environ.update(env)
     _configure_jax(env)
-    flags = _jax_flags()
+    flags, environ = _jax_flags(), dict(os.environ)
     sending = threading.Lock()
 
     def run(tag: int, job: EntryJob) -> None:
@@ -95,7 +95,12 @@ def serve(connection: Connection, cwd: str, env: dict[str, str]) -> None:
             run_entry(job, send)
         except BaseException as error:
             send(("error", f"flax-errors could not run it: {error!r}", traceback.format_exc()))
+        # What an entry changed for the whole process, the next one finds as it was.
         _restore_jax_flags(flags)
+        if os.environ != environ:
+            os.environ.clear()
+            os.environ.update(environ)
+        os.chdir(cwd)
         sys.stdout.flush()
         sys.stderr.flush()
 

@@ -92,22 +92,33 @@ def test_a_killed_process_says_its_signal(runner: Runner) -> None:
     assert "signal SIGKILL" in done.detail
 
 
-def test_a_reused_process_gives_each_entry_a_namespace_and_the_flags_as_they_were(
+def test_a_reused_process_gives_each_entry_a_namespace_flags_environment_and_folder_as_they_were(
     tmp_path: Path,
 ) -> None:
     runner = Runner(timeout=20, log_dir=tmp_path, reuse=True)
     try:
         first = runner.run(
-            _job("import jax; jax.config.update('jax_enable_x64', True); x = 1\n", PID)
+            _job(
+                "import jax, os; jax.config.update('jax_enable_x64', True); x = 1\n",
+                "import os; os.environ['FLAX_ERRORS_MARK'] = '1'; os.chdir('/')\n",
+                PID,
+            )
         )
         second = runner.run(
-            _job("import jax; print('x' in globals(), jax.config.jax_enable_x64)\n", PID)
+            _job(
+                "import jax; print('x' in globals(), jax.config.jax_enable_x64)\n",
+                "import os; print('FLAX_ERRORS_MARK' in os.environ, os.getcwd() == '/')\n",
+                PID,
+            )
         )
     finally:
         runner.close()
 
-    assert _got(first, 1) == _got(second, 1)
+    assert _got(first, 2) == _got(second, 2)
+    assert first.examples[1][0]["got"] == ""  # type: ignore[attr-defined]
+    assert "exc_msg" not in first.examples[1][0]  # type: ignore[attr-defined]
     assert _got(second, 0).split() == ["False", "False"]
+    assert _got(second, 1).split() == ["False", "False"]
 
 
 def test_a_reused_process_that_crashed_is_replaced(tmp_path: Path) -> None:
