@@ -71,20 +71,7 @@ def load_module(
         spec = ModuleSpec.from_value(spec)
     if spec.messages:
         return load_messages(spec, folders, layout, project)
-    try:
-        module = importlib.import_module(spec.name)
-        source_file = inspect.getsourcefile(module)
-        if source_file is None:
-            raise DiscoveryError(f"{module.__name__!r} has no Python source file")
-        path = Path(source_file).resolve()
-        stamp = path.stat().st_mtime_ns
-        if _import_stamps.setdefault(spec.name, stamp) != stamp:
-            module = importlib.reload(module)
-            _import_stamps[spec.name] = stamp
-    except DiscoveryError:
-        raise
-    except Exception as error:
-        raise DiscoveryError(f"cannot import {spec.name!r}: {error!r}") from error
+    module, path = _imported(spec)
     classes, left_out = public_classes(module, spec, _bases(spec))
     sources: dict[Path, str] = {path: read_source(path)}
     candidates = []
@@ -108,6 +95,25 @@ def load_module(
         _read_paths(files, data),
         data=data,
     )
+
+
+def _imported(spec: ModuleSpec) -> tuple[ModuleType, Path]:
+    """The module, imported again if its file changed since, and its source file."""
+    try:
+        module = importlib.import_module(spec.name)
+        source_file = inspect.getsourcefile(module)
+        if source_file is None:
+            raise DiscoveryError(f"{module.__name__!r} has no Python source file")
+        path = Path(source_file).resolve()
+        stamp = path.stat().st_mtime_ns
+        if _import_stamps.setdefault(spec.name, stamp) != stamp:
+            module = importlib.reload(module)
+            _import_stamps[spec.name] = stamp
+    except DiscoveryError:
+        raise
+    except Exception as error:
+        raise DiscoveryError(f"cannot import {spec.name!r}: {error!r}") from error
+    return module, path
 
 
 def load_messages(

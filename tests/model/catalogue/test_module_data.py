@@ -45,7 +45,11 @@ def test_every_key_becomes_part_of_the_record() -> None:
         notes=(("ShapeError", "shape_design", "Why shapes are checked late"),),
         repairs=(
             DocstringFix(
-                "ShapeError", "(5, 5, 1)", "(5, 5)", "The prose swaps the shapes.", "cat/lib/module.toml"
+                "ShapeError",
+                "(5, 5, 1)",
+                "(5, 5)",
+                "The prose swaps the shapes.",
+                "cat/lib/module.toml",
             ),
         ),
     )

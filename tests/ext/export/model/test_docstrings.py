@@ -22,6 +22,7 @@ import pytest
 from pyink.mode import QuoteStyle
 
 from flax_errors_ext.cli import ExitCode, main
+from flax_errors_ext.execution.catalogue.modules import catalogue_files, read_module_data
 from flax_errors_ext.ext.export import cli as cli_export
 from flax_errors_ext.ext.export.model.docstrings import (
     Exported,
@@ -30,7 +31,6 @@ from flax_errors_ext.ext.export.model.docstrings import (
     unified_patch,
 )
 from flax_errors_ext.ext.export.model.style import kept_examples, mentions_release
-from flax_errors_ext.execution.catalogue.modules import catalogue_files, read_module_data
 from flax_errors_ext.model.catalogue.discover import SHIPPED_CATALOGUE, CatalogueFile
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import ExampleKind
@@ -491,7 +491,9 @@ def test_a_fix_whose_text_is_gone_is_reported() -> None:
     catalogue = {"FooError": CatalogueFile("cat/FooError.txt", CAT)}
     fixes = [
         DocstringFix("FooError", old="raise FooError()", new="raise FooError('x')", why=""),
-        DocstringFix("FooError", old="Gone words", new="New words", why="", path="cat/module.toml"),
+        DocstringFix(
+            "FooError", old="Gone words", new="New words", why="", path="cat/module.toml"
+        ),
         DocstringFix("BarError", old="Not", new="Never", why=""),
     ]
     result = export_docstrings(SOURCE, catalogue, module="mymod", path="m.py", fixes=fixes)
