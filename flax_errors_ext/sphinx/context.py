@@ -15,6 +15,7 @@ from docutils import nodes
 from sphinx.environment.collectors import EnvironmentCollector
 
 from flax_errors_ext.model.runs.tracebacks import import_roots
+from flax_errors_ext.model.site.texts import SiteData
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence, Set
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from flax_errors_ext.execution.runs.run import RunSettings
     from flax_errors_ext.execution.session import Session
     from flax_errors_ext.model.catalogue.discover import ErrorModule
+    from flax_errors_ext.model.catalogue.module_data import ModuleData
     from flax_errors_ext.model.config import CatalogueConfig
     from flax_errors_ext.model.history.releases import History
     from flax_errors_ext.model.runs.entry_record import EntryRecord
@@ -148,7 +150,7 @@ def build_context(env: BuildEnvironment) -> BuildContext:
 
 
 T = TypeVar("T")
-_PER_DOC = ("records", "loaded", "folders")
+_PER_DOC = ("records", "loaded", "folders", "module_data")
 """What the collector keeps of each document, by docname."""
 
 
@@ -181,7 +183,7 @@ def kept(env: BuildEnvironment, name: str, empty: Callable[[], T]) -> T:
 
 
 class CatalogueCollector(EnvironmentCollector):
-    """Keeps each document's entry records, loaded files and folders; notes live documents."""
+    """Keeps each document's records, loaded files, folders, modules' data; notes live docs."""
 
     @staticmethod
     def records(env: BuildEnvironment) -> dict[str, list[EntryRecord]]:
@@ -206,6 +208,18 @@ class CatalogueCollector(EnvironmentCollector):
         page again in every build: ``env-get-outdated`` compares these instead.
         """
         return kept(env, "folders", dict)
+
+    @staticmethod
+    def module_data(env: BuildEnvironment) -> dict[str, dict[str, ModuleData]]:
+        """By docname, the data of each module whose entries it shows, by module name."""
+        return kept(env, "module_data", dict)
+
+    @classmethod
+    def site_data(cls, env: BuildEnvironment) -> SiteData:
+        """The data of every module whose entries the site shows: its areas, related errors."""
+        return SiteData(
+            {m: d for found in cls.module_data(env).values() for m, d in found.items()}
+        )
 
     @classmethod
     def by_qualname(cls, env: BuildEnvironment) -> dict[str, tuple[str, EntryRecord]]:

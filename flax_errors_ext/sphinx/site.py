@@ -22,15 +22,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from flax_errors_ext.cli import EXIT_CODES, PROG, build_parser
 from flax_errors_ext.model.config import CatalogueConfig
-from flax_errors_ext.model.site.texts import (
-    BADGES,
-    NOTES,
-    area_of,
-    area_rank,
-    figures,
-    related,
-    time_text,
-)
+from flax_errors_ext.model.site.texts import BADGES, SiteData, figures, time_text
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.context import (
     CatalogueCollector,
@@ -78,6 +70,7 @@ def rewrite_live_docs(app: Sphinx, env: BuildEnvironment) -> list[str]:
 def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """Fill the index, the figures and the "See also" lines of a page being written."""
     records = CatalogueCollector.by_qualname(app.env)
+    site = CatalogueCollector.site_data(app.env)
     layout = build_context(app.env).config.layout
 
     def to(location: EntryLocation, *children: nodes.Node) -> nodes.reference:
@@ -89,7 +82,7 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         return to(layout.locate(qualname), *children)
 
     for index in list(doctree.findall(catalogue_index)):
-        listed = _index(records, link)
+        listed = _index(records, site, link)
         jump = listed[0]
         assert isinstance(jump, nodes.paragraph)
         for part in index_extras(app, to):
@@ -99,18 +92,18 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     for shown in list(doctree.findall(catalogue_figures)):
         shown.replace_self(_figures([r for _, r in records.values()]))
     for placeholder in list(doctree.findall(see_also_placeholder)):
-        line = _see_also(placeholder["qualname"], records, link, app, docname)
+        line = _see_also(placeholder["qualname"], records, site, link, app, docname)
         if line is None:
             placeholder.parent.remove(placeholder)
         else:
             placeholder.replace_self(line)
 
 
-def _index(records: Records, link: Any) -> list[nodes.Node]:
+def _index(records: Records, site: SiteData, link: Any) -> list[nodes.Node]:
     by_area: dict[str, list[EntryRecord]] = defaultdict(list)
     for _, record in records.values():
-        by_area[area_of(record.qualname)].append(record)
-    areas = sorted(by_area, key=area_rank)
+        by_area[site.area_of(record.qualname)].append(record)
+    areas = sorted(by_area, key=site.area_rank)
     jump = nodes.paragraph(classes=["flax-errors-areas"])
     result: list[nodes.Node] = [jump]
     for area in areas:
@@ -170,10 +163,10 @@ def build_time() -> datetime.datetime:
 
 
 def _see_also(
-    qualname: str, records: Records, link: Any, app: Sphinx, docname: str
+    qualname: str, records: Records, site: SiteData, link: Any, app: Sphinx, docname: str
 ) -> nodes.Node | None:
-    others = [other for other in related(qualname) if other in records]
-    note = NOTES.get(qualname)
+    others = [other for other in site.related(qualname) if other in records]
+    note = site.note(qualname)
     if note is not None and note[0] not in app.env.found_docs:
         note = None
     if not others and note is None:

@@ -1,4 +1,4 @@
-"""Import the modules a project lists and read their sources and catalogue files.
+"""Import the modules a project lists and read their sources, catalogue files and data.
 
 The reading side of discovery: everything that touches the import system and the
 file system. What counts as an entry is decided in
@@ -13,6 +13,7 @@ import importlib
 import inspect
 import re
 import tokenize
+import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,7 @@ from flax_errors_ext.model.catalogue.discover import (
     module_entries,
     public_classes,
 )
+from flax_errors_ext.model.catalogue.module_data import MODULE_DATA, ModuleData, module_data
 from flax_errors_ext.model.config.values import ModuleSpec
 
 if TYPE_CHECKING:
@@ -56,18 +58,47 @@ def load_module(
     imported again, so that its entries are the docstrings the file holds now. If
     one of ``folders`` holds a folder named after the module, its docstrings are
     another project's and its examples come from the ``<Class>.txt`` files there
-    (an earlier folder's file wins over a later one's).
+    (an earlier folder's file wins over a later one's); its ``module.toml``, if
+    any, is its data (:func:`read_module_data`).
 
     ``project``: the folder of ``conf.py``, for message entries (:func:`load_messages`).
 
     Raises:
-        DiscoveryError: if the module cannot be imported, has no source file, or
-            yields no entries (saying why).
+        DiscoveryError: if the module cannot be imported, has no source file, its
+            data cannot be read, or it yields no entries (saying why).
     """
     if isinstance(spec, str):
         spec = ModuleSpec.from_value(spec)
     if spec.messages:
         return load_messages(spec, folders, layout, project)
+    module, path = _imported(spec)
+    classes, left_out = public_classes(module, spec, _bases(spec))
+    sources: dict[Path, str] = {path: read_source(path)}
+    candidates = []
+    for name, cls in classes:
+        defined_in = _defining_file(cls, path, sources)
+        candidates.append(Candidate(name, cls, str(defined_in), sources[defined_in]))
+    files = catalogue_files(spec.name, folders)
+    data = read_module_data(spec.name, folders)
+    entries, bases_left_out, problems = module_entries(spec, candidates, files, layout, data=data)
+    left_out += bases_left_out
+    if not entries:
+        raise DiscoveryError(_no_entries(spec, module, left_out))
+    depth = spec.name.count(".") + (1 if path.name == "__init__.py" else 0)
+    return ErrorModule(
+        spec.name,
+        path,
+        str(path.parents[depth]),
+        entries,
+        tuple(left_out),
+        problems,
+        _read_paths(files, data),
+        data=data,
+    )
+
+
+def _imported(spec: ModuleSpec) -> tuple[ModuleType, Path]:
+    """The module, imported again if its file changed since, and its source file."""
     try:
         module = importlib.import_module(spec.name)
         source_file = inspect.getsourcefile(module)
@@ -82,27 +113,7 @@ def load_module(
         raise
     except Exception as error:
         raise DiscoveryError(f"cannot import {spec.name!r}: {error!r}") from error
-    classes, left_out = public_classes(module, spec, _bases(spec))
-    sources: dict[Path, str] = {path: read_source(path)}
-    candidates = []
-    for name, cls in classes:
-        defined_in = _defining_file(cls, path, sources)
-        candidates.append(Candidate(name, cls, str(defined_in), sources[defined_in]))
-    files = _catalogue_files(spec.name, folders)
-    entries, bases_left_out, problems = module_entries(spec, candidates, files, layout)
-    left_out += bases_left_out
-    if not entries:
-        raise DiscoveryError(_no_entries(spec, module, left_out))
-    depth = spec.name.count(".") + (1 if path.name == "__init__.py" else 0)
-    return ErrorModule(
-        spec.name,
-        path,
-        str(path.parents[depth]),
-        entries,
-        tuple(left_out),
-        problems,
-        tuple(f.path for f in (files or {}).values()),
-    )
+    return module, path
 
 
 def load_messages(
@@ -117,7 +128,7 @@ def load_messages(
     Raises:
         DiscoveryError: if no folder holds the group, or its folders hold no file.
     """
-    files = _catalogue_files(spec.name, folders)
+    files = catalogue_files(spec.name, folders)
     if not files:
         searched = ", ".join(str(folder / spec.name) for folder in folders)
         raise DiscoveryError(
@@ -125,14 +136,20 @@ def load_messages(
             f"<Name>.txt file for it (looked in {searched})"
         )
     path = Path(next(iter(files.values())).path).parent
+    data = read_module_data(spec.name, folders)
     return ErrorModule(
         spec.name,
         path,
         str(project) if project is not None else "",
         message_entries(spec, files, layout),
-        catalogue_paths=tuple(f.path for f in files.values()),
+        catalogue_paths=_read_paths(files, data),
         messages=True,
+        data=data,
     )
+
+
+def _read_paths(files: dict[str, CatalogueFile] | None, data: ModuleData) -> tuple[str, ...]:
+    return (*(f.path for f in (files or {}).values()), *((data.path,) if data.path else ()))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -240,9 +257,18 @@ def read_source(path: Path) -> str:
         raise DiscoveryError(f"{path}: cannot read it as Python source: {error}") from None
 
 
-def _catalogue_files(module: str, folders: Sequence[Path]) -> dict[str, CatalogueFile] | None:
-    """The module's catalogue files by class name, or None if no folder has the module."""
-    found = [folder / module for folder in folders if (folder / module).is_dir()]
+def catalogue_files(module: str, folders: Sequence[Path]) -> dict[str, CatalogueFile] | None:
+    """The module's catalogue files by class name, or None if no folder has the module.
+
+    A folder that holds the module's ``module.toml`` alone says nothing of its
+    docstrings: they may still be ours.
+    """
+    found = [
+        folder / module
+        for folder in folders
+        if (folder / module).is_dir()
+        and [path.name for path in (folder / module).iterdir()] != [MODULE_DATA]
+    ]
     if not found:
         return None
     files: dict[str, CatalogueFile] = {}
@@ -256,3 +282,23 @@ def _catalogue_files(module: str, folders: Sequence[Path]) -> dict[str, Catalogu
                 raise DiscoveryError(f"{path}: cannot read it as UTF-8 text: {error}") from None
             files[path.stem] = CatalogueFile(str(path), text)
     return files
+
+
+def read_module_data(module: str, folders: Sequence[Path]) -> ModuleData:
+    """The module's data: the first folder's ``<module>/module.toml``, else none.
+
+    Raises:
+        DiscoveryError: naming the file (and the line, where TOML is broken), if it
+            cannot be read, is not TOML, or holds what a module's data does not.
+    """
+    for folder in folders:
+        path = folder / module / MODULE_DATA
+        if path.is_file():
+            try:
+                table = tomllib.loads(path.read_text(encoding="utf-8"))
+                return module_data(module, str(path), table)
+            except (OSError, ValueError) as error:  # TOMLDecodeError, UnicodeDecodeError too
+                raise DiscoveryError(
+                    f"{path}: cannot read it as a module's data: {error}"
+                ) from None
+    return ModuleData()

@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.cli import PROG, ExitCode, UsageError, add_command
-from flax_errors_ext.model.catalogue.discover import SHIPPED_CATALOGUE, CatalogueFile
-from flax_errors_ext.model.catalogue.repairs import DOCSTRING_FIXES
+from flax_errors_ext.model.catalogue.discover import SHIPPED_CATALOGUE
 
 if TYPE_CHECKING:
     import argparse
@@ -64,6 +63,11 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Write the patch to standard output or ``--output``; report what it could not do."""
     from flax_errors_ext.cli.runs import SourceFile
+    from flax_errors_ext.execution.catalogue.modules import (
+        DiscoveryError,
+        catalogue_files,
+        read_module_data,
+    )
     from flax_errors_ext.ext.export.model.docstrings import (
         ExportError,
         export_docstrings,
@@ -77,10 +81,10 @@ def run(args: argparse.Namespace) -> int:
         source = SourceFile.read(path)
         exported = export_docstrings(
             source.text,
-            catalogue_files(),
+            catalogue_files(MODULE, (SHIPPED_CATALOGUE,)) or {},
             module=MODULE,
             path=str(path),
-            fixes=DOCSTRING_FIXES.get(MODULE, ()),
+            fixes=read_module_data(MODULE, (SHIPPED_CATALOGUE,)).repairs,
         )
     except OSError as error:
         print(
@@ -88,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return ExitCode.ERROR
-    except (ExportError, UpdateError, FormatterMissingError) as error:
+    except (ExportError, UpdateError, FormatterMissingError, DiscoveryError) as error:
         # Their messages name the file (and line), or what to install.
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return ExitCode.ERROR
@@ -129,11 +133,3 @@ def installed_source() -> Path:
         f"the installed flax ({', '.join(spec.submodule_search_locations)}) has no errors.py; "
         "name one with --flax-source"
     )
-
-
-def catalogue_files() -> dict[str, CatalogueFile]:
-    """The catalogue files shipped for ``flax.errors``, by class name."""
-    return {
-        path.stem: CatalogueFile(str(path), path.read_text(encoding="utf-8"))
-        for path in sorted((SHIPPED_CATALOGUE / MODULE).glob("*.txt"))
-    }

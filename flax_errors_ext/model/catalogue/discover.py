@@ -14,24 +14,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.layout import SiteLayout
+from flax_errors_ext.model.catalogue.module_data import ModuleData
 from flax_errors_ext.model.catalogue.parse import parse_docstring, parse_prose, parse_upstream
 from flax_errors_ext.model.catalogue.records import ErrorEntry, FormatProblem, Location
-from flax_errors_ext.model.catalogue.repairs import (
-    DOCSTRING_FIXES,
-    REPAIRS_FILE,
-    repaired_docstring,
-)
+from flax_errors_ext.model.catalogue.repairs import repaired_docstring
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from types import ModuleType
 
-    from flax_errors_ext.model.catalogue.repairs import DocstringFix
     from flax_errors_ext.model.config.values import ModuleSpec
 
 
 SHIPPED_CATALOGUE = Path(__file__).resolve().parents[2] / "catalogue"
-"""The shipped catalogue files of Flax's and JAX's errors: ``<module>/<Class>.txt``."""
+"""The shipped catalogue files of Flax's and JAX's errors: ``<module>/<Class>.txt``, and
+each module's ``module.toml``."""
 
 
 def catalogue_folders(project_dirs: Sequence[Path]) -> tuple[Path, ...]:
@@ -67,10 +64,13 @@ class ErrorModule:
     entries: tuple[ErrorEntry, ...]
     left_out: tuple[LeftOut, ...] = ()
     problems: tuple[FormatProblem, ...] = ()
-    """Catalogue files that name no class of the module, and repairs not made."""
+    """Catalogue files and module data that name no class of the module, and repairs not made."""
     catalogue_paths: tuple[str, ...] = ()
+    """The files read from its catalogue folders: ``<Class>.txt`` files and ``module.toml``."""
     messages: bool = False
     """Whether it is a group of message entries (``path``: its folder, nothing imported)."""
+    data: ModuleData = dataclasses.field(default_factory=ModuleData)
+    """What its ``module.toml`` says: areas, related errors, notes, repairs."""
 
     def without_upstream(self) -> ErrorModule:
         """The module with no entry running another project's docstring examples."""
@@ -144,7 +144,7 @@ def module_entries(
     catalogue_files: Mapping[str, CatalogueFile] | None,
     layout: SiteLayout | None = None,
     *,
-    fixes: Sequence[DocstringFix] | None = None,
+    data: ModuleData | None = None,
 ) -> tuple[tuple[ErrorEntry, ...], tuple[LeftOut, ...], tuple[FormatProblem, ...]]:
     """The entries of a module's candidate classes, in source order.
 
@@ -155,13 +155,12 @@ def module_entries(
     ``catalogue_files`` is None when the module's docstrings are ours, in the
     catalogue format; otherwise each class's examples come from its catalogue file,
     by class name, unless its docstring has adopted the format. ``layout``: by
-    default, a site of this module alone. ``fixes``: by default, ``DOCSTRING_FIXES``'s.
+    default, a site of this module alone. ``data``: the module's ``module.toml``,
+    whose repairs are made to a library's docstrings (never to ours).
     """
     layout = layout or SiteLayout.of([spec])
-    if catalogue_files is None:
-        fixes = ()
-    elif fixes is None:
-        fixes = DOCSTRING_FIXES.get(spec.name, ())
+    data = data or ModuleData()
+    fixes = () if catalogue_files is None else data.repairs
     problems: list[FormatProblem] = []
     entries: list[tuple[tuple[int, int], ErrorEntry]] = []
     left_out: list[LeftOut] = []
@@ -191,7 +190,7 @@ def module_entries(
         located = dataclasses.replace(entry, located=layout.locate(qualname))
         entries.append(((number, line), located))
     entries.sort(key=lambda pair: pair[0])
-    problems += _unmatched(spec.name, candidates, catalogue_files, fixes)
+    problems += _unmatched(spec.name, candidates, catalogue_files, data)
     return tuple(e for _, e in entries), tuple(left_out), tuple(problems)
 
 
@@ -222,26 +221,24 @@ def _unmatched(
     module: str,
     candidates: Sequence[Candidate],
     catalogue_files: Mapping[str, CatalogueFile] | None,
-    fixes: Sequence[DocstringFix],
+    data: ModuleData,
 ) -> list[FormatProblem]:
-    """Catalogue files and repairs that name no candidate (a repair: at the first file)."""
-    names = {c.name for c in candidates}
+    """Catalogue files, and classes the module's data names, that are no candidate."""
+    names = sorted({c.name for c in candidates})
+
+    def hint(name: str, suffix: str) -> str:
+        close = difflib.get_close_matches(name, names, n=1)
+        return f"; did you mean {close[0]}{suffix}?" if close else ""
+
     problems = []
     for stem, file in (catalogue_files or {}).items():
         if stem not in names:
-            close = difflib.get_close_matches(stem, sorted(names), n=1)
-            hint = f"; did you mean {close[0]}.txt?" if close else ""
-            message = f"this catalogue file names no class of {module}: no {module}.{stem}{hint}"
-            problems.append(FormatProblem(message, Location(file.path, 1)))
-    problems += [
-        FormatProblem(
-            f"a repair of {fix.name}'s docstring is not made: {module} has no such class; "
-            f"review it in {REPAIRS_FILE}",
-            Location(candidates[0].path, 1),
-        )
-        for fix in fixes
-        if fix.name not in names and candidates
-    ]
+            message = f"this catalogue file names no class of {module}: no {module}.{stem}"
+            problems.append(FormatProblem(message + hint(stem, ".txt"), Location(file.path, 1)))
+    for key, name in dict.fromkeys(data.names(module)):
+        if name not in names:
+            message = f"this file's {key} names no class of {module}: no {module}.{name}"
+            problems.append(FormatProblem(message + hint(name, ""), Location(data.path, 1)))
     return problems
 
 

@@ -2,16 +2,15 @@
 
 The records are the entries' :class:`~flax_errors_ext.model.runs.entry_record.EntryRecord`;
 everything here is text and numbers, which the Sphinx side turns into nodes. The
-areas, related errors and design notes are data, so that reorganising the site is
-an edit here and nothing else. An error missing from :data:`AREAS` (one that Flax
-adds tomorrow) is still listed, under :data:`OTHER`; another library's errors under
-their module's area.
+areas, related errors and design notes are the modules' data (:class:`SiteData`), so
+that reorganising the site is an edit of a ``module.toml`` and nothing else.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
+import functools
 import re
 from collections import Counter, defaultdict
 from typing import TYPE_CHECKING
@@ -19,8 +18,9 @@ from typing import TYPE_CHECKING
 from flax_errors_ext.model.catalogue.records import ExampleKind, first_paragraph
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
+    from flax_errors_ext.model.catalogue.module_data import ModuleData
     from flax_errors_ext.model.catalogue.records import Example
     from flax_errors_ext.model.runs.entry_record import EntryRecord
 
@@ -197,150 +197,71 @@ def time_text(moment: datetime.datetime) -> str:
 
 OTHER = "Other"
 
-_FLAX = "flax.errors."
-_OURS = "flax_errors_ext.errors."
 
-_BY_AREA: dict[str, tuple[str, ...]] = {
-    "Module definition": (
-        "AssignSubModuleError",
-        "CallCompactUnboundModuleError",
-        "CallSetupUnboundModuleError",
-        "CallShareScopeOnUnboundModuleError",
-        "CallUnbindOnUnboundModuleError",
-        "DescriptorAttributeError",
-        "IncorrectPostInitOverrideError",
-        "InvalidInstanceModuleError",
-        "MultipleMethodsCompactError",
-        "NameInUseError",
-        "ReservedModuleAttributeError",
-        "SetAttributeFrozenModuleError",
-        "SetAttributeInModuleSetupError",
-    ),
-    "Scopes and variables": (
-        "ApplyModuleInvalidMethodError",
-        "ApplyScopeInvalidVariablesStructureError",
-        "ApplyScopeInvalidVariablesTypeError",
-        "InvalidFilterError",
-        "InvalidRngError",
-        "InvalidScopeError",
-        "LazyInitError",
-        "ModifyScopeVariableError",
-        "ScopeCollectionNotFound",
-        "ScopeParamNotFoundError",
-        "ScopeParamShapeError",
-        "ScopeVariableNotFoundError",
-    ),
-    "Transforms": (
-        "JaxTransformError",
-        "PartitioningUnspecifiedError",
-        "TransformTargetError",
-        "TransformedMethodReturnValueError",
-    ),
-    "Checkpointing and files": (
-        "AlreadyExistsError",
-        "InvalidCheckpointError",
-        "MPACheckpointingRequiredError",
-        "MPARestoreDataCorruptedError",
-        "MPARestoreTargetRequiredError",
-    ),
-    "Cursors": ("CursorFindError", "TraverseTreeError"),
-    "NNX": ("ImmutableVariableError", "TraceContextError"),
-}
+@dataclasses.dataclass(frozen=True)
+class SiteData:
+    """How the site sorts and links the errors of the modules whose data it has.
 
-AREAS: dict[str, str] = {
-    **{_FLAX + name: area for area, names in _BY_AREA.items() for name in names},
-    _OURS + "JitPytreeError": "Errors added by flax-errors",
-}
-"""The area of each error, by full dotted name."""
+    Each module's comes from its ``module.toml``
+    (:class:`~flax_errors_ext.model.catalogue.module_data.ModuleData`).
+    """
 
-MODULE_AREAS: dict[str, str] = {"jax.errors": "JAX: tracing and transformations"}
-"""The area of every error of a module whose errors are not sorted one by one."""
+    modules: Mapping[str, ModuleData]
+    """Each module's data, by module name."""
 
-AREA_ORDER: tuple[str, ...] = (
-    *_BY_AREA,
-    *MODULE_AREAS.values(),
-    "Errors added by flax-errors",
-    OTHER,
-)
-"""The order areas appear in on the index; any other area (a module's) comes after."""
+    def area_of(self, qualname: str) -> str:
+        """The index area an error is listed under.
 
-_RELATED: tuple[tuple[str, ...], ...] = (
-    # Calling into a Module that is not bound to variables.
-    (
-        "CallCompactUnboundModuleError",
-        "CallSetupUnboundModuleError",
-        "CallShareScopeOnUnboundModuleError",
-        "CallUnbindOnUnboundModuleError",
-        "InvalidScopeError",
-    ),
-    # Where attributes and submodules may be assigned.
-    ("AssignSubModuleError", "SetAttributeFrozenModuleError", "SetAttributeInModuleSetupError"),
-    ("ReservedModuleAttributeError", "NameInUseError"),
-    ("ApplyModuleInvalidMethodError", "InvalidInstanceModuleError"),
-    # What apply is given as variables.
-    (
-        "ApplyScopeInvalidVariablesStructureError",
-        "ApplyScopeInvalidVariablesTypeError",
-        "ScopeCollectionNotFound",
-        "ScopeParamNotFoundError",
-    ),
-    ("ScopeParamNotFoundError", "ScopeParamShapeError"),
-    # Which collections apply may change.
-    ("InvalidFilterError", "ModifyScopeVariableError", "ScopeVariableNotFoundError"),
-    # Modules and JAX transformations.
-    (
-        "JitPytreeError",
-        "JaxTransformError",
-        "TransformTargetError",
-        "TransformedMethodReturnValueError",
-    ),
-    ("JitPytreeError", "TraceContextError"),
-    (
-        "InvalidCheckpointError",
-        "MPACheckpointingRequiredError",
-        "MPARestoreDataCorruptedError",
-        "MPARestoreTargetRequiredError",
-    ),
-    ("AlreadyExistsError", "InvalidCheckpointError"),
-    ("CursorFindError", "TraverseTreeError"),
-    ("ImmutableVariableError", "TraceContextError"),
-)
-"""Groups of errors (by class name) that readers confuse or meet together, linked to each other."""
+        The area its module's data lists it under, else its module's ``area``; else,
+        for a Flax error (one Flax adds tomorrow), :data:`OTHER`; another library's
+        error, its module's name.
+        """
+        module, _, name = qualname.rpartition(".")
+        data = self.modules.get(module)
+        listed = next((a for a, names in data.areas if name in names), "") if data else ""
+        fallback = OTHER if module == "flax.errors" else module
+        return listed or (data.area if data else "") or fallback
 
-NOTES: dict[str, tuple[str, str]] = {
-    _OURS + "JitPytreeError": (
-        "jit_pytree_error_design",
-        "Why JitPytreeError is not a pytree registration",
-    ),
-}
-"""Design notes about an error: its docname and link text."""
+    @functools.cached_property
+    def order(self) -> tuple[str, ...]:
+        """The areas the index puts first, in order; any other comes after, by name.
 
+        Those of the modules whose data has an ``order`` (by it), each module's
+        listed areas before its ``area``; then :data:`OTHER`.
+        """
+        ranked = sorted(
+            (data.order, module) for module, data in self.modules.items() if data.order is not None
+        )
+        datas = [self.modules[module] for _, module in ranked]
+        areas = [area for data in datas for area in (*dict(data.areas), data.area) if area]
+        return tuple(dict.fromkeys([*areas, OTHER]))
 
-def area_of(qualname: str) -> str:
-    """The index area an error is listed under (another library's: its module's name)."""
-    module = qualname.rpartition(".")[0]
-    fallback = OTHER if module == _FLAX.rstrip(".") else module
-    return AREAS.get(qualname) or MODULE_AREAS.get(module, fallback)
+    def area_rank(self, area: str) -> tuple[int, str]:
+        """Where an area comes on the index: :attr:`order`, then any other by name."""
+        return (self.order.index(area), "") if area in self.order else (len(self.order), area)
 
+    @functools.cached_property
+    def _related(self) -> dict[str, tuple[str, ...]]:
+        related: dict[str, set[str]] = defaultdict(set)
+        for data in self.modules.values():
+            for group in data.related:
+                for qualname in group:
+                    related[qualname].update(other for other in group if other != qualname)
+        return {
+            qualname: tuple(sorted(others, key=lambda other: (other.rpartition(".")[2], other)))
+            for qualname, others in related.items()
+        }
 
-def area_rank(area: str) -> tuple[int, str]:
-    """Where an area comes on the index: :data:`AREA_ORDER`, then any other by name."""
-    return (AREA_ORDER.index(area), "") if area in AREA_ORDER else (len(AREA_ORDER), area)
+    def related(self, qualname: str) -> tuple[str, ...]:
+        """The errors an entry's "See also" names, both ways round, by class name.
 
+        Some may not be in a given catalogue.
+        """
+        return self._related.get(qualname, ())
 
-def _related_map() -> dict[str, tuple[str, ...]]:
-    full = {qualname.rpartition(".")[2]: qualname for qualname in AREAS}
-    related: dict[str, set[str]] = defaultdict(set)
-    for group in _RELATED:
-        for name in group:
-            related[name].update(other for other in group if other != name)
-    return {full[name]: tuple(full[o] for o in sorted(others)) for name, others in related.items()}
-
-
-RELATED: dict[str, tuple[str, ...]] = _related_map()
-"""Each error's related errors, both ways round, sorted by class name."""
-
-
-def related(qualname: str) -> tuple[str, ...]:
-    """The errors an entry's "See also" names (some may not be in a given catalogue)."""
-    return RELATED.get(qualname, ())
+    def note(self, qualname: str) -> tuple[str, str] | None:
+        """The docname and link text of a design note about an error, if it has one."""
+        module, _, name = qualname.rpartition(".")
+        data = self.modules.get(module)
+        notes = data.notes if data is not None else ()
+        return next(((doc, title) for n, doc, title in notes if n == name), None)

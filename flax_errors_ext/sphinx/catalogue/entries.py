@@ -69,6 +69,12 @@ class EntryRenderer(SphinxDirective):
             warn(str(error), WarningSubtype.IMPORT, self.get_location())
             return None
         module = found.module
+        # Its areas, related errors and notes, for the index and the "See also" lines.
+        CatalogueCollector.module_data(self.env).setdefault(self.env.docname, {})[module.name] = (
+            module.data
+        )
+        if module.data.path:
+            self.env.note_dependency(module.data.path)
         if module.path.is_dir():
             folders = CatalogueCollector.folders(self.env).setdefault(self.env.docname, {})
             folders[str(module.path)] = module.path.stat().st_mtime_ns

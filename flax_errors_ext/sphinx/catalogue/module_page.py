@@ -14,7 +14,7 @@ from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx import addnodes
 
-from flax_errors_ext.model.site.texts import area_of, area_rank
+from flax_errors_ext.model.site.texts import SiteData
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue.entries import EntryRenderer, headline
 from flax_errors_ext.sphinx.context import build_context
@@ -62,15 +62,18 @@ class CatalogueDirective(EntryRenderer):
         layout = state.config.layout
         # Where the entries have pages of their own (not where printed URLs land).
         indexed = any(e.site != layout.printed(e.qualname) for e in module.entries)
+        site = SiteData({module.name: module.data})
         groups: dict[str, list[nodes.Node]] = {}
         for outcome in found.outcomes:
             shown = [self._summary(outcome.entry)] if indexed else self._entry(outcome, found)
-            groups.setdefault(area_of(outcome.entry.qualname), []).extend(shown)
-        rendered = _grouped(groups)
+            groups.setdefault(site.area_of(outcome.entry.qualname), []).extend(shown)
+        rendered = _grouped(groups, site)
         if indexed:
             rendered.append(nodes.raw("", FORWARD_SCRIPT, format="html"))
             # In the order the page shows them.
-            ranked = sorted(found.outcomes, key=lambda o: area_rank(area_of(o.entry.qualname)))
+            ranked = sorted(
+                found.outcomes, key=lambda o: site.area_rank(site.area_of(o.entry.qualname))
+            )
             rendered += self._toctree([o.entry for o in ranked])
         rendered += _left_out_note(module.left_out)
         rendered += [
@@ -111,7 +114,7 @@ class CatalogueDirective(EntryRenderer):
         return list(container.children)
 
 
-def _grouped(groups: dict[str, list[nodes.Node]]) -> list[nodes.Node]:
+def _grouped(groups: dict[str, list[nodes.Node]], site: SiteData) -> list[nodes.Node]:
     """The entries under their index areas (where there are several), links to the areas first.
 
     An area is a box with a rubric, not a section: a project that labels every
@@ -121,7 +124,7 @@ def _grouped(groups: dict[str, list[nodes.Node]]) -> list[nodes.Node]:
         return [node for entries in groups.values() for node in entries]
     jump = nodes.paragraph(classes=["flax-errors-areas"])
     found: list[nodes.Node] = [jump]
-    for area in sorted(groups, key=area_rank):
+    for area in sorted(groups, key=site.area_rank):
         anchor = "group-" + nodes.make_id(area)
         add_jump(jump, area, anchor)
         group = nodes.container(ids=[anchor], classes=["flax-errors-group"])

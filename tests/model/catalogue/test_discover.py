@@ -16,7 +16,8 @@ from flax_errors_ext.model.catalogue.discover import (
     catalogue_folders,
     module_entries,
 )
-from flax_errors_ext.model.catalogue.repairs import DOCSTRING_FIXES, DocstringFix
+from flax_errors_ext.model.catalogue.module_data import ModuleData
+from flax_errors_ext.model.catalogue.repairs import DocstringFix
 from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.model.config.values import ModuleSpec
 
@@ -274,7 +275,7 @@ SWAPPED = DocstringFix(
 
 
 def _library_entries(
-    fixes: list[DocstringFix] | None, source: str = LIBRARY
+    fixes: list[DocstringFix], source: str = LIBRARY
 ) -> tuple[dict[str, object], tuple[str, ...]]:
     namespace: dict[str, type] = {}
     exec(compile(source, "lib.py", "exec"), namespace)
@@ -282,7 +283,8 @@ def _library_entries(
         Candidate(n, namespace[n], "lib.py", source) for n in ("ShapeError", "RightError")
     ]
     files = {"ShapeError": CatalogueFile("cat/ShapeError.txt", "Ours.\n")}
-    entries, _, problems = module_entries(ModuleSpec("lib"), candidates, files, fixes=fixes)
+    data = ModuleData("cat/lib/module.toml", repairs=tuple(fixes))
+    entries, _, problems = module_entries(ModuleSpec("lib"), candidates, files, data=data)
     return {e.name: e for e in entries}, tuple(str(p) for p in problems)
 
 
@@ -302,14 +304,15 @@ def test_a_librarys_docstring_is_shown_with_its_repairs_made() -> None:
 
 def test_a_repair_whose_text_is_gone_is_reported_at_the_docstring() -> None:
     """A stale repair is a module problem (a warning on the site), not a broken entry."""
-    gone = DocstringFix("RightError", old="Gone words", new="New words", why="")
-    missing = DocstringFix("LostError", old="a", new="b", why="")
+    toml = "cat/lib/module.toml"
+    gone = DocstringFix("RightError", old="Gone words", new="New words", why="", path=toml)
+    missing = DocstringFix("LostError", old="a", new="b", why="", path=toml)
     by_name, problems = _library_entries([SWAPPED, gone, missing])
     assert problems == (
         "lib.py:12: RightError: a repair is not made, its docstring no longer holds "
-        "'Gone words'; review it in flax_errors_ext/model/catalogue/repairs.py",
-        "lib.py:1: a repair of LostError's docstring is not made: lib has no such class; "
-        "review it in flax_errors_ext/model/catalogue/repairs.py",
+        "'Gone words'; review it in cat/lib/module.toml",
+        "cat/lib/module.toml:1: this file's repair names no class of lib: no lib.LostError; "
+        "did you mean RightError?",
     )
     assert by_name["RightError"].problems == ()  # type: ignore[attr-defined]
     assert by_name["RightError"].prose[0].text == "Already right: ``(5, 5)``."  # type: ignore[attr-defined]
@@ -327,10 +330,11 @@ def test_a_docstring_the_library_already_put_right_is_not_harmed() -> None:
 def test_the_listed_repairs_are_the_modules_own_and_ours_get_none(
     make_module: Callable[[str, str], str],
 ) -> None:
-    # By default the module's repairs come from DOCSTRING_FIXES, keyed by its name.
-    shape = {e.name: e for e in load_module("flax.errors").entries}["ScopeParamShapeError"]
+    # The module's repairs come from its module.toml.
+    flax_errors = load_module("flax.errors")
+    shape = {e.name: e for e in flax_errors.entries}["ScopeParamShapeError"]
     assert "the apply shape\n(``(5, 5)``) is different from the init shape" in shape.prose[0].text
-    assert DOCSTRING_FIXES["flax.errors"]
+    assert flax_errors.data.repairs
     # A module whose docstrings are ours (no catalogue folder) is read as it is.
     name = make_module("ourlib", _documented("MODULE", "ShapeError", summary="Old words."))
     spec = ModuleSpec.from_value(name)
@@ -338,6 +342,7 @@ def test_the_listed_repairs_are_the_modules_own_and_ours_get_none(
     source = (Path(namespace["__file__"])).read_text()
     candidate = Candidate("ShapeError", namespace["ShapeError"], namespace["__file__"], source)
     stale = DocstringFix("ShapeError", old="Old words.", new="New words.", why="")
-    entries, _, problems = module_entries(spec, [candidate], None, fixes=[stale])
+    data = ModuleData(repairs=(stale,))
+    entries, _, problems = module_entries(spec, [candidate], None, data=data)
     assert problems == ()
     assert entries[0].summary == "Old words."

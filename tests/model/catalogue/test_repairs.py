@@ -1,4 +1,4 @@
-"""The exact repairs to a library's docstrings, and the list that the site and export share."""
+"""The exact repairs to a library's docstrings, and the lists that the site and export share."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import jax.errors
 import jax.numpy as jnp
 import pytest
 
-from flax_errors_ext.model.catalogue.repairs import (
-    DOCSTRING_FIXES,
-    DocstringFix,
-    repaired,
-    repaired_docstring,
-)
+from flax_errors_ext.execution.catalogue.modules import read_module_data
+from flax_errors_ext.model.catalogue.discover import SHIPPED_CATALOGUE
+from flax_errors_ext.model.catalogue.repairs import DocstringFix, repaired, repaired_docstring
+
+FLAX_FIXES = read_module_data("flax.errors", [SHIPPED_CATALOGUE]).repairs
+JAX_FIXES = read_module_data("jax.errors", [SHIPPED_CATALOGUE]).repairs
 
 DOCSTRING = """The shape is wrong.
 
@@ -41,7 +41,9 @@ def test_a_repair_whose_texts_are_both_gone_is_stale() -> None:
     deleted = DocstringFix("E", old=" extra", new="", why="")
     assert repaired("b(3)", [gone, deleted]) == ("b(3)", (gone, deleted))
     assert "no longer holds 'a(1)'" in gone.stale_message()
-    assert gone.stale_message().endswith("review it in flax_errors_ext/model/catalogue/repairs.py")
+    assert gone.stale_message().endswith("review it in its module.toml")
+    listed = DocstringFix("E", old="a(1)", new="a(2)", why="", path="cat/lib/module.toml")
+    assert listed.stale_message().endswith("review it in cat/lib/module.toml")
 
 
 @pytest.mark.parametrize(
@@ -84,7 +86,9 @@ def test_a_docstring_without_a_repair_to_make_is_returned_as_it_is() -> None:
 
 def test_every_flax_repair_applies_to_the_installed_flax() -> None:
     """A repair that Flax has made itself changes nothing; none may be stale."""
-    for fix in DOCSTRING_FIXES["flax.errors"]:
+    assert FLAX_FIXES
+    for fix in FLAX_FIXES:
+        assert fix.path == str(SHIPPED_CATALOGUE / "flax.errors" / "module.toml")
         docstring = inspect.cleandoc(getattr(flax.errors, fix.name).__doc__)
         assert fix.old in docstring or fix.new in docstring, fix
         assert fix.why, fix
@@ -92,7 +96,7 @@ def test_every_flax_repair_applies_to_the_installed_flax() -> None:
 
 def test_scope_param_shape_errors_shapes_are_put_the_right_way_round() -> None:
     docstring = flax.errors.ScopeParamShapeError.__doc__ or ""
-    fixes = [f for f in DOCSTRING_FIXES["flax.errors"] if f.name == "ScopeParamShapeError"]
+    fixes = [f for f in FLAX_FIXES if f.name == "ScopeParamShapeError"]
     text, stale = repaired_docstring(docstring, fixes)
     assert stale == ()
     assert "the apply shape\n(``(5, 5)``) is different from the init shape (``(5, 5, 1)``)" in text
@@ -104,7 +108,8 @@ def test_scope_param_shape_errors_shapes_are_put_the_right_way_round() -> None:
 
 def test_every_jax_repair_applies_to_the_installed_jax() -> None:
     """The same check for jax.errors, on whichever jax this stack runs."""
-    for fix in DOCSTRING_FIXES["jax.errors"]:
+    assert JAX_FIXES
+    for fix in JAX_FIXES:
         docstring = inspect.cleandoc(getattr(jax.errors, fix.name).__doc__)
         assert fix.old in docstring or fix.new in docstring, fix
         assert fix.why, fix
@@ -112,7 +117,7 @@ def test_every_jax_repair_applies_to_the_installed_jax() -> None:
 
 def test_the_jax_repairs_are_made_and_none_is_stale() -> None:
     by_class: dict[str, list[DocstringFix]] = {}
-    for fix in DOCSTRING_FIXES["jax.errors"]:
+    for fix in JAX_FIXES:
         by_class.setdefault(fix.name, []).append(fix)
     texts = {}
     for name, fixes in by_class.items():

@@ -17,7 +17,6 @@ import pytest
 from sphinx.testing.util import SphinxTestApp
 
 from flax_errors_ext.ext.search.sphinx.search_page import DATA_FILE
-from flax_errors_ext.model.site import texts
 from tools.site_links import check_site
 
 MakeApp = Callable[..., SphinxTestApp]
@@ -194,9 +193,16 @@ def test_no_folder_of_the_build_machine_is_published(app: SphinxTestApp) -> None
 
 
 @pytest.mark.sphinx("html", testroot="site", srcdir="site_see_also")
-def test_see_also_links_go_both_ways(app: SphinxTestApp, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_see_also_links_go_both_ways(app: SphinxTestApp, make_app: MakeApp) -> None:
     leaky, calm = "site_a_errors.LeakyError", "site_b_errors.CalmError"
-    monkeypatch.setattr(texts, "RELATED", {leaky: (calm,), calm: (leaky,)})
+    # site_a_errors' data, in a folder that holds it alone: its docstrings stay its entries.
+    folder = Path(app.srcdir) / "catalogue" / "site_a_errors"
+    folder.mkdir(parents=True)
+    data = f'area = "Leaks"\nrelated = [["LeakyError", "{calm}"]]\n'
+    (folder / "module.toml").write_text(data)
+    app = make_app(
+        "html", srcdir=app.srcdir, confoverrides={"flax_errors_catalogue_dirs": ["catalogue"]}
+    )
     app.build()
 
     page_a = html(app, "api_reference/site_a_errors/LeakyError.html")
@@ -205,6 +211,8 @@ def test_see_also_links_go_both_ways(app: SphinxTestApp, monkeypatch: pytest.Mon
     assert f'href="../site_a_errors/LeakyError.html#{leaky}"' in page_b
     # BareError relates to nothing: no line.
     assert "See also:" not in html(app, "api_reference/site_a_errors/BareError.html")
+    assert 'id="area-leaks"' in html(app, "errors.html")
+    assert 'id="area-site-b-errors"' in html(app, "errors.html")
 
 
 @pytest.mark.sphinx("html", testroot="site", srcdir="site_parallel", parallel=2)

@@ -22,6 +22,7 @@ import pytest
 from pyink.mode import QuoteStyle
 
 from flax_errors_ext.cli import ExitCode, main
+from flax_errors_ext.execution.catalogue.modules import catalogue_files, read_module_data
 from flax_errors_ext.ext.export import cli as cli_export
 from flax_errors_ext.ext.export.model.docstrings import (
     Exported,
@@ -30,12 +31,12 @@ from flax_errors_ext.ext.export.model.docstrings import (
     unified_patch,
 )
 from flax_errors_ext.ext.export.model.style import kept_examples, mentions_release
-from flax_errors_ext.model.catalogue.discover import CatalogueFile
+from flax_errors_ext.model.catalogue.discover import SHIPPED_CATALOGUE, CatalogueFile
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import ExampleKind
-from flax_errors_ext.model.catalogue.repairs import DOCSTRING_FIXES, DocstringFix
+from flax_errors_ext.model.catalogue.repairs import DocstringFix
 
-FLAX_FIXES = DOCSTRING_FIXES["flax.errors"]
+FLAX_FIXES = read_module_data("flax.errors", [SHIPPED_CATALOGUE]).repairs
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
 
     from flax_errors_ext.model.catalogue.records import ErrorEntry, Example
 
-CATALOGUE = cli_export.catalogue_files()
+CATALOGUE = catalogue_files("flax.errors", [SHIPPED_CATALOGUE]) or {}
 NAMES = sorted(CATALOGUE)
 
 
@@ -490,7 +491,9 @@ def test_a_fix_whose_text_is_gone_is_reported() -> None:
     catalogue = {"FooError": CatalogueFile("cat/FooError.txt", CAT)}
     fixes = [
         DocstringFix("FooError", old="raise FooError()", new="raise FooError('x')", why=""),
-        DocstringFix("FooError", old="Gone words", new="New words", why=""),
+        DocstringFix(
+            "FooError", old="Gone words", new="New words", why="", path="cat/module.toml"
+        ),
         DocstringFix("BarError", old="Not", new="Never", why=""),
     ]
     result = export_docstrings(SOURCE, catalogue, module="mymod", path="m.py", fixes=fixes)
@@ -499,7 +502,7 @@ def test_a_fix_whose_text_is_gone_is_reported() -> None:
     assert [str(p) for p in result.problems] == [
         "m.py:16: a repair of BarError's docstring is not made: it has no catalogue file",
         "m.py:5: FooError: a repair is not made, its docstring no longer holds 'Gone words'; "
-        "review it in flax_errors_ext/model/catalogue/repairs.py",
+        "review it in cat/module.toml",
     ]
 
 

@@ -1,0 +1,130 @@
+"""What a catalogue folder's ``module.toml`` says about the errors of its module.
+
+Beside the ``<Class>.txt`` files, ``<module>/module.toml`` holds what is about a
+module's errors rather than one error's examples: the index areas they are listed
+under and where those come among other modules' areas, the groups of related errors
+that entries link to, design notes, and exact repairs to the module's own docstrings.
+:mod:`flax_errors_ext.execution.catalogue.modules` reads the file; this checks the
+table it holds (a key it does not know is an error) and makes the typed record.
+docs/options.md ("A module's data") describes the keys.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from flax_errors_ext.model.catalogue.repairs import DocstringFix
+
+MODULE_DATA = "module.toml"
+"""The name of a module's data file in its catalogue folder."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ModuleData:
+    """A module's data; empty where it has no ``module.toml``."""
+
+    path: str = ""
+    """The file it was read from."""
+    order: int | None = None
+    """Where the module's areas come on the index among other modules' (lower first;
+    modules without one come after, by name)."""
+    area: str = ""
+    """The area of every error of the module that :attr:`areas` does not list."""
+    areas: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Each index area, in the order listed, with the class names listed under it."""
+    related: tuple[tuple[str, ...], ...] = ()
+    """Groups of errors (full dotted names) that readers confuse or meet together."""
+    notes: tuple[tuple[str, str, str], ...] = ()
+    """``(class name, docname, link text)`` of each design note about an error."""
+    repairs: tuple[DocstringFix, ...] = ()
+
+    def names(self, module: str) -> list[tuple[str, str]]:
+        """``(key, class name)`` of each class of ``module`` that the data names."""
+        found = [("areas", name) for _, names in self.areas for name in names]
+        found += [
+            ("related", qualname.rpartition(".")[2])
+            for group in self.related
+            for qualname in group
+            if qualname.rpartition(".")[0] == module
+        ]
+        found += [("notes", name) for name, _, _ in self.notes]
+        return found + [("repair", fix.name) for fix in self.repairs]
+
+
+def module_data(module: str, path: str, table: dict[str, Any]) -> ModuleData:
+    """The data of ``module`` in the table of its ``module.toml`` (read from ``path``).
+
+    A name in ``related`` with a dot in it is another module's error, in full; one
+    without is a class of this module.
+
+    Raises:
+        ValueError: saying which key is unknown or holds a value of the wrong kind.
+    """
+    _known(table, ("order", "area", "areas", "related", "notes", "repair"), "")
+    order, area = table.get("order"), table.get("area", "")
+    _require(order is None or type(order) is int, "order must be an integer")
+    _require(isinstance(area, str), "area must be a string")
+    areas = [(name, _names(names, f"areas.{name}")) for name, names in _table(table, "areas")]
+    listed = [name for _, names in areas for name in names]
+    twice = sorted({name for name in listed if listed.count(name) > 1})
+    _require(not twice, f"an error is in one area at most: {', '.join(twice)} in two")
+    groups = table.get("related", [])
+    _require(isinstance(groups, list), "related must be a list of groups of class names")
+    related = [_names(group, "each group of related") for group in groups]
+    notes = []
+    for name, note in _table(table, "notes"):
+        doc, title = _strings(note, ("doc", "title"), f"notes.{name}")
+        notes.append((name, doc, title))
+    repairs = table.get("repair", [])
+    _require(isinstance(repairs, list), "repair must be an array of tables ([[repair]])")
+    fixes = []
+    for repair in repairs:
+        name, old, new, why = _strings(repair, ("error", "old", "new", "why"), "[[repair]]")
+        fixes.append(DocstringFix(name, old, new, why, path))
+    return ModuleData(
+        path,
+        order,
+        area,
+        tuple(areas),
+        tuple(tuple(name if "." in name else f"{module}.{name}" for name in g) for g in related),
+        tuple(notes),
+        tuple(fixes),
+    )
+
+
+def _require(holds: bool, message: str) -> None:
+    if not holds:
+        raise ValueError(message)
+
+
+def _known(table: dict[str, Any], keys: tuple[str, ...], where: str) -> None:
+    unknown = [key for key in table if key not in keys]
+    _require(
+        not unknown,
+        f"unknown key {where}{unknown[0] if unknown else ''} (known: {', '.join(keys)})",
+    )
+
+
+def _table(table: dict[str, Any], key: str) -> list[tuple[str, Any]]:
+    found = table.get(key, {})
+    _require(isinstance(found, dict), f"{key} must be a table ([{key}])")
+    return list(found.items())
+
+
+def _names(value: object, what: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(name, str) and name for name in value):
+        raise ValueError(f"{what} must be a list of class names")
+    return tuple(value)
+
+
+def _strings(value: object, keys: tuple[str, ...], where: str) -> tuple[str, ...]:
+    """The values of ``keys`` in ``value``, a table that has them all and no other."""
+    if not isinstance(value, dict):
+        raise ValueError(f"{where} must be a table of {', '.join(keys)}")
+    _known(value, keys, f"{where}.")
+    _require(
+        all(isinstance(value.get(key), str) for key in keys),
+        f"{where} needs {', '.join(keys)}, each a string",
+    )
+    return tuple(value[key] for key in keys)
