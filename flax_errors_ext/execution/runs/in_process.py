@@ -113,7 +113,8 @@ def serve(connection: Connection, cwd: str, env: dict[str, str]) -> None:
             _write_to(log)
         if threaded:
             share_process()
-            threading.Thread(target=run, args=(tag, job), daemon=True).start()
+            name = f"flax-errors-entry {job.qualname}"
+            threading.Thread(target=run, args=(tag, job), name=name, daemon=True).start()
         else:
             run(tag, job)
 

@@ -92,19 +92,24 @@ def execute(
     settings: RunSettings,
     keyed: Fingerprint,
     trusted: Callable[[tuple[LoadedFile, ...]], bool] = lambda _: True,
+    *,
+    alone: bool = False,
 ) -> Execution:
-    """``job``'s records, from the cache while ``trusted`` accepts what they loaded, else run."""
+    """``job``'s records, from the cache while ``trusted`` accepts what they loaded, else run.
+
+    ``alone``: run, with no other entry beside it in a shared process, never from the cache.
+    """
     total = len(job.examples)
     if settings.mode == "off":
         return Execution(runs=(None,) * total, failure=Verdict.NOT_RUN)
     name = key(job, keyed)
-    if settings.store is not None:
+    if settings.store is not None and not alone:
         kept = settings.store.get(name)
         if kept is not None:
             served = Execution.of(*kept, total)
             if trusted(served.loaded):
                 return served
-    raw = settings.runner.run(job)
+    raw = settings.runner.run(job, alone=alone)
     done = raw.execution(total)
     if settings.store is not None and done.failure is None:
         # A cache that cannot be written costs the next build a run, not this one a verdict.
@@ -285,16 +290,29 @@ class _ModuleChecker:
             documented,
         )
         execution = execute(job, self.settings, self.keyed, trusted=self.trusts)
+        results = _judged(entry, execution)
+        if self.settings.runner.reuse and execution.executed and _any_failed(results):
+            # Entries beside it in the one process (an accelerator's) share its state
+            # and its time: a failure is its verdict only once it fails alone.
+            execution = execute(job, self.settings, self.keyed, alone=True)
+            results = _judged(entry, execution)
         if execution.executed:
             self.sources.remember(execution.loaded)
-        failure = (execution.failure, execution.failure_detail, execution.failure_log)
-        results = tuple(
-            judge(example, runs, *failure)
-            for example, runs in zip(entry.examples, execution.runs, strict=True)
-        )
         if self.settings.store is not None and any(r.verdict.may_be_transient for r in results):
             self.settings.store.forget(key(job, self.keyed))
         return EntryOutcome(entry, execution, results)
+
+
+def _judged(entry: ErrorEntry, execution: Execution) -> tuple[ExampleResult, ...]:
+    failure = (execution.failure, execution.failure_detail, execution.failure_log)
+    return tuple(
+        judge(example, runs, *failure)
+        for example, runs in zip(entry.examples, execution.runs, strict=True)
+    )
+
+
+def _any_failed(results: Sequence[ExampleResult]) -> bool:
+    return any(result.verdict.failed for result in results)
 
 
 def run_versions(fingerprint: Fingerprint, entry: ErrorEntry) -> dict[str, str]:

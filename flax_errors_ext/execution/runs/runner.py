@@ -16,7 +16,7 @@ can change, without paying the imports again. Records come back over a pipe.
   namespace of its own, with JAX's flags as they were. Threads compile side by side
   (on a TPU v5e, 16 small Flax models took 33.6 s one after another, 16.9 s four at
   a time). An entry whose statements change what the whole process shares
-  (:data:`ALONE`) runs alone, and one that fails beside others runs again alone.
+  (:data:`ALONE`) runs alone, as does one asked to (:mod:`.run` confirms a failure so).
 
 The forkserver stops at :meth:`Runner.close`: the next run imports afresh.
 """
@@ -127,8 +127,11 @@ class Runner:
         self._shared_lock = threading.Lock()
         self._turns = _Turns()
 
-    def run(self, job: EntryJob) -> RawRun:
-        """Run ``job`` in its process and wait: what it sent, and how it ended."""
+    def run(self, job: EntryJob, *, alone: bool = False) -> RawRun:
+        """Run ``job`` in its process and wait: what it sent, and how it ended.
+
+        ``alone``: in a shared process, with no other entry beside it.
+        """
         if not self.reuse:
             worker = self._start()
             done = None
@@ -137,14 +140,10 @@ class Runner:
                 return done
             finally:
                 self._end(worker, kill=done is None or bool(done.failure))
-        alone = any(
+        alone = alone or any(
             ALONE.search(source) for example in job.examples for _, source in example.statements
         )
-        done = self._run_shared(job, alone=alone)
-        if done.failure and not alone:
-            # Beside others, another entry's crash or timeout may have ended it.
-            done = self._run_shared(job, alone=True)
-        return done
+        return self._run_shared(job, alone=alone)
 
     def _run_shared(self, job: EntryJob, *, alone: bool) -> RawRun:
         with self._turns.taken(alone=alone):
