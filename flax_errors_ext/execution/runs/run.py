@@ -291,7 +291,11 @@ class _ModuleChecker:
         )
         execution = execute(job, self.settings, self.keyed, trusted=self.trusts)
         results = _judged(entry, execution)
-        if self.settings.runner.reuse and execution.executed and _any_failed(results):
+        if (
+            self.settings.runner.reuse
+            and execution.executed
+            and any(r.verdict.failed for r in results)
+        ):
             # Entries beside it in the one process (an accelerator's) share its state
             # and its time: a failure is its verdict only once it fails alone.
             execution = execute(job, self.settings, self.keyed, alone=True)
@@ -309,10 +313,6 @@ def _judged(entry: ErrorEntry, execution: Execution) -> tuple[ExampleResult, ...
         judge(example, runs, *failure)
         for example, runs in zip(entry.examples, execution.runs, strict=True)
     )
-
-
-def _any_failed(results: Sequence[ExampleResult]) -> bool:
-    return any(result.verdict.failed for result in results)
 
 
 def run_versions(fingerprint: Fingerprint, entry: ErrorEntry) -> dict[str, str]:
