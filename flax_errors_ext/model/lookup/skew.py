@@ -91,10 +91,16 @@ class SkewAnswer:
             lines.append(self._advice(added, removed))
         if self.caller_use is not None:
             lines.append(self.caller_use.line(self.subject, name))
-        elif self.caller and self.caller != name.replace("-", "_"):
+        elif self.caller and self.caller != name.replace("-", "_") and removed:
             lines.append(
                 f"The call is made by {self.caller}, which was written for those releases "
                 f"of {name}: upgrade {self.caller}, or pin {name} as above."
+            )
+        elif self.caller and self.caller != name.replace("-", "_") and added:
+            # A name that came later: the caller is newer than the library here.
+            lines.append(
+                f"The call is made by {self.caller}, which was written for {name} {added} "
+                f"and later: upgrade to '{name}>={added}', or use an older {self.caller}."
             )
         return tuple(lines)
 

@@ -68,8 +68,9 @@ def test_an_added_name_says_to_upgrade_and_names_the_calling_library() -> None:
     assert found is not None
     assert found.lines()[1:] == (
         "You have lib 0.2.0: upgrade to 'lib>=0.4.0'.",
-        "The call is made by orbax, which was written for those releases of lib: "
-        "upgrade orbax, or pin lib as above.",
+        # orbax is the newer of the two: upgrading it cannot help.
+        "The call is made by orbax, which was written for lib 0.4.0 and later: "
+        "upgrade to 'lib>=0.4.0', or use an older orbax.",
     )
     assert found.help_lines()[0] == "help: lib.nn.Linear is in lib 0.4.0."
     assert found.help_lines()[1].startswith("      You have")
