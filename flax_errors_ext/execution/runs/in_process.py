@@ -125,7 +125,8 @@ def _write_to(log: str) -> None:
     for stream in (1, 2):
         os.dup2(output, stream)
     os.close(output)
-    sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115 - the process's
+    if not isinstance(sys.stdout, _ThreadOutput):  # whose own output already goes to fd 1
+        sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115 - the process's
     sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
 
 

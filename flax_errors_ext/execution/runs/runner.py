@@ -114,7 +114,7 @@ class Runner:
             log_dir: Where each process's output goes (None: its scratch folder).
             cwd: The processes' working folder (None: its scratch folder).
             env: Set in each process before its examples run (JAX's compilation cache).
-            reuse: Serve every job from one process at a time (an accelerator).
+            reuse: Serve every job from one process, in threads (an accelerator).
         """
         self.timeout = timeout
         self.log_dir = log_dir
