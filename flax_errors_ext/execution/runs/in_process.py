@@ -106,9 +106,12 @@ def serve(connection: Connection, cwd: str, env: dict[str, str]) -> None:
 
     while True:
         try:
-            tag, job, log, threaded = connection.recv()
+            message = connection.recv()
         except (EOFError, OSError):
             break
+        if message is None:  # the runner is done with this process
+            break
+        tag, job, log, threaded = message
         if log is not None:
             _write_to(log)
         if threaded:

@@ -319,8 +319,10 @@ class _Worker:
                 inbox.put(None)
 
     def end(self, *, kill: bool = False) -> None:
-        # A process whose connection closes exits by itself.
+        # Told to stop, the process exits by itself. (Closing the connection alone
+        # would not tell it: the reader thread's pending receive keeps it open.)
         with contextlib.suppress(OSError):
+            self.connection.send(None)
             self.connection.close()
         if not kill:
             self.process.join(1)
