@@ -323,6 +323,7 @@ class _Worker:
         # would not tell it: the reader thread's pending receive keeps it open.)
         with contextlib.suppress(OSError):
             self.connection.send(None)
+        with contextlib.suppress(OSError):
             self.connection.close()
         if not kill:
             self.process.join(1)
