@@ -75,10 +75,7 @@ def run_entry(job: EntryJob, send: Callable[[tuple[Any, ...]], None]) -> None:
 
 
 def serve(connection: Connection, cwd: str, env: dict[str, str]) -> None:
-    """In an entry's process: run each job sent until the connection closes.
-
-    A job sent ``threaded`` runs in a thread of its own, beside the others.
-    """
+    """In an entry's process: run each job sent (``threaded``: in a thread), until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the build's to act on
     os.chdir(cwd)
     os.environ.update(env)
@@ -223,11 +220,10 @@ _thread = threading.local()
 
 
 def share_process() -> None:
-    """Let entries run in threads of this process; the first call does it, once.
+    """Let entries run in threads of this process (the first call does it, once).
 
-    doctest swaps ``sys.stdout`` and ``linecache.getlines`` for the length of a
-    run, which threads running side by side would undo for each other: the
-    swapped-in objects are made ones that dispatch on the thread.
+    doctest swaps ``sys.stdout`` and ``linecache.getlines`` for a run, which threads
+    side by side would undo for each other: both become ones that dispatch on the thread.
     """
     if isinstance(sys.stdout, _ThreadOutput):
         return

@@ -9,14 +9,11 @@ can change, without paying the imports again. Records come back over a pipe.
 
 * **Timeout.** Past ``timeout`` seconds an example's process is killed; the run
   keeps the records it had sent.
-* **Crash.** A process that ends early is said with how it ended and its last
-  words (its output goes to the entry's log).
-* **Accelerators.** One process at a time may hold a TPU, and opening one costs
-  seconds: there (``reuse``) one process serves the entries, each in a thread and a
-  namespace of its own, with JAX's flags as they were. Threads compile side by side
-  (on a TPU v5e, 16 small Flax models took 33.6 s one after another, 16.9 s four at
-  a time). An entry whose statements change what the whole process shares
-  (:data:`ALONE`) runs alone, as does one asked to (:mod:`.run` confirms a failure so).
+* **Crash.** A process that ends early is said with how it ended and its log's last words.
+* **Accelerators.** One process at a time may hold a TPU: there (``reuse``) one
+  process serves the entries, each in a thread of its own (``docs/guide/build.md``
+  says what isolation means there and what the threads save), but one that changes
+  what every thread shares (:data:`ALONE`), or is asked to, runs alone.
 
 The forkserver stops at :meth:`Runner.close`: the next run imports afresh.
 """
@@ -65,8 +62,7 @@ LOG_TAIL = 4000
 ALONE = re.compile(
     r"\b(?:config\.update|environ|chdir|warnings\.(?:simplefilter|filterwarnings))\b"
 )
-"""Statements that change what every thread of a process shares: JAX's flags, the
-environment, the working folder, the warnings filters."""
+"""Statements that change what every thread shares (flags, environment, folder, warnings)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -109,12 +105,10 @@ class Runner:
     ) -> None:
         """A runner; nothing starts until the first job.
 
-        Args:
-            timeout: Seconds each example may run (None: no limit).
-            log_dir: Where each process's output goes (None: its scratch folder).
-            cwd: The processes' working folder (None: its scratch folder).
-            env: Set in each process before its examples run (JAX's compilation cache).
-            reuse: Serve every job from one process, in threads (an accelerator).
+        ``timeout``: seconds each example may run (None: no limit); ``log_dir`` and
+        ``cwd``: where each process writes its output and runs (None: its scratch
+        folder); ``env``: set in each process first (JAX's compilation cache);
+        ``reuse``: serve every job from one process, in threads (an accelerator).
         """
         self.timeout = timeout
         self.log_dir = log_dir
@@ -252,8 +246,10 @@ class _Worker:
     _inboxes: dict[int, queue.SimpleQueue[Any]] = dataclasses.field(default_factory=dict)
     _tags: Iterator[int] = dataclasses.field(default_factory=itertools.count)
     _guard: threading.Lock = dataclasses.field(default_factory=threading.Lock)
-    _reader: threading.Thread | None = None
     _gone: bool = False
+
+    def __post_init__(self) -> None:
+        threading.Thread(target=self._read, daemon=True).start()
 
     def run(
         self, job: EntryJob, timeout: float | None, log: Path | None, *, threaded: bool = False
@@ -280,9 +276,6 @@ class _Worker:
                 self.connection.send((tag, job, log and str(log), threaded))
             except OSError:
                 inbox.put(None)
-            if self._reader is None:
-                self._reader = threading.Thread(target=self._read, daemon=True)
-                self._reader.start()
         try:
             while True:
                 try:
@@ -319,8 +312,7 @@ class _Worker:
                 inbox.put(None)
 
     def end(self, *, kill: bool = False) -> None:
-        # Told to stop, the process exits by itself. (Closing the connection alone
-        # would not tell it: the reader thread's pending receive keeps it open.)
+        # Told, the process exits (the reader's pending receive keeps a closed pipe open).
         with contextlib.suppress(OSError):
             self.connection.send(None)
         with contextlib.suppress(OSError):
@@ -383,8 +375,8 @@ _forkserver_owner: list[int] = []
 def _context() -> Any:
     """The forkserver, preloaded, where this process may use one; else spawn.
 
-    Not on Windows, and not in a process forked after the forkserver started (a
-    ``-j`` reader of Sphinx's), which multiprocessing does not find among its children.
+    Not on Windows, nor in a process forked after the forkserver started (a Sphinx
+    ``-j`` reader), which multiprocessing does not find among its children.
     """
     if not _forkserver_owner:
         _forkserver_owner.append(os.getpid())
