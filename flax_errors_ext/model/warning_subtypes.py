@@ -1,8 +1,7 @@
 """Every subtype of the extension's warnings: ``flax-errors.<subtype>``, one member each.
 
 A project silences one with ``suppress_warnings = ["flax-errors.<subtype>"]``, so a
-value, once published, never changes. Here in the model because the model words
-most of them (a failing example's verdict is its subtype).
+value, once published, never changes.
 """
 
 from __future__ import annotations
@@ -19,11 +18,7 @@ class WarningSubtype(enum.StrEnum):
     description: str
 
     def __new__(cls, value: str, description: str = "") -> Self:
-        """A member whose value is its subtype's name and which carries its meaning.
-
-        The default is for the type checker only: a lookup by value
-        (``WarningSubtype("drifted")``) finds a member, it never makes one.
-        """
+        """A member carrying its meaning; the default is for the type checker (a lookup)."""
         member = str.__new__(cls, value)
         member._value_ = value
         member.description = description

@@ -1,8 +1,6 @@
-"""Read the error classes of an imported module into entries, in source order.
+"""Which classes of an imported module are entries, and where each one's documentation comes from.
 
-Pure: :mod:`flax_errors_ext.execution.catalogue.modules` imports the module and
-reads the files; this decides which classes are entries and where each one's
-documentation comes from.
+:mod:`flax_errors_ext.execution.catalogue.modules` imports the module and reads the files.
 """
 
 from __future__ import annotations
@@ -103,10 +101,9 @@ class Candidate:
 def public_classes(
     module: ModuleType, spec: ModuleSpec, bases: tuple[type, ...]
 ) -> tuple[list[tuple[str, type]], list[LeftOut]]:
-    """The exception classes of ``module`` that may be entries, and those left out.
+    """The exception classes ``module`` exposes that may be entries, and those left out.
 
-    The module's ``__all__`` says what it exposes; without one, the public classes
-    it defines itself. A class exposed under two names is kept under the first.
+    Its ``__all__`` says, else its own public classes; a class is kept under its first name.
     """
     exported = getattr(module, "__all__", None)
     if exported is not None:
@@ -148,15 +145,10 @@ def module_entries(
 ) -> tuple[tuple[ErrorEntry, ...], tuple[LeftOut, ...], tuple[FormatProblem, ...]]:
     """The entries of a module's candidate classes, in source order.
 
-    An error a library adds later shows up as an entry without examples, never
-    silently missing. A class without examples that other candidates subclass is
-    their base, not an error anyone raises as such (``FlaxError``): it is left out.
-
-    ``catalogue_files`` is None when the module's docstrings are ours, in the
-    catalogue format; otherwise each class's examples come from its catalogue file,
-    by class name, unless its docstring has adopted the format. ``layout``: by
-    default, a site of this module alone. ``data``: the module's ``module.toml``,
-    whose repairs are made to a library's docstrings (never to ours).
+    A class without examples is an entry (a library's new error is never silently
+    missing), unless other candidates subclass it (``FlaxError``). ``catalogue_files``
+    None: the docstrings are ours; else each class's examples come from its file, unless
+    its docstring adopted the format. ``data``'s repairs are made to a library's docstrings.
     """
     layout = layout or SiteLayout.of([spec])
     data = data or ModuleData()
@@ -197,10 +189,7 @@ def module_entries(
 def message_entries(
     spec: ModuleSpec, files: Mapping[str, CatalogueFile], layout: SiteLayout | None = None
 ) -> tuple[ErrorEntry, ...]:
-    """The entries of a group of message entries, one per catalogue file, by name.
-
-    The file's name is the entry's (``<group>.<Name>``): the error has no class to name it.
-    """
+    """The entries of a group of message entries: one per catalogue file, named by it."""
     layout = layout or SiteLayout.of([spec])
     entries = []
     for stem, file in sorted(files.items()):
@@ -223,7 +212,6 @@ def _unmatched(
     catalogue_files: Mapping[str, CatalogueFile] | None,
     data: ModuleData,
 ) -> list[FormatProblem]:
-    """Catalogue files, and classes the module's data names, that are no candidate."""
     names = sorted({c.name for c in candidates})
 
     def hint(name: str, suffix: str) -> str:
@@ -245,11 +233,8 @@ def _unmatched(
 def _foreign_entry(
     docstring: str, qualname: str, at: Location, ours: CatalogueFile | None
 ) -> ErrorEntry:
-    """The entry of a class whose docstring is another project's, shown as it is.
-
-    Once that docstring adopts the catalogue's examples (``flax-errors export``
-    writes the patch), they are the entry, and the class's catalogue file is not read.
-    """
+    # Once the docstring adopts the catalogue's examples (flax-errors export's patch),
+    # they are the entry and the catalogue file is not read.
     adopted = parse_docstring(docstring, qualname, at.path, at.line)
     if adopted.documented:
         return adopted
@@ -272,7 +257,6 @@ def _foreign_entry(
 
 
 def _class_lines(source: str) -> dict[str, tuple[int, int | None]]:
-    """Each class's line and its docstring's first line (None without one), by name."""
     lines: dict[str, tuple[int, int | None]] = {}
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ClassDef):

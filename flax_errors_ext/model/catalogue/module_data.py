@@ -1,12 +1,8 @@
 """What a catalogue folder's ``module.toml`` says about the errors of its module.
 
-Beside the ``<Class>.txt`` files, ``<module>/module.toml`` holds what is about a
-module's errors rather than one error's examples: the index areas they are listed
-under and where those come among other modules' areas, the groups of related errors
-that entries link to, design notes, and exact repairs to the module's own docstrings.
-:mod:`flax_errors_ext.execution.catalogue.modules` reads the file; this checks the
-table it holds (a key it does not know is an error) and makes the typed record.
-docs/options.md ("A module's data") describes the keys.
+Index areas and their order, related errors, design notes and repairs to the module's
+docstrings; docs/options.md ("A module's data") describes the keys. This checks the
+table (an unknown key is an error) that :mod:`flax_errors_ext.execution.catalogue.modules` reads.
 """
 
 from __future__ import annotations
@@ -17,7 +13,6 @@ from typing import Any
 from flax_errors_ext.model.catalogue.repairs import DocstringFix
 
 MODULE_DATA = "module.toml"
-"""The name of a module's data file in its catalogue folder."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -25,7 +20,6 @@ class ModuleData:
     """A module's data; empty where it has no ``module.toml``."""
 
     path: str = ""
-    """The file it was read from."""
     order: int | None = None
     """Where the module's areas come on the index among other modules' (lower first;
     modules without one come after, by name)."""
@@ -119,7 +113,6 @@ def _names(value: object, what: str) -> tuple[str, ...]:
 
 
 def _strings(value: object, keys: tuple[str, ...], where: str) -> tuple[str, ...]:
-    """The values of ``keys`` in ``value``, a table that has them all and no other."""
     if not isinstance(value, dict):
         raise ValueError(f"{where} must be a table of {', '.join(keys)}")
     _known(value, keys, f"{where}.")

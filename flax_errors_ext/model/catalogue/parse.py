@@ -1,18 +1,10 @@
 """Read a docstring in the catalogue format into an :class:`~.records.ErrorEntry`.
 
-The format: a summary line, an explanation in reST, then sections titled exactly
-``Bad example:``, ``Good example:``, ``Unreachable:`` or ``Also seen as:``, each an
-indented block of optional prose followed by doctest statements. A bad example ends
-in the documented traceback of its own error class; an ``Also seen as:`` section in
-that of the error the same mistake raises where this one is not in place (so that
-a reader who pastes that message finds this entry). Every problem is reported with
-the ``file:line`` it sits on, and the rest of the docstring is still read.
-
-A library's docstrings in Google style (napoleon) hold the same examples in an
-``Example:`` or ``Examples:`` section instead (what ``flax-errors export`` writes):
-each run of doctest blocks, after its prose, is one example, bad when it ends in a
-traceback. A section that holds a malformed example yields none, so that a
-library's own examples, written for its doctest, are never read as the catalogue's.
+A summary, reST prose, then sections (``Bad example:``, ``Good example:``,
+``Unreachable:``, ``Also seen as:``) of prose and doctest statements. Each problem is
+reported at its ``file:line`` and the rest is still read. A napoleon ``Examples:``
+section (what ``flax-errors export`` writes) holds the same examples; one with a
+malformed example yields none, so that a library's own doctests are never read as ours.
 """
 
 from __future__ import annotations
@@ -98,10 +90,7 @@ def parse_docstring(
 def _section_at(
     lines: list[Line], i: int, qualname: str, path: str, own_class: str | None
 ) -> tuple[list[Example], list[FormatProblem], int] | None:
-    """The examples and problems of the section ``lines[i]`` starts, and the index after it.
-
-    None if ``lines[i]`` starts no section: it is the explanation's.
-    """
+    """The examples and problems of the section ``lines[i]`` starts (None: none), and its end."""
     line = lines[i]
     body_end = _block_end(lines, i + 1)
     body = lines[i + 1 : body_end]
@@ -135,9 +124,7 @@ def _section_at(
 def parse_prose(docstring: str, path: str, first_line: int) -> tuple[str, tuple[Prose, ...]]:
     """Read a docstring in no particular format: a one-sentence summary, and all of it.
 
-    For error classes whose source this project cannot edit. Their first paragraph
-    is often not a summary (Flax's may end in ``::`` and a code block), so the
-    summary is only its first sentence.
+    A library's first paragraph is often not a summary (Flax's may end in ``::``).
     """
     lines = _clean(docstring, first_line)
     if cut_opening([line.text for line in lines[:3]]):
@@ -150,9 +137,7 @@ def parse_prose(docstring: str, path: str, first_line: int) -> tuple[str, tuple[
 def cut_opening(texts: list[str]) -> bool:
     """Whether a blank line cuts the opening sentence of a docstring's lines in two.
 
-    Many of Flax's docstrings put a blank line after the opening quotes' line,
-    mid-sentence, which reST turns into two paragraphs: such a line is joined to
-    the paragraph after it.
+    Many of Flax's docstrings put one after the opening quotes' line, mid-sentence.
     """
     if len(texts) > 2 and texts[1] == "" and texts[2].strip():
         opening = texts[0].rstrip()
@@ -161,11 +146,9 @@ def cut_opening(texts: list[str]) -> bool:
 
 
 def parse_upstream(docstring: str, path: str, first_line: int) -> Example | None:
-    """The doctest statements of another project's docstring, as one upstream example.
+    """Another project's doctest statements (options and all) as one upstream example.
 
-    They keep their inline options (``IGNORE_EXCEPTION_DETAIL`` included: the
-    verdict is the library's). None if there is no statement or the doctest syntax
-    is broken (the docstring is then shown, not run).
+    None if there is none or the syntax is broken: the docstring is then shown, not run.
     """
     lines = _clean(docstring, first_line)
     try:
@@ -203,7 +186,6 @@ def cleandoc_lines(docstring: str) -> list[str]:
 
 
 def _clean(docstring: str, first_line: int) -> list[Line]:
-    """Dedent like :func:`inspect.cleandoc`, but keep every line's file number."""
     lines = [Line(first_line + n, text) for n, text in enumerate(cleandoc_lines(docstring))]
     while lines and not lines[0].text:
         lines.pop(0)
@@ -216,12 +198,10 @@ def _dedent(body: list[Line]) -> list[Line]:
 
 
 def _block_end(lines: list[Line], start: int) -> int:
-    """The index after the indented (or blank) lines that start at ``start``."""
     return next((i for i in range(start, len(lines)) if lines[i].text[:1].strip()), len(lines))
 
 
 def _paragraph_end(lines: list[Line], start: int) -> int:
-    """The index of the first blank line at or after ``start``."""
     return next((i for i in range(start, len(lines)) if not lines[i].text.strip()), len(lines))
 
 
@@ -242,7 +222,6 @@ def _parse_section(
 def _parse_napoleon(
     body: list[Line], qualname: str, title: Location, own_class: str | None
 ) -> tuple[list[Example], list[FormatProblem]]:
-    """The examples of an ``Examples:`` section; a problem in any of them yields none."""
     parsed = [
         _parse_block(None, description, block, qualname, title.path, (), own_class)
         for description, block in _napoleon_blocks(_dedent(body))
@@ -252,11 +231,8 @@ def _parse_napoleon(
 
 
 def _napoleon_blocks(body: list[Line]) -> list[tuple[str, list[Line]]]:
-    """A napoleon section's examples: the prose before each, and its doctest lines.
-
-    Blocks with no prose between them belong together (a definition, a blank line,
-    then its call); a block that ends in a traceback ends its example.
-    """
+    # Blocks with no prose between them are one example (a definition, then its
+    # call); a block that ends in a traceback ends its example.
     found: list[tuple[str, list[Line]]] = []
     prose: list[str] = []
     block: list[Line] = []
@@ -304,8 +280,7 @@ def _parse_block(
 ) -> tuple[Example | None, list[FormatProblem]]:
     """One example from its doctest lines, or the problems that stop it.
 
-    ``kind`` None: a napoleon example's, bad when its last statement that runs
-    documents a traceback. ``own_class``: see :func:`kind_problems`.
+    ``kind`` None: a napoleon example's, bad when it ends in a traceback.
     """
     try:
         parsed = doctest.DocTestParser().get_examples(_text(block), qualname)
@@ -338,10 +313,8 @@ def _parse_block(
 def _holds_for(
     body: list[Line], path: str
 ) -> tuple[tuple[Condition, ...], list[Line], FormatProblem | None]:
-    """The section's ``:holds for:`` conditions, if its first line gives them, and the rest.
+    # Anywhere but the first line it would silently be read as prose: a problem there.
 
-    Anywhere else the line would silently be read as prose, so it is a problem there.
-    """
     first = next((n for n, b in enumerate(body) if b.text.strip()), None)
     for n, line in enumerate(body):
         if not line.text.startswith(FIELD):

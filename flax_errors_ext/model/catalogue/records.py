@@ -17,11 +17,7 @@ if TYPE_CHECKING:
 
 
 def first_paragraph(text: str) -> tuple[str, int]:
-    """The first paragraph of reST text as one line, and the line its rest starts at.
-
-    An example description's first paragraph is its caption, shown by the site,
-    ``flax-errors explain`` and ``errors.json``.
-    """
+    """The first paragraph of reST text as one line, and the line its rest starts at."""
     lines = text.split("\n")
     start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
     end = next((i for i in range(start, len(lines)) if not lines[i].strip()), len(lines))
@@ -77,11 +73,7 @@ _HEADINGS = {
 
 @enum.unique
 class Verdict(enum.StrEnum):
-    """What happened when an example ran, compared with what its docstring says.
-
-    A failing verdict is logged as the warning subtype of its name
-    (:class:`~flax_errors_ext.model.warning_subtypes.WarningSubtype`).
-    """
+    """What happened when an example ran; a failing one is the warning subtype of its name."""
 
     PASSED = "passed"
     DRIFTED = "drifted"
@@ -103,10 +95,9 @@ class Verdict(enum.StrEnum):
 
     @property
     def may_be_transient(self) -> bool:
-        """Whether the run itself may be at fault, so it is not cached.
+        """Whether the run itself may be at fault (memory, a missing file), so it is not cached.
 
-        The cause (a missing file, memory, an event loop) may be gone by the next
-        build; drift and no-raise are facts of the code under the cache's key.
+        Drift and no-raise are facts of the code under the cache's key.
         """
         return self in (Verdict.RAISED, Verdict.WRONG_CLASS, Verdict.TIMED_OUT, Verdict.CRASHED)
 
@@ -233,10 +224,7 @@ class ErrorEntry:
 
     @property
     def details(self) -> tuple[Prose, ...]:
-        """The prose without the paragraph that repeats the summary, for showing below it.
-
-        Another project's docstring is kept whole: its summary is only a sentence of it.
-        """
+        """The prose without the paragraph that repeats the summary (never a foreign one's)."""
         trimmed = []
         for passage in self.prose:
             opening, rest = first_paragraph(passage.text)
@@ -249,10 +237,7 @@ class ErrorEntry:
         return tuple(trimmed)
 
     def unreachable_with(self, versions: Mapping[str, str]) -> bool:
-        """Whether, with these package versions, the entry's error cannot be raised.
-
-        Only the examples that hold for them count: an older Flax may raise it.
-        """
+        """Whether the examples that hold for these versions show the error cannot be raised."""
         kinds = {example.kind for example in self.examples if example.holds(versions)}
         return ExampleKind.UNREACHABLE in kinds and ExampleKind.BAD not in kinds
 
@@ -339,12 +324,7 @@ def syntax_problem(item: doctest.Example, location: Location) -> FormatProblem |
 
 
 def kind_problems(example: Example, qualname: str, own_class: str | None) -> list[FormatProblem]:
-    """What is wrong with an example for its kind, each at its place.
-
-    A traceback where it must run; none, or another class's, where it must raise.
-    ``own_class``: the class a bad example must document; None for a message entry,
-    whose bad examples may document any class.
-    """
+    """What is wrong with an example for its kind; ``own_class`` None: a message entry's."""
     run = example.statements_run
     last = run[-1] if run and run[-1].exc_msg is not None else None  # the traceback it ends in
     if example.kind is ExampleKind.SEEN_AS:

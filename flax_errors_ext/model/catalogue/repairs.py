@@ -1,12 +1,7 @@
 """Exact repairs to the wrong text of a library's own docstrings, on the site and in export.
 
-A :class:`DocstringFix` replaces one exact text of one class's docstring (every
-occurrence) with the right one. Nothing is guessed: a repair whose text the library
-no longer has is reported at the docstring's ``file:line``; one made already is left
-as it is. The texts are those of ``inspect.cleandoc``, and a repair keeps the number
-of lines, so that every later line keeps its ``file:line``. A module's repairs are
-listed, each with a ``why`` that says what was wrong and measured, in its
-``module.toml`` (:mod:`flax_errors_ext.model.catalogue.module_data`).
+Nothing is guessed: a repair whose text is gone is reported; one made already is left.
+A repair keeps the number of lines, so that every later line keeps its ``file:line``.
 """
 
 from __future__ import annotations
@@ -52,10 +47,9 @@ class DocstringFix:
 
 
 def repaired(text: str, fixes: Sequence[DocstringFix]) -> tuple[str, tuple[DocstringFix, ...]]:
-    """``text`` with every repair made, and the repairs it holds neither text of.
+    """``text`` with every repair made, and the stale ones: neither text is there.
 
-    A repair whose ``new`` text is there and ``old`` is not was made already: it is
-    not stale. One that only deletes (``new`` empty) is stale once ``old`` is gone.
+    One that only deletes (``new`` empty) is stale once ``old`` is gone.
     """
     stale = []
     for fix in fixes:
@@ -69,11 +63,7 @@ def repaired(text: str, fixes: Sequence[DocstringFix]) -> tuple[str, tuple[Docst
 def repaired_docstring(
     docstring: str, fixes: Sequence[DocstringFix]
 ) -> tuple[str, tuple[DocstringFix, ...]]:
-    """A ``__doc__`` with the repairs made, and the stale repairs.
-
-    Where a repair is made, the docstring comes back dedented as the repairs are
-    written, every line kept, so that line ``n`` of it is still line ``n`` of the docstring.
-    """
+    """A ``__doc__`` with the repairs made (dedented, every line kept), and the stale repairs."""
     cleaned = "\n".join(cleandoc_lines(docstring))
     text, stale = repaired(cleaned, fixes)
     return (docstring if text == cleaned else text), stale

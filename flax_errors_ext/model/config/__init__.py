@@ -189,9 +189,7 @@ class CatalogueConfig:
 
     @classmethod
     def from_values(cls, values: dict[str, Any]) -> CatalogueConfig:
-        """Validate ``flax_errors_*`` values (keyed by full name) into a config.
-
-        Text, as ``sphinx-build -D`` gives every value, is read as its field's type first.
+        """Validate ``flax_errors_*`` values (by full name; text read as its type) into a config.
 
         Raises:
             ValueError: naming the first setting that is invalid and why.
@@ -218,10 +216,9 @@ class CatalogueConfig:
         )
 
     def run_mode(self, notebooks: str) -> str:
-        """The myst-nb execution mode of the entries, myst-nb's being ``notebooks``.
+        """The execution mode of the entries, myst-nb's being ``notebooks``.
 
-        Each error needs a process of its own and a cached run keeps a warm build
-        fast, so ``'auto'`` and ``'inline'`` mean ``'cache'``.
+        Each error needs a process of its own, so ``'auto'`` and ``'inline'`` mean ``'cache'``.
         """
         mode = notebooks if self.execution_mode == "auto" else self.execution_mode
         return "cache" if mode in ("auto", "inline") else mode

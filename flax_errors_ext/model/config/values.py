@@ -1,8 +1,7 @@
 """What each setting accepts: the readers the settings' metadata names, and module specs.
 
 Each reader returns the value as the config keeps it, or raises :class:`TypeError` saying
-what the value must be; the config names the setting. :func:`from_text` reads a
-value given as text (``sphinx-build -D name=text``) as its setting's declared type first.
+what the value must be.
 """
 
 from __future__ import annotations
@@ -27,10 +26,8 @@ _FALSE = ("0", "false")
 def from_text(value: Any, kind: Any) -> Any:
     """``value`` read as the declared type ``kind`` where it is text, else as it is.
 
-    Sphinx hands an override (``-D name=text``) of a setting registered without a
-    type over as the text: it is read as Sphinx reads the override of a typed
-    default. Text that does not read as ``kind`` is returned as it is, for the
-    setting's validator to refuse.
+    Sphinx hands an override (``-D name=text``) of an untyped setting over as text;
+    text that does not read as ``kind`` is left for the setting's validator to refuse.
     """
     origin, args = typing.get_origin(kind), typing.get_args(kind)
     if origin is dict and isinstance(value, dict):
@@ -155,11 +152,7 @@ KNOWN_MODULES: dict[str, dict[str, Any]] = {
     "flax.messages": {"messages": True},
     "jax.messages": {"messages": True},
 }
-"""Where the errors of well-known modules point: their page and the site they print.
-
-A module listed by name alone takes these, so that the URL its errors print, rebased
-onto this site, lands on its entry.
-"""
+"""What a module listed by name alone takes: so the URL its errors print lands on its entry."""
 
 _SPEC_KEYS = {"module", "page", "bases", "exclude", "upstream", "messages"}
 

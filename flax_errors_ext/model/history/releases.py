@@ -1,10 +1,8 @@
 """Every catalogue entry's bad examples across Flax's releases: the records, the wordings.
 
-``nox -s history`` runs each entry's bad examples in a venv per Flax release and
-keeps what happened in ``flax_errors_ext/history/flax.json``, whose model this is.
-Each example's record carries a hash of its code, so that a rerun runs only what
-changed. Each bad example's releases fall into spans that did the same: the
-wordings ``explain`` matches.
+The model of ``flax_errors_ext/history/flax.json``, which ``nox -s history`` writes.
+Each bad example's releases fall into spans that did the same: the wordings
+``explain`` matches.
 """
 
 from __future__ import annotations
@@ -22,7 +20,6 @@ if TYPE_CHECKING:
 
 
 SCHEMA = 1
-"""The version of the file's layout; bumped when the runner records differently."""
 SHIPPED = "shipped"
 """How ``flax_errors_history`` names the file shipped with this package."""
 SHIPPED_HISTORY = Path(__file__).resolve().parents[2] / "history" / "flax.json"
@@ -38,7 +35,7 @@ class Outcome(enum.StrEnum):
     """What one bad example did on one release."""
 
     RAISED = "raised"
-    """Its last statement raised exactly this entry's error."""
+    """Exactly this entry's error."""
     RAISED_OTHER = "raised-other"
     NO_RAISE = "no-raise"
     COULD_NOT_RUN = "could-not-run"
@@ -72,7 +69,7 @@ class ExampleRun:
     """One bad example on one release."""
 
     code: str
-    """The hash of the example's code when it ran (not of its ``rewritten`` code)."""
+    """The hash of the example's code (not of its ``rewritten`` code), so a rerun skips it."""
     outcome: Outcome
     exc_type: str = ""
     exc_text: str = ""
@@ -104,10 +101,7 @@ class EntryRun:
     """One per bad example, in the catalogue file's order (none for an unreachable one)."""
 
     def runs_of(self, codes: Sequence[str]) -> tuple[ExampleRun, ...] | None:
-        """The records of the examples with these code hashes, in order; None if one has none.
-
-        An entry that keeps fewer examples than ran still has a record of each it keeps.
-        """
+        """The records of the examples with these code hashes, in order; None if one has none."""
         found = {example.code: example for example in self.examples}
         runs = tuple(found.get(code) for code in codes)
         return None if None in runs else tuple(run for run in runs if run is not None)
@@ -172,7 +166,7 @@ class History:
     path: str = dataclasses.field(default="", compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        """The data as the file holds it (the summaries are added by the writer)."""
+        """The data as the file holds it, but the writer's summaries."""
         return {
             "schema": SCHEMA,
             "module": self.module,
@@ -198,10 +192,8 @@ _TEMPORARY = re.compile(r"\btmp[\w-]{6,}")
 
 
 def comparable(text: str) -> str:
-    """``text`` without what changes from one run to the next (addresses, temp names).
-
-    Temporary names go first: ``tmpiw0x858c`` holds what looks like an address.
-    """
+    """``text`` without what changes from one run to the next (addresses, temp names)."""
+    # Temporary names first: ``tmpiw0x858c`` holds what looks like an address.
     return _ADDRESS.sub("0x…", _TEMPORARY.sub("tmp…", text))
 
 
@@ -227,8 +219,7 @@ def timelines(
 ) -> tuple[tuple[Span, ...], ...]:
     """Each bad example of entry ``name`` across the recorded releases: its spans, oldest first.
 
-    With ``codes`` (its examples' hashes now), a record of other code is left out:
-    it tells about an example that no longer exists.
+    With ``codes`` (its examples' hashes now), a record of other code is left out.
     """
     recorded = [len(r.entries[name].examples) for r in history.releases if name in r.entries]
     count = len(codes) if codes is not None else max(recorded, default=0)

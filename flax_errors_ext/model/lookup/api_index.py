@@ -1,12 +1,8 @@
 """Which releases of a library have a name or a parameter: its API index, per release span.
 
-A maintainer's command (``nox -s api_index``) reads every release of a library
-with ``ast`` and writes one index per library. A name (``jax.random.KeyArray``, a
-class's attribute, a ``jax.config`` flag) maps to the releases that have it, a
-callable's parameter likewise, a name to the message the releases' own
-deprecation table gives it, and a name of another library to the releases whose
-code uses it. Releases are stored once, in order; a set of them as spans of their
-positions (``"0-12,15"``).
+``nox -s api_index`` writes one per library: names and callables' parameters, each
+with its releases, the deprecation messages, and other libraries' names its code uses.
+A set of releases is stored as spans of their positions (``"0-12,15"``).
 """
 
 from __future__ import annotations
@@ -103,7 +99,7 @@ class ApiIndex:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ApiIndex:
-        """Read back the JSON :meth:`to_bytes` wrote; ValueError for another schema."""
+        """Read back :meth:`to_bytes`'s JSON; ValueError for another schema."""
         if data.get("schema") != SCHEMA:
             raise ValueError(f"API index schema {data.get('schema')!r}, expected {SCHEMA}")
         return cls(

@@ -1,10 +1,9 @@
 """Find the entry a person means: by name, by URL, or by an error message they pasted.
 
-A pasted error is matched, in this order of trust, by the URL it prints, by an
-error class it names, and by its message, against each documented message (or an
-older release's wording) as a pattern whose values of one run are wildcards. A
-message that matches no pattern answers only if it is nearly the same text with
-the same distinctive values; any other is not in the catalogue, however alike.
+A paste is matched, in this order of trust, by the URL it prints, an error class it
+names, and its message against each documented one (or an older release's) as a
+pattern whose values of one run are wildcards. Otherwise it answers only if nearly
+the same text with the same distinctive values; any other is not in the catalogue.
 """
 
 from __future__ import annotations
@@ -39,9 +38,8 @@ MIN_ALIKE = 0.85
 """How alike a message that matches no pattern must be to answer, its distinctive values kept."""
 
 MIN_FRAGMENT = 20
-"""Characters a pasted fragment needs before it may match as part of a message."""
+"""Characters a pasted fragment needs to match as part of a message (of an old wording: 24)."""
 MIN_WORDING_FRAGMENT = 24
-"""How long a pasted part of a message must be to be matched inside an old wording."""
 
 MESSAGE_CHARS = 4_000
 """Of a message, the characters compared by likeness (the cost grows with the square)."""
@@ -49,7 +47,7 @@ MESSAGE_CHARS = 4_000
 
 @dataclasses.dataclass(frozen=True)
 class Hit:
-    """A findable that answers a query, and why (as :class:`Match` says)."""
+    """A findable that answers a query, and why (as in :class:`Match`)."""
 
     found: Findable
     how: str
@@ -61,11 +59,9 @@ class Hit:
 class Match:
     """An entry that answers a query, and why.
 
-    ``how``: ``name``, ``url``, ``class``, ``message`` (a documented message
-    matches, values aside), ``alike`` (nearly one, with its distinctive values) or
-    ``similar`` (a hint, not an answer). ``score``: 1.0 for a name, URL or class;
-    for messages, how alike (0 to 1). ``example``: the closest; None where that is a
-    past release's wording.
+    ``how``: ``name``, ``url``, ``class``, ``message`` (a documented message matches,
+    values aside), ``alike`` (nearly one, distinctive values kept) or ``similar`` (a hint).
+    ``score``: how alike (1.0 but for messages). ``example``: None for a past wording.
     """
 
     entry: ErrorEntry
@@ -87,8 +83,7 @@ def find(
 ) -> list[Match]:
     """The entries ``query`` means, best first; empty when none is close enough.
 
-    ``older``: texts past releases raised, by entry (:func:`by_entry`). ``sites``: by
-    entry and example, the files its runs raised it in (:attr:`Text.sites`).
+    ``older``: past releases' texts (:func:`by_entry`); ``sites``: as :attr:`Text.sites`.
     """
     query = bounded(query).strip()
     if NAME.fullmatch(query):
@@ -145,10 +140,7 @@ def by_name(entries: Sequence[ErrorEntry], name: str) -> list[Match]:
 
 
 def suggest(entries: Sequence[ErrorEntry], query: str, count: int = 3) -> list[str]:
-    """Dotted names of the entries closest to ``query``, for a "did you mean" line.
-
-    Text that resembles nothing gets no suggestion rather than unrelated ones.
-    """
+    """Dotted names of the entries closest to ``query`` (none if none is), for "did you mean"."""
     query = bounded(query).strip()
     if not NAME.fullmatch(query):
         found = _ranked(_findables(entries, None), query, floor=MIN_SIMILARITY)
@@ -197,7 +189,6 @@ def _by_class(findables: Sequence[Findable], query: str) -> list[Hit]:
 
 
 def _closest(item: Findable, query: str) -> Text | None:
-    """The text of ``item`` the paste resembles most, if enough: the cause the paste shows."""
     found = _ranked([item], query, floor=MIN_SIMILARITY, named=True)
     near = [hit for hit in found if hit.how != "similar" or hit.score >= MIN_SIMILARITY]
     return near[0].text if near else None
@@ -274,8 +265,7 @@ def _ranked(
 def shows(text: Text, body: str, flat: str, min_fragment: int = MIN_FRAGMENT) -> bool:
     """Whether a pasted message (``body``, normalised ``flat``) shows a documented one.
 
-    It does if it holds the whole text, values aside, or a part of it
-    ``min_fragment`` characters long; the part of a plain text as written.
+    The whole text, values aside, or ``min_fragment`` characters of it (a plain text's as written).
     """
     if all(part in body for part in text.fixed) and (
         message_pattern(text.documented, text.names, text.exact).search(body)
@@ -299,7 +289,7 @@ class Wording:
     versions: str
     """``0.8.5``, or ``0.6.11-0.7.5``."""
     current: bool = False
-    """Whether the newest recorded release printed it too: today's wording, not an old one."""
+    """Whether the newest recorded release printed it too."""
 
 
 def recorded_wordings(histories: Iterable[History]) -> tuple[Wording, ...]:

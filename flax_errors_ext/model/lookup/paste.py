@@ -1,9 +1,7 @@
 """What a pasted error says: its exception line, its class, its message, its frames.
 
-People paste a whole traceback, a message alone, or a log that ends in one; these
-read out of any of them the part that finding an entry looks at. The site search's
-script reads pastes by the same syntax (:data:`PASTE_SYNTAX`). A version skew
-(:mod:`.skew`) answers the :class:`Question` a paste asks: what it says is missing.
+A paste may be a whole traceback, a message alone, or a log that ends in one. The site
+search reads pastes by the same syntax (:data:`PASTE_SYNTAX`).
 """
 
 from __future__ import annotations
@@ -22,7 +20,7 @@ KEEP_CHARS = 16_000
 final message are at its end, a name or URL pasted alone at its start."""
 
 ELLIPSIS = "..."
-"""doctest's ELLIPSIS marker (doctest itself is not imported: the help has no use for it)."""
+"""doctest's ELLIPSIS marker (the help never imports doctest)."""
 NAME = re.compile(r"[\w.]+")
 FRAGMENT = re.compile(r"#([A-Za-z_][\w.]*\w)")
 URL = re.compile(r"https?://[^\s)\]>'\"]+")
@@ -46,8 +44,8 @@ PASTE_SYNTAX = {
     "traceback_header": TRACEBACK_HEADER,
     "frame_file": _FRAME_FILE.pattern,
 }
-"""How a paste's parts are told apart, for a matcher outside Python (the site search):
-``exception_line`` and ``frame_file`` are read line by line (JavaScript's ``m`` flag)."""
+"""How a paste's parts are told apart, for the site search (``exception_line`` and
+``frame_file`` with JavaScript's ``m`` flag)."""
 
 
 def looks_like_name(query: str) -> bool:
@@ -93,10 +91,8 @@ def raised_elsewhere(text: str, sites: Sequence[str]) -> bool:
     """Whether a pasted traceback shows its error raised in the sites' library, elsewhere.
 
     ``sites``: the files an entry's runs raised its error in (``flax/nnx/graphlib.py``).
-    The same words from another file of that library are another cause: its
-    innermost frame is in the library, and no frame is at a site (a traceback shown
-    whole passes through the site to deeper frames). A paste without frames, or
-    whose innermost frame is outside the library, tells nothing.
+    Elsewhere: the innermost frame is in the library, and no frame is at a site (a
+    whole traceback passes through the site to deeper frames).
     """
     text = bounded(text).replace("\\", "/")
     frames = frame_files(text[max(text.rfind(TRACEBACK_HEADER), 0) :])
@@ -128,11 +124,8 @@ def message_body(text: str) -> str:
 def raised_line(text: str) -> int | None:
     """Where the exception line of the error raised last starts in ``text``, if it has one.
 
-    After the last traceback header (a chained traceback's last error is its own),
-    the first line that names an exception class (``ValueError:``): a message may
-    quote another error on a later line of its own (JAX's "The error was:
-    TypeError: unhashable type"). Where no class there looks like one, the last
-    ``Name:`` line (a log's ``loss: 0.5`` is none).
+    After the last traceback header, the first line that names an exception class
+    (a message may quote another error on a later line); else the last ``Name:`` line.
     """
     header = text.rfind(TRACEBACK_HEADER)
     lines = [m for m in _EXCEPTION_LINE.finditer(text) if m.start() > header]
@@ -143,17 +136,16 @@ def raised_line(text: str) -> int | None:
 
 
 def exception_line(text: str, width: int = 160) -> str:
-    """The paste's exception line; cut to ``width``.
+    """The paste's exception line, cut to ``width``; else its last line that names an error.
 
-    A paste cut before its exception line is read from its last line that names an
-    error, never from a traceback's header or frames (``Cell In[10], line 19``).
+    Never a traceback's header or frames (``Cell In[10], line 19``).
     """
     text = strip_jax_note(bounded(text).replace("\r\n", "\n"))
     start = raised_line(text)
     if start is not None:
         line = text[start:].split("\n", 1)[0].strip()
     else:
-        said = [line.strip() for line in text.split("\n") if _says(line)]
+        said = [s.strip() for s in text.split("\n") if s.strip() and not _NOT_SAID.search(s)]
         named = [line for line in said if _NAMES_ERROR.search(line)]
         line = (named or said or [""])[-1]
     return line if len(line) <= width else line[: width - 3] + "..."
@@ -165,17 +157,8 @@ _NOT_SAID = re.compile(
 )
 
 
-def _says(line: str) -> bool:
-    """Whether a line says something of its own: not blank, no traceback header or frame."""
-    return bool(line.strip()) and _NOT_SAID.search(line) is None
-
-
 def strip_class(message: str) -> str:
-    """The message without its class and without the link Flax appends.
-
-    People paste messages with or without the link, and its base differs between
-    Flax's site and this one; the URL step has had its say already.
-    """
+    """The message without its class and without the link Flax appends (pasted or not)."""
     match = _EXCEPTION_LINE.match(message)
     message = message[match.end() :] if match else message
     message = _LINK.sub("", message).rstrip()
@@ -221,9 +204,8 @@ _QUESTIONS = (
 class Question:
     """What a pasted error says is missing.
 
-    ``kind``: ``name`` (a module's attribute, or an import), ``module``,
-    ``attribute`` (of an object of class ``owner``), ``keyword`` (a parameter
-    ``callable`` does not take) or ``missing`` (parameters it requires).
+    ``kind``: ``name`` (a module's attribute, or an import), ``module``, ``attribute``
+    (of an object of class ``owner``), ``keyword``, ``positional`` or ``missing``.
     """
 
     kind: str

@@ -1,9 +1,8 @@
 """What in an error message is a value of one run, and the pattern a message becomes.
 
-A documented message carries the values of the run that produced it (a shape, an
-address, the names the example defines); each becomes a wildcard of its kind, so
-that a reader's message with other values still matches. The same patterns serve
-the site search's JavaScript (:func:`variable_kinds`, :func:`pattern_source`).
+Each value (a shape, an address, the example's names) becomes a wildcard of its kind,
+so that a reader's message with other values still matches; the site search's
+JavaScript uses the same patterns (:func:`variable_kinds`, :func:`pattern_source`).
 """
 
 from __future__ import annotations
@@ -18,10 +17,8 @@ if TYPE_CHECKING:
     from flax_errors_ext.model.catalogue.records import Example
 
 VALUE_LIBRARIES = ("builtins", "numpy", "jax", "jaxlib", "ml_dtypes")
-"""Packages whose types are values that JAX transforms take, not classes a user wrote.
-
-A documented ``<class '...MLP'>`` stands for a class of the user's own code: a
-value whose type is a builtin or one of these packages' is another mistake."""
+"""Packages whose types are values, not classes a user wrote: a documented
+``<class '...MLP'>`` (the user's own class) never matches one of them."""
 
 _USER_CODE = r"(?!(?:" + "|".join(VALUE_LIBRARIES) + r")\.)"
 # A class's module and qualified name; a class defined in a function has <locals>.
@@ -78,7 +75,7 @@ _MIN_NAME = 2
 
 
 def variable_kinds() -> list[dict[str, str]]:
-    """The variable parts of messages, in the order tried, for the site search."""
+    """The variable parts of messages, in the order tried."""
     return [
         {"name": name, "pattern": pattern, "placeholder": placeholder}
         for name, pattern, _, placeholder in _KINDS
@@ -105,10 +102,8 @@ def message_pattern(
 ) -> re.Pattern[str]:
     """A pattern that matches ``documented`` with other values in its variable parts.
 
-    ``...`` matches anything, as with doctest's ELLIPSIS, and each of ``names`` any
-    word. ``exact``: a builtin exception's message, whose quoted text is what tells
-    it from every other error of its class (``module 'flax' has no attribute
-    'optim'``): quoted text is matched as written, but where it quotes one of ``names``.
+    ``...`` matches anything, and each of ``names`` any word. ``exact``: quoted text
+    (but one of ``names``) is matched as written, for a builtin's terse message.
     """
     return re.compile(pattern_source(documented, names, exact), re.DOTALL)
 
@@ -129,7 +124,6 @@ def literal_parts(
 
 
 def _segments(documented: str, names: frozenset[str], exact: bool) -> list[tuple[str | None, str]]:
-    """``documented`` cut into its variable parts (their kind) and the text between (None)."""
     documented = documented.strip()
     segments: list[tuple[str | None, str]] = []
     at = 0
@@ -161,8 +155,7 @@ def normalise(text: str) -> str:
 def keeps_distinctive(known: str, flat: str) -> bool:
     """Whether a pasted message has every distinctive value of a documented one, both normalised.
 
-    A message that differs from the documented one only in a user's class is
-    another mistake (a string passed where a Module was).
+    One that differs only in a user's class is another mistake (a string for a Module).
     """
     return all(flat.count(mark) >= known.count(mark) for mark in DISTINCTIVE)
 
@@ -174,26 +167,17 @@ def names_in(documented: str, names: frozenset[str]) -> tuple[str, ...]:
 
 
 def defined_names(example: Example) -> frozenset[str]:
-    """The classes and attributes an example's code defines: the reader's own, by name.
-
-    Of :func:`example_names`, those a reader's code surely names otherwise (not a
-    ``setup`` or an ``rngs`` argument that every Flax program has).
-    """
+    """Of :func:`example_names`, the classes and attributes: a reader's are surely others."""
     return _names("\n".join(statement.source for statement in example.statements))[1]
 
 
 def example_names(example: Example) -> frozenset[str]:
-    """The names an example's code gives: classes, functions, arguments, variables, attributes.
-
-    They are the example's values as much as a shape is: a reader's own code raises
-    the same message with its own names (string constants too: ``name="proj"``).
-    """
+    """The names an example's code gives (string constants too): values as a shape is."""
     return _names("\n".join(statement.source for statement in example.statements))[0]
 
 
 @functools.lru_cache(maxsize=1024)
 def _names(source: str) -> tuple[frozenset[str], frozenset[str]]:
-    """:func:`example_names` and :func:`defined_names` of ``source``; none if it does not parse."""
     try:
         tree = ast.parse(source)
     except SyntaxError:

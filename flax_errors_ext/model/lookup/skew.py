@@ -1,20 +1,17 @@
 """Version skew: an error about a name or a parameter that other releases of a library have.
 
-Such an error (``module 'jax.random' has no attribute 'KeyArray'``) names what is
-missing; the library's API index (:mod:`.api_index`) says which releases have it,
-so the answer says which release added or removed it, the release's own
-deprecation message, and, with the installed version, what to upgrade or pin.
-Where another library made the call, the answer names it: that library was written
-for the other releases.
+The library's API index (:mod:`.api_index`) says which release added or removed it;
+the answer gives the release's own deprecation message, what to upgrade or pin, and
+the library that made the call, where another did (it was written for other releases).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
-import re
 from typing import TYPE_CHECKING, Any
 
+from flax_errors_ext.model.history.releases import version_key
 from flax_errors_ext.model.lookup.api_index import (
     POSITIONAL,
     REQUIRED,
@@ -36,12 +33,11 @@ class SkewAnswer:
     """Which releases of a library have what the error says is missing."""
 
     subject: str
-    """What is missing, in words: ``jax.random.KeyArray``, ``the keyword 'rngs' of ...``."""
+    """In words: ``jax.random.KeyArray``, ``the keyword 'rngs' of ...``."""
     distribution: str
     having: tuple[str, ...]
-    """The releases that have it, oldest first (empty: none of the index's)."""
+    """The releases that have it, oldest first; ``releases``: all the index read."""
     releases: tuple[str, ...]
-    """Every release the index read, oldest first."""
     installed: str = ""
     message: str = ""
     """The library's own deprecation or removal message for the name."""
@@ -53,12 +49,11 @@ class SkewAnswer:
     caller_use: CallerUse | None = None
     """Which releases of the calling library use the name, where its index says."""
     positional: int = 0
-    """For too many arguments passed by position: how many, as Python counts them (a
-    method's ``self`` too); ``having`` are the releases that take them."""
+    """For too many arguments by position: how many (with a method's ``self``)."""
 
     @property
     def definite(self) -> bool:
-        """Whether other releases have it and the installed one (where known) does not."""
+        """Whether other releases have it and the installed one (if known) does not."""
         return bool(self.having) and self.installed not in self.having
 
     def help_lines(self) -> tuple[str, ...]:
@@ -106,14 +101,14 @@ class SkewAnswer:
 
     def _advice(self, added: str, removed: str) -> str:
         name, installed = self.distribution, self.installed
-        newer = _key(installed) >= _key(self.having[-1])
+        newer = version_key(installed) >= version_key(self.having[-1])
         if newer and removed:
             change = "requires it since" if self.required else "removed it in"
             return (
                 f"You have {name} {installed}; {name} {change} {removed}. Pin "
                 f"'{name}<{removed}', or change the code as {name} {installed} has it."
             )
-        if not newer and added and _key(installed) < _key(added):
+        if not newer and added and version_key(installed) < version_key(added):
             return f"You have {name} {installed}: upgrade to '{name}>={added}'."
         return f"{name} {installed} (installed here) has it: the code ran with another release."
 
@@ -145,12 +140,7 @@ class CallerUse:
         return f"{said}; {fixed} and later do not: {upgrade}."
 
 
-def _key(version: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in re.findall(r"\d+", version))
-
-
 def _removed(having: Sequence[str], releases: Sequence[str]) -> str:
-    """The release after the last that has it, if one does not."""
     return next(iter(releases[releases.index(having[-1]) + 1 :]), "")
 
 
@@ -165,7 +155,7 @@ def _ranges(having: Sequence[str], releases: Sequence[str]) -> str:
 def answer_paste(
     paste: str, indexes: Sequence[ApiIndex], installed: Mapping[str, str]
 ) -> SkewAnswer | None:
-    """:func:`answer` for the :func:`question` a pasted error asks, if it asks one."""
+    """:func:`answer` to the :func:`question` a paste asks, if any."""
     asked = question(paste)
     return answer(asked, indexes, installed) if asked is not None else None
 
@@ -175,9 +165,8 @@ def answer(
 ) -> SkewAnswer | None:
     """What the indexes say of ``asked``; None where no index's library is concerned.
 
-    Of several libraries that could be meant (a bare ``jit()``), the one the
-    traceback's innermost frames are in, else the one with the shortest name for it.
-    ``installed``: each distribution's version here, where it is installed.
+    Of several libraries that could be meant (a bare ``jit()``), the one the innermost
+    frames are in, else the one with the shortest name for it.
     """
     packages = [package_of(path) for path in reversed(asked.frames)]
     found = []
@@ -202,7 +191,6 @@ def answer(
 def _caller_use(
     caller: str, subject: str, indexes: Sequence[ApiIndex], installed: Mapping[str, str]
 ) -> CallerUse | None:
-    """What the calling package's index says of its use of ``subject``, if it has one."""
     for index in indexes:
         using = index.releases_using(subject) if index.package.split(".")[0] == caller else []
         if using:
@@ -231,13 +219,8 @@ def _in(index: ApiIndex, asked: Question) -> SkewAnswer | None:
 
 
 def _attribute(index: ApiIndex, owner: str, name: str, frames: Sequence[str]) -> SkewAnswer | None:
-    """An attribute of an object of class ``owner``: of a class of that name in the index.
-
-    An object of a class named like one of the library's modules stands for it
-    (``'Config' object`` is ``jax.config``). Of several classes of that name, the
-    one in the package the traceback runs through, then the one whose attribute most
-    releases have, then the shortest name (its public one).
-    """
+    # A class named like a module stands for it (``'Config' object`` is jax.config). Of
+    # several classes: the one the frames run through, most releases, shortest name.
     module = f"{index.package}.{owner.lower()}"
     if module in index.names:
         return _name(index, f"{module}.{name}")
@@ -253,7 +236,6 @@ def _attribute(index: ApiIndex, owner: str, name: str, frames: Sequence[str]) ->
 
 
 def _parameter(index: ApiIndex, asked: Question) -> SkewAnswer | None:
-    """A keyword a callable does not take, or parameters it requires."""
     owner = asked.owner.removesuffix(".__init__")
     suffix = owner if "." in owner else f".{owner}"
     callables = [n for n in index.params if n.endswith(suffix) and n.count(".") > 0]
@@ -278,7 +260,6 @@ def _parameter(index: ApiIndex, asked: Question) -> SkewAnswer | None:
 
 
 def _positional(index: ApiIndex, asked: Question, callables: Sequence[str]) -> SkewAnswer | None:
-    """The releases whose callable takes as many arguments by position as the call passed."""
     # Python counts a method's self in both numbers, as the answer does; the index does not.
     said = int(asked.names[0])
     given = said - ("." in asked.owner)
@@ -296,7 +277,6 @@ def _positional(index: ApiIndex, asked: Question, callables: Sequence[str]) -> S
 
 
 def _nearness(name: str, frames: Sequence[str]) -> int:
-    """How many leading parts of ``name`` a traceback frame's module shares."""
     parts = name.split(".")
     shared = (
         k
@@ -308,7 +288,6 @@ def _nearness(name: str, frames: Sequence[str]) -> int:
 
 
 def _nearest(index: ApiIndex, full: str) -> tuple[str, ...]:
-    """Names of the newest release beside ``full`` (same module or class) most like it."""
     parent, _, name = full.rpartition(".")
     newest = index.releases[-1]
     siblings = [

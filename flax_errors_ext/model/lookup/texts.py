@@ -1,12 +1,9 @@
 """The texts an entry is found by: its documented messages, and how each may match.
 
 ``explain``, the site search and the help under a traceback match a paste against
-the same :class:`Text` records, made here from an entry's examples
-(:func:`findable`) or read back from the help's index (:class:`HelpIndex`). The
-help runs in the reader's process, where importing the catalogued libraries would
-cost more than the error: so it answers from an index written beforehand, with the
-texts' derived forms (written, not remade, so that the first error of a process is
-answered at once).
+the same :class:`Text` records. The help answers from an index written beforehand
+(:class:`HelpIndex`), derived forms and all: it runs in the reader's process, where
+importing the catalogued libraries would cost more than the error.
 """
 
 from __future__ import annotations
@@ -54,10 +51,9 @@ class Text:
     context: str = ""
     """The package a paste's traceback must show a frame of (:func:`generic`), or ""."""
     plain: bool = False
-    """A builtin exception's message (a message entry's): a part of it counts only
-    as written, and a message merely alike to it never answers."""
+    """A builtin exception's message: a part counts only as written, a likeness never."""
     sites: tuple[str, ...] = ()
-    """Files its example's runs raised it in: a paste raised elsewhere there is another cause."""
+    """Files its example's runs raised it in: raised elsewhere there, it is another cause."""
 
     @classmethod
     def of(
@@ -103,11 +99,9 @@ class Findable:
 def leads(documented: str, *, lines_as_printed: bool = False) -> tuple[str, ...]:
     """The opening parts of a message that stand for it alone: its first sentence and line.
 
-    People often paste only the first line of a long message, and a release may add
-    to a message after its first sentence. A part counts where it ends a sentence (a
-    docstring may wrap a message mid-sentence), says enough and keeps the message's
-    distinctive values. ``lines_as_printed`` (a message entry's file): its first line
-    counts wherever it ends.
+    People often paste only the first line, and a release may add to a message after its
+    first sentence. A part counts where it ends a sentence (a docstring may wrap
+    mid-sentence; ``lines_as_printed``: wherever), says enough and keeps the distinctive values.
     """
     sentence = _SENTENCE_END.split(documented, maxsplit=1)[0]
     line = documented.split("\n", 1)[0].rstrip()
@@ -159,8 +153,8 @@ def raise_sites(
 ) -> dict[str, dict[int, tuple[str, ...]]]:
     """Where runs raised each entry's examples: by entry and example (its index), the files.
 
-    Each file inside the deepest of ``roots`` that holds it, as ``errors.json`` has
-    it. A record of other examples than the entry's now says nothing.
+    Each relative to the deepest of ``roots`` that holds it; a record of other examples
+    than the entry's now says nothing.
     """
     # Imported here, as in required_class: the help reads sites from its index.
     from flax_errors_ext.model.runs.entry_record import relative_source
@@ -193,8 +187,8 @@ GENERIC = re.compile(
     r"|missing \d+ required (?:positional|keyword-only) arguments?: .*"
     r"|takes \d+ positional arguments? but \d+ (?:was|were) given)"
 )
-"""Python's own messages about any object (``'int' object is not iterable``): a
-message entry worded so answers only a paste with a frame of its library."""
+"""Python's own messages about any object: a message entry worded so answers only a
+paste with a frame of its library."""
 
 
 MIN_WORDING = 40
@@ -204,8 +198,7 @@ MIN_WORDING = 40
 def terse(documented: str) -> bool:
     """Whether a builtin exception's message says too little without its quoted text.
 
-    ``module 'flax' has no attribute 'optim'`` is told from ``... 'nn'`` only by
-    what it quotes; a longer wording quotes the reader's own values, which match any.
+    ``module 'flax' has no attribute 'optim'`` is told from ``... 'nn'`` only by what it quotes.
     """
     return len(" ".join(QUOTED_TEXT.sub("", documented).split())) < MIN_WORDING
 
@@ -216,15 +209,12 @@ def generic(documented: str) -> bool:
 
 
 def required_class(entry: ErrorEntry, example: Example) -> str:
-    """The class a paste must name, if it names one, to match ``example``'s text.
+    """The class a paste that names one must name to match ``example``'s text ("": any).
 
-    A builtin exception's message says little by itself (``KeyError: 'lr'``): a
-    message entry's text, or an "also seen as" example's, answers only a paste of
-    its class. An error class's own text is matched on its wording alone (""),
-    since a library that adds the class keeps the message.
+    A builtin's message says little by itself (``KeyError: 'lr'``): a message entry's
+    text, or an "also seen as" one, answers only a paste of its class.
     """
-    # Imported here: the help under a traceback matches texts read from its index,
-    # and never needs the records (nor doctest, which they import).
+    # Imported here: the help never needs the records (nor doctest, which they import).
     from flax_errors_ext.model.catalogue.records import ExampleKind
 
     if not (entry.message or example.kind is ExampleKind.SEEN_AS):
@@ -246,7 +236,6 @@ def _raised_messages(example: Example) -> list[str]:
 
 
 SCHEMA = 2
-"""The version of the index's JSON form; an index of another is not read."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -256,9 +245,9 @@ class HelpEntry:
     found: Findable
     url: str
     fix: str
-    """The one-line fix (the first good example's caption), as plain text; may be ""."""
+    """The first good example's caption, as plain text; may be ""."""
     summary: str
-    """What went wrong, in one line: said where there is no fix."""
+    """Said where there is no fix."""
     fixes: dict[int, str] = dataclasses.field(default_factory=dict)
     """Where an entry has several causes: each bad example's fix (by index) unlike :attr:`fix`."""
 
@@ -342,10 +331,7 @@ def help_index(
     cause_fixes: Callable[[ErrorEntry], dict[int, str]] = lambda _: {},
     sites: Mapping[str, Mapping[int, Sequence[str]]] | None = None,
 ) -> HelpIndex:
-    """The index of ``(entry, its URL, its one-line fix)``; the rest as :func:`~.find.find`.
-
-    ``cause_fixes``: an entry's fix per bad example, where it has several causes.
-    """
+    """The index of ``(entry, URL, one-line fix)``; ``cause_fixes``: :attr:`HelpEntry.fixes`."""
     return HelpIndex(
         tuple(
             HelpEntry(

@@ -1,9 +1,7 @@
 """What a build or a check found out about each entry: ``errors.json``, and the one report.
 
-Records are kept as they are by the Sphinx environment and the command line, and
-turned into JSON only where ``errors.json`` is written. The site's build and
-``flax-errors check`` both report through :func:`failures`, so a failure reads the
-same in a build log and in a terminal.
+The build and ``flax-errors check`` both report through :func:`failures`, so a failure
+reads the same in a build log and in a terminal.
 """
 
 from __future__ import annotations
@@ -88,12 +86,11 @@ class ExampleRecord:
     detail: str
     diff: str
     caption: str = ""
-    """The first paragraph of the example's description (reST), on one line: what a
-    search result says of an "also seen as" message."""
+    """The first paragraph of the example's description (reST), on one line."""
     raised_at: str = ""
     """``file:line`` where the error was raised (:func:`raise_site`), or ""."""
     log: str = ""
-    """For a crash of this package's own, its traceback (errors.json omits it when empty)."""
+    """For a crash of this package's own, its traceback."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -103,7 +100,7 @@ class EntryRecord:
     name: str
     qualname: str
     url: str
-    """Site-relative, with its anchor: :attr:`flax_errors_ext.layout.EntryLocation.path`."""
+    """Site-relative, with its anchor."""
     source: str
     summary: str
     status: EntryStatus
@@ -126,7 +123,7 @@ class EntryRecord:
 
     @property
     def version_map(self) -> dict[str, str]:
-        """The versions by package, in the order they were recorded."""
+        """The versions by package."""
         return dict(self.versions)
 
     def raised_texts(self, roots: Sequence[str]) -> list[tuple[ExampleRecord, str]]:
@@ -240,12 +237,7 @@ def errors_document(
     *,
     roots: Sequence[str] | None = None,
 ) -> dict[str, Any]:
-    """The whole ``errors.json`` document from every entry's record.
-
-    ``executed``: the entries whose examples ran in this build (the rest were not
-    read again, or came from the cache). ``roots``: by default those this
-    interpreter imports from.
-    """
+    """The whole ``errors.json`` document; ``executed``: the entries that ran in this build."""
     if roots is None:
         roots = import_roots()
     ordered = sorted(records, key=lambda r: r.qualname)
@@ -319,9 +311,7 @@ def failures(
 ) -> list[Failure]:
     """Every failure of one entry: format problems, failing examples, missing examples.
 
-    ``upstream`` (the ``flax_errors_upstream`` setting) says what a failing example
-    from another project's docstring is: ``error`` fails, ``warn`` is reported
-    without failing (unless warnings do), ``show`` and ``off`` are not reported.
+    ``upstream``: ``flax_errors_upstream``, for another project's failing examples.
     """
     found = [
         Failure(p.source, WarningSubtype.MALFORMED, f"{record.qualname}: {p.message}")

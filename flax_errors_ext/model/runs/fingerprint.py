@@ -1,11 +1,8 @@
-"""What the execution cache keys on beyond the code cells, and the files a run loaded.
+"""What the execution cache keys on beyond an entry's code, and the files a run loaded.
 
-jupyter-cache hashes only a notebook's code, so a new jax, a reworded message in an
-error's ``__init__`` or another device would be served stale outputs: each entry's
-notebook opens with a cell that holds its :class:`Fingerprint`. An error's message
-may also be built where the key does not look (a helper module, an editable
-install), so a run is trusted only while none of the files it loaded
-(:class:`LoadedFile`) changed.
+A new jax, a reworded message in an error's ``__init__`` or another device changes the
+:class:`Fingerprint`. A message may be built where the key does not look (a helper
+module), so a run is trusted only while none of the files it loaded changed.
 """
 
 from __future__ import annotations
@@ -30,7 +27,6 @@ class Device:
     count: int
 
     def __str__(self) -> str:
-        """``cpu (cpu)`` or ``gpu (NVIDIA H200)``: the platform and the device kind."""
         return f"{self.platform} ({self.device_kind})"
 
     @property
@@ -50,7 +46,7 @@ class Device:
 
     @classmethod
     def from_json(cls, data: Any) -> Device | None:
-        """Read a device record; None if ``data`` is not one (empty, or a failed probe)."""
+        """Read a device record; None if ``data`` is not one (a failed probe)."""
         if not isinstance(data, dict) or "platform" not in data:
             return None
         return cls(
@@ -79,7 +75,7 @@ class Fingerprint:
     versions: tuple[tuple[str, str], ...] = ()
     """(package, version), sorted by package."""
     device: Device | ProbeError | None = None
-    """None when nothing executes, so that the device does not matter."""
+    """None when nothing executes."""
     sources: tuple[tuple[str, str], ...] = ()
     """(module, hash of its code without docstrings), sorted by module."""
 
@@ -135,7 +131,7 @@ class LoadedFile:
 
     @property
     def stat(self) -> Stat:
-        """(size, modification time) when it was loaded."""
+        """Its :data:`Stat` when it was loaded."""
         return (self.size, self.mtime_ns)
 
     @property
@@ -158,8 +154,7 @@ def first_change(
 ) -> str | None:
     """The first of ``files`` that changed since it was loaded, or None.
 
-    ``stat`` and ``content_hash`` return None for a file gone or unreadable;
-    ``known`` has the content hashes noted at load time, by (path, stat).
+    ``stat`` and ``content_hash``: None for a file gone; ``known``: hashes at load time.
     """
     for file in files:
         now = stat(file.path)

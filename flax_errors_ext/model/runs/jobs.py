@@ -48,7 +48,7 @@ class EntryJob:
     """How many statements the docstring has."""
     examples: tuple[ExampleJob, ...]
     module: str | None = None
-    """The catalogued module, imported before the examples run."""
+    """Imported before the examples run."""
     import_paths: tuple[str, ...] = ()
     output_limit: int | None = None
 
@@ -62,8 +62,8 @@ def entry_job(
 ) -> EntryJob:
     """What ``entry``'s process runs: each example's statements, numbered as doctest does.
 
-    ``documented``: the statements whose documented text goes along, so that their
-    cut output keeps its verdict (:func:`~flax_errors_ext.model.runs.output_limit.fit`).
+    ``documented``: the statements whose documented text goes along, so that a cut keeps
+    their verdict.
     """
     examples = []
     for example, numbered in zip(entry.examples, _number_statements(entry), strict=True):
@@ -96,7 +96,7 @@ def _number_statements(entry: ErrorEntry) -> list[list[tuple[int, Statement]]]:
 def cut_and_drifted(outcome: EntryOutcome) -> frozenset[int]:
     """The numbers of the cut statements of each example that drifted at a cut one.
 
-    A drifted verdict on a cut text may be the cut's doing; a passing one never is.
+    A drift on a cut text may be the cut's doing; a pass never is.
     """
     found: set[int] = set()
     for result, runs, numbers in zip(
@@ -129,14 +129,13 @@ class Execution:
     """True if its process ran now; False if the records came from the cache."""
     seconds: float = 0.0
     device: Device | None = None
-    """Where the examples ran; None if unknown (not run, or the process could not tell)."""
     versions: dict[str, str] = dataclasses.field(default_factory=dict)
     loaded: tuple[LoadedFile, ...] = ()
     """Every file the process had loaded code from when the examples were done."""
 
     @classmethod
     def of(cls, examples: dict[int, Any], finish: dict[str, Any] | None, total: int) -> Execution:
-        """The records of a run (now, or when it was kept) for an entry of ``total`` examples."""
+        """The records of a run (now, or from the cache) for an entry of ``total`` examples."""
         finish = finish or {}
         return cls(
             runs=tuple(
@@ -151,7 +150,7 @@ class Execution:
 
 @dataclasses.dataclass(frozen=True)
 class EntryOutcome:
-    """An entry, how its notebook ran, and the verdict on each of its examples."""
+    """An entry, how it ran, and the verdict on each of its examples."""
 
     entry: ErrorEntry
     execution: Execution
@@ -177,8 +176,8 @@ def unpack_loaded(packed: Any) -> tuple[LoadedFile, ...]:
 
 
 _shared_files: dict[tuple[Any, ...], LoadedFile] = {}
-"""Every loaded file read in this process, once: most entries of a build loaded the
-same files, and the environment Sphinx pickles then holds each once."""
+"""Every loaded file read in this process, once: the environment Sphinx pickles then
+holds each once, though most entries loaded the same files."""
 
 
 @functools.lru_cache(maxsize=256)

@@ -33,11 +33,9 @@ def judge(
     failure_detail: str = "",
     failure_log: str = "",
 ) -> ExampleResult:
-    """The verdict on ``example`` given the records of its statements.
+    """The verdict on ``example`` given the records of its statements that run.
 
-    ``runs``: one record per statement that was not skipped, or None if the example
-    never finished running; then ``failure`` says why (TIMED_OUT, CRASHED, NOT_RUN),
-    and ``failure_log`` is the traceback of the package's own error behind it.
+    ``runs`` None: the example never finished; ``failure`` says why (and ``failure_log``).
     """
     statements = example.statements_run
     expected = "".join(_documented(s) for s in statements)
@@ -97,11 +95,7 @@ def _judge_statement(
 def _judge_as_doctest(
     documented: str, got: str, raised: str | None, flags: int
 ) -> tuple[Verdict, str]:
-    """A documented traceback judged as plain doctest would (another project's example).
-
-    Under ``IGNORE_EXCEPTION_DETAIL`` only the class name counts, without its module,
-    as doctest has it; otherwise the whole exception line.
-    """
+    # Under IGNORE_EXCEPTION_DETAIL, doctest compares the class name, without its module.
     if flags & doctest.IGNORE_EXCEPTION_DETAIL:
         documented, got = (
             line.split(":", 1)[0].strip().rpartition(".")[2] + ":\n" for line in (documented, got)
@@ -112,7 +106,6 @@ def _judge_as_doctest(
 
 
 def _too_loose(documented: str, actual: str) -> str:
-    """Why ``documented`` would accept any message, or "" if it checks enough of it."""
     # The wording is what counts: not JAX's note about hidden frames, nor a link.
     spelled = "".join(
         _URL.sub("", _message(documented)).replace(doctest.ELLIPSIS_MARKER, "").split()
@@ -128,7 +121,6 @@ def _too_loose(documented: str, actual: str) -> str:
 
 
 def _message(exception_line: str) -> str:
-    """An exception's text without its leading ``module.Class:``."""
     head, colon, rest = exception_line.partition(":")
     return rest if colon and " " not in head.strip() else exception_line
 
@@ -140,7 +132,7 @@ def accepts(statement: Statement, text: str) -> bool:
 
 
 def statement_flags(statement: Statement) -> int:
-    """The doctest option flags a statement is compared under: ours plus its inline options."""
+    """The doctest flags a statement is compared under: ours plus its inline options."""
     flags = OPTION_FLAGS
     for flag, enabled in statement.options:
         flags = flags | flag if enabled else flags & ~flag

@@ -1,7 +1,6 @@
 """Keep what one statement printed or raised within the catalogue's output limit.
 
-An example printing 10 MB must not land whole in its page, ``errors.json``, the
-search index and the cache; and the cut never changes a verdict (:func:`fit`).
+Not 10 MB in a page, ``errors.json`` and the cache; the cut never changes a verdict.
 """
 
 from __future__ import annotations
@@ -20,9 +19,7 @@ _MARKED = re.compile(r"\.\.\. \[flax-errors: [\d,]+ characters cut; ")
 def cut(text: str, limit: int) -> str:
     """``text`` if it has at most ``limit`` characters, else its head and tail around a marker.
 
-    Each ends or starts at a line break where one lies in its second half, so that
-    whole lines are shown; the result has at most ``limit`` characters besides the
-    marker line.
+    Each ends or starts at a line break where one lies in its second half: whole lines.
     """
     if len(text) <= limit:
         return text
@@ -49,9 +46,8 @@ def is_cut(text: str | None) -> bool:
 def fit(text: str, documented: str, flags: int, limit: int) -> str:
     """``text`` cut to about ``limit``, accepted by ``documented`` exactly if ``text`` is.
 
-    The head-and-tail :func:`cut` when that keeps doctest's verdict (almost always);
-    otherwise, if the documented text accepts ``text``, only the stretches its
-    ``...`` match are cut; failing that, the whole text.
+    :func:`cut` where that keeps the verdict, else the stretches the documented ``...``
+    match are cut (where it accepts ``text``); failing that, the whole text.
     """
     if len(text) <= limit:
         return text
@@ -68,7 +64,6 @@ def fit(text: str, documented: str, flags: int, limit: int) -> str:
 
 
 def _cut_between_pieces(text: str, documented: str, flags: int, limit: int) -> str | None:
-    """``text`` with the stretches the documented ``...`` match cut; None if not found."""
     if not flags & doctest.ELLIPSIS or doctest.ELLIPSIS_MARKER not in documented:
         return None
     spans = _piece_spans(text, documented.split(doctest.ELLIPSIS_MARKER), flags)
@@ -87,7 +82,7 @@ def _cut_between_pieces(text: str, documented: str, flags: int, limit: int) -> s
 
 
 def _piece_spans(text: str, pieces: list[str], flags: int) -> list[tuple[int, int]] | None:
-    """Where each piece matches in ``text``, leftmost and in order, as doctest's ellipsis does."""
+    # Leftmost and in order, as doctest's ellipsis matches.
     loose = bool(flags & doctest.NORMALIZE_WHITESPACE)
 
     def pattern(piece: str) -> str:

@@ -41,7 +41,7 @@ _INSTALLED = re.compile(r"[/\\](site-packages|dist-packages|lib[/\\]python\d+\.\
 
 @functools.cache
 def library_dirs() -> tuple[str, ...]:
-    """Folders whose frames are library internals: stdlib, site-packages and this package."""
+    """Folders of library internals: stdlib, site-packages and this package."""
     paths = sysconfig.get_paths()
     ours = Path(__file__).resolve().parents[2]
     return tuple(
@@ -52,9 +52,8 @@ def library_dirs() -> tuple[str, ...]:
 def import_roots() -> tuple[str, ...]:
     """The folders this interpreter imports from: the roots paths are shown relative to.
 
-    Every ``sys.path`` entry, and the folder above each top-level package already
-    imported: an editable install's import hook puts no folder on ``sys.path``.
-    Each also as its real path, since a module's source may be named either way.
+    Also the folder above each top-level package imported (an editable install puts none
+    on ``sys.path``), and each as its real path.
     """
     return _find_import_roots(tuple(sys.path), len(sys.modules))
 
@@ -79,9 +78,7 @@ def _find_import_roots(sys_path: tuple[str, ...], _modules: int) -> tuple[str, .
 def relative_path(path: str, roots: Iterable[str]) -> str:
     """``path`` as the site may show it: inside the deepest of ``roots`` that holds it.
 
-    An absolute path under none of them keeps its file name alone, so no folder
-    of the build machine is ever shown; a path that is not absolute
-    (``<doctest ...>``, or one already relative) is kept as it is.
+    An absolute path under none keeps its file name alone: no folder of the build machine.
     """
     if not _ABSOLUTE.match(path):
         return path
@@ -115,8 +112,7 @@ def trim_traceback(text: str, internal: Callable[[str], bool]) -> str:
 def publishable(text: str, roots: Sequence[str]) -> str:
     """``text`` as the site may publish it: no runner frame, no folder of the build machine.
 
-    A stack recorded whole (JAX's record of where a key was first used) starts at
-    the example's own code, and doctest's runner frame is dropped wherever it shows.
+    A stack recorded whole (JAX's record of a key's first use) starts at the example's code.
     """
 
     def publish(frame: _Frame) -> list[str]:
@@ -151,18 +147,15 @@ class _Frame:
 
     @property
     def place(self) -> tuple[str, str]:
-        """Its file's name without folders, and its function: compared with ``_RUNNER``."""
         return _SEPARATOR.split(self.file)[-1], self.function
 
 
 def _map_frames(
     text: str, rewrite: Callable[[_Frame], list[str]], *, from_example: bool = False
 ) -> str:
-    """``text`` with each frame of its tracebacks replaced by what ``rewrite`` returns.
+    """``text`` with each frame replaced by what ``rewrite`` returns.
 
-    ``from_example``: a whole stack that reaches the example's own code
-    (``<doctest ...>``) starts there. A traceback that starts elsewhere (where a
-    library caught what it chained) keeps its frames.
+    ``from_example``: a whole stack that reaches the example's code starts there.
     """
     kept: list[str] = []
     for piece in _pieces(text):
@@ -185,7 +178,6 @@ def _map_frames(
 
 
 def _pieces(text: str) -> list[str | list[str | _Frame]]:
-    """``text``'s lines, each traceback's body (its frames and lines among them) one piece."""
     pieces: list[str | list[str | _Frame]] = []
     body: list[str | _Frame] | None = None
     for line in text.split("\n"):
@@ -218,8 +210,7 @@ def frame_lines(text: str) -> Iterator[tuple[int, re.Match[str]]]:
 def raise_site(text: str) -> str:
     """Where the last traceback in ``text`` was raised: ``file:line`` of its innermost frame.
 
-    The innermost frame outside the reader's code and the doctest runner's; "" where
-    the example's own code raised it, or no library frame is shown (JAX may hide its own).
+    Outside the reader's code and the runner; "" where no library frame is shown.
     """
     start = text.rfind(TRACEBACK_HEADER)
     if start < 0:

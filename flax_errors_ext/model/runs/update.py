@@ -1,10 +1,8 @@
 """Plan the rewrite of drifted documented text: what ``update`` changes, as text.
 
-Only drift is rewritten: an example that no longer raises, or raises another
-class, is wrong in a way text cannot fix. Nothing else in the file moves: the
-prompt's indentation, an author's ``...`` and the wrapping of a long message are
-kept. Nor may ``update`` write text the next run will not print again (an address,
-a temporary folder): :func:`ellipsized` puts ``...`` over what two runs differ in.
+Only drift is rewritten (a missing raise or another class is no fault of the text).
+The indentation, an author's ``...`` and a message's wrapping are kept, and what two
+runs differ in gets ``...`` (:func:`ellipsized`).
 """
 
 from __future__ import annotations
@@ -48,7 +46,6 @@ class Edit:
     location: Location
     """The statement's ``>>>`` line."""
     start: int
-    """The file line where the documented text starts."""
     old: tuple[str, ...]
     new: tuple[str, ...]
 
@@ -70,8 +67,8 @@ class Skip:
 def plan(results: Iterable[ExampleResult]) -> tuple[list[Edit], list[Skip]]:
     """The edits that make the documented text match the runs, and what they cannot fix.
 
-    An example stops at its first failure that is not drift: the statements after
-    it ran in a state the documentation never described.
+    An example stops at its first failure that is not drift: what follows ran in a state
+    the documentation never described.
     """
     edits: list[Edit] = []
     skips: list[Skip] = []
@@ -118,8 +115,7 @@ def _edit(statement: Statement, run: StatementRun) -> Edit:
 def rewrite(documented: str, actual: str, flags: int = OPTION_FLAGS) -> str:
     """Documented text that matches ``actual`` and keeps as much of ``documented`` as can.
 
-    Unchanged words keep their layout, and old words that still match (with their
-    ``...``) stay; UpdateError where no doctest output that matches can be written.
+    UpdateError where no doctest output that matches can be written.
     """
     if _checker.check_output(documented, actual, flags):
         return documented
@@ -167,12 +163,10 @@ def _words(tokens: Sequence[_Token]) -> str:
 
 
 def _space(documented: str, actual: str) -> str:
-    """The documented whitespace (an author's wrapping), unless the actual breaks lines more."""
     return actual if actual.count("\n") > documented.count("\n") else documented
 
 
 def _cut_tail(ours: Sequence[_Token], theirs: Sequence[_Token]) -> list[_Token]:
-    """As many new words as an old tail before its ``...`` stood for, then the ``...``."""
     last_word, last_space = ours[-1]
     standalone = last_word == _ELLIPSIS
     kept = list(ours[:-1]) if standalone else [*ours[:-1], (last_word[: -len(_ELLIPSIS)], "")]
@@ -196,7 +190,6 @@ def _cut_tail(ours: Sequence[_Token], theirs: Sequence[_Token]) -> list[_Token]:
 
 
 def _as_output(text: str) -> str:
-    """``text`` as doctest output: blank lines marked, no trailing spaces, one final newline."""
     lines = [line.rstrip() for line in text.rstrip().split("\n")]
     if lines == [""]:
         return ""
@@ -206,8 +199,7 @@ def _as_output(text: str) -> str:
 def apply_each(text: str, edits: Sequence[Edit], *, python: bool) -> tuple[str, list[Skip]]:
     """``text`` (one file) with ``edits`` made, bottom-up; the rest stays byte for byte.
 
-    ``python``: the text lives in a docstring (backslashes are escaped unless it is
-    raw). An edit that no longer fits the file, or overlaps another, is skipped.
+    ``python``: in docstrings (escaped unless raw). An edit that no longer fits is skipped.
     """
     lines = io.StringIO(text, newline="").readlines()
     skips: list[Skip] = []
@@ -228,7 +220,6 @@ def apply_each(text: str, edits: Sequence[Edit], *, python: bool) -> tuple[str, 
 
 
 def _replacement(lines: list[str], text: str, edit: Edit, *, python: bool) -> list[str]:
-    """The lines that replace ``edit``'s documented text, checked against the file."""
     prompt = _line(lines, edit.location.line, edit)
     indent = prompt[: len(prompt) - len(prompt.lstrip())]
     if not prompt.lstrip().startswith(">>>"):
@@ -264,7 +255,6 @@ def _escape(line: str, raw: bool, python: bool) -> str:
 
 
 def _raw_string(text: str, line: int) -> bool:
-    """Whether the string literal that holds ``line`` of Python source is raw."""
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
             if token.type == tokenize.STRING and token.start[0] <= line <= token.end[0]:
@@ -276,11 +266,7 @@ def _raw_string(text: str, line: int) -> bool:
 
 
 def ellipsized(first: str, second: str) -> str:
-    """``first`` with ``...`` over every span where ``second`` differs, else ``...``.
-
-    Spans are widened to whole words, so that the proposal reads as text
-    (``at 0x...>``, not ``at 0x7f...a0>``).
-    """
+    """``first`` with ``...`` over each word that ``second`` differs in, else ``...``."""
     if first == second:
         return first
     matcher = difflib.SequenceMatcher(None, first, second, autojunk=False)

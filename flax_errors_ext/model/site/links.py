@@ -1,14 +1,9 @@
 """Where the site's links go: API names, library frames, old pages; which upstream code runs.
 
-A reference that this site does not resolve itself links to the page an inventory
-gives: each site of :data:`SITES` has its ``objects.inv`` shipped in
-``flax_errors_ext/inventory/`` (``python -m tools.inventories`` makes them again),
-never fetched. A published frame's ``File "...", line N`` links to that line at the
-tag of the version that ran, where its package's repository is known. Releases
-print different URLs for the same error (Flax 0.4's ``flax.errors.html``, JAX 0.12's
-``101/errors.html``): which pages readers may arrive at is read from what each
-release raised, never listed by hand. A docstring's ``>>>`` statements run as the
-entry's upstream example; any other code is only shown, labelled as not run.
+A reference this site does not resolve links to the page a shipped inventory gives
+(never fetched). A frame's ``File "...", line N`` links to that line at the tag of the
+version that ran. The old pages readers may arrive at are read from what each
+release raised, never listed by hand.
 """
 
 from __future__ import annotations
@@ -37,13 +32,10 @@ DEFAULT_SOURCE_LINKS: Mapping[str, str] = {
     "flax": "https://github.com/google/flax/blob/v{version}/{path}#L{line}",
     "jax": "https://github.com/jax-ml/jax/blob/jax-v{version}/{path}#L{line}",
 }
-"""Packages whose repository holds each file at its path inside the import root,
-by tag: flax's tags are ``v0.12.8``, jax's ``jax-v0.10.2``. jaxlib is left out:
-its files are built, not kept in JAX's repository at that path."""
+"""Packages whose repository holds each file at its path inside the import root, by tag
+(jaxlib's files are built, not kept in JAX's repository)."""
 
 FIELDS = ("version", "path", "line")
-"""What a template may name: the installed version, the file's path inside the
-import root (``flax/linen/linear.py``), and the line."""
 
 _RELEASE = re.compile(r"\d+(?:\.\d+)*")
 """A version that is a release, and so has a tag (not ``0.13.0.dev1+g1a2b3c``)."""
@@ -83,7 +75,6 @@ class SourceLinks:
     """Where packages' files are published, and the versions that ran."""
 
     templates: Mapping[str, str]
-    """By package: :data:`DEFAULT_SOURCE_LINKS`, ``flax_errors_source_links`` on top."""
     versions: Mapping[str, str]
 
     def url(self, path: str, line: int) -> str:
@@ -115,9 +106,8 @@ def moved_pages(
 ) -> dict[str, str]:
     """``{old docname: docname now}`` for the pages the errors' links point to elsewhere.
 
-    Read from what past releases raised (``histories``) and from other ``texts``
-    that errors raised (other stacks' runs). Only links into the module's
-    ``upstream`` site count: this site mirrors its layout.
+    Read from what past releases raised and other ``texts``; only links into a module's
+    ``upstream`` site count (this site mirrors its layout).
     """
     texts = tuple(texts)
     moved: dict[str, str] = {}
@@ -141,10 +131,7 @@ def moved_pages(
 def unforwarded(
     spec: ModuleSpec, layout: SiteLayout, text: str, forwarded: Collection[str]
 ) -> list[str]:
-    """The pages of ``spec``'s upstream site that ``text`` links to and this site lacks.
-
-    A page is there when it is ``layout``'s module page or one of ``forwarded``.
-    """
+    """The pages of ``spec``'s upstream site that ``text`` links to and this site lacks."""
     if not spec.upstream:
         return []
     here = layout.module_page(spec.name)
@@ -157,7 +144,6 @@ class Site:
     """A documentation site and its inventory, as an ``intersphinx_mapping`` entry says it."""
 
     name: str
-    """How a link's title names it (``Flax Linen``, ``JAX``)."""
     base: str
     """The URL the inventory's targets are relative to, ending in ``/``."""
     file: str
@@ -174,8 +160,7 @@ SITES = (
     Site("JAX", "https://docs.jax.dev/en/latest/", "jax.inv"),
     Site("Python", "https://docs.python.org/3/", "python.inv"),
 )
-"""The sites the catalogue's entries link to. Where two document a name (Flax
-Linen's and NNX's ``FrozenDict``), the first listed is linked."""
+"""The sites the entries link to; of two that document a name, the first is linked."""
 
 ALIASES = {
     "nn": "flax.linen",
@@ -184,15 +169,15 @@ ALIASES = {
     "jnp": "jax.numpy",
     "lax": "jax.lax",
 }
-"""A docstring's shorthand for a module, as Flax and JAX write it (``:func:`nn.compact```)."""
+"""A docstring's shorthand for a module (``:func:`nn.compact```)."""
 
 PROJECTS = {"flax": "Flax", "jax": "JAX", "jaxlib": "JAX"}
-"""How labels name a docstring's project ("From Flax's docstring, not run")."""
+
 
 PYTHON_OBJECTS = frozenset(
     {"module", "class", "exception", "function", "method", "attribute", "property", "data"}
 )
-"""The Python domain's object types (``py:function``): the only ones a Python role links to."""
+"""The Python domain's object types: the only ones a Python role links to."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -200,7 +185,6 @@ class Target:
     """One documented name: where a site documents it."""
 
     name: str
-    """The full dotted name (``flax.linen.Module.apply``)."""
     site: str
     url: str
 
@@ -221,10 +205,7 @@ class Inventory:
 
     @classmethod
     def from_sites(cls, sites: Iterable[tuple[Site, Iterable[tuple[str, str, str]]]]) -> Inventory:
-        """The inventory of each site's objects: ``(object type, name, URL)`` each.
-
-        Only the Python domain's count; where several sites document a name, the first wins.
-        """
+        """The inventory of each site's Python objects: ``(object type, name, URL)`` each."""
         by_name: dict[str, Target] = {}
         for site, objects in sites:
             for objtype, name, url in objects:
@@ -235,7 +216,6 @@ class Inventory:
 
     @functools.cached_property
     def _by_last(self) -> dict[str, list[Target]]:
-        """The targets by the last part of their names, to find an ending fast."""
         last: dict[str, list[Target]] = {}
         for target in self.by_name.values():
             last.setdefault(target.name.rpartition(".")[2], []).append(target)
@@ -248,10 +228,8 @@ class Inventory:
     def find(self, reference: str, project: str = "") -> Target | None:
         """The target that a reference names, or None where that is not certain.
 
-        ``reference`` is a full name, one that starts with a module's shorthand
-        (``nn.compact``), or the end of a name (``Module.apply``): the only name that
-        ends so, in ``project`` where several do. A dotted reference that starts in
-        lower case names a module (``numpy.sin``) and must be whole.
+        A full name, one that starts with a shorthand (``nn.compact``), or the end of the
+        only name that ends so (in ``project`` where several do): ``Module.apply``.
         """
         name, full = self._names(reference)
         if not name:
@@ -272,14 +250,10 @@ class Inventory:
         return ending[0] if len(ending) == 1 else None
 
     def covers(self, reference: str) -> bool:
-        """Whether a reference's full name is in a package the inventory documents.
-
-        ``jax.no_such_function`` is (and gets no link); ``their.own.function`` and ``jit`` are not.
-        """
+        """Whether a reference's full name is in a package the inventory documents."""
         return self._names(reference)[1].partition(".")[0] in self._packages
 
     def _names(self, reference: str) -> tuple[str, str]:
-        """The reference as a name, and that name with a module's shorthand spelled out."""
         name = reference.strip().lstrip("~.").removesuffix("()")
         head, dot, rest = name.partition(".")
         return name, ALIASES.get(head, head) + dot + rest

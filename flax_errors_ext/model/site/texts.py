@@ -1,9 +1,7 @@
-"""What the site says about the catalogue, and how it is organised for readers.
+"""What the site says about the catalogue, as text and numbers, and how it is organised.
 
-The records are the entries' :class:`~flax_errors_ext.model.runs.entry_record.EntryRecord`;
-everything here is text and numbers, which the Sphinx side turns into nodes. The
-areas, related errors and design notes are the modules' data (:class:`SiteData`), so
-that reorganising the site is an edit of a ``module.toml`` and nothing else.
+The areas, related errors and design notes are the modules' data (:class:`SiteData`),
+so that reorganising the site is an edit of a ``module.toml``.
 """
 
 from __future__ import annotations
@@ -31,7 +29,7 @@ class Badge:
 
     label: str
     colour: str
-    """A sphinx-design semantic colour (success, danger, info, warning, secondary)."""
+    """A sphinx-design semantic colour."""
     meaning: str
 
 
@@ -49,17 +47,14 @@ BADGES: dict[str, Badge] = {
     "undocumented": Badge("undocumented", "warning", "no examples yet"),
     "not-run": Badge("not run", "secondary", "examples were not executed in this build"),
 }
-"""Each status's badge (every :class:`EntryStatus` has one), most reassuring first: the
-order the landing page counts them in."""
+"""Each status's badge, most reassuring first (the landing page's order)."""
 
 
 def verification_text(record: EntryRecord, also_on: Sequence[str] = ()) -> str:
     """What an entry's verification line says after its mark (passed) or badge (the rest).
 
-    ``Verified on CPU · flax 0.12.8 · jax 0.10.2``: the versions by package name (a
-    kernel reports them in another order than the cache key keeps them). No date, so
-    that rebuilds from the cache give the same page. ``also_on`` names other devices
-    whose runs saw the same.
+    ``Verified on CPU · flax 0.12.8 · jax 0.10.2``: no date, so that rebuilds from the
+    cache give the same page. ``also_on``: other devices whose runs saw the same.
     """
     places = [f"on {where}" for where in (record.device.label, *also_on)] if record.device else []
     on = f" {listed(places)}" if places else ""
@@ -80,11 +75,7 @@ def listed(items: Sequence[str]) -> str:
 
 
 def first_screen(examples: Sequence[Example]) -> tuple[int, ...]:
-    """Which examples an entry shows before any tab, by index, in the order shown.
-
-    The first bad example, then the first good one: the wrong code and the fixed
-    code one after the other. Every other example goes in the tabs below.
-    """
+    """Which examples an entry shows before the tabs, by index: the first bad, then good one."""
     kinds = [example.kind for example in examples]
     return tuple(
         kinds.index(kind) for kind in (ExampleKind.BAD, ExampleKind.GOOD) if kind in kinds
@@ -106,20 +97,14 @@ def caption(examples: Sequence[Example], kind: ExampleKind) -> str:
 
 
 def fix_text(examples: Sequence[Example]) -> str:
-    """The one-line fix under an entry's headline: its first good example's caption.
-
-    "" where the entry has no bad example (see :func:`lead_lines`).
-    """
+    """The one-line fix under an entry's headline: the first good example's caption, if any bad."""
     if not any(example.kind is ExampleKind.BAD for example in examples):
         return ""
     return caption(examples, ExampleKind.GOOD)
 
 
 def lead_lines(examples: Sequence[Example]) -> tuple[tuple[str, str], ...]:
-    """The labelled one-liners under an entry's headline: ``(label, reST text)``.
-
-    ``Fix:`` for an error that can be raised; for one that cannot, when it is and what to do.
-    """
+    """The labelled one-liners under an entry's headline: ``(label, reST text)``."""
     if evidence(examples) is None:
         fix = fix_text(examples)
         return (("Fix:", fix),) if fix else ()
@@ -138,7 +123,6 @@ class Figures:
     statuses: tuple[tuple[str, int], ...]
     """(status, count), most reassuring first, zero counts left out."""
     device: str
-    """Where the examples ran, or "" if nothing ran."""
     versions: str
 
     @property
@@ -166,10 +150,7 @@ _REF_TARGET = re.compile(r"\s*<[^<>]*>$")
 
 
 def inline_parts(text: str) -> list[tuple[str, bool]]:
-    """Split a reST one-liner into (text, is_code) parts, for rendering without a parser.
-
-    Only literals and roles become code, so the text can never become markup.
-    """
+    """Split a reST one-liner into (text, is_code) parts: only literals and roles are code."""
     parts: list[tuple[str, bool]] = []
     position = 0
     for match in _INLINE.finditer(text):
@@ -200,21 +181,14 @@ OTHER = "Other"
 
 @dataclasses.dataclass(frozen=True)
 class SiteData:
-    """How the site sorts and links the errors of the modules whose data it has.
-
-    Each module's comes from its ``module.toml``
-    (:class:`~flax_errors_ext.model.catalogue.module_data.ModuleData`).
-    """
+    """How the site sorts and links the errors of the modules whose data it has."""
 
     modules: Mapping[str, ModuleData]
-    """Each module's data, by module name."""
 
     def area_of(self, qualname: str) -> str:
-        """The index area an error is listed under.
+        """The index area an error is listed under: its module's data's, else :data:`OTHER`.
 
-        The area its module's data lists it under, else its module's ``area``; else,
-        for a Flax error (one Flax adds tomorrow), :data:`OTHER`; another library's
-        error, its module's name.
+        :data:`OTHER` for a Flax error (one Flax adds tomorrow); another library's, its module.
         """
         module, _, name = qualname.rpartition(".")
         data = self.modules.get(module)
@@ -224,11 +198,7 @@ class SiteData:
 
     @functools.cached_property
     def order(self) -> tuple[str, ...]:
-        """The areas the index puts first, in order; any other comes after, by name.
-
-        Those of the modules whose data has an ``order`` (by it), each module's
-        listed areas before its ``area``; then :data:`OTHER`.
-        """
+        """The areas the index puts first: of the modules with an ``order``, then :data:`OTHER`."""
         ranked = sorted(
             (data.order, module) for module, data in self.modules.items() if data.order is not None
         )
@@ -253,10 +223,7 @@ class SiteData:
         }
 
     def related(self, qualname: str) -> tuple[str, ...]:
-        """The errors an entry's "See also" names, both ways round, by class name.
-
-        Some may not be in a given catalogue.
-        """
+        """The errors an entry's "See also" names, both ways round, by class name."""
         return self._related.get(qualname, ())
 
     def note(self, qualname: str) -> tuple[str, str] | None:
