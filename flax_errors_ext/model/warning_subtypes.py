@@ -1,8 +1,4 @@
-"""Every subtype of the extension's warnings: ``flax-errors.<subtype>``, one member each.
-
-A project silences one with ``suppress_warnings = ["flax-errors.<subtype>"]``, so a
-value, once published, never changes.
-"""
+"""Every subtype of the extension's warnings: ``flax-errors.<subtype>``; never renamed."""
 
 from __future__ import annotations
 

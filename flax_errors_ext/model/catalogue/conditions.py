@@ -1,9 +1,7 @@
 """Which package versions an example holds for: its ``:holds for:`` line.
 
-Its value is a comma-separated list of PEP 440 clauses; a clause without a package
-name continues the one before it (``flax >= 0.10, < 0.12.9, jax >= 0.6``).
-``python`` names the interpreter and ``platform`` JAX's default backend. An example
-holds where every package it names is installed at a version its clauses admit.
+PEP 440 clauses; one without a package continues the one before it
+(``flax >= 0.10, < 0.12.9, jax >= 0.6``). ``platform`` is JAX's default backend.
 """
 
 from __future__ import annotations

@@ -1,7 +1,4 @@
-"""Which classes of an imported module are entries, and where each one's documentation comes from.
-
-:mod:`flax_errors_ext.execution.catalogue.modules` imports the module and reads the files.
-"""
+"""Which classes of an imported module are entries, and where each one's examples come from."""
 
 from __future__ import annotations
 
@@ -25,8 +22,7 @@ if TYPE_CHECKING:
 
 
 SHIPPED_CATALOGUE = Path(__file__).resolve().parents[2] / "catalogue"
-"""The shipped catalogue files of Flax's and JAX's errors: ``<module>/<Class>.txt``, and
-each module's ``module.toml``."""
+"""The shipped catalogue: ``<module>/<Class>.txt`` files and each module's ``module.toml``."""
 
 
 def catalogue_folders(project_dirs: Sequence[Path]) -> tuple[Path, ...]:
@@ -101,10 +97,7 @@ class Candidate:
 def public_classes(
     module: ModuleType, spec: ModuleSpec, bases: tuple[type, ...]
 ) -> tuple[list[tuple[str, type]], list[LeftOut]]:
-    """The exception classes ``module`` exposes that may be entries, and those left out.
-
-    Its ``__all__`` says, else its own public classes; a class is kept under its first name.
-    """
+    """The exception classes ``module`` exposes (``__all__``) that may be entries, and the rest."""
     exported = getattr(module, "__all__", None)
     if exported is not None:
         named = [(n, getattr(module, n, None)) for n in exported if isinstance(n, str)]
@@ -145,10 +138,8 @@ def module_entries(
 ) -> tuple[tuple[ErrorEntry, ...], tuple[LeftOut, ...], tuple[FormatProblem, ...]]:
     """The entries of a module's candidate classes, in source order.
 
-    A class without examples is an entry (a library's new error is never silently
-    missing), unless other candidates subclass it (``FlaxError``). ``catalogue_files``
-    None: the docstrings are ours; else each class's examples come from its file, unless
-    its docstring adopted the format. ``data``'s repairs are made to a library's docstrings.
+    A class without examples is an entry (a library's new error is never silently missing)
+    unless others subclass it. ``catalogue_files`` None: the docstrings are ours.
     """
     layout = layout or SiteLayout.of([spec])
     data = data or ModuleData()

@@ -1,8 +1,6 @@
 """What a catalogue folder's ``module.toml`` says about the errors of its module.
 
-Index areas and their order, related errors, design notes and repairs to the module's
-docstrings; docs/options.md ("A module's data") describes the keys. This checks the
-table (an unknown key is an error) that :mod:`flax_errors_ext.execution.catalogue.modules` reads.
+docs/options.md ("A module's data") describes the keys; an unknown one is an error.
 """
 
 from __future__ import annotations
@@ -21,8 +19,7 @@ class ModuleData:
 
     path: str = ""
     order: int | None = None
-    """Where the module's areas come on the index among other modules' (lower first;
-    modules without one come after, by name)."""
+    """Where the module's areas come on the index (lower first; none: last, by name)."""
     area: str = ""
     """The area of every error of the module that :attr:`areas` does not list."""
     areas: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -48,9 +45,6 @@ class ModuleData:
 
 def module_data(module: str, path: str, table: dict[str, Any]) -> ModuleData:
     """The data of ``module`` in the table of its ``module.toml`` (read from ``path``).
-
-    A name in ``related`` with a dot in it is another module's error, in full; one
-    without is a class of this module.
 
     Raises:
         ValueError: saying which key is unknown or holds a value of the wrong kind.

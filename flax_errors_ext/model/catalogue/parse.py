@@ -1,10 +1,8 @@
 """Read a docstring in the catalogue format into an :class:`~.records.ErrorEntry`.
 
-A summary, reST prose, then sections (``Bad example:``, ``Good example:``,
-``Unreachable:``, ``Also seen as:``) of prose and doctest statements. Each problem is
-reported at its ``file:line`` and the rest is still read. A napoleon ``Examples:``
-section (what ``flax-errors export`` writes) holds the same examples; one with a
-malformed example yields none, so that a library's own doctests are never read as ours.
+Each problem is reported at its ``file:line`` and the rest is still read. A napoleon
+``Examples:`` section with a malformed example yields none: a library's own doctests
+are never read as ours.
 """
 
 from __future__ import annotations
@@ -50,11 +48,7 @@ class Line(NamedTuple):
 def parse_docstring(
     docstring: str, qualname: str, path: str, first_line: int, *, message: bool = False
 ) -> ErrorEntry:
-    """Parse ``docstring`` (as found in ``__doc__``) that starts at ``path:first_line``.
-
-    ``message``: a message entry's (see :attr:`ErrorEntry.raised_as`), whose bad
-    examples end in the traceback of a builtin class, not of ``qualname``.
-    """
+    """Parse ``docstring`` (``__doc__``) at ``path:first_line``; ``message``: a message entry's."""
     own_class = None if message else qualname
     lines = _clean(docstring, first_line)
     summary, summary_end = first_paragraph(_text(lines))
@@ -92,7 +86,7 @@ def _section_at(
 ) -> tuple[list[Example], list[FormatProblem], int] | None:
     """The examples and problems of the section ``lines[i]`` starts (None: none), and its end."""
     line = lines[i]
-    body_end = _block_end(lines, i + 1)
+    body_end = next((j for j in range(i + 1, len(lines)) if lines[j].text[:1].strip()), len(lines))
     body = lines[i + 1 : body_end]
     holds_examples = any(b.text.lstrip().startswith(">>>") for b in body)
     location = Location(path, line.number)
@@ -122,10 +116,7 @@ def _section_at(
 
 
 def parse_prose(docstring: str, path: str, first_line: int) -> tuple[str, tuple[Prose, ...]]:
-    """Read a docstring in no particular format: a one-sentence summary, and all of it.
-
-    A library's first paragraph is often not a summary (Flax's may end in ``::``).
-    """
+    """A library's docstring: its first sentence (its paragraph may end in ``::``), and all."""
     lines = _clean(docstring, first_line)
     if cut_opening([line.text for line in lines[:3]]):
         lines = [lines[0], *lines[2:]]
@@ -135,10 +126,7 @@ def parse_prose(docstring: str, path: str, first_line: int) -> tuple[str, tuple[
 
 
 def cut_opening(texts: list[str]) -> bool:
-    """Whether a blank line cuts the opening sentence of a docstring's lines in two.
-
-    Many of Flax's docstrings put one after the opening quotes' line, mid-sentence.
-    """
+    """Whether a blank line cuts the opening sentence in two (as in many of Flax's)."""
     if len(texts) > 2 and texts[1] == "" and texts[2].strip():
         opening = texts[0].rstrip()
         return bool(opening) and not opening.endswith((".", "!", "?", ":", ")", "::"))
@@ -146,10 +134,7 @@ def cut_opening(texts: list[str]) -> bool:
 
 
 def parse_upstream(docstring: str, path: str, first_line: int) -> Example | None:
-    """Another project's doctest statements (options and all) as one upstream example.
-
-    None if there is none or the syntax is broken: the docstring is then shown, not run.
-    """
+    """Another project's doctest statements as one upstream example; None: shown, not run."""
     lines = _clean(docstring, first_line)
     try:
         parsed = doctest.DocTestParser().get_examples(_text(lines), path)
@@ -195,10 +180,6 @@ def _clean(docstring: str, first_line: int) -> list[Line]:
 def _dedent(body: list[Line]) -> list[Line]:
     indent = min((len(b.text) - len(b.text.lstrip()) for b in body if b.text.strip()), default=0)
     return [Line(b.number, b.text[indent:]) for b in body]
-
-
-def _block_end(lines: list[Line], start: int) -> int:
-    return next((i for i in range(start, len(lines)) if lines[i].text[:1].strip()), len(lines))
 
 
 def _paragraph_end(lines: list[Line], start: int) -> int:
@@ -278,10 +259,7 @@ def _parse_block(
     holds_for: tuple[Condition, ...],
     own_class: str | None,
 ) -> tuple[Example | None, list[FormatProblem]]:
-    """One example from its doctest lines, or the problems that stop it.
-
-    ``kind`` None: a napoleon example's, bad when it ends in a traceback.
-    """
+    """One example from its doctest lines, or its problems; ``kind`` None: a napoleon one."""
     try:
         parsed = doctest.DocTestParser().get_examples(_text(block), qualname)
     except ValueError as error:
@@ -314,20 +292,18 @@ def _holds_for(
     body: list[Line], path: str
 ) -> tuple[tuple[Condition, ...], list[Line], FormatProblem | None]:
     # Anywhere but the first line it would silently be read as prose: a problem there.
-
     first = next((n for n, b in enumerate(body) if b.text.strip()), None)
-    for n, line in enumerate(body):
-        if not line.text.startswith(FIELD):
-            continue
-        location = Location(path, line.number)
-        if n != first:
-            return (), body, FormatProblem(f"'{FIELD}' must be the section's first line", location)
-        try:
-            conditions = parse_conditions(line.text[len(FIELD) :])
-        except ConditionError as error:
-            return (), body, FormatProblem(f"'{FIELD}' {error}", location)
-        return conditions, body[n + 1 :], None
-    return (), body, None
+    n = next((n for n, b in enumerate(body) if b.text.startswith(FIELD)), None)
+    if n is None:
+        return (), body, None
+    location = Location(path, body[n].number)
+    if n != first:
+        return (), body, FormatProblem(f"'{FIELD}' must be the section's first line", location)
+    try:
+        conditions = parse_conditions(body[n].text[len(FIELD) :])
+    except ConditionError as error:
+        return (), body, FormatProblem(f"'{FIELD}' {error}", location)
+    return conditions, body[n + 1 :], None
 
 
 def _statement(item: doctest.Example, location: Location, block: list[Line]) -> Statement:

@@ -27,18 +27,16 @@ def first_paragraph(text: str) -> tuple[str, int]:
 
 @enum.unique
 class ExampleKind(enum.StrEnum):
-    """Whether an example must raise its error (bad) or run cleanly (good).
+    """Whether an example must raise its error (bad) or run cleanly (good, unreachable).
 
-    An ``unreachable`` section runs like a good example: it prints the evidence that
-    the error cannot be raised, so that the claim drifts when the library changes.
+    An unreachable one prints the evidence, so that the claim drifts with the library.
     """
 
     BAD = "bad"
     GOOD = "good"
     UNREACHABLE = "unreachable"
     SEEN_AS = "seen-as"
-    """The same mistake raising another error where this one is not in place (JAX's
-    ``TypeError`` without :func:`flax_errors_ext.install`): checked like a bad example."""
+    """The same mistake's error where this one is not in place: checked like a bad example."""
     UPSTREAM = "upstream"
     """Another project's docstring statements, run as its doctest would: verdicts are its own."""
 
@@ -95,10 +93,7 @@ class Verdict(enum.StrEnum):
 
     @property
     def may_be_transient(self) -> bool:
-        """Whether the run itself may be at fault (memory, a missing file), so it is not cached.
-
-        Drift and no-raise are facts of the code under the cache's key.
-        """
+        """Whether the run itself may be at fault (memory, a missing file): not cached."""
         return self in (Verdict.RAISED, Verdict.WRONG_CLASS, Verdict.TIMED_OUT, Verdict.CRASHED)
 
 
@@ -198,16 +193,14 @@ class ErrorEntry:
     qualname: str
     summary: str
     prose: tuple[Prose, ...]
-    """The explanation, opening with the summary's paragraph (see :attr:`details`);
-    several passages when an entry adds notes to a docstring it cannot edit."""
+    """The explanation, opening with the summary's paragraph (see :attr:`details`)."""
     examples: tuple[Example, ...]
     problems: tuple[FormatProblem, ...]
     location: Location
     located: EntryLocation | None = None
     """Where discovery placed it by the configured layout; None: read on its own."""
     message: bool = False
-    """Whether it documents an error raised as a builtin exception (a message entry):
-    ``qualname`` then names the entry, not a class."""
+    """Whether it documents an error raised as a builtin exception (named, not a class)."""
 
     @property
     def raised_as(self) -> tuple[str, ...]:

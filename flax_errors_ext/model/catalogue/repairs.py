@@ -1,8 +1,4 @@
-"""Exact repairs to the wrong text of a library's own docstrings, on the site and in export.
-
-Nothing is guessed: a repair whose text is gone is reported; one made already is left.
-A repair keeps the number of lines, so that every later line keeps its ``file:line``.
-"""
+"""Exact repairs to the wrong text of a library's own docstrings, on the site and in export."""
 
 from __future__ import annotations
 
@@ -22,8 +18,7 @@ class DocstringFix:
     name: str
     """The class whose docstring it is made in."""
     old: str
-    """The exact text replaced; never a part of ``new``, so that a second export
-    finds it made already (``new`` present, ``old`` gone)."""
+    """Never a part of ``new``: a second export finds it made already."""
     new: str
     why: str
     path: str = ""
@@ -47,10 +42,7 @@ class DocstringFix:
 
 
 def repaired(text: str, fixes: Sequence[DocstringFix]) -> tuple[str, tuple[DocstringFix, ...]]:
-    """``text`` with every repair made, and the stale ones: neither text is there.
-
-    One that only deletes (``new`` empty) is stale once ``old`` is gone.
-    """
+    """``text`` with every repair made, and the stale ones: neither text there (or no ``old``)."""
     stale = []
     for fix in fixes:
         if fix.old in text:

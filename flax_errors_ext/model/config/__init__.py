@@ -1,8 +1,4 @@
-"""The one typed configuration of the catalogue build.
-
-Every field becomes a Sphinx config value named ``flax_errors_<field>``; the docs'
-options page is generated from its metadata.
-"""
+"""The one typed configuration: each field is a ``flax_errors_<field>`` Sphinx setting."""
 
 from __future__ import annotations
 
@@ -216,10 +212,7 @@ class CatalogueConfig:
         )
 
     def run_mode(self, notebooks: str) -> str:
-        """The execution mode of the entries, myst-nb's being ``notebooks``.
-
-        Each error needs a process of its own, so ``'auto'`` and ``'inline'`` mean ``'cache'``.
-        """
+        """The entries' execution mode (myst-nb's is ``notebooks``); auto and inline: cache."""
         mode = notebooks if self.execution_mode == "auto" else self.execution_mode
         return "cache" if mode in ("auto", "inline") else mode
 

@@ -1,8 +1,4 @@
-"""What each setting accepts: the readers the settings' metadata names, and module specs.
-
-Each reader returns the value as the config keeps it, or raises :class:`TypeError` saying
-what the value must be.
-"""
+"""What each setting accepts: readers that return the value kept, or raise TypeError saying why."""
 
 from __future__ import annotations
 
@@ -24,11 +20,7 @@ _FALSE = ("0", "false")
 
 
 def from_text(value: Any, kind: Any) -> Any:
-    """``value`` read as the declared type ``kind`` where it is text, else as it is.
-
-    Sphinx hands an override (``-D name=text``) of an untyped setting over as text;
-    text that does not read as ``kind`` is left for the setting's validator to refuse.
-    """
+    """``value`` read as the declared type ``kind`` where it is text (``-D name=text``)."""
     origin, args = typing.get_origin(kind), typing.get_args(kind)
     if origin is dict and isinstance(value, dict):
         return {key: from_text(item, args[1]) for key, item in value.items()}

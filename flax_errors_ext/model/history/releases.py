@@ -1,9 +1,4 @@
-"""Every catalogue entry's bad examples across Flax's releases: the records, the wordings.
-
-The model of ``flax_errors_ext/history/flax.json``, which ``nox -s history`` writes.
-Each bad example's releases fall into spans that did the same: the wordings
-``explain`` matches.
-"""
+"""Every entry's bad examples across Flax's releases (``history/flax.json``), and their spans."""
 
 from __future__ import annotations
 
@@ -217,10 +212,7 @@ class Span:
 def timelines(
     history: History, name: str, codes: tuple[str, ...] | None = None
 ) -> tuple[tuple[Span, ...], ...]:
-    """Each bad example of entry ``name`` across the recorded releases: its spans, oldest first.
-
-    With ``codes`` (its examples' hashes now), a record of other code is left out.
-    """
+    """Each bad example of ``name``'s spans, oldest first; ``codes``: only records of these."""
     recorded = [len(r.entries[name].examples) for r in history.releases if name in r.entries]
     count = len(codes) if codes is not None else max(recorded, default=0)
     found: list[list[Span]] = [[] for _ in range(count)]

@@ -1,7 +1,5 @@
-"""Which releases of a library have a name or a parameter: its API index, per release span.
+"""Which releases of a library have a name or a parameter: its API index (``nox -s api_index``).
 
-``nox -s api_index`` writes one per library: names and callables' parameters, each
-with its releases, the deprecation messages, and other libraries' names its code uses.
 A set of releases is stored as spans of their positions (``"0-12,15"``).
 """
 
@@ -18,8 +16,7 @@ if TYPE_CHECKING:
 
 SCHEMA = 1
 ReleaseApi = tuple[set[str], dict[str, set[str]], dict[str, str], dict[str, set[str]], set[str]]
-"""One release's names, callables' parameters, names' messages, classes' bases, and the
-names of other libraries its code uses."""
+"""A release's names, parameters, messages, bases, and other libraries' names it uses."""
 REQUIRED = "!"
 """Before a parameter's name: a call must pass it (it has no default)."""
 POSITIONAL = "#"

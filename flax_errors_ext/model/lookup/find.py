@@ -1,9 +1,7 @@
 """Find the entry a person means: by name, by URL, or by an error message they pasted.
 
-A paste is matched, in this order of trust, by the URL it prints, an error class it
-names, and its message against each documented one (or an older release's) as a
-pattern whose values of one run are wildcards. Otherwise it answers only if nearly
-the same text with the same distinctive values; any other is not in the catalogue.
+By trust: the URL a paste prints, a class it names, then its message as a documented
+one's pattern (values of one run are wildcards), or nearly it, distinctive values kept.
 """
 
 from __future__ import annotations
@@ -59,9 +57,7 @@ class Hit:
 class Match:
     """An entry that answers a query, and why.
 
-    ``how``: ``name``, ``url``, ``class``, ``message`` (a documented message matches,
-    values aside), ``alike`` (nearly one, distinctive values kept) or ``similar`` (a hint).
-    ``score``: how alike (1.0 but for messages). ``example``: None for a past wording.
+    ``how``: ``name``, ``url``, ``class``, ``message``, ``alike`` or ``similar`` (a hint).
     """
 
     entry: ErrorEntry
@@ -81,10 +77,7 @@ def find(
     older: Mapping[str, Sequence[str]] | None = None,
     sites: Mapping[str, Mapping[int, Sequence[str]]] | None = None,
 ) -> list[Match]:
-    """The entries ``query`` means, best first; empty when none is close enough.
-
-    ``older``: past releases' texts (:func:`by_entry`); ``sites``: as :attr:`Text.sites`.
-    """
+    """The entries ``query`` means, best first; ``older``: past texts (:func:`by_entry`)."""
     query = bounded(query).strip()
     if NAME.fullmatch(query):
         return by_name(entries, query)
@@ -92,8 +85,7 @@ def find(
 
 
 OLD_CLASS_NAMES = {"XlaRuntimeError": "JaxRuntimeError"}
-"""Classes a library renamed, by their old names (``jaxlib.xla_extension.XlaRuntimeError``
-is ``jax.errors.JaxRuntimeError`` since jax 0.4.36): a paste of either finds the entry."""
+"""Classes a library renamed, by their old names: a paste of either finds the entry."""
 _OLD_CLASS = re.compile(rf"(?<![\w])(?:[\w.]*\.)?({'|'.join(OLD_CLASS_NAMES)})(?!\w)")
 
 
@@ -263,10 +255,7 @@ def _ranked(
 
 
 def shows(text: Text, body: str, flat: str, min_fragment: int = MIN_FRAGMENT) -> bool:
-    """Whether a pasted message (``body``, normalised ``flat``) shows a documented one.
-
-    The whole text, values aside, or ``min_fragment`` characters of it (a plain text's as written).
-    """
+    """Whether a pasted message (``body``, normalised ``flat``) shows a documented one or part."""
     if all(part in body for part in text.fixed) and (
         message_pattern(text.documented, text.names, text.exact).search(body)
     ):

@@ -1,8 +1,4 @@
-"""What a pasted error says: its exception line, its class, its message, its frames.
-
-A paste may be a whole traceback, a message alone, or a log that ends in one. The site
-search reads pastes by the same syntax (:data:`PASTE_SYNTAX`).
-"""
+"""What a pasted error (a traceback, a message or a log) says: its class, message and frames."""
 
 from __future__ import annotations
 
@@ -16,8 +12,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 KEEP_CHARS = 16_000
-"""Of a long paste, the characters looked at from each end: a traceback's URL and
-final message are at its end, a name or URL pasted alone at its start."""
+"""Of a long paste, the characters looked at from each end."""
 
 ELLIPSIS = "..."
 """doctest's ELLIPSIS marker (the help never imports doctest)."""
@@ -88,11 +83,9 @@ def package_of(path: str) -> str:
 
 
 def raised_elsewhere(text: str, sites: Sequence[str]) -> bool:
-    """Whether a pasted traceback shows its error raised in the sites' library, elsewhere.
+    """Whether a pasted traceback shows its error raised in the ``sites``' library, elsewhere.
 
-    ``sites``: the files an entry's runs raised its error in (``flax/nnx/graphlib.py``).
-    Elsewhere: the innermost frame is in the library, and no frame is at a site (a
-    whole traceback passes through the site to deeper frames).
+    Its innermost frame is in the library, and no frame (shown whole) is at a site.
     """
     text = bounded(text).replace("\\", "/")
     frames = frame_files(text[max(text.rfind(TRACEBACK_HEADER), 0) :])
@@ -122,11 +115,9 @@ def message_body(text: str) -> str:
 
 
 def raised_line(text: str) -> int | None:
-    """Where the exception line of the error raised last starts in ``text``, if it has one.
-
-    After the last traceback header, the first line that names an exception class
-    (a message may quote another error on a later line); else the last ``Name:`` line.
-    """
+    """Where the exception line of the error raised last starts in ``text``, if it has one."""
+    # The first line after the last header that names a class (a message may quote another
+    # error on a later line); else the last ``Name:`` line.
     header = text.rfind(TRACEBACK_HEADER)
     lines = [m for m in _EXCEPTION_LINE.finditer(text) if m.start() > header]
     if not lines:
@@ -136,10 +127,7 @@ def raised_line(text: str) -> int | None:
 
 
 def exception_line(text: str, width: int = 160) -> str:
-    """The paste's exception line, cut to ``width``; else its last line that names an error.
-
-    Never a traceback's header or frames (``Cell In[10], line 19``).
-    """
+    """The paste's exception line, cut to ``width``; else its last line that names an error."""
     text = strip_jax_note(bounded(text).replace("\r\n", "\n"))
     start = raised_line(text)
     if start is not None:
@@ -202,11 +190,7 @@ _QUESTIONS = (
 
 @dataclasses.dataclass(frozen=True)
 class Question:
-    """What a pasted error says is missing.
-
-    ``kind``: ``name`` (a module's attribute, or an import), ``module``, ``attribute``
-    (of an object of class ``owner``), ``keyword``, ``positional`` or ``missing``.
-    """
+    """What a pasted error says is missing: a ``name``, ``module``, ``attribute``, parameter."""
 
     kind: str
     names: tuple[str, ...]

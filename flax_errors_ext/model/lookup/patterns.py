@@ -1,8 +1,7 @@
 """What in an error message is a value of one run, and the pattern a message becomes.
 
-Each value (a shape, an address, the example's names) becomes a wildcard of its kind,
-so that a reader's message with other values still matches; the site search's
-JavaScript uses the same patterns (:func:`variable_kinds`, :func:`pattern_source`).
+Each value (a shape, an address, the example's names) becomes a wildcard of its kind;
+the site search's JavaScript uses the same patterns.
 """
 
 from __future__ import annotations
@@ -17,8 +16,7 @@ if TYPE_CHECKING:
     from flax_errors_ext.model.catalogue.records import Example
 
 VALUE_LIBRARIES = ("builtins", "numpy", "jax", "jaxlib", "ml_dtypes")
-"""Packages whose types are values, not classes a user wrote: a documented
-``<class '...MLP'>`` (the user's own class) never matches one of them."""
+"""Packages whose types are values, not classes a user wrote (``<class '...MLP'>``)."""
 
 _USER_CODE = r"(?!(?:" + "|".join(VALUE_LIBRARIES) + r")\.)"
 # A class's module and qualified name; a class defined in a function has <locals>.
@@ -102,8 +100,7 @@ def message_pattern(
 ) -> re.Pattern[str]:
     """A pattern that matches ``documented`` with other values in its variable parts.
 
-    ``...`` matches anything, and each of ``names`` any word. ``exact``: quoted text
-    (but one of ``names``) is matched as written, for a builtin's terse message.
+    ``exact``: quoted text (but one of ``names``) is matched as written.
     """
     return re.compile(pattern_source(documented, names, exact), re.DOTALL)
 
@@ -153,10 +150,7 @@ def normalise(text: str) -> str:
 
 
 def keeps_distinctive(known: str, flat: str) -> bool:
-    """Whether a pasted message has every distinctive value of a documented one, both normalised.
-
-    One that differs only in a user's class is another mistake (a string for a Module).
-    """
+    """Whether a paste keeps every distinctive value (a user's class) of a documented message."""
     return all(flat.count(mark) >= known.count(mark) for mark in DISTINCTIVE)
 
 

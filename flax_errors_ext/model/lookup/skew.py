@@ -1,8 +1,7 @@
 """Version skew: an error about a name or a parameter that other releases of a library have.
 
-The library's API index (:mod:`.api_index`) says which release added or removed it;
-the answer gives the release's own deprecation message, what to upgrade or pin, and
-the library that made the call, where another did (it was written for other releases).
+The answer says which release added or removed it, what to upgrade or pin, and the
+library that made the call, where another did.
 """
 
 from __future__ import annotations
@@ -163,13 +162,9 @@ def answer_paste(
 def answer(
     asked: Question, indexes: Sequence[ApiIndex], installed: Mapping[str, str]
 ) -> SkewAnswer | None:
-    """What the indexes say of ``asked``; None where no index's library is concerned.
-
-    Of several libraries that could be meant (a bare ``jit()``), the one the innermost
-    frames are in, else the one with the shortest name for it.
-    """
+    """What the indexes say of ``asked``; None where no index's library is concerned."""
     packages = [package_of(path) for path in reversed(asked.frames)]
-    found = []
+    found = []  # of several libraries meant: the innermost frames', else the shortest name
     for index in indexes:
         answered = _in(index, asked)
         # What every release has is no skew (a module of the user's shadows it, say).

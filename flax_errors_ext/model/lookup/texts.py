@@ -1,9 +1,7 @@
 """The texts an entry is found by: its documented messages, and how each may match.
 
-``explain``, the site search and the help under a traceback match a paste against
-the same :class:`Text` records. The help answers from an index written beforehand
-(:class:`HelpIndex`), derived forms and all: it runs in the reader's process, where
-importing the catalogued libraries would cost more than the error.
+The help answers from an index written beforehand (:class:`HelpIndex`): it runs in the
+reader's process, where importing the catalogued libraries would cost more than the error.
 """
 
 from __future__ import annotations
@@ -100,8 +98,7 @@ def leads(documented: str, *, lines_as_printed: bool = False) -> tuple[str, ...]
     """The opening parts of a message that stand for it alone: its first sentence and line.
 
     People often paste only the first line, and a release may add to a message after its
-    first sentence. A part counts where it ends a sentence (a docstring may wrap
-    mid-sentence; ``lines_as_printed``: wherever), says enough and keeps the distinctive values.
+    first sentence. ``lines_as_printed``: the first line counts wherever it ends.
     """
     sentence = _SENTENCE_END.split(documented, maxsplit=1)[0]
     line = documented.split("\n", 1)[0].rstrip()
@@ -128,22 +125,21 @@ def findable(
     texts = []
     # A group of message entries is named after its library: flax.messages.
     library = entry.qualname.split(".", 1)[0]
-    for n, example in enumerate(entry.examples):
+    for example, documented in documented_messages(entry):
+        n = entry.examples.index(example)
         names, raised = example_names(example), required_class(entry, example)
-        for message in _raised_messages(example):
-            documented = strip_class(message)
-            texts += [
-                Text.of(
-                    text,
-                    names,
-                    raised,
-                    n,
-                    plain=entry.message,
-                    library=library,
-                    sites=(sites or {}).get(n, ()),
-                )
-                for text in (documented, *leads(documented, lines_as_printed=entry.message))
-            ]
+        texts += [
+            Text.of(
+                text,
+                names,
+                raised,
+                n,
+                plain=entry.message,
+                library=library,
+                sites=(sites or {}).get(n, ()),
+            )
+            for text in (documented, *leads(documented, lines_as_printed=entry.message))
+        ]
     texts += [Text.of(strip_class(text)) for text in older]
     return Findable(entry.qualname, tuple(texts))
 
@@ -151,11 +147,7 @@ def findable(
 def raise_sites(
     entries: Iterable[ErrorEntry], records: Iterable[EntryRecord], roots: Sequence[str] = ()
 ) -> dict[str, dict[int, tuple[str, ...]]]:
-    """Where runs raised each entry's examples: by entry and example (its index), the files.
-
-    Each relative to the deepest of ``roots`` that holds it; a record of other examples
-    than the entry's now says nothing.
-    """
+    """Where runs raised each entry's examples: by entry and example (its index), the files."""
     # Imported here, as in required_class: the help reads sites from its index.
     from flax_errors_ext.model.runs.entry_record import relative_source
 
@@ -164,7 +156,7 @@ def raise_sites(
     for record in records:
         entry = by_qualname.get(record.qualname)
         if entry is None or [e.kind for e in entry.examples] != [e.kind for e in record.examples]:
-            continue
+            continue  # a record of other examples than the entry's now
         for n, example in enumerate(record.examples):
             file = relative_source(example.raised_at, roots).rpartition(":")[0]
             known = sites.setdefault(record.qualname, {}).get(n, ())
@@ -187,8 +179,7 @@ GENERIC = re.compile(
     r"|missing \d+ required (?:positional|keyword-only) arguments?: .*"
     r"|takes \d+ positional arguments? but \d+ (?:was|were) given)"
 )
-"""Python's own messages about any object: a message entry worded so answers only a
-paste with a frame of its library."""
+"""Python's own messages about any object: answered only with a frame of the library."""
 
 
 MIN_WORDING = 40
@@ -196,10 +187,7 @@ MIN_WORDING = 40
 
 
 def terse(documented: str) -> bool:
-    """Whether a builtin exception's message says too little without its quoted text.
-
-    ``module 'flax' has no attribute 'optim'`` is told from ``... 'nn'`` only by what it quotes.
-    """
+    """Whether a builtin's message says too little without its quoted text (``'optim'``)."""
     return len(" ".join(QUOTED_TEXT.sub("", documented).split())) < MIN_WORDING
 
 
@@ -211,8 +199,7 @@ def generic(documented: str) -> bool:
 def required_class(entry: ErrorEntry, example: Example) -> str:
     """The class a paste that names one must name to match ``example``'s text ("": any).
 
-    A builtin's message says little by itself (``KeyError: 'lr'``): a message entry's
-    text, or an "also seen as" one, answers only a paste of its class.
+    A builtin's message says little by itself (``KeyError: 'lr'``).
     """
     # Imported here: the help never needs the records (nor doctest, which they import).
     from flax_errors_ext.model.catalogue.records import ExampleKind
@@ -225,14 +212,10 @@ def required_class(entry: ErrorEntry, example: Example) -> str:
 def documented_messages(entry: ErrorEntry) -> Iterator[tuple[Example, str]]:
     """Each example's documented error messages, without the class, with the example."""
     for example in entry.examples:
-        for message in _raised_messages(example):
-            yield example, strip_class(message)
-
-
-def _raised_messages(example: Example) -> list[str]:
-    if not example.kind.raises:
-        return []
-    return [s.exc_msg for s in example.statements if s.exc_msg is not None]
+        if example.kind.raises:
+            for statement in example.statements:
+                if statement.exc_msg is not None:
+                    yield example, strip_class(statement.exc_msg)
 
 
 SCHEMA = 2
@@ -280,11 +263,7 @@ class HelpIndex:
                     "summary": entry.summary,
                     "fixes": {str(n): fix for n, fix in entry.fixes.items()},
                     "texts": [
-                        {
-                            **dataclasses.asdict(text),
-                            "names": sorted(text.names),
-                            "fixed": list(text.fixed),
-                        }
+                        {**dataclasses.asdict(text), "names": sorted(text.names)}
                         for text in entry.found.texts
                     ],
                 }

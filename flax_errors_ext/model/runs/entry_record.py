@@ -1,8 +1,4 @@
-"""What a build or a check found out about each entry: ``errors.json``, and the one report.
-
-The build and ``flax-errors check`` both report through :func:`failures`, so a failure
-reads the same in a build log and in a terminal.
-"""
+"""What a build or a check found out about each entry: ``errors.json``, and the one report."""
 
 from __future__ import annotations
 
@@ -309,10 +305,7 @@ class Failure:
 def failures(
     record: EntryRecord, *, strict: bool = False, upstream: str = "warn"
 ) -> list[Failure]:
-    """Every failure of one entry: format problems, failing examples, missing examples.
-
-    ``upstream``: ``flax_errors_upstream``, for another project's failing examples.
-    """
+    """Every failure of one entry; ``upstream``: the setting, for another project's examples."""
     found = [
         Failure(p.source, WarningSubtype.MALFORMED, f"{record.qualname}: {p.message}")
         for p in record.problems

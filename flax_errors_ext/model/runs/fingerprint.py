@@ -1,8 +1,7 @@
 """What the execution cache keys on beyond an entry's code, and the files a run loaded.
 
-A new jax, a reworded message in an error's ``__init__`` or another device changes the
-:class:`Fingerprint`. A message may be built where the key does not look (a helper
-module), so a run is trusted only while none of the files it loaded changed.
+A message may be built where the key does not look, so a run is trusted only while
+none of the files it loaded changed.
 """
 
 from __future__ import annotations
@@ -152,10 +151,7 @@ def first_change(
     content_hash: Callable[[str], str | None],
     known: Mapping[tuple[str, Stat], str],
 ) -> str | None:
-    """The first of ``files`` that changed since it was loaded, or None.
-
-    ``stat`` and ``content_hash``: None for a file gone; ``known``: hashes at load time.
-    """
+    """The first of ``files`` that changed since it was loaded, or None."""
     for file in files:
         now = stat(file.path)
         if now == file.stat:

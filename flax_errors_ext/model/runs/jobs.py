@@ -1,8 +1,4 @@
-"""What an entry's process runs (its job, and so the cache's key), and what it gave.
-
-Statements are numbered across the whole docstring, as doctest numbers them, so
-that a traceback names ``<doctest pkg.E[n]>`` as ``pytest --doctest-modules`` does.
-"""
+"""What an entry's process runs (its job, and so the cache's key), and what it gave."""
 
 from __future__ import annotations
 
@@ -62,8 +58,7 @@ def entry_job(
 ) -> EntryJob:
     """What ``entry``'s process runs: each example's statements, numbered as doctest does.
 
-    ``documented``: the statements whose documented text goes along, so that a cut keeps
-    their verdict.
+    ``documented``: the statements whose text goes along, so that a cut keeps the verdict.
     """
     examples = []
     for example, numbered in zip(entry.examples, _number_statements(entry), strict=True):
@@ -94,10 +89,7 @@ def _number_statements(entry: ErrorEntry) -> list[list[tuple[int, Statement]]]:
 
 
 def cut_and_drifted(outcome: EntryOutcome) -> frozenset[int]:
-    """The numbers of the cut statements of each example that drifted at a cut one.
-
-    A drift on a cut text may be the cut's doing; a pass never is.
-    """
+    """The cut statements' numbers of each example that drifted at one (maybe the cut's doing)."""
     found: set[int] = set()
     for result, runs, numbers in zip(
         outcome.results, outcome.execution.runs, statement_numbers(outcome.entry), strict=True
@@ -176,8 +168,7 @@ def unpack_loaded(packed: Any) -> tuple[LoadedFile, ...]:
 
 
 _shared_files: dict[tuple[Any, ...], LoadedFile] = {}
-"""Every loaded file read in this process, once: the environment Sphinx pickles then
-holds each once, though most entries loaded the same files."""
+"""Every loaded file read in this process, once: Sphinx's pickled environment holds each once."""
 
 
 @functools.lru_cache(maxsize=256)

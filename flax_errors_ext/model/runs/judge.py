@@ -1,8 +1,4 @@
-"""Compare what an example did with what its docstring documents.
-
-The comparison is doctest's own, with the statement's inline options, so a verdict
-here always agrees with ``pytest --doctest-modules``; the first failure decides.
-"""
+"""Compare what an example did with what its docstring documents, as doctest does."""
 
 from __future__ import annotations
 
@@ -33,10 +29,7 @@ def judge(
     failure_detail: str = "",
     failure_log: str = "",
 ) -> ExampleResult:
-    """The verdict on ``example`` given the records of its statements that run.
-
-    ``runs`` None: the example never finished; ``failure`` says why (and ``failure_log``).
-    """
+    """The verdict on ``example`` given its records; ``runs`` None: ``failure`` says why."""
     statements = example.statements_run
     expected = "".join(_documented(s) for s in statements)
     if runs is None:

@@ -1,7 +1,4 @@
-"""Keep what one statement printed or raised within the catalogue's output limit.
-
-Not 10 MB in a page, ``errors.json`` and the cache; the cut never changes a verdict.
-"""
+"""Keep what one statement printed or raised within the output limit, its verdict unchanged."""
 
 from __future__ import annotations
 
@@ -17,10 +14,7 @@ _MARKED = re.compile(r"\.\.\. \[flax-errors: [\d,]+ characters cut; ")
 
 
 def cut(text: str, limit: int) -> str:
-    """``text`` if it has at most ``limit`` characters, else its head and tail around a marker.
-
-    Each ends or starts at a line break where one lies in its second half: whole lines.
-    """
+    """``text`` if it has at most ``limit`` characters, else its head and tail around a marker."""
     if len(text) <= limit:
         return text
     head_size = limit * 2 // 3
@@ -44,11 +38,7 @@ def is_cut(text: str | None) -> bool:
 
 
 def fit(text: str, documented: str, flags: int, limit: int) -> str:
-    """``text`` cut to about ``limit``, accepted by ``documented`` exactly if ``text`` is.
-
-    :func:`cut` where that keeps the verdict, else the stretches the documented ``...``
-    match are cut (where it accepts ``text``); failing that, the whole text.
-    """
+    """``text`` cut to about ``limit``, accepted by ``documented`` exactly if ``text`` is."""
     if len(text) <= limit:
         return text
     checker = doctest.OutputChecker()

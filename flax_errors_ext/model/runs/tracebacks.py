@@ -50,11 +50,7 @@ def library_dirs() -> tuple[str, ...]:
 
 
 def import_roots() -> tuple[str, ...]:
-    """The folders this interpreter imports from: the roots paths are shown relative to.
-
-    Also the folder above each top-level package imported (an editable install puts none
-    on ``sys.path``), and each as its real path.
-    """
+    """The folders this interpreter imports from (an editable install's too), and real paths."""
     return _find_import_roots(tuple(sys.path), len(sys.modules))
 
 
@@ -76,10 +72,7 @@ def _find_import_roots(sys_path: tuple[str, ...], _modules: int) -> tuple[str, .
 
 
 def relative_path(path: str, roots: Iterable[str]) -> str:
-    """``path`` as the site may show it: inside the deepest of ``roots`` that holds it.
-
-    An absolute path under none keeps its file name alone: no folder of the build machine.
-    """
+    """``path`` inside the deepest of ``roots`` that holds it; under none, its file name alone."""
     if not _ABSOLUTE.match(path):
         return path
     folders = [root.rstrip("/\\") for root in roots]
@@ -110,10 +103,7 @@ def trim_traceback(text: str, internal: Callable[[str], bool]) -> str:
 
 
 def publishable(text: str, roots: Sequence[str]) -> str:
-    """``text`` as the site may publish it: no runner frame, no folder of the build machine.
-
-    A stack recorded whole (JAX's record of a key's first use) starts at the example's code.
-    """
+    """``text`` as the site may publish it: no runner frame, no folder of the build machine."""
 
     def publish(frame: _Frame) -> list[str]:
         if frame.place == _RUNNER:
@@ -153,10 +143,8 @@ class _Frame:
 def _map_frames(
     text: str, rewrite: Callable[[_Frame], list[str]], *, from_example: bool = False
 ) -> str:
-    """``text`` with each frame replaced by what ``rewrite`` returns.
-
-    ``from_example``: a whole stack that reaches the example's code starts there.
-    """
+    # from_example: a whole stack (JAX's record of a key's first use) that reaches the
+    # example's code starts there.
     kept: list[str] = []
     for piece in _pieces(text):
         if isinstance(piece, str):
@@ -208,10 +196,7 @@ def frame_lines(text: str) -> Iterator[tuple[int, re.Match[str]]]:
 
 
 def raise_site(text: str) -> str:
-    """Where the last traceback in ``text`` was raised: ``file:line`` of its innermost frame.
-
-    Outside the reader's code and the runner; "" where no library frame is shown.
-    """
+    """``file:line`` of the innermost library frame of the last traceback in ``text``, or ""."""
     start = text.rfind(TRACEBACK_HEADER)
     if start < 0:
         return ""

@@ -65,11 +65,7 @@ class Skip:
 
 
 def plan(results: Iterable[ExampleResult]) -> tuple[list[Edit], list[Skip]]:
-    """The edits that make the documented text match the runs, and what they cannot fix.
-
-    An example stops at its first failure that is not drift: what follows ran in a state
-    the documentation never described.
-    """
+    """The edits that make the documented text match the runs, and what they cannot fix."""
     edits: list[Edit] = []
     skips: list[Skip] = []
     for result in results:
@@ -80,7 +76,7 @@ def plan(results: Iterable[ExampleResult]) -> tuple[list[Edit], list[Skip]]:
             verdict = judge(alone, (run,))
             if verdict.verdict is Verdict.PASSED:
                 continue
-            if verdict.verdict is not Verdict.DRIFTED:
+            if verdict.verdict is not Verdict.DRIFTED:  # what follows ran in another state
                 reason = f"{verdict.verdict.value}: {verdict.detail}; only drifted text is updated"
                 skips.append(Skip(statement.location, reason))
                 break
@@ -113,10 +109,7 @@ def _edit(statement: Statement, run: StatementRun) -> Edit:
 
 
 def rewrite(documented: str, actual: str, flags: int = OPTION_FLAGS) -> str:
-    """Documented text that matches ``actual`` and keeps as much of ``documented`` as can.
-
-    UpdateError where no doctest output that matches can be written.
-    """
+    """Documented text that matches ``actual`` and keeps as much of ``documented`` as can."""
     if _checker.check_output(documented, actual, flags):
         return documented
     trailing = documented.rstrip().endswith(_ELLIPSIS)
@@ -197,10 +190,7 @@ def _as_output(text: str) -> str:
 
 
 def apply_each(text: str, edits: Sequence[Edit], *, python: bool) -> tuple[str, list[Skip]]:
-    """``text`` (one file) with ``edits`` made, bottom-up; the rest stays byte for byte.
-
-    ``python``: in docstrings (escaped unless raw). An edit that no longer fits is skipped.
-    """
+    """``text`` with ``edits`` made, bottom-up, or skipped; ``python``: in docstrings."""
     lines = io.StringIO(text, newline="").readlines()
     skips: list[Skip] = []
     below = len(lines) + 1

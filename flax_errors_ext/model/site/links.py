@@ -1,9 +1,6 @@
 """Where the site's links go: API names, library frames, old pages; which upstream code runs.
 
-A reference this site does not resolve links to the page a shipped inventory gives
-(never fetched). A frame's ``File "...", line N`` links to that line at the tag of the
-version that ran. The old pages readers may arrive at are read from what each
-release raised, never listed by hand.
+Inventories are shipped, never fetched; old pages are read from what releases raised.
 """
 
 from __future__ import annotations
@@ -106,8 +103,7 @@ def moved_pages(
 ) -> dict[str, str]:
     """``{old docname: docname now}`` for the pages the errors' links point to elsewhere.
 
-    Read from what past releases raised and other ``texts``; only links into a module's
-    ``upstream`` site count (this site mirrors its layout).
+    Only links into a module's ``upstream`` site count: this site mirrors its layout.
     """
     texts = tuple(texts)
     moved: dict[str, str] = {}
@@ -226,11 +222,7 @@ class Inventory:
         return frozenset(target.project for target in self.by_name.values())
 
     def find(self, reference: str, project: str = "") -> Target | None:
-        """The target that a reference names, or None where that is not certain.
-
-        A full name, one that starts with a shorthand (``nn.compact``), or the end of the
-        only name that ends so (in ``project`` where several do): ``Module.apply``.
-        """
+        """The target a reference names (in full, by shorthand or by a unique ending), or None."""
         name, full = self._names(reference)
         if not name:
             return None

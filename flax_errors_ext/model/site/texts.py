@@ -51,11 +51,7 @@ BADGES: dict[str, Badge] = {
 
 
 def verification_text(record: EntryRecord, also_on: Sequence[str] = ()) -> str:
-    """What an entry's verification line says after its mark (passed) or badge (the rest).
-
-    ``Verified on CPU · flax 0.12.8 · jax 0.10.2``: no date, so that rebuilds from the
-    cache give the same page. ``also_on``: other devices whose runs saw the same.
-    """
+    """What an entry's verification line says after its mark or badge; no date (the cache)."""
     places = [f"on {where}" for where in (record.device.label, *also_on)] if record.device else []
     on = f" {listed(places)}" if places else ""
     words = {
@@ -186,10 +182,7 @@ class SiteData:
     modules: Mapping[str, ModuleData]
 
     def area_of(self, qualname: str) -> str:
-        """The index area an error is listed under: its module's data's, else :data:`OTHER`.
-
-        :data:`OTHER` for a Flax error (one Flax adds tomorrow); another library's, its module.
-        """
+        """An error's index area: its module data's, else :data:`OTHER` (Flax's) or its module."""
         module, _, name = qualname.rpartition(".")
         data = self.modules.get(module)
         listed = next((a for a, names in data.areas if name in names), "") if data else ""
