@@ -9,10 +9,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from flax_errors_ext.layout import SiteLayout
-from flax_errors_ext.model.catalogue.module_data import ModuleData
+from flax_errors_ext.model.catalogue.module_data import ModuleData, repaired_docstring
 from flax_errors_ext.model.catalogue.parse import parse_docstring, parse_prose, parse_upstream
 from flax_errors_ext.model.catalogue.records import ErrorEntry, FormatProblem, Location
-from flax_errors_ext.model.catalogue.repairs import repaired_docstring
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -154,8 +153,7 @@ def module_entries(
         number, lines = files[candidate.path]
         line, docstring_line = lines.get(candidate.cls.__name__, (1, None))
         at = Location(candidate.path, docstring_line or line)
-        # A library's docstring is repaired before it is read, whether it is shown
-        # beside a catalogue file or has adopted the format.
+        # A library's docstring is repaired before it is read, whatever its format.
         mine = [fix for fix in fixes if fix.name == candidate.name]
         docstring, stale = repaired_docstring(candidate.cls.__dict__.get("__doc__") or "", mine)
         problems += [FormatProblem(fix.stale_message(), at) for fix in stale]
@@ -235,9 +233,8 @@ def _foreign_entry(
     if ours is None:
         return ErrorEntry(qualname, summary, prose, theirs, (), at)
     entry = parse_docstring(ours.text, qualname, ours.path, 1)
-    # Our file's opening line summarises the error for this site (a library's first
-    # sentence is often not a summary); the library's docstring, when there is one,
-    # is the explanation readers expect to see first.
+    # Our file's opening line is the summary; the library's docstring, the explanation
+    # readers expect first.
     return dataclasses.replace(
         entry,
         summary=entry.summary or summary,

@@ -212,8 +212,7 @@ def _parse_napoleon(
 
 
 def _napoleon_blocks(body: list[Line]) -> list[tuple[str, list[Line]]]:
-    # Blocks with no prose between them are one example (a definition, then its
-    # call); a block that ends in a traceback ends its example.
+    # Blocks with no prose between them are one example, up to one ending in a traceback.
     found: list[tuple[str, list[Line]]] = []
     prose: list[str] = []
     block: list[Line] = []

@@ -170,8 +170,7 @@ def _by_class(findables: Sequence[Findable], query: str) -> list[Hit]:
         if item.name not in text:
             continue  # the pattern below would find nothing: spare compiling it
         hits = [m.start() for m in re.finditer(rf"(?<![\w]){re.escape(item.name)}(?!\w)", text)]
-        # The class alone is not enough where the message is nothing like the
-        # entry's: a runtime error of any cause is a JaxRuntimeError.
+        # Not the class alone where the message is unlike: any runtime error is a JaxRuntimeError.
         closest = _closest(item, query) if said else None
         if hits and (not said or closest is not None):
             positions[item.qualname] = (hits[-1], item, closest)
@@ -209,10 +208,8 @@ def _ranked(
     similar: bool = True,
     named: bool = False,
 ) -> list[Hit]:
-    # A message answers when it shows a documented one, values aside, or is nearly
-    # the same text with the same distinctive values: JAX's generic errors resemble a
-    # documented one word for word except in the value that makes it this error (a
-    # string where a Module was passed). Likeness alone is a hint (:func:`nearest`).
+    # Nearly the same text answers only with the same distinctive values: JAX's generic
+    # errors differ from a documented one only there. Likeness alone is a hint.
     body = message_body(query)[-MESSAGE_CHARS:]
     flat = normalise(body)
     raised = pasted_class(query)
@@ -234,9 +231,8 @@ def _ranked(
             known = text.known
             matcher.set_seq1(known)
             showing = shows(text, body, flat)
-            # A text that does not show the message counts only as alike as ``floor``
-            # asks: the bounds spare comparing it with the paste character by character,
-            # and so does a text that could only be similar where that is not asked.
+            # The bounds spare comparing a text that cannot pass ``floor`` (or be alike
+            # where only that is asked) with the paste character by character.
             could_be_alike = not text.plain and keeps_distinctive(known, flat)
             if not showing and (
                 (not similar and not could_be_alike)

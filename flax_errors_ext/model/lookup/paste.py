@@ -23,8 +23,7 @@ _EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*: ", re.MULTILINE
 _EXCEPTION_CLASS = re.compile(r"(?:Error|Exception|Warning|Exit|Interrupt|Iteration)$")
 _LINK = re.compile(r"\s*\(https?://[^\s)]*\)|\n\s*See https?://\S*\s*$")
 _FRAME_FILE = re.compile(
-    # Python's 'File "x.py", line 3', IPython 8's "File x.py:3, in f", IPython 7's
-    # "x.py in f()" (or "in <module>"), pytest's "x.py:3: AttributeError".
+    # Python's, IPython 8's ("File x.py:3, in f") and 7's ("x.py in f()"), pytest's.
     r'File "([^"\n]+\.py)", line|File (\S+\.py):\d+|'
     r"^(\S+\.py) in [\w<]|^(\S+\.py):\d+(?:: \w|, in |$)",
     re.MULTILINE,

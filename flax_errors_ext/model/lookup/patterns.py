@@ -25,9 +25,8 @@ _BUILTIN_TYPES = sorted(
     {name for name, value in vars(builtins).items() if isinstance(value, type)}
     | {"NoneType", "function", "module", "method"}
 )
-# A class of the user's code as Python prints it: qualified by a module that is not a
-# value library's, or unqualified (defined where __name__ is not set, as in a
-# kernel) and not a builtin type.
+# A class of the user's code: qualified by a module not a value library's, or
+# unqualified (defined where __name__ is not set, as in a kernel) and not a builtin.
 _USER_CLASS = _USER_CODE + _QUALIFIED + "|(?!(?:" + "|".join(_BUILTIN_TYPES) + r")')[A-Za-z_]\w*"
 _ELIDED_CLASS = r"'\.\.\.(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*'"
 
@@ -44,9 +43,8 @@ _KINDS: tuple[tuple[str, str, str, str], ...] = (
     ),
     ("ellipsis", r"\.\.\.", r"[\s\S]*?", " "),
     ("url", r"https?://[^\s)]+", r"[^\s)]*", "<url>"),
-    # A type may be quoted again ('<class '...MLP'>', as Flax's Pytree errors write
-    # it): the quotes belong to the type, or a quoted-text kind would start at them.
-    # A reader may paste it cut short, as a quoted path after "..." ('...models.MLP').
+    # A type's own quotes ('<class '...MLP'>', as in Flax's Pytree errors) are its, not
+    # quoted text's; a reader may paste it cut short ('...models.MLP').
     (
         "type",
         r"'?<class '(?:\.\.\.[A-Za-z_]\w*|" + _USER_CLASS + ")'>'?|" + _ELIDED_CLASS,

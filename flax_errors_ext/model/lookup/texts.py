@@ -109,8 +109,7 @@ def leads(documented: str, *, lines_as_printed: bool = False) -> tuple[str, ...]
         if part != documented.strip()
         and len(part) >= MIN_FIRST_LINE
         and (part[-1] in ".:?!" or (lines_as_printed and part == line))
-        # What tells this mistake from its neighbours (a Module's type where JAX
-        # names any value's) must be in the part, or it would answer for them all.
+        # What tells this mistake from its neighbours (a Module's type) must be in it.
         and keeps_distinctive(whole, normalise(part))
     )
 

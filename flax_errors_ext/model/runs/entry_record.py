@@ -46,8 +46,7 @@ def entry_status(entry: ErrorEntry, results: Sequence[ExampleResult]) -> EntrySt
         return EntryStatus.MALFORMED
     if not entry.documented:
         return EntryStatus.UNDOCUMENTED
-    # Another project's docstring examples have verdicts of their own, not the entry's;
-    # an example for other versions than the run's says nothing of this run.
+    # Upstream examples' verdicts are their own; one for other versions says nothing here.
     ours = [r for r in results if r.example.kind.ours and r.verdict is not Verdict.OTHER_VERSIONS]
     if any(r.verdict.failed for r in ours):
         return EntryStatus.FAILED

@@ -24,18 +24,15 @@ _FRAME = re.compile(r'^  File "(?P<file>[^"]*)", line (?P<line>\d+)(?:, in (?P<f
 _RUNNER = ("doctest.py", "__run")
 # Where a thread's stack starts (a stack an example recorded in a thread of its own).
 _THREAD = ("threading.py", "_bootstrap")
-# Where an entry's process starts: multiprocessing's forkserver (or spawn) is a
-# ``python -c`` program, and a ``python -m`` one starts in runpy.
+# Where an entry's process starts: a ``python -c`` (the forkserver's) or ``-m`` program.
 _PROCESS_STARTS = ("<string>", "<frozen runpy>")
 _ABSOLUTE = re.compile(r"^(?:/|[A-Za-z]:[/\\]|\\\\)")
 _SEPARATOR = re.compile(r"[/\\]")
-# JAX appends this note to the message of an error whose traceback it filtered;
-# it explains frames the short view hides anyway.
+# JAX's note on the frames it filtered, which the short view hides anyway.
 _JAX_NOTE = re.compile(
     r"\n-{20}\nFor simplicity, JAX has removed its internal frames[^\n]*(?=\n|$)"
 )
-# Installed code, wherever the interpreter lives: the standard library
-# (doctest.py included) and site-packages or dist-packages below it.
+# Installed code, wherever the interpreter lives: the standard library and site-packages.
 _INSTALLED = re.compile(r"[/\\](site-packages|dist-packages|lib[/\\]python\d+\.\d+)[/\\]")
 
 
@@ -143,8 +140,7 @@ class _Frame:
 def _map_frames(
     text: str, rewrite: Callable[[_Frame], list[str]], *, from_example: bool = False
 ) -> str:
-    # from_example: a whole stack (JAX's record of a key's first use) that reaches the
-    # example's code starts there.
+    # from_example: a whole stack (JAX's record of a key's first use) starts at the example.
     kept: list[str] = []
     for piece in _pieces(text):
         if isinstance(piece, str):

@@ -95,8 +95,7 @@ def _edit(statement: Statement, run: StatementRun) -> Edit:
         raise UpdateError("the parser did not record where the documented text is")
     if statement.exc_msg is not None:
         documented, actual = statement.exc_msg, run.exc_msg or ""
-        # The message is the tail of the documented traceback; the header and the
-        # "..." stack lines above it stay as the author wrote them.
+        # The tail of the documented traceback: the lines above stay as written.
         start = statement.want_line + statement.want.count("\n") - documented.count("\n")
     else:
         documented, actual, start = statement.want, run.got, statement.want_line
@@ -222,8 +221,7 @@ def _replacement(lines: list[str], text: str, edit: Edit, *, python: bool) -> li
                 f"{edit.location.path}:{edit.start + offset}: expected the documented "
                 f"text {old!r}, found {found.rstrip()!r}"
             )
-    # New lines end like the line above them (the prompt, at least), so a file
-    # with CRLF endings keeps them.
+    # New lines end like the line above them, so a file with CRLF endings keeps them.
     above = lines[edit.start - 2]
     ending = above[len(above.rstrip("\r\n")) :] or "\n"
     return [(indent + _escape(line, raw, python)).rstrip() + ending for line in edit.new]

@@ -16,8 +16,7 @@ from flax_errors_ext.model.catalogue.discover import (
     catalogue_folders,
     module_entries,
 )
-from flax_errors_ext.model.catalogue.module_data import ModuleData
-from flax_errors_ext.model.catalogue.repairs import DocstringFix
+from flax_errors_ext.model.catalogue.module_data import DocstringFix, ModuleData
 from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.model.config.values import ModuleSpec
 

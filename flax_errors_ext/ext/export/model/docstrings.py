@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 
     from flax_errors_ext.ext.export.model.style import Section
     from flax_errors_ext.model.catalogue.discover import CatalogueFile
+    from flax_errors_ext.model.catalogue.module_data import DocstringFix
     from flax_errors_ext.model.catalogue.records import ErrorEntry
-    from flax_errors_ext.model.catalogue.repairs import DocstringFix
 
 
 _STRING_PREFIX = re.compile(r"([A-Za-z]*)('''|\"\"\"|'|\")")

@@ -25,15 +25,15 @@ import textwrap
 import tokenize
 from typing import TYPE_CHECKING
 
+from flax_errors_ext.model.catalogue.module_data import repaired
 from flax_errors_ext.model.catalogue.parse import SECTION_TITLES, cut_opening
 from flax_errors_ext.model.catalogue.records import ExampleKind, FormatProblem
-from flax_errors_ext.model.catalogue.repairs import repaired
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from flax_errors_ext.model.catalogue.module_data import DocstringFix
     from flax_errors_ext.model.catalogue.records import ErrorEntry, Example, Location, Statement
-    from flax_errors_ext.model.catalogue.repairs import DocstringFix
 
 WIDTH = 80
 INDENT = "  "

@@ -32,9 +32,9 @@ from flax_errors_ext.ext.export.model.docstrings import (
 )
 from flax_errors_ext.ext.export.model.style import kept_examples, mentions_release
 from flax_errors_ext.model.catalogue.discover import SHIPPED_CATALOGUE, CatalogueFile
+from flax_errors_ext.model.catalogue.module_data import DocstringFix
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import ExampleKind
-from flax_errors_ext.model.catalogue.repairs import DocstringFix
 
 FLAX_FIXES = read_module_data("flax.errors", [SHIPPED_CATALOGUE]).repairs
 
