@@ -53,17 +53,15 @@ class ErrorModule:
     name: str
     path: Path
     import_path: str
-    """The ``sys.path`` entry the module was imported from."""
+    """The ``sys.path`` entry it was imported from."""
     entries: tuple[ErrorEntry, ...]
     left_out: tuple[LeftOut, ...] = ()
     problems: tuple[FormatProblem, ...] = ()
     """Catalogue files and module data that name no class of the module, and repairs not made."""
     catalogue_paths: tuple[str, ...] = ()
-    """The files read from its catalogue folders: ``<Class>.txt`` files and ``module.toml``."""
     messages: bool = False
     """Whether it is a group of message entries (``path``: its folder, nothing imported)."""
     data: ModuleData = dataclasses.field(default_factory=ModuleData)
-    """What its ``module.toml`` says: areas, related errors, notes, repairs."""
 
     def without_upstream(self) -> ErrorModule:
         """The module with no entry running another project's docstring examples."""
@@ -135,10 +133,9 @@ def module_entries(
     *,
     data: ModuleData | None = None,
 ) -> tuple[tuple[ErrorEntry, ...], tuple[LeftOut, ...], tuple[FormatProblem, ...]]:
-    """The entries of a module's candidate classes, in source order.
+    """A module's candidate classes' entries, in source order; ``catalogue_files`` None: ours.
 
-    A class without examples is an entry (a library's new error is never silently missing)
-    unless others subclass it. ``catalogue_files`` None: the docstrings are ours.
+    A class without examples is an entry (never silently missing) unless others subclass it.
     """
     layout = layout or SiteLayout.of([spec])
     data = data or ModuleData()

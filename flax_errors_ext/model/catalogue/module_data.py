@@ -71,11 +71,9 @@ class ModuleData:
     order: int | None = None
     """Where the module's areas come on the index (lower first; none: last, by name)."""
     area: str = ""
-    """The area of every error of the module that :attr:`areas` does not list."""
     areas: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    """Each index area, in the order listed, with the class names listed under it."""
     related: tuple[tuple[str, ...], ...] = ()
-    """Groups of errors (full dotted names) that readers confuse or meet together."""
+    """Groups of errors, by full dotted names."""
     notes: tuple[tuple[str, str, str], ...] = ()
     """``(class name, docname, link text)`` of each design note about an error."""
     repairs: tuple[DocstringFix, ...] = ()
@@ -94,11 +92,7 @@ class ModuleData:
 
 
 def module_data(module: str, path: str, table: dict[str, Any]) -> ModuleData:
-    """The data of ``module`` in the table of its ``module.toml`` (read from ``path``).
-
-    Raises:
-        ValueError: saying which key is unknown or holds a value of the wrong kind.
-    """
+    """The data of ``module`` in its ``module.toml`` table; ValueError says which key is wrong."""
     _known(table, ("order", "area", "areas", "related", "notes", "repair"), "")
     order, area = table.get("order"), table.get("area", "")
     _require(order is None or type(order) is int, "order must be an integer")

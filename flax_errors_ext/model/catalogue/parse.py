@@ -1,8 +1,7 @@
 """Read a docstring in the catalogue format into an :class:`~.records.ErrorEntry`.
 
-Each problem is reported at its ``file:line`` and the rest is still read. A napoleon
-``Examples:`` section with a malformed example yields none: a library's own doctests
-are never read as ours.
+A napoleon ``Examples:`` section with a malformed example yields none: a library's own
+doctests are never read as ours.
 """
 
 from __future__ import annotations

@@ -16,12 +16,11 @@ from flax_errors_ext.model.config.values import (
     http_url,
     meta,
     module_list,
-    non_negative_int,
     one_of,
     paths,
-    positive_int,
     setting,
     source_links,
+    whole_number,
 )
 from flax_errors_ext.model.history.releases import SHIPPED
 from flax_errors_ext.model.runs.output_limit import DEFAULT_LIMIT
@@ -62,7 +61,7 @@ class CatalogueConfig:
         "Seconds one example may run before it is stopped and reported as timed out. "
         "None: as long as a cell of the project's notebooks may run, "
         "nb_execution_timeout (myst-nb's default: 30; -1: no limit).",
-        positive_int("seconds", or_none=True),
+        whole_number(1, "a positive whole number of seconds", or_none=True),
     )
     execution_mode: str = setting(
         "auto",
@@ -80,7 +79,7 @@ class CatalogueConfig:
         "How many entries run at once, each in a fresh process of its own; 0 means one "
         "per CPU. Where the device is an accelerator, one process holds it and runs "
         "the entries one after another.",
-        non_negative_int,
+        whole_number(0, "a whole number, 0 or more"),
         changes_pages=False,
     )
     compilation_cache: bool = setting(
@@ -139,7 +138,7 @@ class CatalogueConfig:
         "the page, errors.json and the execution cache keep (default 100,000). A "
         "longer text keeps its head and tail around a marker line that says how much "
         "was cut; the example is still judged on the whole text.",
-        positive_int("characters"),
+        whole_number(1, "a positive whole number of characters"),
     )
     history: tuple[str, ...] = setting(
         (SHIPPED,),
@@ -185,11 +184,7 @@ class CatalogueConfig:
 
     @classmethod
     def from_values(cls, values: dict[str, Any]) -> CatalogueConfig:
-        """Validate ``flax_errors_*`` values (by full name; text read as its type) into a config.
-
-        Raises:
-            ValueError: naming the first setting that is invalid and why.
-        """
+        """A config of ``flax_errors_*`` values (text read as typed); ValueError: the first bad."""
         kinds = typing.get_type_hints(cls)
         kwargs: dict[str, Any] = {}
         for field in dataclasses.fields(cls):

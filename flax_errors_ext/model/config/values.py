@@ -81,24 +81,17 @@ def http_url(value: Any) -> str:
     return value
 
 
-def positive_int(unit: str, *, or_none: bool = False) -> Callable[[Any], int | None]:
-    """A whole number of ``unit``, 1 or more; or None, where ``or_none``."""
+def whole_number(least: int, said: str, *, or_none: bool = False) -> Callable[[Any], int | None]:
+    """A whole number, ``least`` or more (``said``: what it must be); or None if ``or_none``."""
 
     def read(value: Any) -> int | None:
         if value is None and or_none:
             return None
-        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-            raise TypeError(f"must be a positive whole number of {unit}")
+        if not isinstance(value, int) or isinstance(value, bool) or value < least:
+            raise TypeError(f"must be {said}")
         return value
 
     return read
-
-
-def non_negative_int(value: Any) -> int:
-    """A whole number, 0 or more."""
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise TypeError("must be a whole number, 0 or more")
-    return value
 
 
 def source_links(value: Any) -> dict[str, str | None]:
@@ -167,11 +160,7 @@ class ModuleSpec:
 
     @classmethod
     def from_value(cls, value: Any) -> ModuleSpec:
-        """A spec from a ``flax_errors_modules`` item: a dotted name, or a dict.
-
-        Raises:
-            TypeError: saying what is wrong with ``value``.
-        """
+        """A spec from a ``flax_errors_modules`` item (a dotted name or a dict), else TypeError."""
         if isinstance(value, ModuleSpec):
             return value
         if isinstance(value, str):

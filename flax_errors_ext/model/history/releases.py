@@ -71,7 +71,6 @@ class ExampleRun:
     """What it raised, as Python prints the exception's last line: ``Class: message``."""
     reason: str = ""
     rewritten: tuple[Substitution, ...] = ()
-    """The substitutions made in its code before it ran on this release, in order."""
 
     def to_json(self) -> dict[str, Any]:
         """The record with its empty fields left out."""
@@ -170,11 +169,7 @@ class History:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> History:
-        """Read the file's data.
-
-        Raises:
-            ValueError: if it was written in another layout.
-        """
+        """Read the file's data; ValueError if it was written in another layout."""
         if data.get("schema") != SCHEMA:
             raise ValueError(f"history schema {data.get('schema')!r}, expected {SCHEMA}")
         releases = (ReleaseRun.from_json(r) for r in data.get("releases", ()))

@@ -1,8 +1,4 @@
-"""Find the entry a person means: by name, by URL, or by an error message they pasted.
-
-By trust: the URL a paste prints, a class it names, then its message as a documented
-one's pattern (values of one run are wildcards), or nearly it, distinctive values kept.
-"""
+"""Find the entry a person means: by name, by URL, or by an error message they pasted."""
 
 from __future__ import annotations
 

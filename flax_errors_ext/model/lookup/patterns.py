@@ -1,8 +1,4 @@
-"""What in an error message is a value of one run, and the pattern a message becomes.
-
-Each value (a shape, an address, the example's names) becomes a wildcard of its kind;
-the site search's JavaScript uses the same patterns.
-"""
+"""What in an error message is a value of one run (a wildcard), and the pattern it becomes."""
 
 from __future__ import annotations
 

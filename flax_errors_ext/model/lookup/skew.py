@@ -1,8 +1,4 @@
-"""Version skew: an error about a name or a parameter that other releases of a library have.
-
-The answer says which release added or removed it, what to upgrade or pin, and the
-library that made the call, where another did.
-"""
+"""Version skew: an error about a name or a parameter that other releases of a library have."""
 
 from __future__ import annotations
 
@@ -46,7 +42,6 @@ class SkewAnswer:
     required: str = ""
     """For a missing argument: the parameter; ``having``: the releases that let a call omit it."""
     caller_use: CallerUse | None = None
-    """Which releases of the calling library use the name, where its index says."""
     positional: int = 0
     """For too many arguments by position: how many (with a method's ``self``)."""
 

@@ -196,10 +196,7 @@ def generic(documented: str) -> bool:
 
 
 def required_class(entry: ErrorEntry, example: Example) -> str:
-    """The class a paste that names one must name to match ``example``'s text ("": any).
-
-    A builtin's message says little by itself (``KeyError: 'lr'``).
-    """
+    """The class a paste must name, if any, to match ``example``'s text (``KeyError: 'lr'``)."""
     # Imported here: the help never needs the records (nor doctest, which they import).
     from flax_errors_ext.model.catalogue.records import ExampleKind
 
@@ -337,6 +334,5 @@ def answer(index: HelpIndex, error_text: str) -> HelpEntry | None:
         return None
     by_qualname = {entry.found.qualname: entry for entry in index.entries}
     entry = by_qualname[hits[0].found.qualname]
-    # The fix of the cause whose documented message the error matched.
     matched = hits[0].text.example if hits[0].text is not None else -1
     return dataclasses.replace(entry, fix=entry.fixes.get(matched, entry.fix))

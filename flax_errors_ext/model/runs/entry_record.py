@@ -233,8 +233,7 @@ def errors_document(
     roots: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """The whole ``errors.json`` document; ``executed``: the entries that ran in this build."""
-    if roots is None:
-        roots = import_roots()
+    roots = import_roots() if roots is None else roots
     ordered = sorted(records, key=lambda r: r.qualname)
     devices = [r.device for r in ordered if r.device is not None]
     versions = [r.version_map for r in ordered if r.versions]

@@ -44,7 +44,6 @@ class EntryJob:
     """How many statements the docstring has."""
     examples: tuple[ExampleJob, ...]
     module: str | None = None
-    """Imported before the examples run."""
     import_paths: tuple[str, ...] = ()
     output_limit: int | None = None
 

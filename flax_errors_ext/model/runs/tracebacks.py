@@ -1,8 +1,4 @@
-"""Tracebacks as the site shows them: trimmed to the reader's frames, no machine paths.
-
-The reader's own code is in the ``<doctest ...>`` frames; library frames are shown
-on request, their files inside their import root (``flax/linen/linear.py``).
-"""
+"""Tracebacks as the site shows them: trimmed to the reader's frames, no machine paths."""
 
 from __future__ import annotations
 
@@ -20,10 +16,8 @@ if TYPE_CHECKING:
 
 TRACEBACK_HEADER = "Traceback (most recent call last):"
 _FRAME = re.compile(r'^  File "(?P<file>[^"]*)", line (?P<line>\d+)(?:, in (?P<function>.*))?')
-# Where doctest runs an example: the first frame of every example's traceback.
-_RUNNER = ("doctest.py", "__run")
-# Where a thread's stack starts (a stack an example recorded in a thread of its own).
-_THREAD = ("threading.py", "_bootstrap")
+_RUNNER = ("doctest.py", "__run")  # doctest's: the first frame of each example's traceback
+_THREAD = ("threading.py", "_bootstrap")  # where a thread's stack starts
 # Where an entry's process starts: a ``python -c`` (the forkserver's) or ``-m`` program.
 _PROCESS_STARTS = ("<string>", "<frozen runpy>")
 _ABSOLUTE = re.compile(r"^(?:/|[A-Za-z]:[/\\]|\\\\)")
@@ -146,7 +140,6 @@ def _map_frames(
         if isinstance(piece, str):
             kept.append(piece)
             continue
-        # A whole stack starts where a process, a thread or doctest's runner starts.
         first = piece[0] if piece else None
         whole = isinstance(first, _Frame) and (
             first.file in _PROCESS_STARTS or first.place in {_RUNNER, _THREAD}

@@ -1,8 +1,6 @@
 """Plan the rewrite of drifted documented text: what ``update`` changes, as text.
 
-Only drift is rewritten (a missing raise or another class is no fault of the text).
-The indentation, an author's ``...`` and a message's wrapping are kept, and what two
-runs differ in gets ``...`` (:func:`ellipsized`).
+Only drift is rewritten; the layout and an author's ``...`` are kept.
 """
 
 from __future__ import annotations

@@ -87,12 +87,8 @@ class SourceLinks:
 
     def find(self, text: str) -> list[SourceLink]:
         """The ``File "...", line N`` part of each frame of a published traceback with a URL."""
-        found = []
-        for offset, frame in frame_lines(text):
-            url = self.url(frame["file"], int(frame["line"]))
-            if url:
-                found.append(SourceLink(offset + 2, offset + frame.end("line"), url))
-        return found
+        found = [(at, f, self.url(f["file"], int(f["line"]))) for at, f in frame_lines(text)]
+        return [SourceLink(at + 2, at + f.end("line"), url) for at, f, url in found if url]
 
 
 def moved_pages(

@@ -1,8 +1,4 @@
-"""What the site says about the catalogue, as text and numbers, and how it is organised.
-
-The areas, related errors and design notes are the modules' data (:class:`SiteData`),
-so that reorganising the site is an edit of a ``module.toml``.
-"""
+"""What the site says about the catalogue, as text and numbers, and how it is organised."""
 
 from __future__ import annotations
 
@@ -177,7 +173,7 @@ OTHER = "Other"
 
 @dataclasses.dataclass(frozen=True)
 class SiteData:
-    """How the site sorts and links the errors of the modules whose data it has."""
+    """How the site sorts and links the errors: by the modules' data (their ``module.toml``)."""
 
     modules: Mapping[str, ModuleData]
 
