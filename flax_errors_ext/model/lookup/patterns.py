@@ -155,12 +155,12 @@ def names_in(documented: str, names: frozenset[str]) -> tuple[str, ...]:
 
 
 def defined_names(example: Example) -> frozenset[str]:
-    """Of :func:`example_names`, the classes and attributes: a reader's are surely others."""
+    """Of :func:`example_names`, the classes and attributes: a reader's own surely differ."""
     return _names("\n".join(statement.source for statement in example.statements))[1]
 
 
 def example_names(example: Example) -> frozenset[str]:
-    """The names an example's code gives (string constants too): values as a shape is."""
+    """The names an example's code gives (string constants too): values, as a shape is."""
     return _names("\n".join(statement.source for statement in example.statements))[0]
 
 

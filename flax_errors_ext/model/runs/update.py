@@ -187,7 +187,7 @@ def _as_output(text: str) -> str:
 
 
 def apply_each(text: str, edits: Sequence[Edit], *, python: bool) -> tuple[str, list[Skip]]:
-    """``text`` with ``edits`` made, bottom-up, or skipped; ``python``: in docstrings."""
+    """``text`` with ``edits`` made bottom-up (or skipped); the rest stays byte for byte."""
     lines = io.StringIO(text, newline="").readlines()
     skips: list[Skip] = []
     below = len(lines) + 1

@@ -47,7 +47,7 @@ BADGES: dict[str, Badge] = {
 
 
 def verification_text(record: EntryRecord, also_on: Sequence[str] = ()) -> str:
-    """What an entry's verification line says after its mark or badge; no date (the cache)."""
+    """An entry's verification line after its mark or badge; no date, so cached builds match."""
     places = [f"on {where}" for where in (record.device.label, *also_on)] if record.device else []
     on = f" {listed(places)}" if places else ""
     words = {
