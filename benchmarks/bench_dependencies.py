@@ -5,7 +5,7 @@ changed (``flax_errors_ext.model.runs.fingerprint``). This imports what an entry
 process has imported (the runner's preloaded jax and flax, what runs the examples,
 the catalogue's runtime), takes the files this process loaded as each entry's list,
 and times one warm check of 100 such entries with
-:class:`~flax_errors_ext.execution.runs.file_states.SourceStates`, as a build does:
+:class:`~flax_errors_ext.execution.cache.file_states.SourceStates`, as a build does:
 each file looked at once, then 100 lists compared. Also timed: noting the content
 hashes of the Python sources after a first run (once per machine).
 
@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 import flax_errors_ext.errors  # noqa: F401  (imported for the files a run loads)
-from flax_errors_ext.execution.runs.file_states import SourceStates
+from flax_errors_ext.execution.cache.file_states import SourceStates
 from flax_errors_ext.execution.runs.in_process import loaded_files
 from flax_errors_ext.execution.runs.runner import PRELOAD
 from flax_errors_ext.model.runs.jobs import unpack_loaded

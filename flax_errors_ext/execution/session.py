@@ -18,11 +18,11 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
+from flax_errors_ext.execution.cache.probe import probe_device_cached, runtime_hashes
+from flax_errors_ext.execution.cache.store import RunStore
 from flax_errors_ext.execution.runs.in_process import package_versions
-from flax_errors_ext.execution.runs.probe import probe_device_cached, runtime_hashes
 from flax_errors_ext.execution.runs.run import RunSettings
 from flax_errors_ext.execution.runs.runner import Runner
-from flax_errors_ext.execution.runs.store import RunStore
 from flax_errors_ext.model.runs.fingerprint import Device, Fingerprint
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from flax_errors_ext.execution.runs import probe
+from flax_errors_ext.execution.cache import probe
 from flax_errors_ext.execution.runs.runner import Runner
 from flax_errors_ext.execution.session import ExecutionOptions, Session
 from flax_errors_ext.model.config import CatalogueConfig

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
+from flax_errors_ext.execution.cache.store import RunStore
 from flax_errors_ext.execution.runs.runner import Runner
-from flax_errors_ext.execution.runs.store import RunStore
 from flax_errors_ext.model.runs.fingerprint import Device
 from tests.utils import entry, module_html, project_from_root, read_catalogue
 
@@ -521,7 +521,7 @@ def test_another_device_reexecutes_every_entry(
     h200 = Device("gpu", "NVIDIA H200", 1)
     # A GPU appears: the cheap inventory changes, so the device is probed again.
     monkeypatch.setattr(
-        "flax_errors_ext.execution.runs.probe.device_inventory", lambda: {"gpu": 1}
+        "flax_errors_ext.execution.cache.probe.device_inventory", lambda: {"gpu": 1}
     )
     # The build asks a process of its runner, which would see the GPU.
     monkeypatch.setattr(Runner, "probe", lambda self: h200)

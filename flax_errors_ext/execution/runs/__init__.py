@@ -1,1 +1,1 @@
-"""Run the examples: the runner, its processes, the execution cache, the fingerprint."""
+"""Run the examples: the runner, the side in an entry's process, an entry's run."""

@@ -54,7 +54,9 @@ def run_entry(job: EntryJob, send: Callable[[tuple[Any, ...]], None]) -> None:
     sys.path[:0] = [path for path in job.import_paths if path not in sys.path]
     _resolve_traceback_filtering()
     if job.module is not None:
-        _import_quietly(job.module)
+        # Imported as pytest does; a failure is the examples' to say.
+        with contextlib.suppress(Exception):
+            importlib.import_module(job.module)
     shared: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
     for index, example in enumerate(job.examples):
         namespace = (
@@ -168,12 +170,6 @@ def _resolve_traceback_filtering() -> None:
         jax = sys.modules.get("jax")
         if jax is not None:
             jax.config.update("jax_traceback_filtering", "quiet_remove_frames")
-
-
-def _import_quietly(module: str) -> None:
-    """Import the entry's catalogued module, as pytest does; a failure is the examples' to say."""
-    with contextlib.suppress(Exception):
-        importlib.import_module(module)
 
 
 class _Recorder(doctest.OutputChecker):

@@ -18,10 +18,10 @@ import traceback
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.execution.runs.file_states import SourceStates
-from flax_errors_ext.execution.runs.probe import source_hash
+from flax_errors_ext.execution.cache.file_states import SourceStates
+from flax_errors_ext.execution.cache.probe import source_hash
+from flax_errors_ext.execution.cache.store import RunStore, key
 from flax_errors_ext.execution.runs.runner import Runner
-from flax_errors_ext.execution.runs.store import RunStore, key
 from flax_errors_ext.execution.runs.versions import installed_versions
 from flax_errors_ext.model.catalogue.conditions import PLATFORM, describe, versions_named
 from flax_errors_ext.model.catalogue.records import Verdict
@@ -162,17 +162,11 @@ def completed(futures: Sequence[Future[EntryOutcome]]) -> Iterator[Future[EntryO
         for index, future in enumerate(futures):
             future.add_done_callback(report(index))
         for _ in futures:
-            yield futures[int.from_bytes(_read_exactly(read_end, 4), "big")]
+            # Each write is 4 bytes, under PIPE_BUF: atomic, so each read takes one whole.
+            yield futures[int.from_bytes(os.read(read_end, 4), "big")]
     finally:
         os.close(read_end)
         os.close(write_end)
-
-
-def _read_exactly(fd: int, size: int) -> bytes:
-    data = b""
-    while len(data) < size:
-        data += os.read(fd, size - len(data))
-    return data
 
 
 @contextlib.contextmanager

@@ -1,21 +1,16 @@
 """The one runner of catalogue examples: a process per entry, from a pre-imported parent.
 
-Every path that runs examples (the site, ``check``, ``update``, the history's
-releases, device runs, the benchmark's floor, the tests) hands an :class:`EntryJob`
-to a :class:`Runner`. Its processes come from the standard library's forkserver,
-which imports what entries share (:data:`PRELOAD`, never a JAX backend) once, then
-forks: each entry starts as fresh as a new interpreter for everything an example
-can change, without paying the imports again. Records come back over a pipe.
+Every path that runs examples hands an :class:`EntryJob` to a :class:`Runner`. Its
+processes come from the standard library's forkserver, which imports what entries
+share (:data:`PRELOAD`, never a JAX backend) once, then forks: each entry starts as
+fresh as a new interpreter, without paying the imports again. Records come back
+over a pipe. Past the timeout a process is killed, keeping the records it sent; a
+process that ends early is said with how it ended and its log's last words.
 
-* **Timeout.** Past ``timeout`` seconds an example's process is killed; the run
-  keeps the records it had sent.
-* **Crash.** A process that ends early is said with how it ended and its log's last words.
-* **Accelerators.** One process at a time may hold a TPU: there (``reuse``) one
-  process serves the entries, each in a thread of its own (``docs/guide/build.md``
-  says what isolation means there and what the threads save), but one that changes
-  what every thread shares (:data:`ALONE`), or is asked to, runs alone.
-
-The forkserver stops at :meth:`Runner.close`: the next run imports afresh.
+On an accelerator (``reuse``), where one process at a time may hold the chip, one
+process serves the entries, each in a thread of its own; one that changes what
+every thread shares (:data:`ALONE`), or is asked to, runs alone
+(``docs/guide/build.md`` says what isolation means there).
 """
 
 from __future__ import annotations

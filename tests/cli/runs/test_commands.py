@@ -12,7 +12,7 @@ from sphinx.testing.util import SphinxTestApp
 
 from flax_errors_ext.cli import ExitCode
 from flax_errors_ext.cli import runs as cli_runs
-from flax_errors_ext.execution.runs import probe
+from flax_errors_ext.execution.cache import probe
 from flax_errors_ext.execution.runs import run as entry_runs
 from flax_errors_ext.execution.runs.runner import Runner
 from flax_errors_ext.execution.session import Session

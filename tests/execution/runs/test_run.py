@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
+from flax_errors_ext.execution.cache.file_states import SourceStates
 from flax_errors_ext.execution.catalogue.modules import load_module
-from flax_errors_ext.execution.runs.file_states import SourceStates
 from flax_errors_ext.execution.runs.run import RunSettings, _besides, _ModuleChecker, check_modules
 from flax_errors_ext.execution.runs.runner import Runner
 from flax_errors_ext.model.catalogue.records import Verdict

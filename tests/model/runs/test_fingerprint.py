@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from flax_errors_ext.execution.cache.store import key
 from flax_errors_ext.execution.catalogue.modules import load_module
-from flax_errors_ext.execution.runs.store import key
 from flax_errors_ext.model.runs.fingerprint import Device, Fingerprint, ProbeError, code_hash
 from flax_errors_ext.model.runs.jobs import entry_job
 

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
+from flax_errors_ext.execution.cache.store import key
 from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.execution.runs.in_process import run_statements
-from flax_errors_ext.execution.runs.store import key
 from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.model.runs.fingerprint import Device, Fingerprint
 from flax_errors_ext.model.runs.jobs import entry_job, statement_numbers

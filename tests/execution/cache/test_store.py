@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
+from flax_errors_ext.execution.cache.store import RunStore, key
 from flax_errors_ext.execution.runs.runner import RawRun
-from flax_errors_ext.execution.runs.store import RunStore, key
 from flax_errors_ext.model.runs.fingerprint import Fingerprint
 from flax_errors_ext.model.runs.jobs import EntryJob, ExampleJob
 
