@@ -15,6 +15,7 @@ from flax_errors_ext.model.lookup.paste import (
     message_body,
     pasted_class,
     raised_elsewhere,
+    said_lines,
     shows_frame,
 )
 from flax_errors_ext.model.lookup.patterns import keeps_distinctive, message_pattern, normalise
@@ -160,7 +161,8 @@ def _by_url(findables: Sequence[Findable], query: str) -> list[Hit]:
 
 def _by_class(findables: Sequence[Findable], query: str) -> list[Hit]:
     text = URL.sub(" ", query)
-    said = bool(message_body(query))
+    # A paste cut before its exception line (frames alone) is named by its class alone.
+    said = bool(said_lines(query)) and bool(message_body(query))
     positions = {}
     for item in findables:
         if item.name not in text:

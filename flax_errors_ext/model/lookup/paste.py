@@ -23,9 +23,10 @@ _EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*: ", re.MULTILINE
 _EXCEPTION_CLASS = re.compile(r"(?:Error|Exception|Warning|Exit|Interrupt|Iteration)$")
 _LINK = re.compile(r"\s*\(https?://[^\s)]*\)|\n\s*See https?://\S*\s*$")
 _FRAME_FILE = re.compile(
-    # Python's, IPython 8's ("File x.py:3, in f") and 7's ("x.py in f()"), pytest's.
+    # Python's, IPython 8's ("File x.py:3, in f") and 7's ("x.py in f()"), pytest's,
+    # Colab's ("[x.py](https://localhost:8080/#) in f()", its path a link).
     r'File "([^"\n]+\.py)", line|File (\S+\.py):\d+|'
-    r"^(\S+\.py) in [\w<]|^(\S+\.py):\d+(?:: \w|, in |$)",
+    r"^(\S+\.py) in [\w<]|^(\S+\.py):\d+(?:: \w|, in |$)|^\[?(\S+\.py)\]\(\S*\) in [\w<]",
     re.MULTILINE,
 )
 PASTE_SYNTAX = {
@@ -132,15 +133,21 @@ def exception_line(text: str, width: int = 160) -> str:
     if start is not None:
         line = text[start:].split("\n", 1)[0].strip()
     else:
-        said = [s.strip() for s in text.split("\n") if s.strip() and not _NOT_SAID.search(s)]
+        said = said_lines(text)
         named = [line for line in said if _NAMES_ERROR.search(line)]
         line = (named or said or [""])[-1]
     return line if len(line) <= width else line[: width - 3] + "..."
 
 
+def said_lines(text: str) -> list[str]:
+    """The lines of ``text`` that say something: no traceback header, frame or code line."""
+    return [s.strip() for s in text.split("\n") if s.strip() and not _NOT_SAID.search(s)]
+
+
 _NAMES_ERROR = re.compile(r"\w(?:Error|Exception)\b")
 _NOT_SAID = re.compile(
     r"Traceback \(most recent call last\)|^\s*(?:File |Cell In\[|-+>?\s|\d+\s|\^+$|-+$|\.\.\.$)"
+    r"|^\s*\[?[^\s\]]*\]\(\S*\) in |^\s*\[\.\.\. skipping hidden"
 )
 
 

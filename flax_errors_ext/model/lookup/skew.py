@@ -79,7 +79,7 @@ class SkewAnswer:
         if self.installed:
             lines.append(self._advice(added, removed))
         if self.caller_use is not None:
-            lines.append(self.caller_use.line(self.subject, name))
+            lines.append(self.caller_use.line(self.subject, name, "" if removed else added))
         elif self.caller and self.caller != name.replace("-", "_") and removed:
             lines.append(
                 f"The call is made by {self.caller}, which was written for those releases "
@@ -117,20 +117,26 @@ class CallerUse:
     releases: tuple[str, ...]
     installed: str = ""
 
-    def line(self, subject: str, library: str) -> str:
-        """What to upgrade the caller to, or that none of its releases helps."""
+    def line(self, subject: str, library: str, added: str = "") -> str:
+        """What to upgrade the caller to, or that none of its releases helps.
+
+        ``added``: the library's release that added the name, where none removed it.
+        """
         name, last = self.distribution, self.using[-1]
         said = f"The call is made by {name}, whose releases {_ranges(self.using, self.releases)} "
         said += f"use {subject}"
         fixed = _removed(self.using, self.releases)
+        pin = f"use '{library}>={added}'" if added else f"pin {library} as above"
         if not fixed:
-            return f"{said}, up to its newest indexed ({last}): pin {library} as above."
+            if added and self.using[0] != self.releases[0]:
+                pin += f", or '{name}<{self.using[0]}'"
+            return f"{said}, up to its newest indexed ({last}): {pin}."
         have = ""
         if self.installed and self.installed not in self.using:
             have = f" ({name} {self.installed}, installed here, does not use it)"
         elif self.installed:
             have = f" (you have {self.installed})"
-        upgrade = f"upgrade to '{name}>={fixed}'{have}, or pin {library} as above"
+        upgrade = f"upgrade to '{name}>={fixed}'{have}, or {pin}"
         return f"{said}; {fixed} and later do not: {upgrade}."
 
 

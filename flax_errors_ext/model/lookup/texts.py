@@ -95,21 +95,31 @@ class Findable:
 
 
 def leads(documented: str, *, lines_as_printed: bool = False) -> tuple[str, ...]:
-    """The opening parts of a message that stand for it alone: its first sentence and line.
+    """The opening parts of a message that stand for it alone: its first sentences and line.
 
-    People often paste only the first line, and a release may add to a message after its
-    first sentence. ``lines_as_printed``: the first line counts wherever it ends.
+    People often paste only the first line, or a message cut after a sentence, and a
+    release may add to a message after its first sentence. Of the openings that end
+    a sentence, the shortest that keeps what tells this mistake from its neighbours
+    (a Module's type). ``lines_as_printed``: the first line counts wherever it ends.
     """
-    sentence = _SENTENCE_END.split(documented, maxsplit=1)[0]
-    line = documented.split("\n", 1)[0].rstrip()
     whole = normalise(documented)
+    ends = [m.start() for m in _SENTENCE_END.finditer(documented)]
+    sentences = (documented[:end] for end in ends)
+    sentence = next(
+        (
+            s
+            for s in sentences
+            if len(s) >= MIN_FIRST_LINE and keeps_distinctive(whole, normalise(s))
+        ),
+        "",
+    )
+    line = documented.split("\n", 1)[0].rstrip()
     return tuple(
         part
         for part in dict.fromkeys((sentence, line))
         if part != documented.strip()
         and len(part) >= MIN_FIRST_LINE
         and (part[-1] in ".:?!" or (lines_as_printed and part == line))
-        # What tells this mistake from its neighbours (a Module's type) must be in it.
         and keeps_distinctive(whole, normalise(part))
     )
 

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from flax_errors_ext.model.lookup.paste import exception_line, raised_elsewhere, shows_frame
+from flax_errors_ext.model.lookup.paste import (
+    exception_line,
+    raised_elsewhere,
+    said_lines,
+    shows_frame,
+)
 
 IPYTHON_CUT = """---------------------------------------------------------------------------
 TypeError                                 Traceback (most recent call last)
@@ -24,8 +29,22 @@ def test_the_exception_line_of_a_traceback_is_its_last_error() -> None:
     assert exception_line(paste) == "ValueError: boom"
 
 
-def test_a_paste_cut_before_its_exception_line_quotes_no_header_or_frame() -> None:
-    assert exception_line(IPYTHON_CUT) == ""
+COLAB_CUT = """---------------------------------------------------------------------------
+TypeError                                 Traceback (most recent call last)
+[<ipython-input-9-aeb06e66700c>](https://localhost:8080/#) in <cell line: 0>()
+----> 2 frames = jax.vmap(f)(states)
+
+    [... skipping hidden 7 frame]
+
+[/usr/local/lib/python3.11/dist-packages/flax/nnx/extract.py](https://localhost:8080/#) in f(x)
+--> 270       return jax.tree.map(maybe_split, tree, is_leaf=is_leaf)
+"""
+
+
+@pytest.mark.parametrize("paste", [IPYTHON_CUT, COLAB_CUT])
+def test_a_paste_cut_before_its_exception_line_quotes_no_header_or_frame(paste: str) -> None:
+    assert exception_line(paste) == ""
+    assert said_lines(paste) == []
 
 
 def test_a_paste_without_an_exception_line_is_read_from_its_last_line_naming_an_error() -> None:
@@ -83,6 +102,8 @@ def test_a_traceback_raised_by_another_file_of_the_library_is_raised_elsewhere(
         "/usr/local/lib/python3.10/dist-packages/flax/linen/summary.py in _flatten(variables)",
         "/usr/local/lib/python3.9/dist-packages/flax/linen/summary.py in <module>",
         r'  File "C:\venv\Lib\site-packages\flax\linen\summary.py", line 173, in _flatten',
+        "[/usr/local/lib/python3.10/dist-packages/flax/linen/summary.py](https://localhost:8080/#)"
+        " in _flatten(variables)",
     ],
 )
 def test_a_frame_of_the_library_is_seen_in_each_form_a_traceback_takes(frame: str) -> None:

@@ -214,6 +214,21 @@ def test_a_caller_whose_every_release_uses_the_name_asks_for_the_pin() -> None:
     assert alone.lines()[-1].startswith("The call is made by optax, which was written for")
 
 
+def test_a_caller_that_uses_a_name_added_later_asks_for_that_release_or_an_older_caller() -> None:
+    optax = _caller([set(), {"lib.tree"}, {"lib.tree"}])
+    paste = CALLED_BY_OPTAX.replace("lib.tree_map(f, x)", "lib.tree.map(f, x)").replace(
+        "'tree_map'", "'tree'"
+    )
+
+    found = answer_paste(paste, [INDEX, optax], {"lib": "0.2.0"})
+
+    assert found is not None
+    assert found.lines()[-1] == (
+        "The call is made by optax, whose releases 1.1 to 1.2 use lib.tree, up to its "
+        "newest indexed (1.2): use 'lib>=0.3.0', or 'optax<1.1'."
+    )
+
+
 def test_a_call_with_more_positional_arguments_than_the_release_takes_is_answered() -> None:
     index = merged(
         "lib",
