@@ -1,10 +1,8 @@
 """flax-errors: an executable error catalogue for Flax.
 
-:func:`install` (undone by :func:`uninstall`; importing this package changes
-nothing) turns JAX's errors about Linen Modules in transformations into
-:class:`~flax_errors_ext.errors.JitPytreeError`, and ends an uncaught error that the
-catalogue documents in its fix and URL; ``%load_ext flax_errors_ext`` does the same
-in IPython. As a Sphinx extension (``"flax_errors_ext"`` in ``extensions``) it builds
+:func:`install` turns JAX's errors about Linen Modules in transformations into
+:class:`~flax_errors_ext.errors.JitPytreeError`, and ends a catalogued uncaught error in
+its fix and URL (``%load_ext flax_errors_ext`` in IPython). As a Sphinx extension it builds
 the catalogue, executes every documented example and fails the build on drift.
 """
 
@@ -40,10 +38,7 @@ def uninstall() -> None:
 
 
 def load_ipython_extension(shell: Any) -> None:
-    """``%load_ext flax_errors_ext``: :func:`install`, with the help in this shell.
-
-    Where Flax is not installed, the help alone: the Linen hook has nothing to hook.
-    """
+    """``%load_ext flax_errors_ext``: :func:`install` in this shell (without Flax: the help)."""
     if importlib.util.find_spec("flax") is not None:
         jit_hook.install()
     _help.install(shell)

@@ -1,8 +1,6 @@
 """``python -m flax_errors_ext``: the ``flax-errors`` command line."""
 
-import sys
-
 from flax_errors_ext.cli import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

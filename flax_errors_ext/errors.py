@@ -209,33 +209,16 @@ class JitPytreeError(FlaxError):
         )
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # FlaxError.__reduce__ rebuilds a plain FlaxError. Rebuild this class, and
-        # restore the exact message rather than recomputing it: the URL's base is read
-        # from the environment, which may differ where the error is unpickled.
-        return (_rebuild, (type(self), _picklable(self.module_type), self.arg_path, self.args))
+        # FlaxError.__reduce__ rebuilds a plain FlaxError. This keeps the class and the exact
+        # message: the URL's base is read from the environment, which may differ there.
+        return (type(self), (_picklable(self.module_type), self.arg_path), {"args": self.args})
 
 
 def _picklable(module_type: type | str) -> type | str:
-    """The class itself if pickle can find it by name, else its name.
-
-    Modules defined inside functions (common in tests and notebooks) cannot be
-    pickled by reference, and an exception that cannot be pickled breaks
-    multiprocessing and distributed error reporting.
-    """
+    # A class pickle cannot find (one defined in a function) is sent by name: errors must pickle.
     if isinstance(module_type, str):
         return module_type
     found: object = sys.modules.get(module_type.__module__)
     for part in module_type.__qualname__.split("."):
         found = getattr(found, part, None)
     return module_type if found is module_type else module_type.__name__
-
-
-def _rebuild(
-    cls: type[JitPytreeError],
-    module_type: type | str,
-    arg_path: str | None,
-    args: tuple[Any, ...],
-) -> JitPytreeError:
-    error = cls(module_type, arg_path)
-    error.args = args
-    return error

@@ -1,12 +1,8 @@
 """Turn JAX's errors about Linen Modules in transformations into :class:`JitPytreeError`.
 
-JAX looks a traced value's type up, along its MRO, in ``core.pytype_aval_mappings``
-before it falls back to duck typing on ``dtype`` (how ``nn.Dense`` passes for an
-array). :func:`install` registers a handler for :class:`flax.linen.Module` there
-that raises the error: Modules stay leaves, arrays never reach it, and only the
-error path pays for the frame inspection below (docs/jit_pytree_error_design.md).
-
-Importing this module changes nothing; jax and flax are imported by :func:`install`.
+:func:`install` registers a handler for :class:`flax.linen.Module` in JAX's
+``core.pytype_aval_mappings`` that raises the error (docs/jit_pytree_error_design.md):
+only the error path pays for the frame inspection below. Importing this changes nothing.
 """
 
 from __future__ import annotations
@@ -20,14 +16,11 @@ if TYPE_CHECKING:
 __all__ = ["install", "uninstall"]
 
 _MISSING: Final = object()
-"""Marks that JAX had no entry for Module before :func:`install`."""
-
 _prior: object = None
-"""JAX's entry for Module before :func:`install` (or ``_MISSING``); None when not installed."""
+"""JAX's entry for Module before :func:`install` (``_MISSING``: none); None when not installed."""
 
-# Callers that ask "is this an array?" and read a TypeError as "no": for a Module
-# that answer is right and they carry on (e.g. ``jax.debug.print("{}", module)``
-# treats the module as a static value), so they must get a TypeError, not our error.
+# Callers that read a TypeError as "not an array" and carry on, rightly for a Module (e.g.
+# ``jax.debug.print("{}", module)`` treats it as a static value): they get a TypeError.
 _PROBES: Final = frozenset(
     {
         ("jax._src.debugging", "_split_callback_args"),
@@ -73,14 +66,21 @@ def uninstall() -> None:
     _prior = None
 
 
+# Above _raise_for_module, whose raise stays at the line the recorded runs name.
+def _name_at(dbg: Any, index: int, expected_len: int | None = None) -> str | None:
+    names = getattr(dbg, "arg_names", None)
+    if not isinstance(names, tuple) or not 0 <= index < len(names):
+        return None
+    if expected_len is not None and len(names) != expected_len:
+        return None
+    name = names[index]
+    return name if isinstance(name, str) and name else None
+
+
 def _raise_for_module(module: Any) -> Any:
-    """The ``pytype_aval_mappings`` entry for Module: never returns."""
-    # The error deliberately does not subclass TypeError, although JAX's own
-    # errors here are TypeErrors: most call sites on this path catch TypeError and
-    # re-raise a generic TypeError of their own (jit's argument check, primitive
-    # binding, the output checks of jit and vmap, and core.valid_jaxtype, which
-    # grad and vmap use), and ours would be lost. The few callers that use a
-    # TypeError to mean "not an array, treat it otherwise" get one (see _PROBES).
+    # Not a TypeError, as JAX's own are here: most call sites on this path catch TypeError
+    # and re-raise a generic one (jit's argument check, primitive binding, jit's and vmap's
+    # output checks, core.valid_jaxtype for grad and vmap); only _PROBES get a TypeError.
     from flax_errors_ext.errors import JitPytreeError
 
     # The frame that called ``core.typeof``/``shaped_abstractify``.
@@ -96,12 +96,7 @@ def _where(frame: FrameType) -> tuple[str, str]:
 
 
 def _arg_path(module: object, caller: FrameType | None) -> str | None:
-    """The argument's path as JAX names it (e.g. ``batch['model']``), if JAX knows it.
-
-    JAX computes the path only to word its own error, after the value failed, so it
-    is read from the frames of the JAX function at hand. Anything unexpected there
-    (JAX changed) yields None: no path is better than a wrong one.
-    """
+    """The argument's path as JAX names it (``batch['model']``), or None: never a wrong one."""
     try:
         if caller is not None and _where(caller) == ("jax._src.pjit", "_infer_input_type"):
             return _jit_arg_path(module, caller)
@@ -121,9 +116,8 @@ def _jit_arg_path(module: object, frame: FrameType) -> str | None:
 
 
 def _vmap_arg_path(module: object, frame: FrameType | None) -> str | None:
-    # vmap checks mapped arguments inside ``vmap_f``, which holds the flat
-    # arguments, their axes and the debug info that names them. The walk stays
-    # inside JAX so that an outer vmap is never credited with an inner error.
+    # vmap checks mapped arguments in ``vmap_f``, which holds the flat arguments, their axes
+    # and the debug info naming them. The walk stays in JAX: an outer vmap is never credited.
     for _ in range(_VMAP_SEARCH_DEPTH):
         if frame is None or not _where(frame)[0].startswith("jax._src."):
             return None
@@ -142,13 +136,3 @@ def _vmap_arg_path(module: object, frame: FrameType | None) -> str | None:
     if len(found) != 1 or len(axes_flat) != len(args_flat) or axes_flat[found[0]] is None:
         return None
     return _name_at(f_locals.get("dbg"), found[0], expected_len=len(args_flat))
-
-
-def _name_at(dbg: Any, index: int, expected_len: int | None = None) -> str | None:
-    names = getattr(dbg, "arg_names", None)
-    if not isinstance(names, tuple) or not 0 <= index < len(names):
-        return None
-    if expected_len is not None and len(names) != expected_len:
-        return None
-    name = names[index]
-    return name if isinstance(name, str) and name else None

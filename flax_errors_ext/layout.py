@@ -1,14 +1,9 @@
 """Where each error lives on the site, and the URLs that lead there.
 
-Every error module has a page, ``api_reference/<module>.html``, with an anchor for
-each of its errors named by the error's full dotted name: the layout of Flax's own
-error links, so that a URL printed by either maps onto this site by swapping the
-base. Each entry also has a page of its own, ``<module page>/<Name>.html`` (as
-rustc's error index moved to when its one page grew); the module's page is the
-index that printed URLs arrive at.
-
-Part of the runtime: the errors import it to print their URL, so it imports only
-the standard library.
+A module's page, ``api_reference/<module>.html``, has an anchor per error named by its
+dotted name, as Flax's own error links do: a URL either prints maps onto this site by
+swapping the base. Each entry also has a page, ``<module page>/<Name>.html``. The errors
+import this to print their URL, so it imports only the standard library.
 """
 
 from __future__ import annotations
@@ -31,11 +26,7 @@ PAGE_SUFFIX = ".html"
 
 
 def base_url(configured: str = DEFAULT_BASE_URL) -> str:
-    """The site's base URL: ``$FLAX_ERRORS_BASE_URL`` if set, else ``configured``.
-
-    The runtime has no ``conf.py`` to read, so a site built with another
-    ``flax_errors_base_url`` sets the variable where its errors are raised.
-    """
+    """``$FLAX_ERRORS_BASE_URL`` if set (the runtime reads no ``conf.py``), else ``configured``."""
     return (os.environ.get(BASE_URL_ENV_VAR) or configured).rstrip("/")
 
 
@@ -95,8 +86,7 @@ class SiteLayout:
     def locate(self, qualname: str) -> EntryLocation:
         """Where the site shows an error's entry: ``<module page>/<Name>``, at its full name.
 
-        The anchor is the module page's, so that a fragment carried on from there
-        still names the entry.
+        The anchor is the module page's, so that a fragment carried on still names the entry.
         """
         if not self.per_error:
             return self.printed(qualname)
@@ -109,24 +99,13 @@ class SiteLayout:
         return EntryLocation(qualname, self.module_page(module), qualname)
 
     def linked_pages(self, base: str, module: str, text: str) -> list[str]:
-        """The pages of the site at ``base`` that URLs in ``text`` to ``module``'s errors name.
-
-        Only an anchor that names an error of the module counts: a message may also
-        link to a guide of that site, which this site neither has nor forwards.
-        Each page once, in order.
-        """
-        link = re.compile(
-            re.escape(base.rstrip("/") + "/")
-            + r"([\w./-]+?)"
-            + re.escape(PAGE_SUFFIX + "#" + module + ".")
-        )
-        return list(dict.fromkeys(link.findall(text)))
+        """The pages at ``base`` that ``text`` links to at an error of ``module``, in order."""
+        start = re.escape(base.rstrip("/") + "/")
+        end = re.escape(f"{PAGE_SUFFIX}#{module}.")
+        return list(dict.fromkeys(re.findall(rf"{start}([\w./-]+?){end}", text)))
 
     def forwards(self, module: str, linked: Iterable[str]) -> dict[str, str]:
-        """``{old docname: docname}`` for the ``linked`` pages that must forward, anchor kept.
-
-        A path that climbs out of the site forwards nowhere.
-        """
+        """``{old docname: docname}`` for the ``linked`` pages that must forward, anchor kept."""
         now = self.module_page(module)
         return {old: now for old in linked if old != now and ".." not in old.split("/")}
 

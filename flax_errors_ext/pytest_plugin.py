@@ -1,10 +1,7 @@
-"""Contributor doctests honour each example's ``:holds for:`` line.
+"""Contributor doctests honour each example's ``:holds for:`` line, and show the help.
 
-An example written for other versions than the installed ones would fail under
-``pytest --doctest-modules`` for no mistake of the contributor's, so its statements
-are taken out of the doctest, as the site and ``flax-errors check`` leave it unrun;
-a doctest left with none is skipped, saying why. After
-:func:`flax_errors_ext.install`, it also shows a failure's help under its traceback.
+An example written for other versions than the installed ones is left unrun, as the
+site and ``flax-errors check`` leave it; a doctest left with none is skipped, saying why.
 """
 
 from __future__ import annotations
@@ -32,9 +29,8 @@ def pytest_collection_modifyitems(items: Sequence[pytest.Item]) -> None:
             continue
         path = Path(test.filename or test.name)
         qualname = f"{path.parent.name}.{path.stem}" if path.suffix == ".txt" else test.name
-        # Line 0 is the docstring's first, as doctest numbers them. Read as a message
-        # entry, which takes a bad example of any class: only the examples'
-        # statements and versions matter here, not which class they document.
+        # Line 0 is the docstring's first, as doctest numbers them; read as a message entry,
+        # which takes a bad example of any class (only statements and versions matter here).
         entry = parse_docstring(test.docstring or "", qualname, str(path), 0, message=True)
         examples = [e for e in entry.examples if e.holds_for]
         versions = installed_versions(examples)

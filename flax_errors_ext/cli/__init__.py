@@ -1,10 +1,5 @@
 """The ``flax-errors`` command line: list, explain, check, update and export the catalogue.
 
-It reads the same docstrings and example files as the Sphinx extension and judges
-examples through the same core, so a verdict here is the verdict of the site's
-build. Results go to standard output, progress and errors to standard error; the
-exit status is an :class:`ExitCode`.
-
 Building the parser imports nothing heavy (no jax, flax, Sphinx or Jupyter), so
 ``--help`` is instant and :mod:`flax_errors_ext.sphinx.site` can document it.
 """
@@ -12,12 +7,14 @@ Building the parser imports nothing heavy (no jax, flax, Sphinx or Jupyter), so
 from __future__ import annotations
 
 import argparse
+import contextlib
 import enum
 import importlib
 import os
 import sys
 import textwrap
 import traceback
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,13 +29,9 @@ if TYPE_CHECKING:
 
 PROG = "flax-errors"
 COMMANDS_GROUP = "flax_errors.commands"
-"""The entry points of the extras' commands (``flax_errors_ext.ext``): each names a
-module whose ``add(commands)`` adds its command, setting ``run`` (``args -> int``)
-as its default."""
+"""Each entry point names a module whose ``add(commands)`` adds a command that sets ``run``."""
 TRACEBACK_ENV = "FLAX_ERRORS_TRACEBACK"
-"""Set (to anything but ``0``), an internal error also prints its traceback."""
 CONF_PLACES = ("conf.py", "docs/conf.py")
-"""Where a project's Sphinx configuration is looked for, in order."""
 
 
 class UsageError(Exception):
@@ -107,18 +100,15 @@ def build_parser() -> argparse.ArgumentParser:
         f"line that names it (also: {TRACEBACK_ENV}=1)",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    catalogue = _catalogue_options()
+    catalogue, execution = _options()
     _add_reading_commands(commands, catalogue)
-    _add_running_commands(commands, [catalogue, _running_options()])
-    from importlib.metadata import entry_points
-
+    _add_running_commands(commands, [catalogue, execution])
     for extra in sorted(entry_points(group=COMMANDS_GROUP), key=lambda e: e.name):
         extra.load().add(commands)
     return parser
 
 
 def _add_reading_commands(commands: _Commands, catalogue: argparse.ArgumentParser) -> None:
-    """``list``, ``explain`` and ``index``: the catalogue read, nothing run."""
     listing = add_command(
         commands,
         "list",
@@ -175,7 +165,6 @@ def _add_reading_commands(commands: _Commands, catalogue: argparse.ArgumentParse
 
 
 def _add_running_commands(commands: _Commands, options: list[argparse.ArgumentParser]) -> None:
-    """``check`` and ``update``: the examples run."""
     check = add_command(
         commands,
         "check",
@@ -240,9 +229,9 @@ def add_command(
     )
 
 
-def _catalogue_options() -> argparse.ArgumentParser:
-    options = argparse.ArgumentParser(add_help=False)
-    group = options.add_argument_group("catalogue")
+def _options() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
+    catalogue = argparse.ArgumentParser(add_help=False)
+    group = catalogue.add_argument_group("catalogue")
     group.add_argument(
         "--conf",
         type=Path,
@@ -267,12 +256,8 @@ def _catalogue_options() -> argparse.ArgumentParser:
         "DIR/<module>/<Class>.txt, instead of flax_errors_catalogue_dirs; repeat for "
         "several (the catalogue shipped with flax_errors_ext is always searched last)",
     )
-    return options
-
-
-def _running_options() -> argparse.ArgumentParser:
-    options = argparse.ArgumentParser(add_help=False)
-    group = options.add_argument_group("execution")
+    execution = argparse.ArgumentParser(add_help=False)
+    group = execution.add_argument_group("execution")
     group.add_argument(
         "-j",
         "--jobs",
@@ -300,17 +285,14 @@ def _running_options() -> argparse.ArgumentParser:
         action="store_true",
         help="run every example again, and do not store the results",
     )
-    return options
+    return catalogue, execution
 
 
 def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number above 0, got {text!r}")
-    return value
+    with contextlib.suppress(ValueError):
+        if int(text) > 0:
+            return int(text)
+    raise argparse.ArgumentTypeError(f"expected a whole number above 0, got {text!r}")
 
 
 _COMMANDS = {
@@ -320,8 +302,7 @@ _COMMANDS = {
     "check": ("runs", "check_command"),
     "update": ("runs", "update_command"),
 }
-"""Each core command's module and function, imported when it runs (check and update
-pull in Jupyter); an extra's command sets its own ``run``."""
+"""Each core command's module and function, imported when it runs (check's pull in Jupyter)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -337,8 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return ExitCode.USAGE
     except BrokenPipeError:
-        # The reader went away (`flax-errors list | head`): stop quietly, and keep
-        # Python from complaining again when it flushes stdout at exit.
+        # `flax-errors list | head`: stop quietly, and keep the flush at exit from complaining.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return ExitCode.FAILED
     except KeyboardInterrupt:

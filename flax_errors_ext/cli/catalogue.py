@@ -1,11 +1,8 @@
-"""``flax-errors list``, ``explain`` and ``index``: the catalogue read, nothing run.
-
-``index`` reads the catalogue as ``explain`` does, so that the help under a
-traceback and ``explain`` answer alike.
-"""
+"""``flax-errors list``, ``explain`` and ``index``: the catalogue read, nothing run."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -35,7 +32,7 @@ from flax_errors_ext.model.runs.entry_record import (
     summary_line,
 )
 from flax_errors_ext.model.runs.judge import judge
-from flax_errors_ext.model.site.texts import fix_text, plain_text
+from flax_errors_ext.model.site.texts import caption, fix_text, plain_text
 
 if TYPE_CHECKING:
     import argparse
@@ -67,13 +64,10 @@ def list_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(document, indent=2))
         return ExitCode.OK
-    rows = [
-        (r.status.value, r.qualname, e.site.url(base))
-        for e, r in zip(entries, records, strict=True)
-    ]
-    widths = [max((len(row[i]) for row in rows), default=0) for i in range(2)]
-    for status, qualname, url in rows:
-        print(f"{status:<{widths[0]}}  {qualname:<{widths[1]}}  {url}")
+    status = max((len(r.status.value) for r in records), default=0)
+    name = max((len(r.qualname) for r in records), default=0)
+    for e, r in zip(entries, records, strict=True):
+        print(f"{r.status.value:<{status}}  {r.qualname:<{name}}  {e.site.url(base)}")
     source = f" (statuses from {args.from_path})" if args.from_path else ""
     print(f"{summary_line(document)}{source}")
     return ExitCode.OK
@@ -101,46 +95,46 @@ def explain_command(args: argparse.Namespace) -> int:
     selection = load(args, snapshot)
     entries = selection.entries
     base = base_url(selection.project.config.base_url)
-    recorded = histories(selection)
+    recorded = _histories(selection)
     wordings = recorded_wordings(recorded)
     skew = _skew(query)
     if skew is not None and skew.definite:
         print("\n".join(skew.lines()))
         return ExitCode.OK
-    matches = lookup.find(entries, query, by_entry(wordings), raise_sites(selection))
+    matches = lookup.find(entries, query, by_entry(wordings), _raise_sites(selection))
     if not matches:
-        gone = _retired_answer(recorded, query, selection, base)
-        if gone is not None:
-            print(gone)
-            return ExitCode.OK
-        if skew is not None:
-            print("\n".join(skew.lines()))
+        said = _retired_answer(recorded, query, selection, base)
+        if said is None and skew is not None:
+            said = "\n".join(skew.lines())
+        if said is not None:
+            print(said)
             return ExitCode.OK
         print(f"{PROG}: {_refusal(entries, query, by_entry(wordings))}", file=sys.stderr)
         return ExitCode.NO_MATCH
     best = matches[0]
     older = wording_of(wordings, best.entry.qualname, query)
-    if older is not None and older.current:
-        older = None
+    older = None if older is None or older.current else older
     if not best.certain:
         how = "matches" if best.how == "message" else "resembles"
         text = f"flax {older.versions}'s wording" if older else "the documented text"
         print(f"The message {how} {text} of {best.entry.qualname}.", file=sys.stderr)
-    print(render_entry(best.entry, base))
-    cause = _matched_cause(best)
-    if cause is not None:
-        print(f"\nYour message matches this cause: {cause[0]}\nIts fix: {cause[1]}")
+    print(_render_entry(best.entry, base))
+    if best.example is not None and best.example.kind is ExampleKind.BAD:
+        fix = _cause_fixes(best.entry).get(best.entry.examples.index(best.example))
+        said = " ".join(_plain(first_paragraph(best.example.description)[0]).split())
+        if fix:
+            print(f"\nYour message matches this cause: {said}\nIts fix: {fix}")
     if older is not None:
         print(
             f"\nYour message is worded as flax {older.versions} worded it "
             f"(today's text is in the bad example above):\n  {older.text}"
         )
     if best.example is not None and best.example.kind is ExampleKind.SEEN_AS:
-        caption = _plain(first_paragraph(best.example.description)[0])
+        seen = _plain(first_paragraph(best.example.description)[0])
         print(
             f"\nYour message is the error this mistake raises where "
             f'{best.entry.name} is not in place (see "{best.example.kind.section_title}" '
-            f"above):\n  {' '.join(caption.split())}"
+            f"above):\n  {' '.join(seen.split())}"
         )
     others = [m.entry.qualname for m in matches[1:] if m.how == best.how][:3]
     if others and (best.certain or best.how == "message"):
@@ -162,19 +156,12 @@ def _skew(query: str) -> SkewAnswer | None:
 
 
 def index_command(args: argparse.Namespace) -> int:
-    """Write the help index of the project's catalogue (standard output by default)."""
+    """Write the help index, reading the catalogue as ``explain`` does: both answer alike."""
     selection = load(args, snapshot)
     base = base_url(selection.project.config.base_url)
-    wordings = recorded_wordings(histories(selection))
-    index = help_index(
-        (
-            (entry, entry.site.url(base), plain_text(fix_text(entry.examples)))
-            for entry in selection.entries
-        ),
-        by_entry(wordings),
-        _cause_fixes,
-        raise_sites(selection),
-    )
+    wordings = recorded_wordings(_histories(selection))
+    fixes = [(e, e.site.url(base), plain_text(fix_text(e.examples))) for e in selection.entries]
+    index = help_index(fixes, by_entry(wordings), _cause_fixes, _raise_sites(selection))
     text = json.dumps(index.to_json(), indent=1, ensure_ascii=False) + "\n"
     if args.output is None:
         sys.stdout.write(text)
@@ -186,32 +173,16 @@ def index_command(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def fix_of_cause(examples: Sequence[Example], bad: int) -> str:
-    """The caption of the first good example after bad example ``bad``, before the next bad one."""
-    for example in examples[bad + 1 :]:
-        if example.kind is ExampleKind.BAD:
-            break
-        if example.kind is ExampleKind.GOOD and example.description.strip():
-            return first_paragraph(example.description)[0]
-    return ""
-
-
 def _cause_fixes(entry: ErrorEntry) -> dict[int, str]:
-    """An entry's fix per bad example, where it has several bad examples."""
-    bad = [n for n, example in enumerate(entry.examples) if example.kind is ExampleKind.BAD]
-    if len(bad) < 2:
-        return {}
-    fixes = {n: plain_text(fix_of_cause(entry.examples, n)) for n in bad}
+    """An entry's fix per bad example, where it has several: the next good example's caption."""
+    examples = entry.examples
+    bad = [n for n, example in enumerate(examples) if example.kind is ExampleKind.BAD]
+    fixes = {}
+    for n in bad if len(bad) > 1 else []:
+        cause = itertools.takewhile(lambda e: e.kind is not ExampleKind.BAD, examples[n + 1 :])
+        captioned = [e for e in cause if e.description.strip()]
+        fixes[n] = plain_text(caption(captioned, ExampleKind.GOOD))
     return {n: fix for n, fix in fixes.items() if fix}
-
-
-def _matched_cause(match: lookup.Match) -> tuple[str, str] | None:
-    example = match.example
-    if example is None or example.kind is not ExampleKind.BAD:
-        return None
-    fix = _cause_fixes(match.entry).get(match.entry.examples.index(example), "")
-    said = _plain(first_paragraph(example.description)[0])
-    return (" ".join(said.split()), fix) if fix else None
 
 
 def _refusal(entries: list[ErrorEntry], query: str, older: Mapping[str, Sequence[str]]) -> str:
@@ -220,19 +191,15 @@ def _refusal(entries: list[ErrorEntry], query: str, older: Mapping[str, Sequence
         return unknown(entries, query)
     said = paste.exception_line(query) or "(the paste has no exception line)"
     lines = [f"not in the catalogue: {said}"]
-    near = lookup.nearest(entries, query, older)
+    near = ", ".join(m.entry.qualname for m in lookup.nearest(entries, query, older))
     if near:
-        lines.append(
-            "  Nearest entries (not a match: their documented messages differ): "
-            + ", ".join(match.entry.qualname for match in near)
-        )
+        lines.append(f"  Nearest entries (not a match: their documented messages differ): {near}")
     return "\n".join(lines)
 
 
 def _retired_answer(
     histories: list[History], query: str, selection: Selection, base: str
 ) -> str | None:
-    """What the recorded history says of a retired error the query names, if it names one."""
     layout = selection.project.config.layout
     for history in histories:
         for gone in retired(history):
@@ -252,19 +219,16 @@ def _retired_answer(
     return None
 
 
-def histories(selection: Selection) -> list[History]:
-    """The recorded histories of the selected modules, as the site reads them."""
-    found, problems = read_histories(
-        selection.project.folder,
-        selection.project.config.history,
-        {module.name for module in selection.modules},
-    )
+def _histories(selection: Selection) -> list[History]:
+    project = selection.project
+    names = {module.name for module in selection.modules}
+    found, problems = read_histories(project.folder, project.config.history, names)
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
     return list(found.values())
 
 
-def raise_sites(selection: Selection) -> dict[str, dict[int, tuple[str, ...]]]:
+def _raise_sites(selection: Selection) -> dict[str, dict[int, tuple[str, ...]]]:
     """Where the recorded runs (``flax_errors_device_runs``) raised each error; bad ones warn."""
     records: list[EntryRecord] = []
     for name in selection.project.config.device_runs:
@@ -275,27 +239,22 @@ def raise_sites(selection: Selection) -> dict[str, dict[int, tuple[str, ...]]]:
     return lookup_texts.raise_sites(selection.entries, records)
 
 
-def render_entry(entry: ErrorEntry, base: str) -> str:
-    """An entry as plain text for the terminal."""
+def _render_entry(entry: ErrorEntry, base: str) -> str:
     parts = [_heading(f"{entry.name} ({entry.qualname})", "=")]
     if entry.summary:
         parts.append(_plain(entry.summary))
     explanation = _plain("\n\n".join(passage.text for passage in entry.details))
     if explanation.strip():
         parts.append(explanation.strip())
-    for problem in entry.problems:
-        parts.append(f"This entry is malformed: {problem}")
+    parts += [f"This entry is malformed: {problem}" for problem in entry.problems]
     if not entry.examples:
         parts.append("This error has no examples yet.")
     parts += [_example(example) for example in entry.examples]
-    parts.append(f"Read online: {entry.site.url(base)}\nDocumented at: {_where(entry)}")
-    return "\n\n".join(parts)
-
-
-def _where(entry: ErrorEntry) -> str:
     # Where to edit: the example file for Flax's errors, else the docstring.
     own = [e.location.path for e in entry.examples if e.location.path != entry.location.path]
-    return f"{own[0]}:1" if own else str(entry.location)
+    where = f"{own[0]}:1" if own else str(entry.location)
+    parts.append(f"Read online: {entry.site.url(base)}\nDocumented at: {where}")
+    return "\n\n".join(parts)
 
 
 def _heading(text: str, underline: str) -> str:
@@ -316,5 +275,4 @@ def _example(example: Example) -> str:
 
 
 def _plain(rest: str) -> str:
-    """ReST prose for a terminal: literals and roles become backticked text."""
     return plain_text(rest, code_mark="`")

@@ -1,12 +1,4 @@
-"""``flax-errors check`` and ``flax-errors update``: run the examples, then judge or fix.
-
-One :class:`~flax_errors_ext.execution.session.Session`, as in the site's build; every
-entry goes to one pool, each in a process of its own, reported the moment it finishes.
-
-``update`` reads each file before the examples run and writes it back (temporary
-file, then :func:`os.replace`) only if it still holds what was read: an edit made
-while the examples ran is never overwritten.
-"""
+"""``flax-errors check`` and ``flax-errors update``: run the examples, then judge or fix."""
 
 from __future__ import annotations
 
@@ -47,21 +39,14 @@ if TYPE_CHECKING:
     from flax_errors_ext.model.runs.fingerprint import Fingerprint
     from flax_errors_ext.model.runs.jobs import EntryOutcome
 
-
-@dataclasses.dataclass(frozen=True)
-class Checked:
-    """The outcome of every selected entry, in catalogue order, and what keyed the runs."""
-
-    outcomes: list[EntryOutcome]
-    fingerprint: Fingerprint
+    Outcomes = list[EntryOutcome]
 
 
-def run_entries(chosen: Selection, args: argparse.Namespace) -> Checked:
-    """Run (or fetch from the cache) every entry of ``chosen``, reporting each on stderr."""
+def run_entries(chosen: Selection, args: argparse.Namespace) -> tuple[Outcomes, Fingerprint]:
+    """Every entry's outcome, run or from the cache (each reported on stderr), and their key."""
     cache_dir = Path(args.cache_dir).resolve()
-    execution = ExecutionOptions(
-        mode="force" if args.no_cache else "cache", cache_path=str(cache_dir)
-    )
+    mode = "force" if args.no_cache else "cache"
+    execution = ExecutionOptions(mode=mode, cache_path=str(cache_dir))
     if chosen.project.notebook_timeout is not None:
         execution = dataclasses.replace(execution, timeout=chosen.project.notebook_timeout)
     config = chosen.project.config
@@ -86,29 +71,26 @@ def run_entries(chosen: Selection, args: argparse.Namespace) -> Checked:
         jobs = config.jobs or default_jobs()
         ran = check_modules(chosen.modules, settings, settings.sources(), jobs=jobs, done=report)
     done = {outcome.entry.qualname: outcome for outcomes in ran for outcome in outcomes}
-    return Checked([done[entry.qualname] for entry in entries], settings.fingerprint)
+    return [done[entry.qualname] for entry in entries], settings.fingerprint
 
 
 def check_command(args: argparse.Namespace) -> int:
     """Run the chosen entries, print every failure with its diff; 1 if any failed."""
     chosen = select(load(args), args.names)
-    checked = run_entries(chosen, args)
+    outcomes, fingerprint = run_entries(chosen, args)
     config = chosen.project.config
-    records = [o.record(checked.fingerprint) for o in checked.outcomes]
-    executed = [o.entry.qualname for o in checked.outcomes if o.execution.executed]
+    records = [o.record(fingerprint) for o in outcomes]
+    executed = [o.entry.qualname for o in outcomes if o.execution.executed]
     document = errors_document(records, executed=executed)
     found = [
         Failure(str(problem.location), WarningSubtype.CATALOGUE, problem.message)
         for module in chosen.modules
         for problem in module.problems
     ]
-    found += [
-        f
-        for record in sorted(records, key=lambda r: r.qualname)
-        for f in failures(record, strict=config.strict, upstream=config.upstream)
-    ]
+    for record in sorted(records, key=lambda r: r.qualname):
+        found += failures(record, strict=config.strict, upstream=config.upstream)
     if args.twice:
-        found += _varying(chosen, checked, args)
+        found += _varying(chosen, outcomes, args)
     if args.json:
         print(json.dumps(document, indent=2))
     else:
@@ -124,64 +106,49 @@ def check_command(args: argparse.Namespace) -> int:
     return ExitCode.FAILED if any(f.fails for f in found) else ExitCode.OK
 
 
-def _varying(chosen: Selection, checked: Checked, args: argparse.Namespace) -> list[Failure]:
+def _varying(chosen: Selection, outcomes: Outcomes, args: argparse.Namespace) -> list[Failure]:
     """Run every bad example again; report each statement whose text varies (without ...)."""
-    bad = {
-        o.entry.qualname for o in checked.outcomes if any(r.example.kind.raises for r in o.results)
-    }
-    first, second = _two_runs(chosen, checked, bad, args)
-    statements = {
-        s.location: s for entry in chosen.entries for x in entry.examples for s in x.statements
-    }
+    bad = {o.entry.qualname for o in outcomes if any(r.example.kind.raises for r in o.results)}
+    first, second = _two_runs(chosen, outcomes, bad, args)
+    statements = {s.location: s for e in chosen.entries for x in e.examples for s in x.statements}
     found = []
     for location, text in sorted(second.items(), key=lambda item: str(item[0])):
-        if (
-            location in first
-            and first[location] != text
-            and not (
-                accepts(statements[location], first[location])
-                and accepts(statements[location], text)
-            )
-        ):
-            diff = unified_diff(
-                first[location], text, str(location), names=("first run", "second run")
-            )
-            proposal = ellipsized(first[location], text)
-            message = f"its text varies from run to run; document it as\n{proposal}\n{diff}"
-            found.append(Failure(str(location), WarningSubtype.VARIES, message))
+        before = first.get(location, text)
+        if before == text or all(accepts(statements[location], t) for t in (before, text)):
+            continue
+        diff = unified_diff(before, text, str(location), names=("first run", "second run"))
+        proposal = ellipsized(before, text)
+        message = f"its text varies from run to run; document it as\n{proposal}\n{diff}"
+        found.append(Failure(str(location), WarningSubtype.VARIES, message))
     return found
 
 
 def _two_runs(
-    chosen: Selection, checked: Checked, qualnames: set[str], args: argparse.Namespace
+    chosen: Selection, outcomes: Outcomes, qualnames: set[str], args: argparse.Namespace
 ) -> tuple[dict[Location, str], dict[Location, str]]:
-    """Each statement's text in ``checked``, and in a second, fresh run of the named entries."""
-    first = statement_texts(r for o in checked.outcomes for r in o.results)
+    """Each statement's text in ``outcomes``, and in a second, fresh run of the named entries."""
+    first = statement_texts(r for o in outcomes for r in o.results)
     if not qualnames:
         return first, {}
     print("flax-errors: running them again, to see what varies", file=sys.stderr)
-    again = run_entries(
+    again, _ = run_entries(
         chosen.only(qualnames), argparse.Namespace(**{**vars(args), "no_cache": True})
     )
-    return first, statement_texts(r for o in again.outcomes for r in o.results)
+    return first, statement_texts(r for o in again for r in o.results)
 
 
 def update_command(args: argparse.Namespace) -> int:
     """Rewrite drifted documented text from the runs, bottom-up and atomically."""
     chosen = select(load(args), args.names)
     # Read before the examples run: a file edited meanwhile must not be overwritten.
-    sources = {
-        path: SourceFile.read(path)
-        for path in sorted(
-            {s.location.path for e in chosen.entries for x in e.examples for s in x.statements}
-        )
-    }
-    checked = run_entries(chosen, args)
-    edits, skips = rewrite.plan(r for o in checked.outcomes for r in o.results)
-    edits, varying = _steady(edits, checked, chosen, args)
+    paths = {s.location.path for e in chosen.entries for x in e.examples for s in x.statements}
+    sources = {path: SourceFile.read(path) for path in sorted(paths)}
+    outcomes, _ = run_entries(chosen, args)
+    edits, skips = rewrite.plan(r for o in outcomes for r in o.results)
+    edits, varying = _steady(edits, outcomes, chosen, args)
     skipped = [str(s) for s in skips] + [
         f"{problem}: malformed; fix the format by hand"
-        for outcome in checked.outcomes
+        for outcome in outcomes
         for problem in outcome.entry.problems
     ]
     new_texts, made, partly = _new_texts(edits, sources)
@@ -194,13 +161,10 @@ def update_command(args: argparse.Namespace) -> int:
             refused.append(str(error))
         else:
             written.add(path)
-    for line in skipped:
-        print(f"cannot update {line}", file=sys.stderr)
     partly += [str(skip) for skip in varying]
-    for line in partly:
-        print(f"cannot write {line}", file=sys.stderr)
-    for line in refused:
-        print(f"refused: {line}", file=sys.stderr)
+    notes = [f"cannot update {s}" for s in skipped] + [f"cannot write {s}" for s in partly]
+    for line in notes + [f"refused: {s}" for s in refused]:
+        print(line, file=sys.stderr)
     files = set(new_texts) if args.dry_run else written
     statements = sum(made[path] for path in files)
     verb = "would update" if args.dry_run else "updated"
@@ -217,11 +181,7 @@ def update_command(args: argparse.Namespace) -> int:
 def _new_texts(
     edits: list[rewrite.Edit], sources: dict[str, SourceFile]
 ) -> tuple[dict[str, str], dict[str, int], list[str]]:
-    """Each edited file's new text, its diff printed; nothing is written yet.
-
-    Also the statements rewritten, by file, and those whose new text could not be
-    written. A file read only now is added to ``sources``.
-    """
+    """Each edited file's new text (its diff printed), statements rewritten, and unwritable."""
     partly: list[str] = []
     made: dict[str, int] = {}
     new_texts: dict[str, str] = {}
@@ -231,28 +191,24 @@ def _new_texts(
         mine = [edit for edit in edits if edit.location.path == path]
         new_text, unwritable = rewrite.apply_each(source.text, mine, python=path.endswith(".py"))
         partly += [str(skip) for skip in unwritable]
-        applied = len(mine) - len(unwritable)
         if new_text != source.text:
-            made[path] = applied
+            made[path] = len(mine) - len(unwritable)
             new_texts[path] = new_text
             print(source.diff(new_text, _label(path)), end="")
     return new_texts, made, partly
 
 
 def _steady(
-    edits: list[rewrite.Edit], checked: Checked, chosen: Selection, args: argparse.Namespace
+    edits: list[rewrite.Edit], outcomes: Outcomes, chosen: Selection, args: argparse.Namespace
 ) -> tuple[list[rewrite.Edit], list[rewrite.Skip]]:
-    """The edits whose new text a second run prints again; a Skip for each other one.
-
-    Warns of new text bound to vary even so (an address, the temporary or home folder).
-    """
+    """The edits whose new text a second run prints again; a Skip for each other one."""
     edited = {edit.location for edit in edits}
     entries = {
         o.entry.qualname
-        for o in checked.outcomes
+        for o in outcomes
         if any(s.location in edited for x in o.entry.examples for s in x.statements)
     }
-    first, second = _two_runs(chosen, checked, entries, args)
+    first, second = _two_runs(chosen, outcomes, entries, args)
     folders = [tempfile.gettempdir(), os.path.expanduser("~")]
     steady, varying = [], []
     for edit in edits:
@@ -272,7 +228,6 @@ def _steady(
 
 
 def _label(path: str) -> str:
-    """``path`` relative to the current directory where it is below it, for the diff."""
     try:
         return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
@@ -317,11 +272,7 @@ class SourceFile:
 
 
 def write(source: SourceFile, new_text: str) -> None:
-    """Replace the file with ``new_text``, atomically, unless it changed since it was read.
-
-    The check and the replacement are not one atomic step, but the window between
-    them is a few system calls, against the seconds the examples took.
-    """
+    """Replace the file with ``new_text``, atomically, unless it changed since it was read."""
     try:
         data = new_text.encode(source.encoding)
     except UnicodeEncodeError as error:

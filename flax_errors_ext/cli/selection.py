@@ -1,17 +1,4 @@
-"""What a command works on: the project's settings and modules, and the entries it picks.
-
-The project's ``conf.py`` (the one the site is built with) is read into the same
-:class:`~flax_errors_ext.model.config.CatalogueConfig` the Sphinx extension
-validates, so that a command checks what the site checks; flags override it.
-
-Reading a module's entries imports it, and a library's errors module imports the
-library (``flax.errors`` imports JAX): seconds, for a command that answers one
-question. So the commands that only read keep the entries in the user's cache
-folder, one snapshot per module and settings, stamped with every file they were
-read from (the library's ``__init__.py`` too, which an upgrade rewrites). While
-those files are as they were, the snapshot is the module. A snapshot is a pickle
-of this package's own frozen records, only read back by the version that wrote it.
-"""
+"""What a command works on: the project's settings and modules, and the entries it picks."""
 
 from __future__ import annotations
 
@@ -48,12 +35,10 @@ DEFAULT_MODULES = (
     "flax.messages",
     "jax.messages",
 )
-"""What is catalogued when no ``conf.py`` is found: this package's errors, Flax's and JAX's,
-and the errors Flax and JAX raise as builtin exceptions (their message entries)."""
+"""Catalogued where no ``conf.py`` is found (``*.messages``: what is raised as a builtin)."""
 NOTEBOOK_TIMEOUT = "nb_execution_timeout"
 """myst-nb's limit on a cell, which an example's follows where flax_errors_timeout is unset."""
 CACHE_ENV = "FLAX_ERRORS_CATALOGUE_CACHE"
-"""Where snapshots are kept, if set; else ``$XDG_CACHE_HOME/flax-errors/catalogue``."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -63,7 +48,6 @@ class Project:
     config: CatalogueConfig
     conf: Path | None
     notebook_timeout: int | None = None
-    """``nb_execution_timeout`` as ``conf.py`` sets it."""
 
     @property
     def catalogue_folders(self) -> tuple[Path, ...]:
@@ -109,29 +93,19 @@ class Selection:
 
 
 def project(args: argparse.Namespace) -> Project:
-    """The project's config, from its ``conf.py`` and the flags that override it.
-
-    A ``--conf`` that is no file, a ``conf.py`` that fails to run, or an invalid
-    value, is a UsageError.
-    """
-    conf = args.conf
-    if conf is not None and not conf.is_file():
-        raise UsageError(f"--conf {conf}: no such file")
-    candidates = [conf] if conf is not None else [Path(p) for p in CONF_PLACES]
+    """The project's config, validated as the site's, from ``conf.py`` and the flags."""
+    if args.conf is not None and not args.conf.is_file():
+        raise UsageError(f"--conf {args.conf}: no such file")
+    candidates = [args.conf] if args.conf is not None else [Path(p) for p in CONF_PLACES]
     conf = next((path.resolve() for path in candidates if path.is_file()), None)
-    values: dict[str, Any] = {PREFIX + "modules": list(DEFAULT_MODULES)}
-    notebook_timeout = None
-    if conf is not None:
-        found = _run_conf(conf)
-        values = {k: v for k, v in found.items() if k.startswith(PREFIX)}
-        notebook_timeout = found.get(NOTEBOOK_TIMEOUT)
-        if notebook_timeout is not None and (
-            not isinstance(notebook_timeout, int) or isinstance(notebook_timeout, bool)
-        ):
-            raise UsageError(
-                f"{conf}: {NOTEBOOK_TIMEOUT} must be a whole number of seconds; "
-                f"got {notebook_timeout!r}"
-            )
+    found = _run_conf(conf) if conf is not None else {PREFIX + "modules": list(DEFAULT_MODULES)}
+    values = {k: v for k, v in found.items() if k.startswith(PREFIX)}
+    notebook_timeout = found.get(NOTEBOOK_TIMEOUT)
+    if isinstance(notebook_timeout, bool) or not isinstance(notebook_timeout, int | None):
+        raise UsageError(
+            f"{conf}: {NOTEBOOK_TIMEOUT} must be a whole number of seconds; "
+            f"got {notebook_timeout!r}"
+        )
     overrides = {
         # Folders given on the command line are relative to where the command runs.
         "catalogue_dirs": [os.path.abspath(d) for d in args.catalogue_dir or ()] or None,
@@ -151,8 +125,7 @@ def project(args: argparse.Namespace) -> Project:
 
 def import_module(chosen: Project, spec: ModuleSpec) -> ErrorModule:
     """The module ``spec`` names, imported and read (a UsageError if it cannot be imported)."""
-    # As with `python -m`, a module in the current directory can be named: a
-    # contributor's scratch module, or a project's own errors.
+    # As with `python -m`, a module in the current directory can be named.
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())
     try:
@@ -165,8 +138,7 @@ def import_module(chosen: Project, spec: ModuleSpec) -> ErrorModule:
 
 
 def load(
-    args: argparse.Namespace,
-    read: Callable[[Project, ModuleSpec], ErrorModule] = import_module,
+    args: argparse.Namespace, read: Callable[[Project, ModuleSpec], ErrorModule] = import_module
 ) -> Selection:
     """The modules of the project (or those the command line names), each as ``read`` reads it."""
     chosen = project(args)
@@ -177,45 +149,40 @@ def load(
 
 
 def snapshot(chosen: Project, spec: ModuleSpec) -> ErrorModule:
-    """The module from its snapshot while every file is as it was; else imported anew."""
-    folder = os.environ.get(CACHE_ENV) or Path(
+    """The module from its pickled snapshot while every file read is as it was; else imported."""
+    cache = os.environ.get(CACHE_ENV) or Path(
         os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "flax-errors", "catalogue"
     )
-    path = Path(folder) / f"{_key(chosen, spec)}.pickle"
+    # Besides its files, a snapshot depends on the settings, this package and Python.
+    parts = (__version__, sys.version, spec, chosen.config, chosen.catalogue_folders, os.getcwd())
+    digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
+    path = Path(cache) / f"{spec.name}-{digest}.pickle"
     kept: tuple[ErrorModule, tuple[tuple[str, int], ...]]
     # Absent, truncated, or of classes since moved (ImportError): read anew.
     with contextlib.suppress(Exception):
-        kept = pickle.loads(path.read_bytes())  # our own cache, see above
+        kept = pickle.loads(path.read_bytes())  # our own cache, read by the version that wrote it
         if all(_stamp(file) == stamp for file, stamp in kept[1]):
             return kept[0]
     module = import_module(chosen, spec)
-    _write(path, (module, _files(module, chosen)))
-    return module
-
-
-def _key(chosen: Project, spec: ModuleSpec) -> str:
-    """What a snapshot depends on besides its files: the settings, this package, Python."""
-    parts = (
-        __version__,
-        sys.version,
-        repr(spec),
-        repr(chosen.config),
-        repr(chosen.catalogue_folders),
-        os.getcwd(),
-    )
-    digest = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:24]
-    return f"{spec.name}-{digest}"
-
-
-def _files(module: ErrorModule, chosen: Project) -> tuple[tuple[str, int], ...]:
-    """Each file the module was read from, with its ``st_mtime_ns`` (-1: absent)."""
     paths = {path for path, _ in ModulePages.of(module, chosen.config.layout).files}
-    # A catalogue file added later (an error documented since) changes the entries.
+    # A catalogue file added later (an error documented since) changes the entries; an
+    # upgrade of the library rewrites its __init__.py.
     paths.update(str(folder / module.name) for folder in chosen.catalogue_folders)
     top = importlib.util.find_spec(module.name.partition(".")[0])
     if top is not None and top.origin:
         paths.add(top.origin)
-    return tuple((path, _stamp(path)) for path in sorted(paths))
+    stamps = tuple((path, _stamp(path)) for path in sorted(paths))
+    data = pickle.dumps((module, stamps), protocol=pickle.HIGHEST_PROTOCOL)
+    # Atomic; a cache that cannot be written only costs the next run time.
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            temporary.write_bytes(data)
+            temporary.replace(path)
+        finally:
+            temporary.unlink(missing_ok=True)
+    return module
 
 
 def _stamp(path: str) -> int:
@@ -225,24 +192,8 @@ def _stamp(path: str) -> int:
         return -1
 
 
-def _write(path: Path, snapshot: object) -> None:
-    """Write atomically; a cache that cannot be written only costs the next run time."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            temporary.write_bytes(pickle.dumps(snapshot, protocol=pickle.HIGHEST_PROTOCOL))
-            temporary.replace(path)
-        finally:
-            temporary.unlink(missing_ok=True)
-
-
 def select(selection: Selection, names: Sequence[str]) -> Selection:
-    """The entries ``names`` call for (all of them when there are none).
-
-    A name is a short or dotted class name, in any case, or an entry's URL; an
-    unknown or ambiguous one is a UsageError.
-    """
+    """The entries ``names`` (class names, in any case, or URLs) call for; all if none."""
     if not names:
         return selection
     entries = selection.entries
@@ -260,9 +211,6 @@ def select(selection: Selection, names: Sequence[str]) -> Selection:
 
 def unknown(entries: Sequence[ErrorEntry], query: str) -> str:
     """The message for a query that names no entry, with the closest ones."""
-    close = lookup.suggest(entries, query)
+    close = " or ".join(lookup.suggest(entries, query))
     shown = query if len(query) <= 80 else query[:77] + "..."
-    message = f"no catalogued error matches {shown!r}"
-    if close:
-        message += "; did you mean " + " or ".join(close) + "?"
-    return message
+    return f"no catalogued error matches {shown!r}" + (f"; did you mean {close}?" if close else "")

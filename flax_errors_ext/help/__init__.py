@@ -1,9 +1,7 @@
 """The fix under the traceback: ``help:`` and ``see:`` lines for a catalogued error.
 
-:func:`install` hooks ``sys.excepthook`` and IPython's custom exception handler
-(the pytest plugin asks :func:`help_lines` too). The answer comes from an index,
-never from importing the libraries the catalogue documents, and is the one
-``flax-errors explain`` gives (``docs/guide/help.md``).
+The answer comes from an index, never from importing the libraries the catalogue
+documents, and is the one ``flax-errors explain`` gives (``docs/guide/help.md``).
 """
 
 from __future__ import annotations
@@ -15,10 +13,10 @@ import os
 import sys
 import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
     from types import TracebackType
 
     from flax_errors_ext.model.lookup.api_index import ApiIndex
@@ -26,23 +24,17 @@ if TYPE_CHECKING:
     from flax_errors_ext.model.lookup.texts import HelpIndex
 
 __all__ = ["help_lines", "install", "installed", "uninstall"]
+_T = TypeVar("_T")
 
 SHIPPED_INDEX = Path(__file__).with_name("index.json")
-"""The index of the catalogue shipped with this package; from this repository,
-``flax-errors index -o flax_errors_ext/help/index.json`` writes it."""
 INDEX_ENV_VAR = "FLAX_ERRORS_HELP_INDEX"
-"""More indexes, of another project's catalogue: paths separated by ``os.pathsep``;
-their entries are asked first."""
 SWITCH_ENV_VAR = "FLAX_ERRORS_HELP"
-"""``0`` (or ``off``, ``false``, ``no``) turns the help off."""
 CHAIN_DEPTH = 4
 """How many causes of an error are asked after it, when it matches nothing itself."""
 
 _previous_hook: Any = None
-"""``sys.excepthook`` before :func:`install`; None while not installed."""
 _shells: dict[int, tuple[Any, tuple[type[BaseException], ...], Any, Any]] = {}
-"""By id, each IPython shell installed in, its custom exception classes and handler
-before, and the handler put in place."""
+"""By id: each IPython shell installed in, its custom exception classes, handler before, ours."""
 
 
 def installed() -> bool:
@@ -51,10 +43,7 @@ def installed() -> bool:
 
 
 def install(shell: Any = None) -> None:
-    """Show the help under uncaught errors; idempotent. Undo with :func:`uninstall`.
-
-    ``shell``: an IPython shell to install it in as well; by default the running one.
-    """
+    """Show the help under uncaught errors, in ``shell`` too (default: IPython's); idempotent."""
     global _previous_hook  # noqa: PLW0603 - the hook is process-wide state by nature
     if _previous_hook is None:
         _previous_hook = sys.excepthook
@@ -86,15 +75,11 @@ def uninstall() -> None:
 
 
 def help_lines(error: BaseException) -> tuple[str, ...]:
-    """The lines to show under ``error``'s traceback; none where no entry matches it.
-
-    The error is asked first, then its causes (an error JAX raises from another).
-    """
+    """The lines to show under ``error``'s traceback (or its causes'); none where none matches."""
     if os.environ.get(SWITCH_ENV_VAR, "1").strip().lower() in ("0", "off", "false", "no"):
         return ()
     from flax_errors_ext.model.lookup.texts import answer
 
-    index = shipped_index()
     pastes = [
         # The whole traceback, as a reader would paste it into explain: its frames
         # tell Python's own words for any object apart (texts.generic).
@@ -108,7 +93,7 @@ def help_lines(error: BaseException) -> tuple[str, ...]:
     for paste, skew in zip(pastes, skews, strict=True):
         if skew is not None and skew.definite:
             return skew.help_lines()
-        found = answer(index, paste)
+        found = answer(shipped_index(), paste)
         if found is not None:
             return found.lines()
     return next((skew.help_lines() for skew in skews if skew is not None and not skew.having), ())
@@ -134,20 +119,35 @@ def _skew_answer(paste: str) -> SkewAnswer | None:
 
 @functools.cache
 def api_indexes() -> tuple[ApiIndex, ...]:
-    """Those ``FLAX_ERRORS_API_INDEX`` names, then the shipped API indexes; read once.
-
-    One that cannot be read is left out, with a line on standard error.
-    """
+    """Those ``FLAX_ERRORS_API_INDEX`` names, then the shipped API indexes; read once."""
     from flax_errors_ext.model.lookup.api_index import ENV_VAR, ApiIndex, shipped
 
     extra = [Path(p) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p]
-    indexes = []
-    for path in (*extra, *shipped()):
+    return tuple(_read_each([*extra, *shipped()], ApiIndex.read, "API index"))
+
+
+@functools.cache
+def shipped_index() -> HelpIndex:
+    """The shipped index, after those ``FLAX_ERRORS_HELP_INDEX`` names; read once."""
+    from flax_errors_ext.model.lookup.texts import HelpIndex
+
+    extra = [Path(p) for p in os.environ.get(INDEX_ENV_VAR, "").split(os.pathsep) if p]
+    indexes = _read_each(
+        [SHIPPED_INDEX, *extra],
+        lambda path: HelpIndex.from_json(json.loads(path.read_text(encoding="utf-8"))),
+        "help index",
+    )
+    return sum(indexes, HelpIndex())
+
+
+def _read_each(paths: list[Path], read: Callable[[Path], _T], what: str) -> list[_T]:
+    found = []
+    for path in paths:
         try:
-            indexes.append(ApiIndex.read(path))
+            found.append(read(path))
         except (OSError, ValueError) as error:
-            print(f"flax-errors: API index {path} left out: {error}", file=sys.stderr)
-    return tuple(indexes)
+            print(f"flax-errors: {what} {path} left out: {error}", file=sys.stderr)
+    return found
 
 
 def _safe_help_lines(error: BaseException) -> tuple[str, ...]:
@@ -168,28 +168,8 @@ def _chain(error: BaseException) -> Iterator[BaseException]:
         )
 
 
-@functools.cache
-def shipped_index() -> HelpIndex:
-    """The shipped index, after those ``FLAX_ERRORS_HELP_INDEX`` names; read once.
-
-    One that cannot be read is left out, with a line on standard error.
-    """
-    from flax_errors_ext.model.lookup.texts import HelpIndex
-
-    extra = [Path(p) for p in os.environ.get(INDEX_ENV_VAR, "").split(os.pathsep) if p]
-    index = HelpIndex()
-    for path in (SHIPPED_INDEX, *extra):
-        try:
-            index = index + HelpIndex.from_json(json.loads(path.read_text(encoding="utf-8")))
-        except (OSError, ValueError) as error:
-            print(f"flax-errors: help index {path} left out: {error}", file=sys.stderr)
-    return index
-
-
-def _excepthook(
-    kind: type[BaseException], error: BaseException, trace: TracebackType | None
-) -> None:
-    (_previous_hook or sys.__excepthook__)(kind, error, trace)
+def _excepthook(kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
+    (_previous_hook or sys.__excepthook__)(kind, error, tb)
     for line in _safe_help_lines(error):
         print(line, file=sys.stderr)
 
@@ -203,9 +183,7 @@ def _shell_handler(
 ) -> list[str]:
     """IPython's custom exception handler: the shell's own traceback, then the help.
 
-    IPython shows nothing of an error a custom handler takes, so the handler shows
-    the traceback as the shell would, the help as its last lines; a handler the
-    shell had before for this class shows its own, and the help follows it.
+    IPython shows nothing of an error a custom handler takes: this shows it, or its handler before.
     """
     _, classes, handler, _ = _shells.get(id(shell), (None, (), None, None))
     lines = list(_safe_help_lines(error))
