@@ -1,11 +1,7 @@
-"""Look at the files runs loaded: stat each once per run, hash Python source on disk.
+"""Whether the files a run loaded changed: each looked at once per run.
 
-:class:`SourceStates` answers whether any of the files a run loaded
-(:class:`~flax_errors_ext.model.runs.fingerprint.LoadedFile`) changed, looking at
-each once per run: an entry's process loads every file that jax and flax import,
-and most are the same for every entry. The content hashes of the Python sources
-runs loaded are kept in a small JSON file next to the cache, so that a file whose
-time changed can be compared by content.
+Every entry loads jax's and flax's files. A Python source whose time changed is
+compared by its content hash, kept in a small JSON file next to the cache.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """What the build's :class:`~flax_errors_ext.model.runs.fingerprint.Fingerprint` is made of.
 
-Beside the package versions: the devices (asked of a process that may start JAX,
-and remembered next to the cache while the machine's device inventory stays the
-same) and the hashes of our own code that runs in an entry's process. The
-:class:`~flax_errors_ext.execution.session.Session` puts them together.
+Beside the package versions: the devices (probed, and remembered while the machine's
+device inventory stays the same) and the hashes of our code in an entry's process.
 """
 
 from __future__ import annotations
@@ -70,11 +68,7 @@ _DEVICE_NODES = ("/dev/nvidia*", "/dev/accel*", "/dev/vfio/*", "/dev/kfd", "/dev
 
 
 def device_inventory() -> dict[str, Any]:
-    """What decides which devices JAX sees, read without starting JAX: cheap, every build.
-
-    The environment variables that select devices, the accelerator device nodes,
-    the GPU models the NVIDIA driver reports, and the installed JAX plugins.
-    """
+    """What decides which devices JAX sees, read without starting JAX (every build)."""
     gpus = {}
     for info in sorted(glob.glob("/proc/driver/nvidia/gpus/*/information")):
         with contextlib.suppress(OSError):
@@ -98,11 +92,7 @@ _probed: dict[str, Device] = {}
 
 
 def probe_device_cached(cache_file: Path, probe: Probe) -> Device | ProbeError:
-    """The devices ``probe`` finds, asked only when the :func:`device_inventory` has changed.
-
-    Probing costs a JAX start; a rebuild with nothing to run should not pay it just
-    to learn that the machine is the same.
-    """
+    """The devices ``probe`` finds, asked (a JAX start) only when the inventory changed."""
     inventory = hashlib.sha256(json.dumps(device_inventory(), sort_keys=True).encode()).hexdigest()
     if inventory in _probed:  # repeated builds in one process (tests, autobuild) ask once
         return _probed[inventory]

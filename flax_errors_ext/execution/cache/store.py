@@ -1,10 +1,8 @@
 """The execution cache: each entry's raw run, kept under the hash of what it ran.
 
 One JSON file per run in ``<nb_execution_cache_path>/flax-errors/``, named by the
-SHA-256 of the job (code, documented texts that cut outputs keep) and the build's
-fingerprint (versions, device, our runtime code). The records are raw: each build
-judges them afresh. Written by the build's own process only, atomically; a file
-that cannot be read is a miss.
+SHA-256 of the job and the build's fingerprint; raw records, judged afresh by each
+build; written atomically by the build's own process; an unreadable file is a miss.
 """
 
 from __future__ import annotations

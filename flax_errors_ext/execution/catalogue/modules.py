@@ -1,8 +1,6 @@
 """Import the modules a project lists and read their sources, catalogue files and data.
 
-The reading side of discovery: everything that touches the import system and the
-file system. What counts as an entry is decided in
-:mod:`flax_errors_ext.model.catalogue.discover`.
+What counts as an entry is decided in :mod:`flax_errors_ext.model.catalogue.discover`.
 """
 
 from __future__ import annotations
@@ -54,18 +52,11 @@ def load_module(
 ) -> ErrorModule:
     """Import a listed module and read every error class it exposes into an entry.
 
-    A module imported before and edited since (a second build in one process) is
-    imported again, so that its entries are the docstrings the file holds now. If
-    one of ``folders`` holds a folder named after the module, its docstrings are
-    another project's and its examples come from the ``<Class>.txt`` files there
-    (an earlier folder's file wins over a later one's); its ``module.toml``, if
-    any, is its data (:func:`read_module_data`).
-
-    ``project``: the folder of ``conf.py``, for message entries (:func:`load_messages`).
-
-    Raises:
-        DiscoveryError: if the module cannot be imported, has no source file, its
-            data cannot be read, or it yields no entries (saying why).
+    A module edited since this process imported it is imported again. A folder of
+    ``folders`` named after the module holds its examples (``<Class>.txt``, an
+    earlier folder's first) and data (``module.toml``). ``project``: the folder of
+    ``conf.py``. Raises DiscoveryError, saying why, where it cannot be read or
+    yields no entries.
     """
     if isinstance(spec, str):
         spec = ModuleSpec.from_value(spec)
@@ -119,14 +110,10 @@ def _imported(spec: ModuleSpec) -> tuple[ModuleType, Path]:
 def load_messages(
     spec: ModuleSpec, folders: Sequence[Path], layout: SiteLayout | None, project: Path | None
 ) -> ErrorModule:
-    """Read a group of message entries: its catalogue files, nothing imported.
+    """Read a group of message entries from its catalogue files, nothing imported.
 
-    Its examples import the library they document as the project does: from the
-    ``project`` folder (which its entries' processes get on ``sys.path``, as a
-    module's get the folder it is imported from), else as installed.
-
-    Raises:
-        DiscoveryError: if no folder holds the group, or its folders hold no file.
+    Its examples import from the ``project`` folder (on their ``sys.path``), else as
+    installed. Raises DiscoveryError where no folder holds a file of the group.
     """
     files = catalogue_files(spec.name, folders)
     if not files:
@@ -156,9 +143,8 @@ def _read_paths(files: dict[str, CatalogueFile] | None, data: ModuleData) -> tup
 class ModulePages:
     """The pages a module's entries get, and the state of the files that decided them.
 
-    A build keeps it, so that the next one can write the same pages without
-    importing the module (and the libraries it imports) while none of those files
-    has changed: the catalogue's entries are the module's classes.
+    A build keeps it, so that the next one writes the same pages without importing
+    the module (and its libraries) while none of those files changed.
     """
 
     module: str
@@ -245,11 +231,7 @@ def _defining_file(cls: type, module_path: Path, sources: dict[Path, str]) -> Pa
 
 
 def read_source(path: Path) -> str:
-    """A Python file's text, decoded as Python does (coding cookie, BOM, else UTF-8).
-
-    Raises:
-        DiscoveryError: naming the file, if it cannot be read or decoded.
-    """
+    """A Python file's text, decoded as Python does; DiscoveryError naming it if it cannot."""
     try:
         with tokenize.open(path) as file:
             return file.read()
@@ -285,11 +267,10 @@ def catalogue_files(module: str, folders: Sequence[Path]) -> dict[str, Catalogue
 
 
 def read_module_data(module: str, folders: Sequence[Path]) -> ModuleData:
-    """The module's data: the first folder's ``<module>/module.toml``, else none.
+    """The first folder's ``<module>/module.toml``, else none.
 
-    Raises:
-        DiscoveryError: naming the file (and the line, where TOML is broken), if it
-            cannot be read, is not TOML, or holds what a module's data does not.
+    Raises DiscoveryError naming the file (and the line, for broken TOML) where it
+    cannot be read or holds what a module's data does not.
     """
     for folder in folders:
         path = folder / module / MODULE_DATA
