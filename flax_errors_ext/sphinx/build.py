@@ -1,9 +1,6 @@
 """The build's lifecycle, one handler per event, in the order Sphinx emits them.
 
-The context is made on ``config-inited``; the run session opened and the pages
-written on ``builder-inited``, before any ``-j`` worker forks; the modules whose
-pages will be read run on ``env-before-read-docs``; ``build-finished`` reports
-every failure of the whole catalogue, not only of the pages read this time.
+The session opens on ``builder-inited``, before any ``-j`` worker forks.
 """
 
 from __future__ import annotations
@@ -58,8 +55,8 @@ if TYPE_CHECKING:
 def make_context(app: Sphinx, config: Config) -> None:
     """Make the build context; forward moved pages; keep the work folders out of the sources.
 
-    On ``config-inited``, before the environment compares this configuration with
-    the last build's, so that the redirects and exclude patterns it adds count.
+    On ``config-inited``, so that the environment's comparison with the last build's
+    configuration counts the redirects and exclude patterns it adds.
     """
     values = {name: config[name] for name, _, _ in CatalogueConfig.options()}
     try:
@@ -84,7 +81,20 @@ def make_context(app: Sphinx, config: Config) -> None:
         [example.actual for record in context.other_runs for example in record.examples],
     )
     _forward(app, config, moved, context)
-    _exclude_work_folders(app, config)
+    # Keep the folders notebooks are written to out of the sources: this extension's,
+    # myst-nb's output folder and its cache (its default settled too late, on
+    # builder-inited). Inside the source folder, their notebooks would be read as pages.
+    srcdir = Path(app.srcdir).resolve()
+    build_dir = Path(app.outdir).parent
+    written = [
+        build_dir / WORK_DIR,
+        build_dir / "jupyter_execute",
+        Path(config["nb_execution_cache_path"] or build_dir / ".jupyter_cache"),
+    ]
+    for folder in (f.resolve() for f in written):
+        if folder.is_relative_to(srcdir) and folder != srcdir:
+            inside = folder.relative_to(srcdir).as_posix()
+            config.exclude_patterns = [*config.exclude_patterns, inside, f"{inside}/**"]
 
 
 REDIRECTS = "sphinx_reredirects"
@@ -92,11 +102,10 @@ REDIRECTS_EXTRA = "flax-errors[redirects]"
 
 
 def _forward(app: Sphinx, config: Config, moved: Mapping[str, str], context: BuildContext) -> None:
-    """Add a redirect for each moved page (``{old docname: docname now}``).
+    """Add a redirect for each moved page (``{old docname: docname now}``) the project lacks.
 
-    Most projects have none, so sphinx-reredirects is an optional extra, loaded only
-    here; where it is not installed, one warning names the extra and the build goes
-    on. A page the project has itself is left to it, as are its own ``redirects``.
+    sphinx-reredirects is an optional extra (most projects have no moved page): where
+    it is not installed, one warning names it. The project's own ``redirects`` stay.
     """
     suffixes = tuple(config.source_suffix)
     pending = {
@@ -125,26 +134,6 @@ def _forward(app: Sphinx, config: Config, moved: Mapping[str, str], context: Bui
     for old, uri in pending.items():
         redirects.setdefault(old, uri)
     config.redirects = redirects
-
-
-def _exclude_work_folders(app: Sphinx, config: Config) -> None:
-    """Keep the folders notebooks are written to out of the sources.
-
-    Inside the source folder, their notebooks would otherwise be read as pages.
-    """
-    srcdir = Path(app.srcdir).resolve()
-    build_dir = Path(app.outdir).parent
-    # This extension's work folder, myst-nb's output folder, and its cache (its
-    # default is settled on builder-inited, too late).
-    written = [
-        build_dir / WORK_DIR,
-        build_dir / "jupyter_execute",
-        Path(config["nb_execution_cache_path"] or build_dir / ".jupyter_cache"),
-    ]
-    for folder in (f.resolve() for f in written):
-        if folder.is_relative_to(srcdir) and folder != srcdir:
-            inside = folder.relative_to(srcdir).as_posix()
-            config.exclude_patterns = [*config.exclude_patterns, inside, f"{inside}/**"]
 
 
 def open_session(app: Sphinx) -> None:
@@ -257,8 +246,8 @@ def finish_build(app: Sphinx, exception: Exception | None) -> None:
 def _report_failures(records: Sequence[EntryRecord], config: CatalogueConfig) -> int:
     """Log every failure, entries in name order; how many fail the build.
 
-    An undocumented entry of a strict build is an error, not a warning: a subtype
-    suppressed must not hide what fails the build.
+    An undocumented entry of a strict build is an error: a suppressed subtype must
+    not hide what fails the build.
     """
     failed = 0
     for record in sorted(records, key=lambda r: r.qualname):

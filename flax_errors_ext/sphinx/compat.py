@@ -30,7 +30,7 @@ NO_INDEX = "no-index" if sphinx.version_info >= (7, 2) else "noindex"
 
 
 class tooltip_badge(nodes.inline, nodes.General):
-    """A badge whose ``tooltip`` is its HTML ``title``, for sphinx-design < 0.8 (no badge node).
+    """A badge whose ``tooltip`` is its ``title``, for sphinx-design < 0.8 (no badge node).
 
     Defined whatever there is, so a pickled doctree finds it.
     """
@@ -46,7 +46,6 @@ def _depart_tooltip_badge(translator: Any, node: tooltip_badge) -> None:
 
 
 BADGE_NODE: type[nodes.inline]
-"""The node class of a status badge: sphinx-design's own where it has one."""
 try:
     from sphinx_design.badges_buttons import sd_badge as BADGE_NODE
 except ImportError:  # sphinx-design < 0.8
@@ -81,8 +80,7 @@ def read_inventory(data: bytes, base: str) -> list[tuple[str, str, str]]:
 def keep_redirect_anchors(app: Sphinx, config: Config) -> None:
     """Give sphinx-reredirects < 0.1.6 (0.1.4 is the last for Sphinx < 7.1) our template.
 
-    Its own redirect page drops the ``#anchor``, and an error's printed URL ends in
-    one. A template the project sets is kept.
+    Its own page drops the ``#anchor`` an error's URL ends in. The project's own template stays.
     """
     if "sphinx_reredirects" not in app.extensions:
         return
@@ -100,6 +98,6 @@ def keep_redirect_anchors(app: Sphinx, config: Config) -> None:
 
 
 def setup_compat(app: Sphinx) -> None:
-    """Register the shims this Sphinx and its extensions need (the others do nothing)."""
+    """Register the shims (those this Sphinx does not need do nothing)."""
     app.add_node(tooltip_badge, html=(_visit_tooltip_badge, _depart_tooltip_badge))
     app.connect("config-inited", keep_redirect_anchors)

@@ -1,9 +1,8 @@
 """The build context, and what the environment keeps of each document.
 
-Directives and collectors have the environment, not the application, so the
-context lives on the environment (as myst-nb's config does); until the environment
-exists, on the application. It is pickled with the environment, without its live
-session: the next build compares its fingerprint with the one the last build pickled.
+The context lives on the environment, which directives and collectors have (as
+myst-nb's config does); until that exists, on the application. It is pickled with
+the environment, without its live session, for the next build to compare with.
 """
 
 from __future__ import annotations
@@ -54,8 +53,7 @@ class BuildContext:
     extras: dict[str, Any] = dataclasses.field(default_factory=dict)
     """What each loaded extra read for the build, by its extension's name."""
     other_runs: list[EntryRecord] = dataclasses.field(default_factory=list)
-    """The entries' records of runs elsewhere (other releases, stacks, devices): the
-    pages their errors link to are forwarded, and where they were raised is matched."""
+    """The entries' records of runs elsewhere: the pages their errors link to are forwarded."""
     project_dir: Path | None = None
     """The folder of ``conf.py``: where a group of message entries' examples import from."""
     deferred: list[tuple[str, WarningSubtype, str]] = dataclasses.field(default_factory=list)
@@ -119,10 +117,9 @@ class BuildContext:
 
 
 def published_roots(app: Sphinx) -> tuple[str, ...]:
-    """The folders that published text names files inside, now: never the machine's above them.
+    """The folders published text names files inside: the project's, and the import roots now.
 
-    The project's (``conf.py``'s folder) and those modules were imported from, which
-    the end of a build has more of (an editable install's package, say).
+    The end of a build may have more import roots (an editable install's package, say).
     """
     return (str(app.confdir), *import_roots())
 
@@ -264,10 +261,10 @@ _JOINED_KEPT = 64
 
 
 def joined_files(lists: Sequence[tuple[LoadedFile, ...]]) -> frozenset[LoadedFile]:
-    """The files of ``lists`` as one set, the very same set for every page whose runs loaded them.
+    """The files of ``lists`` as one set, the very same object for every page that loaded them.
 
-    The runs mostly share one set of a thousand files or more: shared, it is pickled
-    once with the environment, and ``env-get-outdated`` looks at it once.
+    The runs mostly share a set of a thousand files or more: shared, it is pickled
+    once, and ``env-get-outdated`` looks at it once.
     """
     joined = frozenset().union(*lists)
     if len(_joined) >= _JOINED_KEPT and joined not in _joined:

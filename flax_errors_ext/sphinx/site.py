@@ -1,11 +1,9 @@
 """The pages drawn from the whole catalogue, and the reference pages drawn from the code.
 
-The index, the figures and the "See also" lines need every entry's record, known
-only once all pages are read: their directives leave placeholders, filled in
-``doctree-resolved``, and their pages are written again on every build, so that
-they never show the figures of an older one. The settings, the warnings' subtypes
-and the command line (from its own parser: ``--help`` itself) are documented from
-the code, so that they cannot drift from it.
+The index, the figures and the "See also" lines need every entry's record: their
+directives leave placeholders, filled in ``doctree-resolved``, and their pages are
+written again on every build. The settings, warnings and command line are documented
+from the code (the CLI from its own parser), so that they cannot drift from it.
 """
 
 from __future__ import annotations
@@ -50,7 +48,7 @@ class PlaceholderDirective(SphinxDirective):
     """``flax-errors-index`` or ``flax-errors-figures``: the placeholder :func:`resolve` fills."""
 
     def run(self) -> list[nodes.Node]:
-        """Leave the placeholder, filled by :func:`resolve`."""
+        """Leave the placeholder."""
         # Directive names are case-insensitive; self.name is as the page wrote it.
         if self.name.lower() == "flax-errors-figures":
             return [catalogue_figures()]
@@ -261,7 +259,6 @@ class CliDirective(SphinxDirective):
 
 
 def _invocation(action: argparse.Action) -> str:
-    """``-j N, --jobs N`` for an option, the metavar for a positional."""
     metavar = action.metavar if isinstance(action.metavar, str) else action.dest.upper()
     if not action.option_strings:
         return metavar

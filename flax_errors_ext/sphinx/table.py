@@ -1,7 +1,4 @@
-"""The docutils the generated parts share: tables, inline text, status badges.
-
-The badges are drawn by sphinx-design's own badge node and classes.
-"""
+"""The docutils the generated parts share: tables, inline text, status badges."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """``flax-errors export``: read ``flax/errors.py`` and the shipped catalogue, write the patch.
 
-pyproject's ``flax_errors.commands`` entry point names this module. Adding it to the
-parser imports nothing of the export itself: :func:`run` imports it.
+Adding the command imports nothing of the export itself: :func:`run` imports it.
 """
 
 from __future__ import annotations

@@ -1,8 +1,4 @@
-"""Each error across the releases recorded for it (``flax_errors_history``).
-
-The history files (written by ``nox -s history``) record what each error's bad
-examples did on every release; this build's own run is their release's row.
-"""
+"""Each error across the releases recorded (``flax_errors_history``, by ``nox -s history``)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
 """One error's entry: its section, rendered from its module's run in this build.
 
-``.. flax-errors-entry:: <module>.<Name>`` renders the entry on a page of its own;
-the module's page (:mod:`.module_page`) shows every entry where the layout keeps
-them there. The section's id is the entry's anchor (the error's full dotted name).
-:meth:`EntryRenderer._entry` lists the parts in the order a reader meets them;
-those drawn from the run alone are the functions below it.
+:meth:`EntryRenderer._entry` lists the parts in the order a reader meets them.
 """
 
 from __future__ import annotations
@@ -123,10 +119,9 @@ class EntryRenderer(SphinxDirective):
         return [section]
 
     def _note_exception(self, entry: ErrorEntry) -> None:
-        """File the entry in the inventory (``objects.inv``) as an exception, at its anchor.
+        """File the entry in ``objects.inv`` as an exception, at its anchor.
 
-        An alias, so that autodoc of the same module beside the catalogue is the
-        canonical description and neither warns of a duplicate.
+        An alias, so that autodoc of the same module stays canonical and nothing warns.
         """
         python_domain = cast("PythonDomain", self.env.get_domain("py"))
         python_domain.note_object(
@@ -138,7 +133,6 @@ class EntryRenderer(SphinxDirective):
         )
 
     def _explanation(self, entry: ErrorEntry) -> list[nodes.Node]:
-        """The heading "What it means" and the prose; another project's shown as it can be."""
         prose = entry.details
         shown: list[nodes.Node] = []
         if any(passage.text.strip() for passage in prose):
@@ -151,7 +145,6 @@ class EntryRenderer(SphinxDirective):
         return shown
 
     def _warn_unforwarded(self, outcome: EntryOutcome, state: BuildContext) -> None:
-        """Warn of a printed link to this error on a page this site neither has nor forwards."""
         spec = state.config.spec(outcome.entry.module)
         # No redirects where sphinx-reredirects is not loaded (no page moved).
         forwarded = set(getattr(self.config, "redirects", None) or ())
@@ -166,15 +159,13 @@ class EntryRenderer(SphinxDirective):
                 )
 
     def _rest(self, text: str, path: str, lines: Sequence[int]) -> list[nodes.Node]:
-        """Parse docstring reST, with each line located at its place in ``path``."""
+        """Parse docstring reST, each line located in ``path``: docutils' messages point there."""
         if not text.strip():
             return []
         content = StringList()
         for line_text, line in zip(text.splitlines(), lines, strict=False):
             content.append(line_text, path, line - 1)
         container = nodes.container()
-        # Docutils' own messages (broken inline markup, say) then name the
-        # docstring's file and line, not the page's.
         with switch_source_input(self.state, content):
             self.state.nested_parse(content, 0, container)
         return list(container.children)
@@ -182,8 +173,7 @@ class EntryRenderer(SphinxDirective):
     def _foreign_rest(self, passage: Prose, entry: ErrorEntry) -> list[nodes.Node]:
         """Render another project's docstring, or show it verbatim if its reST is broken.
 
-        Parsed with the reporter silenced: warnings about markup we cannot fix would
-        only teach people to ignore warnings.
+        Silenced: warnings about markup we cannot fix would teach people to ignore warnings.
         """
         reporter = self.state.document.reporter
         level = reporter.report_level
@@ -204,11 +194,7 @@ class EntryRenderer(SphinxDirective):
         return [nodes.literal_block(passage.text, passage.text, classes=["flax-errors-verbatim"])]
 
     def _signature(self, entry: ErrorEntry) -> list[nodes.Node]:
-        """The constructor's signature, as autodoc renders it.
-
-        Should another extension's autodoc handler fail, the signature is left out,
-        said in the verbose log, and the build goes on.
-        """
+        """The constructor's signature as autodoc renders it; left out if a handler fails."""
         if entry.message:
             return []  # a message entry names no class: no constructor to show
         qualname = entry.qualname
@@ -274,10 +260,9 @@ def lead_captions(leads: Sequence[tuple[str, str]]) -> list[nodes.Node]:
 
 
 def status(record: EntryRecord, verified: str | None) -> list[nodes.Node]:
-    """The verification line: ``✓ Verified on CPU · flax 0.12.8 · jax 0.10.2 · ...``.
+    """The verification line, ``✓ Verified on CPU · flax 0.12.8 · ...``, or an extra's.
 
-    ``verified``: the line as an extra words it. No date: rebuilds from the cache
-    and ``-j`` then give the same page.
+    No date: rebuilds from the cache and ``-j`` then give the same page.
     """
     if record.status.value == "passed":
         lead = nodes.inline("✓", "✓", classes=["flax-errors-check"])
@@ -293,8 +278,7 @@ def raise_site(
 ) -> list[nodes.Node]:
     """``Raised as ValueError at flax/nnx/pytreelib.py:417``: a message entry's origin.
 
-    The class is the one its bad example documents; the place comes from the run
-    (its innermost library frame), so that it follows the library's code.
+    The place is the run's innermost library frame, so that it follows the library's code.
     """
     if not entry.message or not entry.raised_as:
         return []
@@ -326,7 +310,6 @@ def _varying(entry: ErrorEntry) -> list[nodes.Node]:
 
 
 def _labelled(label: str, kind: str, codes: Sequence[str], separator: str) -> nodes.paragraph:
-    """``Label: `a`, `b```: a paragraph of class ``kind`` listing ``codes`` as code."""
     paragraph = nodes.paragraph(classes=[kind])
     paragraph += nodes.strong(label, label)
     paragraph += nodes.Text(" ")

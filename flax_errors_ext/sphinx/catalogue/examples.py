@@ -1,11 +1,8 @@
 """An entry's examples: code, the real output, and the verdict.
 
-Each example's code block is a doctest session whose output is what actually ran,
-tracebacks trimmed to the reader's own frames, the full traceback one click away.
-Everything shown of a run is a literal block, so error text never turns into markup.
-The full traceback's library frames link to their source: Sphinx drops the links of
-a block it highlights, so such a block is highlighted here, token by token, when
-HTML is written.
+Each is a doctest session of what actually ran, tracebacks trimmed to the reader's
+frames, the full one a click away. Everything a run shows is a literal block, so
+error text never turns into markup.
 """
 
 from __future__ import annotations
@@ -64,8 +61,7 @@ def entry_examples(
 ) -> tuple[list[nodes.Node], list[nodes.Node]]:
     """The first bad and the first good example, open, and the others as tabs (after the prose).
 
-    ``captions_shown``: the first good example's and the evidence's captions are
-    already under the headline, so their boxes leave them out.
+    ``captions_shown``: the captions are under the headline, so the boxes leave them out.
     """
     example = functools.partial(_example, parse_rest=parse_rest, roots=import_roots(), links=links)
     # The first screen is for the examples that hold for this build's versions; the
@@ -109,7 +105,6 @@ _FIRST_SCREEN = {ExampleKind.BAD: "What raises it", ExampleKind.GOOD: "The fix"}
 
 
 def _failed(result: ExampleResult) -> list[str]:
-    """The class that marks a failed example's heading red."""
     return ["flax-errors-failed"] if result.verdict.failed else []
 
 
@@ -118,7 +113,6 @@ def _tabs(
     rest: Sequence[int],
     example: Callable[[ExampleResult], list[nodes.Node]],
 ) -> nodes.Node:
-    """The examples at the indices ``rest`` as tabs, numbered within their kind."""
     kinds = [result.example.kind for result in results]
     tab_set = create_component("tab-set", classes=["sd-tab-set", "flax-errors-examples"])
     for index in rest:
@@ -145,7 +139,6 @@ def _example(
     links: SourceLinks | None,
     skip_caption: bool = False,
 ) -> list[nodes.Node]:
-    """The example's box; ``skip_caption`` leaves out its description's first paragraph."""
     example = result.example
     box = nodes.container(
         classes=["flax-errors-example", example.kind.value, result.verdict.value]
@@ -198,10 +191,7 @@ def _verdict(result: ExampleResult, roots: Sequence[str]) -> nodes.Node:
 
 
 def transcript(result: ExampleResult, *, roots: Sequence[str] | None = None) -> str:
-    """The example as a doctest session, what ran as its output, library frames dropped.
-
-    Frames' files are shown relative to ``roots`` (by default, the import roots).
-    """
+    """The example as a doctest session, what ran as its output, library frames dropped."""
     roots = import_roots() if roots is None else roots
     internal = _internal(roots)
     parts = []
@@ -269,17 +259,15 @@ def dropdown(
 class linked_traceback(nodes.literal_block):
     """A ``pytb`` block whose library frames link to their source (its ``links``).
 
-    One node until HTML is written: a node per token would carry thousands of nodes
-    through every transform, the pickled doctree and the search index.
+    Highlighted here, as Sphinx drops the links of a block it highlights; one node until
+    HTML is written, not thousands through every transform, pickle and search index.
     """
 
 
 def source_links(overrides: Mapping[str, str | None], versions: Mapping[str, str]) -> SourceLinks:
-    """Links to the source of library frames, for a run of the packages at ``versions``.
+    """Links to library frames' source for a run of ``versions`` (others: as installed here).
 
-    ``overrides`` (``flax_errors_source_links``) go on top of the defaults; None takes
-    a default's link away. A package the run did not record is taken at the version
-    installed here.
+    ``overrides`` (``flax_errors_source_links``) go on top of the defaults; None removes one.
     """
     merged = {**DEFAULT_SOURCE_LINKS, **overrides}
     templates = {package: template for package, template in merged.items() if template}
@@ -321,7 +309,6 @@ def visit_linked_traceback_html(translator: HTML5Translator, node: linked_traceb
 
 
 def _linked_tokens(text: str, links: Sequence[SourceLink]) -> list[nodes.Node]:
-    """``text`` as highlighted pieces, the pieces of each link's span in its reference."""
     found: list[nodes.Node] = []
     reference = nodes.reference()
     cuts = sorted({cut for link in links for cut in (link.start, link.end)})

@@ -1,22 +1,14 @@
 """What an entry shows of the library itself: its docstrings' prose, its constructor's signature.
 
-Flax's and JAX's docstrings refer to their own sites' objects (``:func:`~jax.jit```):
-they link by the Sphinx inventories shipped with the package (never fetched).
-``sphinx.ext.intersphinx`` is not used: it would link references on every page of
-a project. Only their doctest statements run; every other code block is labelled
-"not run" and left out of sphinx-copybutton's selector: the plain copy button is
-for code that ran.
+Library docstrings' references (``:func:`~jax.jit```) link by the Sphinx inventories
+shipped with the package, never fetched (``sphinx.ext.intersphinx`` would link them
+on every page of a project). Only their doctest statements run: other code blocks are
+labelled "not run" and left out of sphinx-copybutton's selector.
 
-An entry takes only the signature from autodoc and renders the docstring itself.
-
-* A constructor written in C may have no qualified name: nanobind's methods (the
-  ``__init__`` of jaxlib's ``JaxRuntimeError``) answer ``__qualname__`` with None
-  and state their signature only in their docstring. autodoc shows ``(*args,
-  **kwargs)`` for such a class, and sphinx-autodoc-typehints (3.17.6) fails on it.
-  :func:`readable_constructor` gives the class, while autodoc reads it, a Python
-  constructor that calls the C one and states its signature.
-* sphinx-autodoc-typehints moves types into the docstring's fields, which the
-  entry empties: :func:`keep_types_in_signature` keeps them in the signature.
+An entry takes only the signature from autodoc. A constructor written in C may have
+no qualified name (nanobind's ``__init__`` of jaxlib's ``JaxRuntimeError``): autodoc
+shows ``(*args, **kwargs)`` and sphinx-autodoc-typehints fails, so
+:func:`readable_constructor` stands a Python one in, stating the signature.
 """
 
 from __future__ import annotations
@@ -87,10 +79,8 @@ def resolve_reference(
 ) -> nodes.Element | None:
     """In an entry, a reference nothing on this site resolves: a link by the inventories, or text.
 
-    Short names settle on the docstring's own project. Plain text loses the ``xref``
-    class: in another project's docstring always, so that no warning fails ``-W`` for
-    text the project cannot edit; elsewhere for a name of a package the inventory
-    documents, unless the project is ``nitpicky``, where Sphinx warns as usual.
+    Plain text (no ``xref`` class, so no warning fails ``-W``) in another project's
+    docstring always, elsewhere for a name the inventory covers unless ``nitpicky``.
     """
     foreign, qualname = _context(node)
     if not qualname:
@@ -146,10 +136,9 @@ name (pybind11 writes ``__init__(...)``) optional."""
 
 @contextmanager
 def readable_constructor(cls: type) -> Iterator[None]:
-    """Give ``cls``, for the time autodoc reads it, a constructor with a qualified name.
+    """Give ``cls``, while autodoc reads it, a constructor with a qualified name.
 
-    The class's own attributes are put back afterwards; a class that takes no new
-    attributes (a built-in type) is left as it is.
+    Its own attributes are put back; an immutable (built-in) type is left as it is.
     """
     own: dict[str, Any] = {}
     try:
@@ -184,10 +173,9 @@ def nameless_constructor(cls: type, name: str) -> Callable[..., Any] | None:
 
 
 def stated_signature(function: Callable[..., Any]) -> inspect.Signature | None:
-    """The signature a C function states, in its docstring's first line or as CPython's do.
+    """The signature a C function states (docstring's first line, or CPython's way); or None.
 
-    Annotations and defaults stay their source text, as autodoc reads them. None
-    when it states none.
+    Annotations and defaults stay their source text, as autodoc reads them.
     """
     doc = getattr(function, "__doc__", None)
     lines = doc.strip().splitlines() if isinstance(doc, str) else []
@@ -249,7 +237,7 @@ _USE_SIGNATURE = "typehints_use_signature"
 def keep_types_in_signature(app: Sphinx, config: Config) -> None:
     """Turn sphinx-autodoc-typehints' ``typehints_use_signature`` on, unless the project sets it.
 
-    Left off, an entry would show no types at all.
+    Left off, the types go into the docstring's fields, which an entry empties.
     """
     if TYPEHINTS not in app.extensions:
         return

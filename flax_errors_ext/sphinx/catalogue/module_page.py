@@ -1,9 +1,7 @@
 """A module's page (``.. flax-errors-catalogue:: <module>``), where the URLs its errors print land.
 
-For each error, a short box at the anchor its printed URL names, with a link to the
-entry's own page, where a small script takes the reader on, fragment kept. Where
-the entries have no pages of their own (``flax_errors_pages = "module"``, or a
-module the build does not list), the page shows every entry in full instead.
+Each error is a short box at its printed anchor, from which a script goes on to the
+entry's own page; where entries have no pages of their own, they are shown in full.
 """
 
 from __future__ import annotations
@@ -82,10 +80,9 @@ class CatalogueDirective(EntryRenderer):
         return rendered
 
     def _summary(self, entry: ErrorEntry) -> nodes.container:
-        """The entry's name, what went wrong, and the link to its page, at its printed anchor.
+        """The entry's name, headline and link to its page, at its printed anchor.
 
-        Not a section: a project that labels every section (autosectionlabel) would
-        otherwise get two of each label.
+        Not a section, or autosectionlabel would make two of each label.
         """
         state = build_context(self.env)
         anchor = state.config.layout.printed(entry.qualname).anchor
@@ -117,8 +114,7 @@ class CatalogueDirective(EntryRenderer):
 def _grouped(groups: dict[str, list[nodes.Node]], site: SiteData) -> list[nodes.Node]:
     """The entries under their index areas (where there are several), links to the areas first.
 
-    An area is a box with a rubric, not a section: a project that labels every
-    section would otherwise get a label such as ``transforms`` its own pages have.
+    Boxes, not sections, or autosectionlabel would take labels (``transforms``) of the project.
     """
     if len(groups) < 2:
         return [node for entries in groups.values() for node in entries]
@@ -135,7 +131,6 @@ def _grouped(groups: dict[str, list[nodes.Node]], site: SiteData) -> list[nodes.
 
 
 def _left_out_note(left_out: Sequence[LeftOut]) -> list[nodes.Node]:
-    """Say which public classes of the module are not entries, and why."""
     if not left_out:
         return []
     paragraph = nodes.paragraph(classes=["flax-errors-left-out"])

@@ -1,10 +1,7 @@
 """Each catalogue module, discovered once and run once per build, for all its pages.
 
-A module's errors are shown on several pages, read in any order and, with ``-j``,
-by several processes. So every module's entry pages are known when the build opens
-(and written, unless the project writes its own), and the modules whose pages will
-be read are run, in the main process, before the reading starts: each page renders
-from that one run, and a ``-j`` reader inherits it.
+A module's pages are read in any order, with ``-j`` by several processes: so the
+modules are run in the main process before reading starts, and readers inherit the run.
 """
 
 from __future__ import annotations
@@ -31,9 +28,8 @@ def discover(
 ) -> None:
     """Find every configured module's entry pages; discover the modules that need it.
 
-    A module whose pages the last build found, with the same settings and run
-    fingerprint (asked of ``fingerprint`` only then) and unchanged files, keeps
-    them: a build with nothing to read then imports no library.
+    The last build's pages stay where settings, fingerprint and files are unchanged:
+    a build with nothing to read then imports no library.
     """
     reusable = last is not None and last.config == context.config and last.ran_with(fingerprint())
     for spec in context.config.modules:
@@ -128,10 +124,9 @@ def write_stubs(context: BuildContext, srcdir: Path, suffixes: Sequence[str]) ->
 
 
 def _write(srcdir: Path, docname: str, body: str, suffixes: Sequence[str]) -> None:
-    """Write a generated page unless the project provides its own.
+    """Write a generated page unless the project has its own.
 
-    The page is an orphan, so that ``-W`` passes before the project lists it in a
-    toctree (the error index links to every entry either way).
+    An orphan, so that ``-W`` passes before a toctree lists it (the index links to it).
     """
     path = srcdir / f"{docname}.rst"
     text = f"{STUB_MARKER}\n\n:orphan:\n\n{body}"

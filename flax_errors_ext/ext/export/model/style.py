@@ -1,16 +1,9 @@
-"""What the export writes into a docstring, in Flax's style.
+"""What the export writes into a docstring, in Flax's style (pyink, Google docstrings).
 
-Flax formats its code with pyink (2-space indents, 80 columns, majority quotes)
-and writes Google-style docstrings. Code is reformatted by pyink itself; prose and
-documented output are wrapped at spaces, which doctest's ``NORMALIZE_WHITESPACE``
-reads as the one line printed. A URL in documented output is ``...`` (``ELLIPSIS``,
-which Flax's pytest enables).
-
-Each example keeps its imports: doctest runs a docstring's examples in one
-namespace, the site each in its own, and both must give the same verdict.
-Docstrings are compared in chunks (runs of non-blank lines, dedented), not in
-paragraphs: a literal block is one, and so is every run of doctest lines. Pure:
-text in, text out.
+Code is formatted by pyink; prose and documented output are wrapped at spaces, which
+``NORMALIZE_WHITESPACE`` reads as the one line printed; a URL in output is ``...``
+(``ELLIPSIS``, which Flax's pytest enables). Each example keeps its imports: doctest
+runs a docstring's examples in one namespace, the site each in its own.
 """
 
 from __future__ import annotations
@@ -96,7 +89,6 @@ def flax_code(source: str, width: int) -> str:
 
 
 def _without_blank_lines(code: str) -> str:
-    """``code`` less its blank lines, but for those inside a string."""
     in_string: set[int] = set()
     for token in tokenize.generate_tokens(io.StringIO(code).readline):
         if token.type == tokenize.STRING and token.end[0] > token.start[0]:
@@ -144,10 +136,7 @@ def wrapped_output(text: str, width: int) -> tuple[list[str], bool]:
 
 
 def wrapped_prose(text: str, width: int) -> list[str]:
-    """Prose in lines of at most ``width``: plain paragraphs rewrapped, the rest kept.
-
-    A list, a literal block (after ``::``), a directive or a doctest keeps its lines.
-    """
+    """Prose in lines of at most ``width``: plain paragraphs rewrapped, lists and blocks kept."""
     lines: list[str] = []
     for paragraph in re.split(r"\n\s*\n", text.strip()):
         rows = paragraph.split("\n")
@@ -196,7 +185,6 @@ def examples_section(examples: Sequence[Example], indent: int) -> Section | None
 
 
 def _statement_lines(statement: Statement, width: int) -> list[str]:
-    """The statement's prompt lines and its documented output, ``width`` wide."""
     code = flax_code(statement.source, width - len(_PROMPT)).rstrip("\n").split("\n")
     if statement.exc_msg is not None:
         message, wrapped = wrapped_output(elided_links(statement.exc_msg), width)
@@ -305,12 +293,14 @@ def compose(summary: list[str], flax_lines: list[str], ours: list[str], indent: 
 
 
 def _cleaned(text: str) -> list[str]:
-    """A docstring's lines as :func:`inspect.cleandoc` gives them, each right-stripped."""
     return inspect.cleandoc("\n".join(line.rstrip() for line in text.split("\n"))).split("\n")
 
 
 def _chunks(lines: list[str]) -> list[tuple[tuple[str, ...], list[str], int]]:
-    """The runs of non-blank lines: dedented (to compare), as they are, and the blanks before."""
+    """The runs of non-blank lines: dedented (to compare), as they are, and the blanks before.
+
+    Chunks, not paragraphs: a literal block is one, and so is every run of doctest lines.
+    """
     found: list[tuple[tuple[str, ...], list[str], int]] = []
     chunk: list[str] = []
     gap = 0

@@ -1,7 +1,7 @@
 """One release of one error's history: what each bad example did, as a cell shows it.
 
-A run's record is made the same way for ``nox -s history`` and for the build's own
-release; the code hash ties it to the code that ran.
+``nox -s history`` records a run as the build does its own; the code hash ties it to
+the code that ran.
 """
 
 from __future__ import annotations
@@ -36,16 +36,13 @@ URL_TAIL = re.compile(r"\s*\(https?://\S+\)\s*$")
 
 @enum.unique
 class CellState(enum.StrEnum):
-    """What an entry's record says about one release, as a cell's colour shows it.
-
-    In the legend's order, each with a glyph (so that colour is not all) and its meaning.
-    """
+    """What a release did, as a cell's colour (and glyph, so that colour is not all) shows it."""
 
     glyph: str
     meaning: str
 
     def __new__(cls, value: str, glyph: str = "", meaning: str = "") -> Self:
-        """A member whose value is its CSS class; the defaults are for the type checker."""
+        """A member whose value is its CSS class."""
         member = str.__new__(cls, value)
         member._value_ = value
         member.glyph, member.meaning = glyph, meaning
@@ -138,10 +135,7 @@ def cell_key(cell: Cell) -> tuple[str, ...] | None:
 
 
 def compared_text(text: str) -> str:
-    """An error's text as compared across releases, without what changes between runs.
-
-    Nor the link to the docs at its end: it moved with Flax's site, the error did not.
-    """
+    """An error's text as compared across releases: without what varies by run, or URL_TAIL."""
     return comparable(URL_TAIL.sub("", text))
 
 
@@ -222,14 +216,11 @@ def entry_codes(entries: Iterable[ErrorEntry]) -> dict[str, tuple[str, ...]]:
 
 
 def example_run(result: ExampleResult, roots: Iterable[str] = ()) -> ExampleRun:
-    """What a bad example did on a release, from the judge's verdicts on its run.
+    """What a bad example did on a release, each statement judged alone.
 
-    The history records what the example raised, not whether its documented text
-    still matches: so each statement is judged alone. One before the last that raised
-    means the example could not run on that release.
-
-    ``roots``: folders the process imported from; paths under them are written
-    relative to them, so that no machine's folders are kept.
+    The history records what it raised, not whether the documented text matches; a
+    statement before the last that raised means it could not run. Paths under ``roots``
+    are written relative to them, so that no machine's folders are kept.
     """
     example, runs, folders = result.example, result.runs, tuple(roots)
     code = example_code_hash(example)

@@ -1,9 +1,7 @@
 """Where the history joins the build, and what it shows: strips, retired errors, the matrix.
 
-The files are read into the build's context (the core and the search read them too);
-everything shown is computed by :mod:`flax_errors_ext.ext.history.model.view`. The
-module's page keeps its view in the environment, by docname, for the error index and
-for the stale warnings of ``build-finished``.
+A module's page keeps its view in the environment, by docname, for the error index
+and for the stale warnings of ``build-finished``.
 """
 
 from __future__ import annotations
@@ -39,7 +37,6 @@ if TYPE_CHECKING:
     from flax_errors_ext.sphinx.context import BuildContext
 
     Link = Callable[[str, nodes.Node], nodes.Node]
-    """A link to an error's anchor, around the given node."""
 
 EXTENSION = "flax_errors_ext.ext.history"
 
@@ -74,11 +71,7 @@ def read_files(app: Sphinx, context: BuildContext) -> None:
 
 
 def _view(app: Sphinx, found: ModuleRun) -> ModuleHistory | None:
-    """The module's history with the run's rows; None where none is recorded.
-
-    Derived once per run, for every page that shows the module (kept in the run's
-    ``extras``).
-    """
+    """The module's history with the run's rows (once per run, kept in its ``extras``)."""
     context = build_context(app.env)
     history = context.histories.get(found.module.name)
     if history is None:
@@ -128,10 +121,9 @@ def entry_strip(app: Sphinx, record: EntryRecord, found: ModuleRun) -> EntryExtr
 
 
 def module_end(app: Sphinx, found: ModuleRun) -> list[nodes.Node]:
-    """A "Retired errors" box: one short box per class the module has no longer.
+    """A "Retired errors" box: a box per class the module has no longer, where its links land.
 
-    Each stands where the links its class printed land. Boxes with rubrics, not
-    sections, so that no label of the project's own pages is taken.
+    Boxes with rubrics, not sections, so that no label of the project's pages is taken.
     """
     view = _view(app, found)
     if view is None:
@@ -166,7 +158,6 @@ def index_matrices(
     histories = views(app.env)
 
     def link_any(qualname: str, child: nodes.Node) -> nodes.Node:
-        """A link to an entry, or to a retired error where its old URLs land."""
         found = qualname in records
         return to(layout.locate(qualname) if found else layout.printed(qualname), child)
 
@@ -180,10 +171,7 @@ def index_matrices(
 
 
 def warn_stale(app: Sphinx, exception: Exception | None) -> None:
-    """Name every entry whose recorded history is of other code than its bad examples now.
-
-    Every build, so that a page the build did not read again still says so.
-    """
+    """Warn, every build, of each entry whose history records other code than its examples now."""
     if exception is not None:
         return
     records = CatalogueCollector.by_qualname(app.env)

@@ -1,8 +1,7 @@
-"""Other runs that differ from this build alike, said once, each difference judged.
+"""Other runs that differ from this build alike, said once on the page, each difference judged.
 
-Only on the page: ``errors.json`` keeps each run's outcome. A difference only in a
-link's page (JAX 0.12 prints ``101/errors.html``, 0.10 ``errors.html``) or a line
-number is a clause of one sentence; any other is shown with both texts.
+A difference only in a link's page or a line number is a clause of one sentence; any
+other is shown with both texts.
 """
 
 from __future__ import annotations
@@ -38,11 +37,7 @@ _NOUNS = {"bad": "message", "good": "output"}
 
 @dataclasses.dataclass(frozen=True)
 class PrintedLinks:
-    """The links a module's errors print: to its errors' anchors on the site at ``base``.
-
-    Only the page is set aside, where the layout lands it on the module's page: a
-    link to another error is another link.
-    """
+    """The links a module's errors print to their anchors on the site at ``base``."""
 
     layout: SiteLayout
     module: str
@@ -94,11 +89,7 @@ class DifferingRuns:
         return f"Differs {self.phrase}: " + "; ".join(str(d) for d in self.shown)
 
     def sentence(self) -> str:
-        """The incidental differences in one sentence; empty where there are none.
-
-        ``Bad examples 1 and 2: the same message on CPU, except a line number in
-        flax/linen/module.py (bad example 2).``
-        """
+        """``Bad example 1: the same message on CPU, except a line number in x.py.``, or ""."""
         if not self.incidental:
             return ""
         labels = [difference.example for difference, _ in self.incidental]
@@ -122,10 +113,7 @@ class DifferingRuns:
 def differing(
     outcomes: Sequence[DeviceOutcome], links: PrintedLinks | None = None
 ) -> list[DifferingRuns]:
-    """A group per way the ``outcomes`` of one entry differ, in the order of its first run.
-
-    ``links``: the links the entry's errors print; None: only line numbers are incidental.
-    """
+    """A group per way the ``outcomes`` of one entry differ, in the order of its first run."""
     found: dict[tuple[object, ...], list[DeviceOutcome]] = {}
     for outcome in outcomes:
         if outcome.agreement is Agreement.DIFFERS:
@@ -154,8 +142,7 @@ def differing(
 def incidental(here: str, there: str, links: PrintedLinks | None = None) -> tuple[str, ...] | None:
     """How the normalised texts ``here`` and ``there`` differ, a clause each, if only incidentally.
 
-    None where they are the same, or differ in anything else (wording, a link to
-    another error or to another site's page, a file's name).
+    None where they are the same, or differ in anything else.
     """
     if here == there:
         return None
@@ -178,7 +165,6 @@ def incidental(here: str, there: str, links: PrintedLinks | None = None) -> tupl
 def _set_aside(
     text: str, patterns: Sequence[re.Pattern[str] | None]
 ) -> tuple[str, list[tuple[str, str]]]:
-    """``text`` with each pattern's values masked, and ``(file, value)`` of each in order."""
     found: list[tuple[str, str]] = []
 
     def aside(match: re.Match[str]) -> str:

@@ -1,8 +1,7 @@
 """Pasting an error message into the site's search finds its entry.
 
-Sphinx's search ranks whole pages, and one page holds all of a module's errors. So
-the build also writes the catalogue's error texts, each with the pattern ``explain``
-matches it by, for ``static/flax_errors_search.js``, which puts those entries first.
+Sphinx's search ranks whole pages, so the build also writes the error texts, each with
+the pattern ``explain`` matches it by, for ``static/flax_errors_search.js``.
 """
 
 from __future__ import annotations
@@ -71,9 +70,7 @@ def _rules(
 ) -> dict[str, Any]:
     """Each entry's texts as the search matches them, by dotted name.
 
-    ``records``: this build's runs and those read from elsewhere. A module this
-    build did not discover (nothing it came from changed) keeps the rules the last
-    build wrote, kept beside the environment.
+    A module this build did not discover (nothing changed) keeps the last build's rules.
     """
     context = build_context(app.env)
     kept_file = Path(app.doctreedir, RULES_FILE)
