@@ -5,6 +5,7 @@ The session opens on ``builder-inited``, before any ``-j`` worker forks.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -49,7 +50,6 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
     from flax_errors_ext.model.runs.entry_record import EntryRecord
-    from flax_errors_ext.model.runs.fingerprint import LoadedFile
 
 
 def make_context(app: Sphinx, config: Config) -> None:
@@ -130,10 +130,7 @@ def _forward(app: Sphinx, config: Config, moved: Mapping[str, str], context: Bui
             return
         # Loaded after the project's own config-inited handlers ran.
         compat.keep_redirect_anchors(app, config)
-    redirects = dict(config.redirects or {})
-    for old, uri in pending.items():
-        redirects.setdefault(old, uri)
-    config.redirects = redirects
+    config.redirects = {**pending, **(config.redirects or {})}
 
 
 def open_session(app: Sphinx) -> None:
@@ -182,15 +179,12 @@ def outdated_by_environment(
             for r in records
         )
     }
-    sources = context.run.sources()
     # Most pages hold the very same set (see context.joined_files): looked at once.
-    changes: dict[frozenset[LoadedFile], str | None] = {}
+    first_change = functools.cache(context.run.sources().first_change)
     for docname, files in CatalogueCollector.loaded(env).items():
         if docname in outdated:
             continue
-        if files not in changes:
-            changes[files] = sources.first_change(files)
-        touched = changes[files]
+        touched = first_change(files)
         if touched is not None:
             LOGGER.info(f"flax-errors: {touched} changed since {docname} ran; reading it again")
             outdated.add(docname)

@@ -8,6 +8,7 @@ the environment, without its live session, for the next build to compare with.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from docutils import nodes
@@ -147,8 +148,8 @@ def build_context(env: BuildEnvironment) -> BuildContext:
 
 
 T = TypeVar("T")
-_PER_DOC = ("records", "loaded", "folders", "module_data")
-"""What the collector keeps of each document, by docname."""
+PER_DOC = {"records", "loaded", "folders", "module_data"}
+"""What the collector keeps of each document, by docname (an extra may add its own)."""
 
 
 class error_record(nodes.General, nodes.Element):
@@ -172,10 +173,7 @@ NODES = (error_record, catalogue_index, catalogue_figures, see_also_placeholder)
 
 def kept(env: BuildEnvironment, name: str, empty: Callable[[], T]) -> T:
     """What the environment keeps under ``flax_errors_<name>``, made ``empty()`` at first."""
-    attribute = f"flax_errors_{name}"
-    if not hasattr(env, attribute):
-        setattr(env, attribute, empty())
-    value: T = getattr(env, attribute)
+    value: T = vars(env).setdefault(f"flax_errors_{name}", empty())
     return value
 
 
@@ -225,7 +223,7 @@ class CatalogueCollector(EnvironmentCollector):
 
     def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
         """Forget a document before it is read again."""
-        for name in _PER_DOC:
+        for name in PER_DOC:
             kept(env, name, dict[str, object]).pop(docname, None)
         self.live_docs(env).discard(docname)
 
@@ -233,7 +231,7 @@ class CatalogueCollector(EnvironmentCollector):
         self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
     ) -> None:
         """Take what a parallel reader found."""
-        for name in _PER_DOC:
+        for name in PER_DOC:
             theirs = kept(other, name, dict[str, object])
             kept(env, name, dict[str, object]).update(
                 (d, theirs[d]) for d in docnames if d in theirs
@@ -255,18 +253,15 @@ class CatalogueCollector(EnvironmentCollector):
             self.live_docs(app.env).add(app.env.docname)
 
 
-_joined: dict[frozenset[LoadedFile], frozenset[LoadedFile]] = {}
-"""Recent sets of loaded files, each kept as the one object every page shares."""
-_JOINED_KEPT = 64
-
-
 def joined_files(lists: Sequence[tuple[LoadedFile, ...]]) -> frozenset[LoadedFile]:
     """The files of ``lists`` as one set, the very same object for every page that loaded them.
 
     The runs mostly share a set of a thousand files or more: shared, it is pickled
     once, and ``env-get-outdated`` looks at it once.
     """
-    joined = frozenset().union(*lists)
-    if len(_joined) >= _JOINED_KEPT and joined not in _joined:
-        _joined.clear()
-    return _joined.setdefault(joined, joined)
+    return _shared(frozenset().union(*lists))
+
+
+@functools.lru_cache(maxsize=64)
+def _shared(files: frozenset[LoadedFile]) -> frozenset[LoadedFile]:
+    return files  # the first equal set: a cache hit hands that one out

@@ -31,7 +31,7 @@ from flax_errors_ext.sphinx.context import (
 )
 from flax_errors_ext.sphinx.extras import index_extras
 from flax_errors_ext.sphinx.loggers import WARNING_TYPE
-from flax_errors_ext.sphinx.table import inline_text, status_badge, table
+from flax_errors_ext.sphinx.table import inline_text, joined, status_badge, table
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -135,12 +135,8 @@ def _figures(records: list[EntryRecord]) -> nodes.Node:
     count += nodes.strong(str(shown.entries), str(shown.entries))
     count += nodes.Text(" errors catalogued")
     box += count
-    statuses = nodes.paragraph(classes=["flax-errors-statuses"])
-    for number, (status, how_many) in enumerate(shown.statuses):
-        if number:
-            statuses += nodes.Text("  ")
-        statuses += status_badge(status, f"{how_many} {BADGES[status].label}")
-    box += statuses
+    badges = [[status_badge(s, f"{n} {BADGES[s].label}")] for s, n in shown.statuses]
+    box += nodes.paragraph("", "", *joined(badges, "  "), classes=["flax-errors-statuses"])
     if shown.executed:
         text = f"Last verified {time_text(build_time())} on {shown.device}, with {shown.versions}."
     else:
@@ -172,11 +168,8 @@ def _see_also(
     line = nodes.paragraph(classes=["flax-errors-see-also"])
     line += nodes.strong("See also:", "See also:")
     line += nodes.Text(" ")
-    for number, other in enumerate(others):
-        if number:
-            line += nodes.Text(", ")
-        name = other.rpartition(".")[2]
-        line += link(other, nodes.literal(name, name))
+    names = [(other, other.rpartition(".")[2]) for other in others]
+    line += joined(([link(o, nodes.literal(n, n))] for o, n in names), ", ")
     if note is not None:
         line += nodes.Text("; design note: " if others else "design note: ")
         target, text = note

@@ -44,6 +44,14 @@ def inline_text(text: str) -> list[nodes.Node]:
     ]
 
 
+def joined(groups: Iterable[Sequence[nodes.Node]], separator: str) -> list[nodes.Node]:
+    """The nodes of ``groups``, the text ``separator`` between each two."""
+    found: list[nodes.Node] = []
+    for group in groups:
+        found += [nodes.Text(separator), *group] if found else group
+    return found
+
+
 def status_badge(status: str, text: str | None = None) -> nodes.inline:
     """The badge of an entry status, its meaning as the tooltip; ``text`` replaces its label."""
     shown = BADGES[status]

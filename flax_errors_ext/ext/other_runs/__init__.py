@@ -1,8 +1,4 @@
-"""Other stacks' and devices' runs (``flax_errors_device_runs``) compared with this build's.
-
-The devices that saw the same join the verification line; what differs is shown below
-the examples and written to ``errors.json``.
-"""
+"""Other stacks' and devices' runs (``flax_errors_device_runs``) compared with this build's."""
 
 from __future__ import annotations
 

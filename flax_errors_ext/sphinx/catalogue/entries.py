@@ -39,7 +39,7 @@ from flax_errors_ext.sphinx.context import (
 )
 from flax_errors_ext.sphinx.extras import ENTRY_EXTRAS, EntryExtras
 from flax_errors_ext.sphinx.loggers import LOGGER, warn
-from flax_errors_ext.sphinx.table import inline_text, status_badge
+from flax_errors_ext.sphinx.table import inline_text, joined, status_badge
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -313,10 +313,7 @@ def _labelled(label: str, kind: str, codes: Sequence[str], separator: str) -> no
     paragraph = nodes.paragraph(classes=[kind])
     paragraph += nodes.strong(label, label)
     paragraph += nodes.Text(" ")
-    for n, code in enumerate(codes):
-        if n:
-            paragraph += nodes.Text(separator)
-        paragraph += nodes.literal(code, code)
+    paragraph += joined(([nodes.literal(code, code)] for code in codes), separator)
     return paragraph
 
 

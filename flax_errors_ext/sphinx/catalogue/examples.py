@@ -234,10 +234,7 @@ def _internal(roots: Sequence[str]) -> Callable[[str], bool]:
 
 
 def dropdown(
-    title: str,
-    children: list[nodes.Node],
-    classes: Sequence[str] = (),
-    margin: str = "sd-mb-3",
+    title: str, children: list[nodes.Node], classes: Sequence[str] = (), margin: str = "sd-mb-3"
 ) -> nodes.Node:
     """A closed sphinx-design dropdown (an HTML ``<details>``); ``margin``, its space below."""
     container = create_component(

@@ -109,16 +109,14 @@ def resolve_reference(
 
 def _context(node: nodes.Node) -> tuple[bool, str]:
     """Whether the node is in another project's docstring, and the entry it is in."""
-    foreign, qualname = False, ""
-    parent = node.parent
+    foreign, parent = False, node.parent
     while parent is not None:
         classes = parent.get("classes", ()) if isinstance(parent, nodes.Element) else ()
         foreign = foreign or FOREIGN_CLASS in classes
         if _ENTRY_CLASS in classes and parent["ids"]:
-            qualname = parent["ids"][0]
-            break
+            return foreign, parent["ids"][0]
         parent = parent.parent
-    return foreign, qualname
+    return foreign, ""
 
 
 def narrow_copybutton(app: Sphinx, config: Config) -> None:
@@ -128,10 +126,8 @@ def narrow_copybutton(app: Sphinx, config: Config) -> None:
 
 
 _CONSTRUCTORS = ("__new__", "__init__")
-
 _STATED = re.compile(r"(?:[A-Za-z_][\w.]*)?(\(.*\))\s*(?:->\s*(.+))?")
-"""A signature a docstring's first line states: ``(self, msg: str) -> None``, its
-name (pybind11 writes ``__init__(...)``) optional."""
+"""A signature a docstring's first line states, ``(self, msg: str) -> None``, name optional."""
 
 
 @contextmanager
@@ -207,11 +203,8 @@ def _stand_in(cls: type, name: str, native: Callable[..., Any]) -> Any:
     if signature is not None:
         # What inspect.signature (autodoc) and sphinx-autodoc-typehints read.
         vars(constructor)["__signature__"] = signature
-        annotations = {
-            p.name: p.annotation
-            for p in signature.parameters.values()
-            if p.annotation is not p.empty
-        }
+        params = signature.parameters.values()
+        annotations = {p.name: p.annotation for p in params if p.annotation is not p.empty}
         if signature.return_annotation is not signature.empty:
             annotations["return"] = signature.return_annotation
         constructor.__annotations__ = annotations

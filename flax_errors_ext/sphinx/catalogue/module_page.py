@@ -19,6 +19,7 @@ from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.extras import MODULE_EXTRAS
 from flax_errors_ext.sphinx.loggers import warn
 from flax_errors_ext.sphinx.site import add_jump
+from flax_errors_ext.sphinx.table import joined
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -135,10 +136,7 @@ def _left_out_note(left_out: Sequence[LeftOut]) -> list[nodes.Node]:
         return []
     paragraph = nodes.paragraph(classes=["flax-errors-left-out"])
     paragraph += nodes.Text("Not catalogued here: ")
-    for n, item in enumerate(left_out):
-        if n:
-            paragraph += nodes.Text("; ")
-        paragraph += nodes.literal(item.name, item.name)
-        paragraph += nodes.Text(f" ({item.reason})")
+    items = ([nodes.literal(i.name, i.name), nodes.Text(f" ({i.reason})")] for i in left_out)
+    paragraph += joined(items, "; ")
     paragraph += nodes.Text(".")
     return [paragraph]

@@ -133,10 +133,7 @@ def _unmatched(
 
 
 def unified_patch(old: str, new: str, label: str = "flax/errors.py") -> str:
-    """A unified diff from ``old`` to ``new`` that ``patch -p1`` and ``git apply`` take.
-
-    ``label`` is the file's path at the root of the source tree; "" when nothing changed.
-    """
+    """A diff of the file ``label`` that ``patch -p1`` and ``git apply`` take; "" if none."""
     # Lines as ``patch`` counts them: each ends in a newline, but perhaps the last.
     old_lines, new_lines = (re.findall(r"[^\n]*\n|[^\n]+\Z", text) for text in (old, new))
     lines = difflib.unified_diff(old_lines, new_lines, f"a/{label}", f"b/{label}")

@@ -53,10 +53,9 @@ def mentions_release(text: str) -> bool:
 def flax_code(source: str, width: int) -> str:
     """``source`` as pyink formats it for Flax, at ``width`` columns, without blank lines.
 
-    Doctest statements cannot hold a blank line (it ends the statement), so the
-    ones pyink puts after a ``class`` line go; a line inside a string stays. A
-    triple-quoted string takes single quotes, which a docstring holds unescaped.
-    The source is returned unchanged where the result would not be the same program.
+    A blank line would end a doctest statement (one inside a string stays). Triple
+    quotes become single ones, which a docstring holds unescaped. The source stays
+    as it is where the result would not be the same program.
     """
     try:
         import pyink  # only the export needs it: an extra

@@ -1,8 +1,4 @@
-"""One release of one error's history: what each bad example did, as a cell shows it.
-
-``nox -s history`` records a run as the build does its own; the code hash ties it to
-the code that ran.
-"""
+"""One release of one error's history: what each bad example did, as a cell shows it."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""What the site shows of a module's errors across releases: cells, lines, the matrix.
-
-The build's own release replaces any record of it. A record of other code than the
-entry's bad examples now is *stale*: its cell says so instead.
-"""
+"""What the site shows of a module's errors across releases: cells, lines, the matrix."""
 
 from __future__ import annotations
 
@@ -141,8 +137,8 @@ def module_history(
     """Every entry's cells and line, and the module's retired errors.
 
     ``codes``: the entries to show, each with its bad examples' code hashes now.
-    ``current``: the build's own release. ``unreachable``: entries that cannot be
-    raised today, whose line says if a release raised them all the same.
+    ``current``: the build's own release, which replaces any record of it.
+    ``unreachable``: entries that cannot be raised today (their line says if one was).
     """
     now = current.release.flax if current is not None else ""
     releases = [r for r in history.releases if r.release.flax != now]

@@ -1,8 +1,4 @@
-"""Where the history joins the build, and what it shows: strips, retired errors, the matrix.
-
-A module's page keeps its view in the environment, by docname, for the error index
-and for the stale warnings of ``build-finished``.
-"""
+"""Where the history joins the build, and what it shows: strips, retired errors, the matrix."""
 
 from __future__ import annotations
 
@@ -20,10 +16,10 @@ from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.context import CatalogueCollector, build_context, kept
 from flax_errors_ext.sphinx.extras import EntryExtras, IndexPart
 from flax_errors_ext.sphinx.loggers import conf_location, warn
-from flax_errors_ext.sphinx.table import table
+from flax_errors_ext.sphinx.table import joined, table
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence, Set
+    from collections.abc import Callable, Sequence
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
@@ -39,24 +35,12 @@ if TYPE_CHECKING:
     Link = Callable[[str, nodes.Node], nodes.Node]
 
 EXTENSION = "flax_errors_ext.ext.history"
+VIEWS = "histories"
 
 
 def views(env: BuildEnvironment) -> dict[str, ModuleHistory]:
-    """By docname, the history of the module a page shows, where one is recorded."""
-    return kept(env, "histories", dict)
-
-
-def forget_view(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    """Forget a page's view before it is read again."""
-    views(env).pop(docname, None)
-
-
-def merge_views(
-    app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
-) -> None:
-    """Take the views of pages a parallel reader read."""
-    theirs = views(other)
-    views(env).update({d: theirs[d] for d in docnames if d in theirs})
+    """By docname, the history of the module a page shows: for the index and stale warnings."""
+    return kept(env, VIEWS, dict)
 
 
 def read_files(app: Sphinx, context: BuildContext) -> None:
@@ -224,10 +208,8 @@ def strip(cells: Sequence[Cell], view: ModuleHistory, text: str) -> nodes.paragr
     line = nodes.paragraph(classes=["flax-errors-history"])
     row = nodes.inline(classes=["flax-errors-strip"])
     labels = view.labels
-    for number, item in enumerate(cells):
-        if number:
-            row += nodes.Text(" ")  # for text output; a flex row drops it
-        row += cell(item, view.module, labels[item.release])
+    # Spaced for text output; a flex row drops the spaces.
+    row += joined(([cell(item, view.module, labels[item.release])] for item in cells), " ")
     line += row
     if text:
         line += nodes.Text(text)

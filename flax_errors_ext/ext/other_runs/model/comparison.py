@@ -266,11 +266,7 @@ class DeviceRun:
 
 
 def parse_run(text: str, source: str) -> DeviceRun:
-    """Read a device run from the ``text`` of its ``errors.json`` document, the file ``source``.
-
-    Raises:
-        DeviceRunError: naming ``source`` and what is wrong with it.
-    """
+    """Read a device run from its ``errors.json`` text; DeviceRunError names ``source``'s flaw."""
     try:
         data = json.loads(text)
     except ValueError as error:
