@@ -1,7 +1,4 @@
-"""The build's lifecycle, one handler per event, in the order Sphinx emits them.
-
-The session opens on ``builder-inited``, before any ``-j`` worker forks.
-"""
+"""The build's lifecycle, one handler per event (the session opens before ``-j`` forks)."""
 
 from __future__ import annotations
 
@@ -55,8 +52,7 @@ if TYPE_CHECKING:
 def make_context(app: Sphinx, config: Config) -> None:
     """Make the build context; forward moved pages; keep the work folders out of the sources.
 
-    On ``config-inited``, so that the environment's comparison with the last build's
-    configuration counts the redirects and exclude patterns it adds.
+    On ``config-inited``: the comparison with the last build counts what it adds.
     """
     values = {name: config[name] for name, _, _ in CatalogueConfig.options()}
     try:
@@ -102,10 +98,9 @@ REDIRECTS_EXTRA = "flax-errors[redirects]"
 
 
 def _forward(app: Sphinx, config: Config, moved: Mapping[str, str], context: BuildContext) -> None:
-    """Add a redirect for each moved page (``{old docname: docname now}``) the project lacks.
+    """Redirect each moved page (``{old: now}``) the project lacks, keeping its own ``redirects``.
 
-    sphinx-reredirects is an optional extra (most projects have no moved page): where
-    it is not installed, one warning names it. The project's own ``redirects`` stay.
+    sphinx-reredirects is an optional extra: where it is not installed, a warning names it.
     """
     suffixes = tuple(config.source_suffix)
     pending = {
@@ -238,11 +233,7 @@ def finish_build(app: Sphinx, exception: Exception | None) -> None:
 
 
 def _report_failures(records: Sequence[EntryRecord], config: CatalogueConfig) -> int:
-    """Log every failure, entries in name order; how many fail the build.
-
-    An undocumented entry of a strict build is an error: a suppressed subtype must
-    not hide what fails the build.
-    """
+    """Log every failure in name order; how many fail the build (strict ones: unsuppressible)."""
     failed = 0
     for record in sorted(records, key=lambda r: r.qualname):
         for failure in failures(record, strict=config.strict, upstream=config.upstream):

@@ -1,8 +1,6 @@
-"""Where the Sphinx releases the extension supports differ: one shim per difference.
+"""Where the Sphinx releases supported (6.2.1 to 9.x) differ: one shim per difference.
 
-The extension runs on Sphinx 6.2.1 (Flax's documentation pins it) through 9.x, with
-the sphinx-design and sphinx-reredirects releases each allows. Each shim says which
-versions need it: once pyproject.toml's lower bounds pass those, it goes.
+Each says which versions need it: once pyproject.toml's lower bounds pass those, it goes.
 """
 
 from __future__ import annotations
@@ -30,10 +28,7 @@ NO_INDEX = "no-index" if sphinx.version_info >= (7, 2) else "noindex"
 
 
 class tooltip_badge(nodes.inline, nodes.General):
-    """A badge whose ``tooltip`` is its ``title``, for sphinx-design < 0.8 (no badge node).
-
-    Defined whatever there is, so a pickled doctree finds it.
-    """
+    """A badge whose ``tooltip`` is its ``title`` (sphinx-design < 0.8); always defined."""
 
 
 def _visit_tooltip_badge(translator: Any, node: tooltip_badge) -> None:
@@ -60,10 +55,7 @@ REDIRECT_TEMPLATE = """\
 
 
 def read_inventory(data: bytes, base: str) -> list[tuple[str, str, str]]:
-    """An ``objects.inv``'s objects: ``(object type, name, URL)``, URLs under ``base``.
-
-    Sphinx < 8.2 gives each object as a tuple; later ones as an item, read by ``loads``.
-    """
+    """An ``objects.inv``'s ``(object type, name, URL)``s under ``base`` (Sphinx < 8.2: tuples)."""
     from sphinx.util.inventory import InventoryFile
 
     if hasattr(InventoryFile, "loads"):
@@ -78,10 +70,7 @@ def read_inventory(data: bytes, base: str) -> list[tuple[str, str, str]]:
 
 
 def keep_redirect_anchors(app: Sphinx, config: Config) -> None:
-    """Give sphinx-reredirects < 0.1.6 (0.1.4 is the last for Sphinx < 7.1) our template.
-
-    Its own page drops the ``#anchor`` an error's URL ends in. The project's own template stays.
-    """
+    """Give sphinx-reredirects < 0.1.6 our template (theirs drops the ``#anchor``), unless set."""
     if "sphinx_reredirects" not in app.extensions:
         return
     import sphinx_reredirects  # type: ignore[import-untyped]

@@ -1,8 +1,6 @@
 """The build context, and what the environment keeps of each document.
 
-The context lives on the environment, which directives and collectors have (as
-myst-nb's config does); until that exists, on the application. It is pickled with
-the environment, without its live session, for the next build to compare with.
+On the environment, as myst-nb's config is (until it exists, on the application).
 """
 
 from __future__ import annotations
@@ -118,10 +116,7 @@ class BuildContext:
 
 
 def published_roots(app: Sphinx) -> tuple[str, ...]:
-    """The folders published text names files inside: the project's, and the import roots now.
-
-    The end of a build may have more import roots (an editable install's package, say).
-    """
+    """The folders published text names files inside: the project's, and the import roots now."""
     return (str(app.confdir), *import_roots())
 
 
@@ -254,11 +249,7 @@ class CatalogueCollector(EnvironmentCollector):
 
 
 def joined_files(lists: Sequence[tuple[LoadedFile, ...]]) -> frozenset[LoadedFile]:
-    """The files of ``lists`` as one set, the very same object for every page that loaded them.
-
-    The runs mostly share a set of a thousand files or more: shared, it is pickled
-    once, and ``env-get-outdated`` looks at it once.
-    """
+    """The files of ``lists`` as one set, the same object for equal sets: pickled, checked once."""
     return _shared(frozenset().union(*lists))
 
 

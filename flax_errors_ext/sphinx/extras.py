@@ -1,16 +1,14 @@
-"""Where an extra joins the build: the events the core emits, and what they carry.
+"""Where an extra (:mod:`flax_errors_ext.ext`) joins the build: the events the core emits.
 
-An extra (:mod:`flax_errors_ext.ext`) is an extension of its own that connects to:
-
-* ``flax-errors-context-inited(app, context)``, on ``config-inited`` before moved
-  pages are forwarded: it reads its settings' files into ``context.extras`` (under
-  its extension's name) and ``context.other_runs``, deferring what it could not read.
-* ``flax-errors-entry-extras(app, record, module_run)``: :class:`EntryExtras` or None;
-  ``module_run.extras`` keeps what it derives once for all the module's pages.
+* ``flax-errors-context-inited(app, context)``, on ``config-inited`` before moved pages
+  are forwarded: read the settings' files into ``context.extras`` (by extension name)
+  and ``context.other_runs``; defer what could not be read.
+* ``flax-errors-entry-extras(app, record, module_run)``: :class:`EntryExtras` or None
+  (``module_run.extras`` keeps what is derived once for all the module's pages).
 * ``flax-errors-module-extras(app, module_run)``, at a module's page's end: nodes or None.
-* ``flax-errors-index-extras(app, to)``, after the error index's areas (``to(location,
+* ``flax-errors-index-extras(app, to)``, after the index's areas (``to(location,
   *children)`` links to an entry): :class:`IndexPart` s or None.
-* ``flax-errors-errors-document(app, document)``: adds its part to ``errors.json``, in place.
+* ``flax-errors-errors-document(app, document)``: add to ``errors.json``, in place.
 """
 
 from __future__ import annotations

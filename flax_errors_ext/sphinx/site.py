@@ -1,9 +1,6 @@
 """The pages drawn from the whole catalogue, and the reference pages drawn from the code.
 
-The index, the figures and the "See also" lines need every entry's record: their
-directives leave placeholders, filled in ``doctree-resolved``, and their pages are
-written again on every build. The settings, warnings and command line are documented
-from the code (the CLI from its own parser), so that they cannot drift from it.
+Placeholders are filled once every record is known (``doctree-resolved``), every build.
 """
 
 from __future__ import annotations
@@ -31,7 +28,7 @@ from flax_errors_ext.sphinx.context import (
 )
 from flax_errors_ext.sphinx.extras import index_extras
 from flax_errors_ext.sphinx.loggers import WARNING_TYPE
-from flax_errors_ext.sphinx.table import inline_text, joined, status_badge, table
+from flax_errors_ext.sphinx.table import inline_text, joined, labelled, status_badge, table
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -165,9 +162,7 @@ def _see_also(
         note = None
     if not others and note is None:
         return None
-    line = nodes.paragraph(classes=["flax-errors-see-also"])
-    line += nodes.strong("See also:", "See also:")
-    line += nodes.Text(" ")
+    line = labelled("See also:", "flax-errors-see-also")
     names = [(other, other.rpartition(".")[2]) for other in others]
     line += joined(([link(o, nodes.literal(n, n))] for o, n in names), ", ")
     if note is not None:

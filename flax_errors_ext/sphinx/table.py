@@ -52,6 +52,12 @@ def joined(groups: Iterable[Sequence[nodes.Node]], separator: str) -> list[nodes
     return found
 
 
+def labelled(label: str, kind: str, *children: nodes.Node) -> nodes.paragraph:
+    """A paragraph of class ``kind``: ``label`` in bold, then ``children``."""
+    opening = (nodes.strong(label, label), nodes.Text(" "))
+    return nodes.paragraph("", "", *opening, *children, classes=[kind])
+
+
 def status_badge(status: str, text: str | None = None) -> nodes.inline:
     """The badge of an entry status, its meaning as the tooltip; ``text`` replaces its label."""
     shown = BADGES[status]

@@ -1,4 +1,4 @@
-"""``flax-errors export``: read ``flax/errors.py`` and the shipped catalogue, write the patch.
+"""``flax-errors export``: Flax's ``errors.py`` patched with the catalogue.
 
 Adding the command imports nothing of the export itself: :func:`run` imports it.
 """

@@ -1,7 +1,4 @@
-"""One error's entry: its section, rendered from its module's run in this build.
-
-:meth:`EntryRenderer._entry` lists the parts in the order a reader meets them.
-"""
+"""One error's entry: its section (see :meth:`EntryRenderer._entry`), from its module's run."""
 
 from __future__ import annotations
 
@@ -39,7 +36,7 @@ from flax_errors_ext.sphinx.context import (
 )
 from flax_errors_ext.sphinx.extras import ENTRY_EXTRAS, EntryExtras
 from flax_errors_ext.sphinx.loggers import LOGGER, warn
-from flax_errors_ext.sphinx.table import inline_text, joined, status_badge
+from flax_errors_ext.sphinx.table import inline_text, joined, labelled, status_badge
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -119,10 +116,7 @@ class EntryRenderer(SphinxDirective):
         return [section]
 
     def _note_exception(self, entry: ErrorEntry) -> None:
-        """File the entry in ``objects.inv`` as an exception, at its anchor.
-
-        An alias, so that autodoc of the same module stays canonical and nothing warns.
-        """
+        """File the entry in ``objects.inv``, an alias (autodoc of the module stays canonical)."""
         python_domain = cast("PythonDomain", self.env.get_domain("py"))
         python_domain.note_object(
             entry.qualname,
@@ -171,10 +165,7 @@ class EntryRenderer(SphinxDirective):
         return list(container.children)
 
     def _foreign_rest(self, passage: Prose, entry: ErrorEntry) -> list[nodes.Node]:
-        """Render another project's docstring, or show it verbatim if its reST is broken.
-
-        Silenced: warnings about markup we cannot fix would teach people to ignore warnings.
-        """
+        """Another project's docstring, silenced (we cannot fix it); verbatim if broken."""
         reporter = self.state.document.reporter
         level = reporter.report_level
         reporter.report_level = reporter.SEVERE_LEVEL
@@ -182,12 +173,8 @@ class EntryRenderer(SphinxDirective):
             parsed = self._rest(passage.text, passage.path, passage.lines)
         finally:
             reporter.report_level = level
-        broken = any(
-            message["level"] >= 2
-            for node in parsed
-            for message in node.findall(nodes.system_message)
-        )
-        if not broken:
+        messages = [m for node in parsed for m in node.findall(nodes.system_message)]
+        if all(message["level"] < 2 for message in messages):
             # References link by the inventory or render as their text (library.py).
             return [foreign_passage(parsed, entry)]
         LOGGER.info(f"{passage.path}:{passage.lines[0]}: docstring shown verbatim (invalid reST)")
@@ -200,14 +187,12 @@ class EntryRenderer(SphinxDirective):
         qualname = entry.qualname
         module, _, name = qualname.rpartition(".")
         cls = getattr(sys.modules.get(module), name, None)
-        content = StringList(
-            [f".. autoexception:: {qualname}", f"   :{NO_INDEX}:"], "<flax-errors>"
-        )
+        lines = [f".. autoexception:: {qualname}", f"   :{NO_INDEX}:"]
         container = nodes.container(classes=["flax-errors-signature"])
         SIGNATURE_ONLY.add(qualname)
         try:
             with readable_constructor(cls) if isinstance(cls, type) else nullcontext():
-                self.state.nested_parse(content, 0, container)
+                self.state.nested_parse(StringList(lines, "<flax-errors>"), 0, container)
         except ExtensionError as error:
             LOGGER.info(f"{qualname}: signature left out ({error})", location=self.get_location())
             return []
@@ -249,21 +234,11 @@ def headline(summary: str) -> list[nodes.Node]:
 
 def lead_captions(leads: Sequence[tuple[str, str]]) -> list[nodes.Node]:
     """``Fix: Pass overwrite=True when ...``: the examples' captions, under the headline."""
-    found: list[nodes.Node] = []
-    for label, text in leads:
-        paragraph = nodes.paragraph(classes=["flax-errors-fix"])
-        paragraph += nodes.strong(label, label)
-        paragraph += nodes.Text(" ")
-        paragraph.extend(inline_text(text))
-        found.append(paragraph)
-    return found
+    return [labelled(label, "flax-errors-fix", *inline_text(text)) for label, text in leads]
 
 
 def status(record: EntryRecord, verified: str | None) -> list[nodes.Node]:
-    """The verification line, ``✓ Verified on CPU · flax 0.12.8 · ...``, or an extra's.
-
-    No date: rebuilds from the cache and ``-j`` then give the same page.
-    """
+    """The verification line, ``✓ Verified on CPU · ...``, or an extra's; no date: builds agree."""
     if record.status.value == "passed":
         lead = nodes.inline("✓", "✓", classes=["flax-errors-check"])
     else:
@@ -276,10 +251,7 @@ def status(record: EntryRecord, verified: str | None) -> list[nodes.Node]:
 def raise_site(
     entry: ErrorEntry, record: EntryRecord, roots: Sequence[str], links: SourceLinks
 ) -> list[nodes.Node]:
-    """``Raised as ValueError at flax/nnx/pytreelib.py:417``: a message entry's origin.
-
-    The place is the run's innermost library frame, so that it follows the library's code.
-    """
+    """``Raised as ValueError at flax/nnx/pytreelib.py:417``: a message entry's origin, as run."""
     if not entry.message or not entry.raised_as:
         return []
     paragraph = _labelled("Raised as:", "flax-errors-raised", entry.raised_as, " or ")
@@ -310,11 +282,7 @@ def _varying(entry: ErrorEntry) -> list[nodes.Node]:
 
 
 def _labelled(label: str, kind: str, codes: Sequence[str], separator: str) -> nodes.paragraph:
-    paragraph = nodes.paragraph(classes=[kind])
-    paragraph += nodes.strong(label, label)
-    paragraph += nodes.Text(" ")
-    paragraph += joined(([nodes.literal(code, code)] for code in codes), separator)
-    return paragraph
+    return labelled(label, kind, *joined(([nodes.literal(c, c)] for c in codes), separator))
 
 
 def problems(entry: ErrorEntry, roots: Sequence[str]) -> list[nodes.Node]:

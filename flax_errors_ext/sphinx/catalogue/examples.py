@@ -1,8 +1,6 @@
-"""An entry's examples: code, the real output, and the verdict.
+"""An entry's examples: code, the real output (trimmed to the reader's frames), the verdict.
 
-Each is a doctest session of what actually ran, tracebacks trimmed to the reader's
-frames, the full one a click away. Everything a run shows is a literal block, so
-error text never turns into markup.
+Everything a run shows is a literal block, so error text never turns into markup.
 """
 
 from __future__ import annotations
@@ -59,10 +57,7 @@ def entry_examples(
     captions_shown: bool,
     links: SourceLinks | None = None,
 ) -> tuple[list[nodes.Node], list[nodes.Node]]:
-    """The first bad and the first good example, open, and the others as tabs (after the prose).
-
-    ``captions_shown``: the captions are under the headline, so the boxes leave them out.
-    """
+    """The first bad and good example, open, the rest as tabs (``captions_shown``: captionless)."""
     example = functools.partial(_example, parse_rest=parse_rest, roots=import_roots(), links=links)
     # The first screen is for the examples that hold for this build's versions; the
     # others (their ``:holds for:`` names other versions) wait in the tabs.
@@ -226,10 +221,7 @@ def full_tracebacks(result: ExampleResult, *, roots: Sequence[str] | None = None
 
 
 def _internal(roots: Sequence[str]) -> Callable[[str], bool]:
-    """Library code: installed, this package, or anything imported from ``roots``.
-
-    The catalogued module counts too: the reader's own code is in the doctest frames.
-    """
+    """Library code: installed, this package, or under ``roots`` (the catalogued module's too)."""
     return functools.partial(is_internal, libraries=(*library_dirs(), *roots))
 
 
@@ -254,18 +246,14 @@ def dropdown(
 
 
 class linked_traceback(nodes.literal_block):
-    """A ``pytb`` block whose library frames link to their source (its ``links``).
+    """A ``pytb`` block whose frames link to their source: one node, highlighted when written.
 
-    Highlighted here, as Sphinx drops the links of a block it highlights; one node until
-    HTML is written, not thousands through every transform, pickle and search index.
+    Sphinx drops the links of a block it highlights; a node per token would weigh on every step.
     """
 
 
 def source_links(overrides: Mapping[str, str | None], versions: Mapping[str, str]) -> SourceLinks:
-    """Links to library frames' source for a run of ``versions`` (others: as installed here).
-
-    ``overrides`` (``flax_errors_source_links``) go on top of the defaults; None removes one.
-    """
+    """Links to library frames' source for ``versions`` (else as installed); ``overrides`` win."""
     merged = {**DEFAULT_SOURCE_LINKS, **overrides}
     templates = {package: template for package, template in merged.items() if template}
     found = dict(versions)
@@ -286,10 +274,9 @@ def traceback_block(text: str, links: SourceLinks | None = None) -> nodes.litera
 
 
 def visit_linked_traceback_html(translator: HTML5Translator, node: linked_traceback) -> None:
-    """Write the block highlighted and linked, in the markup Sphinx writes for ``pytb``.
+    """Write the block highlighted and linked, as Sphinx writes ``pytb``.
 
-    The block's ``rawsource`` writes the links in reST, so differs from its text:
-    Sphinx then takes it for a parsed-literal block and does not highlight it again.
+    Its ``rawsource`` (the links in reST) differs from its text: Sphinx does not highlight it.
     """
     text = node.astext()
     found: list[SourceLink] = node["links"]

@@ -1,14 +1,8 @@
 """What an entry shows of the library itself: its docstrings' prose, its constructor's signature.
 
-Library docstrings' references (``:func:`~jax.jit```) link by the Sphinx inventories
-shipped with the package, never fetched (``sphinx.ext.intersphinx`` would link them
-on every page of a project). Only their doctest statements run: other code blocks are
-labelled "not run" and left out of sphinx-copybutton's selector.
-
-An entry takes only the signature from autodoc. A constructor written in C may have
-no qualified name (nanobind's ``__init__`` of jaxlib's ``JaxRuntimeError``): autodoc
-shows ``(*args, **kwargs)`` and sphinx-autodoc-typehints fails, so
-:func:`readable_constructor` stands a Python one in, stating the signature.
+References link by the inventories shipped with the package (intersphinx would reach every
+page); only doctest statements run. A C constructor may lack a qualified name, which autodoc
+and sphinx-autodoc-typehints need: :func:`readable_constructor` stands a Python one in.
 """
 
 from __future__ import annotations
@@ -77,10 +71,9 @@ def foreign_passage(parsed: Sequence[nodes.Node], entry: ErrorEntry) -> nodes.co
 def resolve_reference(
     app: Sphinx, env: Any, node: addnodes.pending_xref, contnode: nodes.Element
 ) -> nodes.Element | None:
-    """In an entry, a reference nothing on this site resolves: a link by the inventories, or text.
+    """In an entry, a reference nothing here resolves: a link by the inventories, or plain text.
 
-    Plain text (no ``xref`` class, so no warning fails ``-W``) in another project's
-    docstring always, elsewhere for a name the inventory covers unless ``nitpicky``.
+    Plain (no warning) in another project's docstring, or for a covered name unless ``nitpicky``.
     """
     foreign, qualname = _context(node)
     if not qualname:
@@ -132,10 +125,7 @@ _STATED = re.compile(r"(?:[A-Za-z_][\w.]*)?(\(.*\))\s*(?:->\s*(.+))?")
 
 @contextmanager
 def readable_constructor(cls: type) -> Iterator[None]:
-    """Give ``cls``, while autodoc reads it, a constructor with a qualified name.
-
-    Its own attributes are put back; an immutable (built-in) type is left as it is.
-    """
+    """While autodoc reads ``cls``, give it a constructor with a qualified name."""
     own: dict[str, Any] = {}
     try:
         for name in _CONSTRUCTORS:
@@ -169,10 +159,7 @@ def nameless_constructor(cls: type, name: str) -> Callable[..., Any] | None:
 
 
 def stated_signature(function: Callable[..., Any]) -> inspect.Signature | None:
-    """The signature a C function states (docstring's first line, or CPython's way); or None.
-
-    Annotations and defaults stay their source text, as autodoc reads them.
-    """
+    """The signature a C function states (docstring's first line, or CPython's way), or None."""
     doc = getattr(function, "__doc__", None)
     lines = doc.strip().splitlines() if isinstance(doc, str) else []
     stated = _STATED.fullmatch(lines[0].strip()) if lines else None
@@ -228,10 +215,7 @@ _USE_SIGNATURE = "typehints_use_signature"
 
 
 def keep_types_in_signature(app: Sphinx, config: Config) -> None:
-    """Turn sphinx-autodoc-typehints' ``typehints_use_signature`` on, unless the project sets it.
-
-    Left off, the types go into the docstring's fields, which an entry empties.
-    """
+    """Turn ``typehints_use_signature`` on (unless set): an entry empties the type fields."""
     if TYPEHINTS not in app.extensions:
         return
     # Sphinx keeps what conf.py set apart from the defaults only in _raw_config

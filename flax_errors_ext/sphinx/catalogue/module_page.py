@@ -1,7 +1,6 @@
 """A module's page (``.. flax-errors-catalogue:: <module>``), where the URLs its errors print land.
 
-Each error is a short box at its printed anchor, from which a script goes on to the
-entry's own page; where entries have no pages of their own, they are shown in full.
+Each error is a box at its printed anchor, from which a script goes on to its own page.
 """
 
 from __future__ import annotations
@@ -81,10 +80,7 @@ class CatalogueDirective(EntryRenderer):
         return rendered
 
     def _summary(self, entry: ErrorEntry) -> nodes.container:
-        """The entry's name, headline and link to its page, at its printed anchor.
-
-        Not a section, or autosectionlabel would make two of each label.
-        """
+        """The entry's name, headline and page link, at its printed anchor; not a section."""
         state = build_context(self.env)
         anchor = state.config.layout.printed(entry.qualname).anchor
         summary = nodes.container(ids=[anchor], classes=["flax-errors-summary"])
@@ -113,9 +109,9 @@ class CatalogueDirective(EntryRenderer):
 
 
 def _grouped(groups: dict[str, list[nodes.Node]], site: SiteData) -> list[nodes.Node]:
-    """The entries under their index areas (where there are several), links to the areas first.
+    """The entries under their areas (if several), links first; boxes, not sections.
 
-    Boxes, not sections, or autosectionlabel would take labels (``transforms``) of the project.
+    Sections would give autosectionlabel labels (``transforms``) the project has too.
     """
     if len(groups) < 2:
         return [node for entries in groups.values() for node in entries]

@@ -1,8 +1,4 @@
-"""Each catalogue module, discovered once and run once per build, for all its pages.
-
-A module's pages are read in any order, with ``-j`` by several processes: so the
-modules are run in the main process before reading starts, and readers inherit the run.
-"""
+"""Each catalogue module, run once per build in the main process, before ``-j`` readers fork."""
 
 from __future__ import annotations
 
@@ -26,11 +22,7 @@ if TYPE_CHECKING:
 def discover(
     context: BuildContext, last: BuildContext | None, fingerprint: Callable[[], Fingerprint]
 ) -> None:
-    """Find every configured module's entry pages; discover the modules that need it.
-
-    The last build's pages stay where settings, fingerprint and files are unchanged:
-    a build with nothing to read then imports no library.
-    """
+    """Find every module's entry pages, reusing the last build's where nothing changed."""
     reusable = last is not None and last.config == context.config and last.ran_with(fingerprint())
     for spec in context.config.modules:
         kept = last.module_pages.get(spec.name) if reusable and last is not None else None
@@ -45,10 +37,7 @@ def discover(
 
 
 def discovered(context: BuildContext, name: str) -> ErrorModule:
-    """The module as this build discovered it (a module no setting lists: now).
-
-    Raises DiscoveryError, saying why, where it cannot be read (kept for its page).
-    """
+    """The module as this build discovered it (an unlisted one: now); raises DiscoveryError."""
     found = context.modules.get(name)
     if found is None:
         spec = context.config.spec(name)
@@ -124,10 +113,7 @@ def write_stubs(context: BuildContext, srcdir: Path, suffixes: Sequence[str]) ->
 
 
 def _write(srcdir: Path, docname: str, body: str, suffixes: Sequence[str]) -> None:
-    """Write a generated page unless the project has its own.
-
-    An orphan, so that ``-W`` passes before a toctree lists it (the index links to it).
-    """
+    """Write a generated page, an orphan (``-W`` passes unlisted), unless the project has one."""
     path = srcdir / f"{docname}.rst"
     text = f"{STUB_MARKER}\n\n:orphan:\n\n{body}"
     if any(srcdir.joinpath(docname + s).exists() for s in suffixes if s != ".rst"):

@@ -1,8 +1,6 @@
 """Put the catalogue's examples into the library's own docstrings, as a patch.
 
-Each new docstring is written as Flax writes string literals, then read back and
-parsed: a class whose examples would not read back as written is left unchanged
-and reported.
+Each docstring is read back as written: a class whose examples would read otherwise stays.
 """
 
 from __future__ import annotations
@@ -74,10 +72,7 @@ def export_docstrings(
     path: str = "flax/errors.py",
     fixes: Sequence[DocstringFix] = (),
 ) -> Exported:
-    """``module``'s ``source`` with each catalogued class's examples in its docstring.
-
-    ``catalogue``: the module's catalogue files by class name. Raises ExportError.
-    """
+    """``source`` with each class's ``catalogue`` file in its docstring; raises ExportError."""
     try:
         tree = ast.parse(source)
     except SyntaxError as error:

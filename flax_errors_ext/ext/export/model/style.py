@@ -1,9 +1,7 @@
 """What the export writes into a docstring, in Flax's style (pyink, Google docstrings).
 
-Code is formatted by pyink; prose and documented output are wrapped at spaces, which
-``NORMALIZE_WHITESPACE`` reads as the one line printed; a URL in output is ``...``
-(``ELLIPSIS``, which Flax's pytest enables). Each example keeps its imports: doctest
-runs a docstring's examples in one namespace, the site each in its own.
+Prose and output are wrapped at spaces (``NORMALIZE_WHITESPACE``), URLs are ``...``
+(``ELLIPSIS``), and each example keeps its imports (the site runs each alone).
 """
 
 from __future__ import annotations
@@ -53,9 +51,8 @@ def mentions_release(text: str) -> bool:
 def flax_code(source: str, width: int) -> str:
     """``source`` as pyink formats it for Flax, at ``width`` columns, without blank lines.
 
-    A blank line would end a doctest statement (one inside a string stays). Triple
-    quotes become single ones, which a docstring holds unescaped. The source stays
-    as it is where the result would not be the same program.
+    A blank line would end a doctest statement; triple quotes become single ones (a docstring
+    holds them); the source stays where the result would be another program.
     """
     try:
         import pyink  # only the export needs it: an extra
@@ -113,9 +110,7 @@ def elided_links(text: str) -> str:
 def wrapped_output(text: str, width: int) -> tuple[list[str], bool]:
     """Documented output in lines of at most ``width``, and whether any was wrapped.
 
-    A line is broken only at its spaces, so that ``NORMALIZE_WHITESPACE`` matches it
-    to the printed one; a break never starts a line with ``...``, which doctest
-    would read as the statement's continuation.
+    Broken only at spaces (``NORMALIZE_WHITESPACE``), never before ``...`` (a continuation).
     """
     lines: list[str] = []
     wrapped = False
@@ -199,10 +194,9 @@ def _statement_lines(statement: Statement, width: int) -> list[str]:
 
 
 def _with_directive(source: str, code: list[str], width: int) -> list[str]:
-    """The code with ``NORMALIZE_WHITESPACE`` on, on the last line it fits on.
+    """The code with ``NORMALIZE_WHITESPACE`` on the last line that fits it, outside a string.
 
-    Only a line that ends outside a string can take the comment. Where none has
-    room, the code is formatted narrower (a call then ends in a line of its own).
+    Where none has room, the code is formatted narrower.
     """
     for candidate in (code, flax_code(source, width - len(NORMALIZE) - 2).rstrip().split("\n")):
         for n in reversed(_code_line_ends(candidate)):
@@ -247,10 +241,9 @@ def flax_prose(
 def our_lines(
     catalogue: str, section: Section | None, indent: int, opening: int
 ) -> tuple[list[str], list[str]]:
-    """What the export writes, dedented: the summary, then explanation and examples.
+    """What the export writes, dedented: the summary, and explanation and examples.
 
-    ``opening``: the width before the summary on its line (indent and quotes). Any
-    paragraph bound to one release is left out.
+    ``opening``: the width before the summary (indent, quotes). Release-bound paragraphs go.
     """
     lines = _cleaned(catalogue)
     end = next((i for i, line in enumerate(lines) if not line), len(lines))
@@ -273,10 +266,7 @@ def our_lines(
 
 
 def compose(summary: list[str], flax_lines: list[str], ours: list[str], indent: str) -> str:
-    """The new docstring's value: our summary, Flax's prose, then the rest of ours.
-
-    Without a summary of ours (it named a release), Flax's opening paragraph is it.
-    """
+    """The docstring's value: our summary (else Flax's opening), Flax's prose, then ours."""
     if not summary:
         end = next((i for i, line in enumerate(flax_lines) if not line), len(flax_lines))
         summary, flax_lines = flax_lines[:end], flax_lines[end + 1 :]
@@ -296,10 +286,7 @@ def _cleaned(text: str) -> list[str]:
 
 
 def _chunks(lines: list[str]) -> list[tuple[tuple[str, ...], list[str], int]]:
-    """The runs of non-blank lines: dedented (to compare), as they are, and the blanks before.
-
-    Chunks, not paragraphs: a literal block is one, and so is every run of doctest lines.
-    """
+    """The runs of non-blank lines (literal blocks, doctest lines): dedented, as is, gap before."""
     found: list[tuple[tuple[str, ...], list[str], int]] = []
     chunk: list[str] = []
     gap = 0

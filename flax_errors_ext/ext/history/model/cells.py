@@ -170,11 +170,7 @@ def bad_examples(entry: ErrorEntry) -> tuple[Example, ...]:
 
 
 def example_code_hash(example: Example) -> str:
-    """A hash of the code an example runs: its statements' syntax trees, not their texts.
-
-    A reworded documented message or code formatted anew (as ``flax-errors export``
-    does) leaves it alone; any change to what runs changes it.
-    """
+    """A hash of an example's statements' syntax trees: rewording, reformatting leave it alone."""
     digest = hashlib.sha256()
     for statement in example.statements_run:
         try:
@@ -188,9 +184,7 @@ def example_code_hash(example: Example) -> str:
 def _tree_text(node: object) -> str:
     """A syntax tree as text, the same on every Python that parses it alike.
 
-    Not :func:`ast.dump`: Python 3.13's leaves out the fields that are empty or
-    None, and newer Pythons add such fields (3.12's ``type_params``), so each would
-    hash the same code differently. Here an empty field is always left out.
+    Not :func:`ast.dump`, whose empty fields differ by release (3.13 drops them; 3.12 adds some).
     """
     if isinstance(node, ast.AST):
         fields = ", ".join(
@@ -212,11 +206,9 @@ def entry_codes(entries: Iterable[ErrorEntry]) -> dict[str, tuple[str, ...]]:
 
 
 def example_run(result: ExampleResult, roots: Iterable[str] = ()) -> ExampleRun:
-    """What a bad example did on a release, each statement judged alone.
+    """What a bad example did on a release, each statement judged alone (not the documented text).
 
-    The history records what it raised, not whether the documented text matches; a
-    statement before the last that raised means it could not run. Paths under ``roots``
-    are written relative to them, so that no machine's folders are kept.
+    One before the last that raised: it could not run. Paths under ``roots`` become relative.
     """
     example, runs, folders = result.example, result.runs, tuple(roots)
     code = example_code_hash(example)

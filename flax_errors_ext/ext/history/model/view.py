@@ -136,9 +136,7 @@ def module_history(
 ) -> ModuleHistory:
     """Every entry's cells and line, and the module's retired errors.
 
-    ``codes``: the entries to show, each with its bad examples' code hashes now.
-    ``current``: the build's own release, which replaces any record of it.
-    ``unreachable``: entries that cannot be raised today (their line says if one was).
+    ``codes``: the entries, with their bad examples' code hashes; ``current`` replaces its record.
     """
     now = current.release.flax if current is not None else ""
     releases = [r for r in history.releases if r.release.flax != now]
@@ -164,10 +162,7 @@ def module_history(
 
 
 def history_line(cells: Sequence[Cell]) -> str:
-    """An entry's history in a line: "No longer raised since 0.9.0; before that: «…» (0.8.5)".
-
-    Each earlier text quoted is the one that differs from the latest.
-    """
+    """An entry's history in a line: "No longer raised since 0.9.0; before that: «…» (0.8.5)"."""
     shown = [c for c in cells if c.state.known]
     if not shown:
         return ""

@@ -65,11 +65,9 @@ def _view(app: Sphinx, found: ModuleRun) -> ModuleHistory | None:
         derived: ModuleHistory = found.extras[EXTENSION]
         return derived
     fingerprint = context.run.fingerprint
-    rows = {}
-    for outcome in found.outcomes:
-        row = build_row(outcome.entry, outcome.results, context.published_roots)
-        if row is not None:
-            rows[outcome.entry.name] = row
+    roots = context.published_roots
+    built = {o.entry.name: build_row(o.entry, o.results, roots) for o in found.outcomes}
+    rows = {name: row for name, row in built.items() if row is not None}
     module = found.module
     classes = [e.name for e in module.entries] + [item.name for item in module.left_out]
     view = module_history(
@@ -105,10 +103,7 @@ def entry_strip(app: Sphinx, record: EntryRecord, found: ModuleRun) -> EntryExtr
 
 
 def module_end(app: Sphinx, found: ModuleRun) -> list[nodes.Node]:
-    """A "Retired errors" box: a box per class the module has no longer, where its links land.
-
-    Boxes with rubrics, not sections, so that no label of the project's pages is taken.
-    """
+    """A "Retired errors" box: a box (not a section) per class gone, where its links land."""
     view = _view(app, found)
     if view is None:
         return []
@@ -145,13 +140,7 @@ def index_matrices(
         found = qualname in records
         return to(layout.locate(qualname) if found else layout.printed(qualname), child)
 
-    parts = []
-    for docname in sorted(histories):
-        view = histories[docname]
-        anchor = "history-" + nodes.make_id(view.module)
-        title = f"{view.module} across releases"
-        parts.append(IndexPart(title, anchor, tuple(matrix(view, link_any, anchor))))
-    return parts
+    return [matrix(histories[docname], link_any) for docname in sorted(histories)]
 
 
 def warn_stale(app: Sphinx, exception: Exception | None) -> None:
@@ -216,9 +205,10 @@ def strip(cells: Sequence[Cell], view: ModuleHistory, text: str) -> nodes.paragr
     return line
 
 
-def matrix(view: ModuleHistory, link: Link, anchor: str) -> list[nodes.Node]:
+def matrix(view: ModuleHistory, link: Link) -> IndexPart:
     """Every error of the module by release, with a legend, in a box that scrolls sideways."""
     title = f"{view.module} across releases"
+    anchor = "history-" + nodes.make_id(view.module)
     heading = nodes.rubric(title, title, ids=[anchor], classes=["flax-errors-area"])
     intro = nodes.paragraph(classes=["flax-errors-legend"])
     intro += nodes.Text("What each error's bad examples did on each Flax release")
@@ -247,4 +237,4 @@ def matrix(view: ModuleHistory, link: Link, anchor: str) -> list[nodes.Node]:
     labels = ["Error", *view.labels.values()]
     box = nodes.container(classes=["flax-errors-matrix-box"])
     box += table(["flax-errors-matrix"], (1,) * len(labels), labels, cells)
-    return [heading, intro, box]
+    return IndexPart(title, anchor, (heading, intro, box))

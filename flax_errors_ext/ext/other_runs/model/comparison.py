@@ -88,10 +88,7 @@ class DeviceOutcome:
 
     @property
     def where(self) -> str:
-        """``GPU (NVIDIA H200) with flax 0.12.10``; only the versions on the build's own device.
-
-        So that a difference from another Flax is not read as one of the device.
-        """
+        """``GPU (NVIDIA H200) with flax 0.12.10``; only the versions on the build's device."""
         if self.same_device and self.versions:
             return self.versions
         return f"{self.device.label} with {self.versions}" if self.versions else self.device.label
@@ -130,11 +127,7 @@ def compare(
     versions: dict[str, str],
     roots: Sequence[str] = (),
 ) -> list[DeviceOutcome]:
-    """What each of ``runs`` did with the entry of ``record``, beside this build of ``versions``.
-
-    Examples are paired by kind and number, compared where documented alike. Left
-    out: runs without the entry's module, and this build's own stack.
-    """
+    """What each of ``runs`` did with ``record``'s entry beside this build's, examples paired."""
     outcomes = []
     for run in runs:
         other = run.other_versions(versions)
@@ -199,11 +192,7 @@ def _numbered(examples: Sequence[ExampleRecord]) -> dict[str, ExampleRecord]:
 
 
 def verified_text(record: EntryRecord, outcomes: Sequence[DeviceOutcome]) -> str:
-    """The entry's verification line, naming every device whose run saw the same.
-
-    A run of other versions comes after the build's, with its own (``· and on GPU with
-    flax 0.12.10``), so that no version is read as another run's.
-    """
+    """The verification line, naming each device that saw the same (other versions last)."""
     same = [o for o in outcomes if o.agreement is Agreement.SAME]
     text = verification_text(record, [o.where for o in same if not o.versions])
     if record.device is None:

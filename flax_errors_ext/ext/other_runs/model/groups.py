@@ -1,8 +1,4 @@
-"""Other runs that differ from this build alike, said once on the page, each difference judged.
-
-A difference only in a link's page or a line number is a clause of one sentence; any
-other is shown with both texts.
-"""
+"""Other runs that differ alike, said once: a sentence where only a link's page or line differs."""
 
 from __future__ import annotations
 
@@ -140,10 +136,7 @@ def differing(
 
 
 def incidental(here: str, there: str, links: PrintedLinks | None = None) -> tuple[str, ...] | None:
-    """How the normalised texts ``here`` and ``there`` differ, a clause each, if only incidentally.
-
-    None where they are the same, or differ in anything else.
-    """
+    """How ``here`` and ``there`` differ, a clause each, if only incidentally; else None."""
     if here == there:
         return None
     patterns = [links.pattern(f"{here}\n{there}") if links is not None else None, *_LINES]

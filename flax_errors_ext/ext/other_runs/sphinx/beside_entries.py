@@ -61,10 +61,7 @@ def runs_read(context: BuildContext) -> tuple[DeviceRun, ...]:
 
 
 def entry_extras(app: Sphinx, record: EntryRecord, module_run: ModuleRun) -> EntryExtras:
-    """The entry's verification text and what the other runs add below it, in their order.
-
-    Every catalogue page depends on the files, so that editing one reads the pages again.
-    """
+    """The entry's verification text and the other runs' notes (pages depend on their files)."""
     context = build_context(app.env)
     runs = runs_read(context)
     for run in runs:

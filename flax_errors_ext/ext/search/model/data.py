@@ -1,8 +1,4 @@
-"""What the search page's script reads: each entry's texts, and how a paste is matched.
-
-The script runs the steps of :func:`flax_errors_ext.model.lookup.find.find` in the
-browser, with data these same functions write: it holds no knowledge of its own.
-"""
+"""What the search page's script reads: the entries' texts, and the rules ``explain`` uses."""
 
 from __future__ import annotations
 
@@ -50,8 +46,7 @@ def entry_rules(
 ) -> dict[str, Any]:
     """Each entry's texts (:func:`~flax_errors_ext.model.lookup.texts.findable`'s) by dotted name.
 
-    A text's ``kind`` is ``bad``, ``seen-as`` (``note``: the example's caption) or
-    ``older`` (``note``: its releases), in the order ``explain`` tries them.
+    Of kind ``bad``, ``seen-as`` or ``older`` (``note``: caption, releases), as ``explain`` tries.
     """
     older: dict[str, list[Wording]] = {}
     for wording in wordings:

@@ -1,8 +1,4 @@
-"""Pasting an error message into the site's search finds its entry.
-
-Sphinx's search ranks whole pages, so the build also writes the error texts, each with
-the pattern ``explain`` matches it by, for ``static/flax_errors_search.js``.
-"""
+"""A pasted error message finds its entry: the texts and patterns the search script ranks first."""
 
 from __future__ import annotations
 
@@ -68,10 +64,7 @@ def write_data(app: Sphinx, exception: Exception | None) -> None:
 def _rules(
     app: Sphinx, wordings: tuple[Wording, ...], records: Sequence[EntryRecord]
 ) -> dict[str, Any]:
-    """Each entry's texts as the search matches them, by dotted name.
-
-    A module this build did not discover (nothing changed) keeps the last build's rules.
-    """
+    """Each entry's texts as the search matches them (a module not discovered: as last built)."""
     context = build_context(app.env)
     kept_file = Path(app.doctreedir, RULES_FILE)
     try:
