@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 def make_context(app: Sphinx, config: Config) -> None:
     """Make the build context; forward moved pages; keep the work folders out of the sources.
 
-    On ``config-inited``: the comparison with the last build counts what it adds.
+    On ``config-inited``, so that what it adds counts when Sphinx compares the last config.
     """
     values = {name: config[name] for name, _, _ in CatalogueConfig.options()}
     try:
@@ -233,7 +233,7 @@ def finish_build(app: Sphinx, exception: Exception | None) -> None:
 
 
 def _report_failures(records: Sequence[EntryRecord], config: CatalogueConfig) -> int:
-    """Log every failure in name order; how many fail the build (strict ones: unsuppressible)."""
+    """Log each failure by name; how many fail the build (a strict one: an unsuppressed error)."""
     failed = 0
     for record in sorted(records, key=lambda r: r.qualname):
         for failure in failures(record, strict=config.strict, upstream=config.upstream):

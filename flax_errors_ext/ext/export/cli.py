@@ -1,7 +1,4 @@
-"""``flax-errors export``: Flax's ``errors.py`` patched with the catalogue.
-
-Adding the command imports nothing of the export itself: :func:`run` imports it.
-"""
+"""``flax-errors export``: Flax's ``errors.py`` patched (:func:`run` imports the export itself)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""An entry's examples: code, the real output (trimmed to the reader's frames), the verdict.
-
-Everything a run shows is a literal block, so error text never turns into markup.
-"""
+"""An entry's examples: code, real output (the reader's frames), verdict; literal, never markup."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""A module's page (``.. flax-errors-catalogue:: <module>``), where the URLs its errors print land.
-
-Each error is a box at its printed anchor, from which a script goes on to its own page.
-"""
+"""A module's page, where its errors' printed URLs land: a box per error, forwarding to its own."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""Put the catalogue's examples into the library's own docstrings, as a patch.
-
-Each docstring is read back as written: a class whose examples would read otherwise stays.
-"""
+"""The catalogue's examples put into the library's own docstrings, as a patch, each read back."""
 
 from __future__ import annotations
 

@@ -89,8 +89,7 @@ def _without_blank_lines(code: str) -> str:
     for token in tokenize.generate_tokens(io.StringIO(code).readline):
         if token.type == tokenize.STRING and token.end[0] > token.start[0]:
             in_string.update(range(token.start[0] + 1, token.end[0] + 1))
-    lines = code.split("\n")
-    kept = [line for n, line in enumerate(lines, 1) if line.strip() or n in in_string]
+    kept = [line for n, line in enumerate(code.split("\n"), 1) if line.strip() or n in in_string]
     return "\n".join(kept).rstrip("\n") + "\n"
 
 
@@ -103,8 +102,7 @@ def wrap_at_spaces(text: str, width: int, initial_indent: str = "") -> list[str]
 
 def elided_links(text: str) -> str:
     """``text`` with each URL as ``...``; a link that closes it is one ``...``."""
-    text = _URL.sub("...", text)
-    return _ELIDED_LINK.sub(" ...", text)
+    return _ELIDED_LINK.sub(" ...", _URL.sub("...", text))
 
 
 def wrapped_output(text: str, width: int) -> tuple[list[str], bool]:
@@ -194,10 +192,7 @@ def _statement_lines(statement: Statement, width: int) -> list[str]:
 
 
 def _with_directive(source: str, code: list[str], width: int) -> list[str]:
-    """The code with ``NORMALIZE_WHITESPACE`` on the last line that fits it, outside a string.
-
-    Where none has room, the code is formatted narrower.
-    """
+    """The code, ``NORMALIZE_WHITESPACE`` on the last line with room (else formatted narrower)."""
     for candidate in (code, flax_code(source, width - len(NORMALIZE) - 2).rstrip().split("\n")):
         for n in reversed(_code_line_ends(candidate)):
             line = candidate[n]

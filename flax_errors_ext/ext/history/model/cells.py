@@ -182,10 +182,7 @@ def example_code_hash(example: Example) -> str:
 
 
 def _tree_text(node: object) -> str:
-    """A syntax tree as text, the same on every Python that parses it alike.
-
-    Not :func:`ast.dump`, whose empty fields differ by release (3.13 drops them; 3.12 adds some).
-    """
+    """A syntax tree as text, unlike :func:`ast.dump` the same on every Python (no empty field)."""
     if isinstance(node, ast.AST):
         fields = ", ".join(
             f"{name}={_tree_text(value)}"
