@@ -1,8 +1,4 @@
-"""The Sphinx layer: the only part of the core that imports Sphinx (an extra has its own).
-
-Its features: :mod:`.catalogue` (a module's and an entry's pages) and :mod:`.site`
-(the pages drawn from the whole catalogue, and the reference pages).
-"""
+"""The Sphinx layer: the only part of the core that imports Sphinx (an extra has its own)."""
 
 from __future__ import annotations
 
@@ -60,20 +56,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", build.open_session, priority=600)
     app.connect("env-get-outdated", build.outdated_by_environment)
     app.connect("env-before-read-docs", build.start_reading)
-    _add_features(app)
-    app.connect("build-finished", build.finish_build)
-    return {
-        "version": __version__,
-        # What the environment keeps (typed records, the build context): a new
-        # number makes Sphinx discard environments an older layout pickled.
-        "env_version": ENV_VERSION,
-        "parallel_read_safe": True,
-        "parallel_write_safe": True,
-    }
-
-
-def _add_features(app: Sphinx) -> None:
-    """The directives of a module's and an entry's pages, and of the catalogue-wide pages."""
     app.add_directive("flax-errors-catalogue", module_page.CatalogueDirective)
     app.add_directive("flax-errors-entry", entries.EntryDirective)
     app.connect("config-inited", library.keep_types_in_signature)
@@ -90,3 +72,12 @@ def _add_features(app: Sphinx) -> None:
     app.add_node(examples.linked_traceback, html=(examples.visit_linked_traceback_html, None))
     app.connect("env-updated", site.rewrite_live_docs)
     app.connect("doctree-resolved", site.resolve)
+    app.connect("build-finished", build.finish_build)
+    return {
+        "version": __version__,
+        # What the environment keeps (typed records, the build context): a new
+        # number makes Sphinx discard environments an older layout pickled.
+        "env_version": ENV_VERSION,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

@@ -1,13 +1,8 @@
-"""The build's lifecycle, one handler per event, in the order Sphinx emits them.
-
-The context is made on ``config-inited``; the run session opened and the pages
-written on ``builder-inited``, before any ``-j`` worker forks; the modules whose
-pages will be read run on ``env-before-read-docs``; ``build-finished`` reports
-every failure of the whole catalogue, not only of the pages read this time.
-"""
+"""The build's lifecycle, one handler per event (the session opens before ``-j`` forks)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -52,14 +47,12 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
     from flax_errors_ext.model.runs.entry_record import EntryRecord
-    from flax_errors_ext.model.runs.fingerprint import LoadedFile
 
 
 def make_context(app: Sphinx, config: Config) -> None:
     """Make the build context; forward moved pages; keep the work folders out of the sources.
 
-    On ``config-inited``, before the environment compares this configuration with
-    the last build's, so that the redirects and exclude patterns it adds count.
+    On ``config-inited``, so that what it adds counts when Sphinx compares the last config.
     """
     values = {name: config[name] for name, _, _ in CatalogueConfig.options()}
     try:
@@ -84,7 +77,20 @@ def make_context(app: Sphinx, config: Config) -> None:
         [example.actual for record in context.other_runs for example in record.examples],
     )
     _forward(app, config, moved, context)
-    _exclude_work_folders(app, config)
+    # Keep the folders notebooks are written to out of the sources: this extension's,
+    # myst-nb's output folder and its cache (its default settled too late, on
+    # builder-inited). Inside the source folder, their notebooks would be read as pages.
+    srcdir = Path(app.srcdir).resolve()
+    build_dir = Path(app.outdir).parent
+    written = [
+        build_dir / WORK_DIR,
+        build_dir / "jupyter_execute",
+        Path(config["nb_execution_cache_path"] or build_dir / ".jupyter_cache"),
+    ]
+    for folder in (f.resolve() for f in written):
+        if folder.is_relative_to(srcdir) and folder != srcdir:
+            inside = folder.relative_to(srcdir).as_posix()
+            config.exclude_patterns = [*config.exclude_patterns, inside, f"{inside}/**"]
 
 
 REDIRECTS = "sphinx_reredirects"
@@ -92,11 +98,9 @@ REDIRECTS_EXTRA = "flax-errors[redirects]"
 
 
 def _forward(app: Sphinx, config: Config, moved: Mapping[str, str], context: BuildContext) -> None:
-    """Add a redirect for each moved page (``{old docname: docname now}``).
+    """Redirect each moved page (``{old: now}``) the project lacks, keeping its own ``redirects``.
 
-    Most projects have none, so sphinx-reredirects is an optional extra, loaded only
-    here; where it is not installed, one warning names the extra and the build goes
-    on. A page the project has itself is left to it, as are its own ``redirects``.
+    sphinx-reredirects is an optional extra: where it is not installed, a warning names it.
     """
     suffixes = tuple(config.source_suffix)
     pending = {
@@ -121,30 +125,7 @@ def _forward(app: Sphinx, config: Config, moved: Mapping[str, str], context: Bui
             return
         # Loaded after the project's own config-inited handlers ran.
         compat.keep_redirect_anchors(app, config)
-    redirects = dict(config.redirects or {})
-    for old, uri in pending.items():
-        redirects.setdefault(old, uri)
-    config.redirects = redirects
-
-
-def _exclude_work_folders(app: Sphinx, config: Config) -> None:
-    """Keep the folders notebooks are written to out of the sources.
-
-    Inside the source folder, their notebooks would otherwise be read as pages.
-    """
-    srcdir = Path(app.srcdir).resolve()
-    build_dir = Path(app.outdir).parent
-    # This extension's work folder, myst-nb's output folder, and its cache (its
-    # default is settled on builder-inited, too late).
-    written = [
-        build_dir / WORK_DIR,
-        build_dir / "jupyter_execute",
-        Path(config["nb_execution_cache_path"] or build_dir / ".jupyter_cache"),
-    ]
-    for folder in (f.resolve() for f in written):
-        if folder.is_relative_to(srcdir) and folder != srcdir:
-            inside = folder.relative_to(srcdir).as_posix()
-            config.exclude_patterns = [*config.exclude_patterns, inside, f"{inside}/**"]
+    config.redirects = {**pending, **(config.redirects or {})}
 
 
 def open_session(app: Sphinx) -> None:
@@ -193,15 +174,12 @@ def outdated_by_environment(
             for r in records
         )
     }
-    sources = context.run.sources()
     # Most pages hold the very same set (see context.joined_files): looked at once.
-    changes: dict[frozenset[LoadedFile], str | None] = {}
+    first_change = functools.cache(context.run.sources().first_change)
     for docname, files in CatalogueCollector.loaded(env).items():
         if docname in outdated:
             continue
-        if files not in changes:
-            changes[files] = sources.first_change(files)
-        touched = changes[files]
+        touched = first_change(files)
         if touched is not None:
             LOGGER.info(f"flax-errors: {touched} changed since {docname} ran; reading it again")
             outdated.add(docname)
@@ -255,11 +233,7 @@ def finish_build(app: Sphinx, exception: Exception | None) -> None:
 
 
 def _report_failures(records: Sequence[EntryRecord], config: CatalogueConfig) -> int:
-    """Log every failure, entries in name order; how many fail the build.
-
-    An undocumented entry of a strict build is an error, not a warning: a subtype
-    suppressed must not hide what fails the build.
-    """
+    """Log each failure by name; how many fail the build (a strict one: an unsuppressed error)."""
     failed = 0
     for record in sorted(records, key=lambda r: r.qualname):
         for failure in failures(record, strict=config.strict, upstream=config.upstream):

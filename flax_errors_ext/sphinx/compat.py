@@ -1,8 +1,6 @@
-"""Where the Sphinx releases the extension supports differ: one shim per difference.
+"""Where the Sphinx releases supported (6.2.1 to 9.x) differ: one shim per difference.
 
-The extension runs on Sphinx 6.2.1 (Flax's documentation pins it) through 9.x, with
-the sphinx-design and sphinx-reredirects releases each allows. Each shim says which
-versions need it: once pyproject.toml's lower bounds pass those, it goes.
+Each says which versions need it: once pyproject.toml's lower bounds pass those, it goes.
 """
 
 from __future__ import annotations
@@ -30,10 +28,7 @@ NO_INDEX = "no-index" if sphinx.version_info >= (7, 2) else "noindex"
 
 
 class tooltip_badge(nodes.inline, nodes.General):
-    """A badge whose ``tooltip`` is its HTML ``title``, for sphinx-design < 0.8 (no badge node).
-
-    Defined whatever there is, so a pickled doctree finds it.
-    """
+    """A badge whose ``tooltip`` is its ``title`` (sphinx-design < 0.8); always defined."""
 
 
 def _visit_tooltip_badge(translator: Any, node: tooltip_badge) -> None:
@@ -46,7 +41,6 @@ def _depart_tooltip_badge(translator: Any, node: tooltip_badge) -> None:
 
 
 BADGE_NODE: type[nodes.inline]
-"""The node class of a status badge: sphinx-design's own where it has one."""
 try:
     from sphinx_design.badges_buttons import sd_badge as BADGE_NODE
 except ImportError:  # sphinx-design < 0.8
@@ -61,10 +55,7 @@ REDIRECT_TEMPLATE = """\
 
 
 def read_inventory(data: bytes, base: str) -> list[tuple[str, str, str]]:
-    """An ``objects.inv``'s objects: ``(object type, name, URL)``, URLs under ``base``.
-
-    Sphinx < 8.2 gives each object as a tuple; later ones as an item, read by ``loads``.
-    """
+    """An ``objects.inv``'s ``(object type, name, URL)``s under ``base`` (Sphinx < 8.2: tuples)."""
     from sphinx.util.inventory import InventoryFile
 
     if hasattr(InventoryFile, "loads"):
@@ -79,11 +70,7 @@ def read_inventory(data: bytes, base: str) -> list[tuple[str, str, str]]:
 
 
 def keep_redirect_anchors(app: Sphinx, config: Config) -> None:
-    """Give sphinx-reredirects < 0.1.6 (0.1.4 is the last for Sphinx < 7.1) our template.
-
-    Its own redirect page drops the ``#anchor``, and an error's printed URL ends in
-    one. A template the project sets is kept.
-    """
+    """Give sphinx-reredirects < 0.1.6 our template (theirs drops the ``#anchor``), unless set."""
     if "sphinx_reredirects" not in app.extensions:
         return
     import sphinx_reredirects  # type: ignore[import-untyped]
@@ -100,6 +87,6 @@ def keep_redirect_anchors(app: Sphinx, config: Config) -> None:
 
 
 def setup_compat(app: Sphinx) -> None:
-    """Register the shims this Sphinx and its extensions need (the others do nothing)."""
+    """Register the shims (those this Sphinx does not need do nothing)."""
     app.add_node(tooltip_badge, html=(_visit_tooltip_badge, _depart_tooltip_badge))
     app.connect("config-inited", keep_redirect_anchors)

@@ -1,14 +1,12 @@
 """The build context, and what the environment keeps of each document.
 
-Directives and collectors have the environment, not the application, so the
-context lives on the environment (as myst-nb's config does); until the environment
-exists, on the application. It is pickled with the environment, without its live
-session: the next build compares its fingerprint with the one the last build pickled.
+On the environment, as myst-nb's config is (until it exists, on the application).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from docutils import nodes
@@ -54,8 +52,7 @@ class BuildContext:
     extras: dict[str, Any] = dataclasses.field(default_factory=dict)
     """What each loaded extra read for the build, by its extension's name."""
     other_runs: list[EntryRecord] = dataclasses.field(default_factory=list)
-    """The entries' records of runs elsewhere (other releases, stacks, devices): the
-    pages their errors link to are forwarded, and where they were raised is matched."""
+    """The entries' records of runs elsewhere: the pages their errors link to are forwarded."""
     project_dir: Path | None = None
     """The folder of ``conf.py``: where a group of message entries' examples import from."""
     deferred: list[tuple[str, WarningSubtype, str]] = dataclasses.field(default_factory=list)
@@ -119,11 +116,7 @@ class BuildContext:
 
 
 def published_roots(app: Sphinx) -> tuple[str, ...]:
-    """The folders that published text names files inside, now: never the machine's above them.
-
-    The project's (``conf.py``'s folder) and those modules were imported from, which
-    the end of a build has more of (an editable install's package, say).
-    """
+    """The folders published text names files inside: the project's, and the import roots now."""
     return (str(app.confdir), *import_roots())
 
 
@@ -150,8 +143,8 @@ def build_context(env: BuildEnvironment) -> BuildContext:
 
 
 T = TypeVar("T")
-_PER_DOC = ("records", "loaded", "folders", "module_data")
-"""What the collector keeps of each document, by docname."""
+PER_DOC = {"records", "loaded", "folders", "module_data"}
+"""What the collector keeps of each document, by docname (an extra may add its own)."""
 
 
 class error_record(nodes.General, nodes.Element):
@@ -175,10 +168,7 @@ NODES = (error_record, catalogue_index, catalogue_figures, see_also_placeholder)
 
 def kept(env: BuildEnvironment, name: str, empty: Callable[[], T]) -> T:
     """What the environment keeps under ``flax_errors_<name>``, made ``empty()`` at first."""
-    attribute = f"flax_errors_{name}"
-    if not hasattr(env, attribute):
-        setattr(env, attribute, empty())
-    value: T = getattr(env, attribute)
+    value: T = vars(env).setdefault(f"flax_errors_{name}", empty())
     return value
 
 
@@ -228,7 +218,7 @@ class CatalogueCollector(EnvironmentCollector):
 
     def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
         """Forget a document before it is read again."""
-        for name in _PER_DOC:
+        for name in PER_DOC:
             kept(env, name, dict[str, object]).pop(docname, None)
         self.live_docs(env).discard(docname)
 
@@ -236,7 +226,7 @@ class CatalogueCollector(EnvironmentCollector):
         self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
     ) -> None:
         """Take what a parallel reader found."""
-        for name in _PER_DOC:
+        for name in PER_DOC:
             theirs = kept(other, name, dict[str, object])
             kept(env, name, dict[str, object]).update(
                 (d, theirs[d]) for d in docnames if d in theirs
@@ -258,18 +248,11 @@ class CatalogueCollector(EnvironmentCollector):
             self.live_docs(app.env).add(app.env.docname)
 
 
-_joined: dict[frozenset[LoadedFile], frozenset[LoadedFile]] = {}
-"""Recent sets of loaded files, each kept as the one object every page shares."""
-_JOINED_KEPT = 64
-
-
 def joined_files(lists: Sequence[tuple[LoadedFile, ...]]) -> frozenset[LoadedFile]:
-    """The files of ``lists`` as one set, the very same set for every page whose runs loaded them.
+    """The files of ``lists`` as one set, the same object for equal sets: pickled, checked once."""
+    return _shared(frozenset().union(*lists))
 
-    The runs mostly share one set of a thousand files or more: shared, it is pickled
-    once with the environment, and ``env-get-outdated`` looks at it once.
-    """
-    joined = frozenset().union(*lists)
-    if len(_joined) >= _JOINED_KEPT and joined not in _joined:
-        _joined.clear()
-    return _joined.setdefault(joined, joined)
+
+@functools.lru_cache(maxsize=64)
+def _shared(files: frozenset[LoadedFile]) -> frozenset[LoadedFile]:
+    return files  # the first equal set: a cache hit hands that one out

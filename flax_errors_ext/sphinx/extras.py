@@ -1,22 +1,14 @@
-"""Where an extra joins the build: the events the core emits, and what they carry.
+"""Where an extra (:mod:`flax_errors_ext.ext`) joins the build: the events the core emits.
 
-The core knows no extra. An extra (:mod:`flax_errors_ext.ext`) is an extension of
-its own, loaded where a project lists it, that connects to these events:
-
-* ``flax-errors-context-inited(app, context)``, on ``config-inited`` before moved
-  pages are forwarded: it reads what its settings name into ``context.extras``
-  (under its extension's name), adds the records of runs elsewhere to
-  ``context.other_runs``, and defers what it could not read.
-* ``flax-errors-entry-extras(app, record, module_run)``, as an entry's section is
-  rendered: it returns :class:`EntryExtras`, or None. ``module_run.extras`` keeps
-  what it derives from the run once for all the module's pages.
-* ``flax-errors-module-extras(app, module_run)``, at the end of a module's page:
-  it returns its nodes, or None.
-* ``flax-errors-index-extras(app, to)``, after the error index's areas (``to
-  (location, *children)`` is a reference to an entry's location): it returns
-  :class:`IndexPart` s, or None.
-* ``flax-errors-errors-document(app, document)``, before ``errors.json`` is
-  written: it adds its part to the document, in place.
+* ``flax-errors-context-inited(app, context)``, on ``config-inited`` before moved pages
+  are forwarded: read the settings' files into ``context.extras`` (by extension name)
+  and ``context.other_runs``; defer what could not be read.
+* ``flax-errors-entry-extras(app, record, module_run)``: :class:`EntryExtras` or None
+  (``module_run.extras`` keeps what is derived once for all the module's pages).
+* ``flax-errors-module-extras(app, module_run)``, at a module's page's end: nodes or None.
+* ``flax-errors-index-extras(app, to)``, after the index's areas (``to(location,
+  *children)`` links to an entry): :class:`IndexPart` s or None.
+* ``flax-errors-errors-document(app, document)``: add to ``errors.json``, in place.
 """
 
 from __future__ import annotations
@@ -98,10 +90,7 @@ def add_static_folder(app: Sphinx, folder: Path) -> None:
 
 
 def require_loaded_extras(app: Sphinx, config: CatalogueConfig) -> None:
-    """Refuse a setting an extra reads where that extra is not loaded (it would do nothing).
-
-    Raises ConfigError, naming the setting and the extension to add to ``extensions``.
-    """
+    """Raise ConfigError for a setting whose extra is not loaded (it would do nothing)."""
     defaults = CatalogueConfig()
     for name, extension in EXTRA_SETTINGS.items():
         # Left as it is, or set to read nothing, a setting asks nothing of its extra.

@@ -1,7 +1,4 @@
-"""The extension's warnings: one type, ``flax-errors``, a named subtype, always a location.
-
-A project can silence a subtype with ``suppress_warnings = ["flax-errors.<subtype>"]``.
-"""
+"""The extension's warnings: one type, ``flax-errors``, a subtype to suppress, a location."""
 
 from __future__ import annotations
 
@@ -24,20 +21,14 @@ WARNING_TYPE = "flax-errors"
 
 
 def warn(message: str, subtype: WarningSubtype, location: str | nodes.Node) -> None:
-    """Log a ``flax-errors.<subtype>`` warning at ``location`` (``file:line`` or a node).
-
-    Never a path object: Sphinx's logging would take it for a ``(docname, line)`` pair.
-    """
+    """Log a ``flax-errors.<subtype>`` warning at ``file:line`` or a node (a path: a docname)."""
     if not SHOWS_WARNING_TYPES:
         message += f" [{WARNING_TYPE}.{subtype.value}]"
     LOGGER.warning(message, type=WARNING_TYPE, subtype=subtype.value, location=location)
 
 
 def conf_location(app: Sphinx, setting: str) -> str:
-    """``.../conf.py:N``, N being the line that sets ``setting`` (1 when none does).
-
-    A full path: a bare file name would be taken by Sphinx for a document's name.
-    """
+    """The full path ``conf.py:N`` of ``setting`` (N=1 if unset): a bare name reads as docname."""
     path = Path(app.confdir, "conf.py")
     try:
         lines = path.read_text(encoding="utf-8").splitlines()

@@ -1,11 +1,6 @@
 """The pages drawn from the whole catalogue, and the reference pages drawn from the code.
 
-The index, the figures and the "See also" lines need every entry's record, known
-only once all pages are read: their directives leave placeholders, filled in
-``doctree-resolved``, and their pages are written again on every build, so that
-they never show the figures of an older one. The settings, the warnings' subtypes
-and the command line (from its own parser: ``--help`` itself) are documented from
-the code, so that they cannot drift from it.
+Placeholders are filled once every record is known (``doctree-resolved``), every build.
 """
 
 from __future__ import annotations
@@ -33,7 +28,7 @@ from flax_errors_ext.sphinx.context import (
 )
 from flax_errors_ext.sphinx.extras import index_extras
 from flax_errors_ext.sphinx.loggers import WARNING_TYPE
-from flax_errors_ext.sphinx.table import inline_text, status_badge, table
+from flax_errors_ext.sphinx.table import inline_text, joined, labelled, status_badge, table
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -50,7 +45,7 @@ class PlaceholderDirective(SphinxDirective):
     """``flax-errors-index`` or ``flax-errors-figures``: the placeholder :func:`resolve` fills."""
 
     def run(self) -> list[nodes.Node]:
-        """Leave the placeholder, filled by :func:`resolve`."""
+        """Leave the placeholder."""
         # Directive names are case-insensitive; self.name is as the page wrote it.
         if self.name.lower() == "flax-errors-figures":
             return [catalogue_figures()]
@@ -137,12 +132,8 @@ def _figures(records: list[EntryRecord]) -> nodes.Node:
     count += nodes.strong(str(shown.entries), str(shown.entries))
     count += nodes.Text(" errors catalogued")
     box += count
-    statuses = nodes.paragraph(classes=["flax-errors-statuses"])
-    for number, (status, how_many) in enumerate(shown.statuses):
-        if number:
-            statuses += nodes.Text("  ")
-        statuses += status_badge(status, f"{how_many} {BADGES[status].label}")
-    box += statuses
+    badges = [[status_badge(s, f"{n} {BADGES[s].label}")] for s, n in shown.statuses]
+    box += nodes.paragraph("", "", *joined(badges, "  "), classes=["flax-errors-statuses"])
     if shown.executed:
         text = f"Last verified {time_text(build_time())} on {shown.device}, with {shown.versions}."
     else:
@@ -171,14 +162,9 @@ def _see_also(
         note = None
     if not others and note is None:
         return None
-    line = nodes.paragraph(classes=["flax-errors-see-also"])
-    line += nodes.strong("See also:", "See also:")
-    line += nodes.Text(" ")
-    for number, other in enumerate(others):
-        if number:
-            line += nodes.Text(", ")
-        name = other.rpartition(".")[2]
-        line += link(other, nodes.literal(name, name))
+    line = labelled("See also:", "flax-errors-see-also")
+    names = [(other, other.rpartition(".")[2]) for other in others]
+    line += joined(([link(o, nodes.literal(n, n))] for o, n in names), ", ")
     if note is not None:
         line += nodes.Text("; design note: " if others else "design note: ")
         target, text = note
@@ -261,7 +247,6 @@ class CliDirective(SphinxDirective):
 
 
 def _invocation(action: argparse.Action) -> str:
-    """``-j N, --jobs N`` for an option, the metavar for a positional."""
     metavar = action.metavar if isinstance(action.metavar, str) else action.dest.upper()
     if not action.option_strings:
         return metavar

@@ -1,7 +1,4 @@
-"""The docutils the generated parts share: tables, inline text, status badges.
-
-The badges are drawn by sphinx-design's own badge node and classes.
-"""
+"""The docutils the generated parts share: tables, inline text, status badges."""
 
 from __future__ import annotations
 
@@ -45,6 +42,20 @@ def inline_text(text: str) -> list[nodes.Node]:
         nodes.literal(part, part) if code else nodes.Text(part)
         for part, code in inline_parts(text)
     ]
+
+
+def joined(groups: Iterable[Sequence[nodes.Node]], separator: str) -> list[nodes.Node]:
+    """The nodes of ``groups``, the text ``separator`` between each two."""
+    found: list[nodes.Node] = []
+    for group in groups:
+        found += [nodes.Text(separator), *group] if found else group
+    return found
+
+
+def labelled(label: str, kind: str, *children: nodes.Node) -> nodes.paragraph:
+    """A paragraph of class ``kind``: ``label`` in bold, then ``children``."""
+    opening = (nodes.strong(label, label), nodes.Text(" "))
+    return nodes.paragraph("", "", *opening, *children, classes=[kind])
 
 
 def status_badge(status: str, text: str | None = None) -> nodes.inline:

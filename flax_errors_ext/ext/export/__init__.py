@@ -1,4 +1,1 @@
-"""The catalogue's examples written into a library's own docstrings (``flax-errors export``).
-
-A command, not a part of the build. Its formatter, pyink, is the ``export`` extra.
-"""
+"""The catalogue's examples as a patch to Flax's docstrings (``flax-errors export``)."""

@@ -1,8 +1,4 @@
-"""``flax-errors export``: read ``flax/errors.py`` and the shipped catalogue, write the patch.
-
-pyproject's ``flax_errors.commands`` entry point names this module. Adding it to the
-parser imports nothing of the export itself: :func:`run` imports it.
-"""
+"""``flax-errors export``: Flax's ``errors.py`` patched (:func:`run` imports the export itself)."""
 
 from __future__ import annotations
 

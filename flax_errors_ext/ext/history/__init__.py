@@ -1,8 +1,4 @@
-"""Each error across the releases recorded for it (``flax_errors_history``).
-
-The history files (written by ``nox -s history``) record what each error's bad
-examples did on every release; this build's own run is their release's row.
-"""
+"""Each error across the releases recorded (``flax_errors_history``, by ``nox -s history``)."""
 
 from __future__ import annotations
 
@@ -15,12 +11,11 @@ if TYPE_CHECKING:
 def setup(app: Sphinx) -> dict[str, Any]:
     """Load the core, and join its build: the files read, the strips, the matrices."""
     from flax_errors_ext.ext.history.sphinx import pages
-    from flax_errors_ext.sphinx import extras
+    from flax_errors_ext.sphinx import context, extras
 
     metadata = extras.setup_extra(app)
     app.add_node(pages.history_cell, html=(pages.visit_cell_html, pages.depart_cell_html))
-    app.connect("env-purge-doc", pages.forget_view)
-    app.connect("env-merge-info", pages.merge_views)
+    context.PER_DOC.add(pages.VIEWS)  # each page's view, forgotten and merged as the core's
     app.connect(extras.CONTEXT_INITED, pages.read_files)
     app.connect(extras.ENTRY_EXTRAS, pages.entry_strip)
     app.connect(extras.MODULE_EXTRAS, pages.module_end)

@@ -1,9 +1,4 @@
-"""Other stacks' and devices' runs beside each entry (``flax_errors_device_runs``).
-
-A run elsewhere (``flax-errors check --json``) is compared with this build's, entry
-by entry: the devices that saw the same join the verification line, and what
-differs is shown below the examples and written to ``errors.json``.
-"""
+"""Other stacks' and devices' runs (``flax_errors_device_runs``) compared with this build's."""
 
 from __future__ import annotations
 

@@ -1,11 +1,4 @@
-"""One error's entry: its section, rendered from its module's run in this build.
-
-``.. flax-errors-entry:: <module>.<Name>`` renders the entry on a page of its own;
-the module's page (:mod:`.module_page`) shows every entry where the layout keeps
-them there. The section's id is the entry's anchor (the error's full dotted name).
-:meth:`EntryRenderer._entry` lists the parts in the order a reader meets them;
-those drawn from the run alone are the functions below it.
-"""
+"""One error's entry: its section (see :meth:`EntryRenderer._entry`), from its module's run."""
 
 from __future__ import annotations
 
@@ -43,7 +36,7 @@ from flax_errors_ext.sphinx.context import (
 )
 from flax_errors_ext.sphinx.extras import ENTRY_EXTRAS, EntryExtras
 from flax_errors_ext.sphinx.loggers import LOGGER, warn
-from flax_errors_ext.sphinx.table import inline_text, status_badge
+from flax_errors_ext.sphinx.table import inline_text, joined, labelled, status_badge
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -123,11 +116,7 @@ class EntryRenderer(SphinxDirective):
         return [section]
 
     def _note_exception(self, entry: ErrorEntry) -> None:
-        """File the entry in the inventory (``objects.inv``) as an exception, at its anchor.
-
-        An alias, so that autodoc of the same module beside the catalogue is the
-        canonical description and neither warns of a duplicate.
-        """
+        """File the entry in ``objects.inv``, an alias (autodoc of the module stays canonical)."""
         python_domain = cast("PythonDomain", self.env.get_domain("py"))
         python_domain.note_object(
             entry.qualname,
@@ -138,7 +127,6 @@ class EntryRenderer(SphinxDirective):
         )
 
     def _explanation(self, entry: ErrorEntry) -> list[nodes.Node]:
-        """The heading "What it means" and the prose; another project's shown as it can be."""
         prose = entry.details
         shown: list[nodes.Node] = []
         if any(passage.text.strip() for passage in prose):
@@ -151,7 +139,6 @@ class EntryRenderer(SphinxDirective):
         return shown
 
     def _warn_unforwarded(self, outcome: EntryOutcome, state: BuildContext) -> None:
-        """Warn of a printed link to this error on a page this site neither has nor forwards."""
         spec = state.config.spec(outcome.entry.module)
         # No redirects where sphinx-reredirects is not loaded (no page moved).
         forwarded = set(getattr(self.config, "redirects", None) or ())
@@ -166,25 +153,19 @@ class EntryRenderer(SphinxDirective):
                 )
 
     def _rest(self, text: str, path: str, lines: Sequence[int]) -> list[nodes.Node]:
-        """Parse docstring reST, with each line located at its place in ``path``."""
+        """Parse docstring reST, each line located in ``path``: docutils' messages point there."""
         if not text.strip():
             return []
         content = StringList()
         for line_text, line in zip(text.splitlines(), lines, strict=False):
             content.append(line_text, path, line - 1)
         container = nodes.container()
-        # Docutils' own messages (broken inline markup, say) then name the
-        # docstring's file and line, not the page's.
         with switch_source_input(self.state, content):
             self.state.nested_parse(content, 0, container)
         return list(container.children)
 
     def _foreign_rest(self, passage: Prose, entry: ErrorEntry) -> list[nodes.Node]:
-        """Render another project's docstring, or show it verbatim if its reST is broken.
-
-        Parsed with the reporter silenced: warnings about markup we cannot fix would
-        only teach people to ignore warnings.
-        """
+        """Another project's docstring, silenced (we cannot fix it); verbatim if broken."""
         reporter = self.state.document.reporter
         level = reporter.report_level
         reporter.report_level = reporter.SEVERE_LEVEL
@@ -192,36 +173,26 @@ class EntryRenderer(SphinxDirective):
             parsed = self._rest(passage.text, passage.path, passage.lines)
         finally:
             reporter.report_level = level
-        broken = any(
-            message["level"] >= 2
-            for node in parsed
-            for message in node.findall(nodes.system_message)
-        )
-        if not broken:
+        messages = [m for node in parsed for m in node.findall(nodes.system_message)]
+        if all(message["level"] < 2 for message in messages):
             # References link by the inventory or render as their text (library.py).
             return [foreign_passage(parsed, entry)]
         LOGGER.info(f"{passage.path}:{passage.lines[0]}: docstring shown verbatim (invalid reST)")
         return [nodes.literal_block(passage.text, passage.text, classes=["flax-errors-verbatim"])]
 
     def _signature(self, entry: ErrorEntry) -> list[nodes.Node]:
-        """The constructor's signature, as autodoc renders it.
-
-        Should another extension's autodoc handler fail, the signature is left out,
-        said in the verbose log, and the build goes on.
-        """
+        """The constructor's signature as autodoc renders it; left out if a handler fails."""
         if entry.message:
             return []  # a message entry names no class: no constructor to show
         qualname = entry.qualname
         module, _, name = qualname.rpartition(".")
         cls = getattr(sys.modules.get(module), name, None)
-        content = StringList(
-            [f".. autoexception:: {qualname}", f"   :{NO_INDEX}:"], "<flax-errors>"
-        )
+        lines = [f".. autoexception:: {qualname}", f"   :{NO_INDEX}:"]
         container = nodes.container(classes=["flax-errors-signature"])
         SIGNATURE_ONLY.add(qualname)
         try:
             with readable_constructor(cls) if isinstance(cls, type) else nullcontext():
-                self.state.nested_parse(content, 0, container)
+                self.state.nested_parse(StringList(lines, "<flax-errors>"), 0, container)
         except ExtensionError as error:
             LOGGER.info(f"{qualname}: signature left out ({error})", location=self.get_location())
             return []
@@ -263,22 +234,11 @@ def headline(summary: str) -> list[nodes.Node]:
 
 def lead_captions(leads: Sequence[tuple[str, str]]) -> list[nodes.Node]:
     """``Fix: Pass overwrite=True when ...``: the examples' captions, under the headline."""
-    found: list[nodes.Node] = []
-    for label, text in leads:
-        paragraph = nodes.paragraph(classes=["flax-errors-fix"])
-        paragraph += nodes.strong(label, label)
-        paragraph += nodes.Text(" ")
-        paragraph.extend(inline_text(text))
-        found.append(paragraph)
-    return found
+    return [labelled(label, "flax-errors-fix", *inline_text(text)) for label, text in leads]
 
 
 def status(record: EntryRecord, verified: str | None) -> list[nodes.Node]:
-    """The verification line: ``✓ Verified on CPU · flax 0.12.8 · jax 0.10.2 · ...``.
-
-    ``verified``: the line as an extra words it. No date: rebuilds from the cache
-    and ``-j`` then give the same page.
-    """
+    """The verification line, ``✓ Verified on CPU · ...``, or an extra's; no date: builds agree."""
     if record.status.value == "passed":
         lead = nodes.inline("✓", "✓", classes=["flax-errors-check"])
     else:
@@ -291,11 +251,7 @@ def status(record: EntryRecord, verified: str | None) -> list[nodes.Node]:
 def raise_site(
     entry: ErrorEntry, record: EntryRecord, roots: Sequence[str], links: SourceLinks
 ) -> list[nodes.Node]:
-    """``Raised as ValueError at flax/nnx/pytreelib.py:417``: a message entry's origin.
-
-    The class is the one its bad example documents; the place comes from the run
-    (its innermost library frame), so that it follows the library's code.
-    """
+    """``Raised as ValueError at flax/nnx/pytreelib.py:417``: a message entry's origin, as run."""
     if not entry.message or not entry.raised_as:
         return []
     paragraph = _labelled("Raised as:", "flax-errors-raised", entry.raised_as, " or ")
@@ -326,15 +282,7 @@ def _varying(entry: ErrorEntry) -> list[nodes.Node]:
 
 
 def _labelled(label: str, kind: str, codes: Sequence[str], separator: str) -> nodes.paragraph:
-    """``Label: `a`, `b```: a paragraph of class ``kind`` listing ``codes`` as code."""
-    paragraph = nodes.paragraph(classes=[kind])
-    paragraph += nodes.strong(label, label)
-    paragraph += nodes.Text(" ")
-    for n, code in enumerate(codes):
-        if n:
-            paragraph += nodes.Text(separator)
-        paragraph += nodes.literal(code, code)
-    return paragraph
+    return labelled(label, kind, *joined(([nodes.literal(c, c)] for c in codes), separator))
 
 
 def problems(entry: ErrorEntry, roots: Sequence[str]) -> list[nodes.Node]:

@@ -1,12 +1,4 @@
-"""An entry's examples: code, the real output, and the verdict.
-
-Each example's code block is a doctest session whose output is what actually ran,
-tracebacks trimmed to the reader's own frames, the full traceback one click away.
-Everything shown of a run is a literal block, so error text never turns into markup.
-The full traceback's library frames link to their source: Sphinx drops the links of
-a block it highlights, so such a block is highlighted here, token by token, when
-HTML is written.
-"""
+"""An entry's examples: code, real output (the reader's frames), verdict; literal, never markup."""
 
 from __future__ import annotations
 
@@ -62,11 +54,7 @@ def entry_examples(
     captions_shown: bool,
     links: SourceLinks | None = None,
 ) -> tuple[list[nodes.Node], list[nodes.Node]]:
-    """The first bad and the first good example, open, and the others as tabs (after the prose).
-
-    ``captions_shown``: the first good example's and the evidence's captions are
-    already under the headline, so their boxes leave them out.
-    """
+    """The first bad and good example, open, the rest as tabs (``captions_shown``: captionless)."""
     example = functools.partial(_example, parse_rest=parse_rest, roots=import_roots(), links=links)
     # The first screen is for the examples that hold for this build's versions; the
     # others (their ``:holds for:`` names other versions) wait in the tabs.
@@ -109,7 +97,6 @@ _FIRST_SCREEN = {ExampleKind.BAD: "What raises it", ExampleKind.GOOD: "The fix"}
 
 
 def _failed(result: ExampleResult) -> list[str]:
-    """The class that marks a failed example's heading red."""
     return ["flax-errors-failed"] if result.verdict.failed else []
 
 
@@ -118,7 +105,6 @@ def _tabs(
     rest: Sequence[int],
     example: Callable[[ExampleResult], list[nodes.Node]],
 ) -> nodes.Node:
-    """The examples at the indices ``rest`` as tabs, numbered within their kind."""
     kinds = [result.example.kind for result in results]
     tab_set = create_component("tab-set", classes=["sd-tab-set", "flax-errors-examples"])
     for index in rest:
@@ -145,7 +131,6 @@ def _example(
     links: SourceLinks | None,
     skip_caption: bool = False,
 ) -> list[nodes.Node]:
-    """The example's box; ``skip_caption`` leaves out its description's first paragraph."""
     example = result.example
     box = nodes.container(
         classes=["flax-errors-example", example.kind.value, result.verdict.value]
@@ -198,10 +183,7 @@ def _verdict(result: ExampleResult, roots: Sequence[str]) -> nodes.Node:
 
 
 def transcript(result: ExampleResult, *, roots: Sequence[str] | None = None) -> str:
-    """The example as a doctest session, what ran as its output, library frames dropped.
-
-    Frames' files are shown relative to ``roots`` (by default, the import roots).
-    """
+    """The example as a doctest session, what ran as its output, library frames dropped."""
     roots = import_roots() if roots is None else roots
     internal = _internal(roots)
     parts = []
@@ -236,18 +218,12 @@ def full_tracebacks(result: ExampleResult, *, roots: Sequence[str] | None = None
 
 
 def _internal(roots: Sequence[str]) -> Callable[[str], bool]:
-    """Library code: installed, this package, or anything imported from ``roots``.
-
-    The catalogued module counts too: the reader's own code is in the doctest frames.
-    """
+    """Library code: installed, this package, or under ``roots`` (the catalogued module's too)."""
     return functools.partial(is_internal, libraries=(*library_dirs(), *roots))
 
 
 def dropdown(
-    title: str,
-    children: list[nodes.Node],
-    classes: Sequence[str] = (),
-    margin: str = "sd-mb-3",
+    title: str, children: list[nodes.Node], classes: Sequence[str] = (), margin: str = "sd-mb-3"
 ) -> nodes.Node:
     """A closed sphinx-design dropdown (an HTML ``<details>``); ``margin``, its space below."""
     container = create_component(
@@ -267,20 +243,14 @@ def dropdown(
 
 
 class linked_traceback(nodes.literal_block):
-    """A ``pytb`` block whose library frames link to their source (its ``links``).
+    """A ``pytb`` block whose frames link to their source: one node, highlighted when written.
 
-    One node until HTML is written: a node per token would carry thousands of nodes
-    through every transform, the pickled doctree and the search index.
+    Sphinx drops the links of a block it highlights; a node per token would weigh on every step.
     """
 
 
 def source_links(overrides: Mapping[str, str | None], versions: Mapping[str, str]) -> SourceLinks:
-    """Links to the source of library frames, for a run of the packages at ``versions``.
-
-    ``overrides`` (``flax_errors_source_links``) go on top of the defaults; None takes
-    a default's link away. A package the run did not record is taken at the version
-    installed here.
-    """
+    """Links to library frames' source for ``versions`` (else as installed); ``overrides`` win."""
     merged = {**DEFAULT_SOURCE_LINKS, **overrides}
     templates = {package: template for package, template in merged.items() if template}
     found = dict(versions)
@@ -301,10 +271,9 @@ def traceback_block(text: str, links: SourceLinks | None = None) -> nodes.litera
 
 
 def visit_linked_traceback_html(translator: HTML5Translator, node: linked_traceback) -> None:
-    """Write the block highlighted and linked, in the markup Sphinx writes for ``pytb``.
+    """Write the block highlighted and linked, as Sphinx writes ``pytb``.
 
-    The block's ``rawsource`` writes the links in reST, so differs from its text:
-    Sphinx then takes it for a parsed-literal block and does not highlight it again.
+    Its ``rawsource`` (the links in reST) differs from its text: Sphinx does not highlight it.
     """
     text = node.astext()
     found: list[SourceLink] = node["links"]
@@ -321,7 +290,6 @@ def visit_linked_traceback_html(translator: HTML5Translator, node: linked_traceb
 
 
 def _linked_tokens(text: str, links: Sequence[SourceLink]) -> list[nodes.Node]:
-    """``text`` as highlighted pieces, the pieces of each link's span in its reference."""
     found: list[nodes.Node] = []
     reference = nodes.reference()
     cuts = sorted({cut for link in links for cut in (link.start, link.end)})

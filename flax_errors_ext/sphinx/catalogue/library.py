@@ -1,22 +1,8 @@
 """What an entry shows of the library itself: its docstrings' prose, its constructor's signature.
 
-Flax's and JAX's docstrings refer to their own sites' objects (``:func:`~jax.jit```):
-they link by the Sphinx inventories shipped with the package (never fetched).
-``sphinx.ext.intersphinx`` is not used: it would link references on every page of
-a project. Only their doctest statements run; every other code block is labelled
-"not run" and left out of sphinx-copybutton's selector: the plain copy button is
-for code that ran.
-
-An entry takes only the signature from autodoc and renders the docstring itself.
-
-* A constructor written in C may have no qualified name: nanobind's methods (the
-  ``__init__`` of jaxlib's ``JaxRuntimeError``) answer ``__qualname__`` with None
-  and state their signature only in their docstring. autodoc shows ``(*args,
-  **kwargs)`` for such a class, and sphinx-autodoc-typehints (3.17.6) fails on it.
-  :func:`readable_constructor` gives the class, while autodoc reads it, a Python
-  constructor that calls the C one and states its signature.
-* sphinx-autodoc-typehints moves types into the docstring's fields, which the
-  entry empties: :func:`keep_types_in_signature` keeps them in the signature.
+References link by the inventories shipped with the package (intersphinx would reach every
+page); only doctest statements run. A C constructor may lack a qualified name, which autodoc
+and sphinx-autodoc-typehints need: :func:`readable_constructor` stands a Python one in.
 """
 
 from __future__ import annotations
@@ -85,12 +71,9 @@ def foreign_passage(parsed: Sequence[nodes.Node], entry: ErrorEntry) -> nodes.co
 def resolve_reference(
     app: Sphinx, env: Any, node: addnodes.pending_xref, contnode: nodes.Element
 ) -> nodes.Element | None:
-    """In an entry, a reference nothing on this site resolves: a link by the inventories, or text.
+    """In an entry, a reference nothing here resolves: a link by the inventories, or plain text.
 
-    Short names settle on the docstring's own project. Plain text loses the ``xref``
-    class: in another project's docstring always, so that no warning fails ``-W`` for
-    text the project cannot edit; elsewhere for a name of a package the inventory
-    documents, unless the project is ``nitpicky``, where Sphinx warns as usual.
+    Plain (no warning) in another project's docstring, or for a covered name unless ``nitpicky``.
     """
     foreign, qualname = _context(node)
     if not qualname:
@@ -119,16 +102,14 @@ def resolve_reference(
 
 def _context(node: nodes.Node) -> tuple[bool, str]:
     """Whether the node is in another project's docstring, and the entry it is in."""
-    foreign, qualname = False, ""
-    parent = node.parent
+    foreign, parent = False, node.parent
     while parent is not None:
         classes = parent.get("classes", ()) if isinstance(parent, nodes.Element) else ()
         foreign = foreign or FOREIGN_CLASS in classes
         if _ENTRY_CLASS in classes and parent["ids"]:
-            qualname = parent["ids"][0]
-            break
+            return foreign, parent["ids"][0]
         parent = parent.parent
-    return foreign, qualname
+    return foreign, ""
 
 
 def narrow_copybutton(app: Sphinx, config: Config) -> None:
@@ -138,19 +119,13 @@ def narrow_copybutton(app: Sphinx, config: Config) -> None:
 
 
 _CONSTRUCTORS = ("__new__", "__init__")
-
 _STATED = re.compile(r"(?:[A-Za-z_][\w.]*)?(\(.*\))\s*(?:->\s*(.+))?")
-"""A signature a docstring's first line states: ``(self, msg: str) -> None``, its
-name (pybind11 writes ``__init__(...)``) optional."""
+"""A signature a docstring's first line states, ``(self, msg: str) -> None``, name optional."""
 
 
 @contextmanager
 def readable_constructor(cls: type) -> Iterator[None]:
-    """Give ``cls``, for the time autodoc reads it, a constructor with a qualified name.
-
-    The class's own attributes are put back afterwards; a class that takes no new
-    attributes (a built-in type) is left as it is.
-    """
+    """While autodoc reads ``cls``, give it a constructor with a qualified name."""
     own: dict[str, Any] = {}
     try:
         for name in _CONSTRUCTORS:
@@ -184,11 +159,7 @@ def nameless_constructor(cls: type, name: str) -> Callable[..., Any] | None:
 
 
 def stated_signature(function: Callable[..., Any]) -> inspect.Signature | None:
-    """The signature a C function states, in its docstring's first line or as CPython's do.
-
-    Annotations and defaults stay their source text, as autodoc reads them. None
-    when it states none.
-    """
+    """The signature a C function states (docstring's first line, or CPython's way), or None."""
     doc = getattr(function, "__doc__", None)
     lines = doc.strip().splitlines() if isinstance(doc, str) else []
     stated = _STATED.fullmatch(lines[0].strip()) if lines else None
@@ -219,11 +190,8 @@ def _stand_in(cls: type, name: str, native: Callable[..., Any]) -> Any:
     if signature is not None:
         # What inspect.signature (autodoc) and sphinx-autodoc-typehints read.
         vars(constructor)["__signature__"] = signature
-        annotations = {
-            p.name: p.annotation
-            for p in signature.parameters.values()
-            if p.annotation is not p.empty
-        }
+        params = signature.parameters.values()
+        annotations = {p.name: p.annotation for p in params if p.annotation is not p.empty}
         if signature.return_annotation is not signature.empty:
             annotations["return"] = signature.return_annotation
         constructor.__annotations__ = annotations
@@ -247,10 +215,7 @@ _USE_SIGNATURE = "typehints_use_signature"
 
 
 def keep_types_in_signature(app: Sphinx, config: Config) -> None:
-    """Turn sphinx-autodoc-typehints' ``typehints_use_signature`` on, unless the project sets it.
-
-    Left off, an entry would show no types at all.
-    """
+    """Turn ``typehints_use_signature`` on (unless set): an entry empties the type fields."""
     if TYPEHINTS not in app.extensions:
         return
     # Sphinx keeps what conf.py set apart from the defaults only in _raw_config

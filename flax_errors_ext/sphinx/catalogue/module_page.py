@@ -1,10 +1,4 @@
-"""A module's page (``.. flax-errors-catalogue:: <module>``), where the URLs its errors print land.
-
-For each error, a short box at the anchor its printed URL names, with a link to the
-entry's own page, where a small script takes the reader on, fragment kept. Where
-the entries have no pages of their own (``flax_errors_pages = "module"``, or a
-module the build does not list), the page shows every entry in full instead.
-"""
+"""A module's page, where its errors' printed URLs land: a box per error, forwarding to its own."""
 
 from __future__ import annotations
 
@@ -21,6 +15,7 @@ from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.extras import MODULE_EXTRAS
 from flax_errors_ext.sphinx.loggers import warn
 from flax_errors_ext.sphinx.site import add_jump
+from flax_errors_ext.sphinx.table import joined
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -82,11 +77,7 @@ class CatalogueDirective(EntryRenderer):
         return rendered
 
     def _summary(self, entry: ErrorEntry) -> nodes.container:
-        """The entry's name, what went wrong, and the link to its page, at its printed anchor.
-
-        Not a section: a project that labels every section (autosectionlabel) would
-        otherwise get two of each label.
-        """
+        """The entry's name, headline and page link, at its printed anchor; not a section."""
         state = build_context(self.env)
         anchor = state.config.layout.printed(entry.qualname).anchor
         summary = nodes.container(ids=[anchor], classes=["flax-errors-summary"])
@@ -115,10 +106,9 @@ class CatalogueDirective(EntryRenderer):
 
 
 def _grouped(groups: dict[str, list[nodes.Node]], site: SiteData) -> list[nodes.Node]:
-    """The entries under their index areas (where there are several), links to the areas first.
+    """The entries under their areas (if several), links first; boxes, not sections.
 
-    An area is a box with a rubric, not a section: a project that labels every
-    section would otherwise get a label such as ``transforms`` its own pages have.
+    Sections would give autosectionlabel labels (``transforms``) the project has too.
     """
     if len(groups) < 2:
         return [node for entries in groups.values() for node in entries]
@@ -135,15 +125,11 @@ def _grouped(groups: dict[str, list[nodes.Node]], site: SiteData) -> list[nodes.
 
 
 def _left_out_note(left_out: Sequence[LeftOut]) -> list[nodes.Node]:
-    """Say which public classes of the module are not entries, and why."""
     if not left_out:
         return []
     paragraph = nodes.paragraph(classes=["flax-errors-left-out"])
     paragraph += nodes.Text("Not catalogued here: ")
-    for n, item in enumerate(left_out):
-        if n:
-            paragraph += nodes.Text("; ")
-        paragraph += nodes.literal(item.name, item.name)
-        paragraph += nodes.Text(f" ({item.reason})")
+    items = ([nodes.literal(i.name, i.name), nodes.Text(f" ({i.reason})")] for i in left_out)
+    paragraph += joined(items, "; ")
     paragraph += nodes.Text(".")
     return [paragraph]

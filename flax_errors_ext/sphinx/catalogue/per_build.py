@@ -1,11 +1,4 @@
-"""Each catalogue module, discovered once and run once per build, for all its pages.
-
-A module's errors are shown on several pages, read in any order and, with ``-j``,
-by several processes. So every module's entry pages are known when the build opens
-(and written, unless the project writes its own), and the modules whose pages will
-be read are run, in the main process, before the reading starts: each page renders
-from that one run, and a ``-j`` reader inherits it.
-"""
+"""Each catalogue module, run once per build in the main process, before ``-j`` readers fork."""
 
 from __future__ import annotations
 
@@ -29,12 +22,7 @@ if TYPE_CHECKING:
 def discover(
     context: BuildContext, last: BuildContext | None, fingerprint: Callable[[], Fingerprint]
 ) -> None:
-    """Find every configured module's entry pages; discover the modules that need it.
-
-    A module whose pages the last build found, with the same settings and run
-    fingerprint (asked of ``fingerprint`` only then) and unchanged files, keeps
-    them: a build with nothing to read then imports no library.
-    """
+    """Find every module's entry pages, reusing the last build's where nothing changed."""
     reusable = last is not None and last.config == context.config and last.ran_with(fingerprint())
     for spec in context.config.modules:
         kept = last.module_pages.get(spec.name) if reusable and last is not None else None
@@ -49,10 +37,7 @@ def discover(
 
 
 def discovered(context: BuildContext, name: str) -> ErrorModule:
-    """The module as this build discovered it (a module no setting lists: now).
-
-    Raises DiscoveryError, saying why, where it cannot be read (kept for its page).
-    """
+    """The module as this build discovered it (an unlisted one: now); raises DiscoveryError."""
     found = context.modules.get(name)
     if found is None:
         spec = context.config.spec(name)
@@ -128,11 +113,7 @@ def write_stubs(context: BuildContext, srcdir: Path, suffixes: Sequence[str]) ->
 
 
 def _write(srcdir: Path, docname: str, body: str, suffixes: Sequence[str]) -> None:
-    """Write a generated page unless the project provides its own.
-
-    The page is an orphan, so that ``-W`` passes before the project lists it in a
-    toctree (the error index links to every entry either way).
-    """
+    """Write a generated page, an orphan (``-W`` passes unlisted), unless the project has one."""
     path = srcdir / f"{docname}.rst"
     text = f"{STUB_MARKER}\n\n:orphan:\n\n{body}"
     if any(srcdir.joinpath(docname + s).exists() for s in suffixes if s != ".rst"):

@@ -1,12 +1,4 @@
-"""Put the catalogue's examples into the library's own docstrings, as a patch.
-
-``flax-errors export`` patches ``flax/errors.py`` so that the site built from Flax's
-docstrings alone gives the same verdicts. Each new docstring
-(:mod:`~flax_errors_ext.ext.export.model.style`) is written as Flax writes string
-literals (raw where that keeps it readable), then read back as Python reads it and
-parsed: a class whose examples would not read back as written is left unchanged
-and reported. Pure: text in, text out.
-"""
+"""The catalogue's examples put into the library's own docstrings, as a patch, each read back."""
 
 from __future__ import annotations
 
@@ -38,7 +30,6 @@ if TYPE_CHECKING:
 
 
 _STRING_PREFIX = re.compile(r"([A-Za-z]*)('''|\"\"\"|'|\")")
-"""A string literal's prefix letters and its opening quote."""
 
 
 class ExportError(Exception):
@@ -62,11 +53,9 @@ class _DocstringSite:
 
     start: int
     end: int
-    """The span the new docstring replaces (empty where it is inserted)."""
     indent: str
     prefix: str
     quote: str
-    """Flax's docstring's string prefix and quotes, kept; triple double quotes without one."""
     theirs: str | None
     own_line: bool
     """Whether the docstring goes on a line of its own, before a body it does not replace."""
@@ -80,11 +69,7 @@ def export_docstrings(
     path: str = "flax/errors.py",
     fixes: Sequence[DocstringFix] = (),
 ) -> Exported:
-    """``module``'s ``source`` with each catalogued class's examples in its docstring.
-
-    ``catalogue``: the module's catalogue files by class name. Raises
-    :class:`ExportError` if ``source`` is not valid Python.
-    """
+    """``source`` with each class's ``catalogue`` file in its docstring; raises ExportError."""
     try:
         tree = ast.parse(source)
     except SyntaxError as error:
@@ -120,7 +105,6 @@ def _unmatched(
     module: str,
     path: str,
 ) -> list[FormatProblem]:
-    """Catalogue files that name no class of the module, and repairs that name no file."""
     problems = []
     for name, file in catalogue.items():
         if name not in classes:
@@ -141,10 +125,7 @@ def _unmatched(
 
 
 def unified_patch(old: str, new: str, label: str = "flax/errors.py") -> str:
-    """A unified diff from ``old`` to ``new`` that ``patch -p1`` and ``git apply`` take.
-
-    ``label`` is the file's path at the root of the source tree; "" when nothing changed.
-    """
+    """A diff of the file ``label`` that ``patch -p1`` and ``git apply`` take; "" if none."""
     # Lines as ``patch`` counts them: each ends in a newline, but perhaps the last.
     old_lines, new_lines = (re.findall(r"[^\n]*\n|[^\n]+\Z", text) for text in (old, new))
     lines = difflib.unified_diff(old_lines, new_lines, f"a/{label}", f"b/{label}")
@@ -163,7 +144,6 @@ def _export_class(
     path: str,
     fixes: Sequence[DocstringFix],
 ) -> tuple[tuple[int, int, str] | None, list[FormatProblem]]:
-    """The edit that puts ``file``'s entry into the class's docstring, and what went wrong."""
     wanted, refused = _catalogue_entry(file, qualname)
     if refused:
         return None, refused
@@ -193,7 +173,6 @@ def _export_class(
 def _docstring_site(
     source: str, starts: list[int], first: ast.stmt, qualname: str, at: Location
 ) -> _DocstringSite | FormatProblem:
-    """Where the class's docstring is, or goes; a problem where it cannot be rewritten."""
     start = _source_index(source, starts, first.lineno, first.col_offset)
     end = _source_index(
         source, starts, first.end_lineno or first.lineno, first.end_col_offset or 0
@@ -228,7 +207,6 @@ def _docstring_site(
 def _read_back_problem(
     text: str, section: Section | None, qualname: str, at: Location
 ) -> FormatProblem | None:
-    """Why the docstring literal ``text`` would not read back as ``section``; None if it would."""
     got = parse_docstring(ast.literal_eval(text), qualname, at.path, at.line)
     shape = tuple((e.kind, len(e.statements)) for e in got.examples)
     if not got.problems and shape == (section.shape if section else ()):
@@ -238,7 +216,6 @@ def _read_back_problem(
 
 
 def _catalogue_entry(file: CatalogueFile, qualname: str) -> tuple[ErrorEntry, list[FormatProblem]]:
-    """The file's entry, and why it cannot be exported: it is malformed or has no summary."""
     wanted = parse_docstring(file.text, qualname, file.path, 1)
     refused = [
         FormatProblem(

@@ -1,16 +1,7 @@
-"""What the export writes into a docstring, in Flax's style.
+"""What the export writes into a docstring, in Flax's style (pyink, Google docstrings).
 
-Flax formats its code with pyink (2-space indents, 80 columns, majority quotes)
-and writes Google-style docstrings. Code is reformatted by pyink itself; prose and
-documented output are wrapped at spaces, which doctest's ``NORMALIZE_WHITESPACE``
-reads as the one line printed. A URL in documented output is ``...`` (``ELLIPSIS``,
-which Flax's pytest enables).
-
-Each example keeps its imports: doctest runs a docstring's examples in one
-namespace, the site each in its own, and both must give the same verdict.
-Docstrings are compared in chunks (runs of non-blank lines, dedented), not in
-paragraphs: a literal block is one, and so is every run of doctest lines. Pure:
-text in, text out.
+Prose and output are wrapped at spaces (``NORMALIZE_WHITESPACE``), URLs are ``...``
+(``ELLIPSIS``), and each example keeps its imports (the site runs each alone).
 """
 
 from __future__ import annotations
@@ -60,10 +51,8 @@ def mentions_release(text: str) -> bool:
 def flax_code(source: str, width: int) -> str:
     """``source`` as pyink formats it for Flax, at ``width`` columns, without blank lines.
 
-    Doctest statements cannot hold a blank line (it ends the statement), so the
-    ones pyink puts after a ``class`` line go; a line inside a string stays. A
-    triple-quoted string takes single quotes, which a docstring holds unescaped.
-    The source is returned unchanged where the result would not be the same program.
+    A blank line would end a doctest statement; triple quotes become single ones (a docstring
+    holds them); the source stays where the result would be another program.
     """
     try:
         import pyink  # only the export needs it: an extra
@@ -96,13 +85,11 @@ def flax_code(source: str, width: int) -> str:
 
 
 def _without_blank_lines(code: str) -> str:
-    """``code`` less its blank lines, but for those inside a string."""
     in_string: set[int] = set()
     for token in tokenize.generate_tokens(io.StringIO(code).readline):
         if token.type == tokenize.STRING and token.end[0] > token.start[0]:
             in_string.update(range(token.start[0] + 1, token.end[0] + 1))
-    lines = code.split("\n")
-    kept = [line for n, line in enumerate(lines, 1) if line.strip() or n in in_string]
+    kept = [line for n, line in enumerate(code.split("\n"), 1) if line.strip() or n in in_string]
     return "\n".join(kept).rstrip("\n") + "\n"
 
 
@@ -115,16 +102,13 @@ def wrap_at_spaces(text: str, width: int, initial_indent: str = "") -> list[str]
 
 def elided_links(text: str) -> str:
     """``text`` with each URL as ``...``; a link that closes it is one ``...``."""
-    text = _URL.sub("...", text)
-    return _ELIDED_LINK.sub(" ...", text)
+    return _ELIDED_LINK.sub(" ...", _URL.sub("...", text))
 
 
 def wrapped_output(text: str, width: int) -> tuple[list[str], bool]:
     """Documented output in lines of at most ``width``, and whether any was wrapped.
 
-    A line is broken only at its spaces, so that ``NORMALIZE_WHITESPACE`` matches it
-    to the printed one; a break never starts a line with ``...``, which doctest
-    would read as the statement's continuation.
+    Broken only at spaces (``NORMALIZE_WHITESPACE``), never before ``...`` (a continuation).
     """
     lines: list[str] = []
     wrapped = False
@@ -144,10 +128,7 @@ def wrapped_output(text: str, width: int) -> tuple[list[str], bool]:
 
 
 def wrapped_prose(text: str, width: int) -> list[str]:
-    """Prose in lines of at most ``width``: plain paragraphs rewrapped, the rest kept.
-
-    A list, a literal block (after ``::``), a directive or a doctest keeps its lines.
-    """
+    """Prose in lines of at most ``width``: plain paragraphs rewrapped, lists and blocks kept."""
     lines: list[str] = []
     for paragraph in re.split(r"\n\s*\n", text.strip()):
         rows = paragraph.split("\n")
@@ -196,7 +177,6 @@ def examples_section(examples: Sequence[Example], indent: int) -> Section | None
 
 
 def _statement_lines(statement: Statement, width: int) -> list[str]:
-    """The statement's prompt lines and its documented output, ``width`` wide."""
     code = flax_code(statement.source, width - len(_PROMPT)).rstrip("\n").split("\n")
     if statement.exc_msg is not None:
         message, wrapped = wrapped_output(elided_links(statement.exc_msg), width)
@@ -212,11 +192,7 @@ def _statement_lines(statement: Statement, width: int) -> list[str]:
 
 
 def _with_directive(source: str, code: list[str], width: int) -> list[str]:
-    """The code with ``NORMALIZE_WHITESPACE`` on, on the last line it fits on.
-
-    Only a line that ends outside a string can take the comment. Where none has
-    room, the code is formatted narrower (a call then ends in a line of its own).
-    """
+    """The code, ``NORMALIZE_WHITESPACE`` on the last line with room (else formatted narrower)."""
     for candidate in (code, flax_code(source, width - len(NORMALIZE) - 2).rstrip().split("\n")):
         for n in reversed(_code_line_ends(candidate)):
             line = candidate[n]
@@ -260,10 +236,9 @@ def flax_prose(
 def our_lines(
     catalogue: str, section: Section | None, indent: int, opening: int
 ) -> tuple[list[str], list[str]]:
-    """What the export writes, dedented: the summary, then explanation and examples.
+    """What the export writes, dedented: the summary, and explanation and examples.
 
-    ``opening``: the width before the summary on its line (indent and quotes). Any
-    paragraph bound to one release is left out.
+    ``opening``: the width before the summary (indent, quotes). Release-bound paragraphs go.
     """
     lines = _cleaned(catalogue)
     end = next((i for i, line in enumerate(lines) if not line), len(lines))
@@ -286,10 +261,7 @@ def our_lines(
 
 
 def compose(summary: list[str], flax_lines: list[str], ours: list[str], indent: str) -> str:
-    """The new docstring's value: our summary, Flax's prose, then the rest of ours.
-
-    Without a summary of ours (it named a release), Flax's opening paragraph is it.
-    """
+    """The docstring's value: our summary (else Flax's opening), Flax's prose, then ours."""
     if not summary:
         end = next((i for i, line in enumerate(flax_lines) if not line), len(flax_lines))
         summary, flax_lines = flax_lines[:end], flax_lines[end + 1 :]
@@ -305,12 +277,11 @@ def compose(summary: list[str], flax_lines: list[str], ours: list[str], indent: 
 
 
 def _cleaned(text: str) -> list[str]:
-    """A docstring's lines as :func:`inspect.cleandoc` gives them, each right-stripped."""
     return inspect.cleandoc("\n".join(line.rstrip() for line in text.split("\n"))).split("\n")
 
 
 def _chunks(lines: list[str]) -> list[tuple[tuple[str, ...], list[str], int]]:
-    """The runs of non-blank lines: dedented (to compare), as they are, and the blanks before."""
+    """The runs of non-blank lines (literal blocks, doctest lines): dedented, as is, gap before."""
     found: list[tuple[tuple[str, ...], list[str], int]] = []
     chunk: list[str] = []
     gap = 0

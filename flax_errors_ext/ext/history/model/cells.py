@@ -1,8 +1,4 @@
-"""One release of one error's history: what each bad example did, as a cell shows it.
-
-A run's record is made the same way for ``nox -s history`` and for the build's own
-release; the code hash ties it to the code that ran.
-"""
+"""One release of one error's history: what each bad example did, as a cell shows it."""
 
 from __future__ import annotations
 
@@ -36,16 +32,13 @@ URL_TAIL = re.compile(r"\s*\(https?://\S+\)\s*$")
 
 @enum.unique
 class CellState(enum.StrEnum):
-    """What an entry's record says about one release, as a cell's colour shows it.
-
-    In the legend's order, each with a glyph (so that colour is not all) and its meaning.
-    """
+    """What a release did, as a cell's colour (and glyph, so that colour is not all) shows it."""
 
     glyph: str
     meaning: str
 
     def __new__(cls, value: str, glyph: str = "", meaning: str = "") -> Self:
-        """A member whose value is its CSS class; the defaults are for the type checker."""
+        """A member whose value is its CSS class."""
         member = str.__new__(cls, value)
         member._value_ = value
         member.glyph, member.meaning = glyph, meaning
@@ -138,10 +131,7 @@ def cell_key(cell: Cell) -> tuple[str, ...] | None:
 
 
 def compared_text(text: str) -> str:
-    """An error's text as compared across releases, without what changes between runs.
-
-    Nor the link to the docs at its end: it moved with Flax's site, the error did not.
-    """
+    """An error's text as compared across releases: without what varies by run, or URL_TAIL."""
     return comparable(URL_TAIL.sub("", text))
 
 
@@ -180,11 +170,7 @@ def bad_examples(entry: ErrorEntry) -> tuple[Example, ...]:
 
 
 def example_code_hash(example: Example) -> str:
-    """A hash of the code an example runs: its statements' syntax trees, not their texts.
-
-    A reworded documented message or code formatted anew (as ``flax-errors export``
-    does) leaves it alone; any change to what runs changes it.
-    """
+    """A hash of an example's statements' syntax trees: rewording, reformatting leave it alone."""
     digest = hashlib.sha256()
     for statement in example.statements_run:
         try:
@@ -196,12 +182,7 @@ def example_code_hash(example: Example) -> str:
 
 
 def _tree_text(node: object) -> str:
-    """A syntax tree as text, the same on every Python that parses it alike.
-
-    Not :func:`ast.dump`: Python 3.13's leaves out the fields that are empty or
-    None, and newer Pythons add such fields (3.12's ``type_params``), so each would
-    hash the same code differently. Here an empty field is always left out.
-    """
+    """A syntax tree as text, unlike :func:`ast.dump` the same on every Python (no empty field)."""
     if isinstance(node, ast.AST):
         fields = ", ".join(
             f"{name}={_tree_text(value)}"
@@ -222,14 +203,9 @@ def entry_codes(entries: Iterable[ErrorEntry]) -> dict[str, tuple[str, ...]]:
 
 
 def example_run(result: ExampleResult, roots: Iterable[str] = ()) -> ExampleRun:
-    """What a bad example did on a release, from the judge's verdicts on its run.
+    """What a bad example did on a release, each statement judged alone (not the documented text).
 
-    The history records what the example raised, not whether its documented text
-    still matches: so each statement is judged alone. One before the last that raised
-    means the example could not run on that release.
-
-    ``roots``: folders the process imported from; paths under them are written
-    relative to them, so that no machine's folders are kept.
+    One before the last that raised: it could not run. Paths under ``roots`` become relative.
     """
     example, runs, folders = result.example, result.runs, tuple(roots)
     code = example_code_hash(example)

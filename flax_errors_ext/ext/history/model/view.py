@@ -1,9 +1,4 @@
-"""What the site shows of a module's errors across releases: cells, lines, the matrix.
-
-The build's own release (:func:`build_release`) replaces any record of that
-release. A record made with other code than the entry's bad examples have now is
-*stale*: its cell says so instead of showing what that code did.
-"""
+"""What the site shows of a module's errors across releases: cells, lines, the matrix."""
 
 from __future__ import annotations
 
@@ -141,10 +136,7 @@ def module_history(
 ) -> ModuleHistory:
     """Every entry's cells and line, and the module's retired errors.
 
-    ``codes``: the code hashes of each entry's bad examples now, by class name: the
-    entries to show. ``current``: the build's own release; an entry without a row
-    there was not run. ``unreachable``: the entries that cannot be raised today,
-    whose line says if a release raised it all the same.
+    ``codes``: the entries, with their bad examples' code hashes; ``current`` replaces its record.
     """
     now = current.release.flax if current is not None else ""
     releases = [r for r in history.releases if r.release.flax != now]
@@ -170,12 +162,7 @@ def module_history(
 
 
 def history_line(cells: Sequence[Cell]) -> str:
-    """An entry's history in a line, from the cells that show what a release did.
-
-    "No longer raised since 0.9.0; before that: «…» (0.6.11-0.8.5)". Each earlier text
-    quoted is the one that differs from the latest (a later bad example's, where the
-    first reads the same).
-    """
+    """An entry's history in a line: "No longer raised since 0.9.0; before that: «…» (0.8.5)"."""
     shown = [c for c in cells if c.state.known]
     if not shown:
         return ""
@@ -216,7 +203,6 @@ def _range(span: Sequence[Cell]) -> str:
 
 
 def _quoted(cell: Cell, reference: Cell | None) -> str:
-    """The text of ``cell`` that differs from ``reference``'s, as the line quotes it."""
     texts = list(enumerate(cell.wording))
     if reference is not None:
         theirs = dict(enumerate(reference.wording))
@@ -232,10 +218,7 @@ def _quoted(cell: Cell, reference: Cell | None) -> str:
 def presence_line(
     qualname: str, cells: Sequence[Cell], module: str, raisers: Sequence[ReleaseRun] = ()
 ) -> str:
-    """The line of an entry without bad examples: when the module had it.
-
-    ``raisers``: the releases to look in for any entry's example raising it.
-    """
+    """The line of an entry without bad examples: when the module had it, and ``raisers``' hits."""
     shown = [c for c in cells if c.state.known]
     present = [c.release for c in shown if c.state is not CellState.NOT_PRESENT]
     if not shown:
@@ -313,7 +296,6 @@ def retired_error(history: History, gone: Retired, now: str) -> ErrorHistory:
 
 
 def _raised_now(newest: ReleaseRun, entry: str, index: int, code: str, module: str) -> set[str]:
-    """What the same example, with the same code, raises on the newest release."""
     row = newest.entries.get(entry)
     if row is None or index >= len(row.examples):
         return set()

@@ -1,10 +1,4 @@
-"""Where the history joins the build, and what it shows: strips, retired errors, the matrix.
-
-The files are read into the build's context (the core and the search read them too);
-everything shown is computed by :mod:`flax_errors_ext.ext.history.model.view`. The
-module's page keeps its view in the environment, by docname, for the error index and
-for the stale warnings of ``build-finished``.
-"""
+"""Where the history joins the build, and what it shows: strips, retired errors, the matrix."""
 
 from __future__ import annotations
 
@@ -22,10 +16,10 @@ from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.context import CatalogueCollector, build_context, kept
 from flax_errors_ext.sphinx.extras import EntryExtras, IndexPart
 from flax_errors_ext.sphinx.loggers import conf_location, warn
-from flax_errors_ext.sphinx.table import table
+from flax_errors_ext.sphinx.table import joined, table
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence, Set
+    from collections.abc import Callable, Sequence
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
@@ -39,27 +33,14 @@ if TYPE_CHECKING:
     from flax_errors_ext.sphinx.context import BuildContext
 
     Link = Callable[[str, nodes.Node], nodes.Node]
-    """A link to an error's anchor, around the given node."""
 
 EXTENSION = "flax_errors_ext.ext.history"
+VIEWS = "histories"
 
 
 def views(env: BuildEnvironment) -> dict[str, ModuleHistory]:
-    """By docname, the history of the module a page shows, where one is recorded."""
-    return kept(env, "histories", dict)
-
-
-def forget_view(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    """Forget a page's view before it is read again."""
-    views(env).pop(docname, None)
-
-
-def merge_views(
-    app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
-) -> None:
-    """Take the views of pages a parallel reader read."""
-    theirs = views(other)
-    views(env).update({d: theirs[d] for d in docnames if d in theirs})
+    """By docname, the history of the module a page shows: for the index and stale warnings."""
+    return kept(env, VIEWS, dict)
 
 
 def read_files(app: Sphinx, context: BuildContext) -> None:
@@ -74,11 +55,7 @@ def read_files(app: Sphinx, context: BuildContext) -> None:
 
 
 def _view(app: Sphinx, found: ModuleRun) -> ModuleHistory | None:
-    """The module's history with the run's rows; None where none is recorded.
-
-    Derived once per run, for every page that shows the module (kept in the run's
-    ``extras``).
-    """
+    """The module's history with the run's rows (once per run, kept in its ``extras``)."""
     context = build_context(app.env)
     history = context.histories.get(found.module.name)
     if history is None:
@@ -88,11 +65,9 @@ def _view(app: Sphinx, found: ModuleRun) -> ModuleHistory | None:
         derived: ModuleHistory = found.extras[EXTENSION]
         return derived
     fingerprint = context.run.fingerprint
-    rows = {}
-    for outcome in found.outcomes:
-        row = build_row(outcome.entry, outcome.results, context.published_roots)
-        if row is not None:
-            rows[outcome.entry.name] = row
+    roots = context.published_roots
+    built = {o.entry.name: build_row(o.entry, o.results, roots) for o in found.outcomes}
+    rows = {name: row for name, row in built.items() if row is not None}
     module = found.module
     classes = [e.name for e in module.entries] + [item.name for item in module.left_out]
     view = module_history(
@@ -128,11 +103,7 @@ def entry_strip(app: Sphinx, record: EntryRecord, found: ModuleRun) -> EntryExtr
 
 
 def module_end(app: Sphinx, found: ModuleRun) -> list[nodes.Node]:
-    """A "Retired errors" box: one short box per class the module has no longer.
-
-    Each stands where the links its class printed land. Boxes with rubrics, not
-    sections, so that no label of the project's own pages is taken.
-    """
+    """A "Retired errors" box: a box (not a section) per class gone, where its links land."""
     view = _view(app, found)
     if view is None:
         return []
@@ -166,24 +137,14 @@ def index_matrices(
     histories = views(app.env)
 
     def link_any(qualname: str, child: nodes.Node) -> nodes.Node:
-        """A link to an entry, or to a retired error where its old URLs land."""
         found = qualname in records
         return to(layout.locate(qualname) if found else layout.printed(qualname), child)
 
-    parts = []
-    for docname in sorted(histories):
-        view = histories[docname]
-        anchor = "history-" + nodes.make_id(view.module)
-        title = f"{view.module} across releases"
-        parts.append(IndexPart(title, anchor, tuple(matrix(view, link_any, anchor))))
-    return parts
+    return [matrix(histories[docname], link_any) for docname in sorted(histories)]
 
 
 def warn_stale(app: Sphinx, exception: Exception | None) -> None:
-    """Name every entry whose recorded history is of other code than its bad examples now.
-
-    Every build, so that a page the build did not read again still says so.
-    """
+    """Warn, every build, of each entry whose history records other code than its examples now."""
     if exception is not None:
         return
     records = CatalogueCollector.by_qualname(app.env)
@@ -236,19 +197,18 @@ def strip(cells: Sequence[Cell], view: ModuleHistory, text: str) -> nodes.paragr
     line = nodes.paragraph(classes=["flax-errors-history"])
     row = nodes.inline(classes=["flax-errors-strip"])
     labels = view.labels
-    for number, item in enumerate(cells):
-        if number:
-            row += nodes.Text(" ")  # for text output; a flex row drops it
-        row += cell(item, view.module, labels[item.release])
+    # Spaced for text output; a flex row drops the spaces.
+    row += joined(([cell(item, view.module, labels[item.release])] for item in cells), " ")
     line += row
     if text:
         line += nodes.Text(text)
     return line
 
 
-def matrix(view: ModuleHistory, link: Link, anchor: str) -> list[nodes.Node]:
+def matrix(view: ModuleHistory, link: Link) -> IndexPart:
     """Every error of the module by release, with a legend, in a box that scrolls sideways."""
     title = f"{view.module} across releases"
+    anchor = "history-" + nodes.make_id(view.module)
     heading = nodes.rubric(title, title, ids=[anchor], classes=["flax-errors-area"])
     intro = nodes.paragraph(classes=["flax-errors-legend"])
     intro += nodes.Text("What each error's bad examples did on each Flax release")
@@ -277,4 +237,4 @@ def matrix(view: ModuleHistory, link: Link, anchor: str) -> list[nodes.Node]:
     labels = ["Error", *view.labels.values()]
     box = nodes.container(classes=["flax-errors-matrix-box"])
     box += table(["flax-errors-matrix"], (1,) * len(labels), labels, cells)
-    return [heading, intro, box]
+    return IndexPart(title, anchor, (heading, intro, box))

@@ -1,8 +1,4 @@
-"""Runs of the catalogue on other devices, read from their ``errors.json``, beside this build's.
-
-A run of other versions says which (:attr:`DeviceOutcome.where`), so that a
-difference from another Flax is not read as one of the device.
-"""
+"""Runs of the catalogue on other devices, read from their ``errors.json``, beside this build's."""
 
 from __future__ import annotations
 
@@ -51,8 +47,7 @@ class Difference:
     """One example that did something else on the other run."""
 
     example: str
-    """``bad example 1``; ``the entry`` where only the entry's status differs (an error
-    one release raises and another cannot), its texts each side's example verdicts."""
+    """``bad example 1``; ``the entry`` where only its status differs (texts: the verdicts)."""
     here: Verdict | EntryStatus
     there: Verdict | EntryStatus
     text_here: str
@@ -93,10 +88,7 @@ class DeviceOutcome:
 
     @property
     def where(self) -> str:
-        """``GPU (NVIDIA H200)``, ``GPU (NVIDIA H200) with flax 0.12.10, jax 0.11.2``.
-
-        A run on the build's own device is only its versions: another stack.
-        """
+        """``GPU (NVIDIA H200) with flax 0.12.10``; only the versions on the build's device."""
         if self.same_device and self.versions:
             return self.versions
         return f"{self.device.label} with {self.versions}" if self.versions else self.device.label
@@ -135,13 +127,7 @@ def compare(
     versions: dict[str, str],
     roots: Sequence[str] = (),
 ) -> list[DeviceOutcome]:
-    """What each of ``runs`` did with the entry of ``record``, beside this build of ``versions``.
-
-    Examples are paired by kind and number; a pair documented otherwise ran other
-    code and is not compared. ``roots``: as ``errors.json`` writes paths relative to
-    them. Left out: a run that did not run the entry's module at all, and this
-    build's own stack (each stack's site lists every stack's run).
-    """
+    """What each of ``runs`` did with ``record``'s entry beside this build's, examples paired."""
     outcomes = []
     for run in runs:
         other = run.other_versions(versions)
@@ -160,7 +146,6 @@ def compare(
 def _differences(
     record: EntryRecord, theirs: EntryRecord | None, roots: Sequence[str]
 ) -> tuple[tuple[Difference, ...], str]:
-    """How the other run's record differs, or why it is not compared: neither where it agrees."""
     if theirs is None:
         return (), "it has no record of this entry"
     if record.status in NOT_COMPARED:
@@ -192,7 +177,6 @@ def _differences(
 
 
 def _ran_alike(mine: ExampleRecord, other: ExampleRecord, roots: Sequence[str]) -> bool:
-    """Whether both sides ran the example, documented alike: only then is it compared."""
     ran = not {mine.status, other.status} & {Verdict.NOT_RUN, Verdict.OTHER_VERSIONS}
     return ran and normalised(strip_roots(mine.expected, roots)) == normalised(other.expected)
 
@@ -208,11 +192,7 @@ def _numbered(examples: Sequence[ExampleRecord]) -> dict[str, ExampleRecord]:
 
 
 def verified_text(record: EntryRecord, outcomes: Sequence[DeviceOutcome]) -> str:
-    """The entry's verification line, naming every device whose run saw the same.
-
-    A run with other versions follows the build's versions, with its own (``· and
-    on GPU (NVIDIA H200) with flax 0.12.10``), so that no version is read as another run's.
-    """
+    """The verification line, naming each device that saw the same (other versions last)."""
     same = [o for o in outcomes if o.agreement is Agreement.SAME]
     text = verification_text(record, [o.where for o in same if not o.versions])
     if record.device is None:
@@ -275,11 +255,7 @@ class DeviceRun:
 
 
 def parse_run(text: str, source: str) -> DeviceRun:
-    """Read a device run from the ``text`` of its ``errors.json`` document, the file ``source``.
-
-    Raises:
-        DeviceRunError: naming ``source`` and what is wrong with it.
-    """
+    """Read a device run from its ``errors.json`` text; DeviceRunError names ``source``'s flaw."""
     try:
         data = json.loads(text)
     except ValueError as error:

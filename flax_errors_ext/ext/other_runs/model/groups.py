@@ -1,9 +1,4 @@
-"""Other runs that differ from this build alike, said once, each difference judged.
-
-Only on the page: ``errors.json`` keeps each run's outcome. A difference only in a
-link's page (JAX 0.12 prints ``101/errors.html``, 0.10 ``errors.html``) or a line
-number is a clause of one sentence; any other is shown with both texts.
-"""
+"""Other runs that differ alike, said once: a sentence where only a link's page or line differs."""
 
 from __future__ import annotations
 
@@ -38,11 +33,7 @@ _NOUNS = {"bad": "message", "good": "output"}
 
 @dataclasses.dataclass(frozen=True)
 class PrintedLinks:
-    """The links a module's errors print: to its errors' anchors on the site at ``base``.
-
-    Only the page is set aside, where the layout lands it on the module's page: a
-    link to another error is another link.
-    """
+    """The links a module's errors print to their anchors on the site at ``base``."""
 
     layout: SiteLayout
     module: str
@@ -94,11 +85,7 @@ class DifferingRuns:
         return f"Differs {self.phrase}: " + "; ".join(str(d) for d in self.shown)
 
     def sentence(self) -> str:
-        """The incidental differences in one sentence; empty where there are none.
-
-        ``Bad examples 1 and 2: the same message on CPU, except a line number in
-        flax/linen/module.py (bad example 2).``
-        """
+        """``Bad example 1: the same message on CPU, except a line number in x.py.``, or ""."""
         if not self.incidental:
             return ""
         labels = [difference.example for difference, _ in self.incidental]
@@ -122,10 +109,7 @@ class DifferingRuns:
 def differing(
     outcomes: Sequence[DeviceOutcome], links: PrintedLinks | None = None
 ) -> list[DifferingRuns]:
-    """A group per way the ``outcomes`` of one entry differ, in the order of its first run.
-
-    ``links``: the links the entry's errors print; None: only line numbers are incidental.
-    """
+    """A group per way the ``outcomes`` of one entry differ, in the order of its first run."""
     found: dict[tuple[object, ...], list[DeviceOutcome]] = {}
     for outcome in outcomes:
         if outcome.agreement is Agreement.DIFFERS:
@@ -152,11 +136,7 @@ def differing(
 
 
 def incidental(here: str, there: str, links: PrintedLinks | None = None) -> tuple[str, ...] | None:
-    """How the normalised texts ``here`` and ``there`` differ, a clause each, if only incidentally.
-
-    None where they are the same, or differ in anything else (wording, a link to
-    another error or to another site's page, a file's name).
-    """
+    """How ``here`` and ``there`` differ, a clause each, if only incidentally; else None."""
     if here == there:
         return None
     patterns = [links.pattern(f"{here}\n{there}") if links is not None else None, *_LINES]
@@ -178,7 +158,6 @@ def incidental(here: str, there: str, links: PrintedLinks | None = None) -> tupl
 def _set_aside(
     text: str, patterns: Sequence[re.Pattern[str] | None]
 ) -> tuple[str, list[tuple[str, str]]]:
-    """``text`` with each pattern's values masked, and ``(file, value)`` of each in order."""
     found: list[tuple[str, str]] = []
 
     def aside(match: re.Match[str]) -> str:

@@ -1,7 +1,4 @@
-"""Runs on other devices beside each entry: read once, shown as nodes, added to errors.json.
-
-Every catalogue page depends on the files, so that editing one reads the pages again.
-"""
+"""Runs on other devices beside each entry: read once, shown as nodes, added to errors.json."""
 
 from __future__ import annotations
 
@@ -40,10 +37,7 @@ EXTENSION = "flax_errors_ext.ext.other_runs"
 
 
 def read_runs(app: Sphinx, context: BuildContext) -> None:
-    """Read the runs ``flax_errors_device_runs`` names into the build context.
-
-    On ``config-inited``, because the pages their texts link to are forwarded too.
-    """
+    """Read the runs ``flax_errors_device_runs`` names (early: the pages they link to forward)."""
     runs: list[DeviceRun] = []
     for name in context.config.device_runs:
         try:
@@ -67,11 +61,7 @@ def runs_read(context: BuildContext) -> tuple[DeviceRun, ...]:
 
 
 def entry_extras(app: Sphinx, record: EntryRecord, module_run: ModuleRun) -> EntryExtras:
-    """The entry's verification text and what the other runs add below it, in their order.
-
-    Runs that differ alike are said once: a difference only in a link's page or a
-    line number as a sentence, the others in a closed dropdown with both texts.
-    """
+    """The entry's verification text and the other runs' notes (pages depend on their files)."""
     context = build_context(app.env)
     runs = runs_read(context)
     for run in runs:
@@ -102,7 +92,6 @@ def _note(text: str) -> nodes.Node:
 
 
 def _differences(group: DifferingRuns, here: str) -> list[nodes.Node]:
-    """The group's incidental differences as a sentence, then a dropdown of the others."""
     found: list[nodes.Node] = []
     if group.incidental:
         found.append(_note(group.sentence()))

@@ -1,9 +1,4 @@
-"""What the search page's script reads: each entry's texts, and how a paste is matched.
-
-The script runs the steps of :func:`flax_errors_ext.model.lookup.find.find` in the
-reader's browser, with data written here by the same functions: it holds no
-knowledge of its own.
-"""
+"""What the search page's script reads: the entries' texts, and the rules ``explain`` uses."""
 
 from __future__ import annotations
 
@@ -51,10 +46,7 @@ def entry_rules(
 ) -> dict[str, Any]:
     """Each entry's texts (:func:`~flax_errors_ext.model.lookup.texts.findable`'s) by dotted name.
 
-    A text's ``kind`` is ``bad``, ``seen-as`` (``note``: the example's caption) or
-    ``older`` (``note``: its releases), in the order ``explain`` tries them.
-    ``sites``: where runs raised each example, as
-    :func:`~flax_errors_ext.model.lookup.find.find` has them.
+    Of kind ``bad``, ``seen-as`` or ``older`` (``note``: caption, releases), as ``explain`` tries.
     """
     older: dict[str, list[Wording]] = {}
     for wording in wordings:
@@ -95,11 +87,7 @@ def _text(text: Text, kind: str, note: str) -> dict[str, Any]:
 def search_entries(
     records: Sequence[EntryRecord], roots: Sequence[str], wordings: Iterable[Wording] = ()
 ) -> list[dict[str, Any]]:
-    """What a search result shows of each entry, and the texts a reader may paste, each once.
-
-    ``older``: each wording that past releases printed and the newest recorded one no
-    longer prints.
-    """
+    """What a search result shows of each entry, and the texts a reader may paste, each once."""
     past: dict[str, list[dict[str, str]]] = {}
     for wording in wordings:
         if not wording.current:

@@ -1,9 +1,4 @@
-"""Pasting an error message into the site's search finds its entry.
-
-Sphinx's search ranks whole pages, and one page holds all of a module's errors. So
-the build also writes the catalogue's error texts, each with the pattern ``explain``
-matches it by, for ``static/flax_errors_search.js``, which puts those entries first.
-"""
+"""A pasted error message finds its entry: the texts and patterns the search script ranks first."""
 
 from __future__ import annotations
 
@@ -69,12 +64,7 @@ def write_data(app: Sphinx, exception: Exception | None) -> None:
 def _rules(
     app: Sphinx, wordings: tuple[Wording, ...], records: Sequence[EntryRecord]
 ) -> dict[str, Any]:
-    """Each entry's texts as the search matches them, by dotted name.
-
-    ``records``: this build's runs and those read from elsewhere. A module this
-    build did not discover (nothing it came from changed) keeps the rules the last
-    build wrote, kept beside the environment.
-    """
+    """Each entry's texts as the search matches them (a module not discovered: as last built)."""
     context = build_context(app.env)
     kept_file = Path(app.doctreedir, RULES_FILE)
     try:
