@@ -29,6 +29,11 @@ _FRAME_FILE = re.compile(
     r"^(\S+\.py) in [\w<]|^(\S+\.py):\d+(?:: \w|, in |$)|^\[?(\S+\.py)\]\(\S*\) in [\w<]",
     re.MULTILINE,
 )
+_NOT_SAID = re.compile(
+    # A traceback's header, frames (Colab's linked ones, their folded count) and code.
+    r"Traceback \(most recent call last\)|^\s*(?:File |Cell In\[|-+>?\s|\d+\s|\^+$|-+$|\.\.\.$)"
+    r"|^\s*\[?[^\s\]]*\]\(\S*\) in |^\s*\[\.\.\. skipping hidden"
+)
 PASTE_SYNTAX = {
     "name": NAME.pattern,
     "fragment": FRAGMENT.pattern,
@@ -38,9 +43,10 @@ PASTE_SYNTAX = {
     "exception_class": _EXCEPTION_CLASS.pattern,
     "traceback_header": TRACEBACK_HEADER,
     "frame_file": _FRAME_FILE.pattern,
+    "not_said": _NOT_SAID.pattern,
 }
 """How a paste's parts are told apart, for the site search (``exception_line`` and
-``frame_file`` with JavaScript's ``m`` flag)."""
+``frame_file`` with JavaScript's ``m`` flag, ``not_said`` a line at a time)."""
 
 
 def looks_like_name(query: str) -> bool:
@@ -145,10 +151,6 @@ def said_lines(text: str) -> list[str]:
 
 
 _NAMES_ERROR = re.compile(r"\w(?:Error|Exception)\b")
-_NOT_SAID = re.compile(
-    r"Traceback \(most recent call last\)|^\s*(?:File |Cell In\[|-+>?\s|\d+\s|\^+$|-+$|\.\.\.$)"
-    r"|^\s*\[?[^\s\]]*\]\(\S*\) in |^\s*\[\.\.\. skipping hidden"
-)
 
 
 def strip_class(message: str) -> str:

@@ -204,12 +204,17 @@
     return best;
   };
 
+  // paste.py's said_lines: the lines that say something, no traceback header or frame.
+  const NOT_SAID = new RegExp(syntax.not_said);
+  const saysSomething = (text) =>
+    text.split("\n").some((line) => line.trim() && !NOT_SAID.test(line));
+
   // find.py's _closest: a class named claims a paste only where its message (if it
-  // has one) is like one of the entry's texts: a runtime error of any cause is a
-  // JaxRuntimeError.
+  // has one, and is not frames alone) is like one of the entry's texts: a runtime
+  // error of any cause is a JaxRuntimeError.
   const resembles = (rules, query) => {
     const body = messageBody(query).slice(-settings.message_chars);
-    if (!body.trim()) return true;
+    if (!body.trim() || !saysSomething(query)) return true;
     const flat = normalise(body);
     return rules.some(
       (rule) =>
