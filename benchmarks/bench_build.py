@@ -59,6 +59,8 @@ import bench_guard
 import bench_scaling
 from figures import FIGURES, TARGETS, Run, context, entry_share, target_ratios, write_figures
 
+from flax_errors_ext.execution.runs.run import default_jobs
+
 REPO = Path(__file__).resolve().parents[1]
 CATALOGUE = REPO / "flax_errors_ext" / "catalogue"
 EDITED = "flax.errors/ScopeParamShapeError.txt"
@@ -149,17 +151,18 @@ def check(site: Site) -> float:
     return bench_scaling.timed(command, cwd=site.root, env=bench_scaling.isolated_env())
 
 
-def peak_memory(site: Site) -> tuple[float, float]:
-    """(seconds, peak GiB of the whole process tree) of a cold ``-j 2`` build."""
+def peak_memory(site: Site) -> tuple[float, float, int]:
+    """(seconds, peak GiB, most processes at once) of a cold ``-j 2`` build's process tree."""
     site.clear("j2")
-    peak = [0]
+    peak = [0, 0]
     stop = threading.Event()
     process_holder: list[subprocess.Popen[bytes]] = []
 
     def sample() -> None:
         while not stop.is_set():
             if process_holder:
-                peak[0] = max(peak[0], _tree_rss(process_holder[0].pid))
+                rss, count = _tree(process_holder[0].pid)
+                peak[:] = max(peak[0], rss), max(peak[1], count)
             time.sleep(0.1)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -180,11 +183,11 @@ def peak_memory(site: Site) -> tuple[float, float]:
     seconds = time.perf_counter() - started
     stop.set()
     sampler.join()
-    return seconds, peak[0] / 2**30
+    return seconds, peak[0] / 2**30, peak[1]
 
 
-def _tree_rss(root_pid: int) -> int:
-    """Total resident bytes of ``root_pid`` and all its descendants (Linux /proc)."""
+def _tree(root_pid: int) -> tuple[int, int]:
+    """Resident bytes and count of ``root_pid`` and all its descendants (Linux /proc)."""
     children: dict[int, list[int]] = {}
     rss: dict[int, int] = {}
     for entry in os.listdir("/proc"):
@@ -198,12 +201,12 @@ def _tree_rss(root_pid: int) -> int:
         pid, ppid = int(entry), int(fields.get("PPid", "0").strip())
         children.setdefault(ppid, []).append(pid)
         rss[pid] = int(fields.get("VmRSS", "0 kB").split()[0]) * 1024
-    total, stack = 0, [root_pid]
+    total, count, stack = 0, 0, [root_pid]
     while stack:
         pid = stack.pop()
-        total += rss.get(pid, 0)
+        total, count = total + rss.get(pid, 0), count + (pid in rss)
         stack.extend(children.get(pid, []))
-    return total
+    return total, count
 
 
 def main() -> None:
@@ -217,11 +220,11 @@ def main() -> None:
         samples, executed_after_edit = _measure_rounds(site, args.rounds)
         entries = site.entries("cold")
         record = site.record("cold")
-        j2_seconds, j2_gib = peak_memory(site)
+        j2_seconds, j2_gib, j2_processes = peak_memory(site)
     scaling = scaling_table(args.entries, args.rounds)
     print(scaling)
     guard = bench_guard.main()
-    _report(samples, entries, executed_after_edit, guard, j2_seconds, j2_gib)
+    _report(samples, entries, executed_after_edit, guard, j2_seconds, j2_gib, j2_processes)
     lines = _script_lines()
     run = Run(
         median={name: statistics.median(values) for name, values in samples.items()},
@@ -230,6 +233,7 @@ def main() -> None:
         rounds=args.rounds,
         one_edit_executed=tuple(executed_after_edit),
         peak_gib=j2_gib,
+        peak_processes=j2_processes,
         dependencies=lines[0],
         explain=lines[1],
         context=context(record),
@@ -321,6 +325,7 @@ def _report(
     guard: float,
     j2_seconds: float,
     j2_gib: float,
+    j2_processes: int,
 ) -> None:
     median = {name: statistics.median(values) for name, values in samples.items()}
     print(f"\n{'measure':<14} {'median s':>9}   runs")
@@ -344,7 +349,9 @@ def _report(
     )
     print(
         f"cold -j 2 build: {j2_seconds:.1f} s, peak memory of the process tree {j2_gib:.2f} GiB "
-        f"(target < 4 GiB: {'ok' if j2_gib < 4 else 'over'})"
+        f"(target < 4 GiB: {'ok' if j2_gib < 4 else 'over'}); at most {j2_processes} processes "
+        f"at once (target jobs + 3 = {default_jobs() + 3}: "
+        f"{'ok' if j2_processes <= default_jobs() + 3 else 'over'})"
     )
 
 

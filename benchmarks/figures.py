@@ -26,6 +26,8 @@ class Run:
     one_edit_executed: tuple[int, ...]
     """Entries executed by each round's one-edit build (must be 1 each)."""
     peak_gib: float
+    peak_processes: int
+    """The most processes of the cold ``-j 2`` build's tree at once (Sphinx's included)."""
     dependencies: str
     """bench_dependencies.py's line."""
     explain: str
@@ -237,10 +239,10 @@ def _other_rows(run: Run, ratios: dict[str, float], before: dict[str, float]) ->
             _target("guard"),
         ),
         (
-            "cold `-j 2` build, peak memory of the process tree",
-            f"{run.peak_gib:.2f} GiB",
+            "cold `-j 2` build, peak memory of the process tree, most processes at once",
+            f"{run.peak_gib:.2f} GiB, {run.peak_processes} processes",
             "",
-            "< 4 GiB",
+            "< 4 GiB, jobs + 3",
         ),
         _dependencies_row(run.dependencies),
         _explain_row(run.explain),
