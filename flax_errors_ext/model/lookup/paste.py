@@ -34,6 +34,8 @@ _NOT_SAID = re.compile(
     r"Traceback \(most recent call last\)|^\s*(?:File |Cell In\[|-+>?\s|\d+\s|\^+$|-+$|\.\.\.$)"
     r"|^\s*\[?[^\s\]]*\]\(\S*\) in |^\s*\[\.\.\. skipping hidden"
 )
+# JAX's wrapper, where its frames were not filtered: "...UnfilteredStackTrace: ValueError: x".
+_UNFILTERED = re.compile(r"^(?:[\w.]*\.)?UnfilteredStackTrace: (?=[\w.]+: )", re.MULTILINE)
 PASTE_SYNTAX = {
     "name": NAME.pattern,
     "fragment": FRAGMENT.pattern,
@@ -44,9 +46,11 @@ PASTE_SYNTAX = {
     "traceback_header": TRACEBACK_HEADER,
     "frame_file": _FRAME_FILE.pattern,
     "not_said": _NOT_SAID.pattern,
+    "unfiltered": _UNFILTERED.pattern,
 }
 """How a paste's parts are told apart, for the site search (``exception_line`` and
-``frame_file`` with JavaScript's ``m`` flag, ``not_said`` a line at a time)."""
+``frame_file`` and ``unfiltered`` with JavaScript's ``m`` flag, ``not_said`` a line at
+a time)."""
 
 
 def looks_like_name(query: str) -> bool:
@@ -103,9 +107,14 @@ def raised_elsewhere(text: str, sites: Sequence[str]) -> bool:
     return not any(f"/{frame}".endswith(f"/{site}") for frame in frames for site in sites)
 
 
+def _as_raised(text: str) -> str:
+    """A paste's text without JAX's note and its wrapper of the error raised."""
+    return _UNFILTERED.sub("", strip_jax_note(text.replace("\r\n", "\n")))
+
+
 def pasted_class(text: str) -> str:
     """The class a pasted error names on its exception line, bare; "" for a message alone."""
-    text = strip_jax_note(bounded(text).replace("\r\n", "\n"))
+    text = _as_raised(bounded(text))
     start = raised_line(text)
     if start is None:
         return ""
@@ -115,7 +124,7 @@ def pasted_class(text: str) -> str:
 
 def message_body(text: str) -> str:
     """The message of a pasted error: its exception line on, no class, no JAX note."""
-    text = strip_jax_note(text.replace("\r\n", "\n"))
+    text = _as_raised(text)
     start = raised_line(text)
     return strip_class(text[start:] if start is not None else text).strip()
 
@@ -134,7 +143,7 @@ def raised_line(text: str) -> int | None:
 
 def exception_line(text: str, width: int = 160) -> str:
     """The paste's exception line, cut to ``width``; else its last line that names an error."""
-    text = strip_jax_note(bounded(text).replace("\r\n", "\n"))
+    text = _as_raised(bounded(text))
     start = raised_line(text)
     if start is not None:
         line = text[start:].split("\n", 1)[0].strip()
@@ -219,7 +228,7 @@ class Question:
 
 def question(paste: str) -> Question | None:
     """What ``paste`` says is missing: its exception line, else its last line that says so."""
-    text = strip_jax_note(bounded(paste).replace("\r\n", "\n"))
+    text = _as_raised(bounded(paste))
     start = raised_line(text)
     lines = [text[start:].split("\n", 1)[0]] if start is not None else []
     asked = next(filter(None, map(_asked, [*lines, *reversed(text.split("\n"))])), None)

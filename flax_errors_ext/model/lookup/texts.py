@@ -75,7 +75,10 @@ class Text:
             normalise(documented),
             literal_parts(documented, names, exact),
             exact,
-            library if plain and generic(documented) else "",
+            # Python's words for any object: a frame where its runs raised it says which.
+            (sites[0].split("/", 1)[0] if sites else library)
+            if plain and generic(documented)
+            else "",
             plain,
             tuple(sites),
         )

@@ -6,10 +6,13 @@ import pytest
 
 from flax_errors_ext.model.lookup.paste import (
     exception_line,
+    message_body,
+    pasted_class,
     raised_elsewhere,
     said_lines,
     shows_frame,
 )
+from flax_errors_ext.model.lookup.texts import Text
 
 IPYTHON_CUT = """---------------------------------------------------------------------------
 TypeError                                 Traceback (most recent call last)
@@ -112,3 +115,21 @@ def test_a_frame_of_the_library_is_seen_in_each_form_a_traceback_takes(frame: st
     assert shows_frame(paste, "flax")
     assert not shows_frame(paste, "jax")
     assert not shows_frame(paste.replace("flax", "flaxlike"), "flax")
+
+
+def test_jaxs_unfiltered_wrapper_is_not_the_class_raised() -> None:
+    paste = 'File "x.py", line 3, in f\n'
+    paste += "jax._src.traceback_util.UnfilteredStackTrace: ValueError: First argument passed\n"
+
+    assert pasted_class(paste) == "ValueError"
+    assert message_body(paste) == "First argument passed"
+    assert exception_line(paste) == "ValueError: First argument passed"
+
+
+def test_pythons_words_for_any_object_ask_for_a_frame_where_the_runs_raised_them() -> None:
+    message = "unsupported operand type(s) for *: 'float' and 'dict'"
+    raised = Text.of(message, plain=True, library="flax", sites=("optax/_src/transform.py",))
+
+    assert raised.context == "optax"
+    assert Text.of(message, plain=True, library="flax").context == "flax"
+    assert Text.of("Module MLP has no setup", plain=True, library="flax").context == ""
