@@ -214,23 +214,10 @@ class _ThreadOutput(io.TextIOBase):
 _thread = threading.local()
 """The doctest each thread is running (:func:`_thread_lines`)."""
 
-
-def share_process() -> None:
-    """Let entries run in threads of this process (the first call does it, once).
-
-    doctest swaps ``sys.stdout`` and ``linecache.getlines`` for a run, which threads
-    side by side would undo for each other: both become ones that dispatch on the thread.
-    """
-    if isinstance(sys.stdout, _ThreadOutput):
-        return
-    sys.stdout = _ThreadOutput(sys.stdout)
-    sys.displayhook = sys.__displayhook__
-    linecache.getlines = functools.partial(_thread_lines, linecache.getlines)
+_getlines = linecache.getlines
 
 
-def _thread_lines(
-    original: Callable[..., list[str]], filename: str, module_globals: Any = None
-) -> list[str]:
+def _thread_lines(filename: str, module_globals: Any = None) -> list[str]:
     """A statement's source for the thread's own doctest (which tracebacks print)."""
     test: doctest.DocTest | None = getattr(_thread, "test", None)
     if test is not None:
@@ -238,7 +225,21 @@ def _thread_lines(
         if filename.startswith(prefix) and filename.endswith("]>"):
             source: str = test.examples[int(filename[len(prefix) : -2])].source
             return source.splitlines(keepends=True)
-    return original(filename, module_globals)
+    return _getlines(filename, module_globals)
+
+
+def share_process() -> None:
+    """Let entries run in threads of this process (the first call does it, once).
+
+    doctest swaps ``sys.stdout`` and ``linecache.getlines`` for a run and puts back
+    what it found, which threads side by side would undo for each other (a thread
+    could put back another's, stale): both become ones that dispatch on the thread.
+    """
+    if isinstance(sys.stdout, _ThreadOutput):
+        return
+    sys.stdout = _ThreadOutput(sys.stdout)
+    sys.displayhook = sys.__displayhook__
+    linecache.getlines = _thread_lines
 
 
 class _Runner(doctest.DocTestRunner):
@@ -248,17 +249,23 @@ class _Runner(doctest.DocTestRunner):
         self.records: list[dict[str, Any]] = []
         self._started = 0.0
 
+    # What doctest installs as ``linecache.getlines`` for a run: one function for
+    # every runner, so that whatever a thread puts back is right for all of them.
+    _DocTestRunner__patched_linecache_getlines = staticmethod(_thread_lines)
+
     def run(self, test: doctest.DocTest, *args: Any, **kwargs: Any) -> doctest.TestResults:
         output = sys.stdout
-        if not isinstance(output, _ThreadOutput):
-            return super().run(test, *args, **kwargs)
-        # doctest's own capture (a private attribute) stays this thread's, behind the router.
-        own, vars(self)["_fakeout"] = vars(self)["_fakeout"], output
-        output.local.stream, _thread.test = own, test
+        threaded = isinstance(output, _ThreadOutput)
+        own = vars(self)["_fakeout"]
+        if threaded:  # doctest's own capture (private) stays this thread's, behind the router
+            vars(self)["_fakeout"], output.local.stream = output, own
+        _thread.test = test
         try:
             return super().run(test, *args, **kwargs)
         finally:
-            output.local.stream, _thread.test, vars(self)["_fakeout"] = None, None, own
+            _thread.test = None
+            if threaded:
+                output.local.stream, vars(self)["_fakeout"] = None, own
 
     def report_start(self, out: Any, test: doctest.DocTest, example: doctest.Example) -> None:
         self.recorder.compared = None
