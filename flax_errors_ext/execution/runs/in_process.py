@@ -254,17 +254,16 @@ class _Runner(doctest.DocTestRunner):
     _DocTestRunner__patched_linecache_getlines = staticmethod(_thread_lines)
 
     def run(self, test: doctest.DocTest, *args: Any, **kwargs: Any) -> doctest.TestResults:
-        output = sys.stdout
-        threaded = isinstance(output, _ThreadOutput)
+        output = sys.stdout if isinstance(sys.stdout, _ThreadOutput) else None
         own = vars(self)["_fakeout"]
-        if threaded:  # doctest's own capture (private) stays this thread's, behind the router
+        if output is not None:  # doctest's own capture (private) stays this thread's
             vars(self)["_fakeout"], output.local.stream = output, own
         _thread.test = test
         try:
             return super().run(test, *args, **kwargs)
         finally:
             _thread.test = None
-            if threaded:
+            if output is not None:
                 output.local.stream, vars(self)["_fakeout"] = None, own
 
     def report_start(self, out: Any, test: doctest.DocTest, example: doctest.Example) -> None:
