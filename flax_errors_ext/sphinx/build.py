@@ -205,6 +205,8 @@ def start_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> No
     context.reading = frozenset(docnames)
     pages = per_build.catalogue_pages(context)
     per_build.run_all(context, [pages[d] for d in docnames if d in pages])
+    # Their processes end before Sphinx forks its readers (jobs + 3 processes at most).
+    context.close()
 
 
 def finish_build(app: Sphinx, exception: Exception | None) -> None:

@@ -29,6 +29,7 @@ import sys
 import tempfile
 import threading
 import time
+from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -384,12 +385,15 @@ def _context() -> Any:
 
 
 def stop_forkserver() -> None:
-    """Stop the forkserver, so that the next run's starts with the environment then.
+    """Stop the forkserver and its resource tracker; the next run starts them afresh.
 
-    ``multiprocessing`` keeps one per process for good; ``_stop`` is how its own
-    tests end it (Python 3.7 to 3.14).
+    ``multiprocessing`` keeps them for the process's life; ``_stop`` is how its own
+    tests end them (Python 3.8 to 3.14).
     """
-    server = getattr(multiprocessing.forkserver, "_forkserver", None)
-    stop = getattr(server, "_stop", None)
-    if stop is not None:
-        stop()
+    for module, name in (
+        (multiprocessing.forkserver, "_forkserver"),
+        (resource_tracker, "_resource_tracker"),
+    ):
+        stop = getattr(getattr(module, name, None), "_stop", None)
+        if stop is not None:
+            stop()

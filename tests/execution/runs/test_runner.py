@@ -239,3 +239,23 @@ def test_a_process_forked_after_the_forkserver_started_runs_entries_too(runner: 
     os.waitpid(pid, 0)
     with os.fdopen(read) as said:
         assert said.read() == "from the reader\n"
+
+
+def _children() -> set[int]:
+    return {
+        int(pid)
+        for task in os.listdir("/proc/self/task")
+        for pid in open(f"/proc/self/task/{task}/children").read().split()  # noqa: SIM115
+    }
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads Linux's /proc")
+def test_closed_the_runner_leaves_no_process_behind(tmp_path: Path) -> None:
+    before = _children()
+    runner = Runner(timeout=20, log_dir=tmp_path)
+    runner.run(_job("pass\n"))
+    started = _children() - before  # the forkserver, its resource tracker
+    runner.close()
+
+    assert started
+    assert not started & _children()
