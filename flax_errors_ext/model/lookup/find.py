@@ -18,7 +18,12 @@ from flax_errors_ext.model.lookup.paste import (
     said_lines,
     shows_frame,
 )
-from flax_errors_ext.model.lookup.patterns import keeps_distinctive, message_pattern, normalise
+from flax_errors_ext.model.lookup.patterns import (
+    api_names,
+    keeps_distinctive,
+    message_pattern,
+    normalise,
+)
 from flax_errors_ext.model.lookup.texts import Findable, Text, findable
 
 if TYPE_CHECKING:
@@ -213,9 +218,14 @@ def _ranked(
     raised = pasted_class(query)
     # One matcher for the paste: it indexes its second sequence once, not per text.
     matcher = difflib.SequenceMatcher(None, "", flat, autojunk=False)
+    pasted = api_names(flat)
     hits = []
     for item in findables:
         best: tuple[int, float, str, Text | None] = (0, 0.0, "", None)
+        # A paste that names APIs, none its texts name (``shard_map in_specs`` where they
+        # have ``tree_map tree``), is another API's error in the same words.
+        theirs = frozenset().union(*(api_names(text.known) for text in item.texts))
+        own = not (pasted and theirs) or bool(pasted & theirs)
         for text in item.texts:
             # Where the paste names the entry, its class and frames have had their say.
             if not named and raised and text.raised and text.raised != raised:
@@ -228,7 +238,7 @@ def _ranked(
                 continue  # a user's class named where a builtin's message names none
             known = text.known
             matcher.set_seq1(known)
-            showing = shows(text, body, flat)
+            showing = own and shows(text, body, flat)
             # The bounds spare comparing a text that cannot pass ``floor`` (or be alike
             # where only that is asked) with the paste character by character.
             could_be_alike = not text.plain and keeps_distinctive(known, flat)
@@ -239,7 +249,7 @@ def _ranked(
             ):
                 continue
             ratio = matcher.ratio()
-            alike = ratio >= MIN_ALIKE and could_be_alike
+            alike = ratio >= MIN_ALIKE and could_be_alike and own
             how = "message" if showing else "alike" if alike else "similar"
             if (_STRENGTH[how], ratio) > best[:2]:
                 best = (_STRENGTH[how], ratio, how, text)

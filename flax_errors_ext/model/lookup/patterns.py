@@ -148,6 +148,16 @@ def keeps_distinctive(known: str, flat: str) -> bool:
     return all(flat.count(mark) >= known.count(mark) for mark in DISTINCTIVE)
 
 
+API_NAME = re.compile(r"\b[a-z]\w*_\w*[a-z\d]\b|\b[a-z]\w+(?:\.[a-z_]\w*)+", re.ASCII)
+"""A name written as code (JavaScript reads it alike): with an underscore, or dotted."""
+
+
+@functools.lru_cache(maxsize=4096)
+def api_names(flat: str) -> frozenset[str]:
+    """The APIs a :func:`normalise` d message names as code (``shard_map``, ``jax.vmap``)."""
+    return frozenset(API_NAME.findall(flat))
+
+
 def names_in(documented: str, names: frozenset[str]) -> tuple[str, ...]:
     """The ``names`` that ``documented`` mentions as whole words, in order, each once."""
     words = re.findall(r"\b\w+\b", documented)

@@ -261,3 +261,20 @@ def test_the_same_words_raised_elsewhere_in_the_library_are_not_claimed() -> Non
     assert qualname not in [m.entry.qualname for m in elsewhere]
     # Without runs' sites, the library's frame is all the words ask for.
     assert find(entries, paste.format(file="variablelib.py"))[0].entry.qualname == qualname
+
+
+def test_a_message_naming_another_api_in_a_documented_ones_words_is_not_claimed() -> None:
+    entries = load_module("flax.messages").entries
+    paste = (
+        "ValueError: pytree structure error: different lengths of tuple at key path\n"
+        "    {api}\nAt that key path, the prefix pytree {api} has a subtree of type tuple of "
+        "length 2, but the full pytree has a subtree of the same type but of length 1."
+    )
+    qualname = "flax.messages.VmapInAxesLengthMismatch"
+
+    assert [m.entry.qualname for m in find(entries, paste.format(api="tree_map tree"))][:1] == [
+        qualname
+    ]
+    assert find(entries, paste.format(api="shard_map in_specs")) == []
+    # Its first line alone names no API: it is still that entry's.
+    assert find(entries, paste.split("\n", maxsplit=1)[0])[0].entry.qualname == qualname

@@ -6,10 +6,12 @@ import textwrap
 
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.lookup.patterns import (
+    api_names,
     defined_names,
     literal_parts,
     message_pattern,
     names_in,
+    normalise,
 )
 
 ENTRY = textwrap.dedent(
@@ -60,3 +62,12 @@ def test_an_exact_message_matches_its_quoted_text_as_written_but_its_names() -> 
     # A quoted name the example gives stands for the reader's own.
     named = message_pattern("no attribute 'layers'", frozenset({"layers"}), exact=True)
     assert named.search("no attribute 'blocks'")
+
+
+def test_the_apis_a_message_names_are_its_names_written_as_code() -> None:
+    flat = normalise(
+        "the prefix pytree shard_map in_specs of 'loss_fn' has a subtree; see jax.vmap, e.g. x."
+    )
+
+    # Quoted text is a value of one run; "e.g." is a word.
+    assert api_names(flat) == {"shard_map", "in_specs", "jax.vmap"}

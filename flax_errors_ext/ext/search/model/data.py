@@ -12,7 +12,12 @@ from flax_errors_ext.model.lookup.find import (
     MIN_SIMILARITY,
 )
 from flax_errors_ext.model.lookup.paste import PASTE_SYNTAX
-from flax_errors_ext.model.lookup.patterns import DISTINCTIVE, pattern_source, variable_kinds
+from flax_errors_ext.model.lookup.patterns import (
+    API_NAME,
+    DISTINCTIVE,
+    pattern_source,
+    variable_kinds,
+)
 from flax_errors_ext.model.lookup.texts import findable
 from flax_errors_ext.model.runs.tracebacks import strip_jax_note
 from flax_errors_ext.model.site.texts import plain_text
@@ -32,6 +37,7 @@ def matching_settings() -> dict[str, Any]:
         "syntax": PASTE_SYNTAX,
         "kinds": variable_kinds(),
         "distinctive": list(DISTINCTIVE),
+        "api_name": API_NAME.pattern,
         "min_fragment": MIN_FRAGMENT,
         "min_alike": MIN_ALIKE,
         "min_similarity": MIN_SIMILARITY,

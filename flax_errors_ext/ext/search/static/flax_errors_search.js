@@ -174,8 +174,18 @@
     return !frames.some((frame) => sites.some((site) => `/${frame}`.endsWith(`/${site}`)));
   };
 
+  // find.py's _ranked: a paste that names APIs as code, none of which the entry's texts
+  // name (shard_map in_specs where they have tree_map tree), is another API's error.
+  const apiNames = (flat) => new Set(flat.match(new RegExp(settings.api_name, "g")) || []);
+  const ownsApis = (rules, flat) => {
+    const theirs = new Set(rules.flatMap((rule) => [...apiNames(rule.known)]));
+    const pasted = [...apiNames(flat)];
+    return !pasted.length || !theirs.size || pasted.some((name) => theirs.has(name));
+  };
+
   const bestRule = (rules, body, flat, raised, query) => {
     const pasted = spaced(body);
+    if (!ownsApis(rules, flat)) return null;
     let best = null;
     for (const rule of rules) {
       // find.py's _ranked: a builtin's message answers only a paste of its class, and
@@ -218,11 +228,12 @@
     const body = messageBody(query).slice(-settings.message_chars);
     if (!body.trim() || !saysSomething(query)) return true;
     const flat = normalise(body);
+    const own = ownsApis(rules, flat);
     return rules.some(
       (rule) =>
         !(rule.plain && !keepsDistinctive(flat, rule.known)) &&
-        (pattern(rule.pattern).test(body) ||
-          (flat.length >= settings.min_fragment && rule.known.includes(flat)) ||
+        ((own && pattern(rule.pattern).test(body)) ||
+          (own && flat.length >= settings.min_fragment && rule.known.includes(flat)) ||
           ratio(rule.known, flat) >= settings.min_similarity),
     );
   };
