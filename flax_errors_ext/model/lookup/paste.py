@@ -172,7 +172,8 @@ def strip_class(message: str) -> str:
 
 _QUESTIONS = (
     ("name", re.compile(r"module '(?P<module>[\w.]+)' has no attribute '(?P<name>\w+)'")),
-    ("name", re.compile(r"cannot import name '(?P<name>\w+)' from '(?P<module>[\w.]+)'")),
+    # Without its module (older Pythons'), the import statement pasted names it.
+    ("name", re.compile(r"cannot import name '(?P<name>\w+)'(?: from '(?P<module>[\w.]+)')?")),
     ("module", re.compile(r"No module named '(?P<module>[\w.]+)'")),
     # JAX's own words for a name its deprecation table removed.
     ("name", re.compile(r"(?P<module>[a-z_][\w.]*)\.(?P<name>\w+) (?:was|has been) removed in")),
@@ -180,8 +181,8 @@ _QUESTIONS = (
     (
         "attribute",
         re.compile(
-            r"(?:type object '(?P<type>\w+)'|'(?P<object>\w+)' object) "
-            r"has no attribute '(?P<name>\w+)'"
+            r"(?:type object '(?P<type>\w+)'|['\"](?P<object>\w+)['\"] object) "
+            r"has no attribute ['\"](?P<name>\w+)['\"]"
         ),
     ),
     (
@@ -215,6 +216,9 @@ class Question:
     """The module, the class's short name, or the callable, as the message has it."""
     frames: tuple[str, ...] = ()
     """The files of the traceback's frames, innermost last."""
+    forwarded: str = ""
+    """The installed module whose ``__getattr__`` is the innermost frame (its classes'
+    attribute, or one they forward to a value they hold), else ""."""
 
     def caller(self, library: str) -> str:
         """The package of the innermost frame outside ``library``, where a path tells it."""
@@ -232,7 +236,17 @@ def question(paste: str) -> Question | None:
     start = raised_line(text)
     lines = [text[start:].split("\n", 1)[0]] if start is not None else []
     asked = next(filter(None, map(_asked, [*lines, *reversed(text.split("\n"))])), None)
-    return dataclasses.replace(asked, frames=frame_files(text)) if asked else None
+    if asked is None:
+        return None
+    if asked.kind == "name" and not asked.owner:
+        code = re.search(rf"from ([\w.]+) import [^\n]*\b{asked.names[0]}\b", text)
+        asked = dataclasses.replace(asked, owner=code.group(1) if code else "")
+    frames = frame_files(text)
+    *_, last = (None, *_FRAME_FILE.finditer(text))
+    in_getattr = last is not None and "getattr__" in text[last.start() :].split("\n", 1)[0]
+    at = INSTALLED.search(frames[-1]) if in_getattr else None
+    forwarded = re.sub(r"[/\\]", ".", at.group(1)) if at else ""
+    return dataclasses.replace(asked, frames=frames, forwarded=forwarded)
 
 
 def _asked(line: str) -> Question | None:

@@ -58,6 +58,15 @@ class SkewAnswer:
     def lines(self) -> tuple[str, ...]:
         """The answer, a sentence a line."""
         name, first, last = self.distribution, self.releases[0], self.releases[-1]
+        if not self.having and _private(self.subject):
+            by = self.caller if self.caller not in ("", name.replace("-", "_")) else ""
+            return (
+                f"{self.subject} is private to {name}: code outside {name} must not rely on "
+                "it, and its releases change it without notice.",
+                f"Upgrade {f'{by}, which makes the call,' if by else 'the code that uses it'} "
+                f"to a release written for your {name}, or pin {name} to the one it was "
+                "written for.",
+            )
         if not self.having:
             said = f"No release of {name} from {first} to {last} has {self.subject}."
             if self.nearest:
@@ -168,8 +177,10 @@ def answer(
     found = []  # of several libraries meant: the innermost frames', else the shortest name
     for index in indexes:
         answered = _in(index, asked)
-        # What every release has is no skew (a module of the user's shadows it, say).
-        if answered is not None and len(answered.having) < len(index.releases):
+        # What every release has is no skew (a module of the user's shadows it, say),
+        # but where the library's __getattr__ ran: its release had no such attribute.
+        ran = asked.forwarded.split(".", maxsplit=1)[0] == index.package
+        if answered is not None and (len(answered.having) < len(index.releases) or ran):
             framed = packages.index(index.package) if index.package in packages else len(packages)
             found.append((framed, answered.subject.count("."), index, answered))
     if not found:
@@ -210,24 +221,34 @@ def _in(index: ApiIndex, asked: Question) -> SkewAnswer | None:
         full = f"{asked.owner}.{asked.names[0]}" if asked.owner else asked.names[0]
         return _name(index, full) if full.split(".")[0] == index.package else None
     if asked.kind == "attribute":
-        return _attribute(index, asked.owner, asked.names[0], asked.modules())
+        return _attribute(index, asked.owner, asked.names[0], asked.modules(), asked.forwarded)
     return _parameter(index, asked)
 
 
-def _attribute(index: ApiIndex, owner: str, name: str, frames: Sequence[str]) -> SkewAnswer | None:
+def _attribute(
+    index: ApiIndex, owner: str, name: str, frames: Sequence[str], forwarded: str = ""
+) -> SkewAnswer | None:
     # A class named like a module stands for it (``'Config' object`` is jax.config). Of
-    # several classes: the one the frames run through, most releases, shortest name.
+    # several classes: the one the frames run through, its own attribute (not a base's),
+    # most releases, shortest name.
     module = f"{index.package}.{owner.lower()}"
     if module in index.names:
         return _name(index, f"{module}.{name}")
     classes = [c for c in index.bases if c.rpartition(".")[2] == owner]
+    if forwarded.split(".", maxsplit=1)[0] == index.package:
+        # Raised in the library's __getattr__: the object is of a class of that module
+        # (a user's subclass), or a value one of them holds and forwards to.
+        classes, frames = _classes_of(index, forwarded), ()
     found = [(c, index.releases_with_attribute(c, name)) for c in classes]
     found = [(c, having) for c, having in found if having]
     if not found:
         return None
-    cls, having = min(
-        found, key=lambda item: (-_nearness(item[0], frames), -len(item[1]), len(item[0]))
-    )
+
+    def rank(item: tuple[str, list[str]]) -> tuple[int, bool, int, int]:
+        own = f"{item[0]}.{name}" in index.names
+        return (-_nearness(item[0], frames), not own, -len(item[1]), len(item[0]))
+
+    cls, having = min(found, key=rank)
     return _found(index, f"{cls}.{name}", having, message=index.messages.get(f"{cls}.{name}", ""))
 
 
@@ -270,6 +291,19 @@ def _positional(index: ApiIndex, asked: Question, callables: Sequence[str]) -> S
             taking.update(index.releases[p] for p in positions(spans_of))
     having = [release for release in index.releases_of(full) if release in taking]
     return _found(index, full, having, positional=said) if having else None
+
+
+def _classes_of(index: ApiIndex, module: str) -> list[str]:
+    """The classes ``module`` defines: of those of each name it has, the nearest to it."""
+    named: dict[str, list[str]] = {}
+    for cls in index.bases:
+        if f"{module}.{cls.rpartition('.')[2]}" in index.names:
+            named.setdefault(cls.rpartition(".")[2], []).append(cls)
+    return [max(c, key=lambda n: (_nearness(n, [module]), -len(n))) for c in named.values()]
+
+
+def _private(name: str) -> bool:
+    return any(p.startswith("_") and not p.endswith("__") for p in name.split("."))
 
 
 def _nearness(name: str, frames: Sequence[str]) -> int:

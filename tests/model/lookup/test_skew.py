@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from flax_errors_ext.model.lookup.api_index import ApiIndex, merged
 from flax_errors_ext.model.lookup.paste import Question, question
 from flax_errors_ext.model.lookup.skew import answer, answer_paste
@@ -264,3 +266,72 @@ def test_a_call_with_more_positional_arguments_than_the_release_takes_is_answere
     )
     # As many as every release takes: not a skew, the call is wrong.
     assert answer_paste(paste.replace("3 were", "2 were"), [index], {}) is None
+
+
+VARS = merged(
+    "lib",
+    "lib",
+    ["1.0", "2.0", "3.0"],
+    [
+        (
+            {"lib.Var", "lib.C", "lib.vars", "lib.vars.Var", "lib.vars.C", *more},
+            {},
+            {},
+            {"lib.Var": set(), "lib.C": {"lib.Var"}, "lib.Module": set()},
+            set(),
+        )
+        for more in (set(), {"lib.Var.get_value"}, {"lib.Var.get_value"})
+    ],
+)
+FORWARDED = """Traceback (most recent call last):
+  File "/home/me/model.py", line 88, in run
+    coords = self.coords.get_value()
+  File "/venv/lib/python3.12/site-packages/lib/vars.py", line 412, in __getattr__
+    return getattr(self.raw_value, name)
+AttributeError: 'Coords' object has no attribute 'get_value'
+"""
+
+
+def test_an_attribute_a_librarys_getattr_forwarded_is_asked_of_its_modules_classes() -> None:
+    found = answer_paste(FORWARDED, [VARS], {"lib": "1.0"})
+
+    assert found is not None
+    # Of lib.Var and its subclass lib.C, the class whose own attribute it is.
+    assert found.subject == "lib.Var.get_value"
+    assert found.definite
+    assert found.lines()[1] == "You have lib 1.0: upgrade to 'lib>=2.0'."
+    # Raised elsewhere, the value's class is asked: the library has none of that name.
+    assert answer_paste(FORWARDED.replace("__getattr__", "get"), [VARS], {}) is None
+
+
+def test_an_attribute_every_release_has_is_answered_where_the_librarys_getattr_ran() -> None:
+    paste = FORWARDED.replace("vars.py", "module.py").replace("'Coords'", '"Foo"')
+    paste = paste.replace("'get_value'", '"tabulate"')
+    names = {**VARS.names, "lib.Module": "0-2", "lib.module.Module": "0-2"}
+    names["lib.Module.tabulate"] = "0-2"
+    module = dataclasses.replace(VARS, names=names)
+
+    found = answer_paste(paste, [module], {"lib": "3.0"})
+
+    assert found is not None
+    assert not found.definite
+    assert found.lines() == (
+        "lib.Module.tabulate is in lib 1.0 to 3.0.",
+        "lib 3.0 (installed here) has it: the code ran with another release.",
+    )
+
+
+def test_a_private_name_is_answered_as_private_and_its_caller_asked_to_upgrade() -> None:
+    found = answer_paste("AttributeError: module 'lib' has no attribute '_src'", [INDEX], {})
+
+    assert found is not None
+    assert not found.definite
+    assert found.lines() == (
+        "lib._src is private to lib: code outside lib must not rely on it, and its releases "
+        "change it without notice.",
+        "Upgrade the code that uses it to a release written for your lib, or pin lib to the "
+        "one it was written for.",
+    )
+    called = answer_paste(CALLED_BY_OPTAX.replace("'tree_map'", "'_src'"), [INDEX], {})
+    assert called is not None
+    assert called.lines()[1].startswith("Upgrade optax, which makes the call, to a release")

@@ -18,9 +18,18 @@ from flax_errors_ext.model.lookup.paste import Question, question
             "ImportError: cannot import name 'Linear' from 'lib.nn' (/x/lib/nn.py)",
             Question("name", ("Linear",), "lib.nn"),
         ),
+        (  # an older Python's words, without the module: the import pasted names it
+            "from lib.nn import Linear as L ImportError: cannot import name 'Linear'",
+            Question("name", ("Linear",), "lib.nn"),
+        ),
+        ("ImportError: cannot import name 'Linear'", Question("name", ("Linear",))),
         ("ModuleNotFoundError: No module named 'lib.nn'", Question("module", ("lib.nn",))),
         (
             "AttributeError: 'Model' object has no attribute 'value'",
+            Question("attribute", ("value",), "Model"),
+        ),
+        (  # Linen's own words, in double quotes
+            'AttributeError: "Model" object has no attribute "value"',
             Question("attribute", ("value",), "Model"),
         ),
         (
@@ -60,3 +69,27 @@ AttributeError: module 'lib' has no attribute 'tree_map'
     assert asked.names == ("tree_map",)
     assert asked.caller("lib") == "optax"
     assert asked.modules() == ["optax._src.base"]
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        '  File "/venv/lib/python3.12/site-packages/lib/vars.py", line 9, in __getattr__',
+        "File /venv/lib/python3.12/site-packages/lib/vars.py:9, in Var.__getattr__(self, name)",
+        "/venv/lib/python3.12/site-packages/lib/vars.py in __getattr__(self, name)",
+    ],
+)
+def test_an_attribute_raised_in_an_installed_getattr_is_asked_of_its_module(frame: str) -> None:
+    paste = f"{frame}\n    return getattr(self.value, name)\n"
+    paste += "AttributeError: 'Coords' object has no attribute 'get_value'\n"
+    asked = question(paste)
+
+    assert asked is not None
+    assert asked.forwarded == "lib.vars"
+    # Raised in any other function, or in a file of no installed package: not forwarded.
+    other = question(paste.replace("__getattr__", "get"))
+    assert other is not None
+    assert other.forwarded == ""
+    checkout = question(paste.replace("site-packages/", ""))
+    assert checkout is not None
+    assert checkout.forwarded == ""
