@@ -187,7 +187,9 @@ _QUESTIONS = (
     ),
     (
         "keyword",
-        re.compile(r"(?P<callable>[\w.]+)\(\) got an unexpected keyword argument '(?P<name>\w+)'"),
+        re.compile(
+            r"(?:(?P<callable>[\w.]+)\(\) )?got an unexpected keyword argument '(?P<name>\w+)'"
+        ),
     ),
     (
         "positional",

@@ -176,7 +176,7 @@ def answer(
     packages = [package_of(path) for path in reversed(asked.frames)]
     found = []  # of several libraries meant: the innermost frames', else the shortest name
     for index in indexes:
-        answered = _in(index, asked)
+        answered = _in(index, asked, installed.get(index.distribution, ""))
         # What every release has is no skew (a module of the user's shadows it, say),
         # but where the library's __getattr__ ran: its release had no such attribute.
         ran = asked.forwarded.split(".", maxsplit=1)[0] == index.package
@@ -216,13 +216,13 @@ def _name(index: ApiIndex, full: str) -> SkewAnswer:
     return _found(index, full, having, message=index.messages.get(full, ""), nearest=nearest)
 
 
-def _in(index: ApiIndex, asked: Question) -> SkewAnswer | None:
+def _in(index: ApiIndex, asked: Question, installed: str) -> SkewAnswer | None:
     if asked.kind in ("name", "module"):
         full = f"{asked.owner}.{asked.names[0]}" if asked.owner else asked.names[0]
         return _name(index, full) if full.split(".")[0] == index.package else None
     if asked.kind == "attribute":
         return _attribute(index, asked.owner, asked.names[0], asked.modules(), asked.forwarded)
-    return _parameter(index, asked)
+    return _parameter(index, asked, installed)
 
 
 def _attribute(
@@ -252,7 +252,7 @@ def _attribute(
     return _found(index, f"{cls}.{name}", having, message=index.messages.get(f"{cls}.{name}", ""))
 
 
-def _parameter(index: ApiIndex, asked: Question) -> SkewAnswer | None:
+def _parameter(index: ApiIndex, asked: Question, installed: str) -> SkewAnswer | None:
     owner = asked.owner.removesuffix(".__init__")
     suffix = owner if "." in owner else f".{owner}"
     callables = [n for n in index.params if n.endswith(suffix) and n.count(".") > 0]
@@ -273,7 +273,36 @@ def _parameter(index: ApiIndex, asked: Question) -> SkewAnswer | None:
             continue
         having = index.releases_with_param(full, param)
         return _found(index, f"the keyword {param!r} of {full}", having)
-    return None
+    return _keyword_elsewhere(index, asked, installed) if asked.kind == "keyword" else None
+
+
+def _keyword_elsewhere(index: ApiIndex, asked: Question, installed: str) -> SkewAnswer | None:
+    # A keyword the message's callable (none, or the user's, which a library forwards
+    # it to) never takes, that a few of the library's callables took in some releases
+    # only: those, the installed (else the newest) release lacking it first, then the
+    # public, the longest had.
+    param, packages = asked.names[0], {package_of(path) for path in asked.frames}
+    if packages and index.package not in packages:
+        return None
+    changed = {
+        name: index.releases_with_param(name, param)
+        for name, params in index.params.items()
+        if param in params
+    }
+    changed = {n: h for n, h in changed.items() if 0 < len(h) < len(index.releases_of(n))}
+    if not 0 < len(changed) <= _FEW:
+        return None
+    release = installed or index.releases[-1]
+    full = min(
+        changed,
+        key=lambda n: (release in changed[n], n.count("."), -len(changed[n]), len(n), n),
+    )
+    return _found(index, f"the keyword {param!r} of {full}", changed[full])
+
+
+_FEW = 3
+"""At most this many callables with a keyword added or dropped: a common keyword says
+nothing of which the code meant."""
 
 
 def _positional(index: ApiIndex, asked: Question, callables: Sequence[str]) -> SkewAnswer | None:

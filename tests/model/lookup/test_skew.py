@@ -335,3 +335,45 @@ def test_a_private_name_is_answered_as_private_and_its_caller_asked_to_upgrade()
     called = answer_paste(CALLED_BY_OPTAX.replace("'tree_map'", "'_src'"), [INDEX], {})
     assert called is not None
     assert called.lines()[1].startswith("Upgrade optax, which makes the call, to a release")
+
+
+def test_a_keyword_no_named_callable_takes_is_asked_of_the_few_that_took_it() -> None:
+    # No callable named (older Pythons), or the user's, to which a library passed it on.
+    unnamed = answer_paste("TypeError: got an unexpected keyword argument 'x'", [INDEX], {})
+    forwarded = answer_paste(
+        "TypeError: CNN.__call__() got an unexpected keyword argument 'y'",
+        [INDEX],
+        {"lib": "0.1.0"},
+    )
+    elsewhere = answer_paste(
+        'File "/venv/site-packages/pandas/frame.py", line 3, in drop\n'
+        "TypeError: got an unexpected keyword argument 'x'",
+        [INDEX],
+        {},
+    )
+
+    assert unnamed is not None
+    assert unnamed.lines() == ("the keyword 'x' of lib.Model is in lib 0.1.0 to 0.2.0.",)
+    assert forwarded is not None
+    assert forwarded.lines() == (
+        "the keyword 'y' of lib.Model is in lib 0.2.0 to 0.4.0.",
+        "You have lib 0.1.0: upgrade to 'lib>=0.2.0'.",
+    )
+    assert elsewhere is None
+
+
+def test_a_keyword_many_callables_took_or_dropped_is_not_answered() -> None:
+    names = {f"lib.f{n}" for n in range(4)}
+    index = merged(
+        "lib",
+        "lib",
+        RELEASES[:2],
+        [
+            ({"lib", *names}, {}, {}, {}, set()),
+            ({"lib", *names}, dict.fromkeys(names, {"axis"}), {}, {}, set()),
+        ],
+    )
+
+    assert (
+        answer_paste("TypeError: got an unexpected keyword argument 'axis'", [index], {}) is None
+    )
