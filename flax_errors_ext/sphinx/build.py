@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from myst_nb.core.config import NbParserConfig
 from sphinx.errors import ConfigError, ExtensionError
 
+from flax_errors_ext.cli.selection import stamp
 from flax_errors_ext.execution.session import ExecutionOptions, Session
 from flax_errors_ext.layout import SiteLayout
 from flax_errors_ext.model.catalogue.discover import catalogue_folders, catalogue_paths
@@ -27,6 +27,7 @@ from flax_errors_ext.model.site.links import moved_pages
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx import compat
 from flax_errors_ext.sphinx.catalogue import per_build
+from flax_errors_ext.sphinx.compat import LOGGER, conf_location, warn
 from flax_errors_ext.sphinx.context import (
     WORK_DIR,
     BuildContext,
@@ -37,7 +38,6 @@ from flax_errors_ext.sphinx.context import (
     settle,
 )
 from flax_errors_ext.sphinx.extras import CONTEXT_INITED, ERRORS_DOCUMENT, require_loaded_extras
-from flax_errors_ext.sphinx.loggers import LOGGER, conf_location, warn
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -98,10 +98,7 @@ REDIRECTS_EXTRA = "flax-errors[redirects]"
 
 
 def _forward(app: Sphinx, config: Config, moved: Mapping[str, str], context: BuildContext) -> None:
-    """Redirect each moved page (``{old: now}``) the project lacks, keeping its own ``redirects``.
-
-    sphinx-reredirects is an optional extra: where it is not installed, a warning names it.
-    """
+    """Redirect each moved page (``{old: now}``) the project lacks; its own ``redirects`` win."""
     suffixes = tuple(config.source_suffix)
     pending = {
         old: SiteLayout.forward_uri(old, now)
@@ -187,16 +184,9 @@ def outdated_by_environment(
     regrouped = {
         docname
         for docname, folders in CatalogueCollector.folders(env).items()
-        if any(_modified(folder) != seen for folder, seen in folders.items())
+        if any(stamp(folder) != seen for folder, seen in folders.items())
     }
     return sorted((outdated & set(by_doc)) | (regrouped & env.found_docs))
-
-
-def _modified(path: str) -> int | None:
-    try:
-        return os.stat(path).st_mtime_ns
-    except OSError:
-        return None
 
 
 def start_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:

@@ -1,7 +1,4 @@
-"""The build context, and what the environment keeps of each document.
-
-On the environment, as myst-nb's config is (until it exists, on the application).
-"""
+"""The build context (kept on the environment, as myst-nb's config), and what it keeps per page."""
 
 from __future__ import annotations
 

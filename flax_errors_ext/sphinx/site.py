@@ -1,7 +1,4 @@
-"""The pages drawn from the whole catalogue, and the reference pages drawn from the code.
-
-Placeholders are filled once every record is known (``doctree-resolved``), every build.
-"""
+"""The pages drawn from the whole catalogue, and the reference pages drawn from the code."""
 
 from __future__ import annotations
 
@@ -19,6 +16,7 @@ from flax_errors_ext.cli import EXIT_CODES, PROG, build_parser
 from flax_errors_ext.model.config import CatalogueConfig
 from flax_errors_ext.model.site.texts import BADGES, SiteData, figures, time_text
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
+from flax_errors_ext.sphinx.compat import WARNING_TYPE
 from flax_errors_ext.sphinx.context import (
     CatalogueCollector,
     build_context,
@@ -27,7 +25,6 @@ from flax_errors_ext.sphinx.context import (
     see_also_placeholder,
 )
 from flax_errors_ext.sphinx.extras import index_extras
-from flax_errors_ext.sphinx.loggers import WARNING_TYPE
 from flax_errors_ext.sphinx.table import inline_text, joined, labelled, status_badge, table
 
 if TYPE_CHECKING:

@@ -40,7 +40,6 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     export.add_argument(
         "--flax-source",
         type=Path,
-        default=None,
         metavar="PATH",
         help="the flax/errors.py to patch (default: the installed flax's, found without "
         "importing it)",
@@ -49,7 +48,6 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "-o",
         "--output",
         type=Path,
-        default=None,
         metavar="FILE",
         help="write the patch to FILE instead of standard output",
     )

@@ -1,7 +1,4 @@
-"""Where the site's links go: API names, library frames, old pages; which upstream code runs.
-
-Inventories are shipped, never fetched; old pages are read from what releases raised.
-"""
+"""Where the site's links go: API names, library frames, old pages; which upstream code runs."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ from flax_errors_ext.sphinx.catalogue.library import (
     readable_constructor,
 )
 from flax_errors_ext.sphinx.catalogue.per_build import module_run
-from flax_errors_ext.sphinx.compat import NO_INDEX
+from flax_errors_ext.sphinx.compat import LOGGER, NO_INDEX, warn
 from flax_errors_ext.sphinx.context import (
     BuildContext,
     CatalogueCollector,
@@ -35,7 +35,6 @@ from flax_errors_ext.sphinx.context import (
     see_also_placeholder,
 )
 from flax_errors_ext.sphinx.extras import ENTRY_EXTRAS, EntryExtras
-from flax_errors_ext.sphinx.loggers import LOGGER, warn
 from flax_errors_ext.sphinx.table import inline_text, joined, labelled, status_badge
 
 if TYPE_CHECKING:
@@ -79,7 +78,6 @@ class EntryRenderer(SphinxDirective):
         return found
 
     def _entry(self, outcome: EntryOutcome, found: ModuleRun) -> list[nodes.Node]:
-        """One error's section: its parts, in the order a reader meets them."""
         state = build_context(self.env)
         entry = outcome.entry
         # Its example file, where it has one (one added later is caught by
@@ -181,7 +179,6 @@ class EntryRenderer(SphinxDirective):
         return [nodes.literal_block(passage.text, passage.text, classes=["flax-errors-verbatim"])]
 
     def _signature(self, entry: ErrorEntry) -> list[nodes.Node]:
-        """The constructor's signature as autodoc renders it; left out if a handler fails."""
         if entry.message:
             return []  # a message entry names no class: no constructor to show
         qualname = entry.qualname

@@ -11,9 +11,9 @@ from sphinx import addnodes
 from flax_errors_ext.model.site.texts import SiteData
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue.entries import EntryRenderer, headline
+from flax_errors_ext.sphinx.compat import warn
 from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.extras import MODULE_EXTRAS
-from flax_errors_ext.sphinx.loggers import warn
 from flax_errors_ext.sphinx.site import add_jump
 from flax_errors_ext.sphinx.table import joined
 
@@ -77,7 +77,6 @@ class CatalogueDirective(EntryRenderer):
         return rendered
 
     def _summary(self, entry: ErrorEntry) -> nodes.container:
-        """The entry's name, headline and page link, at its printed anchor; not a section."""
         state = build_context(self.env)
         anchor = state.config.layout.printed(entry.qualname).anchor
         summary = nodes.container(ids=[anchor], classes=["flax-errors-summary"])

@@ -8,7 +8,7 @@ from flax_errors_ext.execution.catalogue.module_runs import ModuleRun, run_modul
 from flax_errors_ext.execution.catalogue.modules import DiscoveryError, ModulePages, load_module
 from flax_errors_ext.execution.runs.run import default_jobs
 from flax_errors_ext.layout import SiteLayout
-from flax_errors_ext.sphinx.loggers import LOGGER
+from flax_errors_ext.sphinx.compat import LOGGER
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -127,13 +127,6 @@ def _write(srcdir: Path, docname: str, body: str, suffixes: Sequence[str]) -> No
 
 
 def _remove_stale(folder: Path, names: set[str]) -> None:
-    """Remove the generated entry pages in ``folder`` whose error has no page now."""
-    if not folder.is_dir():
-        return
     for path in folder.glob("*.rst"):
-        if path.stem in names:
-            continue
-        with path.open(encoding="utf-8") as file:
-            generated = file.readline().rstrip("\n") == STUB_MARKER
-        if generated:
+        if path.stem not in names and path.read_text(encoding="utf-8").startswith(STUB_MARKER):
             path.unlink()

@@ -230,7 +230,6 @@ def _catalogue_entry(file: CatalogueFile, qualname: str) -> tuple[ErrorEntry, li
 
 
 def _string_literal(value: str, prefix: str, quote: str, *, flax_backslash: bool) -> str:
-    """``value`` as a string literal, raw where that keeps it readable."""
     letters = prefix.replace("r", "").replace("R", "")
     raw_ok = (
         quote not in value

@@ -13,9 +13,9 @@ from flax_errors_ext.execution.runs.run import run_versions
 from flax_errors_ext.ext.history.model.cells import CellState, entry_codes
 from flax_errors_ext.ext.history.model.view import build_release, build_row, module_history
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
+from flax_errors_ext.sphinx.compat import conf_location, warn
 from flax_errors_ext.sphinx.context import CatalogueCollector, build_context, kept
 from flax_errors_ext.sphinx.extras import EntryExtras, IndexPart
-from flax_errors_ext.sphinx.loggers import conf_location, warn
 from flax_errors_ext.sphinx.table import joined, table
 
 if TYPE_CHECKING:

@@ -19,9 +19,9 @@ from flax_errors_ext.ext.other_runs.model.comparison import (
 from flax_errors_ext.ext.other_runs.model.groups import PrintedLinks, differing
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue.examples import dropdown
+from flax_errors_ext.sphinx.compat import conf_location
 from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.extras import EntryExtras
-from flax_errors_ext.sphinx.loggers import conf_location
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
