@@ -14,7 +14,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from flax_errors_ext.cli import EXIT_CODES, PROG, build_parser
 from flax_errors_ext.model.config import CatalogueConfig
-from flax_errors_ext.model.site.texts import BADGES, SiteData, figures, time_text
+from flax_errors_ext.model.site.texts import BADGES, SiteData, figures
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.compat import WARNING_TYPE
 from flax_errors_ext.sphinx.context import (
@@ -132,7 +132,8 @@ def _figures(records: list[EntryRecord]) -> nodes.Node:
     badges = [[status_badge(s, f"{n} {BADGES[s].label}")] for s, n in shown.statuses]
     box += nodes.paragraph("", "", *joined(badges, "  "), classes=["flax-errors-statuses"])
     if shown.executed:
-        text = f"Last verified {time_text(build_time())} on {shown.device}, with {shown.versions}."
+        when = f"{build_time():%Y-%m-%d %H:%M UTC}"  # build_time is in UTC
+        text = f"Last verified {when} on {shown.device}, with {shown.versions}."
     else:
         text = (
             "The examples were not executed in this build, so nothing here is verified "

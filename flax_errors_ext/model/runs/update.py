@@ -1,7 +1,4 @@
-"""Plan the rewrite of drifted documented text: what ``update`` changes, as text.
-
-Only drift is rewritten; the layout and an author's ``...`` are kept.
-"""
+"""Plan the rewrite of drifted documented text (keeping its layout and an author's ``...``)."""
 
 from __future__ import annotations
 

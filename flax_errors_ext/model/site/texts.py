@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import datetime
 import functools
 import re
 from collections import Counter, defaultdict
@@ -161,11 +160,6 @@ def plain_text(text: str, code_mark: str = "") -> str:
     return "".join(
         f"{code_mark}{part}{code_mark}" if code else part for part, code in inline_parts(text)
     )
-
-
-def time_text(moment: datetime.datetime) -> str:
-    """``2026-11-30 14:05 UTC``."""
-    return moment.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 OTHER = "Other"

@@ -99,7 +99,7 @@ class EntryRenderer(SphinxDirective):
         section = nodes.section(ids=[entry.site.anchor], classes=["flax-errors-entry"])
         section += nodes.title(entry.name, entry.name)
         section += headline(entry.summary)  # what went wrong, in one line
-        section += lead_captions(leads)
+        section += [labelled(label, "flax-errors-fix", *inline_text(t)) for label, t in leads]
         section += status(record, extras.verified)  # whether and where it was verified
         section += raise_site(entry, record, roots, links)
         section += problems(entry, roots)  # what is wrong with its docstring
@@ -227,11 +227,6 @@ def headline(summary: str) -> list[nodes.Node]:
     if not summary:
         return []
     return [nodes.paragraph("", "", *inline_text(summary), classes=["flax-errors-headline"])]
-
-
-def lead_captions(leads: Sequence[tuple[str, str]]) -> list[nodes.Node]:
-    """``Fix: Pass overwrite=True when ...``: the examples' captions, under the headline."""
-    return [labelled(label, "flax-errors-fix", *inline_text(text)) for label, text in leads]
 
 
 def status(record: EntryRecord, verified: str | None) -> list[nodes.Node]:

@@ -1,8 +1,7 @@
 """What an entry shows of the library itself: its docstrings' prose, its constructor's signature.
 
-References link by the inventories shipped with the package (intersphinx would reach every
-page); only doctest statements run. A C constructor may lack a qualified name, which autodoc
-and sphinx-autodoc-typehints need: :func:`readable_constructor` stands a Python one in.
+References link by the shipped inventories (intersphinx would reach every page); only doctest
+statements run; a C constructor gets a Python stand-in with the qualified name autodoc needs.
 """
 
 from __future__ import annotations
