@@ -34,10 +34,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     for event in extras.EVENTS:
         app.add_event(event)
     for name, default, _ in CatalogueConfig.options():
-        # Any type: CatalogueConfig validates every value, with a clearer message.
-        # A default given as a function makes Sphinx hand a -D override over as text
-        # (it reads a plain default's by its type, each release differently), which
-        # CatalogueConfig.from_values reads the same way everywhere.
+        # Any type: CatalogueConfig validates, more clearly. Given a function as default,
+        # every Sphinx hands a -D override over as text, which from_values reads alike.
         app.add_config_value(
             name,
             lambda _config, default=default: copy.deepcopy(default),

@@ -77,9 +77,8 @@ def make_context(app: Sphinx, config: Config) -> None:
         [example.actual for record in context.other_runs for example in record.examples],
     )
     _forward(app, config, moved, context)
-    # Keep the folders notebooks are written to out of the sources: this extension's,
-    # myst-nb's output folder and its cache (its default settled too late, on
-    # builder-inited). Inside the source folder, their notebooks would be read as pages.
+    # The folders notebooks are written to, out of the sources (or read as pages): ours,
+    # myst-nb's output and its cache (whose default myst-nb settles too late, on builder-inited).
     srcdir = Path(app.srcdir).resolve()
     build_dir = Path(app.outdir).parent
     written = [
@@ -153,24 +152,16 @@ def outdated_by_environment(
     context = build_context(env)
     if context.changed:
         return sorted((set(by_doc) | set(per_build.catalogue_pages(context))) & env.found_docs)
-    # A page with a failing entry, so that every build checks it again (from the
-    # cache only where the run itself is trusted); a page whose undocumented entry
-    # has gained a catalogue file since it was read; and a page whose runs loaded a
-    # file that has changed since (a helper that words a message, say).
-    outdated = {
-        docname
-        for docname, records in by_doc.items()
-        if any(
-            r.status is EntryStatus.FAILED
-            or (
-                r.status is EntryStatus.UNDOCUMENTED
-                and any(
-                    p.is_file() for p in catalogue_paths(context.catalogue_folders, r.qualname)
-                )
-            )
-            for r in records
-        )
-    }
+
+    # A page with a failing entry (checked every build; from the cache only where the run is
+    # trusted), one whose undocumented entry has gained a catalogue file since it was read,
+    # and one whose runs loaded a file that has changed since (a helper that words a message).
+    def stale(r: EntryRecord) -> bool:
+        if r.status is EntryStatus.UNDOCUMENTED:
+            return any(p.is_file() for p in catalogue_paths(context.catalogue_folders, r.qualname))
+        return r.status is EntryStatus.FAILED
+
+    outdated = {docname for docname, records in by_doc.items() if any(map(stale, records))}
     # Most pages hold the very same set (see context.joined_files): looked at once.
     first_change = functools.cache(context.run.sources().first_change)
     for docname, files in CatalogueCollector.loaded(env).items():

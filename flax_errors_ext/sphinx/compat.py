@@ -1,8 +1,6 @@
 """Where the Sphinx releases supported (6.2.1 to 9.x) differ, and the warnings, worded alike.
 
-One shim per difference, each saying which versions need it: once pyproject.toml's lower
-bounds pass those, it goes. A warning has one type, ``flax-errors``, a subtype to suppress,
-and a location.
+Each shim says which versions need it: once pyproject.toml's lower bounds pass those, it goes.
 """
 
 from __future__ import annotations

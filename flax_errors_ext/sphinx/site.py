@@ -44,9 +44,8 @@ class PlaceholderDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         """Leave the placeholder."""
         # Directive names are case-insensitive; self.name is as the page wrote it.
-        if self.name.lower() == "flax-errors-figures":
-            return [catalogue_figures()]
-        return [catalogue_index()]
+        shows_figures = self.name.lower() == "flax-errors-figures"
+        return [catalogue_figures() if shows_figures else catalogue_index()]
 
 
 def rewrite_live_docs(app: Sphinx, env: BuildEnvironment) -> list[str]:

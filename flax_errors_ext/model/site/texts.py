@@ -89,9 +89,8 @@ def caption(examples: Sequence[Example], kind: ExampleKind) -> str:
 
 def fix_text(examples: Sequence[Example]) -> str:
     """The one-line fix under an entry's headline: the first good example's caption, if any bad."""
-    if not any(example.kind is ExampleKind.BAD for example in examples):
-        return ""
-    return caption(examples, ExampleKind.GOOD)
+    bad = any(example.kind is ExampleKind.BAD for example in examples)
+    return caption(examples, ExampleKind.GOOD) if bad else ""
 
 
 def lead_lines(examples: Sequence[Example]) -> tuple[tuple[str, str], ...]:

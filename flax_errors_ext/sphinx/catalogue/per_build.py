@@ -42,8 +42,7 @@ def discovered(context: BuildContext, name: str) -> ErrorModule:
     if found is None:
         spec = context.config.spec(name)
         listed = any(s.name == name for s in context.config.modules)
-        # A module no setting lists gets no pages of its own: its entries are shown
-        # where its directive is.
+        # A module no setting lists has no pages of its own: its entries show at its directive.
         layout = context.config.layout if listed else SiteLayout.of([spec], per_error=False)
         try:
             found = load_module(
@@ -76,7 +75,6 @@ def run_all(context: BuildContext, names: Iterable[str]) -> None:
             module = discovered(context, name)
         except DiscoveryError:
             continue
-        # Its upstream examples left out where asked.
         modules[name] = module.without_upstream() if context.config.upstream == "off" else module
     for name, module in modules.items():
         LOGGER.info(f"flax-errors: running the {len(module.entries)} entries of {name}")

@@ -17,6 +17,8 @@ from flax_errors_ext.ext.export.model.style import (
     kept_examples,
     our_lines,
 )
+from flax_errors_ext.model.catalogue.discover import unmatched
+from flax_errors_ext.model.catalogue.module_data import ModuleData
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import FormatProblem, Location
 
@@ -105,13 +107,7 @@ def _unmatched(
     module: str,
     path: str,
 ) -> list[FormatProblem]:
-    problems = []
-    for name, file in catalogue.items():
-        if name not in classes:
-            close = difflib.get_close_matches(name, sorted(classes), n=1)
-            hint = f"; did you mean {close[0]}.txt?" if close else ""
-            message = f"this catalogue file names no class of {module}: no {module}.{name}{hint}"
-            problems.append(FormatProblem(message, Location(file.path, 1)))
+    problems = unmatched(module, classes, catalogue, ModuleData())
     for fix in fixes:
         if fix.name in catalogue:
             continue

@@ -215,7 +215,6 @@ def example_run(result: ExampleResult, roots: Iterable[str] = ()) -> ExampleRun:
     if len(runs) != len(chosen):
         why = f"{len(runs)} of its {len(chosen)} statements reported back"
         return ExampleRun(code, Outcome.COULD_NOT_RUN, reason=why)
-    # Each statement judged as if it were the only one.
     verdicts = [
         judge(dataclasses.replace(example, statements=(statement,)), (run,)).verdict
         for statement, run in zip(chosen, runs, strict=True)
