@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from docutils import nodes
 from sphinx.environment.collectors import EnvironmentCollector
@@ -165,8 +165,7 @@ NODES = (error_record, catalogue_index, catalogue_figures, see_also_placeholder)
 
 def kept(env: BuildEnvironment, name: str, empty: Callable[[], T]) -> T:
     """What the environment keeps under ``flax_errors_<name>``, made ``empty()`` at first."""
-    value: T = vars(env).setdefault(f"flax_errors_{name}", empty())
-    return value
+    return cast("T", vars(env).setdefault(f"flax_errors_{name}", empty()))
 
 
 class CatalogueCollector(EnvironmentCollector):

@@ -146,8 +146,7 @@ def inline_parts(text: str) -> list[tuple[str, bool]]:
     for match in _INLINE.finditer(text):
         if match.start() > position:
             parts.append((text[position : match.start()], False))
-        code = match["literal"] or _REF_TARGET.sub("", match["ref"]).lstrip("~!")
-        parts.append((code, True))
+        parts.append((match["literal"] or _REF_TARGET.sub("", match["ref"]).lstrip("~!"), True))
         position = match.end()
     if position < len(text):
         parts.append((text[position:], False))

@@ -88,8 +88,7 @@ def entry_examples(
         classes = ["flax-errors-evidence", *_failed(result)]
         found.append(dropdown(title, folded_box, classes=classes))
     rest = [i for i in range(len(results)) if i not in shown and i != folded]
-    others = [_tabs(results, rest, example)] if rest else []
-    return found, others
+    return found, ([_tabs(results, rest, example)] if rest else [])
 
 
 _FIRST_SCREEN = {ExampleKind.BAD: "What raises it", ExampleKind.GOOD: "The fix"}
@@ -189,8 +188,7 @@ def transcript(result: ExampleResult, *, roots: Sequence[str] | None = None) -> 
     parts = []
     runs = iter(result.runs)
     for statement in result.example.statements:
-        lines = statement.source.rstrip("\n").split("\n")
-        parts.append(">>> " + "\n... ".join(lines) + "\n")
+        parts.append(">>> " + "\n... ".join(statement.source.rstrip("\n").split("\n")) + "\n")
         if statement.skip:
             continue
         run = next(runs, None)
@@ -284,8 +282,7 @@ def visit_linked_traceback_html(translator: HTML5Translator, node: linked_traceb
     block = nodes.literal_block("".join([*source, text[start:]]), "")
     block.extend(_linked_tokens(text, found))
     inner = nodes.container("", block, classes=["highlight"])
-    outer = nodes.container("", inner, classes=["highlight-pytb", "notranslate"])
-    outer.walkabout(translator)
+    nodes.container("", inner, classes=["highlight-pytb", "notranslate"]).walkabout(translator)
     raise nodes.SkipNode
 
 

@@ -44,7 +44,7 @@ class CatalogueDirective(EntryRenderer):
 
     def run(self) -> list[nodes.Node]:
         """The module's errors, grouped by area, then what is left out and what extras add."""
-        state = build_context(self.env)
+        layout = build_context(self.env).config.layout
         found = self._module_run(self.arguments[0])
         if found is None:
             return []
@@ -54,7 +54,6 @@ class CatalogueDirective(EntryRenderer):
             self.env.note_dependency(path)
         for problem in module.problems:
             warn(problem.message, WarningSubtype.CATALOGUE, str(problem.location))
-        layout = state.config.layout
         # Where the entries have pages of their own (not where printed URLs land).
         indexed = any(e.site != layout.printed(e.qualname) for e in module.entries)
         site = SiteData({module.name: module.data})
@@ -77,8 +76,7 @@ class CatalogueDirective(EntryRenderer):
         return rendered
 
     def _summary(self, entry: ErrorEntry) -> nodes.container:
-        state = build_context(self.env)
-        anchor = state.config.layout.printed(entry.qualname).anchor
+        anchor = build_context(self.env).config.layout.printed(entry.qualname).anchor
         summary = nodes.container(ids=[anchor], classes=["flax-errors-summary"])
         summary += nodes.rubric(entry.name, entry.name, classes=["flax-errors-summary-name"])
         summary += headline(entry.summary)

@@ -82,8 +82,7 @@ class Cell:
         """The cell's tooltip: the release, what the state means, what each example did."""
         meaning = self.state.meaning.replace("the module", module)
         head = f"flax {self.release}{' (this build)' if self.current else ''}: {meaning}"
-        shown = self.notes if self.state.known else ()
-        return "\n".join([head, *shown])
+        return "\n".join([head, *(self.notes if self.state.known else ())])
 
 
 def release_cell(name: str, codes: tuple[str, ...], record: ReleaseRun, current: bool) -> Cell:

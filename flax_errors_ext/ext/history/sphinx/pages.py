@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from docutils import nodes
 
@@ -62,8 +62,7 @@ def _view(app: Sphinx, found: ModuleRun) -> ModuleHistory | None:
         return None
     app.env.note_dependency(history.path)
     if EXTENSION in found.extras:
-        derived: ModuleHistory = found.extras[EXTENSION]
-        return derived
+        return cast("ModuleHistory", found.extras[EXTENSION])
     fingerprint = context.run.fingerprint
     roots = context.published_roots
     built = {o.entry.name: build_row(o.entry, o.results, roots) for o in found.outcomes}

@@ -206,8 +206,7 @@ def merge_document(document: dict[str, Any], runs: Sequence[DeviceRun]) -> dict[
     versions = {str(k): str(v) for k, v in document.get("versions", {}).items()}
     entries = []
     for data in document["entries"]:
-        record = EntryRecord.from_json(data)
-        outcomes = compare(record, runs, versions)
+        outcomes = compare(EntryRecord.from_json(data), runs, versions)
         entries.append({**data, "devices": [o.to_json() for o in outcomes]})
     return {**document, "device_runs": [run.summary() for run in runs], "entries": entries}
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from docutils import nodes
 
@@ -56,8 +56,7 @@ def read_runs(app: Sphinx, context: BuildContext) -> None:
 
 def runs_read(context: BuildContext) -> tuple[DeviceRun, ...]:
     """The runs this build read."""
-    found: tuple[DeviceRun, ...] = context.extras.get(EXTENSION, ())
-    return found
+    return cast("tuple[DeviceRun, ...]", context.extras.get(EXTENSION, ()))
 
 
 def entry_extras(app: Sphinx, record: EntryRecord, module_run: ModuleRun) -> EntryExtras:
