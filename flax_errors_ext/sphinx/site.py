@@ -7,7 +7,7 @@ import datetime
 import os
 import re
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
@@ -74,8 +74,7 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
     for index in list(doctree.findall(catalogue_index)):
         listed = _index(records, site, link)
-        jump = listed[0]
-        assert isinstance(jump, nodes.paragraph)
+        jump = cast("nodes.paragraph", listed[0])
         for part in index_extras(app, to):
             add_jump(jump, part.title, part.anchor)
             listed += part.parts
@@ -211,8 +210,7 @@ class CliDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         """The program's overview, exit statuses and a section per command."""
         parser = build_parser()
-        found: list[nodes.Node] = [*_paragraphs(parser.description), _usage(parser)]
-        found.append(_exit_statuses())
+        found = [*_paragraphs(parser.description), _usage(parser), _exit_statuses()]
         for action in parser._actions:
             if isinstance(action, argparse._SubParsersAction):
                 found += [self._command(name, command) for name, command in action.choices.items()]
@@ -280,7 +278,5 @@ def _exit_statuses() -> nodes.Node:
         term = nodes.term("", "", nodes.literal(str(code.value), str(code.value)))
         sentence = meaning[0].upper() + meaning[1:] + "."
         listing += nodes.definition_list_item("", term, nodes.definition("", _paragraph(sentence)))
-    container = nodes.container(classes=["flax-errors-exit-statuses"])
-    container += nodes.rubric("Exit status", "Exit status")
-    container += listing
-    return container
+    title = nodes.rubric("Exit status", "Exit status")
+    return nodes.container("", title, listing, classes=["flax-errors-exit-statuses"])

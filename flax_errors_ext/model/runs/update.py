@@ -166,9 +166,8 @@ def _cut_tail(ours: Sequence[_Token], theirs: Sequence[_Token]) -> list[_Token]:
     )
     cut = list(theirs[:best])
     if standalone:
-        before = ours[-2][1] if len(ours) > 1 else " "
         if cut:
-            cut[-1] = (cut[-1][0], before)
+            cut[-1] = (cut[-1][0], ours[-2][1] if len(ours) > 1 else " ")
         return [*cut, (_ELLIPSIS, last_space)]
     if not cut:
         return [(_ELLIPSIS, last_space)]

@@ -54,9 +54,8 @@ class EntryRenderer(SphinxDirective):
 
     def _module_run(self, name: str) -> ModuleRun | None:
         """The module's run, its files noted as dependencies; None (warned) where unreadable."""
-        state = build_context(self.env)
         try:
-            found = module_run(state, name)
+            found = module_run(build_context(self.env), name)
         except DiscoveryError as error:
             warn(str(error), WarningSubtype.IMPORT, self.get_location())
             return None
@@ -115,8 +114,7 @@ class EntryRenderer(SphinxDirective):
 
     def _note_exception(self, entry: ErrorEntry) -> None:
         """File the entry in ``objects.inv``, an alias (autodoc of the module stays canonical)."""
-        python_domain = cast("PythonDomain", self.env.get_domain("py"))
-        python_domain.note_object(
+        cast("PythonDomain", self.env.get_domain("py")).note_object(
             entry.qualname,
             "exception",
             entry.site.anchor,

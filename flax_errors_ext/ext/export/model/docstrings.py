@@ -124,10 +124,9 @@ def unified_patch(old: str, new: str, label: str = "flax/errors.py") -> str:
     """A diff of the file ``label`` that ``patch -p1`` and ``git apply`` take; "" if none."""
     # Lines as ``patch`` counts them: each ends in a newline, but perhaps the last.
     old_lines, new_lines = (re.findall(r"[^\n]*\n|[^\n]+\Z", text) for text in (old, new))
-    lines = difflib.unified_diff(old_lines, new_lines, f"a/{label}", f"b/{label}")
     return "".join(
         line if line.endswith("\n") else f"{line}\n\\ No newline at end of file\n"
-        for line in lines
+        for line in difflib.unified_diff(old_lines, new_lines, f"a/{label}", f"b/{label}")
     )
 
 

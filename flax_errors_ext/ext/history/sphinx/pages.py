@@ -153,14 +153,13 @@ def warn_stale(app: Sphinx, exception: Exception | None) -> None:
         for entry in (e for e in view.entries if e.stale):
             qualname = f"{view.module}.{entry.name}"
             found = records.get(qualname)
-            location = found[1].source if found else docname
             warn(
                 f"{qualname}: {view.source} has no record of its bad examples as they are "
                 f"now on flax {entry.stale_releases} (they changed, or are new, since it was "
                 "recorded); those releases are not shown until it is recorded again "
                 "(nox -s history)",
                 WarningSubtype.HISTORY_STALE,
-                location,
+                found[1].source if found else docname,
             )
 
 
