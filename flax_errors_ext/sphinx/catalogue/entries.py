@@ -150,8 +150,6 @@ class EntryRenderer(SphinxDirective):
 
     def _rest(self, text: str, path: str, lines: Sequence[int]) -> list[nodes.Node]:
         """Parse docstring reST, each line located in ``path``: docutils' messages point there."""
-        if not text.strip():
-            return []
         content = StringList()
         for line_text, line in zip(text.splitlines(), lines, strict=False):
             content.append(line_text, path, line - 1)
