@@ -100,14 +100,15 @@ def build_parser() -> argparse.ArgumentParser:
         f"line that names it (also: {TRACEBACK_ENV}=1)",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    _add_commands(commands)
+    catalogue, execution = _options()
+    _add_reading_commands(commands, catalogue)
+    _add_running_commands(commands, [catalogue, execution])
     for extra in sorted(entry_points(group=COMMANDS_GROUP), key=lambda e: e.name):
         extra.load().add(commands)
     return parser
 
 
-def _add_commands(commands: _Commands) -> None:
-    catalogue, execution = _options()
+def _add_reading_commands(commands: _Commands, catalogue: argparse.ArgumentParser) -> None:
     listing = add_command(
         commands,
         "list",
@@ -161,10 +162,13 @@ def _add_commands(commands: _Commands) -> None:
         metavar="FILE",
         help="write the index to FILE (whole or not at all) instead of standard output",
     )
+
+
+def _add_running_commands(commands: _Commands, options: list[argparse.ArgumentParser]) -> None:
     check = add_command(
         commands,
         "check",
-        [catalogue, execution],
+        options,
         "Run the examples and report every failure, with a diff for drift.",
         """\
         Each error runs in a fresh process on the local devices, through the same
@@ -189,7 +193,7 @@ def _add_commands(commands: _Commands) -> None:
     update = add_command(
         commands,
         "update",
-        [catalogue, execution],
+        options,
         "Rewrite drifted error text and outputs from what the code does now.",
         """\
         Runs the examples as check does, then rewrites each drifted statement's

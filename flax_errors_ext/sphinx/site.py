@@ -34,8 +34,7 @@ if TYPE_CHECKING:
     from flax_errors_ext.layout import EntryLocation
     from flax_errors_ext.model.runs.entry_record import EntryRecord
 
-Records = dict[str, tuple[str, "EntryRecord"]]
-"""Each entry's docname and record, by full dotted name."""
+Records = dict[str, tuple[str, "EntryRecord"]]  # CatalogueCollector.by_qualname's
 
 
 class PlaceholderDirective(SphinxDirective):
