@@ -103,10 +103,7 @@ class CatalogueDirective(EntryRenderer):
 
 
 def _grouped(groups: dict[str, list[nodes.Node]], site: SiteData) -> list[nodes.Node]:
-    """The entries under their areas (if several), links first; boxes, not sections.
-
-    Sections would give autosectionlabel labels (``transforms``) the project has too.
-    """
+    """Entries by area (if several), links first; boxes: sections' autosectionlabels clash."""
     if len(groups) < 2:
         return [node for entries in groups.values() for node in entries]
     jump = nodes.paragraph(classes=["flax-errors-areas"])

@@ -51,8 +51,6 @@ class Exported:
 
 @dataclasses.dataclass(frozen=True)
 class _DocstringSite:
-    """Where a class's docstring is, or goes, in the source, and how it is quoted."""
-
     start: int
     end: int
     indent: str
