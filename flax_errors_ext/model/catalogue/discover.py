@@ -217,8 +217,7 @@ def unmatched(
 def _foreign_entry(
     docstring: str, qualname: str, at: Location, ours: CatalogueFile | None
 ) -> ErrorEntry:
-    # Once the docstring adopts the catalogue's examples (flax-errors export's patch),
-    # they are the entry and the catalogue file is not read.
+    # A docstring that adopted the catalogue's examples (export's patch) is the entry alone.
     adopted = parse_docstring(docstring, qualname, at.path, at.line)
     if adopted.documented:
         return adopted

@@ -79,8 +79,7 @@ class EntryRenderer(SphinxDirective):
     def _entry(self, outcome: EntryOutcome, found: ModuleRun) -> list[nodes.Node]:
         state = build_context(self.env)
         entry = outcome.entry
-        # Its example file, where it has one (one added later is caught by
-        # env-get-outdated), and the files its prose comes from.
+        # Its example file (one added later: env-get-outdated), and the files of its prose.
         self.env.note_dependency(entry.location.path)
         for passage in entry.prose:
             self.env.note_dependency(passage.path)

@@ -56,8 +56,7 @@ def entry_examples(
 ) -> tuple[list[nodes.Node], list[nodes.Node]]:
     """The first bad and good example, open, the rest as tabs (``captions_shown``: captionless)."""
     example = functools.partial(_example, parse_rest=parse_rest, roots=import_roots(), links=links)
-    # The first screen is for the examples that hold for this build's versions; the
-    # others (their ``:holds for:`` names other versions) wait in the tabs.
+    # The first screen shows the examples that hold for this build's versions; others, tabs.
     held = [i for i, result in enumerate(results) if result.verdict is not Verdict.OTHER_VERSIONS]
     examples = [results[i].example for i in held]
     shown = tuple(held[i] for i in first_screen(examples))
@@ -241,10 +240,7 @@ def dropdown(
 
 
 class linked_traceback(nodes.literal_block):
-    """A ``pytb`` block whose frames link to their source: one node, highlighted when written.
-
-    Sphinx drops the links of a block it highlights; a node per token would weigh on every step.
-    """
+    """A ``pytb`` block, frames linked: one node, highlighted when written (Sphinx drops links)."""
 
 
 def source_links(overrides: Mapping[str, str | None], versions: Mapping[str, str]) -> SourceLinks:

@@ -234,11 +234,10 @@ def presence_line(
         parts = [f"In {module} in {', '.join(present)}"]
     found = [(r.release.flax, hits[0]) for r in raisers if (hits := r.raisers(qualname))]
     if found:
-        versions = [release for release, _ in found]
         entries = sorted({entry for _, (entry, _, _) in found})
         _, (_, _, last) = found[-1]
         text = quote(exception_message(last.exc_text), QUOTED)
-        span = version_range(versions[0], versions[-1])
+        span = version_range(found[0][0], found[-1][0])
         parts.append(
             f"unreachable today, but {span} raised it (the example of "
             f"{', '.join(entries)}): «{text}»"
