@@ -190,8 +190,7 @@ def _refusal(entries: list[ErrorEntry], query: str, older: Mapping[str, Sequence
         return unknown(entries, query)
     said = paste.exception_line(query) or "(the paste has no exception line)"
     lines = [f"not in the catalogue: {said}"]
-    near = ", ".join(m.entry.qualname for m in lookup.nearest(entries, query, older))
-    if near:
+    if near := ", ".join(m.entry.qualname for m in lookup.nearest(entries, query, older)):
         lines.append(f"  Nearest entries (not a match: their documented messages differ): {near}")
     return "\n".join(lines)
 

@@ -92,8 +92,7 @@ def help_lines(error: BaseException) -> tuple[str, ...]:
     for paste, skew in zip(pastes, skews, strict=True):
         if skew is not None and skew.definite:
             return skew.help_lines()
-        found = answer(shipped_index(), paste)
-        if found is not None:
+        if (found := answer(shipped_index(), paste)) is not None:
             return found.lines()
     return next((skew.help_lines() for skew in skews if skew is not None and not skew.having), ())
 

@@ -139,8 +139,7 @@ def open_session(app: Sphinx) -> None:
     per_build.discover(context, last, session.fingerprint)
     context.start(session, roots, last)
     per_build.write_stubs(context, Path(app.srcdir), tuple(app.config.source_suffix))
-    device = context.run.fingerprint.device
-    if isinstance(device, ProbeError):
+    if isinstance(device := context.run.fingerprint.device, ProbeError):
         warn(str(device), WarningSubtype.DEVICE, conf_location(app, "extensions"))
 
 
@@ -167,8 +166,7 @@ def outdated_by_environment(
     for docname, files in CatalogueCollector.loaded(env).items():
         if docname in outdated:
             continue
-        touched = first_change(files)
-        if touched is not None:
+        if (touched := first_change(files)) is not None:
             LOGGER.info(f"flax-errors: {touched} changed since {docname} ran; reading it again")
             outdated.add(docname)
     # A page that shows a group of message entries, whose folder has gained or lost one.

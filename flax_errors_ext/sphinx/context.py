@@ -133,8 +133,7 @@ def settle(app: Sphinx) -> tuple[BuildContext, BuildContext | None]:
 
 def build_context(env: BuildEnvironment) -> BuildContext:
     """This build's context, from ``builder-inited`` on."""
-    found = getattr(env, _ATTRIBUTE, None)
-    if not isinstance(found, BuildContext):
+    if not isinstance(found := getattr(env, _ATTRIBUTE, None), BuildContext):
         raise LookupError("flax-errors: the environment has no build context yet")
     return found
 

@@ -142,8 +142,7 @@ def _figures(records: list[EntryRecord]) -> nodes.Node:
 
 def build_time() -> datetime.datetime:
     """When this build checks the catalogue: now, or ``SOURCE_DATE_EPOCH`` (as Sphinx) if set."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch and epoch.strip().isdigit():
+    if (epoch := os.environ.get("SOURCE_DATE_EPOCH")) and epoch.strip().isdigit():
         return datetime.datetime.fromtimestamp(int(epoch), tz=datetime.UTC)
     return datetime.datetime.now(tz=datetime.UTC)
 

@@ -120,8 +120,7 @@ def installed_source() -> Path:
             "flax is not installed in this environment; name its errors.py with --flax-source"
         )
     for folder in spec.submodule_search_locations:
-        path = Path(folder) / "errors.py"
-        if path.is_file():
+        if (path := Path(folder) / "errors.py").is_file():
             return path
     raise UsageError(
         f"the installed flax ({', '.join(spec.submodule_search_locations)}) has no errors.py; "

@@ -85,8 +85,7 @@ def _piece_spans(text: str, pieces: list[str], flags: int) -> list[tuple[int, in
     spans = [(0, first.end())]
     position = first.end()
     for piece in pieces[1:-1]:
-        found = re.compile(pattern(piece)).search(text, position)
-        if found is None:
+        if (found := re.compile(pattern(piece)).search(text, position)) is None:
             return None
         spans.append(found.span())
         position = found.end()

@@ -43,8 +43,7 @@ def template_problem(template: object) -> str:
         names = _names(template)
     except ValueError as error:
         return f"is not a format string ({error})"
-    unknown = sorted(names - set(FIELDS))
-    if unknown:
+    if unknown := sorted(names - set(FIELDS)):
         return f"names {unknown}; a template may name only {{version}}, {{path}} and {{line}}"
     if "path" not in names:
         return "must name {path}"

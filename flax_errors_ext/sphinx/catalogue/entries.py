@@ -242,16 +242,14 @@ def raise_site(
     if not entry.message or not entry.raised_as:
         return []
     paragraph = _labelled("Raised as:", "flax-errors-raised", entry.raised_as, " or ")
-    where = relative_source(record.raised_at, roots) if record.raised_at else ""
-    if where:
+    if record.raised_at and (where := relative_source(record.raised_at, roots)):
         path, _, line = where.rpartition(":")
         paragraph += nodes.Text(", by ")
         url = links.url(path, int(line))
         code = nodes.literal(where, where)
         paragraph += nodes.reference("", "", code, refuri=url, internal=False) if url else code
         package = path.split("/", 1)[0]
-        version = record.version_map.get(package)
-        if version:
+        if version := record.version_map.get(package):
             paragraph += nodes.Text(f" ({package} {version})")
     return [paragraph, *_varying(entry)]
 

@@ -150,8 +150,7 @@ def _example(
     )
     # The verdict, then the full traceback: closed, it shares the verdict's line.
     box += _verdict(result, roots)
-    full = full_tracebacks(result, roots=roots)
-    if full:
+    if full := full_tracebacks(result, roots=roots):
         # Out of the site's search: the library's frames would make every page that
         # passes through jit or apply a hit, and the error's text is in the transcript.
         box += dropdown(
@@ -190,8 +189,7 @@ def transcript(result: ExampleResult, *, roots: Sequence[str] | None = None) -> 
         parts.append(">>> " + "\n... ".join(statement.source.rstrip("\n").split("\n")) + "\n")
         if statement.skip:
             continue
-        run = next(runs, None)
-        if run is not None:
+        if (run := next(runs, None)) is not None:
             output = _ANSI.sub("", run.transcript)
             parts.append(publishable(trim_traceback(output, internal), roots))
         else:  # never ran: show what is documented

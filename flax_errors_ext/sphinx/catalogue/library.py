@@ -80,8 +80,7 @@ def resolve_reference(
     plain = foreign
     if node.get("refdomain") == "py":
         inventory = shipped_inventory()
-        target = inventory.find(node["reftarget"], qualname.partition(".")[0])
-        if target is not None:
+        if (target := inventory.find(node["reftarget"], qualname.partition(".")[0])) is not None:
             return nodes.reference(
                 "",
                 "",
@@ -161,8 +160,7 @@ def stated_signature(function: Callable[..., Any]) -> inspect.Signature | None:
     """The signature a C function states (docstring's first line, or CPython's way), or None."""
     doc = getattr(function, "__doc__", None)
     lines = doc.strip().splitlines() if isinstance(doc, str) else []
-    stated = _STATED.fullmatch(lines[0].strip()) if lines else None
-    if stated is not None:
+    if lines and (stated := _STATED.fullmatch(lines[0].strip())) is not None:
         try:
             return signature_from_str(f"{stated[1]} -> {stated[2]}" if stated[2] else stated[1])
         except (SyntaxError, ValueError):
@@ -185,8 +183,7 @@ def _stand_in(cls: type, name: str, native: Callable[..., Any]) -> Any:
     constructor.__qualname__ = f"{cls.__qualname__}.{name}"
     constructor.__module__ = cls.__module__
     constructor.__doc__ = getattr(native, "__doc__", None)
-    signature = stated_signature(native)
-    if signature is not None:
+    if (signature := stated_signature(native)) is not None:
         # What inspect.signature (autodoc) and sphinx-autodoc-typehints read.
         vars(constructor)["__signature__"] = signature
         params = signature.parameters.values()

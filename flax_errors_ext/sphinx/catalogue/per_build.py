@@ -38,8 +38,7 @@ def discover(
 
 def discovered(context: BuildContext, name: str) -> ErrorModule:
     """The module as this build discovered it (an unlisted one: now); raises DiscoveryError."""
-    found = context.modules.get(name)
-    if found is None:
+    if (found := context.modules.get(name)) is None:
         spec = context.config.spec(name)
         listed = any(s.name == name for s in context.config.modules)
         # A module no setting lists has no pages of its own: its entries show at its directive.

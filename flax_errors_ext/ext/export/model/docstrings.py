@@ -82,8 +82,7 @@ def export_docstrings(
     problems = _unmatched(catalogue, fixes, classes, module, path)
     edits: dict[str, tuple[int, int, str]] = {}
     for name, node in classes.items():
-        file = catalogue.get(name)
-        if file is None:
+        if (file := catalogue.get(name)) is None:
             continue
         mine = [fix for fix in fixes if fix.name == name]
         edit, found = _export_class(source, starts, node, file, f"{module}.{name}", path, mine)
@@ -155,8 +154,7 @@ def _export_class(
         return None, [*problems, FormatProblem(why, at)]
     flax_backslash = any("\\" in x for x in flax_lines)
     text = _string_literal(value, site.prefix, site.quote, flax_backslash=flax_backslash)
-    unreadable = _read_back_problem(text, section, qualname, at)
-    if unreadable is not None:
+    if (unreadable := _read_back_problem(text, section, qualname, at)) is not None:
         return None, [*problems, unreadable]
     if site.own_line:
         text = f"{site.indent}{text}\n"

@@ -57,8 +57,7 @@ def read_files(app: Sphinx, context: BuildContext) -> None:
 def _view(app: Sphinx, found: ModuleRun) -> ModuleHistory | None:
     """The module's history with the run's rows (once per run, kept in its ``extras``)."""
     context = build_context(app.env)
-    history = context.histories.get(found.module.name)
-    if history is None:
+    if (history := context.histories.get(found.module.name)) is None:
         return None
     app.env.note_dependency(history.path)
     if EXTENSION in found.extras:
