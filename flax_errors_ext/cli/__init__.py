@@ -182,7 +182,6 @@ def _add_running_commands(commands: _Commands, options: list[argparse.ArgumentPa
         "--strict",
         action="store_const",
         const=True,
-        default=None,
         help="fail on errors that have no examples (default: flax_errors_strict)",
     )
     check.add_argument(

@@ -19,11 +19,10 @@ from flax_errors_ext.model.catalogue.records import ExampleKind, Verdict, first_
 from flax_errors_ext.model.history.releases import retired
 from flax_errors_ext.model.lookup import find as lookup
 from flax_errors_ext.model.lookup import paste
-from flax_errors_ext.model.lookup import texts as lookup_texts
 from flax_errors_ext.model.lookup.api_index import ENV_VAR, ApiIndex, shipped
 from flax_errors_ext.model.lookup.find import by_entry, recorded_wordings, wording_of
 from flax_errors_ext.model.lookup.skew import SkewAnswer, answer_paste
-from flax_errors_ext.model.lookup.texts import help_index
+from flax_errors_ext.model.lookup.texts import help_index, raise_sites
 from flax_errors_ext.model.runs.entry_record import (
     SCHEMA_VERSION,
     EntryRecord,
@@ -191,8 +190,7 @@ def _refusal(entries: list[ErrorEntry], query: str, older: Mapping[str, Sequence
         return unknown(entries, query)
     said = paste.exception_line(query) or "(the paste has no exception line)"
     lines = [f"not in the catalogue: {said}"]
-    near = ", ".join(m.entry.qualname for m in lookup.nearest(entries, query, older))
-    if near:
+    if near := ", ".join(m.entry.qualname for m in lookup.nearest(entries, query, older)):
         lines.append(f"  Nearest entries (not a match: their documented messages differ): {near}")
     return "\n".join(lines)
 
@@ -236,7 +234,7 @@ def _raise_sites(selection: Selection) -> dict[str, dict[int, tuple[str, ...]]]:
             records += _previous(selection.project.folder / name).values()
         except UsageError as error:
             print(f"warning: {error}", file=sys.stderr)
-    return lookup_texts.raise_sites(selection.entries, records)
+    return raise_sites(selection.entries, records)
 
 
 def _render_entry(entry: ErrorEntry, base: str) -> str:

@@ -161,7 +161,7 @@ def snapshot(chosen: Project, spec: ModuleSpec) -> ErrorModule:
     # Absent, truncated, or of classes since moved (ImportError): read anew.
     with contextlib.suppress(Exception):
         kept = pickle.loads(path.read_bytes())  # our own cache, read by the version that wrote it
-        if all(_stamp(file) == stamp for file, stamp in kept[1]):
+        if all(stamp(file) == seen for file, seen in kept[1]):
             return kept[0]
     module = import_module(chosen, spec)
     paths = {path for path, _ in ModulePages.of(module, chosen.config.layout).files}
@@ -171,7 +171,7 @@ def snapshot(chosen: Project, spec: ModuleSpec) -> ErrorModule:
     top = importlib.util.find_spec(module.name.partition(".")[0])
     if top is not None and top.origin:
         paths.add(top.origin)
-    stamps = tuple((path, _stamp(path)) for path in sorted(paths))
+    stamps = tuple((path, stamp(path)) for path in sorted(paths))
     data = pickle.dumps((module, stamps), protocol=pickle.HIGHEST_PROTOCOL)
     # Atomic; a cache that cannot be written only costs the next run time.
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -185,7 +185,8 @@ def snapshot(chosen: Project, spec: ModuleSpec) -> ErrorModule:
     return module
 
 
-def _stamp(path: str) -> int:
+def stamp(path: str) -> int:
+    """The file's ``st_mtime_ns``; -1 where it cannot be read (gone, say)."""
     try:
         return Path(path).stat().st_mtime_ns
     except OSError:

@@ -1,7 +1,6 @@
 """The fix under the traceback: ``help:`` and ``see:`` lines for a catalogued error.
 
-The answer comes from an index, never from importing the libraries the catalogue
-documents, and is the one ``flax-errors explain`` gives (``docs/guide/help.md``).
+Answered from an index, never by importing the libraries, as ``flax-errors explain`` answers.
 """
 
 from __future__ import annotations
@@ -93,8 +92,7 @@ def help_lines(error: BaseException) -> tuple[str, ...]:
     for paste, skew in zip(pastes, skews, strict=True):
         if skew is not None and skew.definite:
             return skew.help_lines()
-        found = answer(shipped_index(), paste)
-        if found is not None:
+        if (found := answer(shipped_index(), paste)) is not None:
             return found.lines()
     return next((skew.help_lines() for skew in skews if skew is not None and not skew.having), ())
 
@@ -181,10 +179,7 @@ def _shell_handler(
     trace: TracebackType | None,
     tb_offset: int | None = None,
 ) -> list[str]:
-    """IPython's custom exception handler: the shell's own traceback, then the help.
-
-    IPython shows nothing of an error a custom handler takes: this shows it, or its handler before.
-    """
+    """IPython's custom exception handler: the traceback (IPython shows none), then the help."""
     _, classes, handler, _ = _shells.get(id(shell), (None, (), None, None))
     lines = list(_safe_help_lines(error))
     if handler is not None and classes and issubclass(kind, classes):

@@ -18,8 +18,7 @@ STATIC_DIR = Path(__file__).parent / "static"
 ENV_VERSION = 8
 NEEDED_EXTENSIONS = (
     "myst_nb",
-    # An entry's signature; sphinx-autodoc-typehints, which would reach every page,
-    # only where the project loads it (this site's conf.py does).
+    # An entry's signature (sphinx-autodoc-typehints, which reaches every page, only if loaded).
     "sphinx.ext.autodoc",
     "sphinx_design",
     # sphinx-reredirects only where a page moved (build._forward).
@@ -34,10 +33,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     for event in extras.EVENTS:
         app.add_event(event)
     for name, default, _ in CatalogueConfig.options():
-        # Any type: CatalogueConfig validates every value, with a clearer message.
-        # A default given as a function makes Sphinx hand a -D override over as text
-        # (it reads a plain default's by its type, each release differently), which
-        # CatalogueConfig.from_values reads the same way everywhere.
+        # Any type: CatalogueConfig validates, more clearly. Given a function as default,
+        # every Sphinx hands a -D override over as text, which from_values reads alike.
         app.add_config_value(
             name,
             lambda _config, default=default: copy.deepcopy(default),
@@ -75,8 +72,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", build.finish_build)
     return {
         "version": __version__,
-        # What the environment keeps (typed records, the build context): a new
-        # number makes Sphinx discard environments an older layout pickled.
+        # A new number: Sphinx discards environments (records, context) an older layout pickled.
         "env_version": ENV_VERSION,
         "parallel_read_safe": True,
         "parallel_write_safe": True,

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from myst_nb.core.config import NbParserConfig
 from sphinx.errors import ConfigError, ExtensionError
 
+from flax_errors_ext.cli.selection import stamp
 from flax_errors_ext.execution.session import ExecutionOptions, Session
 from flax_errors_ext.layout import SiteLayout
 from flax_errors_ext.model.catalogue.discover import catalogue_folders, catalogue_paths
@@ -27,6 +27,7 @@ from flax_errors_ext.model.site.links import moved_pages
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx import compat
 from flax_errors_ext.sphinx.catalogue import per_build
+from flax_errors_ext.sphinx.compat import LOGGER, conf_location, warn
 from flax_errors_ext.sphinx.context import (
     WORK_DIR,
     BuildContext,
@@ -37,7 +38,6 @@ from flax_errors_ext.sphinx.context import (
     settle,
 )
 from flax_errors_ext.sphinx.extras import CONTEXT_INITED, ERRORS_DOCUMENT, require_loaded_extras
-from flax_errors_ext.sphinx.loggers import LOGGER, conf_location, warn
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -77,9 +77,8 @@ def make_context(app: Sphinx, config: Config) -> None:
         [example.actual for record in context.other_runs for example in record.examples],
     )
     _forward(app, config, moved, context)
-    # Keep the folders notebooks are written to out of the sources: this extension's,
-    # myst-nb's output folder and its cache (its default settled too late, on
-    # builder-inited). Inside the source folder, their notebooks would be read as pages.
+    # The folders notebooks are written to, out of the sources (or read as pages): ours,
+    # myst-nb's output and its cache (whose default myst-nb settles too late, on builder-inited).
     srcdir = Path(app.srcdir).resolve()
     build_dir = Path(app.outdir).parent
     written = [
@@ -98,10 +97,7 @@ REDIRECTS_EXTRA = "flax-errors[redirects]"
 
 
 def _forward(app: Sphinx, config: Config, moved: Mapping[str, str], context: BuildContext) -> None:
-    """Redirect each moved page (``{old: now}``) the project lacks, keeping its own ``redirects``.
-
-    sphinx-reredirects is an optional extra: where it is not installed, a warning names it.
-    """
+    """Redirect each moved page (``{old: now}``) the project lacks; its own ``redirects`` win."""
     suffixes = tuple(config.source_suffix)
     pending = {
         old: SiteLayout.forward_uri(old, now)
@@ -143,8 +139,7 @@ def open_session(app: Sphinx) -> None:
     per_build.discover(context, last, session.fingerprint)
     context.start(session, roots, last)
     per_build.write_stubs(context, Path(app.srcdir), tuple(app.config.source_suffix))
-    device = context.run.fingerprint.device
-    if isinstance(device, ProbeError):
+    if isinstance(device := context.run.fingerprint.device, ProbeError):
         warn(str(device), WarningSubtype.DEVICE, conf_location(app, "extensions"))
 
 
@@ -156,47 +151,31 @@ def outdated_by_environment(
     context = build_context(env)
     if context.changed:
         return sorted((set(by_doc) | set(per_build.catalogue_pages(context))) & env.found_docs)
-    # A page with a failing entry, so that every build checks it again (from the
-    # cache only where the run itself is trusted); a page whose undocumented entry
-    # has gained a catalogue file since it was read; and a page whose runs loaded a
-    # file that has changed since (a helper that words a message, say).
-    outdated = {
-        docname
-        for docname, records in by_doc.items()
-        if any(
-            r.status is EntryStatus.FAILED
-            or (
-                r.status is EntryStatus.UNDOCUMENTED
-                and any(
-                    p.is_file() for p in catalogue_paths(context.catalogue_folders, r.qualname)
-                )
-            )
-            for r in records
-        )
-    }
+
+    # A page with a failing entry (checked every build; from the cache only where the run is
+    # trusted), one whose undocumented entry has gained a catalogue file since it was read,
+    # and one whose runs loaded a file that has changed since (a helper that words a message).
+    def stale(r: EntryRecord) -> bool:
+        if r.status is EntryStatus.UNDOCUMENTED:
+            return any(p.is_file() for p in catalogue_paths(context.catalogue_folders, r.qualname))
+        return r.status is EntryStatus.FAILED
+
+    outdated = {docname for docname, records in by_doc.items() if any(map(stale, records))}
     # Most pages hold the very same set (see context.joined_files): looked at once.
     first_change = functools.cache(context.run.sources().first_change)
     for docname, files in CatalogueCollector.loaded(env).items():
         if docname in outdated:
             continue
-        touched = first_change(files)
-        if touched is not None:
+        if (touched := first_change(files)) is not None:
             LOGGER.info(f"flax-errors: {touched} changed since {docname} ran; reading it again")
             outdated.add(docname)
     # A page that shows a group of message entries, whose folder has gained or lost one.
     regrouped = {
         docname
         for docname, folders in CatalogueCollector.folders(env).items()
-        if any(_modified(folder) != seen for folder, seen in folders.items())
+        if any(stamp(folder) != seen for folder, seen in folders.items())
     }
     return sorted((outdated & set(by_doc)) | (regrouped & env.found_docs))
-
-
-def _modified(path: str) -> int | None:
-    try:
-        return os.stat(path).st_mtime_ns
-    except OSError:
-        return None
 
 
 def start_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:

@@ -1,17 +1,19 @@
-"""Where the Sphinx releases supported (6.2.1 to 9.x) differ: one shim per difference.
+"""Where the Sphinx releases supported (6.2.1 to 9.x) differ, and the warnings, worded alike.
 
-Each says which versions need it: once pyproject.toml's lower bounds pass those, it goes.
+Each shim says which versions need it: once pyproject.toml's lower bounds pass those, it goes.
 """
 
 from __future__ import annotations
 
 import io
 import posixpath
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import sphinx
 from docutils import nodes
+from sphinx.util import logging
 
 from flax_errors_ext.sphinx.context import WORK_DIR
 
@@ -19,9 +21,34 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
 
+    from flax_errors_ext.model.warning_subtypes import WarningSubtype
+
+LOGGER = logging.getLogger("flax_errors_ext")
+WARNING_TYPE = "flax-errors"
+
 # Sphinx < 7.3 never ends a warning with its [type.subtype], the name to suppress it
 # by (later ones do, by show_warning_types): the extension's warnings then name it.
 SHOWS_WARNING_TYPES = sphinx.version_info >= (7, 3)
+
+
+def warn(message: str, subtype: WarningSubtype, location: str | nodes.Node) -> None:
+    """Log a ``flax-errors.<subtype>`` warning at ``file:line`` or a node (a path: a docname)."""
+    if not SHOWS_WARNING_TYPES:
+        message += f" [{WARNING_TYPE}.{subtype.value}]"
+    LOGGER.warning(message, type=WARNING_TYPE, subtype=subtype.value, location=location)
+
+
+def conf_location(app: Sphinx, setting: str) -> str:
+    """The full path ``conf.py:N`` of ``setting`` (N=1 if unset): a bare name reads as docname."""
+    path = Path(app.confdir, "conf.py")
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    assignment = re.compile(rf"\s*{re.escape(setting)}\s*(?::[^=]*)?=")
+    line = next((n for n, text in enumerate(lines, 1) if assignment.match(text)), 1)
+    return f"{path}:{line}"
+
 
 # Sphinx < 7.2 knows autodoc's option by its old name only; later ones take both.
 NO_INDEX = "no-index" if sphinx.version_info >= (7, 2) else "noindex"

@@ -1,13 +1,10 @@
-"""The build context, and what the environment keeps of each document.
-
-On the environment, as myst-nb's config is (until it exists, on the application).
-"""
+"""The build context (kept on the environment, as myst-nb's config), and what it keeps per page."""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from docutils import nodes
 from sphinx.environment.collectors import EnvironmentCollector
@@ -136,8 +133,7 @@ def settle(app: Sphinx) -> tuple[BuildContext, BuildContext | None]:
 
 def build_context(env: BuildEnvironment) -> BuildContext:
     """This build's context, from ``builder-inited`` on."""
-    found = getattr(env, _ATTRIBUTE, None)
-    if not isinstance(found, BuildContext):
+    if not isinstance(found := getattr(env, _ATTRIBUTE, None), BuildContext):
         raise LookupError("flax-errors: the environment has no build context yet")
     return found
 
@@ -168,8 +164,7 @@ NODES = (error_record, catalogue_index, catalogue_figures, see_also_placeholder)
 
 def kept(env: BuildEnvironment, name: str, empty: Callable[[], T]) -> T:
     """What the environment keeps under ``flax_errors_<name>``, made ``empty()`` at first."""
-    value: T = vars(env).setdefault(f"flax_errors_{name}", empty())
-    return value
+    return cast("T", vars(env).setdefault(f"flax_errors_{name}", empty()))
 
 
 class CatalogueCollector(EnvironmentCollector):

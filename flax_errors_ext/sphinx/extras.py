@@ -1,8 +1,7 @@
 """Where an extra (:mod:`flax_errors_ext.ext`) joins the build: the events the core emits.
 
-* ``flax-errors-context-inited(app, context)``, on ``config-inited`` before moved pages
-  are forwarded: read the settings' files into ``context.extras`` (by extension name)
-  and ``context.other_runs``; defer what could not be read.
+* ``flax-errors-context-inited(app, context)``, on ``config-inited``, before moved pages are
+  forwarded: read files into ``context.extras`` (by extension name), ``context.other_runs``.
 * ``flax-errors-entry-extras(app, record, module_run)``: :class:`EntryExtras` or None
   (``module_run.extras`` keeps what is derived once for all the module's pages).
 * ``flax-errors-module-extras(app, module_run)``, at a module's page's end: nodes or None.

@@ -1,7 +1,4 @@
-"""The pages drawn from the whole catalogue, and the reference pages drawn from the code.
-
-Placeholders are filled once every record is known (``doctree-resolved``), every build.
-"""
+"""The pages drawn from the whole catalogue, and the reference pages drawn from the code."""
 
 from __future__ import annotations
 
@@ -10,15 +7,16 @@ import datetime
 import os
 import re
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
 from flax_errors_ext.cli import EXIT_CODES, PROG, build_parser
 from flax_errors_ext.model.config import CatalogueConfig
-from flax_errors_ext.model.site.texts import BADGES, SiteData, figures, time_text
+from flax_errors_ext.model.site.texts import BADGES, SiteData, figures
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
+from flax_errors_ext.sphinx.compat import WARNING_TYPE
 from flax_errors_ext.sphinx.context import (
     CatalogueCollector,
     build_context,
@@ -27,7 +25,6 @@ from flax_errors_ext.sphinx.context import (
     see_also_placeholder,
 )
 from flax_errors_ext.sphinx.extras import index_extras
-from flax_errors_ext.sphinx.loggers import WARNING_TYPE
 from flax_errors_ext.sphinx.table import inline_text, joined, labelled, status_badge, table
 
 if TYPE_CHECKING:
@@ -37,8 +34,7 @@ if TYPE_CHECKING:
     from flax_errors_ext.layout import EntryLocation
     from flax_errors_ext.model.runs.entry_record import EntryRecord
 
-Records = dict[str, tuple[str, "EntryRecord"]]
-"""Each entry's docname and record, by full dotted name."""
+Records = dict[str, tuple[str, "EntryRecord"]]  # CatalogueCollector.by_qualname's
 
 
 class PlaceholderDirective(SphinxDirective):
@@ -47,9 +43,8 @@ class PlaceholderDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         """Leave the placeholder."""
         # Directive names are case-insensitive; self.name is as the page wrote it.
-        if self.name.lower() == "flax-errors-figures":
-            return [catalogue_figures()]
-        return [catalogue_index()]
+        shows_figures = self.name.lower() == "flax-errors-figures"
+        return [catalogue_figures() if shows_figures else catalogue_index()]
 
 
 def rewrite_live_docs(app: Sphinx, env: BuildEnvironment) -> list[str]:
@@ -78,8 +73,7 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
     for index in list(doctree.findall(catalogue_index)):
         listed = _index(records, site, link)
-        jump = listed[0]
-        assert isinstance(jump, nodes.paragraph)
+        jump = cast("nodes.paragraph", listed[0])
         for part in index_extras(app, to):
             add_jump(jump, part.title, part.anchor)
             listed += part.parts
@@ -135,7 +129,8 @@ def _figures(records: list[EntryRecord]) -> nodes.Node:
     badges = [[status_badge(s, f"{n} {BADGES[s].label}")] for s, n in shown.statuses]
     box += nodes.paragraph("", "", *joined(badges, "  "), classes=["flax-errors-statuses"])
     if shown.executed:
-        text = f"Last verified {time_text(build_time())} on {shown.device}, with {shown.versions}."
+        when = f"{build_time():%Y-%m-%d %H:%M UTC}"  # build_time is in UTC
+        text = f"Last verified {when} on {shown.device}, with {shown.versions}."
     else:
         text = (
             "The examples were not executed in this build, so nothing here is verified "
@@ -147,8 +142,7 @@ def _figures(records: list[EntryRecord]) -> nodes.Node:
 
 def build_time() -> datetime.datetime:
     """When this build checks the catalogue: now, or ``SOURCE_DATE_EPOCH`` (as Sphinx) if set."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch and epoch.strip().isdigit():
+    if (epoch := os.environ.get("SOURCE_DATE_EPOCH")) and epoch.strip().isdigit():
         return datetime.datetime.fromtimestamp(int(epoch), tz=datetime.UTC)
     return datetime.datetime.now(tz=datetime.UTC)
 
@@ -214,8 +208,7 @@ class CliDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         """The program's overview, exit statuses and a section per command."""
         parser = build_parser()
-        found: list[nodes.Node] = [*_paragraphs(parser.description), _usage(parser)]
-        found.append(_exit_statuses())
+        found = [*_paragraphs(parser.description), _usage(parser), _exit_statuses()]
         for action in parser._actions:
             if isinstance(action, argparse._SubParsersAction):
                 found += [self._command(name, command) for name, command in action.choices.items()]
@@ -283,7 +276,5 @@ def _exit_statuses() -> nodes.Node:
         term = nodes.term("", "", nodes.literal(str(code.value), str(code.value)))
         sentence = meaning[0].upper() + meaning[1:] + "."
         listing += nodes.definition_list_item("", term, nodes.definition("", _paragraph(sentence)))
-    container = nodes.container(classes=["flax-errors-exit-statuses"])
-    container += nodes.rubric("Exit status", "Exit status")
-    container += listing
-    return container
+    title = nodes.rubric("Exit status", "Exit status")
+    return nodes.container("", title, listing, classes=["flax-errors-exit-statuses"])

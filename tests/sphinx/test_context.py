@@ -152,7 +152,7 @@ def _imports(path: Path) -> set[str]:
 
 
 def test_the_sphinx_layer_has_no_import_circle() -> None:
-    # compat once imported build late, for WORK_DIR: build -> loggers -> compat -> build.
+    # compat once imported build late, for WORK_DIR: build -> compat -> build.
     modules = {
         ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts): path
         for path in (PACKAGE / "sphinx").rglob("*.py")

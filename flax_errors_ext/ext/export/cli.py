@@ -40,7 +40,6 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     export.add_argument(
         "--flax-source",
         type=Path,
-        default=None,
         metavar="PATH",
         help="the flax/errors.py to patch (default: the installed flax's, found without "
         "importing it)",
@@ -49,7 +48,6 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "-o",
         "--output",
         type=Path,
-        default=None,
         metavar="FILE",
         help="write the patch to FILE instead of standard output",
     )
@@ -122,8 +120,7 @@ def installed_source() -> Path:
             "flax is not installed in this environment; name its errors.py with --flax-source"
         )
     for folder in spec.submodule_search_locations:
-        path = Path(folder) / "errors.py"
-        if path.is_file():
+        if (path := Path(folder) / "errors.py").is_file():
             return path
     raise UsageError(
         f"the installed flax ({', '.join(spec.submodule_search_locations)}) has no errors.py; "

@@ -63,8 +63,7 @@ def parse_conditions(text: str) -> tuple[Condition, ...]:
     clauses: dict[str, list[str]] = {}
     current = ""
     for raw in text.split(","):
-        match = _CLAUSE.match(raw)
-        if match is None:
+        if (match := _CLAUSE.match(raw)) is None:
             raise ConditionError(
                 f"cannot read {raw.strip()!r}: write a package, an operator and a version, "
                 "as in 'flax < 0.12.9'"

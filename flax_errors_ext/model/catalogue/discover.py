@@ -14,7 +14,7 @@ from flax_errors_ext.model.catalogue.parse import parse_docstring, parse_prose, 
 from flax_errors_ext.model.catalogue.records import ErrorEntry, FormatProblem, Location
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Collection, Mapping, Sequence
     from types import ModuleType
 
     from flax_errors_ext.model.config.values import ModuleSpec
@@ -168,7 +168,7 @@ def module_entries(
         located = dataclasses.replace(entry, located=layout.locate(qualname))
         entries.append(((number, line), located))
     entries.sort(key=lambda pair: pair[0])
-    problems += _unmatched(spec.name, candidates, catalogue_files, data)
+    problems += unmatched(spec.name, {c.name for c in candidates}, catalogue_files or {}, data)
     return tuple(e for _, e in entries), tuple(left_out), tuple(problems)
 
 
@@ -192,20 +192,18 @@ def message_entries(
     return tuple(entries)
 
 
-def _unmatched(
-    module: str,
-    candidates: Sequence[Candidate],
-    catalogue_files: Mapping[str, CatalogueFile] | None,
-    data: ModuleData,
+def unmatched(
+    module: str, classes: Collection[str], files: Mapping[str, CatalogueFile], data: ModuleData
 ) -> list[FormatProblem]:
-    names = sorted({c.name for c in candidates})
+    """The catalogue files, and names in the module's data, that name no class of ``module``."""
+    names = sorted(classes)
 
     def hint(name: str, suffix: str) -> str:
         close = difflib.get_close_matches(name, names, n=1)
         return f"; did you mean {close[0]}{suffix}?" if close else ""
 
     problems = []
-    for stem, file in (catalogue_files or {}).items():
+    for stem, file in files.items():
         if stem not in names:
             message = f"this catalogue file names no class of {module}: no {module}.{stem}"
             problems.append(FormatProblem(message + hint(stem, ".txt"), Location(file.path, 1)))
@@ -219,8 +217,7 @@ def _unmatched(
 def _foreign_entry(
     docstring: str, qualname: str, at: Location, ours: CatalogueFile | None
 ) -> ErrorEntry:
-    # Once the docstring adopts the catalogue's examples (flax-errors export's patch),
-    # they are the entry and the catalogue file is not read.
+    # A docstring that adopted the catalogue's examples (export's patch) is the entry alone.
     adopted = parse_docstring(docstring, qualname, at.path, at.line)
     if adopted.documented:
         return adopted
@@ -230,8 +227,7 @@ def _foreign_entry(
     if ours is None:
         return ErrorEntry(qualname, summary, prose, theirs, (), at)
     entry = parse_docstring(ours.text, qualname, ours.path, 1)
-    # Our file's opening line is the summary; the library's docstring, the explanation
-    # readers expect first.
+    # Our file's opening line is the summary; the library's docstring, the explanation, first.
     return dataclasses.replace(
         entry,
         summary=entry.summary or summary,

@@ -269,8 +269,7 @@ def _parse_block(
     statements: list[Statement] = []
     for item in parsed:
         location = Location(path, block[item.lineno].number)
-        problem = statement_problem(item, location)
-        if problem is not None:
+        if (problem := statement_problem(item, location)) is not None:
             problems.append(problem)
             continue
         statements.append(_statement(item, location, block))

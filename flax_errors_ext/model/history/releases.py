@@ -212,8 +212,7 @@ def timelines(
     count = len(codes) if codes is not None else max(recorded, default=0)
     found: list[list[Span]] = [[] for _ in range(count)]
     for record in history.releases:
-        entry = record.entries.get(name)
-        if entry is None:
+        if (entry := record.entries.get(name)) is None:
             continue
         version = record.release.flax
         for index, run in enumerate(entry.examples[:count]):

@@ -112,8 +112,7 @@ class EntryRecord:
     def raised_at(self) -> str:
         """Where its first bad example that raised was raised (``file:line``), or ""."""
         return next(
-            (e.raised_at for e in self.examples if e.kind is ExampleKind.BAD and e.raised_at),
-            "",
+            (e.raised_at for e in self.examples if e.kind is ExampleKind.BAD and e.raised_at), ""
         )
 
     @property
@@ -227,10 +226,7 @@ def entry_record(
 
 
 def errors_document(
-    records: Iterable[EntryRecord],
-    executed: Iterable[str],
-    *,
-    roots: Sequence[str] | None = None,
+    records: Iterable[EntryRecord], executed: Iterable[str], *, roots: Sequence[str] | None = None
 ) -> dict[str, Any]:
     """The whole ``errors.json`` document; ``executed``: the entries that ran in this build."""
     roots = import_roots() if roots is None else roots

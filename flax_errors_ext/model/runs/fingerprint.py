@@ -80,10 +80,7 @@ class Fingerprint:
 
     @classmethod
     def of(
-        cls,
-        versions: dict[str, str],
-        device: Device | ProbeError | None,
-        sources: dict[str, str],
+        cls, versions: dict[str, str], device: Device | ProbeError | None, sources: dict[str, str]
     ) -> Fingerprint:
         """A fingerprint from mappings, in canonical order."""
         return cls(tuple(sorted(versions.items())), device, tuple(sorted(sources.items())))

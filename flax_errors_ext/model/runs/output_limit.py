@@ -76,9 +76,7 @@ def _piece_spans(text: str, pieces: list[str], flags: int) -> list[tuple[int, in
     loose = bool(flags & doctest.NORMALIZE_WHITESPACE)
 
     def pattern(piece: str) -> str:
-        if loose:
-            return r"\s+".join(re.escape(token) for token in piece.split())
-        return re.escape(piece)
+        return r"\s+".join(map(re.escape, piece.split())) if loose else re.escape(piece)
 
     first = re.match((r"\s*" if loose else "") + pattern(pieces[0]), text)
     last = re.search(pattern(pieces[-1]) + (r"\s*\Z" if loose else r"\Z"), text)
@@ -87,8 +85,7 @@ def _piece_spans(text: str, pieces: list[str], flags: int) -> list[tuple[int, in
     spans = [(0, first.end())]
     position = first.end()
     for piece in pieces[1:-1]:
-        found = re.compile(pattern(piece)).search(text, position)
-        if found is None:
+        if (found := re.compile(pattern(piece)).search(text, position)) is None:
             return None
         spans.append(found.span())
         position = found.end()

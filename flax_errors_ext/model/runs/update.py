@@ -1,7 +1,4 @@
-"""Plan the rewrite of drifted documented text: what ``update`` changes, as text.
-
-Only drift is rewritten; the layout and an author's ``...`` are kept.
-"""
+"""Plan the rewrite of drifted documented text (keeping its layout and an author's ``...``)."""
 
 from __future__ import annotations
 
@@ -169,9 +166,8 @@ def _cut_tail(ours: Sequence[_Token], theirs: Sequence[_Token]) -> list[_Token]:
     )
     cut = list(theirs[:best])
     if standalone:
-        before = ours[-2][1] if len(ours) > 1 else " "
         if cut:
-            cut[-1] = (cut[-1][0], before)
+            cut[-1] = (cut[-1][0], ours[-2][1] if len(ours) > 1 else " ")
         return [*cut, (_ELLIPSIS, last_space)]
     if not cut:
         return [(_ELLIPSIS, last_space)]

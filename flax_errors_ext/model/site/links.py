@@ -1,7 +1,4 @@
-"""Where the site's links go: API names, library frames, old pages; which upstream code runs.
-
-Inventories are shipped, never fetched; old pages are read from what releases raised.
-"""
+"""Where the site's links go: API names, library frames, old pages; which upstream code runs."""
 
 from __future__ import annotations
 
@@ -46,8 +43,7 @@ def template_problem(template: object) -> str:
         names = _names(template)
     except ValueError as error:
         return f"is not a format string ({error})"
-    unknown = sorted(names - set(FIELDS))
-    if unknown:
+    if unknown := sorted(names - set(FIELDS)):
         return f"names {unknown}; a template may name only {{version}}, {{path}} and {{line}}"
     if "path" not in names:
         return "must name {path}"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import datetime
 import functools
 import re
 from collections import Counter, defaultdict
@@ -90,9 +89,8 @@ def caption(examples: Sequence[Example], kind: ExampleKind) -> str:
 
 def fix_text(examples: Sequence[Example]) -> str:
     """The one-line fix under an entry's headline: the first good example's caption, if any bad."""
-    if not any(example.kind is ExampleKind.BAD for example in examples):
-        return ""
-    return caption(examples, ExampleKind.GOOD)
+    bad = any(example.kind is ExampleKind.BAD for example in examples)
+    return caption(examples, ExampleKind.GOOD) if bad else ""
 
 
 def lead_lines(examples: Sequence[Example]) -> tuple[tuple[str, str], ...]:
@@ -148,8 +146,7 @@ def inline_parts(text: str) -> list[tuple[str, bool]]:
     for match in _INLINE.finditer(text):
         if match.start() > position:
             parts.append((text[position : match.start()], False))
-        code = match["literal"] or _REF_TARGET.sub("", match["ref"]).lstrip("~!")
-        parts.append((code, True))
+        parts.append((match["literal"] or _REF_TARGET.sub("", match["ref"]).lstrip("~!"), True))
         position = match.end()
     if position < len(text):
         parts.append((text[position:], False))
@@ -161,11 +158,6 @@ def plain_text(text: str, code_mark: str = "") -> str:
     return "".join(
         f"{code_mark}{part}{code_mark}" if code else part for part, code in inline_parts(text)
     )
-
-
-def time_text(moment: datetime.datetime) -> str:
-    """``2026-11-30 14:05 UTC``."""
-    return moment.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 OTHER = "Other"

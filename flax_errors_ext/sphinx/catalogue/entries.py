@@ -26,7 +26,7 @@ from flax_errors_ext.sphinx.catalogue.library import (
     readable_constructor,
 )
 from flax_errors_ext.sphinx.catalogue.per_build import module_run
-from flax_errors_ext.sphinx.compat import NO_INDEX
+from flax_errors_ext.sphinx.compat import LOGGER, NO_INDEX, warn
 from flax_errors_ext.sphinx.context import (
     BuildContext,
     CatalogueCollector,
@@ -35,7 +35,6 @@ from flax_errors_ext.sphinx.context import (
     see_also_placeholder,
 )
 from flax_errors_ext.sphinx.extras import ENTRY_EXTRAS, EntryExtras
-from flax_errors_ext.sphinx.loggers import LOGGER, warn
 from flax_errors_ext.sphinx.table import inline_text, joined, labelled, status_badge
 
 if TYPE_CHECKING:
@@ -55,9 +54,8 @@ class EntryRenderer(SphinxDirective):
 
     def _module_run(self, name: str) -> ModuleRun | None:
         """The module's run, its files noted as dependencies; None (warned) where unreadable."""
-        state = build_context(self.env)
         try:
-            found = module_run(state, name)
+            found = module_run(build_context(self.env), name)
         except DiscoveryError as error:
             warn(str(error), WarningSubtype.IMPORT, self.get_location())
             return None
@@ -79,11 +77,9 @@ class EntryRenderer(SphinxDirective):
         return found
 
     def _entry(self, outcome: EntryOutcome, found: ModuleRun) -> list[nodes.Node]:
-        """One error's section: its parts, in the order a reader meets them."""
         state = build_context(self.env)
         entry = outcome.entry
-        # Its example file, where it has one (one added later is caught by
-        # env-get-outdated), and the files its prose comes from.
+        # Its example file (one added later: env-get-outdated), and the files of its prose.
         self.env.note_dependency(entry.location.path)
         for passage in entry.prose:
             self.env.note_dependency(passage.path)
@@ -101,7 +97,7 @@ class EntryRenderer(SphinxDirective):
         section = nodes.section(ids=[entry.site.anchor], classes=["flax-errors-entry"])
         section += nodes.title(entry.name, entry.name)
         section += headline(entry.summary)  # what went wrong, in one line
-        section += lead_captions(leads)
+        section += [labelled(label, "flax-errors-fix", *inline_text(t)) for label, t in leads]
         section += status(record, extras.verified)  # whether and where it was verified
         section += raise_site(entry, record, roots, links)
         section += problems(entry, roots)  # what is wrong with its docstring
@@ -117,8 +113,7 @@ class EntryRenderer(SphinxDirective):
 
     def _note_exception(self, entry: ErrorEntry) -> None:
         """File the entry in ``objects.inv``, an alias (autodoc of the module stays canonical)."""
-        python_domain = cast("PythonDomain", self.env.get_domain("py"))
-        python_domain.note_object(
+        cast("PythonDomain", self.env.get_domain("py")).note_object(
             entry.qualname,
             "exception",
             entry.site.anchor,
@@ -154,8 +149,6 @@ class EntryRenderer(SphinxDirective):
 
     def _rest(self, text: str, path: str, lines: Sequence[int]) -> list[nodes.Node]:
         """Parse docstring reST, each line located in ``path``: docutils' messages point there."""
-        if not text.strip():
-            return []
         content = StringList()
         for line_text, line in zip(text.splitlines(), lines, strict=False):
             content.append(line_text, path, line - 1)
@@ -181,7 +174,6 @@ class EntryRenderer(SphinxDirective):
         return [nodes.literal_block(passage.text, passage.text, classes=["flax-errors-verbatim"])]
 
     def _signature(self, entry: ErrorEntry) -> list[nodes.Node]:
-        """The constructor's signature as autodoc renders it; left out if a handler fails."""
         if entry.message:
             return []  # a message entry names no class: no constructor to show
         qualname = entry.qualname
@@ -232,11 +224,6 @@ def headline(summary: str) -> list[nodes.Node]:
     return [nodes.paragraph("", "", *inline_text(summary), classes=["flax-errors-headline"])]
 
 
-def lead_captions(leads: Sequence[tuple[str, str]]) -> list[nodes.Node]:
-    """``Fix: Pass overwrite=True when ...``: the examples' captions, under the headline."""
-    return [labelled(label, "flax-errors-fix", *inline_text(text)) for label, text in leads]
-
-
 def status(record: EntryRecord, verified: str | None) -> list[nodes.Node]:
     """The verification line, ``✓ Verified on CPU · ...``, or an extra's; no date: builds agree."""
     if record.status.value == "passed":
@@ -255,16 +242,14 @@ def raise_site(
     if not entry.message or not entry.raised_as:
         return []
     paragraph = _labelled("Raised as:", "flax-errors-raised", entry.raised_as, " or ")
-    where = relative_source(record.raised_at, roots) if record.raised_at else ""
-    if where:
+    if record.raised_at and (where := relative_source(record.raised_at, roots)):
         path, _, line = where.rpartition(":")
         paragraph += nodes.Text(", by ")
         url = links.url(path, int(line))
         code = nodes.literal(where, where)
         paragraph += nodes.reference("", "", code, refuri=url, internal=False) if url else code
         package = path.split("/", 1)[0]
-        version = record.version_map.get(package)
-        if version:
+        if version := record.version_map.get(package):
             paragraph += nodes.Text(f" ({package} {version})")
     return [paragraph, *_varying(entry)]
 

@@ -56,8 +56,7 @@ def entry_examples(
 ) -> tuple[list[nodes.Node], list[nodes.Node]]:
     """The first bad and good example, open, the rest as tabs (``captions_shown``: captionless)."""
     example = functools.partial(_example, parse_rest=parse_rest, roots=import_roots(), links=links)
-    # The first screen is for the examples that hold for this build's versions; the
-    # others (their ``:holds for:`` names other versions) wait in the tabs.
+    # The first screen shows the examples that hold for this build's versions; others, tabs.
     held = [i for i, result in enumerate(results) if result.verdict is not Verdict.OTHER_VERSIONS]
     examples = [results[i].example for i in held]
     shown = tuple(held[i] for i in first_screen(examples))
@@ -88,8 +87,7 @@ def entry_examples(
         classes = ["flax-errors-evidence", *_failed(result)]
         found.append(dropdown(title, folded_box, classes=classes))
     rest = [i for i in range(len(results)) if i not in shown and i != folded]
-    others = [_tabs(results, rest, example)] if rest else []
-    return found, others
+    return found, ([_tabs(results, rest, example)] if rest else [])
 
 
 _FIRST_SCREEN = {ExampleKind.BAD: "What raises it", ExampleKind.GOOD: "The fix"}
@@ -152,8 +150,7 @@ def _example(
     )
     # The verdict, then the full traceback: closed, it shares the verdict's line.
     box += _verdict(result, roots)
-    full = full_tracebacks(result, roots=roots)
-    if full:
+    if full := full_tracebacks(result, roots=roots):
         # Out of the site's search: the library's frames would make every page that
         # passes through jit or apply a hit, and the error's text is in the transcript.
         box += dropdown(
@@ -189,12 +186,10 @@ def transcript(result: ExampleResult, *, roots: Sequence[str] | None = None) -> 
     parts = []
     runs = iter(result.runs)
     for statement in result.example.statements:
-        lines = statement.source.rstrip("\n").split("\n")
-        parts.append(">>> " + "\n... ".join(lines) + "\n")
+        parts.append(">>> " + "\n... ".join(statement.source.rstrip("\n").split("\n")) + "\n")
         if statement.skip:
             continue
-        run = next(runs, None)
-        if run is not None:
+        if (run := next(runs, None)) is not None:
             output = _ANSI.sub("", run.transcript)
             parts.append(publishable(trim_traceback(output, internal), roots))
         else:  # never ran: show what is documented
@@ -243,10 +238,7 @@ def dropdown(
 
 
 class linked_traceback(nodes.literal_block):
-    """A ``pytb`` block whose frames link to their source: one node, highlighted when written.
-
-    Sphinx drops the links of a block it highlights; a node per token would weigh on every step.
-    """
+    """A ``pytb`` block, frames linked: one node, highlighted when written (Sphinx drops links)."""
 
 
 def source_links(overrides: Mapping[str, str | None], versions: Mapping[str, str]) -> SourceLinks:
@@ -284,8 +276,7 @@ def visit_linked_traceback_html(translator: HTML5Translator, node: linked_traceb
     block = nodes.literal_block("".join([*source, text[start:]]), "")
     block.extend(_linked_tokens(text, found))
     inner = nodes.container("", block, classes=["highlight"])
-    outer = nodes.container("", inner, classes=["highlight-pytb", "notranslate"])
-    outer.walkabout(translator)
+    nodes.container("", inner, classes=["highlight-pytb", "notranslate"]).walkabout(translator)
     raise nodes.SkipNode
 
 

@@ -1,8 +1,7 @@
 """What an entry shows of the library itself: its docstrings' prose, its constructor's signature.
 
-References link by the inventories shipped with the package (intersphinx would reach every
-page); only doctest statements run. A C constructor may lack a qualified name, which autodoc
-and sphinx-autodoc-typehints need: :func:`readable_constructor` stands a Python one in.
+References link by the shipped inventories (intersphinx would reach every page); only doctest
+statements run; a C constructor gets a Python stand-in with the qualified name autodoc needs.
 """
 
 from __future__ import annotations
@@ -81,8 +80,7 @@ def resolve_reference(
     plain = foreign
     if node.get("refdomain") == "py":
         inventory = shipped_inventory()
-        target = inventory.find(node["reftarget"], qualname.partition(".")[0])
-        if target is not None:
+        if (target := inventory.find(node["reftarget"], qualname.partition(".")[0])) is not None:
             return nodes.reference(
                 "",
                 "",
@@ -162,8 +160,7 @@ def stated_signature(function: Callable[..., Any]) -> inspect.Signature | None:
     """The signature a C function states (docstring's first line, or CPython's way), or None."""
     doc = getattr(function, "__doc__", None)
     lines = doc.strip().splitlines() if isinstance(doc, str) else []
-    stated = _STATED.fullmatch(lines[0].strip()) if lines else None
-    if stated is not None:
+    if lines and (stated := _STATED.fullmatch(lines[0].strip())) is not None:
         try:
             return signature_from_str(f"{stated[1]} -> {stated[2]}" if stated[2] else stated[1])
         except (SyntaxError, ValueError):
@@ -186,8 +183,7 @@ def _stand_in(cls: type, name: str, native: Callable[..., Any]) -> Any:
     constructor.__qualname__ = f"{cls.__qualname__}.{name}"
     constructor.__module__ = cls.__module__
     constructor.__doc__ = getattr(native, "__doc__", None)
-    signature = stated_signature(native)
-    if signature is not None:
+    if (signature := stated_signature(native)) is not None:
         # What inspect.signature (autodoc) and sphinx-autodoc-typehints read.
         vars(constructor)["__signature__"] = signature
         params = signature.parameters.values()

@@ -11,9 +11,9 @@ from sphinx import addnodes
 from flax_errors_ext.model.site.texts import SiteData
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue.entries import EntryRenderer, headline
+from flax_errors_ext.sphinx.compat import warn
 from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.extras import MODULE_EXTRAS
-from flax_errors_ext.sphinx.loggers import warn
 from flax_errors_ext.sphinx.site import add_jump
 from flax_errors_ext.sphinx.table import joined
 
@@ -44,7 +44,7 @@ class CatalogueDirective(EntryRenderer):
 
     def run(self) -> list[nodes.Node]:
         """The module's errors, grouped by area, then what is left out and what extras add."""
-        state = build_context(self.env)
+        layout = build_context(self.env).config.layout
         found = self._module_run(self.arguments[0])
         if found is None:
             return []
@@ -54,7 +54,6 @@ class CatalogueDirective(EntryRenderer):
             self.env.note_dependency(path)
         for problem in module.problems:
             warn(problem.message, WarningSubtype.CATALOGUE, str(problem.location))
-        layout = state.config.layout
         # Where the entries have pages of their own (not where printed URLs land).
         indexed = any(e.site != layout.printed(e.qualname) for e in module.entries)
         site = SiteData({module.name: module.data})
@@ -77,9 +76,7 @@ class CatalogueDirective(EntryRenderer):
         return rendered
 
     def _summary(self, entry: ErrorEntry) -> nodes.container:
-        """The entry's name, headline and page link, at its printed anchor; not a section."""
-        state = build_context(self.env)
-        anchor = state.config.layout.printed(entry.qualname).anchor
+        anchor = build_context(self.env).config.layout.printed(entry.qualname).anchor
         summary = nodes.container(ids=[anchor], classes=["flax-errors-summary"])
         summary += nodes.rubric(entry.name, entry.name, classes=["flax-errors-summary-name"])
         summary += headline(entry.summary)
@@ -106,10 +103,7 @@ class CatalogueDirective(EntryRenderer):
 
 
 def _grouped(groups: dict[str, list[nodes.Node]], site: SiteData) -> list[nodes.Node]:
-    """The entries under their areas (if several), links first; boxes, not sections.
-
-    Sections would give autosectionlabel labels (``transforms``) the project has too.
-    """
+    """Entries by area (if several), links first; boxes: sections' autosectionlabels clash."""
     if len(groups) < 2:
         return [node for entries in groups.values() for node in entries]
     jump = nodes.paragraph(classes=["flax-errors-areas"])

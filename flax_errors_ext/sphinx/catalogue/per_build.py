@@ -8,7 +8,7 @@ from flax_errors_ext.execution.catalogue.module_runs import ModuleRun, run_modul
 from flax_errors_ext.execution.catalogue.modules import DiscoveryError, ModulePages, load_module
 from flax_errors_ext.execution.runs.run import default_jobs
 from flax_errors_ext.layout import SiteLayout
-from flax_errors_ext.sphinx.loggers import LOGGER
+from flax_errors_ext.sphinx.compat import LOGGER
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -38,12 +38,10 @@ def discover(
 
 def discovered(context: BuildContext, name: str) -> ErrorModule:
     """The module as this build discovered it (an unlisted one: now); raises DiscoveryError."""
-    found = context.modules.get(name)
-    if found is None:
+    if (found := context.modules.get(name)) is None:
         spec = context.config.spec(name)
         listed = any(s.name == name for s in context.config.modules)
-        # A module no setting lists gets no pages of its own: its entries are shown
-        # where its directive is.
+        # A module no setting lists has no pages of its own: its entries show at its directive.
         layout = context.config.layout if listed else SiteLayout.of([spec], per_error=False)
         try:
             found = load_module(
@@ -76,7 +74,6 @@ def run_all(context: BuildContext, names: Iterable[str]) -> None:
             module = discovered(context, name)
         except DiscoveryError:
             continue
-        # Its upstream examples left out where asked.
         modules[name] = module.without_upstream() if context.config.upstream == "off" else module
     for name, module in modules.items():
         LOGGER.info(f"flax-errors: running the {len(module.entries)} entries of {name}")
@@ -127,13 +124,6 @@ def _write(srcdir: Path, docname: str, body: str, suffixes: Sequence[str]) -> No
 
 
 def _remove_stale(folder: Path, names: set[str]) -> None:
-    """Remove the generated entry pages in ``folder`` whose error has no page now."""
-    if not folder.is_dir():
-        return
     for path in folder.glob("*.rst"):
-        if path.stem in names:
-            continue
-        with path.open(encoding="utf-8") as file:
-            generated = file.readline().rstrip("\n") == STUB_MARKER
-        if generated:
+        if path.stem not in names and path.read_text(encoding="utf-8").startswith(STUB_MARKER):
             path.unlink()

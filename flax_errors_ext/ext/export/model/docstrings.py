@@ -17,6 +17,8 @@ from flax_errors_ext.ext.export.model.style import (
     kept_examples,
     our_lines,
 )
+from flax_errors_ext.model.catalogue.discover import unmatched
+from flax_errors_ext.model.catalogue.module_data import ModuleData
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.catalogue.records import FormatProblem, Location
 
@@ -49,8 +51,6 @@ class Exported:
 
 @dataclasses.dataclass(frozen=True)
 class _DocstringSite:
-    """Where a class's docstring is, or goes, in the source, and how it is quoted."""
-
     start: int
     end: int
     indent: str
@@ -82,8 +82,7 @@ def export_docstrings(
     problems = _unmatched(catalogue, fixes, classes, module, path)
     edits: dict[str, tuple[int, int, str]] = {}
     for name, node in classes.items():
-        file = catalogue.get(name)
-        if file is None:
+        if (file := catalogue.get(name)) is None:
             continue
         mine = [fix for fix in fixes if fix.name == name]
         edit, found = _export_class(source, starts, node, file, f"{module}.{name}", path, mine)
@@ -105,13 +104,7 @@ def _unmatched(
     module: str,
     path: str,
 ) -> list[FormatProblem]:
-    problems = []
-    for name, file in catalogue.items():
-        if name not in classes:
-            close = difflib.get_close_matches(name, sorted(classes), n=1)
-            hint = f"; did you mean {close[0]}.txt?" if close else ""
-            message = f"this catalogue file names no class of {module}: no {module}.{name}{hint}"
-            problems.append(FormatProblem(message, Location(file.path, 1)))
+    problems = unmatched(module, classes, catalogue, ModuleData())
     for fix in fixes:
         if fix.name in catalogue:
             continue
@@ -128,10 +121,9 @@ def unified_patch(old: str, new: str, label: str = "flax/errors.py") -> str:
     """A diff of the file ``label`` that ``patch -p1`` and ``git apply`` take; "" if none."""
     # Lines as ``patch`` counts them: each ends in a newline, but perhaps the last.
     old_lines, new_lines = (re.findall(r"[^\n]*\n|[^\n]+\Z", text) for text in (old, new))
-    lines = difflib.unified_diff(old_lines, new_lines, f"a/{label}", f"b/{label}")
     return "".join(
         line if line.endswith("\n") else f"{line}\n\\ No newline at end of file\n"
-        for line in lines
+        for line in difflib.unified_diff(old_lines, new_lines, f"a/{label}", f"b/{label}")
     )
 
 
@@ -162,8 +154,7 @@ def _export_class(
         return None, [*problems, FormatProblem(why, at)]
     flax_backslash = any("\\" in x for x in flax_lines)
     text = _string_literal(value, site.prefix, site.quote, flax_backslash=flax_backslash)
-    unreadable = _read_back_problem(text, section, qualname, at)
-    if unreadable is not None:
+    if (unreadable := _read_back_problem(text, section, qualname, at)) is not None:
         return None, [*problems, unreadable]
     if site.own_line:
         text = f"{site.indent}{text}\n"
@@ -230,7 +221,6 @@ def _catalogue_entry(file: CatalogueFile, qualname: str) -> tuple[ErrorEntry, li
 
 
 def _string_literal(value: str, prefix: str, quote: str, *, flax_backslash: bool) -> str:
-    """``value`` as a string literal, raw where that keeps it readable."""
     letters = prefix.replace("r", "").replace("R", "")
     raw_ok = (
         quote not in value

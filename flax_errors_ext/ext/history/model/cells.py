@@ -82,8 +82,7 @@ class Cell:
         """The cell's tooltip: the release, what the state means, what each example did."""
         meaning = self.state.meaning.replace("the module", module)
         head = f"flax {self.release}{' (this build)' if self.current else ''}: {meaning}"
-        shown = self.notes if self.state.known else ()
-        return "\n".join([head, *shown])
+        return "\n".join([head, *(self.notes if self.state.known else ())])
 
 
 def release_cell(name: str, codes: tuple[str, ...], record: ReleaseRun, current: bool) -> Cell:
@@ -215,7 +214,6 @@ def example_run(result: ExampleResult, roots: Iterable[str] = ()) -> ExampleRun:
     if len(runs) != len(chosen):
         why = f"{len(runs)} of its {len(chosen)} statements reported back"
         return ExampleRun(code, Outcome.COULD_NOT_RUN, reason=why)
-    # Each statement judged as if it were the only one.
     verdicts = [
         judge(dataclasses.replace(example, statements=(statement,)), (run,)).verdict
         for statement, run in zip(chosen, runs, strict=True)

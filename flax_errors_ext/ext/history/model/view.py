@@ -234,11 +234,10 @@ def presence_line(
         parts = [f"In {module} in {', '.join(present)}"]
     found = [(r.release.flax, hits[0]) for r in raisers if (hits := r.raisers(qualname))]
     if found:
-        versions = [release for release, _ in found]
         entries = sorted({entry for _, (entry, _, _) in found})
         _, (_, _, last) = found[-1]
         text = quote(exception_message(last.exc_text), QUOTED)
-        span = version_range(versions[0], versions[-1])
+        span = version_range(found[0][0], found[-1][0])
         parts.append(
             f"unreachable today, but {span} raised it (the example of "
             f"{', '.join(entries)}): «{text}»"
@@ -288,16 +287,14 @@ def retired_error(history: History, gone: Retired, now: str) -> ErrorHistory:
         f"in {gone.first} only" if gone.first == gone.last else f"from {gone.first} to {gone.last}"
     )
     parts = [f"In {history.module} {had}; gone since {gone.gone_since}.", last]
-    replaced_by = sorted(replaced - {gone.name})
-    if replaced_by:
+    if replaced_by := sorted(replaced - {gone.name}):
         parts.append(f"The same code raises {', '.join(replaced_by)} today.")
     line = " ".join(parts)
     return ErrorHistory(gone.name, tuple(compared_with_latest(cells)), line, retired=True)
 
 
 def _raised_now(newest: ReleaseRun, entry: str, index: int, code: str, module: str) -> set[str]:
-    row = newest.entries.get(entry)
-    if row is None or index >= len(row.examples):
+    if (row := newest.entries.get(entry)) is None or index >= len(row.examples):
         return set()
     run = row.examples[index]
     if run.code != code or not run.exc_type.startswith(module + "."):

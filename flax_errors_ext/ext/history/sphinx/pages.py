@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from docutils import nodes
 
@@ -13,9 +13,9 @@ from flax_errors_ext.execution.runs.run import run_versions
 from flax_errors_ext.ext.history.model.cells import CellState, entry_codes
 from flax_errors_ext.ext.history.model.view import build_release, build_row, module_history
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
+from flax_errors_ext.sphinx.compat import conf_location, warn
 from flax_errors_ext.sphinx.context import CatalogueCollector, build_context, kept
 from flax_errors_ext.sphinx.extras import EntryExtras, IndexPart
-from flax_errors_ext.sphinx.loggers import conf_location, warn
 from flax_errors_ext.sphinx.table import joined, table
 
 if TYPE_CHECKING:
@@ -57,13 +57,11 @@ def read_files(app: Sphinx, context: BuildContext) -> None:
 def _view(app: Sphinx, found: ModuleRun) -> ModuleHistory | None:
     """The module's history with the run's rows (once per run, kept in its ``extras``)."""
     context = build_context(app.env)
-    history = context.histories.get(found.module.name)
-    if history is None:
+    if (history := context.histories.get(found.module.name)) is None:
         return None
     app.env.note_dependency(history.path)
     if EXTENSION in found.extras:
-        derived: ModuleHistory = found.extras[EXTENSION]
-        return derived
+        return cast("ModuleHistory", found.extras[EXTENSION])
     fingerprint = context.run.fingerprint
     roots = context.published_roots
     built = {o.entry.name: build_row(o.entry, o.results, roots) for o in found.outcomes}
@@ -154,14 +152,13 @@ def warn_stale(app: Sphinx, exception: Exception | None) -> None:
         for entry in (e for e in view.entries if e.stale):
             qualname = f"{view.module}.{entry.name}"
             found = records.get(qualname)
-            location = found[1].source if found else docname
             warn(
                 f"{qualname}: {view.source} has no record of its bad examples as they are "
                 f"now on flax {entry.stale_releases} (they changed, or are new, since it was "
                 "recorded); those releases are not shown until it is recorded again "
                 "(nox -s history)",
                 WarningSubtype.HISTORY_STALE,
-                location,
+                found[1].source if found else docname,
             )
 
 

@@ -73,7 +73,7 @@ class DeviceOutcome:
     """The entry's status in that run; None where it has no record of the entry."""
     differences: tuple[Difference, ...]
     reason: str
-    """Why nothing was compared, or empty."""
+    """Why nothing was compared ("" where something was)."""
     versions: str
     """The run's versions that are not the build's (``flax 0.12.8, jax 0.10.2``), or empty."""
     same_device: bool
@@ -171,9 +171,8 @@ def _differences(
             for side in (record, theirs)
         ]
         differences.append(Difference("the entry", record.status, theirs.status, *verdicts))
-    if differences or pairs:
-        return tuple(differences), ""
-    return (), "its examples of this entry are not the ones here"
+    reason = "" if differences or pairs else "its examples of this entry are not the ones here"
+    return tuple(differences), reason
 
 
 def _ran_alike(mine: ExampleRecord, other: ExampleRecord, roots: Sequence[str]) -> bool:
@@ -207,8 +206,7 @@ def merge_document(document: dict[str, Any], runs: Sequence[DeviceRun]) -> dict[
     versions = {str(k): str(v) for k, v in document.get("versions", {}).items()}
     entries = []
     for data in document["entries"]:
-        record = EntryRecord.from_json(data)
-        outcomes = compare(record, runs, versions)
+        outcomes = compare(EntryRecord.from_json(data), runs, versions)
         entries.append({**data, "devices": [o.to_json() for o in outcomes]})
     return {**document, "device_runs": [run.summary() for run in runs], "entries": entries}
 

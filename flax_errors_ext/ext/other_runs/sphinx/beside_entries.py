@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from docutils import nodes
 
@@ -19,9 +19,9 @@ from flax_errors_ext.ext.other_runs.model.comparison import (
 from flax_errors_ext.ext.other_runs.model.groups import PrintedLinks, differing
 from flax_errors_ext.model.warning_subtypes import WarningSubtype
 from flax_errors_ext.sphinx.catalogue.examples import dropdown
+from flax_errors_ext.sphinx.compat import conf_location
 from flax_errors_ext.sphinx.context import build_context
 from flax_errors_ext.sphinx.extras import EntryExtras
-from flax_errors_ext.sphinx.loggers import conf_location
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -56,8 +56,7 @@ def read_runs(app: Sphinx, context: BuildContext) -> None:
 
 def runs_read(context: BuildContext) -> tuple[DeviceRun, ...]:
     """The runs this build read."""
-    found: tuple[DeviceRun, ...] = context.extras.get(EXTENSION, ())
-    return found
+    return cast("tuple[DeviceRun, ...]", context.extras.get(EXTENSION, ()))
 
 
 def entry_extras(app: Sphinx, record: EntryRecord, module_run: ModuleRun) -> EntryExtras:

@@ -42,8 +42,7 @@ def write_data(app: Sphinx, exception: Exception | None) -> None:
         return
     context = build_context(app.env)
     wordings = recorded_wordings(context.histories.values())
-    by_qualname = CatalogueCollector.by_qualname(app.env)
-    records = [record for _, record in by_qualname.values()]
+    records = [record for _, record in CatalogueCollector.by_qualname(app.env).values()]
     items = search_entries(records, published_roots(app), wordings)
     rules = _rules(app, wordings, [*records, *context.other_runs])
     for item in items:
