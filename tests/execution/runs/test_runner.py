@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -13,7 +14,6 @@ from flax_errors_ext.model.runs.jobs import EntryJob, ExampleJob
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
-    from pathlib import Path
 
 pytestmark = pytest.mark.examples
 
@@ -245,7 +245,7 @@ def _children() -> set[int]:
     return {
         int(pid)
         for task in os.listdir("/proc/self/task")
-        for pid in open(f"/proc/self/task/{task}/children").read().split()  # noqa: SIM115
+        for pid in Path(f"/proc/self/task/{task}/children").read_text().split()
     }
 
 

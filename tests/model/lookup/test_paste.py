@@ -133,3 +133,13 @@ def test_pythons_words_for_any_object_ask_for_a_frame_where_the_runs_raised_them
     assert raised.context == "optax"
     assert Text.of(message, plain=True, library="flax").context == "flax"
     assert Text.of("Module MLP has no setup", plain=True, library="flax").context == ""
+
+
+def test_a_status_in_capitals_that_starts_a_message_is_not_its_class() -> None:
+    pasted = "RESOURCE_EXHAUSTED: Out of memory while trying to allocate 285212672 bytes."
+    raised = "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: Failed to launch the kernel."
+
+    assert pasted_class(pasted) == ""
+    assert message_body(pasted) == pasted
+    assert pasted_class(raised) == "XlaRuntimeError"
+    assert message_body(raised) == "INTERNAL: Failed to launch the kernel."

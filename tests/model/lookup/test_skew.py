@@ -370,7 +370,7 @@ def test_a_keyword_many_callables_took_or_dropped_is_not_answered() -> None:
         RELEASES[:2],
         [
             ({"lib", *names}, {}, {}, {}, set()),
-            ({"lib", *names}, dict.fromkeys(names, {"axis"}), {}, {}, set()),
+            ({"lib", *names}, {name: {"axis"} for name in names}, {}, {}, set()),
         ],
     )
 

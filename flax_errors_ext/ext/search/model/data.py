@@ -10,6 +10,7 @@ from flax_errors_ext.model.lookup.find import (
     MIN_ALIKE,
     MIN_FRAGMENT,
     MIN_SIMILARITY,
+    OLD_CLASS_NAMES,
 )
 from flax_errors_ext.model.lookup.paste import PASTE_SYNTAX
 from flax_errors_ext.model.lookup.patterns import (
@@ -38,6 +39,7 @@ def matching_settings() -> dict[str, Any]:
         "kinds": variable_kinds(),
         "distinctive": list(DISTINCTIVE),
         "api_name": API_NAME.pattern,
+        "old_class_names": OLD_CLASS_NAMES,
         "min_fragment": MIN_FRAGMENT,
         "min_alike": MIN_ALIKE,
         "min_similarity": MIN_SIMILARITY,

@@ -251,9 +251,16 @@
     });
   };
 
+  // find.py's find_hits: a class a library renamed reads as today's name.
+  const renamed = settings.old_class_names;
+  const OLD_CLASS = new RegExp(
+    `(?<!\\w)(?:[\\w.]*\\.)?(${Object.keys(renamed).join("|")})(?!\\w)`,
+    "g",
+  );
+
   // find.py's find: the entries the query means, best first; none for other text.
   const lookup = (raw) => {
-    const query = raw.trim();
+    let query = raw.trim();
     if (!query) return [];
     if (NAME.test(query)) {
       const folded = query.toLowerCase();
@@ -266,6 +273,7 @@
         query,
       );
     }
+    query = query.replace(OLD_CLASS, (_, name) => renamed[name]);
     const anchors = [...query.matchAll(URL)].flatMap(([url]) =>
       [...url.matchAll(FRAGMENT)].map((m) => m[1]),
     );
