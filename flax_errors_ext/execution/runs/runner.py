@@ -243,9 +243,11 @@ class _Worker:
     _tags: Iterator[int] = dataclasses.field(default_factory=itertools.count)
     _guard: threading.Lock = dataclasses.field(default_factory=threading.Lock)
     _gone: bool = False
+    _reader: threading.Thread | None = None
 
     def __post_init__(self) -> None:
-        threading.Thread(target=self._read, daemon=True).start()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
 
     def run(
         self, job: EntryJob, timeout: float | None, log: Path | None, *, threaded: bool = False
@@ -306,18 +308,21 @@ class _Worker:
             self._gone = True
             for inbox in self._inboxes.values():
                 inbox.put(None)
+            # Closed here, once no receive is pending: a descriptor closed under a
+            # pending read would be reused by the next process's pipe, and read from twice.
+            self.connection.close()
 
     def end(self, *, kill: bool = False) -> None:
-        # Told, the process exits (the reader's pending receive keeps a closed pipe open).
+        # Told, the process exits; its end of the pipe closing ends the reader.
         with contextlib.suppress(OSError):
             self.connection.send(None)
-        with contextlib.suppress(OSError):
-            self.connection.close()
         if not kill:
             self.process.join(1)
         if self.process.is_alive():
             self.process.kill()
             self.process.join()
+        if self._reader is not None:
+            self._reader.join(5)
         shutil.rmtree(self.scratch, ignore_errors=True)
 
 
