@@ -372,8 +372,6 @@ def package_versions(names: Iterable[str] = PACKAGES) -> dict[str, str]:
 _file_states: dict[str, tuple[str, int, int]] = {}
 """Each loaded file's ``[path, size, mtime_ns]`` as first seen: a reused process (an
 accelerator's) looks once (on a TPU host, again each entry took 0.18 s)."""
-
-
 _files_seen = threading.Lock()
 
 

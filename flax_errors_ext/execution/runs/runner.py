@@ -243,7 +243,7 @@ class _Worker:
     _tags: Iterator[int] = dataclasses.field(default_factory=itertools.count)
     _guard: threading.Lock = dataclasses.field(default_factory=threading.Lock)
     _gone: bool = False
-    _reader: threading.Thread | None = None
+    _reader: threading.Thread = dataclasses.field(init=False)
 
     def __post_init__(self) -> None:
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -321,8 +321,7 @@ class _Worker:
         if self.process.is_alive():
             self.process.kill()
             self.process.join()
-        if self._reader is not None:
-            self._reader.join(5)
+        self._reader.join(5)
         shutil.rmtree(self.scratch, ignore_errors=True)
 
 
@@ -390,11 +389,7 @@ def _context() -> Any:
 
 
 def stop_forkserver() -> None:
-    """Stop the forkserver and its resource tracker; the next run starts them afresh.
-
-    ``multiprocessing`` keeps them for the process's life; ``_stop`` is how its own
-    tests end them (Python 3.8 to 3.14).
-    """
+    """Stop the forkserver and its resource tracker (as multiprocessing's tests do, 3.8+)."""
     for module, name in (
         (multiprocessing.forkserver, "_forkserver"),
         (resource_tracker, "_resource_tracker"),
