@@ -172,10 +172,12 @@ def strip_class(message: str) -> str:
 
 
 _QUESTIONS = (
-    ("name", re.compile(r"module '(?P<module>[\w.]+)' has no attribute '(?P<name>\w+)'")),
+    # A module's attribute: unlike an import, reading one does not import a submodule.
+    ("member", re.compile(r"module '(?P<module>[\w.]+)' has no attribute '(?P<name>\w+)'")),
     # Without its module (older Pythons'), the import statement pasted names it.
     ("name", re.compile(r"cannot import name '(?P<name>\w+)'(?: from '(?P<module>[\w.]+)')?")),
-    ("module", re.compile(r"No module named '(?P<module>[\w.]+)'")),
+    # Not where a module of the user's hides the package ("'jax' is not a package").
+    ("module", re.compile(r"No module named '(?P<module>[\w.]+)'(?!; '[\w.]+' is not a package)")),
     # JAX's own words for a name its deprecation table removed.
     ("name", re.compile(r"(?P<module>[a-z_][\w.]*)\.(?P<name>\w+) (?:was|has been) removed in")),
     ("name", re.compile(r"Unrecognized config option: (?P<name>jax_\w+)")),
@@ -211,7 +213,8 @@ _QUESTIONS = (
 
 @dataclasses.dataclass(frozen=True)
 class Question:
-    """What a pasted error says is missing: a ``name``, ``module``, ``attribute``, parameter."""
+    """What a pasted error says is missing: a ``name`` (a module's ``member``), ``module``,
+    ``attribute``, or a parameter."""
 
     kind: str
     names: tuple[str, ...]

@@ -44,6 +44,8 @@ class SkewAnswer:
     caller_use: CallerUse | None = None
     positional: int = 0
     """For too many arguments by position: how many (with a method's ``self``)."""
+    before_index: bool = False
+    """A module's name that every release the index read has: an older one lacked it."""
 
     @property
     def definite(self) -> bool:
@@ -67,6 +69,8 @@ class SkewAnswer:
                 f"to a release written for your {name}, or pin {name} to the one it was "
                 "written for.",
             )
+        if self.before_index:
+            return self._before_index_lines()
         if not self.having:
             said = f"No release of {name} from {first} to {last} has {self.subject}."
             if self.nearest:
@@ -100,6 +104,25 @@ class SkewAnswer:
                 f"The call is made by {self.caller}, which was written for {name} {added} "
                 f"and later: upgrade to '{name}>={added}', or use an older {self.caller}."
             )
+        return tuple(lines)
+
+    def _before_index_lines(self) -> tuple[str, ...]:
+        name, first, last = self.distribution, self.releases[0], self.releases[-1]
+        package = self.subject.split(".", 1)[0]
+        lines = [f"{self.subject} is in every release of {name} the index read ({first} to {last})."]
+        upgrade = f"upgrade to '{name}>={first}'"
+        hidden = f"a file or folder named '{package}' beside your code hides {name}: rename it"
+        if not self.installed:
+            lines.append(f"So the {name} that ran is older than {first} ({upgrade}), or {hidden}.")
+        elif version_key(self.installed) < version_key(first):
+            lines.append(f"You have {name} {self.installed}: {upgrade}.")
+        else:
+            lines.append(
+                f"You have {name} {self.installed}, which has it: the code ran with another "
+                f"{name}, older than {first} ({upgrade}), or {hidden}."
+            )
+        if self.caller_use is not None:
+            lines.append(self.caller_use.line(self.subject, name, first))
         return tuple(lines)
 
     def _advice(self, added: str, removed: str) -> str:
@@ -177,11 +200,19 @@ def answer(
     found = []  # of several libraries meant: the innermost frames', else the shortest name
     for index in indexes:
         answered = _in(index, asked, installed.get(index.distribution, ""))
-        # What every release has is no skew (a module of the user's shadows it, say),
-        # but where the library's __getattr__ ran: its release had no such attribute.
+        if answered is None:
+            continue
+        # What every release has is no skew of theirs, but where the library's __getattr__
+        # ran (its release had no such attribute), or a module's name asked outside the
+        # library: a release older than the index's lacked it (or a module of the user's
+        # hides the library). The library missing its own name is a half-done install.
         ran = asked.forwarded.split(".", maxsplit=1)[0] == index.package
-        if answered is not None and (len(answered.having) < len(index.releases) or ran):
+        everywhere = len(answered.having) == len(index.releases)
+        outside = packages[:1] != [index.package]
+        before = everywhere and not ran and outside and _module_name(index, asked, answered.subject)
+        if not everywhere or ran or before:
             framed = packages.index(index.package) if index.package in packages else len(packages)
+            answered = dataclasses.replace(answered, before_index=before)
             found.append((framed, answered.subject.count("."), index, answered))
     if not found:
         return None
@@ -206,6 +237,19 @@ def _caller_use(
     return None
 
 
+def _module_name(index: ApiIndex, asked: Question, full: str) -> bool:
+    """Whether ``full`` is a name a module's import gives (a module's attribute: no submodule).
+
+    Reading a submodule as an attribute fails where no code imported it, in any release.
+    """
+    if asked.kind not in ("name", "member", "module"):
+        return False
+    submodule = not (full in index.bases or full in index.params) and any(
+        name.startswith(f"{full}.") for name in index.names
+    )
+    return asked.kind != "member" or not submodule
+
+
 def _found(index: ApiIndex, subject: str, having: Sequence[str], **parts: Any) -> SkewAnswer:
     return SkewAnswer(subject, index.distribution, tuple(having), index.releases, **parts)
 
@@ -217,7 +261,7 @@ def _name(index: ApiIndex, full: str) -> SkewAnswer:
 
 
 def _in(index: ApiIndex, asked: Question, installed: str) -> SkewAnswer | None:
-    if asked.kind in ("name", "module"):
+    if asked.kind in ("name", "member", "module"):
         full = f"{asked.owner}.{asked.names[0]}" if asked.owner else asked.names[0]
         return _name(index, full) if full.split(".")[0] == index.package else None
     if asked.kind == "attribute":

@@ -377,3 +377,37 @@ def test_a_keyword_many_callables_took_or_dropped_is_not_answered() -> None:
     assert (
         answer_paste("TypeError: got an unexpected keyword argument 'axis'", [index], {}) is None
     )
+
+
+def test_a_modules_name_every_release_has_is_a_library_older_than_the_index() -> None:
+    pasted = "ImportError: cannot import name 'Model' from 'lib' (/x/lib/__init__.py)"
+
+    unknown = answer_paste(pasted, [INDEX], {})
+    older = answer_paste(pasted, [INDEX], {"lib": "0.0.9"})
+    newer = answer_paste(pasted, [INDEX], {"lib": "0.4.0"})
+
+    assert unknown is not None and older is not None and newer is not None
+    assert unknown.before_index and unknown.having == tuple(RELEASES)
+    assert unknown.lines() == (
+        "lib.Model is in every release of lib the index read (0.1.0 to 0.4.0).",
+        "So the lib that ran is older than 0.1.0 (upgrade to 'lib>=0.1.0'), or a file or "
+        "folder named 'lib' beside your code hides lib: rename it.",
+    )
+    assert older.definite
+    assert older.lines()[1] == "You have lib 0.0.9: upgrade to 'lib>=0.1.0'."
+    assert not newer.definite  # the help under a traceback stays silent: it cannot tell
+    assert "which has it" in newer.lines()[1]
+
+
+def test_a_submodule_read_as_an_attribute_or_a_name_the_library_misses_itself_is_not() -> None:
+    never_imported = "AttributeError: module 'lib' has no attribute 'nn'"
+    imported = "ImportError: cannot import name 'nn' from 'lib' (/x/lib/__init__.py)"
+    half_installed = (
+        '  File "/x/site-packages/lib/core.py", line 3, in <module>\n'
+        "    lib.Model\n"
+        "AttributeError: module 'lib' has no attribute 'Model'"
+    )
+
+    assert answer_paste(never_imported, [INDEX], {}) is None
+    assert answer_paste(imported, [INDEX], {}) is not None
+    assert answer_paste(half_installed, [INDEX], {}) is None

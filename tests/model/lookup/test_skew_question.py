@@ -12,7 +12,7 @@ from flax_errors_ext.model.lookup.paste import Question, question
     [
         (
             "AttributeError: module 'lib' has no attribute 'tree_map'",
-            Question("name", ("tree_map",), "lib"),
+            Question("member", ("tree_map",), "lib"),
         ),
         (
             "ImportError: cannot import name 'Linear' from 'lib.nn' (/x/lib/nn.py)",
