@@ -14,6 +14,7 @@ from flax_errors_ext.model.lookup.paste import (
     bounded,
     message_body,
     pasted_class,
+    raised_at_site,
     raised_elsewhere,
     said_lines,
     shows_frame,
@@ -174,8 +175,10 @@ def _by_class(findables: Sequence[Findable], query: str) -> list[Hit]:
             continue  # the pattern below would find nothing: spare compiling it
         hits = [m.start() for m in re.finditer(rf"(?<![\w]){re.escape(item.name)}(?!\w)", text)]
         # Not the class alone where the message is unlike: any runtime error is a JaxRuntimeError.
+        # Unless the innermost frame raises it where the entry's examples do.
         closest = _closest(item, query) if said else None
-        if hits and (not said or closest is not None):
+        sites = [site for text in item.texts for site in text.sites]
+        if hits and (not said or closest is not None or raised_at_site(query, item.name, sites)):
             positions[item.qualname] = (hits[-1], item, closest)
     # Named last is raised last (the final line of a traceback).
     ordered = sorted(positions.values(), key=lambda hit: hit[0], reverse=True)

@@ -108,6 +108,23 @@ def raised_elsewhere(text: str, sites: Sequence[str]) -> bool:
     return not any(f"/{frame}".endswith(f"/{site}") for frame in frames for site in sites)
 
 
+def raised_at_site(text: str, name: str, sites: Sequence[str]) -> bool:
+    """Whether a pasted traceback's innermost frame, at a site, shows ``raise ... name(``.
+
+    A library wrapping the message (Keras: ``Exception encountered when calling ...``)
+    keeps the class and the frame that raised it: those say which error it is.
+    """
+    text = bounded(text).replace("\\", "/")
+    *_, last = (None, *_FRAME_FILE.finditer(text))
+    if last is None or not sites:
+        return False
+    innermost = next(p for p in last.groups() if p)
+    raising = re.search(
+        rf"^[\s>-]*(?:\d+\s+)?raise (?:[\w.]+\.)?{re.escape(name)}\(", text[last.end() :], re.M
+    )
+    return raising is not None and any(f"/{innermost}".endswith(f"/{site}") for site in sites)
+
+
 def _as_raised(text: str) -> str:
     """A paste's text without JAX's note and its wrapper of the error raised."""
     return _UNFILTERED.sub("", strip_jax_note(text.replace("\r\n", "\n")))

@@ -8,6 +8,7 @@ from flax_errors_ext.model.lookup.paste import (
     exception_line,
     message_body,
     pasted_class,
+    raised_at_site,
     raised_elsewhere,
     said_lines,
     shows_frame,
@@ -143,3 +144,27 @@ def test_a_status_in_capitals_that_starts_a_message_is_not_its_class() -> None:
     assert message_body(pasted) == pasted
     assert pasted_class(raised) == "XlaRuntimeError"
     assert message_body(raised) == "INTERNAL: Failed to launch the kernel."
+
+
+WRAPPED = """  File "/venv/site-packages/keras/layers/t5.py", line 126, in call
+    x = self.norm(x)
+  File "/venv/site-packages/flax/nnx/pytreelib.py", line 748, in _check_valid_context
+    raise errors.TraceContextError(error_msg())
+flax.errors.TraceContextError: Exception encountered when calling Layer.call().
+"""
+
+
+@pytest.mark.parametrize(
+    ("paste", "name", "at_site"),
+    [
+        (WRAPPED, "TraceContextError", True),
+        (WRAPPED, "ScopeParamShapeError", False),  # another class's raise
+        (WRAPPED.replace("pytreelib.py", "graphlib.py"), "TraceContextError", False),
+        (WRAPPED.replace("    raise errors.TraceContextError(error_msg())\n", ""), "X", False),
+        ("flax.errors.TraceContextError: Exception encountered", "TraceContextError", False),
+    ],
+)
+def test_a_frame_that_raises_the_class_where_its_runs_did_names_the_error(
+    paste: str, name: str, at_site: bool
+) -> None:
+    assert raised_at_site(paste, name, ["flax/nnx/pytreelib.py"]) is at_site

@@ -174,6 +174,20 @@
     return !frames.some((frame) => sites.some((site) => `/${frame}`.endsWith(`/${site}`)));
   };
 
+  // paste.py's raised_at_site: the innermost frame, at a site, raises the class itself.
+  const raisedAtSite = (query, name, sites) => {
+    const text = query.replace(/\\/g, "/");
+    const frames = [...text.matchAll(new RegExp(settings.syntax.frame_file, "gm"))];
+    if (!frames.length || !sites.length) return false;
+    const last = frames[frames.length - 1];
+    const innermost = `/${last.slice(1).find(Boolean)}`;
+    const raising = new RegExp(`^[\\s>-]*(?:\\d+\\s+)?raise (?:[\\w.]+\\.)?${escape(name)}\\(`, "m");
+    return (
+      raising.test(text.slice(last.index + last[0].length)) &&
+      sites.some((site) => innermost.endsWith(`/${site}`))
+    );
+  };
+
   // find.py's _ranked: a paste that names APIs as code, none of which the entry's texts
   // name (shard_map in_specs where they have tree_map tree), is another API's error.
   const apiNames = (flat) => new Set(flat.match(new RegExp(settings.api_name, "g")) || []);
@@ -289,7 +303,12 @@
         entry,
         rules,
       ])
-      .filter(([at, , rules]) => at >= 0 && resembles(rules, query))
+      .filter(
+        ([at, entry, rules]) =>
+          at >= 0 &&
+          (resembles(rules, query) ||
+            raisedAtSite(query, entry.name, rules.flatMap((rule) => rule.sites || []))),
+      )
       .sort((a, b) => b[0] - a[0]);
     if (named.length) return certain(named.map(([, entry]) => entry), query);
     const body = messageBody(query).slice(-settings.message_chars);
