@@ -230,8 +230,7 @@ _QUESTIONS = (
 
 @dataclasses.dataclass(frozen=True)
 class Question:
-    """What a pasted error says is missing: a ``name`` (a module's ``member``), ``module``,
-    ``attribute``, or a parameter."""
+    """What a pasted error says is missing: a ``name`` (a module's: ``member``), or other."""
 
     kind: str
     names: tuple[str, ...]

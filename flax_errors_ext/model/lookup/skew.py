@@ -109,7 +109,9 @@ class SkewAnswer:
     def _before_index_lines(self) -> tuple[str, ...]:
         name, first, last = self.distribution, self.releases[0], self.releases[-1]
         package = self.subject.split(".", 1)[0]
-        lines = [f"{self.subject} is in every release of {name} the index read ({first} to {last})."]
+        lines = [
+            f"{self.subject} is in every release of {name} the index read ({first} to {last})."
+        ]
         upgrade = f"upgrade to '{name}>={first}'"
         hidden = f"a file or folder named '{package}' beside your code hides {name}: rename it"
         if not self.installed:
@@ -209,7 +211,8 @@ def answer(
         ran = asked.forwarded.split(".", maxsplit=1)[0] == index.package
         everywhere = len(answered.having) == len(index.releases)
         outside = packages[:1] != [index.package]
-        before = everywhere and not ran and outside and _module_name(index, asked, answered.subject)
+        before = everywhere and not ran and outside
+        before = before and _module_name(index, asked, answered.subject)
         if not everywhere or ran or before:
             framed = packages.index(index.package) if index.package in packages else len(packages)
             answered = dataclasses.replace(answered, before_index=before)

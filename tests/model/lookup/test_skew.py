@@ -386,8 +386,11 @@ def test_a_modules_name_every_release_has_is_a_library_older_than_the_index() ->
     older = answer_paste(pasted, [INDEX], {"lib": "0.0.9"})
     newer = answer_paste(pasted, [INDEX], {"lib": "0.4.0"})
 
-    assert unknown is not None and older is not None and newer is not None
-    assert unknown.before_index and unknown.having == tuple(RELEASES)
+    assert unknown is not None
+    assert older is not None
+    assert newer is not None
+    assert unknown.before_index
+    assert unknown.having == tuple(RELEASES)
     assert unknown.lines() == (
         "lib.Model is in every release of lib the index read (0.1.0 to 0.4.0).",
         "So the lib that ran is older than 0.1.0 (upgrade to 'lib>=0.1.0'), or a file or "
