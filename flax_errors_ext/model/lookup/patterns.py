@@ -120,8 +120,10 @@ def _segments(documented: str, names: frozenset[str], exact: bool) -> list[tuple
     at = 0
     for match in _VARIABLE.finditer(documented):
         kind = match.lastgroup or "space"
-        if exact and kind in QUOTED and match.group()[1:-1] not in names:
-            continue  # kept as written, with the text around it
+        # Kept as written, with the text around it; but a quoted ``...`` is any text, as
+        # doctest reads it ('float' and '...': the type the user's code gave).
+        if exact and kind in QUOTED and match.group()[1:-1] not in {*names, "..."}:
+            continue
         segments.append((None, documented[at : match.start()]))
         segments.append((kind, match.group()))
         at = match.end()

@@ -64,6 +64,16 @@ def test_an_exact_message_matches_its_quoted_text_as_written_but_its_names() -> 
     assert named.search("no attribute 'blocks'")
 
 
+def test_an_exact_messages_quoted_ellipsis_matches_any_text_as_doctest_does() -> None:
+    documented = "unsupported operand type(s) for *: 'float' and '...'"
+
+    exact = message_pattern(documented, exact=True)
+
+    assert exact.search("unsupported operand type(s) for *: 'float' and 'MLP'")
+    assert not exact.search("unsupported operand type(s) for *: 'int' and 'MLP'")
+    assert "'...'" not in literal_parts(documented, exact=True)
+
+
 def test_the_apis_a_message_names_are_its_names_written_as_code() -> None:
     flat = normalise(
         "the prefix pytree shard_map in_specs of 'loss_fn' has a subtree; see jax.vmap, e.g. x."
