@@ -201,7 +201,8 @@ _QUESTIONS = (
     (
         "attribute",
         re.compile(
-            r"(?:type object '(?:[\w.]+\.)?(?P<type>\w+)'|['\"](?:[\w.]+\.)?(?P<object>\w+)['\"] object) "
+            r"(?:type object '(?:[\w.]+\.)?(?P<type>\w+)'"
+            r"|['\"](?:[\w.]+\.)?(?P<object>\w+)['\"] object) "
             r"has no attribute ['\"](?P<name>\w+)['\"]"
         ),
     ),
