@@ -44,8 +44,10 @@ class SkewAnswer:
     caller_use: CallerUse | None = None
     positional: int = 0
     """For too many arguments by position: how many (with a method's ``self``)."""
-    before_index: bool = False
-    """A module's name that every release the index read has: an older one lacked it."""
+    every_release: str = ""
+    """Why what every release the index read has was missing: ``older`` (a release before
+    the index's, or a module of the user's hiding the library), ``import`` (a submodule
+    that no code imported), or ""."""
 
     @property
     def definite(self) -> bool:
@@ -69,8 +71,8 @@ class SkewAnswer:
                 f"to a release written for your {name}, or pin {name} to the one it was "
                 "written for.",
             )
-        if self.before_index:
-            return self._before_index_lines()
+        if self.every_release:
+            return self._every_release_lines()
         if not self.having:
             said = f"No release of {name} from {first} to {last} has {self.subject}."
             if self.nearest:
@@ -106,12 +108,19 @@ class SkewAnswer:
             )
         return tuple(lines)
 
-    def _before_index_lines(self) -> tuple[str, ...]:
+    def _every_release_lines(self) -> tuple[str, ...]:
         name, first, last = self.distribution, self.releases[0], self.releases[-1]
         package = self.subject.split(".", 1)[0]
         lines = [
             f"{self.subject} is in every release of {name} the index read ({first} to {last})."
         ]
+        if self.every_release == "import":
+            parent, _, leaf = self.subject.rpartition(".")
+            return (
+                f"{lines[0][:-1]}, as a module that importing {parent} does not import.",
+                f"Import it before use: 'import {self.subject}' (or 'from {parent} import "
+                f"{leaf}'); a {name} older than {first} may lack it.",
+            )
         upgrade = f"upgrade to '{name}>={first}'"
         hidden = f"a file or folder named '{package}' beside your code hides {name}: rename it"
         if not self.installed:
@@ -211,11 +220,11 @@ def answer(
         ran = asked.forwarded.split(".", maxsplit=1)[0] == index.package
         everywhere = len(answered.having) == len(index.releases)
         outside = packages[:1] != [index.package]
-        before = everywhere and not ran and outside
-        before = before and _module_name(index, asked, answered.subject)
-        if not everywhere or ran or before:
+        why = _why_missing(index, asked, answered.subject) if everywhere and outside else ""
+        why = "" if ran else why
+        if not everywhere or ran or why:
             framed = packages.index(index.package) if index.package in packages else len(packages)
-            answered = dataclasses.replace(answered, before_index=before)
+            answered = dataclasses.replace(answered, every_release=why)
             found.append((framed, answered.subject.count("."), index, answered))
     if not found:
         return None
@@ -240,17 +249,18 @@ def _caller_use(
     return None
 
 
-def _module_name(index: ApiIndex, asked: Question, full: str) -> bool:
-    """Whether ``full`` is a name a module's import gives (a module's attribute: no submodule).
+def _why_missing(index: ApiIndex, asked: Question, full: str) -> str:
+    """Why a module's name that every indexed release has was missing (``every_release``).
 
-    Reading a submodule as an attribute fails where no code imported it, in any release.
+    Reading a submodule as an attribute fails where no code imported it, in any release;
+    an import imports it.
     """
     if asked.kind not in ("name", "member", "module"):
-        return False
+        return ""
     submodule = not (full in index.bases or full in index.params) and any(
         name.startswith(f"{full}.") for name in index.names
     )
-    return asked.kind != "member" or not submodule
+    return "import" if asked.kind == "member" and submodule else "older"
 
 
 def _found(index: ApiIndex, subject: str, having: Sequence[str], **parts: Any) -> SkewAnswer:

@@ -389,7 +389,7 @@ def test_a_modules_name_every_release_has_is_a_library_older_than_the_index() ->
     assert unknown is not None
     assert older is not None
     assert newer is not None
-    assert unknown.before_index
+    assert unknown.every_release == "older"
     assert unknown.having == tuple(RELEASES)
     assert unknown.lines() == (
         "lib.Model is in every release of lib the index read (0.1.0 to 0.4.0).",
@@ -402,15 +402,31 @@ def test_a_modules_name_every_release_has_is_a_library_older_than_the_index() ->
     assert "which has it" in newer.lines()[1]
 
 
-def test_a_submodule_read_as_an_attribute_or_a_name_the_library_misses_itself_is_not() -> None:
-    never_imported = "AttributeError: module 'lib' has no attribute 'nn'"
-    imported = "ImportError: cannot import name 'nn' from 'lib' (/x/lib/__init__.py)"
+def test_a_submodule_read_as_an_attribute_is_to_import_and_one_imported_is_older() -> None:
+    never_imported = answer_paste(
+        "AttributeError: module 'lib' has no attribute 'nn'", [INDEX], {}
+    )
+    imported = answer_paste(
+        "ImportError: cannot import name 'nn' from 'lib' (/x/lib/__init__.py)", [INDEX], {}
+    )
+
+    assert never_imported is not None
+    assert imported is not None
+    assert never_imported.every_release == "import"
+    assert never_imported.lines() == (
+        "lib.nn is in every release of lib the index read (0.1.0 to 0.4.0), as a module "
+        "that importing lib does not import.",
+        "Import it before use: 'import lib.nn' (or 'from lib import nn'); a lib older than "
+        "0.1.0 may lack it.",
+    )
+    assert imported.every_release == "older"
+
+
+def test_a_name_the_librarys_own_frame_misses_is_a_half_done_install_not_answered() -> None:
     half_installed = (
         '  File "/x/site-packages/lib/core.py", line 3, in <module>\n'
         "    lib.Model\n"
         "AttributeError: module 'lib' has no attribute 'Model'"
     )
 
-    assert answer_paste(never_imported, [INDEX], {}) is None
-    assert answer_paste(imported, [INDEX], {}) is not None
     assert answer_paste(half_installed, [INDEX], {}) is None
