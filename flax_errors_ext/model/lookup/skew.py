@@ -51,8 +51,9 @@ class SkewAnswer:
 
     @property
     def definite(self) -> bool:
-        """Whether other releases have it and the installed one (if known) does not."""
-        return bool(self.having) and self.installed not in self.having
+        """Whether the installed release (if known) lacks what others have, or a submodule."""
+        missing = self.installed not in self.having or self.every_release == "import"
+        return bool(self.having) and missing
 
     def help_lines(self) -> tuple[str, ...]:
         """The answer under a traceback: ``help:``, then its other lines indented."""

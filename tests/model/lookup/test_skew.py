@@ -420,6 +420,12 @@ def test_a_submodule_read_as_an_attribute_is_to_import_and_one_imported_is_older
         "0.1.0 may lack it.",
     )
     assert imported.every_release == "older"
+    # Under a traceback, where the installed release has the module, only the import helps.
+    installed = answer_paste(
+        "AttributeError: module 'lib' has no attribute 'nn'", [INDEX], {"lib": "0.4.0"}
+    )
+    assert installed is not None
+    assert installed.definite
 
 
 def test_a_name_the_librarys_own_frame_misses_is_a_half_done_install_not_answered() -> None:
