@@ -20,7 +20,8 @@ NAME = re.compile(r"[\w.]+")
 FRAGMENT = re.compile(r"#([A-Za-z_][\w.]*\w)")
 URL = re.compile(r"https?://[^\s)\]>'\"]+")
 # A status in capitals that starts a message (``RESOURCE_EXHAUSTED: ...``) is no class.
-_EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_]\w*\.)*(?![A-Z\d_]+: )[A-Za-z_]\w*: ", re.MULTILINE)
+# A class is capitalised (``asarray: expected ...`` is a message that names a function).
+_EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_]\w*\.)*(?![A-Z\d_]+: )_*[A-Z]\w*: ", re.MULTILINE)
 _EXCEPTION_CLASS = re.compile(r"(?:Error|Exception|Warning|Exit|Interrupt|Iteration)$")
 _LINK = re.compile(r"\s*\(https?://[^\s)]*\)|\n\s*See https?://\S*\s*$")
 _FRAME_FILE = re.compile(
