@@ -190,8 +190,10 @@ GENERIC = re.compile(
     r"|[\w.<>]+\(\) (?:got an unexpected keyword argument '[^']*'"
     r"|missing \d+ required (?:positional|keyword-only) arguments?: .*"
     r"|takes \d+ positional arguments? but \d+ (?:was|were) given)"
+    # JAX's words for any function with a keyword-only parameter, copied by NNX's transforms.
+    r"|keyword arguments could not be resolved to positions"
 )
-"""Python's own messages about any object: answered only with a frame of the library."""
+"""Python's and JAX's messages about any object: answered only with a frame of the library."""
 
 
 MIN_WORDING = 40

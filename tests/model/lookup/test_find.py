@@ -278,3 +278,22 @@ def test_a_message_naming_another_api_in_a_documented_ones_words_is_not_claimed(
     assert find(entries, paste.format(api="shard_map in_specs")) == []
     # Its first line alone names no API: it is still that entry's.
     assert find(entries, paste.split("\n", maxsplit=1)[0])[0].entry.qualname == qualname
+
+
+def test_jaxs_words_for_any_function_are_claimed_only_under_a_flax_frame() -> None:
+    """NNX's transforms copied JAX's words; JAX's custom_partitioning raises them alone."""
+    entries = load_module("flax.messages").entries
+    qualname = "flax.messages.TransformKeywordOnlyParameter"
+    line = "TypeError: keyword arguments could not be resolved to positions\n"
+    paste = (
+        'Traceback (most recent call last):\n  File "/home/me/train.py", line 4, in <module>\n'
+        "    y = nnx.vmap(layer_norm)(x)\n"
+        '  File "/venv/site-packages/{file}", line 94, in resolve_kwargs\n'
+        "    raise TypeError('keyword arguments could not be resolved to positions')\n" + line
+    )
+
+    found = find(entries, paste.format(file="flax/nnx/transforms/transforms.py"))
+
+    assert [m.entry.qualname for m in found][:1] == [qualname]
+    assert find(entries, paste.format(file="jax/_src/custom_partitioning.py")) == []
+    assert find(entries, line) == []
