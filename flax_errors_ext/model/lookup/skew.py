@@ -312,6 +312,9 @@ def _attribute(
 
 def _parameter(index: ApiIndex, asked: Question, installed: str) -> SkewAnswer | None:
     owner = asked.owner.removesuffix(".__init__")
+    libraries = {package_of(path) for path in asked.frames} - {""}
+    if "." not in owner and libraries and index.package not in libraries:
+        return None  # a bare ``update()`` whose frames show other libraries, not this one
     suffix = owner if "." in owner else f".{owner}"
     callables = [n for n in index.params if n.endswith(suffix) and n.count(".") > 0]
     if asked.kind == "positional":

@@ -436,3 +436,13 @@ def test_a_name_the_librarys_own_frame_misses_is_a_half_done_install_not_answere
     )
 
     assert answer_paste(half_installed, [INDEX], {}) is None
+
+
+def test_a_bare_callables_parameters_are_not_asked_where_the_frames_show_other_libraries() -> None:
+    pasted = "TypeError: Model() got an unexpected keyword argument 'y'"
+    framed = '  File "/x/site-packages/tracer/collections.py", line 30, in f\n' + pasted
+    own = '  File "/home/me/train.py", line 3, in <module>\n' + pasted
+
+    assert answer_paste(framed, [INDEX], {}) is None
+    assert answer_paste(pasted, [INDEX], {}) is not None
+    assert answer_paste(own, [INDEX], {}) is not None
