@@ -110,11 +110,7 @@ def raised_elsewhere(text: str, sites: Sequence[str]) -> bool:
 
 
 def raised_at_site(text: str, name: str, sites: Sequence[str]) -> bool:
-    """Whether a pasted traceback's innermost frame, at a site, shows ``raise ... name(``.
-
-    A library wrapping the message (Keras: ``Exception encountered when calling ...``)
-    keeps the class and the frame that raised it: those say which error it is.
-    """
+    """Whether the innermost frame, at a site, shows ``raise ... name(`` (whatever message)."""
     text = bounded(text).replace("\\", "/")
     *_, last = (None, *_FRAME_FILE.finditer(text))
     if last is None or not sites:

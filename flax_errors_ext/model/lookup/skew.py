@@ -111,31 +111,26 @@ class SkewAnswer:
 
     def _every_release_lines(self) -> tuple[str, ...]:
         name, first, last = self.distribution, self.releases[0], self.releases[-1]
-        package = self.subject.split(".", 1)[0]
-        lines = [
-            f"{self.subject} is in every release of {name} the index read ({first} to {last})."
-        ]
+        said = f"{self.subject} is in every release of {name} the index read ({first} to {last})"
+        parent, _, leaf = self.subject.rpartition(".")
         if self.every_release == "import":
-            parent, _, leaf = self.subject.rpartition(".")
             return (
-                f"{lines[0][:-1]}, as a module that importing {parent} does not import.",
+                f"{said}, as a module that importing {parent} does not import.",
                 f"Import it before use: 'import {self.subject}' (or 'from {parent} import "
                 f"{leaf}'); a {name} older than {first} may lack it.",
             )
-        upgrade = f"upgrade to '{name}>={first}'"
+        upgrade, have = f"upgrade to '{name}>={first}'", f"You have {name} {self.installed}"
+        package = self.subject.split(".", 1)[0]
         hidden = f"a file or folder named '{package}' beside your code hides {name}: rename it"
-        if not self.installed:
-            lines.append(f"So the {name} that ran is older than {first} ({upgrade}), or {hidden}.")
-        elif version_key(self.installed) < version_key(first):
-            lines.append(f"You have {name} {self.installed}: {upgrade}.")
+        if self.installed and version_key(self.installed) < version_key(first):
+            advice = f"{have}: {upgrade}."
         else:
-            lines.append(
-                f"You have {name} {self.installed}, which has it: the code ran with another "
-                f"{name}, older than {first} ({upgrade}), or {hidden}."
-            )
-        if self.caller_use is not None:
-            lines.append(self.caller_use.line(self.subject, name, first))
-        return tuple(lines)
+            ran = f"So the {name} that ran is"
+            if self.installed:
+                ran = f"{have}, which has it: the code ran with another {name},"
+            advice = f"{ran} older than {first} ({upgrade}), or {hidden}."
+        used = self.caller_use.line(self.subject, name, first) if self.caller_use else None
+        return (f"{said}.", advice, *([used] if used else []))
 
     def _advice(self, added: str, removed: str) -> str:
         name, installed = self.distribution, self.installed
@@ -214,10 +209,8 @@ def answer(
         answered = _in(index, asked, installed.get(index.distribution, ""))
         if answered is None:
             continue
-        # What every release has is no skew of theirs, but where the library's __getattr__
-        # ran (its release had no such attribute), or a module's name asked outside the
-        # library: a release older than the index's lacked it (or a module of the user's
-        # hides the library). The library missing its own name is a half-done install.
+        # What every release has is a skew only where the library's __getattr__ ran, or of
+        # a module's name asked outside the library (missing in its own: a broken install).
         ran = asked.forwarded.split(".", maxsplit=1)[0] == index.package
         everywhere = len(answered.having) == len(index.releases)
         outside = packages[:1] != [index.package]
@@ -251,11 +244,7 @@ def _caller_use(
 
 
 def _why_missing(index: ApiIndex, asked: Question, full: str) -> str:
-    """Why a module's name that every indexed release has was missing (``every_release``).
-
-    Reading a submodule as an attribute fails where no code imported it, in any release;
-    an import imports it.
-    """
+    """Why a module's name every indexed release has was missing (``every_release``)."""
     if asked.kind not in ("name", "member", "module"):
         return ""
     submodule = not (full in index.bases or full in index.params) and any(

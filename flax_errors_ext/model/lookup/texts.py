@@ -226,8 +226,7 @@ def documented_messages(entry: ErrorEntry) -> Iterator[tuple[Example, str]]:
         if example.kind.raises:
             for statement in example.statements:
                 if statement.exc_msg is not None:
-                    # doctest's marker for a blank line is no text a reader pastes (the
-                    # help never imports doctest: its name is spelt out).
+                    # doctest's marker for a blank line is no text a reader pastes.
                     message = statement.exc_msg.replace("<BLANKLINE>", "")
                     yield example, strip_class(message)
 
