@@ -228,9 +228,10 @@ _QUESTIONS = (
 
 @dataclasses.dataclass(frozen=True)
 class Question:
-    """What a pasted error says is missing: a ``name`` (a module's: ``member``), or other."""
+    """What a pasted error says is missing: a ``name`` (``member``: a module's), or other."""
 
     kind: str
+    """Also ``module``, ``attribute``; a parameter's: ``keyword``, ``positional``, ``missing``."""
     names: tuple[str, ...]
     owner: str = ""
     """The module, the class's short name, or the callable, as the message has it."""

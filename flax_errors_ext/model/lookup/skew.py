@@ -214,8 +214,8 @@ def answer(
         ran = asked.forwarded.split(".", maxsplit=1)[0] == index.package
         everywhere = len(answered.having) == len(index.releases)
         outside = packages[:1] != [index.package]
-        why = _why_missing(index, asked, answered.subject) if everywhere and outside else ""
-        why = "" if ran else why
+        asks = everywhere and outside and not ran
+        why = _why_missing(index, asked, answered.subject) if asks else ""
         if not everywhere or ran or why:
             framed = packages.index(index.package) if index.package in packages else len(packages)
             answered = dataclasses.replace(answered, every_release=why)
