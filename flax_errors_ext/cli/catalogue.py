@@ -21,7 +21,7 @@ from flax_errors_ext.model.lookup import find as lookup
 from flax_errors_ext.model.lookup import paste
 from flax_errors_ext.model.lookup.api_index import ENV_VAR, ApiIndex, shipped
 from flax_errors_ext.model.lookup.find import by_entry, recorded_wordings, wording_of
-from flax_errors_ext.model.lookup.skew import SkewAnswer, answer_paste
+from flax_errors_ext.model.lookup.skew import answer_paste
 from flax_errors_ext.model.lookup.texts import help_index, raise_sites
 from flax_errors_ext.model.runs.entry_record import (
     SCHEMA_VERSION,
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from flax_errors_ext.cli.selection import Selection
     from flax_errors_ext.model.catalogue.records import ErrorEntry, Example
     from flax_errors_ext.model.history.releases import History
+    from flax_errors_ext.model.lookup.skew_answer import SkewAnswer
 
 
 def parsed_record(entry: ErrorEntry) -> EntryRecord:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from types import TracebackType
 
     from flax_errors_ext.model.lookup.api_index import ApiIndex
-    from flax_errors_ext.model.lookup.skew import SkewAnswer
+    from flax_errors_ext.model.lookup.skew_answer import SkewAnswer
     from flax_errors_ext.model.lookup.texts import HelpIndex
 
 __all__ = ["help_lines", "install", "installed", "uninstall"]

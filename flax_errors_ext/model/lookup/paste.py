@@ -241,9 +241,13 @@ class Question:
     """The installed module whose ``__getattr__`` is the innermost frame (its classes'
     attribute, or one they forward to a value they hold), else ""."""
 
+    def packages(self) -> list[str]:
+        """The packages of the frames, innermost first ("" where a path does not tell)."""
+        return [package_of(path) for path in reversed(self.frames)]
+
     def caller(self, library: str) -> str:
         """The package of the innermost frame outside ``library``, where a path tells it."""
-        return next((p for p in map(package_of, reversed(self.frames)) if p != library), "")
+        return next((p for p in self.packages() if p != library), "")
 
     def modules(self) -> list[str]:
         """The dotted modules of the frames in installed packages (``flax.nnx.module``)."""

@@ -1,4 +1,4 @@
-"""Version skew: an error about a name or a parameter that other releases of a library have."""
+"""Version skew: which releases of an indexed library have what a pasted error says is missing."""
 
 from __future__ import annotations
 
@@ -6,189 +6,20 @@ import dataclasses
 import difflib
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.model.history.releases import version_key
 from flax_errors_ext.model.lookup.api_index import (
     POSITIONAL,
     REQUIRED,
     VAR_KEYWORD,
     VAR_POSITIONAL,
     positions,
-    spans,
 )
-from flax_errors_ext.model.lookup.paste import Question, package_of, question
+from flax_errors_ext.model.lookup.paste import Question, question
+from flax_errors_ext.model.lookup.skew_answer import CallerUse, SkewAnswer
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from flax_errors_ext.model.lookup.api_index import ApiIndex
-
-
-@dataclasses.dataclass(frozen=True)
-class SkewAnswer:
-    """Which releases of a library have what the error says is missing."""
-
-    subject: str
-    """In words: ``jax.random.KeyArray``, ``the keyword 'rngs' of ...``."""
-    distribution: str
-    having: tuple[str, ...]
-    """The releases that have it, oldest first; ``releases``: all the index read."""
-    releases: tuple[str, ...]
-    installed: str = ""
-    message: str = ""
-    """The library's own deprecation or removal message for the name."""
-    caller: str = ""
-    nearest: tuple[str, ...] = ()
-    """Where no release has it: the names most like it, in the newest release."""
-    required: str = ""
-    """For a missing argument: the parameter; ``having``: the releases that let a call omit it."""
-    caller_use: CallerUse | None = None
-    positional: int = 0
-    """For too many arguments by position: how many (with a method's ``self``)."""
-    every_release: str = ""
-    """Why what every release the index read has was missing: ``older`` (a release before
-    the index's, or a module of the user's hiding the library), ``import`` (a submodule
-    that no code imported), or ""."""
-
-    @property
-    def definite(self) -> bool:
-        """Whether the installed release (if known) lacks what others have, or a submodule."""
-        missing = self.installed not in self.having or self.every_release == "import"
-        return bool(self.having) and missing
-
-    def help_lines(self) -> tuple[str, ...]:
-        """The answer under a traceback: ``help:``, then its other lines indented."""
-        first, *rest = self.lines()
-        return (f"help: {first}", *(f"      {line}" for line in rest))
-
-    def lines(self) -> tuple[str, ...]:
-        """The answer, a sentence a line."""
-        name, first, last = self.distribution, self.releases[0], self.releases[-1]
-        if not self.having and _private(self.subject):
-            by = self.caller if self.caller not in ("", name.replace("-", "_")) else ""
-            return (
-                f"{self.subject} is private to {name}: code outside {name} must not rely on "
-                "it, and its releases change it without notice.",
-                f"Upgrade {f'{by}, which makes the call,' if by else 'the code that uses it'} "
-                f"to a release written for your {name}, or pin {name} to the one it was "
-                "written for.",
-            )
-        if self.every_release:
-            return self._every_release_lines()
-        if not self.having:
-            said = f"No release of {name} from {first} to {last} has {self.subject}."
-            if self.nearest:
-                said += f" Did you mean {' or '.join(self.nearest)}?"
-            return (said,)
-        added = self.having[0] if self.having[0] != self.releases[0] else ""
-        removed = _removed(self.having, self.releases)
-        having = f"{name} {_ranges(self.having, self.releases)}"
-        if self.required:
-            since = f"since {name} {removed}" if removed else f"in {name} before {added}"
-            lines = [f"{self.subject} requires {self.required!r} {since}; {having} did not."]
-        elif self.positional:
-            count = f"{self.positional} positional argument{'s' * (self.positional != 1)}"
-            lines = [f"{self.subject} takes {count} in {having}."]
-        else:
-            lines = [f"{self.subject} is in {having}."]
-        if self.message:
-            lines.append(f"{name}'s own message: {' '.join(self.message.split())}")
-        if self.installed:
-            lines.append(self._advice(added, removed))
-        if self.caller_use is not None:
-            lines.append(self.caller_use.line(self.subject, name, "" if removed else added))
-        elif self.caller and self.caller != name.replace("-", "_") and removed:
-            lines.append(
-                f"The call is made by {self.caller}, which was written for those releases "
-                f"of {name}: upgrade {self.caller}, or pin {name} as above."
-            )
-        elif self.caller and self.caller != name.replace("-", "_") and added:
-            # A name that came later: the caller is newer than the library here.
-            lines.append(
-                f"The call is made by {self.caller}, which was written for {name} {added} "
-                f"and later: upgrade to '{name}>={added}', or use an older {self.caller}."
-            )
-        return tuple(lines)
-
-    def _every_release_lines(self) -> tuple[str, ...]:
-        name, first, last = self.distribution, self.releases[0], self.releases[-1]
-        said = f"{self.subject} is in every release of {name} the index read ({first} to {last})"
-        parent, _, leaf = self.subject.rpartition(".")
-        if self.every_release == "import":
-            return (
-                f"{said}, as a module that importing {parent} does not import.",
-                f"Import it before use: 'import {self.subject}' (or 'from {parent} import "
-                f"{leaf}'); a {name} older than {first} may lack it.",
-            )
-        upgrade, have = f"upgrade to '{name}>={first}'", f"You have {name} {self.installed}"
-        package = self.subject.split(".", 1)[0]
-        hidden = f"a file or folder named '{package}' beside your code hides {name}: rename it"
-        if self.installed and version_key(self.installed) < version_key(first):
-            advice = f"{have}: {upgrade}."
-        else:
-            ran = f"So the {name} that ran is"
-            if self.installed:
-                ran = f"{have}, which has it: the code ran with another {name},"
-            advice = f"{ran} older than {first} ({upgrade}), or {hidden}."
-        used = self.caller_use.line(self.subject, name, first) if self.caller_use else None
-        return (f"{said}.", advice, *([used] if used else []))
-
-    def _advice(self, added: str, removed: str) -> str:
-        name, installed = self.distribution, self.installed
-        newer = version_key(installed) >= version_key(self.having[-1])
-        if newer and removed:
-            change = "requires it since" if self.required else "removed it in"
-            return (
-                f"You have {name} {installed}; {name} {change} {removed}. Pin "
-                f"'{name}<{removed}', or change the code as {name} {installed} has it."
-            )
-        if not newer and added and version_key(installed) < version_key(added):
-            return f"You have {name} {installed}: upgrade to '{name}>={added}'."
-        return f"{name} {installed} (installed here) has it: the code ran with another release."
-
-
-@dataclasses.dataclass(frozen=True)
-class CallerUse:
-    """The releases of the library that makes the call which use the missing name."""
-
-    distribution: str
-    using: tuple[str, ...]
-    """Its releases whose code uses the name, oldest first."""
-    releases: tuple[str, ...]
-    installed: str = ""
-
-    def line(self, subject: str, library: str, added: str = "") -> str:
-        """What to upgrade the caller to, or that none of its releases helps.
-
-        ``added``: the library's release that added the name, where none removed it.
-        """
-        name, last = self.distribution, self.using[-1]
-        said = f"The call is made by {name}, whose releases {_ranges(self.using, self.releases)} "
-        said += f"use {subject}"
-        fixed = _removed(self.using, self.releases)
-        pin = f"use '{library}>={added}'" if added else f"pin {library} as above"
-        if not fixed:
-            if added and self.using[0] != self.releases[0]:
-                pin += f", or '{name}<{self.using[0]}'"
-            return f"{said}, up to its newest indexed ({last}): {pin}."
-        have = ""
-        if self.installed and self.installed not in self.using:
-            have = f" ({name} {self.installed}, installed here, does not use it)"
-        elif self.installed:
-            have = f" (you have {self.installed})"
-        upgrade = f"upgrade to '{name}>={fixed}'{have}, or {pin}"
-        return f"{said}; {fixed} and later do not: {upgrade}."
-
-
-def _removed(having: Sequence[str], releases: Sequence[str]) -> str:
-    return next(iter(releases[releases.index(having[-1]) + 1 :]), "")
-
-
-def _ranges(having: Sequence[str], releases: Sequence[str]) -> str:
-    """``0.4.1 to 0.4.23`` (and more such spans), as the index's releases run."""
-    runs = (run.partition("-") for run in spans(map(releases.index, having)).split(","))
-    return ", ".join(
-        f"{releases[int(a)]} to {releases[int(b)]}" if b else releases[int(a)] for a, _, b in runs
-    )
 
 
 def answer_paste(
@@ -203,7 +34,7 @@ def answer(
     asked: Question, indexes: Sequence[ApiIndex], installed: Mapping[str, str]
 ) -> SkewAnswer | None:
     """What the indexes say of ``asked``; None where no index's library is concerned."""
-    packages = [package_of(path) for path in reversed(asked.frames)]
+    packages = asked.packages()
     found = []  # of several libraries meant: the innermost frames', else the shortest name
     for index in indexes:
         answered = _in(index, asked, installed.get(index.distribution, ""))
@@ -301,7 +132,7 @@ def _attribute(
 
 def _parameter(index: ApiIndex, asked: Question, installed: str) -> SkewAnswer | None:
     owner = asked.owner.removesuffix(".__init__")
-    libraries = {package_of(path) for path in asked.frames} - {""}
+    libraries = set(asked.packages()) - {""}
     if "." not in owner and libraries and index.package not in libraries:
         return None  # a bare ``update()`` whose frames show other libraries, not this one
     suffix = owner if "." in owner else f".{owner}"
@@ -331,7 +162,7 @@ def _keyword_elsewhere(index: ApiIndex, asked: Question, installed: str) -> Skew
     # it to) never takes, that a few of the library's callables took in some releases
     # only: those, the installed (else the newest) release lacking it first, then the
     # public, the longest had.
-    param, packages = asked.names[0], {package_of(path) for path in asked.frames}
+    param, packages = asked.names[0], set(asked.packages())
     if packages and index.package not in packages:
         return None
     changed = {
@@ -379,10 +210,6 @@ def _classes_of(index: ApiIndex, module: str) -> list[str]:
         if f"{module}.{cls.rpartition('.')[2]}" in index.names:
             named.setdefault(cls.rpartition(".")[2], []).append(cls)
     return [max(c, key=lambda n: (_nearness(n, [module]), -len(n))) for c in named.values()]
-
-
-def _private(name: str) -> bool:
-    return any(p.startswith("_") and not p.endswith("__") for p in name.split("."))
 
 
 def _nearness(name: str, frames: Sequence[str]) -> int:

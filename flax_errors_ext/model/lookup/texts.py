@@ -226,7 +226,8 @@ def documented_messages(entry: ErrorEntry) -> Iterator[tuple[Example, str]]:
         if example.kind.raises:
             for statement in example.statements:
                 if statement.exc_msg is not None:
-                    # doctest's marker for a blank line is no text a reader pastes.
+                    # doctest's marker for a blank line is no text a reader pastes (spelt
+                    # out: the help, which reads these texts, never imports doctest).
                     message = statement.exc_msg.replace("<BLANKLINE>", "")
                     yield example, strip_class(message)
 

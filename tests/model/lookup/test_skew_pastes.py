@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from flax_errors_ext.model.lookup.api_index import ApiIndex, shipped
-from flax_errors_ext.model.lookup.skew import SkewAnswer, answer_paste
+from flax_errors_ext.model.lookup.skew import answer_paste
+
+if TYPE_CHECKING:
+    from flax_errors_ext.model.lookup.skew_answer import SkewAnswer
 
 INDEXES = [ApiIndex.read(path) for path in shipped()]
 HERE = Path(__file__).parent
