@@ -13,6 +13,7 @@ from flax_errors_ext.model.lookup.paste import (
     URL,
     bounded,
     message_body,
+    opening_line,
     pasted_class,
     raised_at_site,
     raised_elsewhere,
@@ -102,7 +103,12 @@ def find_hits(findables: Sequence[Findable], query: str) -> list[Hit]:
         if found:
             return found
     ranked = _ranked(findables, query, floor=MIN_ALIKE, similar=False)
-    return [h for h in ranked if h.how in ("message", "alike")]
+    found = [h for h in ranked if h.how in ("message", "alike")]
+    opening = None if found else opening_line(query)
+    if opening is None:
+        return found
+    # A message pasted without its class, more pasted after it: its first line, if shown.
+    return [h for h in _ranked(findables, opening, similar=False) if h.how == "message"]
 
 
 def _findables(
@@ -254,11 +260,17 @@ def _ranked(
             ratio = matcher.ratio()
             alike = ratio >= MIN_ALIKE and could_be_alike and own
             how = "message" if showing else "alike" if alike else "similar"
-            if (_STRENGTH[how], ratio) > best[:2]:
+            if _rank(how, text, ratio) > _rank(best[2], best[3], best[1]):
                 best = (_STRENGTH[how], ratio, how, text)
         if best[1] > 0:
             hits.append(Hit(item, best[2], best[1], best[3]))
-    return sorted(hits, key=lambda h: (_STRENGTH[h.how], h.score), reverse=True)
+    return sorted(hits, key=lambda h: _rank(h.how, h.text, h.score), reverse=True)
+
+
+def _rank(how: str, text: Text | None, ratio: float) -> tuple[int, int, float]:
+    # A message shown that names the library's own class beats one naming any class.
+    specific = text.specific if how == "message" and text is not None else 0
+    return _STRENGTH.get(how, 0), specific, ratio
 
 
 def shows(text: Text, body: str, flat: str, min_fragment: int = MIN_FRAGMENT) -> bool:

@@ -174,6 +174,16 @@ def said_lines(text: str) -> list[str]:
     return [s.strip() for s in text.split("\n") if s.strip() and not _NOT_SAID.search(s)]
 
 
+def opening_line(text: str) -> str | None:
+    """Of a paste with no exception line and more than one, the first line that says something.
+
+    A message pasted without its class starts there; what follows may be anything.
+    """
+    text = _as_raised(text)
+    said = said_lines(text)
+    return said[0] if raised_line(text) is None and len(said) > 1 else None
+
+
 _NAMES_ERROR = re.compile(r"\w(?:Error|Exception)\b")
 
 

@@ -47,6 +47,13 @@ _KINDS: tuple[tuple[str, str, str, str], ...] = (
         "(?:'?<class '(?:" + _USER_CLASS + ")'>'?|" + _ELIDED_CLASS + ")",
         "<type>",
     ),
+    # An abstract value as JAX prints it (bfloat16[128], float32[2,4], bool[]): one run's.
+    (
+        "aval",
+        r"\b(?:b?float|u?int|complex)\d+\[[\d,]*\]|\bbool\[[\d,]*\]",
+        r"\w+\[[\d,]*\]",
+        "<aval>",
+    ),
     ("dq", r'"[^"\n]*"', r'"[^"]*"', "<q>"),
     ("sq", r"(?<!\w)'[^'\n]*'(?!\w)", r"'[^']*'", "<q>"),
     ("bq", r"`[^`\n]*`", r"`[^`]*`", "<q>"),
@@ -78,14 +85,40 @@ QUOTED = ("dq", "sq", "bq")
 """The kinds of quoted text: a value of one run, unless the message is :func:`exact`."""
 
 
+# A class written in full, module and all: unless the example defines it, the library's own.
+_WRITTEN_CLASS = re.compile(r"'?<class '((?:[A-Za-z_]\w*\.)+)([A-Za-z_]\w*)'>'?")
+
+
+def _library_class(value: str, names: frozenset[str]) -> str | None:
+    """The name of the library's own class that a documented ``type`` value writes, if any.
+
+    ``<class 'flax.nnx.variablelib.Param'>`` is that class (under any module: releases
+    move classes); ``<class '...MLP'>``, ``__main__.MLP`` or a class the example
+    defines is any class of the reader's.
+    """
+    found = _WRITTEN_CLASS.fullmatch(value)
+    if found is None or found.group(1) == "__main__." or found.group(2) in names:
+        return None
+    return found.group(2)
+
+
 def pattern_source(
     documented: str, names: frozenset[str] = frozenset(), exact: bool = False
 ) -> str:
     """The source of :func:`message_pattern`, to be compiled with DOTALL (JavaScript's ``s``)."""
     return "".join(
-        _literal(text, names) if kind is None else _WILDCARDS[kind]
+        _literal(text, names)
+        if kind is None
+        else rf"'?<class '(?:[A-Za-z_][\w.]*\.)?{text}'>'?"
+        if kind == "class"
+        else _WILDCARDS[kind]
         for kind, text in _segments(documented, names, exact)
     )
+
+
+def library_classes(documented: str, names: frozenset[str] = frozenset()) -> int:
+    """How many of the library's own classes ``documented`` names (:func:`_library_class`)."""
+    return sum(kind == "class" for kind, _ in _segments(documented, names, False))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -106,6 +139,8 @@ def literal_parts(
     """The parts of ``documented`` that :func:`message_pattern` matches only as written."""
     pieces = []
     for kind, text in _segments(documented, names, exact):
+        if kind == "class":
+            pieces.append(text)
         if kind is not None:
             continue
         # The example's names are wildcards too: the words between them are fixed.
@@ -125,7 +160,9 @@ def _segments(documented: str, names: frozenset[str], exact: bool) -> list[tuple
         if exact and kind in QUOTED and match.group()[1:-1] not in {*names, "..."}:
             continue
         segments.append((None, documented[at : match.start()]))
-        segments.append((kind, match.group()))
+        library_class = _library_class(match.group(), names) if kind == "type" else None
+        # A library's class is matched by its name: the segment holds the name alone.
+        segments.append(("class", library_class) if library_class else (kind, match.group()))
         at = match.end()
     segments.append((None, documented[at:]))
     return segments
@@ -150,8 +187,10 @@ def keeps_distinctive(known: str, flat: str) -> bool:
     return all(flat.count(mark) >= known.count(mark) for mark in DISTINCTIVE)
 
 
-API_NAME = re.compile(r"\b[a-z]\w*_\w*[a-z\d]\b|\b[a-z]\w+(?:\.[a-z_]\w*)+", re.ASCII)
-"""A name written as code (JavaScript reads it alike): with an underscore, or dotted."""
+API_NAME = re.compile(r"\b[a-z]\w*_\w*[a-z\d]\b|\b[a-z]\w+(?:\.(?!__)[a-z_]\w*)+", re.ASCII)
+"""A name written as code (JavaScript reads it alike): with an underscore, or dotted.
+
+Not a class's special method (``MLP.__init__``): the class is the reader's choice."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -184,6 +223,14 @@ def _names(source: str) -> tuple[frozenset[str], frozenset[str]]:
         return frozenset(), frozenset()
     found: set[str] = set()
     defined: set[str] = set()
+    # A parameter handed on under its own name (rngs=rngs) is named by the library called.
+    passed_on = {
+        node.arg
+        for node in ast.walk(tree)
+        if isinstance(node, ast.keyword)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == node.arg
+    }
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
             defined.add(node.name)
@@ -191,7 +238,7 @@ def _names(source: str) -> tuple[frozenset[str], frozenset[str]]:
             defined.add(node.attr)  # self.layers = ...: the reader's attribute has its own name
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             found.add(node.name)
-        elif isinstance(node, ast.arg):
+        elif isinstance(node, ast.arg) and node.arg not in passed_on:
             found.add(node.arg)
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             found.add(node.id)

@@ -297,3 +297,32 @@ def test_jaxs_words_for_any_function_are_claimed_only_under_a_flax_frame() -> No
     assert [m.entry.qualname for m in found][:1] == [qualname]
     assert find(entries, paste.format(file="jax/_src/custom_partitioning.py")) == []
     assert find(entries, line) == []
+
+
+def test_a_text_naming_the_librarys_own_class_beats_one_naming_any_class() -> None:
+    """JAX's words for any non-array: an NNX ``Param`` is not a Linen Module (jax-ml/jax#24460)."""
+    entries = ENTRIES + load_module("flax.messages").entries
+    param = (
+        "TypeError: Argument 'Param(value=Traced<ShapedArray(float32[3,3])>)' of type "
+        "<class 'flax.nnx.variablelib.Param'> is not a valid JAX type."
+    )
+    module = "TypeError: Argument 'Net()' of type <class '__main__.Net'> is not a valid JAX type."
+
+    assert find(entries, param)[0].entry.qualname == "flax.messages.VariableGivenToJaxFunction"
+    assert find(entries, module)[0].entry.qualname == "flax_errors_ext.errors.JitPytreeError"
+    assert "flax.messages.VariableGivenToJaxFunction" not in {
+        m.entry.qualname for m in find(entries, module)
+    }
+
+
+def test_a_message_pasted_without_its_class_is_found_by_its_first_line() -> None:
+    """jaxopt#557: the message's first line, then a later part of it, no exception line."""
+    entries = load_module("jax.errors").entries
+    paste = (
+        "Attempted boolean conversion of traced array with shape bool[]..\n"
+        "The error occurred while tracing the function _update_interval at ls.py:286 for cond."
+        " This value became a tracer due to JAX operations on these lines:\n\n"
+        "  operation a:f64[] = convert_element_type[new_dtype=float64 weak_type=False] b\n"
+    )
+
+    assert find(entries, paste)[0].entry.qualname == "jax.errors.TracerBoolConversionError"

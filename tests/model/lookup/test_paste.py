@@ -7,6 +7,7 @@ import pytest
 from flax_errors_ext.model.lookup.paste import (
     exception_line,
     message_body,
+    opening_line,
     pasted_class,
     raised_at_site,
     raised_elsewhere,
@@ -168,3 +169,17 @@ def test_a_frame_that_raises_the_class_where_its_runs_did_names_the_error(
     paste: str, name: str, at_site: bool
 ) -> None:
     assert raised_at_site(paste, name, ["flax/nnx/pytreelib.py"]) is at_site
+
+
+def test_a_message_pasted_without_its_class_opens_the_paste() -> None:
+    paste = (
+        "Attempted boolean conversion of traced array with shape bool[]..\n"
+        "The error occurred while tracing the function f at f.py:3 for cond.\n\n"
+        "  operation a:f64[] = convert_element_type[new_dtype=float64] b\n"
+    )
+
+    assert (
+        opening_line(paste) == "Attempted boolean conversion of traced array with shape bool[].."
+    )
+    assert opening_line("ValueError: x\nmore") is None  # an exception line says where it is
+    assert opening_line("one line alone") is None  # it is the whole message already

@@ -89,6 +89,7 @@ def _text(text: Text, kind: str, note: str) -> dict[str, Any]:
         "context": text.context,
         "plain": text.plain,
         "sites": list(text.sites),
+        "specific": text.specific,
     }
 
 

@@ -197,6 +197,7 @@
     return !pasted.length || !theirs.size || pasted.some((name) => theirs.has(name));
   };
 
+  const compareRanks = (a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
   const bestRule = (rules, body, flat, raised, query) => {
     const pasted = spaced(body);
     if (!ownsApis(rules, flat)) return null;
@@ -222,10 +223,9 @@
       } else if (score >= settings.min_alike && keepsDistinctive(rule.known, flat)) {
         strength = STRENGTH.alike;
       }
-      const better =
-        strength &&
-        (!best || strength > best.rank[0] || (strength === best.rank[0] && score > best.rank[1]));
-      if (better) best = { rule, rank: [strength, score] };
+      // find.py's _rank: a message shown that names the library's own class says more.
+      const rank = [strength, strength === STRENGTH.message ? rule.specific || 0 : 0, score];
+      if (strength && (!best || compareRanks(rank, best.rank) > 0)) best = { rule, rank };
     }
     return best;
   };
@@ -261,7 +261,7 @@
     return found.map((entry) => {
       const rules = entries.find((e) => e.entry === entry)?.rules || [];
       const best = bestRule(rules, body, flat, raised, query);
-      return { entry, rule: best ? best.rule : null, rank: [4, 1] };
+      return { entry, rule: best ? best.rule : null, rank: [4, 0, 1] };
     });
   };
 
@@ -311,6 +311,14 @@
       )
       .sort((a, b) => b[0] - a[0]);
     if (named.length) return certain(named.map(([, entry]) => entry), query);
+    const found = ranked(query);
+    const opening = found.length ? null : openingLine(query);
+    if (opening === null) return found;
+    // find.py's find_hits: a message pasted without its class, more pasted after it.
+    return ranked(opening).filter((hit) => hit.rank[0] === STRENGTH.message);
+  };
+
+  const ranked = (query) => {
     const body = messageBody(query).slice(-settings.message_chars);
     const flat = normalise(body);
     const raised = pastedClass(query);
@@ -319,7 +327,18 @@
       const best = bestRule(rules, body, flat, raised, query);
       if (best) found.push({ entry, ...best });
     }
-    return found.sort((a, b) => b.rank[0] - a.rank[0] || b.rank[1] - a.rank[1]);
+    return found.sort((a, b) => compareRanks(b.rank, a.rank));
+  };
+
+  // paste.py's opening_line: of a paste with no exception line, its first line that says
+  // something, where it has more than one.
+  const openingLine = (text) => {
+    text = text.replace(/\r\n/g, "\n").replace(JAX_NOTE, " ").replace(UNFILTERED, "");
+    const said = text
+      .split("\n")
+      .filter((line) => line.trim() && !NOT_SAID.test(line))
+      .map((line) => line.trim());
+    return raisedLine(text) < 0 && said.length > 1 ? said[0] : null;
   };
 
   const results = (query) =>
@@ -330,7 +349,7 @@
         entry.name,
         "#" + entry.anchor,
         note(entry, rule) || null,
-        Math.round(100 * (rank[0] + rank[1])),
+        Math.round(100 * (rank[0] + rank[2])),
         entry.docname,
         "flax-errors",
       ]);
