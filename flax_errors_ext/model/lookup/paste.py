@@ -38,6 +38,8 @@ _NOT_SAID = re.compile(
 )
 # JAX's wrapper, where its frames were not filtered: "...UnfilteredStackTrace: ValueError: x".
 _UNFILTERED = re.compile(r"^(?:[\w.]*\.)?UnfilteredStackTrace: (?=[\w.]+: )", re.MULTILINE)
+# pytest's mark before each line of the error it reports: "E       ValueError: x".
+_PYTEST_MARK = re.compile(r"^E(?: +|$)", re.MULTILINE)
 PASTE_SYNTAX = {
     "name": NAME.pattern,
     "fragment": FRAGMENT.pattern,
@@ -49,10 +51,11 @@ PASTE_SYNTAX = {
     "frame_file": _FRAME_FILE.pattern,
     "not_said": _NOT_SAID.pattern,
     "unfiltered": _UNFILTERED.pattern,
+    "pytest_mark": _PYTEST_MARK.pattern,
 }
-"""How a paste's parts are told apart, for the site search (``exception_line`` and
-``frame_file`` and ``unfiltered`` with JavaScript's ``m`` flag, ``not_said`` a line at
-a time)."""
+"""How a paste's parts are told apart, for the site search (``exception_line``,
+``frame_file``, ``unfiltered`` and ``pytest_mark`` with JavaScript's ``m`` flag,
+``not_said`` a line at a time)."""
 
 
 def looks_like_name(query: str) -> bool:
@@ -123,8 +126,9 @@ def raised_at_site(text: str, name: str, sites: Sequence[str]) -> bool:
 
 
 def _as_raised(text: str) -> str:
-    """A paste's text without JAX's note and its wrapper of the error raised."""
-    return _UNFILTERED.sub("", strip_jax_note(text.replace("\r\n", "\n")))
+    """A paste's text without JAX's note, its wrapper of the error raised and pytest's marks."""
+    text = _UNFILTERED.sub("", strip_jax_note(text.replace("\r\n", "\n")))
+    return _PYTEST_MARK.sub("", text)
 
 
 def pasted_class(text: str) -> str:

@@ -58,9 +58,6 @@ CASES: dict[str, str] = {
     "optax-apply-updates-shapes": (
         "optax.apply_updates({'w': jnp.ones(2)}, {'w': jnp.ones(3), 'b': 1})"
     ),
-    "optax-softmax-cross-entropy-shapes": (
-        "optax.softmax_cross_entropy(jnp.ones((2, 3)), jnp.ones((2, 4)))"
-    ),
     "orbax-restore-missing": "ocp.StandardCheckpointer().restore(TMP + '/missing')",
     "orbax-save-existing": (
         "checkpointer = ocp.StandardCheckpointer()\n"

@@ -183,3 +183,17 @@ def test_a_message_pasted_without_its_class_opens_the_paste() -> None:
     )
     assert opening_line("ValueError: x\nmore") is None  # an exception line says where it is
     assert opening_line("one line alone") is None  # it is the whole message already
+
+
+def test_pytests_marks_before_the_error_it_reports_are_no_part_of_the_message() -> None:
+    paste = (
+        ">       y = jax.vmap(loss)(w, x)\n"
+        "E       ValueError: vmap was requested to map its argument along axis 0, which\n"
+        "E       implies that its rank should be at least 1\n"
+    )
+
+    assert pasted_class(paste) == "ValueError"
+    assert message_body(paste) == (
+        "vmap was requested to map its argument along axis 0, which\n"
+        "implies that its rank should be at least 1"
+    )

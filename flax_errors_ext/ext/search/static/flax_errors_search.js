@@ -35,8 +35,16 @@
   // JAX's note about the frames it filtered, pasted with its message: not the error's
   // words. A search field holds one line, so the note may come with spaces for breaks.
   const JAX_NOTE = /-{20}\s*For simplicity, JAX has removed its internal frames.*?(?:to include these\.|$)/gs;
-  // paste.py's _as_raised: JAX's wrapper of the error raised, where frames were not filtered.
+  // paste.py's _as_raised: JAX's wrapper of the error raised, where frames were not
+  // filtered, and pytest's marks before the lines of the error it reports.
   const UNFILTERED = new RegExp(syntax.unfiltered, "gm");
+  const PYTEST_MARK = new RegExp(syntax.pytest_mark, "gm");
+  const asRaised = (text) =>
+    text
+      .replace(/\r\n/g, "\n")
+      .replace(JAX_NOTE, " ")
+      .replace(UNFILTERED, "")
+      .replace(PYTEST_MARK, "");
 
   const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const compiled = new Map();
@@ -88,14 +96,14 @@
 
   // paste.py's message_body: the exception line on, without its class.
   const messageBody = (text) => {
-    text = text.replace(/\r\n/g, "\n").replace(JAX_NOTE, " ").replace(UNFILTERED, "");
+    text = asRaised(text);
     const start = raisedLine(text);
     return stripClass(start >= 0 ? text.slice(start) : text).trim();
   };
 
   // paste.py's pasted_class: the class its exception line names, without its module.
   const pastedClass = (text) => {
-    text = text.replace(/\r\n/g, "\n").replace(JAX_NOTE, " ").replace(UNFILTERED, "");
+    text = asRaised(text);
     const start = raisedLine(text);
     if (start < 0) return "";
     const line = text.slice(start).split(": ", 1)[0];
@@ -333,7 +341,7 @@
   // paste.py's opening_line: of a paste with no exception line, its first line that says
   // something, where it has more than one.
   const openingLine = (text) => {
-    text = text.replace(/\r\n/g, "\n").replace(JAX_NOTE, " ").replace(UNFILTERED, "");
+    text = asRaised(text);
     const said = text
       .split("\n")
       .filter((line) => line.trim() && !NOT_SAID.test(line))
