@@ -11,8 +11,12 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from flax_errors_ext.model.catalogue.records import Example
 
-VALUE_LIBRARIES = ("builtins", "numpy", "jax", "jaxlib", "ml_dtypes")
-"""Packages whose types are values, not classes a user wrote (``<class '...MLP'>``)."""
+VALUE_LIBRARIES = (
+    *("builtins", "numpy", "jax", "jaxlib", "ml_dtypes"),
+    *("scipy", "pandas", "torch", "tensorflow", "PIL"),
+)
+"""Packages whose types are values, not classes a user wrote (``<class '...MLP'>``): a
+``torch.Tensor`` given to JAX is data of another library, not a Linen Module."""
 
 _USER_CODE = r"(?!(?:" + "|".join(VALUE_LIBRARIES) + r")\.)"
 # A class's module and qualified name; a class defined in a function has <locals>.

@@ -45,6 +45,7 @@ def test_a_type_quoted_again_matches_any_class_of_the_readers_code() -> None:
 
     assert pattern.search("of '<class 'model.layers.Net'>'.")
     assert not pattern.search("of '<class 'numpy.ndarray'>'.")
+    assert not pattern.search("of '<class 'torch.Tensor'>'.")  # another library's data
 
 
 def test_a_class_written_in_full_is_the_librarys_own_under_any_module() -> None:
