@@ -191,7 +191,11 @@ def _refusal(entries: list[ErrorEntry], query: str, older: Mapping[str, Sequence
         return unknown(entries, query)
     said = paste.exception_line(query) or "(the paste has no exception line)"
     lines = [f"not in the catalogue: {said}"]
-    if near := ", ".join(m.entry.qualname for m in lookup.nearest(entries, query, older)):
+    nearest = lookup.nearest(entries, query, older)
+    # Python's words for any object, shown without the library's frame that would decide.
+    if same := ", ".join(m.entry.qualname for m in nearest if m.how == "message"):
+        lines.append(f"  Worded as {same}, but a match needs a frame of its library.")
+    if near := ", ".join(m.entry.qualname for m in nearest if m.how == "similar"):
         lines.append(f"  Nearest entries (not a match: their documented messages differ): {near}")
     return "\n".join(lines)
 

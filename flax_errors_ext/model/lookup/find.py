@@ -204,9 +204,12 @@ def nearest(
     count: int = 3,
 ) -> list[Match]:
     """For a hint beside "not in the catalogue": the entries a paste resembles, closest first."""
-    found = _ranked(_findables(entries, older), bounded(query).strip(), floor=MIN_SIMILARITY)
+    # A hint may name an entry whose words a paste shows without the frame that would
+    # make it a match ('dict' object has no attribute 'unfreeze').
+    query = bounded(query).strip()
+    found = _ranked(_findables(entries, older), query, floor=MIN_SIMILARITY, framed=False)
     ranked = _matches(entries, found)
-    return [m for m in ranked if m.how == "similar" and m.score >= MIN_SIMILARITY][:count]
+    return [m for m in ranked if m.how != "alike" and m.score >= MIN_SIMILARITY][:count]
 
 
 _STRENGTH = {"message": 3, "alike": 2, "similar": 1}
@@ -219,6 +222,7 @@ def _ranked(
     *,
     similar: bool = True,
     named: bool = False,
+    framed: bool = True,
 ) -> list[Hit]:
     # Nearly the same text answers only with the same distinctive values: JAX's generic
     # errors differ from a documented one only there. Likeness alone is a hint.
@@ -239,7 +243,7 @@ def _ranked(
             # Where the paste names the entry, its class and frames have had their say.
             if not named and raised and text.raised and text.raised != raised:
                 continue  # a builtin's message answers only a paste of its class
-            if not named and text.context and not shows_frame(query, text.context):
+            if framed and not named and text.context and not shows_frame(query, text.context):
                 continue  # Python's own words for any object: which one, the frames say
             if not named and text.sites and raised_elsewhere(query, text.sites):
                 continue  # the same words, raised by another part of the library

@@ -249,6 +249,22 @@ def test_explain_an_error_that_resembles_nothing_says_so_without_hints(
     )
 
 
+def test_explain_pythons_words_for_any_object_without_the_librarys_frame_are_a_hint(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Flax 0.7.1's dicts: the entry's own words, but Python says them of any object."""
+    code, out, err = run(
+        capsys, "explain", "AttributeError: 'dict' object has no attribute 'unfreeze'"
+    )
+
+    assert code == ExitCode.NO_MATCH
+    assert out == ""
+    assert (
+        "  Worded as flax.messages.FrozenDictMethodOnDict, but a match needs a frame of its "
+        "library.\n"
+    ) in err
+
+
 def test_explain_a_traceback_of_an_uncatalogued_error_quotes_its_exception_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
