@@ -154,7 +154,16 @@ def _parameter(index: ApiIndex, asked: Question, installed: str) -> SkewAnswer |
             continue
         having = index.releases_with_param(full, param)
         return _found(index, f"the keyword {param!r} of {full}", having)
-    return _keyword_elsewhere(index, asked, installed) if asked.kind == "keyword" else None
+    if asked.kind != "keyword":
+        return None
+    # A keyword no release names, where some releases take any (``**kwargs``).
+    for full in sorted(callables, key=lambda n: (-_nearness(n, asked.modules()), len(n), n)):
+        having = index.releases_with_param(full, VAR_KEYWORD)
+        if 0 < len(having) < len(index.releases_of(full)):
+            return _found(
+                index, f"the **kwargs (any keyword, {asked.names[0]!r} too) of {full}", having
+            )
+    return _keyword_elsewhere(index, asked, installed)
 
 
 def _keyword_elsewhere(index: ApiIndex, asked: Question, installed: str) -> SkewAnswer | None:

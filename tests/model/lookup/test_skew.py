@@ -446,3 +446,40 @@ def test_a_bare_callables_parameters_are_not_asked_where_the_frames_show_other_l
     assert answer_paste(framed, [INDEX], {}) is None
     assert answer_paste(pasted, [INDEX], {}) is not None
     assert answer_paste(own, [INDEX], {}) is not None
+
+
+def test_a_keyword_no_release_names_is_answered_by_the_releases_that_take_any() -> None:
+    """flax#5412: nnx.LoRA.__call__ took **kwargs only from flax 0.12.7 on."""
+    index = merged(
+        "lib",
+        "lib",
+        RELEASES[:2],
+        [
+            (
+                {"lib", "lib.LoRA", "lib.LoRA.__call__"},
+                {"lib.LoRA.__call__": {"x"}},
+                {},
+                {},
+                set(),
+            ),
+            (
+                {"lib", "lib.LoRA", "lib.LoRA.__call__"},
+                {"lib.LoRA.__call__": {"x", "**"}},
+                {},
+                {},
+                set(),
+            ),
+        ],
+    )
+
+    found = answer_paste(
+        "TypeError: LoRA.__call__() got an unexpected keyword argument 'w'",
+        [index],
+        {"lib": "0.1.0"},
+    )
+
+    assert found is not None
+    assert found.lines() == (
+        "the **kwargs (any keyword, 'w' too) of lib.LoRA.__call__ is in lib 0.2.0.",
+        "You have lib 0.1.0: upgrade to 'lib>=0.2.0'.",
+    )
