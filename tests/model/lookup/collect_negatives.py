@@ -32,7 +32,6 @@ CASES: dict[str, str] = {
     "grad-integer-input": "jax.grad(lambda x: x.sum())(jnp.arange(3))",
     "grad-non-scalar-output": "jax.grad(lambda x: x)(jnp.ones(3))",
     "matmul-shapes": "jnp.ones((2, 3)) @ jnp.ones((2, 3))",
-    "jnp-reshape": "jnp.reshape(jnp.ones(6), (4, 2))",
     "jnp-float-index": "jnp.ones(3)[jnp.array(1.5)]",
     "jnp-item-assignment": "x = jnp.ones(3)\nx[0] = 1.0",
     "jnp-concatenate": "jnp.concatenate([jnp.ones((2, 3)), jnp.ones((2, 4))])",
