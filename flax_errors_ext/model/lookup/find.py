@@ -203,9 +203,12 @@ def nearest(
     older: Mapping[str, Sequence[str]] | None = None,
     count: int = 3,
 ) -> list[Match]:
-    """For a hint beside "not in the catalogue": the entries a paste resembles, closest first."""
-    # A hint may name an entry whose words a paste shows without the frame that would
-    # make it a match ('dict' object has no attribute 'unfreeze').
+    """For a hint beside "not in the catalogue": the entries a paste resembles, closest first.
+
+    ``how`` is ``message`` for an entry whose words the paste shows, every value as
+    written, but without the library's frame that Python's words for any object need
+    ('dict' object has no attribute 'unfreeze'); else ``similar``.
+    """
     query = bounded(query).strip()
     found = _ranked(_findables(entries, older), query, floor=MIN_SIMILARITY, framed=False)
     ranked = _matches(entries, found)
@@ -234,7 +237,7 @@ def _ranked(
     pasted = api_names(flat)
     hits = []
     for item in findables:
-        best: tuple[int, float, str, Text | None] = (0, 0.0, "", None)
+        best = Hit(item, "", 0.0)
         # A paste that names APIs, none its texts name (``shard_map in_specs`` where they
         # have ``tree_map tree``), is another API's error in the same words.
         theirs = frozenset().union(*(api_names(text.known) for text in item.texts))
@@ -243,8 +246,11 @@ def _ranked(
             # Where the paste names the entry, its class and frames have had their say.
             if not named and raised and text.raised and text.raised != raised:
                 continue  # a builtin's message answers only a paste of its class
-            if framed and not named and text.context and not shows_frame(query, text.context):
-                continue  # Python's own words for any object: which one, the frames say
+            unframed = text.context and not shows_frame(query, text.context)
+            if not named and unframed and (framed or not text.exact):
+                # Python's own words for any object: which one, the frames say (a hint
+                # may name a text whose every value is written as it is, unframed).
+                continue
             if not named and text.sites and raised_elsewhere(query, text.sites):
                 continue  # the same words, raised by another part of the library
             if text.plain and not keeps_distinctive(flat, text.known):
@@ -264,17 +270,18 @@ def _ranked(
             ratio = matcher.ratio()
             alike = ratio >= MIN_ALIKE and could_be_alike and own
             how = "message" if showing else "alike" if alike else "similar"
-            if _rank(how, text, ratio) > _rank(best[2], best[3], best[1]):
-                best = (_STRENGTH[how], ratio, how, text)
-        if best[1] > 0:
-            hits.append(Hit(item, best[2], best[1], best[3]))
-    return sorted(hits, key=lambda h: _rank(h.how, h.text, h.score), reverse=True)
+            hit = Hit(item, how, ratio, text)
+            if _rank(hit) > _rank(best):
+                best = hit
+        if best.score > 0:
+            hits.append(best)
+    return sorted(hits, key=_rank, reverse=True)
 
 
-def _rank(how: str, text: Text | None, ratio: float) -> tuple[int, int, float]:
+def _rank(hit: Hit) -> tuple[int, int, float]:
     # A message shown that names the library's own class beats one naming any class.
-    specific = text.specific if how == "message" and text is not None else 0
-    return _STRENGTH.get(how, 0), specific, ratio
+    specific = hit.text.specific if hit.how == "message" and hit.text is not None else 0
+    return _STRENGTH.get(hit.how, 0), specific, hit.score
 
 
 def shows(text: Text, body: str, flat: str, min_fragment: int = MIN_FRAGMENT) -> bool:
