@@ -12,7 +12,7 @@ from flax import linen as nn
 
 from flax_errors_ext.errors import JitPytreeError
 from flax_errors_ext.execution.catalogue.modules import load_module
-from flax_errors_ext.model.lookup.find import find, suggest
+from flax_errors_ext.model.lookup.find import find, nearest, suggest
 from flax_errors_ext.model.lookup.paste import bounded, message_body
 from flax_errors_ext.model.lookup.patterns import message_pattern
 
@@ -326,3 +326,13 @@ def test_a_message_pasted_without_its_class_is_found_by_its_first_line() -> None
     )
 
     assert find(entries, paste)[0].entry.qualname == "jax.errors.TracerBoolConversionError"
+
+
+def test_a_hint_names_pythons_words_unframed_only_where_every_value_is_written() -> None:
+    """'unfreeze' is written as it is; ToLinen's 'MLP.__call__() got ...' has wildcard names."""
+    entries = load_module("flax.messages").entries
+    unfreeze = nearest(entries, "AttributeError: 'dict' object has no attribute 'unfreeze'")
+    keyword = nearest(entries, "TypeError: Foo.__call__() got an unexpected keyword argument 'z'")
+
+    assert [m.entry.name for m in unfreeze if m.how == "message"] == ["FrozenDictMethodOnDict"]
+    assert [m for m in keyword if m.how == "message"] == []
