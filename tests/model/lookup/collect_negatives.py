@@ -42,7 +42,6 @@ CASES: dict[str, str] = {
     ),
     "tree-map-dict-keys": "jax.tree.map(lambda a, b: a + b, {'a': 1}, {'b': 2})",
     "random-key-data": "jax.random.normal(jnp.ones(3), (2,))",
-    "jnp-array-of-strings": "jnp.array(['a', 'b'])",
     "numpy-broadcast": "np.ones((2, 3)) + np.ones((3, 2))",
     "numpy-reshape": "np.arange(6).reshape(4, 2)",
     "numpy-index-out-of-bounds": "np.ones(3)[5]",
