@@ -108,7 +108,8 @@ def find_hits(findables: Sequence[Findable], query: str) -> list[Hit]:
     if opening is None:
         return found
     # A message pasted without its class, more pasted after it: its first line, if shown.
-    return [h for h in _ranked(findables, opening, similar=False) if h.how == "message"]
+    opened = _ranked(findables, opening, floor=MIN_ALIKE, similar=False)
+    return [h for h in opened if h.how == "message"]
 
 
 def _findables(
