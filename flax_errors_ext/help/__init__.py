@@ -50,6 +50,7 @@ def install(shell: Any = None) -> None:
     # Read now, with the matchers imported, so that an error is answered at once.
     shipped_index()
     api_indexes()
+    _import_matchers()
     if shell is None:
         get_ipython = getattr(sys.modules.get("IPython"), "get_ipython", None)
         shell = get_ipython() if callable(get_ipython) else None
@@ -113,6 +114,14 @@ def _skew_answer(paste: str) -> SkewAnswer | None:
         with contextlib.suppress(importlib.metadata.PackageNotFoundError):
             versions[name] = importlib.metadata.version(name)
     return answer(asked, indexes, versions)
+
+
+def _import_matchers() -> None:
+    # What answering an error imports (the skew finder and the distributions' metadata
+    # take two thirds of its time in a fresh process), imported once, before any error.
+    import importlib.metadata  # noqa: F401
+
+    from flax_errors_ext.model.lookup import find, skew  # noqa: F401
 
 
 @functools.cache
