@@ -247,10 +247,10 @@ def _ranked(
             # Where the paste names the entry, its class and frames have had their say.
             if not named and raised and text.raised and text.raised != raised:
                 continue  # a builtin's message answers only a paste of its class
-            unframed = text.context and not shows_frame(query, text.context)
-            if not named and unframed and (framed or not text.exact):
-                # Python's own words for any object: which one, the frames say (a hint
-                # may name a text whose every value is written as it is, unframed).
+            # Python's own words for any object: which one, the frames say (a hint may
+            # name a text whose every value is written as it is, unframed).
+            hinted = not framed and text.exact
+            if not named and text.context and not hinted and not shows_frame(query, text.context):
                 continue
             if not named and text.sites and raised_elsewhere(query, text.sites):
                 continue  # the same words, raised by another part of the library
