@@ -119,7 +119,7 @@ def explain_command(args: argparse.Namespace) -> int:
         text = f"flax {older.versions}'s wording" if older else "the documented text"
         print(f"The message {how} {text} of {best.entry.qualname}.", file=sys.stderr)
     print(_render_entry(best.entry, base))
-    if best.example is not None and best.example.kind is ExampleKind.BAD:
+    if best.example is not None and best.example.kind in (ExampleKind.BAD, ExampleKind.SEEN_AS):
         fix = _cause_fixes(best.entry).get(best.entry.examples.index(best.example))
         said = " ".join(_plain(first_paragraph(best.example.description)[0]).split())
         if fix:
@@ -174,15 +174,25 @@ def index_command(args: argparse.Namespace) -> int:
 
 
 def _cause_fixes(entry: ErrorEntry) -> dict[int, str]:
-    """An entry's fix per bad example, where it has several: the next good example's caption."""
+    """An entry's fix per cause, where it has several: by the index of each example that raises.
+
+    A bad example's fix is the first good example's caption after it and before the next
+    cause (bad examples in a row share it); a wording seen elsewhere takes its cause's.
+    """
     examples = entry.examples
-    bad = [n for n, example in enumerate(examples) if example.kind is ExampleKind.BAD]
-    fixes = {}
-    for n in bad if len(bad) > 1 else []:
-        cause = itertools.takewhile(lambda e: e.kind is not ExampleKind.BAD, examples[n + 1 :])
-        captioned = [e for e in cause if e.description.strip()]
-        fixes[n] = plain_text(caption(captioned, ExampleKind.GOOD))
-    return {n: fix for n, fix in fixes.items() if fix}
+    if sum(example.kind is ExampleKind.BAD for example in examples) < 2:
+        return {}
+    fixes: dict[int, str] = {}
+    fix = ""
+    for n, example in enumerate(examples):
+        if example.kind is ExampleKind.BAD:
+            after = itertools.dropwhile(lambda e: e.kind is ExampleKind.BAD, examples[n + 1 :])
+            cause = itertools.takewhile(lambda e: e.kind is not ExampleKind.BAD, after)
+            captioned = [e for e in cause if e.description.strip()]
+            fix = plain_text(caption(captioned, ExampleKind.GOOD))
+        if example.kind in (ExampleKind.BAD, ExampleKind.SEEN_AS) and fix:
+            fixes[n] = fix
+    return fixes
 
 
 def _refusal(entries: list[ErrorEntry], query: str, older: Mapping[str, Sequence[str]]) -> str:

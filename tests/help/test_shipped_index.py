@@ -55,3 +55,25 @@ def test_the_help_gives_the_fix_of_the_cause_the_error_matched() -> None:
     assert second == (
         "help: Pass rngs={'dropout': key} to apply, with a new key for each training step."
     )
+
+
+def test_bad_examples_in_a_row_and_older_wordings_share_their_causes_fix() -> None:
+    from flax_errors_ext.help import shipped_index
+    from flax_errors_ext.model.lookup.texts import answer
+
+    # The GPU's out-of-memory example follows the CPU's and the TPU's; their fix after all three.
+    oom = (
+        "jax.errors.JaxRuntimeError: RESOURCE_EXHAUSTED: "
+        "Out of memory while trying to allocate 9 bytes."
+    )
+    # JAX 0.9's wording of a (loss, grads) pair taken for the gradients: that cause's fix.
+    pair = (
+        "ValueError: Expected dict, got "
+        "(Array(1., dtype=float32), {'w': Array([1.], dtype=float32)})."
+    )
+
+    (oom_fix, _) = answer(shipped_index(), oom).lines()  # type: ignore[union-attr]
+    (pair_fix, _) = answer(shipped_index(), pair).lines()  # type: ignore[union-attr]
+
+    assert oom_fix.startswith("help: Make one step fit the device"), oom_fix
+    assert pair_fix == "help: Unpack the pair: the loss first, then the gradients."

@@ -12,6 +12,7 @@ from flax_errors_ext.model.lookup.paste import (
     NAME,
     URL,
     bounded,
+    chained_from,
     message_body,
     opening_line,
     pasted_class,
@@ -104,12 +105,16 @@ def find_hits(findables: Sequence[Findable], query: str) -> list[Hit]:
             return found
     ranked = _ranked(findables, query, floor=MIN_ALIKE, similar=False)
     found = [h for h in ranked if h.how in ("message", "alike")]
-    opening = None if found else opening_line(query)
-    if opening is None:
+    if found:
         return found
-    # A message pasted without its class, more pasted after it: its first line, if shown.
-    opened = _ranked(findables, opening, floor=MIN_ALIKE, similar=False)
-    return [h for h in opened if h.how == "message"]
+    if (opening := opening_line(query)) is not None:
+        # A message pasted without its class, more pasted after it: its first line, if shown.
+        opened = _ranked(findables, opening, floor=MIN_ALIKE, similar=False)
+        return [h for h in opened if h.how == "message"]
+    # An error that matches nothing, raised while handling one that may: as the help asks
+    # an uncaught error's causes.
+    cause = chained_from(query)
+    return find_hits(findables, cause) if cause else []
 
 
 def _findables(
@@ -207,8 +212,9 @@ def nearest(
     """For a hint beside "not in the catalogue": the entries a paste resembles, closest first.
 
     ``how`` is ``message`` for an entry whose words the paste shows, every value as
-    written, but without the library's frame that Python's words for any object need
-    ('dict' object has no attribute 'unfreeze'); else ``similar``.
+    written, but whose frames lack the library's that Python's words for any object
+    need (optax's ``unsupported operand type(s) for *: 'float' and 'dict'`` under
+    frames of other files); else ``similar``.
     """
     query = bounded(query).strip()
     found = _ranked(_findables(entries, older), query, floor=MIN_SIMILARITY, framed=False)

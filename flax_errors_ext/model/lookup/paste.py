@@ -6,7 +6,7 @@ import dataclasses
 import re
 from typing import TYPE_CHECKING
 
-from flax_errors_ext.model.runs.tracebacks import TRACEBACK_HEADER, strip_jax_note
+from flax_errors_ext.model.runs.tracebacks import strip_jax_note
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -36,6 +36,11 @@ _NOT_SAID = re.compile(
     r"Traceback \(most recent call last\)|^\s*(?:File |Cell In\[|-+>?\s|\d+\s|\^+$|-+$|\.\.\.$)"
     r"|^\s*\[?[^\s\]]*\]\(\S*\) in |^\s*\[\.\.\. skipping hidden"
 )
+# Where a paste's last error starts: its traceback's header (Python's, or IPython's, which
+# has no colon), or the line that chains it to the error before.
+_CHAIN = r"^(?:During handling of the above exception|The above exception was the direct cause)"
+_LAST_ERROR = re.compile(rf"Traceback \(most recent call last\)|{_CHAIN}", re.MULTILINE)
+_CHAINED = re.compile(_CHAIN, re.MULTILINE)
 # JAX's wrapper, where its frames were not filtered: "...UnfilteredStackTrace: ValueError: x".
 _UNFILTERED = re.compile(r"^(?:[\w.]*\.)?UnfilteredStackTrace: (?=[\w.]+: )", re.MULTILINE)
 # pytest's mark before each line of the error it reports: "E       ValueError: x".
@@ -47,14 +52,14 @@ PASTE_SYNTAX = {
     "exception_line": _EXCEPTION_LINE.pattern,
     "link": _LINK.pattern,
     "exception_class": _EXCEPTION_CLASS.pattern,
-    "traceback_header": TRACEBACK_HEADER,
+    "last_error": _LAST_ERROR.pattern,
     "frame_file": _FRAME_FILE.pattern,
     "not_said": _NOT_SAID.pattern,
     "unfiltered": _UNFILTERED.pattern,
     "pytest_mark": _PYTEST_MARK.pattern,
 }
 """How a paste's parts are told apart, for the site search (``exception_line``,
-``frame_file``, ``unfiltered`` and ``pytest_mark`` with JavaScript's ``m`` flag,
+``last_error``, ``frame_file``, ``unfiltered`` and ``pytest_mark`` with JavaScript's ``m`` flag,
 ``not_said`` a line at a time)."""
 
 
@@ -103,7 +108,7 @@ def raised_elsewhere(text: str, sites: Sequence[str]) -> bool:
     Its innermost frame is in the library, and no frame (shown whole) is at a site.
     """
     text = bounded(text).replace("\\", "/")
-    frames = frame_files(text[max(text.rfind(TRACEBACK_HEADER), 0) :])
+    frames = frame_files(text[max(last_error_start(text), 0) :])
     if not frames:
         return False
     libraries = {site.split("/", 1)[0] for site in sites}
@@ -148,11 +153,23 @@ def message_body(text: str) -> str:
     return strip_class(text[start:] if start is not None else text).strip()
 
 
+def last_error_start(text: str) -> int:
+    """Where the traceback of the error raised last starts in ``text``; -1 if none shows."""
+    *_, last = (None, *_LAST_ERROR.finditer(text))
+    return last.start() if last is not None else -1
+
+
+def chained_from(text: str) -> str | None:
+    """Of a paste of chained errors, the part before the last: the error it was raised from."""
+    *_, last = (None, *_CHAINED.finditer(text))
+    return text[: last.start()] if last is not None else None
+
+
 def raised_line(text: str) -> int | None:
     """Where the exception line of the error raised last starts in ``text``, if it has one."""
     # The first line after the last header that names a class (a message may quote another
     # error on a later line); else the last ``Name:`` line.
-    header = text.rfind(TRACEBACK_HEADER)
+    header = last_error_start(text)
     lines = [m for m in _EXCEPTION_LINE.finditer(text) if m.start() > header]
     if not lines:
         return None

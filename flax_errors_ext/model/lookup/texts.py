@@ -6,11 +6,12 @@ reader's process, where importing the catalogued libraries would cost more than 
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import re
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.model.lookup.paste import strip_class
+from flax_errors_ext.model.lookup.paste import ELLIPSIS, strip_class
 from flax_errors_ext.model.lookup.patterns import (
     example_names,
     keeps_distinctive,
@@ -71,6 +72,9 @@ class Text:
     ) -> Text:
         """A text with its derived forms; ``library``: the package of its error."""
         exact = plain and terse(documented)
+        # Where its runs raised Python's words in the reader's own code, no library frame
+        # is to be expected: values Python does not define, written as documented, tell.
+        unframed = exact and not sites and names_beyond_python(documented)
         return cls(
             documented,
             names,
@@ -81,7 +85,7 @@ class Text:
             exact,
             # Python's words for any object: a frame where its runs raised it says which.
             (sites[0].split("/", 1)[0] if sites else library)
-            if plain and generic(documented)
+            if plain and generic(documented) and not unframed
             else "",
             plain,
             tuple(sites),
@@ -213,6 +217,23 @@ def terse(documented: str) -> bool:
 def generic(documented: str) -> bool:
     """Whether a message is one of Python's own about any object."""
     return GENERIC.fullmatch(" ".join(documented.split())) is not None
+
+
+_PYTHON_NAMES = frozenset(dir(builtins)).union(
+    *(dir(kind) for kind in (dict, list, tuple, set, str, bytes, int, float, complex, bool)),
+    {"NoneType"},
+)
+
+
+def names_beyond_python(documented: str) -> bool:
+    """Whether Python's words name, quoted, what Python does not define (``'unfreeze'``).
+
+    A message that is a quoted value alone (a ``KeyError``'s key) names nothing.
+    """
+    if QUOTED_TEXT.fullmatch(documented.strip()):
+        return False
+    values = (quoted[1:-1] for quoted in QUOTED_TEXT.findall(documented))
+    return any(value not in _PYTHON_NAMES and value != ELLIPSIS for value in values if value)
 
 
 def required_class(entry: ErrorEntry, example: Example) -> str:

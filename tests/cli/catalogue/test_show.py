@@ -252,17 +252,29 @@ def test_explain_an_error_that_resembles_nothing_says_so_without_hints(
 def test_explain_pythons_words_for_any_object_without_the_librarys_frame_are_a_hint(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Flax 0.7.1's dicts: the entry's own words, but Python says them of any object."""
+    """optax#808: the entry's own words, raised in optax, but Python says them of any object."""
     code, out, err = run(
-        capsys, "explain", "AttributeError: 'dict' object has no attribute 'unfreeze'"
+        capsys, "explain", "TypeError: unsupported operand type(s) for *: 'float' and 'dict'"
     )
 
     assert code == ExitCode.NO_MATCH
     assert out == ""
     assert (
-        "  Worded as flax.messages.FrozenDictMethodOnDict, but a match needs a frame of its "
-        "library.\n"
+        "  Worded as flax.messages.GradientsOfTheWrongArgument, but a match needs a frame of "
+        "its library.\n"
     ) in err
+
+
+def test_explain_pythons_words_naming_the_librarys_own_are_its_where_no_frame_is_expected(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Flax 0.7.1's dicts: raised in the reader's code, of a method only FrozenDict has."""
+    code, out, _ = run(
+        capsys, "explain", "AttributeError: 'dict' object has no attribute 'unfreeze'"
+    )
+
+    assert code == ExitCode.OK
+    assert out.startswith("FrozenDictMethodOnDict (flax.messages.FrozenDictMethodOnDict)")
 
 
 def test_explain_a_traceback_of_an_uncatalogued_error_quotes_its_exception_line(

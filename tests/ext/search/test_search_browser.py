@@ -174,9 +174,9 @@ def test_a_class_named_for_another_cause_is_not_claimed_as_explain_does(
     page: Page, site_url: str
 ) -> None:
     _search_page(page, site_url)
-    cudnn = (
-        "jax.errors.JaxRuntimeError: FAILED_PRECONDITION: DNN library initialization failed. "
-        "Look at the errors above for more details."
+    x64_on_tpu = (
+        "jax.errors.JaxRuntimeError: UNIMPLEMENTED: While rewriting computation to not contain "
+        "X64 element types, XLA encountered an HLO for which this rewriting is not implemented"
     )
     ffi = (
         "jax.errors.JaxRuntimeError: NOT_FOUND: No FFI handler registered for rms_norm on a "
@@ -184,7 +184,7 @@ def test_a_class_named_for_another_cause_is_not_claimed_as_explain_does(
     )
 
     lookup = "(q) => window.FLAX_ERRORS_LOOKUP(q)"
-    assert page.evaluate(lookup, cudnn) == []
+    assert page.evaluate(lookup, x64_on_tpu) == []
     assert page.evaluate(lookup, ffi)[:1] == ["jax.errors.JaxRuntimeError"]
 
 

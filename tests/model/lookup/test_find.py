@@ -161,6 +161,20 @@ def test_pasted_traceback_names_the_error_raised_last() -> None:
     assert best(traceback) == "flax.errors.ScopeParamNotFoundError"
 
 
+def test_an_error_that_matches_nothing_is_answered_by_the_one_it_was_raised_from() -> None:
+    traceback = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 3, in <module>\n'
+        'flax.errors.ScopeParamNotFoundError: Could not find parameter named "w" in scope "/".\n'
+        "\nThe above exception was the direct cause of the following exception:\n\n"
+        "Traceback (most recent call last):\n"
+        "RuntimeError: the training loop stopped\n"
+    )
+
+    assert best(traceback) == "flax.errors.ScopeParamNotFoundError"
+    assert find(ENTRIES, traceback.split("\nThe above")[1]) == []
+
+
 def test_the_message_is_matched_not_the_jax_note() -> None:
     message = (
         'flax.errors.SomethingNew: For parameter "bias" in "/Dense_1", the given initializer '
@@ -224,12 +238,12 @@ def test_text_that_resembles_no_error_gets_no_suggestion() -> None:
 
 
 def test_a_class_named_does_not_claim_a_message_unlike_its_entrys() -> None:
-    cudnn = (
-        "jax.errors.JaxRuntimeError: FAILED_PRECONDITION: DNN library initialization failed. "
-        "Look at the errors above for more details."
+    x64_on_tpu = (
+        "jax.errors.JaxRuntimeError: UNIMPLEMENTED: While rewriting computation to not contain "
+        "X64 element types, XLA encountered an HLO for which this rewriting is not implemented"
     )
 
-    assert find(load_module("jax.errors").entries, cudnn) == []
+    assert find(load_module("jax.errors").entries, x64_on_tpu) == []
 
 
 def test_a_class_under_its_old_name_finds_the_entry_of_its_new_one() -> None:

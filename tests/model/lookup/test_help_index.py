@@ -12,6 +12,7 @@ from flax_errors_ext.model.lookup.find import find
 from flax_errors_ext.model.lookup.texts import (
     MIN_FIRST_LINE,
     HelpIndex,
+    Text,
     answer,
     findable,
     help_index,
@@ -144,3 +145,20 @@ def test_a_later_index_replaces_an_entry_of_the_same_name() -> None:
         "demo.messages.SettingNotStored",
     ]
     assert merged.entries[1].fix == "Other fix."
+
+
+def test_pythons_words_raised_in_the_readers_code_need_no_frame_where_they_name_more() -> None:
+    # Of the reader's own code, as its runs raised them: no frame of the library to show.
+    unfreeze = Text.of("'dict' object has no attribute 'unfreeze'", plain=True, library="flax")
+    append = Text.of("'tuple' object has no attribute 'append'", plain=True, library="flax")
+    key = Text.of("'momentum'", plain=True, library="flax")
+    # Raised in the library's own file: its frame says which.
+    raised_there = Text.of(
+        "'dict' object has no attribute 'unfreeze'",
+        plain=True,
+        library="flax",
+        sites=("flax/core/frozen_dict.py",),
+    )
+
+    assert unfreeze.context == ""
+    assert (append.context, key.context, raised_there.context) == ("flax", "flax", "flax")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from flax_errors_ext.model.lookup.paste import (
+    chained_from,
     exception_line,
     message_body,
     opening_line,
@@ -32,6 +33,30 @@ def test_the_exception_line_of_a_traceback_is_its_last_error() -> None:
     paste += "    f()\nValueError: boom\n"
 
     assert exception_line(paste) == "ValueError: boom"
+
+
+CHAINED = """ValueError: Tuple arity mismatch: 1 != 2
+
+During handling of the above exception, another exception occurred:
+
+UnfilteredStackTrace                      Traceback (most recent call last)
+UnfilteredStackTrace: ValueError: pytree structure error: different lengths of tuple
+"""
+
+
+def test_of_chained_errors_the_one_raised_last_is_read_after_ipythons_header() -> None:
+    # IPython's header has no colon; before it, the error the last was raised from.
+    last = "ValueError: pytree structure error: different lengths of tuple"
+    assert exception_line(CHAINED) == last
+    assert (
+        exception_line(chained_from(CHAINED) or "") == "ValueError: Tuple arity mismatch: 1 != 2"
+    )
+    direct = CHAINED.replace(
+        "During handling of the above exception, another exception occurred",
+        "The above exception was the direct cause of the following exception",
+    )
+    assert chained_from(direct) == chained_from(CHAINED)
+    assert chained_from("ValueError: one error alone") is None
 
 
 COLAB_CUT = """---------------------------------------------------------------------------

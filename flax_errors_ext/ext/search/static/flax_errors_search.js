@@ -81,11 +81,23 @@
     return (text.endsWith("...") ? text.slice(0, -3) : text).trimEnd();
   };
 
+  // paste.py's last_error_start: where the last error's traceback (or chain line) starts.
+  const LAST_ERROR = new RegExp(syntax.last_error, "gm");
+  const lastErrorStart = (text) => {
+    const found = [...text.matchAll(LAST_ERROR)];
+    return found.length ? found[found.length - 1].index : -1;
+  };
+  // paste.py's chained_from: the paste before its last chain line, or null.
+  const chainedFrom = (text) => {
+    const chains = [...text.matchAll(LAST_ERROR)].filter((m) => !m[0].startsWith("Traceback"));
+    return chains.length ? text.slice(0, chains[chains.length - 1].index) : null;
+  };
+
   // paste.py's raised_line: after the last traceback header, the first line that names
   // an exception class, else the last "Name:" line; -1 for none.
   const EXCEPTION_CLASS = new RegExp(syntax.exception_class);
   const raisedLine = (text) => {
-    const header = text.lastIndexOf(syntax.traceback_header);
+    const header = lastErrorStart(text);
     // matchAll starts where the shared pattern's last exec (stripClass) stopped.
     EXCEPTION_LINE.lastIndex = 0;
     const lines = [...text.matchAll(EXCEPTION_LINE)].filter((m) => m.index > header);
@@ -174,7 +186,7 @@
 
   // paste.py's raised_elsewhere: the innermost frame in the sites' library, none at a site.
   const raisedElsewhere = (query, sites) => {
-    const start = Math.max(query.lastIndexOf(settings.syntax.traceback_header), 0);
+    const start = Math.max(lastErrorStart(query), 0);
     const frames = frameFiles(query.slice(start));
     if (!frames.length) return false;
     const innermost = `/${frames[frames.length - 1]}`;
@@ -320,10 +332,15 @@
       .sort((a, b) => b[0] - a[0]);
     if (named.length) return certain(named.map(([, entry]) => entry), query);
     const found = ranked(query);
-    const opening = found.length ? null : openingLine(query);
-    if (opening === null) return found;
-    // find.py's find_hits: a message pasted without its class, more pasted after it.
-    return ranked(opening).filter((hit) => hit.rank[0] === STRENGTH.message);
+    if (found.length) return found;
+    // find.py's find_hits: a message pasted without its class, more pasted after it;
+    // else the error that the one raised last was raised from.
+    const opening = openingLine(query);
+    if (opening !== null) {
+      return ranked(opening).filter((hit) => hit.rank[0] === STRENGTH.message);
+    }
+    const cause = chainedFrom(query);
+    return cause ? lookup(cause) : [];
   };
 
   const ranked = (query) => {
