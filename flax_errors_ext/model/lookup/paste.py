@@ -23,6 +23,8 @@ URL = re.compile(r"https?://[^\s)\]>'\"]+")
 # A class is capitalised (``asarray: expected ...`` is a message that names a function).
 _EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_]\w*\.)*(?![A-Z\d_]+: )_*[A-Z]\w*: ", re.MULTILINE)
 _EXCEPTION_CLASS = re.compile(r"(?:Error|Exception|Warning|Exit|Interrupt|Iteration)$")
+# After other words on its line (a title, a log's prefix), only a class that says it is one.
+_INLINE_EXCEPTION = re.compile(r"(?<=\s)(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
 _LINK = re.compile(r"\s*\(https?://[^\s)]*\)|\n\s*See https?://\S*\s*$")
 _FRAME_FILE = re.compile(
     # Python's, IPython 8's ("File x.py:3, in f") and 7's ("x.py in f()"), pytest's,
@@ -52,6 +54,7 @@ PASTE_SYNTAX = {
     "exception_line": _EXCEPTION_LINE.pattern,
     "link": _LINK.pattern,
     "exception_class": _EXCEPTION_CLASS.pattern,
+    "inline_exception": _INLINE_EXCEPTION.pattern,
     "last_error": _LAST_ERROR.pattern,
     "frame_file": _FRAME_FILE.pattern,
     "not_said": _NOT_SAID.pattern,
@@ -142,7 +145,7 @@ def pasted_class(text: str) -> str:
     start = raised_line(text)
     if start is None:
         return ""
-    line = _EXCEPTION_LINE.match(text, start)
+    line = _EXCEPTION_LINE.match(text[start:])
     return line.group(0).rstrip(": ").rpartition(".")[2] if line else ""
 
 
@@ -168,11 +171,13 @@ def chained_from(text: str) -> str | None:
 def raised_line(text: str) -> int | None:
     """Where the exception line of the error raised last starts in ``text``, if it has one."""
     # The first line after the last header that names a class (a message may quote another
-    # error on a later line); else the last ``Name:`` line.
+    # error on a later line); else the last ``Name:`` line; else the first class named
+    # after other words.
     header = last_error_start(text)
     lines = [m for m in _EXCEPTION_LINE.finditer(text) if m.start() > header]
     if not lines:
-        return None
+        inline = [m for m in _INLINE_EXCEPTION.finditer(text) if m.start() > header]
+        return inline[0].start() if inline else None
     named = [m for m in lines if _EXCEPTION_CLASS.search(m.group(0).rstrip(": "))]
     return (named[0] if named else lines[-1]).start()
 

@@ -35,7 +35,9 @@ def answer(
 ) -> SkewAnswer | None:
     """What the indexes say of ``asked``; None where no index's library is concerned."""
     packages = asked.packages()
-    found = []  # of several libraries meant: the innermost frames', else the shortest name
+    # Of several libraries meant: one whose releases have the name, then the innermost
+    # frames', then the shortest name ('Config' object is flax's and jax's config).
+    found = []
     for index in indexes:
         answered = _in(index, asked, installed.get(index.distribution, ""))
         if answered is None:
@@ -50,10 +52,11 @@ def answer(
         if not everywhere or ran or why:
             framed = packages.index(index.package) if index.package in packages else len(packages)
             answered = dataclasses.replace(answered, every_release=why)
-            found.append((framed, answered.subject.count("."), index, answered))
+            rank = (not answered.having, framed, answered.subject.count("."))
+            found.append((rank, index, answered))
     if not found:
         return None
-    _, _, index, best = min(found, key=lambda f: f[:2])
+    _, index, best = min(found, key=lambda f: f[0])
     caller = asked.caller(index.package)
     return dataclasses.replace(
         best,

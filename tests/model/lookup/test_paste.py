@@ -59,6 +59,16 @@ def test_of_chained_errors_the_one_raised_last_is_read_after_ipythons_header() -
     assert chained_from("ValueError: one error alone") is None
 
 
+def test_an_exception_named_after_other_words_on_its_line_is_the_one_raised() -> None:
+    # A thread's title before the error, or a log's prefix.
+    paste = 'Post-LN broken: flax.errors.ScopeParamNotFoundError: Could not find "scale"'
+
+    assert pasted_class(paste) == "ScopeParamNotFoundError"
+    assert message_body(paste) == 'Could not find "scale"'
+    # A class that does not say it is one is a message's words, not an exception line.
+    assert pasted_class("saved to disk: Model: 3 layers") == ""
+
+
 COLAB_CUT = """---------------------------------------------------------------------------
 TypeError                                 Traceback (most recent call last)
 [<ipython-input-9-aeb06e66700c>](https://localhost:8080/#) in <cell line: 0>()

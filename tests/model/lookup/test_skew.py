@@ -483,3 +483,30 @@ def test_a_keyword_no_release_names_is_answered_by_the_releases_that_take_any() 
         "the **kwargs (any keyword, 'w' too) of lib.LoRA.__call__ is in lib 0.2.0.",
         "You have lib 0.1.0: upgrade to 'lib>=0.2.0'.",
     )
+
+
+def test_of_two_libraries_one_whose_releases_have_the_name_answers_before_the_inner_frames() -> (
+    None
+):
+    # flax's configurations call jax's config: both have a config of class Config.
+    user = merged("user", "user", ["1.0"], [({"user", "user.config"}, {}, {}, {}, set())])
+    lib = merged(
+        "lib",
+        "lib",
+        ["1.0", "2.0"],
+        [
+            ({"lib", "lib.config", "lib.config.define"}, {}, {}, {}, set()),
+            ({"lib", "lib.config"}, {}, {}, {}, set()),
+        ],
+    )
+    paste = """  File "/venv/site-packages/user/configurations.py", line 42, in define
+    return lib_config.define('user_' + name)
+AttributeError: 'Config' object has no attribute 'define'"""
+
+    found = answer_paste(paste, [user, lib], {"user": "1.0", "lib": "2.0"})
+
+    assert found is not None
+
+    assert found.subject == "lib.config.define"
+    assert found.having == ("1.0",)
+    assert found.caller == "user"

@@ -94,14 +94,19 @@
   };
 
   // paste.py's raised_line: after the last traceback header, the first line that names
-  // an exception class, else the last "Name:" line; -1 for none.
+  // an exception class, else the last "Name:" line, else a class named mid-line; -1 for none.
   const EXCEPTION_CLASS = new RegExp(syntax.exception_class);
+  const INLINE_EXCEPTION = new RegExp(syntax.inline_exception, "g");
   const raisedLine = (text) => {
     const header = lastErrorStart(text);
     // matchAll starts where the shared pattern's last exec (stripClass) stopped.
     EXCEPTION_LINE.lastIndex = 0;
     const lines = [...text.matchAll(EXCEPTION_LINE)].filter((m) => m.index > header);
-    if (!lines.length) return -1;
+    if (!lines.length) {
+      // Else the first class named after other words on its line (a title, a log prefix).
+      const inline = [...text.matchAll(INLINE_EXCEPTION)].filter((m) => m.index > header);
+      return inline.length ? inline[0].index : -1;
+    }
     const named = lines.filter((m) => EXCEPTION_CLASS.test(m[0].replace(/[:\s]+$/, "")));
     return (named.length ? named[0] : lines[lines.length - 1]).index;
   };
