@@ -77,3 +77,21 @@ def test_bad_examples_in_a_row_and_older_wordings_share_their_causes_fix() -> No
 
     assert oom_fix.startswith("help: Make one step fit the device"), oom_fix
     assert pair_fix == "help: Unpack the pair: the loss first, then the gradients."
+
+
+def test_a_class_named_takes_the_cause_raised_where_the_frames_show() -> None:
+    from flax_errors_ext.help import shipped_index
+    from flax_errors_ext.model.lookup.texts import answer
+
+    # A Variable subclass's write under a plain JAX transform: raised in variablelib.py,
+    # where the model.eval() cause (a Module's attribute, pytreelib.py) is not.
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/venv/site-packages/flax/nnx/variablelib.py", line 9, in __setattr__\n'
+        "    raise errors.TraceContextError(\n"
+        "flax.errors.TraceContextError: Cannot mutate QuantStats from a different trace level\n"
+    )
+
+    (fix, _) = answer(shipped_index(), paste).lines()  # type: ignore[union-attr]
+
+    assert fix.startswith("help: Pass the model as an argument to nnx.jit"), fix
