@@ -119,7 +119,7 @@ def explain_command(args: argparse.Namespace) -> int:
         text = f"flax {older.versions}'s wording" if older else "the documented text"
         print(f"The message {how} {text} of {best.entry.qualname}.", file=sys.stderr)
     print(_render_entry(best.entry, base))
-    if best.example is not None and best.example.kind in (ExampleKind.BAD, ExampleKind.SEEN_AS):
+    if best.example is not None and best.example.kind.raises:
         fix = _cause_fixes(best.entry).get(best.entry.examples.index(best.example))
         said = " ".join(_plain(first_paragraph(best.example.description)[0]).split())
         if fix:
@@ -190,7 +190,7 @@ def _cause_fixes(entry: ErrorEntry) -> dict[int, str]:
             cause = itertools.takewhile(lambda e: e.kind is not ExampleKind.BAD, after)
             captioned = [e for e in cause if e.description.strip()]
             fix = plain_text(caption(captioned, ExampleKind.GOOD))
-        if example.kind in (ExampleKind.BAD, ExampleKind.SEEN_AS) and fix:
+        if example.kind.raises and fix:
             fixes[n] = fix
     return fixes
 

@@ -199,10 +199,10 @@ def _by_class(findables: Sequence[Findable], query: str) -> list[Hit]:
 
 def _closest(item: Findable, query: str) -> Text | None:
     # Of its texts, those its runs raised where the paste's frames show say its cause.
-    here = [t for t in item.texts if not (t.sites and raised_elsewhere(query, t.sites))]
-    for texts in (here, item.texts):
+    here = tuple(t for t in item.texts if not (t.sites and raised_elsewhere(query, t.sites)))
+    for texts in dict.fromkeys((here, item.texts)):  # then all, unless they are the same
         found = _ranked(
-            [dataclasses.replace(item, texts=tuple(texts))], query, MIN_SIMILARITY, named=True
+            [dataclasses.replace(item, texts=texts)], query, MIN_SIMILARITY, named=True
         )
         near = [hit for hit in found if hit.how != "similar" or hit.score >= MIN_SIMILARITY]
         if near:
