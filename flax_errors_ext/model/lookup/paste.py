@@ -43,8 +43,14 @@ _NOT_SAID = re.compile(
 _CHAIN = r"^(?:During handling of the above exception|The above exception was the direct cause)"
 _LAST_ERROR = re.compile(rf"Traceback \(most recent call last\)|{_CHAIN}", re.MULTILINE)
 _CHAINED = re.compile(_CHAIN, re.MULTILINE)
-# JAX's wrapper, where its frames were not filtered: "...UnfilteredStackTrace: ValueError: x".
-_UNFILTERED = re.compile(r"^(?:[\w.]*\.)?UnfilteredStackTrace: (?=[\w.]+: )", re.MULTILINE)
+# JAX's wrappers, where its frames were not filtered ("...UnfilteredStackTrace: ValueError:
+# x") and where the error was raised after a transformation, at the line that traced it.
+_UNFILTERED = re.compile(
+    r"^(?:[\w.]*\.)?(?:UnfilteredStackTrace|JaxStackTraceBeforeTransformation): (?=[\w.]+: )",
+    re.MULTILINE,
+)
+# Libraries not built on JAX: where a traceback's innermost frame is theirs, they raised it.
+_FOREIGN = re.compile(r"/(?:numpy|scipy|pandas|torch|tensorflow|PIL|sklearn)/")
 # pytest's mark before each line of the error it reports: "E       ValueError: x".
 _PYTEST_MARK = re.compile(r"^E(?: +|$)", re.MULTILINE)
 PASTE_SYNTAX = {
@@ -59,6 +65,7 @@ PASTE_SYNTAX = {
     "frame_file": _FRAME_FILE.pattern,
     "not_said": _NOT_SAID.pattern,
     "unfiltered": _UNFILTERED.pattern,
+    "foreign": _FOREIGN.pattern,
     "pytest_mark": _PYTEST_MARK.pattern,
 }
 """How a paste's parts are told apart, for the site search (``exception_line``,
@@ -106,17 +113,20 @@ def package_of(path: str) -> str:
 
 
 def raised_elsewhere(text: str, sites: Sequence[str]) -> bool:
-    """Whether a pasted traceback shows its error raised in the ``sites``' library, elsewhere.
+    """Whether a pasted traceback shows its error raised elsewhere than at the ``sites``.
 
-    Its innermost frame is in the library, and no frame (shown whole) is at a site.
+    Its innermost frame is in the sites' library, and no frame (shown whole) is at a
+    site; or it is in a library that never calls into JAX (:data:`_FOREIGN`), which
+    raised the same words itself (NumPy's ``cannot select an axis to squeeze out``).
     """
     text = bounded(text).replace("\\", "/")
     frames = frame_files(text[max(last_error_start(text), 0) :])
     if not frames:
         return False
+    innermost = f"/{frames[-1]}"
     libraries = {site.split("/", 1)[0] for site in sites}
-    if not any(f"/{library}/" in f"/{frames[-1]}" for library in libraries):
-        return False
+    if not any(f"/{library}/" in innermost for library in libraries):
+        return _FOREIGN.search(innermost) is not None
     return not any(f"/{frame}".endswith(f"/{site}") for frame in frames for site in sites)
 
 

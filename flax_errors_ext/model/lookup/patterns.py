@@ -41,6 +41,14 @@ _KINDS: tuple[tuple[str, str, str, str], ...] = (
         r"<[^<>]*(?:<[^<>]*>[^<>]*)*>",
         "<object>",
     ),
+    # A traced value as JAX prints it; before 0.4.36 with its abstract value and trace
+    # (Traced<ShapedArray(float32[3])>with<DynamicJaxprTrace(level=1/0)>): one run's.
+    (
+        "tracer",
+        r"traced array with shape \w+\[[\d,]*\]|Traced<(?:[^<>\n]|<[^<>\n]*>)*>with<[^<>\n]*>",
+        r"(?:traced array with shape \w+\[[\d,]*\]|Traced<(?:[^<>]|<[^<>]*>)*>with<[^<>]*>)",
+        "<tracer>",
+    ),
     ("ellipsis", r"\.\.\.", r"[\s\S]*?", " "),
     ("url", r"https?://[^\s)]+", r"[^\s)]*", "<url>"),
     # A type's own quotes ('<class '...MLP'>', as in Flax's Pytree errors) are its, not
@@ -59,7 +67,8 @@ _KINDS: tuple[tuple[str, str, str, str], ...] = (
         "<aval>",
     ),
     ("dq", r'"[^"\n]*"', r'"[^"]*"', "<q>"),
-    ("sq", r"(?<!\w)'[^'\n]*'(?!\w)", r"'[^']*'", "<q>"),
+    # A quoted repr may quote a word of its own (functools.partial(f, axis_name='sp')).
+    ("sq", r"(?<!\w)'[^'\n]*'(?!\w)", r"'[^']*(?:'\w+'[^']*)*'", "<q>"),
     ("bq", r"`[^`\n]*`", r"`[^`]*`", "<q>"),
     ("shape", r"\((?:\s*\d+\s*,)*\s*\d*\s*\)", r"\([\d\s,]*\)", "<shape>"),
     ("path", r"(?<![\w/:.])/[\w/]*", r"/[\w/]*", "<path>"),

@@ -117,6 +117,9 @@ def traceback(*files: str) -> str:
         (traceback(USER), False),
         (traceback(USER, "/venv/lib/python3.12/site-packages/optax/_src/base.py"), False),
         ("AttributeError: 'X' object has no attribute 'y'", False),
+        # A library that never calls into JAX raised the same words itself.
+        (traceback(USER, "/venv/lib/python3.12/site-packages/numpy/_core/fromnumeric.py"), True),
+        (traceback(USER, "/venv/lib/python3.12/site-packages/torch/nn/modules/module.py"), True),
         # A chained traceback's last error is the one raised.
         (
             traceback(f"{FLAX}/graphlib.py")

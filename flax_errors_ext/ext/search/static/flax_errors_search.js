@@ -189,13 +189,17 @@
   const showsFrame = (text, pkg) =>
     frameFiles(text).some((file) => `/${file}`.includes(`/${pkg}/`));
 
-  // paste.py's raised_elsewhere: the innermost frame in the sites' library, none at a site.
+  // paste.py's raised_elsewhere: the innermost frame in the sites' library, none at a
+  // site; or in a library that never calls into JAX.
+  const FOREIGN = new RegExp(syntax.foreign);
   const raisedElsewhere = (query, sites) => {
     const start = Math.max(lastErrorStart(query), 0);
     const frames = frameFiles(query.slice(start));
     if (!frames.length) return false;
     const innermost = `/${frames[frames.length - 1]}`;
-    if (!sites.some((site) => innermost.includes(`/${site.split("/")[0]}/`))) return false;
+    if (!sites.some((site) => innermost.includes(`/${site.split("/")[0]}/`))) {
+      return FOREIGN.test(innermost);
+    }
     return !frames.some((frame) => sites.some((site) => `/${frame}`.endsWith(`/${site}`)));
   };
 
