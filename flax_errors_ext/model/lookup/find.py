@@ -45,7 +45,8 @@ MIN_FRAGMENT = 20
 MIN_WORDING_FRAGMENT = 24
 
 MESSAGE_CHARS = 4_000
-"""Of a message, the characters compared by likeness (the cost grows with the square)."""
+"""Of a message, the characters compared by likeness (the cost grows with the square): its
+first and last halves, where it opens with its words and ends with its cause."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,6 +57,9 @@ class Hit:
     how: str
     score: float
     text: Text | None = None
+    specific: int = 0
+    """Of the library's own classes its text names, those the paste shows (a message shown
+    whole): a part that names none says no more than another entry's same words."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -243,7 +247,7 @@ def _ranked(
 ) -> list[Hit]:
     # Nearly the same text answers only with the same distinctive values: JAX's generic
     # errors differ from a documented one only there. Likeness alone is a hint.
-    body = message_body(query)[-MESSAGE_CHARS:]
+    body = bounded(message_body(query), MESSAGE_CHARS // 2)
     flat = normalise(body)
     raised = pasted_class(query)
     # One matcher for the paste: it indexes its second sequence once, not per text.
@@ -284,7 +288,8 @@ def _ranked(
             ratio = matcher.ratio()
             alike = ratio >= MIN_ALIKE and could_be_alike and own
             how = "message" if showing else "alike" if alike else "similar"
-            hit = Hit(item, how, ratio, text)
+            specific = text.specific if showing and shows_whole(text, body) else 0
+            hit = Hit(item, how, ratio, text, specific)
             if _rank(hit) > _rank(best):
                 best = hit
         if best.score > 0:
@@ -294,15 +299,19 @@ def _ranked(
 
 def _rank(hit: Hit) -> tuple[int, int, float]:
     # A message shown that names the library's own class beats one naming any class.
-    specific = hit.text.specific if hit.how == "message" and hit.text is not None else 0
-    return _STRENGTH.get(hit.how, 0), specific, hit.score
+    return _STRENGTH.get(hit.how, 0), hit.specific, hit.score
+
+
+def shows_whole(text: Text, body: str) -> bool:
+    """Whether a pasted message shows a documented one whole, with other values."""
+    return all(part in body for part in text.fixed) and bool(
+        message_pattern(text.documented, text.names, text.exact).search(body)
+    )
 
 
 def shows(text: Text, body: str, flat: str, min_fragment: int = MIN_FRAGMENT) -> bool:
     """Whether a pasted message (``body``, normalised ``flat``) shows a documented one or part."""
-    if all(part in body for part in text.fixed) and (
-        message_pattern(text.documented, text.names, text.exact).search(body)
-    ):
+    if shows_whole(text, body):
         return True
     if text.plain:
         pasted = " ".join(body.casefold().split())

@@ -74,7 +74,7 @@ class Text:
         exact = plain and terse(documented)
         # Where its runs raised Python's words in the reader's own code, no library frame
         # is to be expected: values Python does not define, written as documented, tell.
-        unframed = exact and not sites and names_beyond_python(documented)
+        unframed = exact and not sites and names_beyond_python(documented, names)
         return cls(
             documented,
             names,
@@ -193,6 +193,7 @@ GENERIC = re.compile(
     r"|has no attribute '[^']*'|does not support item (?:assignment|deletion))"
     r"|object of type '[^']*' has no len\(\)"
     r"|unhashable type: '[^']*'"
+    r"|cannot (?:assign to|delete) field '[^']*'"
     r"|(?:list|tuple|string) index out of range"
     r"|(?:not enough|too many) values to unpack.*"
     r"|unsupported operand type\(s\) for .*"
@@ -225,15 +226,21 @@ _PYTHON_NAMES = frozenset(dir(builtins)).union(
 )
 
 
-def names_beyond_python(documented: str) -> bool:
+def names_beyond_python(documented: str, names: frozenset[str] = frozenset()) -> bool:
     """Whether Python's words name, quoted, what Python does not define (``'unfreeze'``).
 
-    A message that is a quoted value alone (a ``KeyError``'s key) names nothing.
+    A message that is a quoted value alone (a ``KeyError``'s key) names nothing, nor does
+    a name the example gives (``names``), which stands for any of the reader's: a field
+    of a frozen dataclass is any dataclass's.
     """
     if QUOTED_TEXT.fullmatch(documented.strip()):
         return False
     values = (quoted[1:-1] for quoted in QUOTED_TEXT.findall(documented))
-    return any(value not in _PYTHON_NAMES and value != ELLIPSIS for value in values if value)
+    return any(
+        value not in _PYTHON_NAMES and value not in names and value != ELLIPSIS
+        for value in values
+        if value
+    )
 
 
 def required_class(entry: ErrorEntry, example: Example) -> str:

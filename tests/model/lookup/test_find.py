@@ -232,6 +232,21 @@ def test_a_message_after_a_megabyte_of_log_is_found() -> None:
     assert best.entry.name == "ScopeParamShapeError"
 
 
+def test_a_message_longer_than_is_compared_is_found_by_its_opening_words() -> None:
+    """A static argument printed whole (an optimizer state of arrays) between the words."""
+    entries = load_module("jax.messages").entries
+    state = ", ".join(f"{n / 7:.8e}" for n in range(600))
+    paste = (
+        "ValueError: Non-hashable static arguments are not supported. An error occurred while"
+        " trying to hash an object of type <class 'jax.example_libraries.optimizers."
+        f"OptimizerState'>, OptimizerState(packed_state=([array([{state}])],)). The error was:\n"
+        "TypeError: unhashable type: 'list'\n"
+    )
+    assert len(paste) > 8_000
+
+    assert find(entries, paste)[0].entry.qualname == "jax.messages.NonHashableStaticArgument"
+
+
 def test_text_that_resembles_no_error_gets_no_suggestion() -> None:
     assert suggest(ENTRIES, "the weather was fine and the kettle boiled twice") == []
     assert suggest(ENTRIES, "ScopeParamShapeErorr") == ["flax.errors.ScopeParamShapeError"]
@@ -327,6 +342,21 @@ def test_a_text_naming_the_librarys_own_class_beats_one_naming_any_class() -> No
     assert "flax.messages.VariableGivenToJaxFunction" not in {
         m.entry.qualname for m in find(entries, module)
     }
+
+
+def test_a_part_that_names_no_class_of_the_library_prefers_no_text_naming_one() -> None:
+    """JAX's pytree words open three entries' texts; only the whole names NNX's State."""
+    entries = load_module("jax.messages").entries + load_module("flax.messages").entries
+    opening = "ValueError: pytree structure error: different types at key path\n    tree_map tree"
+    whole = (
+        f"{opening}\nAt that key path, the prefix pytree tree_map tree has a subtree of type\n"
+        "    <class 'dict'>\nbut at the same key path the full pytree has a subtree of"
+        " different type\n    <class 'flax.nnx.statelib.State'>."
+    )
+    labels = "flax.messages.OptimizerPartitionLabelsMismatch"
+
+    assert find(entries, opening)[0].entry.qualname != labels
+    assert find(entries, whole)[0].entry.qualname == labels
 
 
 def test_a_message_pasted_without_its_class_is_found_by_its_first_line() -> None:

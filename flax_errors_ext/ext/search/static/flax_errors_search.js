@@ -117,6 +117,12 @@
     const start = raisedLine(text);
     return stripClass(start >= 0 ? text.slice(start) : text).trim();
   };
+  // find.py's _ranked: of a long message, its first and last halves are compared.
+  const comparedBody = (query) => {
+    const body = messageBody(query);
+    const keep = settings.message_chars / 2;
+    return body.length <= 2 * keep ? body : `${body.slice(0, keep)}\n${body.slice(-keep)}`;
+  };
 
   // paste.py's pasted_class: the class its exception line names, without its module.
   const pastedClass = (text) => {
@@ -240,7 +246,8 @@
       if (rule.plain && !keepsDistinctive(flat, rule.known)) continue;
       const score = ratio(rule.known, flat);
       let strength = 0;
-      if (pattern(rule.pattern).test(body)) strength = STRENGTH.message;
+      const whole = pattern(rule.pattern).test(body);
+      if (whole) strength = STRENGTH.message;
       else if (rule.plain) {
         // find.py's _shows for a plain text: a part of it as written, quoted values too,
         // and never a message merely alike.
@@ -252,8 +259,8 @@
       } else if (score >= settings.min_alike && keepsDistinctive(rule.known, flat)) {
         strength = STRENGTH.alike;
       }
-      // find.py's _rank: a message shown that names the library's own class says more.
-      const rank = [strength, strength === STRENGTH.message ? rule.specific || 0 : 0, score];
+      // find.py's _rank: a message shown whole that names the library's own class says more.
+      const rank = [strength, whole ? rule.specific || 0 : 0, score];
       if (strength && (!best || compareRanks(rank, best.rank) > 0)) best = { rule, rank };
     }
     return best;
@@ -268,7 +275,7 @@
   // has one, and is not frames alone) is like one of the entry's texts: a runtime
   // error of any cause is a JaxRuntimeError.
   const resembles = (rules, query) => {
-    const body = messageBody(query).slice(-settings.message_chars);
+    const body = comparedBody(query);
     if (!body.trim() || !saysSomething(query)) return true;
     const flat = normalise(body);
     const own = ownsApis(rules, flat);
@@ -284,7 +291,7 @@
   // A name, URL or class identifies the entry; its text the message shows, if any,
   // still says what was matched (a past release's wording, another error's text).
   const certain = (found, query) => {
-    const body = messageBody(query).slice(-settings.message_chars);
+    const body = comparedBody(query);
     const flat = normalise(body);
     const raised = pastedClass(query);
     return found.map((entry) => {
@@ -353,7 +360,7 @@
   };
 
   const ranked = (query) => {
-    const body = messageBody(query).slice(-settings.message_chars);
+    const body = comparedBody(query);
     const flat = normalise(body);
     const raised = pastedClass(query);
     const found = [];
