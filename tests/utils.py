@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from flax_errors_ext.cli.selection import DEFAULT_MODULES
 from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.execution.runs.runner import Runner
 from flax_errors_ext.execution.runs.versions import installed_versions
@@ -27,9 +28,16 @@ OURS = load_module("flax_errors_ext.errors")
 JAX = load_module("jax.errors")
 """JAX's errors, with the shipped catalogue files."""
 INSTALLED = installed_versions(
-    (), {name: importlib.metadata.version(name) for name in ("flax", "jax", "jaxlib")}
+    [
+        example
+        for name in DEFAULT_MODULES
+        for entry in load_module(name).entries
+        for example in entry.examples
+    ],
+    {name: importlib.metadata.version(name) for name in ("flax", "jax", "jaxlib")},
 )
-"""The versions the examples' ``:holds for:`` lines are read against here."""
+"""The versions the examples' ``:holds for:`` lines are read against here: of every
+package a catalogue example names (``orbax-checkpoint``), as installed."""
 
 
 def site_runs() -> list[str]:

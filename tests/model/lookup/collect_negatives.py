@@ -70,6 +70,12 @@ CASES: dict[str, str] = {
     "python-missing-module": "import flaxx",
     "python-missing-attribute": "class Model:\n    pass\nModel().params",
     "python-recursion": "def f():\n    return f()\nf()",
+    "jnp-too-many-indices": "jnp.ones(3)[0, 0]",
+    "numpy-squeeze-axis": "np.squeeze(np.ones((2, 3)), axis=0)",
+    "python-frozen-dataclass": (
+        "import dataclasses\n@dataclasses.dataclass(frozen=True)\nclass Point:\n"
+        "    x: int = 0\nPoint().x = 1"
+    ),
 }
 
 
@@ -85,6 +91,8 @@ CATALOGUED: dict[str, str] = {
     "optax-update-tree-mismatch": "jax.messages.PytreeStructureMismatch",
     "optax-apply-updates-shapes": "jax.messages.PytreeStructureMismatch",
     "jit-unhashable-static": "jax.messages.NonHashableStaticArgument",
+    "grad-integer-input": "jax.messages.GradOfIntegerInput",
+    "random-key-data": "jax.messages.InvalidPRNGKeyData",
 }
 """The cases a message entry documents since: each must find that entry, not none."""
 

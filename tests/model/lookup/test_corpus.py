@@ -60,7 +60,7 @@ POSITIVES = [
 
 
 def test_the_corpora_are_large_enough() -> None:
-    assert len(NEGATIVES) >= 20  # 11 of the 35 collected are documented since
+    assert len(NEGATIVES) >= 20  # 13 of the 35 collected are documented since
     assert len(CATALOGUED) >= 10
     assert len({case["id"] for case in NEGATIVES}) == len(NEGATIVES)
     assert len(POSITIVES) >= 100
