@@ -178,13 +178,16 @@ class History:
 
 
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+# An object's id as JAX's tracer-leak checker prints it: <DynamicJaxprTracer 1396766998>.
+_OBJECT_ID = re.compile(r"(<[\w.]+ )\d{6,}>")
 _TEMPORARY = re.compile(r"\btmp[\w-]{6,}")
 
 
 def comparable(text: str) -> str:
-    """``text`` without what changes from one run to the next (addresses, temp names)."""
+    """``text`` without what changes from one run to the next (addresses, ids, temp names)."""
     # Temporary names first: ``tmpiw0x858c`` holds what looks like an address.
-    return _ADDRESS.sub("0x…", _TEMPORARY.sub("tmp…", text))
+    text = _ADDRESS.sub("0x…", _TEMPORARY.sub("tmp…", text))
+    return _OBJECT_ID.sub(r"\1…>", text)
 
 
 @dataclasses.dataclass(frozen=True)

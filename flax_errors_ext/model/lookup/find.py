@@ -298,7 +298,7 @@ def _ranked(
 
 
 def _rank(hit: Hit) -> tuple[int, int, float]:
-    # A message shown that names the library's own class beats one naming any class.
+    # A message shown whole that names the library's own class beats one naming any class.
     return _STRENGTH.get(hit.how, 0), hit.specific, hit.score
 
 

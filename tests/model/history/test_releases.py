@@ -58,6 +58,10 @@ def test_json_round_trip_is_canonical() -> None:
 
 def test_run_to_run_noise_does_not_split_a_span() -> None:
     assert comparable("at 0x7f3a2b1c in /tmp/tmpab12cd_x/c.json") == "at 0x… in /tmp/tmp…/c.json"
+    # The tracer-leak checker's referrers, by their ids: one run's, as an address is.
+    leak = "<DynamicJaxprTracer 139676699855856> is referred to by <Static 139676699893792>"
+    assert comparable(leak) == "<DynamicJaxprTracer …> is referred to by <Static …>"
+    assert comparable("<tuple 12>[1]") == "<tuple 12>[1]"
     data = history(
         ("0.8.5", present(example('flax.errors.A: "/tmp/tmpab12cd_x/c.json" <x at 0x7f00aa>'))),
         ("0.9.0", present(example('flax.errors.A: "/tmp/tmpzz99yy11/c.json" <x at 0x7f11bb>'))),
