@@ -15,13 +15,21 @@ from typing import TYPE_CHECKING
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
-from flax_errors_ext.execution.catalogue.modules import load_module
 from flax_errors_ext.layout import base_url
 from flax_errors_ext.model.catalogue.discover import SHIPPED_CATALOGUE, catalogue_paths
 from flax_errors_ext.model.catalogue.records import ErrorEntry, ExampleKind, Verdict
 from flax_errors_ext.model.config.values import KNOWN_MODULES
 from flax_errors_ext.model.runs.judge import judge
-from tests.utils import FLAX, INSTALLED, JAX, OURS, read_catalogue, run_in_process, site_runs
+from tests.utils import (
+    FLAX,
+    INSTALLED,
+    JAX,
+    MODULES,
+    OURS,
+    read_catalogue,
+    run_in_process,
+    site_runs,
+)
 
 pytestmark = pytest.mark.examples
 
@@ -40,7 +48,7 @@ PRINTING_URLS = [
 """The errors whose documented text prints a URL (not all of JAX's do); the
 build's drift check holds the raised text to it."""
 UNREACHABLE = [e for e in FLAX.entries if e.unreachable_with(INSTALLED)]
-MESSAGES = load_module("flax.messages").entries + load_module("jax.messages").entries
+MESSAGES = MODULES["flax.messages"].entries + MODULES["jax.messages"].entries
 """The errors Flax and JAX raise as builtin exceptions, one message entry each."""
 
 

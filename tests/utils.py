@@ -21,19 +21,16 @@ if TYPE_CHECKING:
     from flax_errors_ext.model.catalogue.records import ErrorEntry, Example
 
 ROOTS = Path(__file__).parent / "roots"
-FLAX = load_module("flax.errors")
+MODULES = {name: load_module(name) for name in DEFAULT_MODULES}
+"""The shipped catalogue's modules, each read once, by name."""
+FLAX = MODULES["flax.errors"]
 """Flax's errors, with the shipped catalogue files."""
-OURS = load_module("flax_errors_ext.errors")
+OURS = MODULES["flax_errors_ext.errors"]
 """This package's own errors."""
-JAX = load_module("jax.errors")
+JAX = MODULES["jax.errors"]
 """JAX's errors, with the shipped catalogue files."""
 INSTALLED = installed_versions(
-    [
-        example
-        for name in DEFAULT_MODULES
-        for entry in load_module(name).entries
-        for example in entry.examples
-    ],
+    [example for module in MODULES.values() for e in module.entries for example in e.examples],
     {name: importlib.metadata.version(name) for name in ("flax", "jax", "jaxlib")},
 )
 """The versions the examples' ``:holds for:`` lines are read against here: of every

@@ -275,7 +275,9 @@ def _ranked(
                 continue  # a user's class named where a builtin's message names none
             known = text.known
             matcher.set_seq1(known)
-            showing = own and shows(text, body, flat)
+            # A message shown whole (not a part) also says which class it names.
+            whole = own and shows_whole(text, body)
+            showing = whole or (own and shows_part(text, body, flat))
             # The bounds spare comparing a text that cannot pass ``floor`` (or be alike
             # where only that is asked) with the paste character by character.
             could_be_alike = not text.plain and keeps_distinctive(known, flat)
@@ -288,8 +290,7 @@ def _ranked(
             ratio = matcher.ratio()
             alike = ratio >= MIN_ALIKE and could_be_alike and own
             how = "message" if showing else "alike" if alike else "similar"
-            specific = text.specific if showing and shows_whole(text, body) else 0
-            hit = Hit(item, how, ratio, text, specific)
+            hit = Hit(item, how, ratio, text, text.specific if whole else 0)
             if _rank(hit) > _rank(best):
                 best = hit
         if best.score > 0:
@@ -311,8 +312,11 @@ def shows_whole(text: Text, body: str) -> bool:
 
 def shows(text: Text, body: str, flat: str, min_fragment: int = MIN_FRAGMENT) -> bool:
     """Whether a pasted message (``body``, normalised ``flat``) shows a documented one or part."""
-    if shows_whole(text, body):
-        return True
+    return shows_whole(text, body) or shows_part(text, body, flat, min_fragment)
+
+
+def shows_part(text: Text, body: str, flat: str, min_fragment: int = MIN_FRAGMENT) -> bool:
+    """Whether a pasted message is a part of a documented one (cut short, a line of it)."""
     if text.plain:
         pasted = " ".join(body.casefold().split())
         return len(pasted) >= min_fragment and pasted in " ".join(
