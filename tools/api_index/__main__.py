@@ -40,9 +40,9 @@ USED = ("jax", "flax")
 """The libraries whose names an index lists the uses of, by default: what its errors name."""
 
 
-def _read(archive: Path, package: str, libraries: Sequence[str]) -> ReleaseApi:
+def _read(archive: Path, package: str, libraries: Sequence[str]) -> tuple[ReleaseApi, set[str]]:
     api = read_release(archive, package, libraries)
-    return api.names, api.params, api.messages, api.bases, api.uses
+    return (api.names, api.params, api.messages, api.bases, api.uses), api.modules
 
 
 def reach_table(indexes: Sequence[ApiIndex]) -> str:
@@ -84,11 +84,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         archives.append(download(file, args.downloads / args.project))
         print(f"fetched {file.filename}", file=sys.stderr)
     with ProcessPoolExecutor(args.jobs) as pool:
-        apis = list(
+        read = list(
             pool.map(_read, archives, [package] * len(archives), [libraries] * len(archives))
         )
     releases = [str(file.version) for file in files]
-    index = merged(args.project, package, releases, apis)
+    index = merged(args.project, package, releases, *map(list, zip(*read, strict=True)))
     out = args.out or SHIPPED / f"{args.project}.json.gz"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(index.to_bytes())

@@ -12,13 +12,14 @@ package. A callable's parameters are its signature's names (a class's: its
 Two kinds of names come from calls rather than bindings: a module's
 ``_deprecations`` table (JAX's and Flax's way of keeping a removed name with the
 message it raises), and configuration options defined by a call whose ``name`` is a
-string (``jax.config``'s flags).
+string (``jax.config``'s and ``flax.config``'s options, listed under ``<package>.config``).
 """
 
 from __future__ import annotations
 
 import ast
 import dataclasses
+import re
 import tarfile
 import zipfile
 from typing import TYPE_CHECKING
@@ -48,6 +49,8 @@ class Api:
     """Each public class's public bases (whose members are listed under them)."""
     uses: set[str] = dataclasses.field(default_factory=set)
     """The names of other libraries its code uses (:func:`~tools.api_index.uses.uses`)."""
+    modules: set[str] = dataclasses.field(default_factory=set)
+    """Of ``names``, the public modules."""
 
 
 def sources(archive: Path, package: str) -> Iterator[tuple[str, str, bool]]:
@@ -173,7 +176,7 @@ def _read_module(tree: ast.Module, name: str, *, is_package: bool) -> _Module:
                 if isinstance(target, ast.Name) and target.id == "__all__":
                     exported = _strings(statement.value)
                     read.internal -= exported
-    read.flags = _flags(tree)
+    read.flags = _flags(tree, name, name.split(".", maxsplit=1)[0])
     return read
 
 
@@ -344,20 +347,64 @@ def _is_none(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
 
-def _flags(tree: ast.Module) -> set[str]:
-    """Options a configuration defines: a call with ``name="jax_..."`` (or it first)."""
+def _flags(tree: ast.Module, module: str, package: str) -> set[str]:
+    """The options a module defines.
+
+    The string ``name`` (or first argument) of a call to a definer (``bool_state``,
+    ``define_bool_state``, ``bool_flag``), with the prefix a definer of its own adds
+    (Flax 0.6: ``'flax_' + name``). Outside a configuration module, only an option
+    named for the package (``jax_...``): elsewhere a definer's names are a script's
+    command-line flags (``absl.flags.DEFINE_string``).
+    """
+    configuration = "config" in module.rpartition(".")[2]
+    prefixes = _definer_prefixes(tree)
     flags = set()
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
+        definer = _callee(node)
+        if not _DEFINER.search(definer):
             continue
+        assert isinstance(node, ast.Call)
         named = [k.value for k in node.keywords if k.arg == "name"]
-        candidates = [*named, *(node.args[:1] if not named else [])]
-        for candidate in candidates:
+        for candidate in named or node.args[:1]:
             if isinstance(candidate, ast.Constant) and isinstance(candidate.value, str):
-                text = candidate.value
-                if text.startswith("jax_") and text.isidentifier():
+                text = prefixes.get(definer, "") + candidate.value
+                ours = configuration or text.startswith(f"{package}_")
+                if ours and text.isidentifier() and "_" in text.strip("_"):
                     flags.add(text)
     return flags
+
+
+_DEFINER = re.compile(r"(?i)define|flag|state$|option$")
+
+
+def _callee(node: ast.AST) -> str:
+    if not isinstance(node, ast.Call):
+        return ""
+    if isinstance(node.func, ast.Attribute):
+        return node.func.attr
+    return node.func.id if isinstance(node.func, ast.Name) else ""
+
+
+def _definer_prefixes(tree: ast.Module) -> dict[str, str]:
+    """A module's functions that define an option named ``'<prefix>' + name``."""
+    prefixes = {}
+    for function in tree.body:
+        if not isinstance(function, ast.FunctionDef):
+            continue
+        for node in ast.walk(function):
+            if not _DEFINER.search(_callee(node)):
+                continue
+            assert isinstance(node, ast.Call)
+            named = [k.value for k in node.keywords if k.arg == "name"]
+            for joined in named or node.args[:1]:
+                if (
+                    isinstance(joined, ast.BinOp)
+                    and isinstance(joined.op, ast.Add)
+                    and isinstance(joined.left, ast.Constant)
+                    and isinstance(joined.left.value, str)
+                ):
+                    prefixes[function.name] = joined.left.value
+    return prefixes
 
 
 def _deprecated(name: str, module: _Module, api: Api, public: dict[str, _Binding]) -> None:
@@ -376,6 +423,7 @@ def _public(modules: dict[str, _Module], package: str) -> Api:
         if any(part.startswith("_") for part in name.split(".")):
             continue
         api.names.add(name)
+        api.modules.add(name)
         for bound, binding in module.bindings.items():
             if not bound.startswith("_") and bound not in module.internal:
                 public[f"{name}.{bound}"] = resolver.resolve(binding)

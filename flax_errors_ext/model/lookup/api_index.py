@@ -71,6 +71,9 @@ class ApiIndex:
     """Each class's public bases, in any release: their members are listed under them."""
     uses: dict[str, str] = dataclasses.field(default_factory=dict)
     """Names of other libraries (``jax.tree_map``) and the releases whose code uses them."""
+    modules: dict[str, str] = dataclasses.field(default_factory=dict)
+    """Of ``names``, the modules, and the releases in which each is one: a name may be
+    a module in some (``jax.config`` up to 0.4.28) and another object in others."""
 
     def releases_of(self, name: str) -> list[str]:
         """The releases that have ``name``, oldest first."""
@@ -83,6 +86,12 @@ class ApiIndex:
             having |= set(self.releases_with_attribute(base, attribute, depth + 1))
         existing = self.releases_of(cls)
         return [release for release in existing if release in having]
+
+    def releases_as_module(self, name: str) -> list[str] | None:
+        """The releases in which ``name`` is a module; None where the index does not say."""
+        if not self.modules:
+            return None
+        return [self.releases[p] for p in positions(self.modules.get(name, ""))]
 
     def releases_using(self, name: str) -> list[str]:
         """The releases whose code uses another library's ``name`` (a module: a name of it)."""
@@ -108,6 +117,7 @@ class ApiIndex:
             data["messages"],
             data["bases"],
             data.get("uses", {}),
+            data.get("modules", {}),
         )
 
     def to_bytes(self) -> bytes:
@@ -135,8 +145,12 @@ def merged(
     package: str,
     releases: Sequence[str],
     apis: Sequence[ReleaseApi],
+    modules: Sequence[set[str]] = (),
 ) -> ApiIndex:
-    """The index of ``releases`` (oldest first) from each one's API."""
+    """The index of ``releases`` (oldest first) from each one's API.
+
+    ``modules``: the names that are modules in each (none: the index does not tell).
+    """
     names: dict[str, list[int]] = {}
     params: dict[str, dict[str, list[int]]] = {}
     messages: dict[str, str] = {}
@@ -153,6 +167,10 @@ def merged(
             for param in taken:
                 params.setdefault(name, {}).setdefault(param, []).append(position)
         messages.update(messages_of)  # the newest wording wins
+    as_module: dict[str, list[int]] = {}
+    for position, modules_of in enumerate(modules):
+        for name in modules_of:
+            as_module.setdefault(name, []).append(position)
     return ApiIndex(
         distribution,
         package,
@@ -162,4 +180,5 @@ def merged(
         messages,
         {name: sorted(above) for name, above in bases.items()},
         {name: spans(p) for name, p in uses.items()},
+        {name: spans(p) for name, p in as_module.items()},
     )

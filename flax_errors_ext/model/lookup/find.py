@@ -20,6 +20,7 @@ from flax_errors_ext.model.lookup.paste import (
     raised_elsewhere,
     said_lines,
     shows_frame,
+    wrapped_messages,
 )
 from flax_errors_ext.model.lookup.patterns import (
     api_names,
@@ -115,6 +116,11 @@ def find_hits(findables: Sequence[Findable], query: str) -> list[Hit]:
         # A message pasted without its class, more pasted after it: its first line, if shown.
         opened = _ranked(findables, opening, floor=MIN_ALIKE, similar=False)
         return [h for h in opened if h.how == "message"]
+    for wrapped in wrapped_messages(query):
+        inner = _ranked(findables, wrapped, floor=MIN_ALIKE, similar=False)
+        shown = [h for h in inner if h.text is not None and shows_whole(h.text, wrapped)]
+        if shown:
+            return shown
     # An error that matches nothing, raised while handling one that may: as the help asks
     # an uncaught error's causes.
     cause = chained_from(query)

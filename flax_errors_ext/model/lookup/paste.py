@@ -166,6 +166,16 @@ def message_body(text: str) -> str:
     return strip_class(text[start:] if start is not None else text).strip()
 
 
+def wrapped_messages(text: str) -> list[str]:
+    """Of a message of several paragraphs, each after its first.
+
+    There, another error's message that a library wrapped in words of its own (Keras'
+    "Exception encountered when calling Test.call().", the error, the call's arguments).
+    """
+    paragraphs = re.split(r"\n[ \t]*\n", message_body(text))
+    return [p.strip() for p in paragraphs[1:] if p.strip()]
+
+
 def last_error_start(text: str) -> int:
     """Where the traceback of the error raised last starts in ``text``; -1 if none shows."""
     *_, last = (None, *_LAST_ERROR.finditer(text))
@@ -240,7 +250,8 @@ _QUESTIONS = (
     ("module", re.compile(r"No module named '(?P<module>[\w.]+)'(?!; '[\w.]+' is not a package)")),
     # JAX's own words for a name its deprecation table removed.
     ("name", re.compile(r"(?P<module>[a-z_][\w.]*)\.(?P<name>\w+) (?:was|has been) removed in")),
-    ("name", re.compile(r"Unrecognized config option: (?P<name>jax_\w+)")),
+    # A configuration's option: the library's whose code raised it, else its prefix's.
+    ("name", re.compile(r"Unrecognized config option: (?P<option>[A-Za-z_]\w*)")),
     (
         "attribute",
         re.compile(
@@ -313,6 +324,9 @@ def question(paste: str) -> Question | None:
         code = re.search(rf"from ([\w.]+) import [^\n]*\b{asked.names[0]}\b", text)
         asked = dataclasses.replace(asked, owner=code.group(1) if code else "")
     frames = frame_files(text)
+    raised_in = package_of(frames[-1]) if frames else ""
+    if asked.owner.endswith(".config") and raised_in:
+        asked = dataclasses.replace(asked, owner=f"{raised_in}.config")
     *_, last = (None, *_FRAME_FILE.finditer(text))
     in_getattr = last is not None and "getattr__" in text[last.start() :].split("\n", 1)[0]
     at = INSTALLED.search(frames[-1]) if in_getattr else None
@@ -329,10 +343,10 @@ def _asked(line: str) -> Question | None:
         if kind == "missing":
             names = tuple(re.findall(r"'(\w+)'", found["names"]))
         else:
-            names = (found.get("name") or found.get("module") or "",)
+            names = (found.get("name") or found.get("option") or found.get("module") or "",)
         keys = () if kind == "module" else ("module", "callable", "type", "object")
         owner = next((found[key] for key in keys if found.get(key)), "")
-        if kind == "name" and not owner and names[0].startswith("jax_"):
-            owner = "jax.config"
+        if found.get("option"):
+            owner = f"{names[0].partition('_')[0]}.config"
         return Question(kind, names, owner)
     return None

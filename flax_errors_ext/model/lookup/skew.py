@@ -97,10 +97,28 @@ def _name(index: ApiIndex, full: str) -> SkewAnswer:
     return _found(index, full, having, message=index.messages.get(full, ""), nearest=nearest)
 
 
+def _module(index: ApiIndex, full: str) -> SkewAnswer:
+    """The releases in which ``full`` is a module, where the index tells modules apart.
+
+    A module in some releases may be another object in others (``jax.config``).
+    """
+    answered = _name(index, full)
+    as_module = index.releases_as_module(full)
+    if as_module is None or as_module == list(answered.having):
+        return answered
+    other = tuple(r for r in answered.having if r not in as_module)
+    return dataclasses.replace(answered, having=tuple(as_module), not_module=other)
+
+
 def _in(index: ApiIndex, asked: Question, installed: str) -> SkewAnswer | None:
     if asked.kind in ("name", "member", "module"):
         full = f"{asked.owner}.{asked.names[0]}" if asked.owner else asked.names[0]
-        return _name(index, full) if full.split(".")[0] == index.package else None
+        option = f"{index.package}.config.{asked.names[0]}"
+        if asked.owner.endswith(".config") and option in index.names:
+            full = option  # an option not named for its library (Flax's nnx_graph_mode)
+        if full.split(".")[0] != index.package:
+            return None
+        return _module(index, full) if asked.kind == "module" else _name(index, full)
     if asked.kind == "attribute":
         return _attribute(index, asked.owner, asked.names[0], asked.modules(), asked.forwarded)
     return _parameter(index, asked, installed)

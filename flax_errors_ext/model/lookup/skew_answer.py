@@ -33,6 +33,8 @@ class SkewAnswer:
     caller_use: CallerUse | None = None
     positional: int = 0
     """For too many arguments by position: how many (with a method's ``self``)."""
+    not_module: tuple[str, ...] = ()
+    """For a module: the releases in which its name is another object, not a module."""
     every_release: str = ""
     """Why what every release the index read has was missing: ``older`` (a release before
     the index's, or a module of the user's hiding the library), ``import`` (a submodule
@@ -42,7 +44,7 @@ class SkewAnswer:
     def definite(self) -> bool:
         """Whether the installed release (if known) lacks what others have, or a submodule."""
         missing = self.installed not in self.having or self.every_release == "import"
-        return bool(self.having) and missing
+        return (bool(self.having) and missing) or (not self.having and bool(self.not_module))
 
     def help_lines(self) -> tuple[str, ...]:
         """The answer under a traceback: ``help:``, then its other lines indented."""
@@ -63,6 +65,12 @@ class SkewAnswer:
             )
         if self.every_release:
             return self._every_release_lines()
+        if not self.having and self.not_module:
+            parent, _, leaf = self.subject.rpartition(".")
+            return (
+                f"{self.subject} is not a module in any release of {name} from {first} to "
+                f"{last}: it is a name of {parent}. Import it with 'from {parent} import {leaf}'.",
+            )
         if not self.having:
             said = f"No release of {name} from {first} to {last} has {self.subject}."
             if self.nearest:
@@ -70,15 +78,13 @@ class SkewAnswer:
             return (said,)
         added = self.having[0] if self.having[0] != self.releases[0] else ""
         removed = _removed(self.having, self.releases)
-        having = f"{name} {_ranges(self.having, self.releases)}"
-        if self.required:
-            since = f"since {name} {removed}" if removed else f"in {name} before {added}"
-            lines = [f"{self.subject} requires {self.required!r} {since}; {having} did not."]
-        elif self.positional:
-            count = f"{self.positional} positional argument{'s' * (self.positional != 1)}"
-            lines = [f"{self.subject} takes {count} in {having}."]
-        else:
-            lines = [f"{self.subject} is in {having}."]
+        lines = [self._having_line(added, removed)]
+        if self.not_module:
+            parent, _, leaf = self.subject.rpartition(".")
+            lines.append(
+                f"In {name} {_ranges(self.not_module, self.releases)} it is a name of {parent}, "
+                f"not a module: 'from {parent} import {leaf}'."
+            )
         if self.message:
             lines.append(f"{name}'s own message: {' '.join(self.message.split())}")
         if self.installed:
@@ -97,6 +103,17 @@ class SkewAnswer:
                 f"and later: upgrade to '{name}>={added}', or use an older {self.caller}."
             )
         return tuple(lines)
+
+    def _having_line(self, added: str, removed: str) -> str:
+        name = self.distribution
+        having = f"{name} {_ranges(self.having, self.releases)}"
+        if self.required:
+            since = f"since {name} {removed}" if removed else f"in {name} before {added}"
+            return f"{self.subject} requires {self.required!r} {since}; {having} did not."
+        if self.positional:
+            count = f"{self.positional} positional argument{'s' * (self.positional != 1)}"
+            return f"{self.subject} takes {count} in {having}."
+        return f"{self.subject} is {'a module ' * bool(self.not_module)}in {having}."
 
     def _every_release_lines(self) -> tuple[str, ...]:
         name, first, last = self.distribution, self.releases[0], self.releases[-1]

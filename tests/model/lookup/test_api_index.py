@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from flax_errors_ext.model.lookup.api_index import ApiIndex, merged, positions, shipped, spans
@@ -42,6 +44,7 @@ def _index() -> ApiIndex:
                 set(),
             ),
         ],
+        modules=[{"lib", "lib.old"}, {"lib"}, {"lib"}],
     )
 
 
@@ -54,6 +57,10 @@ def test_a_merged_index_says_which_releases_have_a_name_or_a_parameter() -> None
     assert index.releases_with_param("lib.f", "a") == ["1.0", "1.1"]
     assert index.releases_with_param("lib.f", "!b") == ["2.0"]
     assert index.messages == {"lib.old": "use lib.new"}
+    assert index.releases_as_module("lib.old") == ["1.0"]
+    assert index.releases_as_module("lib.new") == []
+    # An index that does not tell modules apart does not say.
+    assert dataclasses.replace(index, modules={}).releases_as_module("lib") is None
 
 
 def test_a_class_has_its_bases_attributes_in_the_releases_both_exist() -> None:
@@ -90,3 +97,8 @@ def test_the_package_ships_flax_and_jax_indexes_reaching_back_to_2022_and_their_
     # A module's use is the use of any name of it (an import of one of its classes).
     gone = "jax.experimental.global_device_array"
     assert indexes["flax"].releases_using(gone)[-1] == "0.6.6"
+    # jax.config was a module until JAX 0.4.29 left it the configuration object alone.
+    as_module = indexes["jax"].releases_as_module("jax.config")
+    assert as_module is not None
+    assert as_module[-1] == "0.4.28"
+    assert "0.4.29" in indexes["jax"].releases_of("jax.config")

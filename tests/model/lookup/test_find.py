@@ -372,6 +372,21 @@ def test_a_message_pasted_without_its_class_is_found_by_its_first_line() -> None
     assert find(entries, paste)[0].entry.qualname == "jax.errors.TracerBoolConversionError"
 
 
+def test_a_message_another_library_wrapped_in_its_own_words_is_found_by_its_paragraph() -> None:
+    entries = load_module("jax.errors").entries
+    inner = "Attempted boolean conversion of traced array with shape bool[]."
+    wrapped = (
+        "TypeError: Exception encountered when calling Gate.call().\n\n"
+        f"{inner}\n\nArguments received by Gate.call():\n  • x=tf.Tensor(shape=(None, 3))"
+    )
+    bool_error = "jax.errors.TracerBoolConversionError"
+
+    assert find(entries, wrapped)[0].entry.qualname == bool_error
+    # A paragraph that is only a part of a documented message is not enough.
+    part = wrapped.replace(inner, "The error occurred while tracing the function f.")
+    assert find(entries, part) == []
+
+
 def test_a_hint_names_pythons_words_unframed_only_where_every_value_is_written() -> None:
     """'unfreeze' is written as it is; ToLinen's 'MLP.__call__() got ...' has wildcard names."""
     entries = load_module("flax.messages").entries

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from flax_errors_ext.model.lookup.api_index import ApiIndex, merged
+from flax_errors_ext.model.lookup.api_index import ApiIndex, ReleaseApi, merged
 from flax_errors_ext.model.lookup.paste import Question, question
 from flax_errors_ext.model.lookup.skew import answer, answer_paste
 
@@ -510,3 +510,53 @@ AttributeError: 'Config' object has no attribute 'define'"""
     assert found.subject == "lib.config.define"
     assert found.having == ("1.0",)
     assert found.caller == "user"
+
+
+def test_an_option_not_named_for_its_library_is_found_in_the_configuration_that_has_it() -> None:
+    lib = merged(
+        "lib",
+        "lib",
+        ["1.0", "2.0"],
+        [
+            ({"lib", "lib.config"}, {}, {}, {}, set()),
+            ({"lib", "lib.config.graph_mode"}, {}, {}, {}, set()),
+        ],
+    )
+
+    found = answer_paste(
+        "LookupError: Unrecognized config option: graph_mode", [lib], {"lib": "1.0"}
+    )
+
+    assert found is not None
+    assert found.subject == "lib.config.graph_mode"
+    assert found.having == ("2.0",)
+    # An option no library's configuration has is not asked of one.
+    assert answer_paste("LookupError: Unrecognized config option: tiles_mode", [lib], {}) is None
+
+
+def test_a_module_that_became_a_name_is_answered_by_the_releases_it_was_a_module_in() -> None:
+    api: ReleaseApi = ({"lib", "lib.config", "lib.config.update"}, {}, {}, {}, set())
+    lib = merged(
+        "lib", "lib", ["1.0", "2.0"], [api, api], modules=[{"lib", "lib.config"}, {"lib"}]
+    )
+
+    found = answer_paste(
+        "ModuleNotFoundError: No module named 'lib.config'", [lib], {"lib": "2.0"}
+    )
+
+    assert found is not None
+    assert found.definite
+    assert found.lines() == (
+        "lib.config is a module in lib 1.0.",
+        "In lib 2.0 it is a name of lib, not a module: 'from lib import config'.",
+        "You have lib 2.0; lib removed it in 2.0. Pin 'lib<2.0', or change the code as lib "
+        "2.0 has it.",
+    )
+    # A name that was never a module: how to import it.
+    never = answer_paste("No module named 'lib.config.update'", [lib], {"lib": "2.0"})
+    assert never is not None
+    assert never.definite
+    assert never.lines() == (
+        "lib.config.update is not a module in any release of lib from 1.0 to 2.0: it is a "
+        "name of lib.config. Import it with 'from lib.config import update'.",
+    )

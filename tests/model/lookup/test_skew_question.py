@@ -48,6 +48,10 @@ from flax_errors_ext.model.lookup.paste import Question, question
             "AttributeError: Unrecognized config option: jax_enable_bar",
             Question("name", ("jax_enable_bar",), "jax.config"),
         ),
+        (  # without a frame, the option's prefix says whose configuration it is
+            "LookupError: Unrecognized config option: lib_enable_bar",
+            Question("name", ("lib_enable_bar",), "lib.config"),
+        ),
         ("ValueError: too many values to unpack (expected 2)", None),
     ],
 )
@@ -69,6 +73,17 @@ AttributeError: module 'lib' has no attribute 'tree_map'
     assert asked.names == ("tree_map",)
     assert asked.caller("lib") == "optax"
     assert asked.modules() == ["optax._src.base"]
+
+
+def test_a_configuration_option_is_asked_of_the_library_that_raised() -> None:
+    paste = """  File "/venv/lib/python3.12/site-packages/lib/config.py", line 78, in update
+    raise LookupError(f'Unrecognized config option: {name}')
+LookupError: Unrecognized config option: graph_mode
+"""
+    asked = question(paste)
+
+    assert asked is not None
+    assert (asked.kind, asked.names, asked.owner) == ("name", ("graph_mode",), "lib.config")
 
 
 @pytest.mark.parametrize(

@@ -49,7 +49,14 @@ SOURCES = {
                 self.value = x
             def update(self, grads): ...
         def helper(a, b=2, *rest): ...
-        flag = define_bool_state(name="jax_enable_thing", default=False)
+        flag = define_bool_state(name="lib_enable_thing", default=False)
+        FLAGS = flags.DEFINE_string("output_dir", None, "a script's command-line flag")
+        """,
+    "lib/_src/configuration.py": """
+        def define_bool_state(name, default):
+            return jax_config.define_bool_state("lib_" + name, default)
+        legacy = define_bool_state(name="legacy_mode", default=False)
+        graph = bool_flag(name="graph_mode", default=True)
         """,
 }
 
@@ -90,6 +97,8 @@ def test_public_names_are_read_through_re_exports(make: object, tmp_path: Path) 
     assert "lib.nn.Model" in api.names
     assert "lib.Base" in api.names  # a package's imports are
     assert not any(n.startswith(("lib._src", "lib._Private")) for n in api.names)
+    # Of the names, the public modules.
+    assert api.modules == {"lib", "lib.nn"}
 
 
 def test_a_class_is_described_once_with_its_public_bases_and_private_ones_folded(
@@ -123,4 +132,11 @@ def test_deprecation_tables_and_configuration_flags(tmp_path: Path) -> None:
     assert "lib.tree_map" not in api.names
     assert api.messages["lib.old"] == "lib.old is deprecated."
     assert "lib.old" in api.names
-    assert "lib.config.jax_enable_thing" in api.names
+    # Options: named for the package anywhere, any name in a configuration module, with
+    # the prefix its own definer adds; not a script's command-line flags.
+    options = {name for name in api.names if name.startswith("lib.config.")}
+    assert options == {
+        "lib.config.lib_enable_thing",
+        "lib.config.lib_legacy_mode",
+        "lib.config.graph_mode",
+    }

@@ -117,6 +117,13 @@
     const start = raisedLine(text);
     return stripClass(start >= 0 ? text.slice(start) : text).trim();
   };
+  // paste.py's wrapped_messages: each paragraph of a message after its first.
+  const wrappedMessages = (text) =>
+    messageBody(text)
+      .split(/\n[ \t]*\n/)
+      .slice(1)
+      .map((paragraph) => paragraph.trim())
+      .filter(Boolean);
   // find.py's _ranked: of a long message, its first and last halves are compared.
   const comparedBody = (query) => {
     const body = messageBody(query);
@@ -354,6 +361,11 @@
     const opening = openingLine(query);
     if (opening !== null) {
       return ranked(opening).filter((hit) => hit.rank[0] === STRENGTH.message);
+    }
+    // Another error's message that a library wrapped in words of its own.
+    for (const wrapped of wrappedMessages(query)) {
+      const shown = ranked(wrapped).filter(({ rule }) => pattern(rule.pattern).test(wrapped));
+      if (shown.length) return shown;
     }
     const cause = chainedFrom(query);
     return cause ? lookup(cause) : [];
