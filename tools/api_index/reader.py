@@ -359,15 +359,10 @@ def _flags(tree: ast.Module, module: str, package: str) -> set[str]:
     configuration = "config" in module.rpartition(".")[2]
     prefixes = _definer_prefixes(tree)
     flags = set()
-    for node in ast.walk(tree):
-        definer = _callee(node)
-        if not _DEFINER.search(definer):
-            continue
-        assert isinstance(node, ast.Call)
-        named = [k.value for k in node.keywords if k.arg == "name"]
-        for candidate in named or node.args[:1]:
-            if isinstance(candidate, ast.Constant) and isinstance(candidate.value, str):
-                text = prefixes.get(definer, "") + candidate.value
+    for call, definer in _definer_calls(tree):
+        for named in _option_names(call):
+            if isinstance(named, ast.Constant) and isinstance(named.value, str):
+                text = prefixes.get(definer, "") + named.value
                 ours = configuration or text.startswith(f"{package}_")
                 if ours and text.isidentifier() and "_" in text.strip("_"):
                     flags.add(text)
@@ -377,12 +372,20 @@ def _flags(tree: ast.Module, module: str, package: str) -> set[str]:
 _DEFINER = re.compile(r"(?i)define|flag|state$|option$")
 
 
-def _callee(node: ast.AST) -> str:
-    if not isinstance(node, ast.Call):
-        return ""
-    if isinstance(node.func, ast.Attribute):
-        return node.func.attr
-    return node.func.id if isinstance(node.func, ast.Name) else ""
+def _definer_calls(tree: ast.AST) -> Iterator[tuple[ast.Call, str]]:
+    """The calls in ``tree`` of a function named as a definer of options, and its name."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if _DEFINER.search(name):
+            yield node, name
+
+
+def _option_names(call: ast.Call) -> list[ast.expr]:
+    """What names the option a definer's call defines: ``name=``, else its first argument."""
+    return [k.value for k in call.keywords if k.arg == "name"] or call.args[:1]
 
 
 def _definer_prefixes(tree: ast.Module) -> dict[str, str]:
@@ -391,12 +394,8 @@ def _definer_prefixes(tree: ast.Module) -> dict[str, str]:
     for function in tree.body:
         if not isinstance(function, ast.FunctionDef):
             continue
-        for node in ast.walk(function):
-            if not _DEFINER.search(_callee(node)):
-                continue
-            assert isinstance(node, ast.Call)
-            named = [k.value for k in node.keywords if k.arg == "name"]
-            for joined in named or node.args[:1]:
+        for call, _ in _definer_calls(function):
+            for joined in _option_names(call):
                 if (
                     isinstance(joined, ast.BinOp)
                     and isinstance(joined.op, ast.Add)
