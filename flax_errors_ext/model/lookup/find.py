@@ -197,10 +197,12 @@ def _by_class(findables: Sequence[Findable], query: str) -> list[Hit]:
             continue  # the pattern below would find nothing: spare compiling it
         hits = [m.start() for m in re.finditer(rf"(?<![\w]){re.escape(item.name)}(?!\w)", text)]
         # Not the class alone where the message is unlike: any runtime error is a JaxRuntimeError.
-        # Unless the innermost frame raises it where the entry's examples do.
+        # Unless the innermost frame raises it where the entry's examples do, or the entry
+        # has no text to be unlike (an error today's releases never raise).
         closest = _closest(item, query) if said else None
         sites = [site for text in item.texts for site in text.sites]
-        if hits and (not said or closest is not None or raised_at_site(query, item.name, sites)):
+        unlike = said and closest is None and not raised_at_site(query, item.name, sites)
+        if hits and not (unlike and item.texts):
             positions[item.qualname] = (hits[-1], item, closest)
     # Named last is raised last (the final line of a traceback).
     ordered = sorted(positions.values(), key=lambda hit: hit[0], reverse=True)

@@ -28,9 +28,11 @@ _INLINE_EXCEPTION = re.compile(r"(?<=\s)(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exce
 _LINK = re.compile(r"\s*\(https?://[^\s)]*\)|\n\s*See https?://\S*\s*$")
 _FRAME_FILE = re.compile(
     # Python's, IPython 8's ("File x.py:3, in f") and 7's ("x.py in f()"), pytest's,
-    # Colab's ("[x.py](https://localhost:8080/#) in f()", its path a link).
+    # Colab's ("[x.py](https://localhost:8080/#) in f()", its path a link); not a warning
+    # printed with its file and line ("x.py:18: DeprecationWarning: ...").
     r'File "([^"\n]+\.py)", line|File (\S+\.py):\d+|'
-    r"^(\S+\.py) in [\w<]|^(\S+\.py):\d+(?:: \w|, in |$)|^\[?(\S+\.py)\]\(\S*\) in [\w<]",
+    r"^(\S+\.py) in [\w<]|^(\S+\.py):\d+(?:: (?!\w*Warning: )\w|, in |$)"
+    r"|^\[?(\S+\.py)\]\(\S*\) in [\w<]",
     re.MULTILINE,
 )
 _NOT_SAID = re.compile(

@@ -283,7 +283,7 @@
   // error of any cause is a JaxRuntimeError.
   const resembles = (rules, query) => {
     const body = comparedBody(query);
-    if (!body.trim() || !saysSomething(query)) return true;
+    if (!body.trim() || !saysSomething(query) || !rules.length) return true;
     const flat = normalise(body);
     const own = ownsApis(rules, flat);
     return rules.some(
