@@ -111,7 +111,7 @@ def test_an_attribute_raised_in_an_installed_getattr_is_asked_of_its_module(fram
 
 
 def test_a_warning_printed_with_its_file_and_line_is_not_a_frame() -> None:
-    paste = """/venv/lib/python3.10/site-packages/bio/data.py:18: BioDeprecationWarning: The module moves.
+    paste = """/venv/lib/python3.10/site-packages/bio/data.py:18: BioDeprecationWarning: It moves.
   warnings.warn(
 /venv/lib/python3.10/site-packages/lib/_src/deprecations.py:54: in getattr
 AttributeError: module 'lib' has no attribute 'linear_util'
