@@ -20,6 +20,11 @@ OPTION_FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 _URL = re.compile(r"https?://\S+")
 MIN_CHECKED_SHARE = 0.2
 """How much of an error's message its documented text must spell out, ``...`` aside."""
+_TENSORSTORE_NOTES = re.compile(
+    r"\s*\[(?:tensorstore_spec(?:\[\d+\])?|source locations)='[^']*'\]"
+)
+"""The spec and source lines TensorStore appends to its errors (Orbax's): a release's
+JSON, in no fixed order, not the error's words."""
 
 
 def judge(
@@ -99,11 +104,13 @@ def _judge_as_doctest(
 
 
 def _too_loose(documented: str, actual: str) -> str:
-    # The wording is what counts: not JAX's note about hidden frames, nor a link.
+    # The wording is what counts: not JAX's note about hidden frames, nor a link, nor
+    # TensorStore's spec.
     spelled = "".join(
         _URL.sub("", _message(documented)).replace(doctest.ELLIPSIS_MARKER, "").split()
     )
-    total = "".join(_URL.sub("", strip_jax_note(_message(actual))).split())
+    message = _TENSORSTORE_NOTES.sub("", strip_jax_note(_message(actual)))
+    total = "".join(_URL.sub("", message).split())
     if total and len(spelled) < MIN_CHECKED_SHARE * len(total):
         return (
             f"the documented text checks {len(spelled)} of the message's {len(total)} "

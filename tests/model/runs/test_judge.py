@@ -116,3 +116,20 @@ def test_documented_text_that_checks_almost_nothing_is_too_loose(
     if verdict is Verdict.TOO_LOOSE:
         assert "spell out its wording" in result.detail
         assert result.verdict.failed
+
+
+def test_tensorstores_spec_and_source_lines_are_not_words_a_text_must_spell() -> None:
+    message = (
+        'm.E: NOT_FOUND: Error opening "zarr" driver: Metadata at "k/.zarray" does not exist'
+        " [source locations='tensorstore/driver/driver.cc:116']"
+        " [tensorstore_spec='{" + '\\"driver\\":\\"zarr\\",' * 40 + "}']"
+        " [tensorstore_spec[1]='{" + '\\"driver\\":\\"cast\\",' * 40 + "}']\n"
+    )
+    documented = 'm.E: NOT_FOUND: Error opening "zarr" driver: Metadata at ... does not exist...\n'
+    example = Example(ExampleKind.BAD, (statement(exc_msg=documented),), "", HERE)
+
+    assert judge(example, (raised(message),)).verdict is Verdict.PASSED
+    # Without them, the same text is far too little of a long message.
+    loose = message.replace("[source locations=", "[sources=").replace("[tensorstore_spec", "[s")
+    assert "[s[1]='" in loose
+    assert judge(example, (raised(loose),)).verdict is Verdict.TOO_LOOSE
