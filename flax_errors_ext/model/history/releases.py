@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flax_errors_ext.model.runs.fingerprint import Device
+from flax_errors_ext.model.runs.tracebacks import strip_tensorstore_notes
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -184,9 +185,12 @@ _TEMPORARY = re.compile(r"\btmp[\w-]{6,}")
 
 
 def comparable(text: str) -> str:
-    """``text`` without what changes from one run to the next (addresses, ids, temp names)."""
+    """``text`` without what changes from one run to the next.
+
+    Addresses, object ids, temporary names, and TensorStore's spec and source lines.
+    """
     # Temporary names first: ``tmpiw0x858c`` holds what looks like an address.
-    text = _ADDRESS.sub("0x…", _TEMPORARY.sub("tmp…", text))
+    text = _ADDRESS.sub("0x…", _TEMPORARY.sub("tmp…", strip_tensorstore_notes(text)))
     return _OBJECT_ID.sub(r"\1…>", text)
 
 

@@ -14,17 +14,12 @@ from flax_errors_ext.model.catalogue.records import (
     StatementRun,
     Verdict,
 )
-from flax_errors_ext.model.runs.tracebacks import strip_jax_note
+from flax_errors_ext.model.runs.tracebacks import strip_jax_note, strip_tensorstore_notes
 
 OPTION_FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 _URL = re.compile(r"https?://\S+")
 MIN_CHECKED_SHARE = 0.2
 """How much of an error's message its documented text must spell out, ``...`` aside."""
-_TENSORSTORE_NOTES = re.compile(
-    r"\s*\[(?:tensorstore_spec(?:\[\d+\])?|source locations)='[^']*'\]"
-)
-"""The spec and source lines TensorStore appends to its errors (Orbax's): a release's
-JSON, in no fixed order, not the error's words."""
 
 
 def judge(
@@ -109,7 +104,7 @@ def _too_loose(documented: str, actual: str) -> str:
     spelled = "".join(
         _URL.sub("", _message(documented)).replace(doctest.ELLIPSIS_MARKER, "").split()
     )
-    message = _TENSORSTORE_NOTES.sub("", strip_jax_note(_message(actual)))
+    message = strip_tensorstore_notes(strip_jax_note(_message(actual)))
     total = "".join(_URL.sub("", message).split())
     if total and len(spelled) < MIN_CHECKED_SHARE * len(total):
         return (

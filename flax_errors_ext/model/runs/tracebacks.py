@@ -201,3 +201,17 @@ def raise_site(text: str) -> str:
 def strip_jax_note(text: str) -> str:
     """``text`` without JAX's note about the frames it filtered."""
     return _JAX_NOTE.sub("", text)
+
+
+_TENSORSTORE_NOTES = re.compile(
+    r"\s*\[(?:tensorstore_spec(?:\[\d+\])?|source locations)='[^']*'\]"
+)
+
+
+def strip_tensorstore_notes(text: str) -> str:
+    """``text`` without the spec and source lines TensorStore appends to its errors.
+
+    They are a release's JSON (Orbax's errors carry them), in no fixed order: not the
+    error's words.
+    """
+    return _TENSORSTORE_NOTES.sub("", text)

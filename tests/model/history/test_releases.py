@@ -62,6 +62,11 @@ def test_run_to_run_noise_does_not_split_a_span() -> None:
     leak = "<DynamicJaxprTracer 139676699855856> is referred to by <Static 139676699893792>"
     assert comparable(leak) == "<DynamicJaxprTracer …> is referred to by <Static …>"
     assert comparable("<tuple 12>[1]") == "<tuple 12>[1]"
+    # TensorStore's spec and source lines, in either order, a release's JSON.
+    words = "ValueError: NOT_FOUND: k does not exist"
+    orbax = f"{words} [source locations='a.cc:1'] [tensorstore_spec='{{}}']"
+    swapped = f"{words} [tensorstore_spec='{{\\\"x\\\":1}}'] [source locations='b.cc:2']"
+    assert comparable(orbax) == comparable(swapped) == words
     data = history(
         ("0.8.5", present(example('flax.errors.A: "/tmp/tmpab12cd_x/c.json" <x at 0x7f00aa>'))),
         ("0.9.0", present(example('flax.errors.A: "/tmp/tmpzz99yy11/c.json" <x at 0x7f11bb>'))),
