@@ -253,7 +253,7 @@ _QUESTIONS = (
     # JAX's own words for a name its deprecation table removed.
     ("name", re.compile(r"(?P<module>[a-z_][\w.]*)\.(?P<name>\w+) (?:was|has been) removed in")),
     # A configuration's option: the library's whose code raised it, else its prefix's.
-    ("name", re.compile(r"Unrecognized config option: (?P<option>[A-Za-z_]\w*)")),
+    ("option", re.compile(r"Unrecognized config option: (?P<option>[A-Za-z_]\w*)")),
     (
         "attribute",
         re.compile(
@@ -290,7 +290,8 @@ class Question:
     """What a pasted error says is missing: a ``name`` (``member``: a module's), or other."""
 
     kind: str
-    """Also ``module``, ``attribute``; a parameter's: ``keyword``, ``positional``, ``missing``."""
+    """Also ``module``, ``attribute``, ``option`` (a configuration's); a parameter's:
+    ``keyword``, ``positional``, ``missing``."""
     names: tuple[str, ...]
     owner: str = ""
     """The module, the class's short name, or the callable, as the message has it."""
@@ -327,7 +328,7 @@ def question(paste: str) -> Question | None:
         asked = dataclasses.replace(asked, owner=code.group(1) if code else "")
     frames = frame_files(text)
     raised_in = package_of(frames[-1]) if frames else ""
-    if asked.owner.endswith(".config") and raised_in:
+    if asked.kind == "option" and raised_in:
         asked = dataclasses.replace(asked, owner=f"{raised_in}.config")
     *_, last = (None, *_FRAME_FILE.finditer(text))
     in_getattr = last is not None and "getattr__" in text[last.start() :].split("\n", 1)[0]
@@ -348,7 +349,7 @@ def _asked(line: str) -> Question | None:
             names = (found.get("name") or found.get("option") or found.get("module") or "",)
         keys = () if kind == "module" else ("module", "callable", "type", "object")
         owner = next((found[key] for key in keys if found.get(key)), "")
-        if found.get("option"):
+        if kind == "option":
             owner = f"{names[0].partition('_')[0]}.config"
         return Question(kind, names, owner)
     return None

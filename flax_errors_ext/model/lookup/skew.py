@@ -111,10 +111,10 @@ def _module(index: ApiIndex, full: str) -> SkewAnswer:
 
 
 def _in(index: ApiIndex, asked: Question, installed: str) -> SkewAnswer | None:
-    if asked.kind in ("name", "member", "module"):
+    if asked.kind in ("name", "member", "module", "option"):
         full = f"{asked.owner}.{asked.names[0]}" if asked.owner else asked.names[0]
         option = f"{index.package}.config.{asked.names[0]}"
-        if asked.owner.endswith(".config") and option in index.names:
+        if asked.kind == "option" and option in index.names:
             full = option  # an option not named for its library (Flax's nnx_graph_mode)
         if full.split(".")[0] != index.package:
             return None

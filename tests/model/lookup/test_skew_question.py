@@ -46,11 +46,11 @@ from flax_errors_ext.model.lookup.paste import Question, question
         ),
         (
             "AttributeError: Unrecognized config option: jax_enable_bar",
-            Question("name", ("jax_enable_bar",), "jax.config"),
+            Question("option", ("jax_enable_bar",), "jax.config"),
         ),
         (  # without a frame, the option's prefix says whose configuration it is
             "LookupError: Unrecognized config option: lib_enable_bar",
-            Question("name", ("lib_enable_bar",), "lib.config"),
+            Question("option", ("lib_enable_bar",), "lib.config"),
         ),
         ("ValueError: too many values to unpack (expected 2)", None),
     ],
@@ -83,7 +83,15 @@ LookupError: Unrecognized config option: graph_mode
     asked = question(paste)
 
     assert asked is not None
-    assert (asked.kind, asked.names, asked.owner) == ("name", ("graph_mode",), "lib.config")
+    assert (asked.kind, asked.names, asked.owner) == ("option", ("graph_mode",), "lib.config")
+    # Not a module's name asked where another library's frame raised it.
+    other = question(
+        paste.replace(
+            "Unrecognized config option: graph_mode", "module 'jax.config' has no attribute 'x'"
+        )
+    )
+    assert other is not None
+    assert other.owner == "jax.config"
 
 
 @pytest.mark.parametrize(
