@@ -88,7 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             pool.map(_read, archives, [package] * len(archives), [libraries] * len(archives))
         )
     releases = [str(file.version) for file in files]
-    index = merged(args.project, package, releases, *map(list, zip(*read, strict=True)))
+    apis, modules = zip(*read, strict=True) if read else ((), ())
+    index = merged(args.project, package, releases, apis, modules)
     out = args.out or SHIPPED / f"{args.project}.json.gz"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(index.to_bytes())
