@@ -167,11 +167,14 @@ def _parameter(index: ApiIndex, asked: Question, installed: str) -> SkewAnswer |
         modules = asked.modules()
         full = min(with_param, key=lambda n: (-_nearness(n, modules), len(n), n))
         if asked.kind == "missing":
-            # Required since some release: those where it was not are the answer.
-            required = set(index.releases_with_param(full, REQUIRED + param))
-            optional = [r for r in index.releases_of(full) if r not in required]
-            if optional and required:
-                return _found(index, full, optional, required=param)
+            # Required since some release: those where it was not are the answer. One
+            # every release requires went missing where another, required since, took
+            # its place in the call (``update(grads)`` meeting ``update(model, grads)``).
+            for required_param in (param, *_newly_required(index, full, installed)):
+                required = set(index.releases_with_param(full, REQUIRED + required_param))
+                optional = [r for r in index.releases_of(full) if r not in required]
+                if optional and required:
+                    return _found(index, full, optional, required=required_param)
             continue
         having = index.releases_with_param(full, param)
         return _found(index, f"the keyword {param!r} of {full}", having)
@@ -185,6 +188,20 @@ def _parameter(index: ApiIndex, asked: Question, installed: str) -> SkewAnswer |
                 index, f"the **kwargs (any keyword, {asked.names[0]!r} too) of {full}", having
             )
     return _keyword_elsewhere(index, asked, installed)
+
+
+def _newly_required(index: ApiIndex, full: str, installed: str) -> list[str]:
+    """``full``'s parameters that the installed (else the newest) release requires and
+    its first release did not: where a call written before met a release after."""
+    release = installed if installed in index.releases else index.releases[-1]
+    first = index.releases_of(full)[:1]
+    return sorted(
+        param.removeprefix(REQUIRED)
+        for param in index.params[full]
+        if param.startswith(REQUIRED)
+        and release in index.releases_with_param(full, param)
+        and not set(first) & set(index.releases_with_param(full, param))
+    )
 
 
 def _keyword_elsewhere(index: ApiIndex, asked: Question, installed: str) -> SkewAnswer | None:

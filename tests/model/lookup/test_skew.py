@@ -95,6 +95,36 @@ def test_parameters_are_answered_by_the_releases_that_take_or_require_them() -> 
     assert missing.lines()[0] == "lib.Opt requires 'wrt' in lib before 0.4.0; lib 0.4.0 did not."
 
 
+def test_a_parameter_every_release_requires_is_answered_by_the_one_required_since() -> None:
+    # update(grads) became update(model, grads): a call written before lacks 'grads' now.
+    index = merged(
+        "lib",
+        "lib",
+        ["0.1.0", "0.2.0"],
+        [
+            ({"lib.Opt", "lib.Opt.update"}, {"lib.Opt.update": {"grads", "!grads"}}, {}, {}, set()),
+            (
+                {"lib.Opt", "lib.Opt.update"},
+                {"lib.Opt.update": {"model", "!model", "grads", "!grads"}},
+                {},
+                {},
+                set(),
+            ),
+        ],
+    )
+
+    found = answer_paste(
+        "TypeError: Opt.update() missing 1 required positional argument: 'grads'",
+        [index],
+        {"lib": "0.2.0"},
+    )
+
+    assert found is not None
+    assert found.lines()[0] == (
+        "lib.Opt.update requires 'model' since lib 0.2.0; lib 0.1.0 did not."
+    )
+
+
 def test_an_attribute_is_looked_up_on_the_class_of_that_name() -> None:
     found = answer_paste(
         "AttributeError: 'Model' object has no attribute 'value'", [INDEX], {"lib": "0.3.0"}
