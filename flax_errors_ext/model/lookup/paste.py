@@ -244,6 +244,17 @@ def strip_class(message: str) -> str:
 
 
 _QUESTIONS = (
+    # A library imported while it was still being imported, or that Python 3.13 found a
+    # file of the user's named like: that file hides it (its path, where the message has it).
+    (
+        "shadowed",
+        re.compile(
+            r"partially initialized module '(?P<module>[\w.]+)'(?: from '(?P<origin>[^'\n]+)')?"
+            r"(?:[^\n]*\((?P<path>[^()\n]+\.py)\)$)?|"
+            r"'(?P<named>[\w.]+)'[^\n]* \(consider renaming '(?P<renamed>[^'\n]+)'",
+            re.MULTILINE,
+        ),
+    ),
     # A module's attribute: unlike an import, reading one does not import a submodule.
     ("member", re.compile(r"module '(?P<module>[\w.]+)' has no attribute '(?P<name>\w+)'")),
     # Without its module (older Pythons'), the import statement pasted names it.
@@ -291,10 +302,11 @@ class Question:
 
     kind: str
     """Also ``module``, ``attribute``, ``option`` (a configuration's); a parameter's:
-    ``keyword``, ``positional``, ``missing``."""
+    ``keyword``, ``positional``, ``missing``; ``shadowed``: a module hidden by another."""
     names: tuple[str, ...]
     owner: str = ""
-    """The module, the class's short name, or the callable, as the message has it."""
+    """The module, the class's short name, or the callable, as the message has it; for
+    ``shadowed``, the path of the file that was imported in its place, where it says."""
     frames: tuple[str, ...] = ()
     """The files of the traceback's frames, innermost last."""
     forwarded: str = ""
@@ -327,6 +339,14 @@ def question(paste: str) -> Question | None:
         code = re.search(rf"from ([\w.]+) import [^\n]*\b{asked.names[0]}\b", text)
         asked = dataclasses.replace(asked, owner=code.group(1) if code else "")
     frames = frame_files(text)
+    if asked.kind == "shadowed" and not asked.owner:
+        # A frame of the user's file named like the library: the one imported in its place.
+        package = asked.names[0].split(".")[0]
+        named = (f"/{package}.py", f"/{package}/__init__.py")
+        hiding = [
+            f for f in frames if f.replace("\\", "/").endswith(named) and not INSTALLED.search(f)
+        ]
+        asked = dataclasses.replace(asked, owner=hiding[-1] if hiding else "")
     raised_in = package_of(frames[-1]) if frames else ""
     if asked.kind == "option" and raised_in:
         asked = dataclasses.replace(asked, owner=f"{raised_in}.config")
@@ -343,6 +363,10 @@ def _asked(line: str) -> Question | None:
         if match is None:
             continue
         found = match.groupdict()
+        if kind == "shadowed":
+            module = found["module"] or found["named"]
+            path = found["origin"] or found["path"] or found["renamed"]
+            return Question(kind, (module,), path or "")
         if kind == "missing":
             names = tuple(re.findall(r"'(\w+)'", found["names"]))
         else:

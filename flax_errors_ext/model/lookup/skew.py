@@ -13,7 +13,7 @@ from flax_errors_ext.model.lookup.api_index import (
     VAR_POSITIONAL,
     positions,
 )
-from flax_errors_ext.model.lookup.paste import Question, question
+from flax_errors_ext.model.lookup.paste import Question, package_of, question
 from flax_errors_ext.model.lookup.skew_answer import CallerUse, SkewAnswer
 
 if TYPE_CHECKING:
@@ -34,6 +34,8 @@ def answer(
     asked: Question, indexes: Sequence[ApiIndex], installed: Mapping[str, str]
 ) -> SkewAnswer | None:
     """What the indexes say of ``asked``; None where no index's library is concerned."""
+    if asked.kind == "shadowed":
+        return _shadowed(asked, indexes, installed)
     packages = asked.packages()
     # Of several libraries meant: one whose releases have the name, then the innermost
     # frames', then the shortest name ('Config' object is flax's and jax's config).
@@ -63,6 +65,24 @@ def answer(
         installed=installed.get(index.distribution, ""),
         caller=caller,
         caller_use=_caller_use(caller, best.subject, indexes, installed),
+    )
+
+
+def _shadowed(
+    asked: Question, indexes: Sequence[ApiIndex], installed: Mapping[str, str]
+) -> SkewAnswer | None:
+    """A library that a file or folder of the user's, named like it, hid from Python."""
+    package = asked.names[0].split(".")[0]
+    index = next((i for i in indexes if i.package == package), None)
+    if index is None:
+        return None
+    # The library's own files (the path, or frames): its import failed part way.
+    own = package_of(asked.owner) == package or package in asked.packages()
+    hidden_by = "" if own else asked.owner
+    why = "unfinished" if own and not hidden_by else "shadowed"
+    return dataclasses.replace(
+        _found(index, package, index.releases, every_release=why, hidden_by=hidden_by),
+        installed=installed.get(index.distribution, ""),
     )
 
 
@@ -191,8 +211,11 @@ def _parameter(index: ApiIndex, asked: Question, installed: str) -> SkewAnswer |
 
 
 def _newly_required(index: ApiIndex, full: str, installed: str) -> list[str]:
-    """``full``'s parameters that the installed (else the newest) release requires and
-    its first release did not: where a call written before met a release after."""
+    """The parameters the installed (else the newest) release of ``full`` requires.
+
+    Of those, the ones its first release did not: where a call written before met a
+    release after.
+    """
     release = installed if installed in index.releases else index.releases[-1]
     first = index.releases_of(full)[:1]
     return sorted(

@@ -38,12 +38,17 @@ class SkewAnswer:
     every_release: str = ""
     """Why what every release the index read has was missing: ``older`` (a release before
     the index's, or a module of the user's hiding the library), ``import`` (a submodule
-    that no code imported), or ""."""
+    that no code imported), ``shadowed`` (imported while still being imported: hidden by
+    ``hidden_by``, where it says), ``unfinished`` (its own import failed part way), or ""."""
+    hidden_by: str = ""
+    """The path of the user's file that Python imported in the library's place, where the
+    error said it."""
 
     @property
     def definite(self) -> bool:
         """Whether the installed release (if known) lacks what others have, or a submodule."""
-        missing = self.installed not in self.having or self.every_release == "import"
+        unfinished = self.every_release in ("import", "shadowed", "unfinished")
+        missing = self.installed not in self.having or unfinished
         return (bool(self.having) and missing) or (not self.having and bool(self.not_module))
 
     def help_lines(self) -> tuple[str, ...]:
@@ -117,6 +122,8 @@ class SkewAnswer:
 
     def _every_release_lines(self) -> tuple[str, ...]:
         name, first, last = self.distribution, self.releases[0], self.releases[-1]
+        if self.every_release in ("shadowed", "unfinished"):
+            return self._shadowed_lines()
         said = f"{self.subject} is in every release of {name} the index read ({first} to {last})"
         parent, _, leaf = self.subject.rpartition(".")
         if self.every_release == "import":
@@ -137,6 +144,32 @@ class SkewAnswer:
             advice = f"{ran} older than {first} ({upgrade}), or {hidden}."
         used = self.caller_use.line(self.subject, name, first) if self.caller_use else None
         return (f"{said}.", advice, *([used] if used else []))
+
+    def _shadowed_lines(self) -> tuple[str, ...]:
+        name, package = self.distribution, self.subject
+        if self.hidden_by:
+            return (
+                f"{self.hidden_by} is not {name}: a file of yours named like {name}'s package "
+                f"'{package}', which Python imported in its place.",
+                f"Rename it (and delete the __pycache__ folder beside it), so that "
+                f"'import {package}' finds {name}.",
+            )
+        own = (
+            f"{name}'s own import stopped part way (its releases and those of what it needs "
+            "do not go together, such as jax and jaxlib, or an install was interrupted)"
+        )
+        reinstall = (
+            f"Reinstall {name} with releases that go together (pip install -U {name} and what "
+            "it needs, in one command), then restart the interpreter or kernel"
+        )
+        said = f"'{package}' was used while it was still being imported"
+        if self.every_release == "unfinished":
+            return (f"{said}: {own}.", f"{reinstall}.")
+        return (
+            f"{said}: {own}, or a file or folder of yours named '{package}' ({package}.py) "
+            f"beside your code hides {name}.",
+            f"{reinstall}; rename any file or folder of yours named '{package}'.",
+        )
 
     def _advice(self, added: str, removed: str) -> str:
         name, installed = self.distribution, self.installed

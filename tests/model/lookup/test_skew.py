@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from flax_errors_ext.model.lookup.api_index import ApiIndex, ReleaseApi, merged
 from flax_errors_ext.model.lookup.paste import Question, question
 from flax_errors_ext.model.lookup.skew import answer, answer_paste
@@ -102,7 +104,13 @@ def test_a_parameter_every_release_requires_is_answered_by_the_one_required_sinc
         "lib",
         ["0.1.0", "0.2.0"],
         [
-            ({"lib.Opt", "lib.Opt.update"}, {"lib.Opt.update": {"grads", "!grads"}}, {}, {}, set()),
+            (
+                {"lib.Opt", "lib.Opt.update"},
+                {"lib.Opt.update": {"grads", "!grads"}},
+                {},
+                {},
+                set(),
+            ),
             (
                 {"lib.Opt", "lib.Opt.update"},
                 {"lib.Opt.update": {"model", "!model", "grads", "!grads"}},
@@ -122,6 +130,67 @@ def test_a_parameter_every_release_requires_is_answered_by_the_one_required_sinc
     assert found is not None
     assert found.lines()[0] == (
         "lib.Opt.update requires 'model' since lib 0.2.0; lib 0.1.0 did not."
+    )
+
+
+def test_a_library_hidden_by_a_file_of_the_users_is_answered_with_renaming_it() -> None:
+    named = answer_paste(
+        "ImportError: cannot import name 'nn' from partially initialized module 'lib' "
+        "(most likely due to a circular import) (/home/u/lib.py)",
+        [INDEX],
+        {"lib": "0.4.0"},
+    )
+    unnamed = answer_paste(
+        "AttributeError: partially initialized module 'lib' has no attribute 'nn' "
+        "(most likely due to a circular import)",
+        [INDEX],
+        {"lib": "0.4.0"},
+    )
+    own = answer_paste(  # a cycle inside the installed library: no file hides it
+        "ImportError: cannot import name 'nn' from partially initialized module 'lib' "
+        "(most likely due to a circular import) (/venv/lib/python3.11/site-packages/lib/a.py)",
+        [INDEX],
+        {},
+    )
+
+    assert named is not None
+    assert named.definite
+    assert named.lines() == (
+        "/home/u/lib.py is not lib: a file of yours named like lib's package 'lib', "
+        "which Python imported in its place.",
+        "Rename it (and delete the __pycache__ folder beside it), so that 'import lib' finds lib.",
+    )
+    assert unnamed is not None
+    assert unnamed.lines()[0].endswith(
+        "lib's own import stopped part way (its releases and those of what it needs do not "
+        "go together, such as jax and jaxlib, or an install was interrupted), or a file or "
+        "folder of yours named 'lib' (lib.py) beside your code hides lib."
+    )
+    assert own is not None
+    assert own.every_release == "unfinished"
+    assert "hides" not in " ".join(own.lines())
+
+
+@pytest.mark.parametrize(
+    "paste",
+    [
+        # google-deepmind/dm-haiku#385 (fixed by upgrading JAX)
+        "AttributeError: partially initialized module 'jax' has no attribute '_src' "
+        "(most likely due to a circular import)",
+        # dattalab/keypoint-moseq#240 (an installation's releases)
+        "AttributeError: partially initialized module 'jax' has no attribute 'version' "
+        "(most likely due to a circular import)",
+    ],
+)
+def test_a_library_used_while_being_imported_is_answered_without_a_release(paste: str) -> None:
+    jax = dataclasses.replace(INDEX, distribution="jax", package="jax")
+
+    found = answer_paste(paste, [jax], {"jax": "0.4.13"})
+
+    assert found is not None
+    assert found.definite
+    assert found.lines()[0].startswith(
+        "'jax' was used while it was still being imported: jax's own import stopped part way"
     )
 
 

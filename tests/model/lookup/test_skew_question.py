@@ -52,6 +52,27 @@ from flax_errors_ext.model.lookup.paste import Question, question
             "LookupError: Unrecognized config option: lib_enable_bar",
             Question("option", ("lib_enable_bar",), "lib.config"),
         ),
+        (  # a library still being imported (Python 3.12's words, then 3.13's with the path)
+            "AttributeError: partially initialized module 'lib' has no attribute 'nn' "
+            "(most likely due to a circular import)",
+            Question("shadowed", ("lib",)),
+        ),
+        (
+            "AttributeError: partially initialized module 'lib' from '/home/u/lib.py' has no "
+            "attribute 'nn' (most likely due to a circular import)",
+            Question("shadowed", ("lib",), "/home/u/lib.py"),
+        ),
+        (
+            "ImportError: cannot import name 'nn' from partially initialized module 'lib' "
+            "(most likely due to a circular import) (/home/u/lib.py)",
+            Question("shadowed", ("lib",), "/home/u/lib.py"),
+        ),
+        (  # Python 3.13's hint, where the file did not import itself
+            "AttributeError: module 'lib' has no attribute 'nn' (consider renaming "
+            "'/home/u/lib.py' if it has the same name as a third-party module you intended "
+            "to import)",
+            Question("shadowed", ("lib",), "/home/u/lib.py"),
+        ),
         ("ValueError: too many values to unpack (expected 2)", None),
     ],
 )
