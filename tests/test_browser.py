@@ -417,6 +417,24 @@ def test_a_message_with_other_names_and_shapes_still_finds_its_entry(
     assert found[0].endswith("#flax.errors.ScopeParamShapeError"), found[:5]
 
 
+def test_pythons_words_about_a_call_find_their_entry_where_the_paste_shows_it(
+    page: Page, site_url: str
+) -> None:
+    """Flax 0.7.1's plain dicts: unpacking ``variables.pop('params')``, as find.py has it."""
+    line = "ValueError: too many values to unpack (expected 2)"
+    traceback = (
+        'Traceback (most recent call last):\n  File "/home/me/train.py", line 9, in <module>\n'
+        '    state, params = variables.pop("params")\n' + line
+    )
+    anchor = "#flax.messages.FrozenDictMethodOnDict"
+
+    found = _search(page, site_url, traceback)
+    alone = _search(page, site_url, line)
+
+    assert found[0].endswith(anchor), found[:5]
+    assert not any(href.endswith(anchor) for href in alone), alone[:5]
+
+
 def _first_result(page: Page) -> str:
     """The text of the first search result: its title and what the match was."""
     return page.locator("#search-results li").first.inner_text()

@@ -19,6 +19,7 @@ from flax_errors_ext.model.lookup.paste import (
     raised_at_site,
     raised_elsewhere,
     said_lines,
+    shows_code,
     shows_frame,
     wrapped_messages,
 )
@@ -272,10 +273,13 @@ def _ranked(
             # Where the paste names the entry, its class and frames have had their say.
             if not named and raised and text.raised and text.raised != raised:
                 continue  # a builtin's message answers only a paste of its class
-            # Python's own words for any object: which one, the frames say (a hint may
-            # name a text whose every value is written as it is, unframed).
+            # Python's own words for any object: which one, the frames say, or the call
+            # they are about as the paste's code shows it (a hint may name a text whose
+            # every value is written as it is, unframed).
             hinted = not framed and text.exact
-            if not named and text.context and not hinted and not shows_frame(query, text.context):
+            called = bool(text.code) and shows_code(query, text.code)
+            unseen = text.context and not shows_frame(query, text.context)
+            if not named and unseen and not (hinted or called):
                 continue
             if not named and text.sites and raised_elsewhere(query, text.sites):
                 continue  # the same words, raised by another part of the library

@@ -92,6 +92,16 @@ def shows_frame(text: str, package: str) -> bool:
     return any(f"/{package}/" in "/" + frame.replace("\\", "/") for frame in frame_files(text))
 
 
+def code_form(code: str) -> str:
+    """Code as compared: no spaces, every string in single quotes (``pop("a")``: ``pop('a')``)."""
+    return re.sub(r"\s+", "", code).replace('"', "'")
+
+
+def shows_code(text: str, code: str) -> bool:
+    """Whether a paste shows ``code`` (:func:`code_form`), in a traceback's lines or its own."""
+    return code_form(code) in code_form(text)
+
+
 INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]((?:\w+[/\\])*\w+)\.py$")
 _CHECKOUT = re.compile(r"[/\\]src[/\\](\w+)[/\\]|[/\\](\w+)[/\\]\2[/\\]")
 

@@ -6,12 +6,14 @@ reader's process, where importing the catalogued libraries would cost more than 
 
 from __future__ import annotations
 
+import ast
 import builtins
 import dataclasses
 import re
+import textwrap
 from typing import TYPE_CHECKING, Any
 
-from flax_errors_ext.model.lookup.paste import ELLIPSIS, strip_class
+from flax_errors_ext.model.lookup.paste import ELLIPSIS, code_form, strip_class
 from flax_errors_ext.model.lookup.patterns import (
     example_names,
     keeps_distinctive,
@@ -57,6 +59,11 @@ class Text:
     specific: int = 0
     """The library's own classes it names (:func:`library_classes`): of two texts a paste
     shows, the one that names more says more (an NNX ``Param``, not any Module)."""
+    code: str = ""
+    """For Python's words for any object, raised in the reader's own code: the call whose
+    result they were about (``.pop('params')``). A paste whose code shows it
+    (:func:`~flax_errors_ext.model.lookup.paste.shows_code`) needs no frame of
+    :attr:`context`."""
 
     @classmethod
     def of(
@@ -69,12 +76,18 @@ class Text:
         plain: bool = False,
         library: str = "",
         sites: Sequence[str] = (),
+        call: str = "",
     ) -> Text:
-        """A text with its derived forms; ``library``: the package of its error."""
+        """A text with its derived forms; ``library``: the package of its error.
+
+        ``call``: the call of the statement that raised it (:func:`failing_call`).
+        """
         exact = plain and terse(documented)
         # Where its runs raised Python's words in the reader's own code, no library frame
-        # is to be expected: values Python does not define, written as documented, tell.
+        # need show: values Python does not define, written as documented, tell; or the
+        # call the words are about, where the paste's code shows it.
         unframed = exact and not sites and names_beyond_python(documented, names)
+        code = call if plain and generic(documented) and not unframed and not sites else ""
         return cls(
             documented,
             names,
@@ -90,6 +103,7 @@ class Text:
             plain,
             tuple(sites),
             library_classes(documented, names),
+            code,
         )
 
 
@@ -149,6 +163,7 @@ def findable(
     for example, documented in documented_messages(entry):
         n = entry.examples.index(example)
         names, raised = example_names(example), required_class(entry, example)
+        raising = next((s for s in example.statements if s.exc_msg is not None), None)
         texts += [
             Text.of(
                 text,
@@ -158,11 +173,34 @@ def findable(
                 plain=entry.message,
                 library=library,
                 sites=(sites or {}).get(n, ()),
+                call=failing_call(raising.source) if raising is not None else "",
             )
             for text in (documented, *leads(documented, lines_as_printed=entry.message))
         ]
     texts += [Text.of(strip_class(text)) for text in older]
     return Findable(entry.qualname, tuple(texts))
+
+
+def failing_call(source: str) -> str:
+    """The outermost call of a statement, where its arguments are literals: ``.pop('params')``.
+
+    As :func:`~flax_errors_ext.model.lookup.paste.code_form` writes code; "" where the
+    statement makes no such call (a call of variables alone says too little of which).
+    """
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except SyntaxError:
+        return ""
+    call = next((node for node in ast.walk(tree) if isinstance(node, ast.Call)), None)
+    if call is None or not isinstance(call.func, (ast.Attribute, ast.Name)):
+        return ""
+    arguments = [*call.args, *(k.value for k in call.keywords)]
+    if not arguments or not all(isinstance(a, ast.Constant) for a in arguments):
+        return ""
+    name = f".{call.func.attr}" if isinstance(call.func, ast.Attribute) else call.func.id
+    given = [ast.unparse(a) for a in call.args]
+    given += [f"{k.arg}={ast.unparse(k.value)}" for k in call.keywords]
+    return code_form(f"{name}({', '.join(given)})")
 
 
 def raise_sites(

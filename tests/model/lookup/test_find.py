@@ -405,3 +405,19 @@ def test_an_error_no_release_raises_now_is_claimed_by_its_class_alone() -> None:
     assert [m.entry.qualname for m in find(ENTRIES, paste)][:1] == [
         "flax.errors.JaxTransformError"
     ]
+
+
+def test_pythons_words_in_the_readers_code_are_claimed_where_the_paste_shows_the_call() -> None:
+    """Flax 0.7.1's plain dicts: ``variables.pop('params')`` returns the value alone."""
+    entries = load_module("flax.messages").entries
+    line = "ValueError: too many values to unpack (expected 2)\n"
+    paste = (
+        'Traceback (most recent call last):\n  File "/home/me/train.py", line 9, in <module>\n'
+        "    {code}\n" + line
+    )
+
+    found = find(entries, paste.format(code='state, params = variables.pop("params")'))
+
+    assert [m.entry.qualname for m in found][:1] == ["flax.messages.FrozenDictMethodOnDict"]
+    assert find(entries, paste.format(code='a, b = line.split(",")')) == []
+    assert find(entries, line) == []

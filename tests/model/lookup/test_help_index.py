@@ -14,6 +14,7 @@ from flax_errors_ext.model.lookup.texts import (
     HelpIndex,
     Text,
     answer,
+    failing_call,
     findable,
     help_index,
 )
@@ -162,3 +163,34 @@ def test_pythons_words_raised_in_the_readers_code_need_no_frame_where_they_name_
 
     assert unfreeze.context == ""
     assert (append.context, key.context, raised_there.context) == ("flax", "flax", "flax")
+
+
+def test_pythons_words_raised_in_the_readers_code_keep_the_call_they_are_about() -> None:
+    unpack = "too many values to unpack (expected 2...)"
+
+    popped = Text.of(unpack, plain=True, library="flax", call=failing_call(POP))
+    raised_there = Text.of(
+        unpack, plain=True, library="flax", sites=("flax/core/scope.py",), call=".pop('params')"
+    )
+
+    assert (popped.context, popped.code) == ("flax", ".pop('params')")
+    assert raised_there.code == ""
+
+
+POP = 'state, params = variables.pop( "params" )'
+
+
+@pytest.mark.parametrize(
+    ("source", "call"),
+    [
+        (POP, ".pop('params')"),
+        ("x = freeze(a, 'b', key=1)", ""),  # a variable among the arguments says too little
+        ("a, b = model.init()", ""),
+        ("y = x + 1", ""),
+        ("x = [", ""),
+    ],
+)
+def test_the_call_a_statement_makes_is_kept_where_its_arguments_are_literals(
+    source: str, call: str
+) -> None:
+    assert failing_call(source) == call

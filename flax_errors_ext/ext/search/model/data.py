@@ -87,6 +87,7 @@ def _text(text: Text, kind: str, note: str) -> dict[str, Any]:
         "exact": text.exact,
         "documented": text.documented if text.plain else "",
         "context": text.context,
+        "code": text.code,
         "plain": text.plain,
         "sites": list(text.sites),
         "specific": text.specific,

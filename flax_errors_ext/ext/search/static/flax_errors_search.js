@@ -199,6 +199,8 @@
     [...text.matchAll(new RegExp(settings.syntax.frame_file, "gm"))].map((m) =>
       m.slice(1).find(Boolean).replace(/\\/g, "/"),
     );
+  // paste.py's code_form: code as compared, no spaces, every string in single quotes.
+  const codeForm = (code) => code.replace(/\s+/g, "").replaceAll('"', "'");
   const showsFrame = (text, pkg) =>
     frameFiles(text).some((file) => `/${file}`.includes(`/${pkg}/`));
 
@@ -248,7 +250,9 @@
       // find.py's _ranked: a builtin's message answers only a paste of its class, and
       // Python's own words for any object only a traceback with a frame of the library.
       if (raised && rule.raised && rule.raised !== raised) continue;
-      if (rule.context && !showsFrame(query, rule.context)) continue;
+      // Or, for the reader's own code, the call they are about as the paste shows it.
+      const called = rule.code && codeForm(query).includes(rule.code);
+      if (rule.context && !showsFrame(query, rule.context) && !called) continue;
       if (rule.sites?.length && raisedElsewhere(query, rule.sites)) continue;
       if (rule.plain && !keepsDistinctive(flat, rule.known)) continue;
       const score = ratio(rule.known, flat);
