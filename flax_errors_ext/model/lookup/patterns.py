@@ -69,7 +69,8 @@ _KINDS: tuple[tuple[str, str, str, str], ...] = (
     ("dq", r'"[^"\n]*"', r'"[^"]*"', "<q>"),
     # A quoted repr may quote a word of its own (functools.partial(f, axis_name='sp')).
     ("sq", r"(?<!\w)'[^'\n]*'(?!\w)", r"'[^']*(?:'\w+'[^']*)*'", "<q>"),
-    ("bq", r"`[^`\n]*`", r"`[^`]*`", "<q>"),
+    # Markdown takes a pasted message's backticks for code and shows none: a bare word.
+    ("bq", r"`[^`\n]*`", r"(?:`[^`]*`|[\w.]+)", "<q>"),
     ("shape", r"\((?:\s*\d+\s*,)*\s*\d*\s*\)", r"\([\d\s,]*\)", "<shape>"),
     ("path", r"(?<![\w/:.])/[\w/]*", r"/[\w/]*", "<path>"),
     ("id", r"\b[A-Za-z]\w*_\d+\b", r"\w+", "<id>"),
