@@ -271,8 +271,14 @@ _QUESTIONS = (
     ("name", re.compile(r"cannot import name '(?P<name>\w+)'(?: from '(?P<module>[\w.]+)')?")),
     # Not where a module of the user's hides the package ("'jax' is not a package").
     ("module", re.compile(r"No module named '(?P<module>[\w.]+)'(?!; '[\w.]+' is not a package)")),
-    # JAX's own words for a name its deprecation table removed.
-    ("name", re.compile(r"(?P<module>[a-z_][\w.]*)\.(?P<name>\w+) (?:was|has been) removed in")),
+    # JAX's own words for a name its deprecation table removed, or will (a warning that
+    # pytest's -W error made an error, or that a user asks about).
+    (
+        "name",
+        re.compile(
+            r"(?P<module>[a-z_][\w.]*)\.(?P<name>\w+) (?:(?:was|has been) removed in|is deprecated)"
+        ),
+    ),
     # A configuration's option: the library's whose code raised it, else its prefix's.
     ("option", re.compile(r"Unrecognized config option: (?P<option>[A-Za-z_]\w*)")),
     (

@@ -73,6 +73,10 @@ from flax_errors_ext.model.lookup.paste import Question, question
             "to import)",
             Question("shadowed", ("lib",), "/home/u/lib.py"),
         ),
+        (  # a deprecation warning that pytest's -W error raised, or a user asks about
+            "DeprecationWarning: lib.tree_map is deprecated: use lib.tree.map.",
+            Question("name", ("tree_map",), "lib"),
+        ),
         ("ValueError: too many values to unpack (expected 2)", None),
     ],
 )
