@@ -276,7 +276,8 @@ _QUESTIONS = (
     (
         "name",
         re.compile(
-            r"(?P<module>[a-z_][\w.]*)\.(?P<name>\w+) (?:(?:was|has been) removed in|is deprecated)"
+            r"(?P<module>[a-z_][\w.]*)\.(?P<name>\w+) "
+            r"(?:(?:was|has been) removed in|is deprecated)"
         ),
     ),
     # A configuration's option: the library's whose code raised it, else its prefix's.
