@@ -349,13 +349,16 @@ def question(paste: str) -> Question | None:
     text = _as_raised(bounded(paste))
     start = raised_line(text)
     lines = [text[start:].split("\n", 1)[0]] if start is not None else []
-    asked = next(filter(None, map(_asked, [*lines, *reversed(text.split("\n"))])), None)
+    asking = ((line, _asked(line)) for line in [*lines, *reversed(text.split("\n"))])
+    line, asked = next(((line, q) for line, q in asking if q is not None), ("", None))
     if asked is None:
         return None
     if asked.kind == "name" and not asked.owner:
         code = re.search(rf"from ([\w.]+) import [^\n]*\b{asked.names[0]}\b", text)
         asked = dataclasses.replace(asked, owner=code.group(1) if code else "")
-    frames = frame_files(text)
+    # A warning asked of, printed with the file that caused it: that file makes the call.
+    warned = _WARNED_AT.match(line)
+    frames = frame_files(text) or ((warned.group(1),) if warned else ())
     if asked.kind == "shadowed" and not asked.owner:
         # A frame of the user's file named like the library: the one imported in its place.
         package = asked.names[0].split(".")[0]
@@ -372,6 +375,9 @@ def question(paste: str) -> Question | None:
     at = INSTALLED.search(frames[-1]) if in_getattr else None
     forwarded = re.sub(r"[/\\]", ".", at.group(1)) if at else ""
     return dataclasses.replace(asked, frames=frames, forwarded=forwarded)
+
+
+_WARNED_AT = re.compile(r"\s*(\S+\.py):\d+: \w*Warning: ")
 
 
 def _asked(line: str) -> Question | None:

@@ -143,6 +143,20 @@ def test_an_attribute_raised_in_an_installed_getattr_is_asked_of_its_module(fram
     assert checkout.forwarded == ""
 
 
+def test_a_warning_asked_of_names_the_file_that_caused_it_as_the_caller() -> None:
+    warned = (
+        "/venv/lib/python3.10/site-packages/chex/_src/pytypes.py:37: DeprecationWarning: "
+        "lib.KeyArray is deprecated. Use lib.Array for annotations"
+    )
+    asked = question(warned)
+    other = question(warned + "\nAttributeError: module 'lib' has no attribute 'tree_map'")
+
+    assert asked is not None
+    assert asked.caller("lib") == "chex"
+    assert other is not None
+    assert other.caller("lib") == ""  # the error asked of is not the warning
+
+
 def test_a_warning_printed_with_its_file_and_line_is_not_a_frame() -> None:
     paste = """/venv/lib/python3.10/site-packages/bio/data.py:18: BioDeprecationWarning: It moves.
   warnings.warn(
