@@ -56,7 +56,9 @@ def _find_import_roots(sys_path: tuple[str, ...], _modules: int) -> tuple[str, .
         folder, file = os.path.split(path)
         if hasattr(module, "__path__") and os.path.basename(folder) == name:
             found.add(os.path.dirname(folder))
-        elif file.split(".", 1)[0] == name:  # not an alias (_frozen_importlib)
+        elif file.split(".", 1)[0] == name != "__main__":
+            # Not an alias (_frozen_importlib), nor the module ``python -m`` ran, whose
+            # folder is its package's, not a root (python -m pytest: .../pytest).
             found.add(folder)
     roots = {os.path.abspath(entry) for entry in found}
     return tuple(sorted(roots | {os.path.realpath(root) for root in roots}))
