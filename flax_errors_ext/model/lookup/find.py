@@ -271,18 +271,8 @@ def _ranked(
         own = not (pasted and theirs) or bool(pasted & theirs)
         for text in item.texts:
             # Where the paste names the entry, its class and frames have had their say.
-            if not named and raised and text.raised and text.raised != raised:
-                continue  # a builtin's message answers only a paste of its class
-            # Python's own words for any object: which one, the frames say, or the call
-            # they are about as the paste's code shows it (a hint may name a text whose
-            # every value is written as it is, unframed).
-            hinted = not framed and text.exact
-            called = bool(text.code) and shows_code(query, text.code)
-            unseen = text.context and not shows_frame(query, text.context)
-            if not named and unseen and not (hinted or called):
+            if not named and not _raised_as(text, query, raised, framed):
                 continue
-            if not named and text.sites and raised_elsewhere(query, text.sites):
-                continue  # the same words, raised by another part of the library
             if text.plain and not keeps_distinctive(flat, text.known):
                 continue  # a user's class named where a builtin's message names none
             known = text.known
@@ -308,6 +298,21 @@ def _ranked(
         if best.score > 0:
             hits.append(best)
     return sorted(hits, key=_rank, reverse=True)
+
+
+def _raised_as(text: Text, query: str, raised: str, framed: bool) -> bool:
+    """Whether the paste's class and frames let ``text`` answer it."""
+    if raised and text.raised and text.raised != raised:
+        return False  # a builtin's message answers only a paste of its class
+    # Python's own words for any object: which one, the frames say, or the call they
+    # are about as the paste's code shows it (a hint may name a text whose every value
+    # is written as it is, unframed).
+    hinted = not framed and text.exact
+    called = bool(text.code) and shows_code(query, text.code)
+    if text.context and not shows_frame(query, text.context) and not (hinted or called):
+        return False
+    # The same words, raised by another part of the library, are another cause.
+    return not (text.sites and raised_elsewhere(query, text.sites))
 
 
 def _rank(hit: Hit) -> tuple[int, int, float]:
