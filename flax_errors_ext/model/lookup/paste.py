@@ -261,7 +261,8 @@ _QUESTIONS = (
         re.compile(
             r"partially initialized module '(?P<module>[\w.]+)'(?: from '(?P<origin>[^'\n]+)')?"
             r"(?:[^\n]*\((?P<path>[^()\n]+\.py)\)$)?|"
-            r"'(?P<named>[\w.]+)'[^\n]* \(consider renaming '(?P<renamed>[^'\n]+)'",
+            r"(?:module|from) '(?P<named>[\w.]+)'[^\n]* "
+            r"\(consider renaming '(?P<renamed>[^'\n]+)'",
             re.MULTILINE,
         ),
     ),
@@ -361,11 +362,7 @@ def question(paste: str) -> Question | None:
     frames = frame_files(text) or ((warned.group(1),) if warned else ())
     if asked.kind == "shadowed" and not asked.owner:
         # A frame of the user's file named like the library: the one imported in its place.
-        package = asked.names[0].split(".")[0]
-        named = (f"/{package}.py", f"/{package}/__init__.py")
-        hiding = [
-            f for f in frames if f.replace("\\", "/").endswith(named) and not INSTALLED.search(f)
-        ]
+        hiding = [f for f in frames if _named_like(f, asked.names[0])]
         asked = dataclasses.replace(asked, owner=hiding[-1] if hiding else "")
     raised_in = package_of(frames[-1]) if frames else ""
     if asked.kind == "option" and raised_in:
@@ -375,6 +372,23 @@ def question(paste: str) -> Question | None:
     at = INSTALLED.search(frames[-1]) if in_getattr else None
     forwarded = re.sub(r"[/\\]", ".", at.group(1)) if at else ""
     return dataclasses.replace(asked, frames=frames, forwarded=forwarded)
+
+
+def _hiding(line: str, module: str) -> str:
+    """The file an import error says it read ``module`` from, where it is the user's."""
+    path = re.search(r"\(([^()\n]+\.py)\)\s*$", line)
+    return _named_like(path.group(1), module) if path else ""
+
+
+def _named_like(path: str, module: str) -> str:
+    """``path`` where it is a file of the user's named like ``module``'s package, else "".
+
+    A module file: the libraries are packages. A folder of that name may be a checkout
+    of the library itself (an editable install), which says nothing.
+    """
+    package = module.split(".", 1)[0]
+    hides = path.replace("\\", "/").endswith(f"/{package}.py") and not INSTALLED.search(path)
+    return path if hides else ""
 
 
 _WARNED_AT = re.compile(r"\s*(\S+\.py):\d+: \w*Warning: ")
@@ -388,8 +402,16 @@ def _asked(line: str) -> Question | None:
         found = match.groupdict()
         if kind == "shadowed":
             module = found["module"] or found["named"]
-            path = found["origin"] or found["path"] or found["renamed"]
-            return Question(kind, (module,), path or "")
+            # Python checked the file it says to rename; another path tells where it is
+            # one of the user's, or the library's own installed file.
+            path = found["origin"] or found["path"] or ""
+            if path and not (_named_like(path, module) or INSTALLED.search(path)):
+                path = ""  # a folder named like the library: a checkout of it, or not
+            return Question(kind, (module,), found["renamed"] or path)
+        hidden_by = _hiding(line, found["module"]) if kind == "name" and found["module"] else ""
+        if hidden_by:
+            # The file Python imported the name from: the user's, named like the library.
+            return Question("shadowed", (found["module"],), hidden_by)
         if kind == "missing":
             names = tuple(re.findall(r"'(\w+)'", found["names"]))
         else:

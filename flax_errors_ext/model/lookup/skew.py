@@ -71,7 +71,10 @@ def answer(
 def _shadowed(
     asked: Question, indexes: Sequence[ApiIndex], installed: Mapping[str, str]
 ) -> SkewAnswer | None:
-    """A library that a file or folder of the user's, named like it, hid from Python."""
+    """A library used while it was still being imported.
+
+    A file of the user's named like it hid it, or its own import stopped part way.
+    """
     package = asked.names[0].split(".")[0]
     index = next((i for i in indexes if i.package == package), None)
     if index is None:

@@ -47,8 +47,9 @@ class SkewAnswer:
     @property
     def definite(self) -> bool:
         """Whether the installed release (if known) lacks what others have, or a submodule."""
-        unfinished = self.every_release in ("import", "shadowed", "unfinished")
-        missing = self.installed not in self.having or unfinished
+        # What the installed release has, missing for a reason the answer tells.
+        told = self.every_release in ("import", "shadowed", "unfinished")
+        missing = self.installed not in self.having or told
         return (bool(self.having) and missing) or (not self.having and bool(self.not_module))
 
     def help_lines(self) -> tuple[str, ...]:

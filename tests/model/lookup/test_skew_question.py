@@ -67,6 +67,24 @@ from flax_errors_ext.model.lookup.paste import Question, question
             "(most likely due to a circular import) (/home/u/lib.py)",
             Question("shadowed", ("lib",), "/home/u/lib.py"),
         ),
+        (  # a folder named like the library may be a checkout of it: no path is said
+            "ImportError: cannot import name 'nn' from partially initialized module 'lib' "
+            "(most likely due to a circular import) (/home/u/lib/__init__.py)",
+            Question("shadowed", ("lib",)),
+        ),
+        (  # Python 3.13 names the file it read a name from: one of the user's
+            "ImportError: cannot import name 'nn' from 'lib' (/home/u/lib.py)",
+            Question("shadowed", ("lib",), "/home/u/lib.py"),
+        ),
+        (  # the library's own file: a name it lacks
+            "ImportError: cannot import name 'nn' from 'lib' (/v/site-packages/lib/__init__.py)",
+            Question("name", ("nn",), "lib"),
+        ),
+        (
+            "ImportError: cannot import name 'nn' from 'lib' (consider renaming "
+            "'/home/u/lib.py' if it has the same name as a library you intended to import)",
+            Question("shadowed", ("lib",), "/home/u/lib.py"),
+        ),
         (  # Python 3.13's hint, where the file did not import itself
             "AttributeError: module 'lib' has no attribute 'nn' (consider renaming "
             "'/home/u/lib.py' if it has the same name as a third-party module you intended "
