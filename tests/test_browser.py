@@ -429,9 +429,12 @@ def test_pythons_words_about_a_call_find_their_entry_where_the_paste_shows_it(
     anchor = "#flax.messages.FrozenDictMethodOnDict"
 
     found = _search(page, site_url, traceback)
+    # IPython's colours, as a page that dropped their escape characters shows them.
+    coloured = _search(page, site_url, traceback.replace("ValueError", "[0;31mValueError[0m"))
     alone = _search(page, site_url, line)
 
     assert found[0].endswith(anchor), found[:5]
+    assert coloured[:1] == found[:1], coloured[:5]
     assert not any(href.endswith(anchor) for href in alone), alone[:5]
 
 

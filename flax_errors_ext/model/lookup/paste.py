@@ -55,6 +55,9 @@ _UNFILTERED = re.compile(
 _FOREIGN = re.compile(r"/(?:numpy|scipy|pandas|torch|tensorflow|PIL|sklearn)/")
 # pytest's mark before each line of the error it reports: "E       ValueError: x".
 _PYTEST_MARK = re.compile(r"^E(?: +|$)", re.MULTILINE)
+# A terminal's colour codes (IPython's "\x1b[0;31mValueError\x1b[0m: ..."), or what is
+# left of them where the page a traceback was copied from dropped the escape: "[0;31m".
+_COLOUR = re.compile(r"\x1b?\[(?:\d{1,3}(?:;\d{1,3})*)?m")
 PASTE_SYNTAX = {
     "name": NAME.pattern,
     "fragment": FRAGMENT.pattern,
@@ -69,10 +72,11 @@ PASTE_SYNTAX = {
     "unfiltered": _UNFILTERED.pattern,
     "foreign": _FOREIGN.pattern,
     "pytest_mark": _PYTEST_MARK.pattern,
+    "colour": _COLOUR.pattern,
 }
 """How a paste's parts are told apart, for the site search (``exception_line``,
 ``last_error``, ``frame_file``, ``unfiltered`` and ``pytest_mark`` with JavaScript's ``m`` flag,
-``not_said`` a line at a time)."""
+``not_said`` a line at a time, ``colour`` with ``g``)."""
 
 
 def looks_like_name(query: str) -> bool:
@@ -81,7 +85,8 @@ def looks_like_name(query: str) -> bool:
 
 
 def bounded(text: str, keep: int = KEEP_CHARS) -> str:
-    """``text``, or its first and last ``keep`` characters when it is longer."""
+    """``text``, or its first and last ``keep`` characters when it is longer; no colours."""
+    text = _COLOUR.sub("", text)
     if len(text) <= 2 * keep:
         return text
     return text[:keep] + "\n" + text[-keep:]
@@ -156,8 +161,8 @@ def raised_at_site(text: str, name: str, sites: Sequence[str]) -> bool:
 
 
 def _as_raised(text: str) -> str:
-    """A paste's text without JAX's note, its wrapper of the error raised and pytest's marks."""
-    text = _UNFILTERED.sub("", strip_jax_note(text.replace("\r\n", "\n")))
+    """A paste's text without JAX's note, its wrapper, pytest's marks or colours."""
+    text = _UNFILTERED.sub("", strip_jax_note(_COLOUR.sub("", text.replace("\r\n", "\n"))))
     return _PYTEST_MARK.sub("", text)
 
 

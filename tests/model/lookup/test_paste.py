@@ -235,3 +235,16 @@ def test_pytests_marks_before_the_error_it_reports_are_no_part_of_the_message() 
         "vmap was requested to map its argument along axis 0, which\n"
         "implies that its rank should be at least 1"
     )
+
+
+@pytest.mark.parametrize(
+    "pasted",
+    [
+        "\x1b[0;31mValueError\x1b[0m: shapes (3,) and (4,) differ",
+        # Copied from a page that dropped the escape characters and kept the rest.
+        "[0;31mValueError[0m: shapes (3,) and (4,) differ",
+    ],
+)
+def test_a_terminals_colours_are_no_part_of_the_paste(pasted: str) -> None:
+    assert pasted_class(pasted) == "ValueError"
+    assert message_body(pasted) == "shapes (3,) and (4,) differ"

@@ -320,8 +320,10 @@
   );
 
   // find.py's find: the entries the query means, best first; none for other text.
+  // paste.py's bounded: no terminal colours (or what is left of them).
+  const COLOUR = new RegExp(syntax.colour, "g");
   const lookup = (raw) => {
-    let query = raw.trim();
+    let query = raw.replace(COLOUR, "").trim();
     if (!query) return [];
     if (NAME.test(query)) {
       const folded = query.toLowerCase();
