@@ -18,6 +18,7 @@ from flax_errors_ext.model.lookup.paste import (
     pasted_class,
     raised_at_site,
     raised_elsewhere,
+    readable,
     said_lines,
     shows_code,
     shows_frame,
@@ -89,7 +90,7 @@ def find(
     sites: Mapping[str, Mapping[int, Sequence[str]]] | None = None,
 ) -> list[Match]:
     """The entries ``query`` means, best first; ``older``: past texts (:func:`by_entry`)."""
-    query = bounded(query).strip()
+    query = readable(query).strip()
     if NAME.fullmatch(query):
         return by_name(entries, query)
     return _matches(entries, find_hits(_findables(entries, older, sites), query))
@@ -102,7 +103,7 @@ _OLD_CLASS = re.compile(rf"(?<![\w])(?:[\w.]*\.)?({'|'.join(OLD_CLASS_NAMES)})(?
 
 def find_hits(findables: Sequence[Findable], query: str) -> list[Hit]:
     """The findables a pasted error means, best first: :func:`find` without bare names."""
-    query = _OLD_CLASS.sub(lambda m: OLD_CLASS_NAMES[m.group(1)], bounded(query).strip())
+    query = _OLD_CLASS.sub(lambda m: OLD_CLASS_NAMES[m.group(1)], readable(query).strip())
     if not query:
         return []
     for finder in (_by_url, _by_class):
@@ -159,7 +160,7 @@ def by_name(entries: Sequence[ErrorEntry], name: str) -> list[Match]:
 
 def suggest(entries: Sequence[ErrorEntry], query: str, count: int = 3) -> list[str]:
     """Dotted names of the entries closest to ``query`` (none if none is), for "did you mean"."""
-    query = bounded(query).strip()
+    query = readable(query).strip()
     if not NAME.fullmatch(query):
         found = _ranked(_findables(entries, None), query, floor=MIN_SIMILARITY)
         close = [h for h in found if h.score >= MIN_SIMILARITY]
@@ -236,7 +237,7 @@ def nearest(
     need (optax's ``unsupported operand type(s) for *: 'float' and 'dict'`` under
     frames of other files); else ``similar``.
     """
-    query = bounded(query).strip()
+    query = readable(query).strip()
     found = _ranked(_findables(entries, older), query, floor=MIN_SIMILARITY, framed=False)
     ranked = _matches(entries, found)
     return [m for m in ranked if m.how != "alike" and m.score >= MIN_SIMILARITY][:count]

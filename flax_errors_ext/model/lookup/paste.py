@@ -81,12 +81,16 @@ PASTE_SYNTAX = {
 
 def looks_like_name(query: str) -> bool:
     """Whether ``query`` is a bare name (a class name or a dotted one), not a message."""
-    return bool(NAME.fullmatch(bounded(query).strip()))
+    return bool(NAME.fullmatch(readable(query).strip()))
+
+
+def readable(text: str) -> str:
+    """A paste as it is read: no terminal colours, its ends where it is long (:func:`bounded`)."""
+    return bounded(_COLOUR.sub("", text))
 
 
 def bounded(text: str, keep: int = KEEP_CHARS) -> str:
-    """``text``, or its first and last ``keep`` characters when it is longer; no colours."""
-    text = _COLOUR.sub("", text)
+    """``text``, or its first and last ``keep`` characters when it is longer."""
     if len(text) <= 2 * keep:
         return text
     return text[:keep] + "\n" + text[-keep:]
@@ -352,7 +356,7 @@ class Question:
 
 def question(paste: str) -> Question | None:
     """What ``paste`` says is missing: its exception line, else its last line that says so."""
-    text = _as_raised(bounded(paste))
+    text = _as_raised(readable(paste))
     start = raised_line(text)
     lines = [text[start:].split("\n", 1)[0]] if start is not None else []
     asking = ((line, _asked(line)) for line in [*lines, *reversed(text.split("\n"))])
