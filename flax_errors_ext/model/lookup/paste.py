@@ -268,11 +268,9 @@ _QUESTIONS = (
     (
         "shadowed",
         re.compile(
-            r"partially initialized module '(?P<module>[\w.]+)'(?: from '(?P<origin>[^'\n]+)')?"
-            r"(?:[^\n]*\((?P<path>[^()\n]+\.py)\)$)?|"
+            r"partially initialized module '(?P<module>[\w.]+)'(?: from '(?P<origin>[^'\n]+)')?|"
             r"(?:module|from) '(?P<named>[\w.]+)'[^\n]* "
             r"\(consider renaming '(?P<renamed>[^'\n]+)'",
-            re.MULTILINE,
         ),
     ),
     # A module's attribute: unlike an import, reading one does not import a submodule.
@@ -356,7 +354,7 @@ class Question:
 
 def question(paste: str) -> Question | None:
     """What ``paste`` says is missing: its exception line, else its last line that says so."""
-    text = _as_raised(readable(paste))
+    text = _as_raised(bounded(paste))  # which reads past colours
     start = raised_line(text)
     lines = [text[start:].split("\n", 1)[0]] if start is not None else []
     asking = ((line, _asked(line)) for line in [*lines, *reversed(text.split("\n"))])
@@ -383,10 +381,10 @@ def question(paste: str) -> Question | None:
     return dataclasses.replace(asked, frames=frames, forwarded=forwarded)
 
 
-def _hiding(line: str, module: str) -> str:
-    """The file an import error says it read ``module`` from, where it is the user's."""
-    path = re.search(r"\(([^()\n]+\.py)\)\s*$", line)
-    return _named_like(path.group(1), module) if path else ""
+def _path_said(line: str) -> str:
+    """The file an import error ends by naming, ``(/path/x.py)``, else ""."""
+    said = re.search(r"\(([^()\n]+\.py)\)\s*$", line)
+    return said.group(1) if said else ""
 
 
 def _named_like(path: str, module: str) -> str:
@@ -413,11 +411,12 @@ def _asked(line: str) -> Question | None:
             module = found["module"] or found["named"]
             # Python checked the file it says to rename; another path tells where it is
             # one of the user's, or the library's own installed file.
-            path = found["origin"] or found["path"] or ""
+            path = found["origin"] or _path_said(line)
             if path and not (_named_like(path, module) or INSTALLED.search(path)):
                 path = ""  # a folder named like the library: a checkout of it, or not
             return Question(kind, (module,), found["renamed"] or path)
-        hidden_by = _hiding(line, found["module"]) if kind == "name" and found["module"] else ""
+        named = kind == "name" and found["module"]
+        hidden_by = _named_like(_path_said(line), found["module"]) if named else ""
         if hidden_by:
             # The file Python imported the name from: the user's, named like the library.
             return Question("shadowed", (found["module"],), hidden_by)

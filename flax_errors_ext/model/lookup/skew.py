@@ -81,12 +81,9 @@ def _shadowed(
         return None
     # The library's own files (the path, or frames): its import failed part way.
     own = package_of(asked.owner) == package or package in asked.packages()
-    hidden_by = "" if own else asked.owner
-    why = "unfinished" if own and not hidden_by else "shadowed"
-    return dataclasses.replace(
-        _found(index, package, index.releases, every_release=why, hidden_by=hidden_by),
-        installed=installed.get(index.distribution, ""),
-    )
+    why, hidden_by = ("unfinished", "") if own else ("shadowed", asked.owner)
+    answered = _found(index, package, index.releases, every_release=why, hidden_by=hidden_by)
+    return dataclasses.replace(answered, installed=installed.get(index.distribution, ""))
 
 
 def _caller_use(
@@ -221,12 +218,15 @@ def _newly_required(index: ApiIndex, full: str, installed: str) -> list[str]:
     """
     release = installed if installed in index.releases else index.releases[-1]
     first = index.releases_of(full)[:1]
-    return sorted(
-        param.removeprefix(REQUIRED)
+    requiring = {
+        param: index.releases_with_param(full, param)
         for param in index.params[full]
         if param.startswith(REQUIRED)
-        and release in index.releases_with_param(full, param)
-        and not set(first) & set(index.releases_with_param(full, param))
+    }
+    return sorted(
+        param.removeprefix(REQUIRED)
+        for param, having in requiring.items()
+        if release in having and not set(first) & set(having)
     )
 
 

@@ -164,6 +164,7 @@ def findable(
         n = entry.examples.index(example)
         names, raised = example_names(example), required_class(entry, example)
         raising = next((s for s in example.statements if s.exc_msg is not None), None)
+        call = failing_call(raising.source) if raising is not None else ""
         texts += [
             Text.of(
                 text,
@@ -173,7 +174,7 @@ def findable(
                 plain=entry.message,
                 library=library,
                 sites=(sites or {}).get(n, ()),
-                call=failing_call(raising.source) if raising is not None else "",
+                call=call,
             )
             for text in (documented, *leads(documented, lines_as_printed=entry.message))
         ]
