@@ -101,7 +101,7 @@ def help_lines(error: BaseException) -> tuple[str, ...]:
 def _skew_answer(paste: str) -> SkewAnswer | None:
     import importlib.metadata
 
-    from flax_errors_ext.model.lookup.paste import question
+    from flax_errors_ext.model.lookup.question import question
     from flax_errors_ext.model.lookup.skew import answer
 
     asked = question(paste)

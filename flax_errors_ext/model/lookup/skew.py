@@ -13,7 +13,8 @@ from flax_errors_ext.model.lookup.api_index import (
     VAR_POSITIONAL,
     positions,
 )
-from flax_errors_ext.model.lookup.paste import Question, package_of, question
+from flax_errors_ext.model.lookup.paste import package_of
+from flax_errors_ext.model.lookup.question import Question, question
 from flax_errors_ext.model.lookup.skew_answer import CallerUse, SkewAnswer
 
 if TYPE_CHECKING:

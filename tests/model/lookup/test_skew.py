@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from flax_errors_ext.model.lookup.api_index import ApiIndex, ReleaseApi, merged
-from flax_errors_ext.model.lookup.paste import Question, question
+from flax_errors_ext.model.lookup.question import Question, question
 from flax_errors_ext.model.lookup.skew import answer, answer_paste
 
 RELEASES = ["0.1.0", "0.2.0", "0.3.0", "0.4.0"]

@@ -35,7 +35,7 @@
   // JAX's note about the frames it filtered, pasted with its message: not the error's
   // words. A search field holds one line, so the note may come with spaces for breaks.
   const JAX_NOTE = /-{20}\s*For simplicity, JAX has removed its internal frames.*?(?:to include these\.|$)/gs;
-  // paste.py's _as_raised: JAX's wrapper of the error raised, where frames were not
+  // paste.py's as_raised: JAX's wrapper of the error raised, where frames were not
   // filtered, and pytest's marks before the lines of the error it reports.
   const UNFILTERED = new RegExp(syntax.unfiltered, "gm");
   const PYTEST_MARK = new RegExp(syntax.pytest_mark, "gm");

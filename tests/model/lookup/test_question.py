@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from flax_errors_ext.model.lookup.paste import Question, question
+from flax_errors_ext.model.lookup.question import Question, question
 
 
 @pytest.mark.parametrize(
