@@ -21,8 +21,9 @@ from flax_errors_ext.model.lookup import find as lookup
 from flax_errors_ext.model.lookup import paste
 from flax_errors_ext.model.lookup.api_index import ENV_VAR, ApiIndex, shipped
 from flax_errors_ext.model.lookup.find import by_entry, recorded_wordings, wording_of
+from flax_errors_ext.model.lookup.help_index import help_index
 from flax_errors_ext.model.lookup.skew import answer_paste
-from flax_errors_ext.model.lookup.texts import help_index, raise_sites
+from flax_errors_ext.model.lookup.texts import raise_sites
 from flax_errors_ext.model.runs.entry_record import (
     SCHEMA_VERSION,
     EntryRecord,

@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from types import TracebackType
 
     from flax_errors_ext.model.lookup.api_index import ApiIndex
+    from flax_errors_ext.model.lookup.help_index import HelpIndex
     from flax_errors_ext.model.lookup.skew_answer import SkewAnswer
-    from flax_errors_ext.model.lookup.texts import HelpIndex
 
 __all__ = ["help_lines", "install", "installed", "uninstall"]
 _T = TypeVar("_T")
@@ -78,7 +78,7 @@ def help_lines(error: BaseException) -> tuple[str, ...]:
     """The lines to show under ``error``'s traceback (or its causes'); none where none matches."""
     if os.environ.get(SWITCH_ENV_VAR, "1").strip().lower() in ("0", "off", "false", "no"):
         return ()
-    from flax_errors_ext.model.lookup.texts import answer
+    from flax_errors_ext.model.lookup.help_index import answer
 
     pastes = [
         # The whole traceback, as a reader would paste it into explain: its frames
@@ -136,7 +136,7 @@ def api_indexes() -> tuple[ApiIndex, ...]:
 @functools.cache
 def shipped_index() -> HelpIndex:
     """The shipped index, after those ``FLAX_ERRORS_HELP_INDEX`` names; read once."""
-    from flax_errors_ext.model.lookup.texts import HelpIndex
+    from flax_errors_ext.model.lookup.help_index import HelpIndex
 
     extra = [Path(p) for p in os.environ.get(INDEX_ENV_VAR, "").split(os.pathsep) if p]
     indexes = _read_each(

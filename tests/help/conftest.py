@@ -9,7 +9,7 @@ import pytest
 
 import flax_errors_ext.help as flax_help
 from flax_errors_ext.model.catalogue.parse import parse_docstring
-from flax_errors_ext.model.lookup.texts import help_index
+from flax_errors_ext.model.lookup.help_index import help_index
 from tests.help.index_entry import HELP, WORDS_AS_INTEGER
 
 if TYPE_CHECKING:

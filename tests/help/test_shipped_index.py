@@ -36,7 +36,7 @@ def test_the_shipped_index_is_written_from_the_catalogue_as_it_is(
 
 def test_the_help_gives_the_fix_of_the_cause_the_error_matched() -> None:
     from flax_errors_ext.help import shipped_index
-    from flax_errors_ext.model.lookup.texts import answer
+    from flax_errors_ext.model.lookup.help_index import answer
 
     dropout = (
         'flax.errors.InvalidRngError: Dropout_0 needs PRNG for "dropout" '
@@ -59,7 +59,7 @@ def test_the_help_gives_the_fix_of_the_cause_the_error_matched() -> None:
 
 def test_bad_examples_in_a_row_and_older_wordings_share_their_causes_fix() -> None:
     from flax_errors_ext.help import shipped_index
-    from flax_errors_ext.model.lookup.texts import answer
+    from flax_errors_ext.model.lookup.help_index import answer
 
     # The GPU's out-of-memory example follows the CPU's and the TPU's; their fix after all three.
     oom = (
@@ -81,7 +81,7 @@ def test_bad_examples_in_a_row_and_older_wordings_share_their_causes_fix() -> No
 
 def test_a_class_named_takes_the_cause_raised_where_the_frames_show() -> None:
     from flax_errors_ext.help import shipped_index
-    from flax_errors_ext.model.lookup.texts import answer
+    from flax_errors_ext.model.lookup.help_index import answer
 
     # A Variable subclass's write under a plain JAX transform: raised in variablelib.py,
     # where the model.eval() cause (a Module's attribute, pytreelib.py) is not.

@@ -9,15 +9,8 @@ import pytest
 
 from flax_errors_ext.model.catalogue.parse import parse_docstring
 from flax_errors_ext.model.lookup.find import find
-from flax_errors_ext.model.lookup.texts import (
-    MIN_FIRST_LINE,
-    HelpIndex,
-    Text,
-    answer,
-    failing_call,
-    findable,
-    help_index,
-)
+from flax_errors_ext.model.lookup.help_index import HelpIndex, answer, help_index
+from flax_errors_ext.model.lookup.texts import MIN_FIRST_LINE, Text, failing_call, findable
 
 KEY = textwrap.dedent(
     """\

@@ -20,7 +20,8 @@ from flax_errors_ext.execution.history.files import read_histories
 from flax_errors_ext.help import SHIPPED_INDEX
 from flax_errors_ext.model.history.releases import SHIPPED
 from flax_errors_ext.model.lookup.find import by_entry, find, recorded_wordings
-from flax_errors_ext.model.lookup.texts import HelpIndex, answer, raise_sites
+from flax_errors_ext.model.lookup.help_index import HelpIndex, answer
+from flax_errors_ext.model.lookup.texts import raise_sites
 from flax_errors_ext.model.runs.entry_record import EntryRecord
 
 ENTRIES = [entry for name in DEFAULT_MODULES for entry in load_module(name).entries]
