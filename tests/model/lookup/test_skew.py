@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 import pytest
 
 from flax_errors_ext.model.lookup.api_index import ApiIndex, ReleaseApi, merged
 from flax_errors_ext.model.lookup.question import Question, question
 from flax_errors_ext.model.lookup.skew import answer, answer_paste
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 RELEASES = ["0.1.0", "0.2.0", "0.3.0", "0.4.0"]
 INDEX = merged(
@@ -46,6 +50,15 @@ INDEX = merged(
         ),
     ],
 )
+
+
+def two_releases(
+    *apis: tuple[set[str], dict[str, set[str]]], releases: Sequence[str] = ("1.0", "2.0")
+) -> ApiIndex:
+    """An index of ``lib`` whose releases have these names and parameters alone."""
+    return merged(
+        "lib", "lib", releases, [(names, params, {}, {}, set()) for names, params in apis]
+    )
 
 
 def test_a_removed_name_is_answered_with_the_release_that_removed_it_and_its_message() -> None:
@@ -99,26 +112,13 @@ def test_parameters_are_answered_by_the_releases_that_take_or_require_them() -> 
 
 def test_a_parameter_every_release_requires_is_answered_by_the_one_required_since() -> None:
     # update(grads) became update(model, grads): a call written before lacks 'grads' now.
-    index = merged(
-        "lib",
-        "lib",
-        ["0.1.0", "0.2.0"],
-        [
-            (
-                {"lib.Opt", "lib.Opt.update"},
-                {"lib.Opt.update": {"grads", "!grads"}},
-                {},
-                {},
-                set(),
-            ),
-            (
-                {"lib.Opt", "lib.Opt.update"},
-                {"lib.Opt.update": {"model", "!model", "grads", "!grads"}},
-                {},
-                {},
-                set(),
-            ),
-        ],
+    index = two_releases(
+        ({"lib.Opt", "lib.Opt.update"}, {"lib.Opt.update": {"grads", "!grads"}}),
+        (
+            {"lib.Opt", "lib.Opt.update"},
+            {"lib.Opt.update": {"model", "!model", "grads", "!grads"}},
+        ),
+        releases=("0.1.0", "0.2.0"),
     )
 
     found = answer_paste(
@@ -331,26 +331,9 @@ def test_a_caller_that_uses_a_name_added_later_asks_for_that_release_or_an_older
 
 
 def test_a_call_with_more_positional_arguments_than_the_release_takes_is_answered() -> None:
-    index = merged(
-        "lib",
-        "lib",
-        ["1.0", "2.0"],
-        [
-            (
-                {"lib.Dense", "lib.Dense.__call__"},
-                {"lib.Dense.__call__": {"x", "#1"}},
-                {},
-                {},
-                set(),
-            ),
-            (
-                {"lib.Dense", "lib.Dense.__call__"},
-                {"lib.Dense.__call__": {"x", "rngs", "#2"}},
-                {},
-                {},
-                set(),
-            ),
-        ],
+    index = two_releases(
+        ({"lib.Dense", "lib.Dense.__call__"}, {"lib.Dense.__call__": {"x", "#1"}}),
+        ({"lib.Dense", "lib.Dense.__call__"}, {"lib.Dense.__call__": {"x", "rngs", "#2"}}),
     )
     paste = "TypeError: Dense.__call__() takes 2 positional arguments but 3 were given"
 
@@ -549,26 +532,10 @@ def test_a_bare_callables_parameters_are_not_asked_where_the_frames_show_other_l
 
 def test_a_keyword_no_release_names_is_answered_by_the_releases_that_take_any() -> None:
     """flax#5412: nnx.LoRA.__call__ took **kwargs only from flax 0.12.7 on."""
-    index = merged(
-        "lib",
-        "lib",
-        RELEASES[:2],
-        [
-            (
-                {"lib", "lib.LoRA", "lib.LoRA.__call__"},
-                {"lib.LoRA.__call__": {"x"}},
-                {},
-                {},
-                set(),
-            ),
-            (
-                {"lib", "lib.LoRA", "lib.LoRA.__call__"},
-                {"lib.LoRA.__call__": {"x", "**"}},
-                {},
-                {},
-                set(),
-            ),
-        ],
+    index = two_releases(
+        ({"lib", "lib.LoRA", "lib.LoRA.__call__"}, {"lib.LoRA.__call__": {"x"}}),
+        ({"lib", "lib.LoRA", "lib.LoRA.__call__"}, {"lib.LoRA.__call__": {"x", "**"}}),
+        releases=RELEASES[:2],
     )
 
     found = answer_paste(
